@@ -1,0 +1,78 @@
+// the live server's whole configuration: one typed object, commented defaults,
+// every setting a flag (--port) and an environment variable (CONTRAIL_PORT).
+import { type Specs, parseConfig, helpText } from '../lib/cli.ts';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  feed: string;
+  artifacts: string;
+  stations: string;
+  state: string;
+  trustProxy: string[];
+  maxAgeS: number;
+  traceMinutes: number;
+  rateLimits: boolean;
+  baseUrl: string;
+}
+
+const positive = (v: number) => (v > 0 ? undefined : 'must be greater than 0');
+
+export const serverOptions: Specs<ServerConfig> = {
+  // loopback by default: exposing the server is a deliberate act
+  host: { flag: 'host', env: 'CONTRAIL_HOST', kind: 'string', default: '127.0.0.1', help: 'address to listen on' },
+  port: {
+    flag: 'port', env: 'CONTRAIL_PORT', kind: 'int', default: 8080, help: 'TCP port to listen on (0 picks a free port)',
+    check: (v) => (v >= 0 && v <= 65535 ? undefined : 'must be 0..65535'),
+  },
+  // readsb writes aircraft.json atomically once a second; a file is re-read when it changes,
+  // a URL polled once a second
+  feed: {
+    flag: 'feed', env: 'CONTRAIL_FEED', kind: 'string', default: '',
+    help: 'live input: path to a decoder aircraft.json, or an http(s) URL serving one (empty: no live data, live routes answer 503)',
+  },
+  artifacts: {
+    flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: '',
+    help: 'root of the published artifact tree written by `npm run nightly` (empty: history routes answer 503 artifact_unavailable)',
+  },
+  stations: {
+    flag: 'stations', env: 'CONTRAIL_STATIONS', kind: 'string', default: '',
+    help: 'connected-feeders list: file path or http(s) URL, polled (empty: station presence unavailable)',
+  },
+  state: {
+    flag: 'state', env: 'CONTRAIL_STATE', kind: 'string', default: 'var/state',
+    help: 'directory for the server\'s small persistent state (the station roster)',
+  },
+  // the client IP is the socket peer unless the peer is one of these; then the right-most
+  // X-Forwarded-For hop that is not itself trusted
+  trustProxy: {
+    flag: 'trust-proxy', env: 'CONTRAIL_TRUST_PROXY', kind: 'list', default: [],
+    help: 'comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For is believed',
+  },
+  // spec 1.5 and 8: 60 s
+  maxAgeS: {
+    flag: 'max-age', env: 'CONTRAIL_MAX_AGE', kind: 'number', default: 60, check: positive,
+    help: 'seconds after which a live snapshot is stale and live routes answer 503',
+  },
+  // spec 8: about 30 minutes
+  traceMinutes: {
+    flag: 'trace-minutes', env: 'CONTRAIL_TRACE_MINUTES', kind: 'number', default: 30, check: positive,
+    help: 'minutes of trace kept in memory per aircraft',
+  },
+  rateLimits: {
+    flag: 'rate-limits', env: 'CONTRAIL_RATE_LIMITS', kind: 'bool', default: true,
+    help: 'enforce the per-IP limits of spec section 8 (--no-rate-limits for benchmarks)',
+  },
+  baseUrl: {
+    flag: 'base-url', env: 'CONTRAIL_BASE_URL', kind: 'string', default: '',
+    help: 'public base URL, used in documentation links (empty: derived from host and port)',
+  },
+};
+
+export const serverUsage = 'Usage: npm run --silent serve -- [options]\n\nContrail live server: the live routes from a decoder feed, and the history routes from a published artifact tree.';
+
+export function loadServerConfig(argv: string[], env: NodeJS.ProcessEnv = process.env) {
+  return parseConfig(serverOptions, argv, env);
+}
+
+export const serverHelp = () => helpText(serverUsage, serverOptions);

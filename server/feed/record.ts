@@ -1,0 +1,34 @@
+// the normalised live record: exactly the wire fields of spec 2.1, already validated.
+// produced by feed/parse.ts from a decoder's aircraft.json; consumed by the live snapshot,
+// the trace store and the estimator. Optional fields are absent when unknown, never null.
+
+export interface AircraftRecord {
+  hex: string;
+  flight?: string;
+  t?: string;
+  r?: string;
+  lat?: number;
+  lon?: number;
+  alt_baro?: number | 'ground';
+  gs?: number;
+  track?: number;
+  category?: string;
+  squawk?: string;
+  seen?: number;
+  seen_pos?: number;
+  baro_rate?: number;
+  emergency?: string;
+}
+
+export interface FeedSnapshot {
+  /** the decoder's `now`, unix seconds */
+  now: number;
+  /** the decoder's message counter, when given */
+  messages?: number;
+  aircraft: AircraftRecord[];
+}
+
+/** wire order of the fields, as spec 2.1 lists them */
+export const WIRE_FIELDS = [
+  'hex', 'flight', 't', 'r', 'lat', 'lon', 'alt_baro', 'gs', 'track', 'category', 'squawk', 'seen', 'seen_pos', 'baro_rate', 'emergency',
+] as const;

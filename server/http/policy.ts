@@ -1,0 +1,40 @@
+// rate-limit buckets and cache lifetimes, spec section 8, in one table.
+// where the spec names only the edge lifetime, browsers get the same one.
+
+export interface Policy {
+  /** requests per window per client IP; 0 = unlimited */
+  limit: number;
+  /** Cache-Control for 200 responses */
+  cache: string;
+}
+
+export const WINDOW_S = 600;
+
+const cache = (browser: number, edge: number) => `public, max-age=${browser}, s-maxage=${edge}`;
+const HOUR = 3600;
+
+export const POLICIES: Record<string, Policy> = {
+  now: { limit: 600, cache: cache(5, 10) },
+  aircraft: { limit: 300, cache: cache(5, 10) },
+  estimated: { limit: 300, cache: cache(10, 15) },
+  trace: { limit: 600, cache: cache(5, 5) },
+  point: { limit: 300, cache: cache(5, 5) },
+  airframe: { limit: 300, cache: cache(HOUR, HOUR) },
+  airport: { limit: 120, cache: cache(HOUR, HOUR) },
+  // spec 8 puts the alliances in "refdata"; the other refdata operations join it (their limit is not shown)
+  refdata: { limit: 300, cache: cache(HOUR, HOUR) },
+  stations: { limit: 120, cache: cache(30, 30) },
+  routes: { limit: 120, cache: cache(HOUR, HOUR) },
+  // not shown in the spec, chosen here: /v1/route/{callsign} shares the routes limit but counts apart
+  route: { limit: 120, cache: cache(HOUR, HOUR) },
+  // not shown: a station's private status; tight, and never cached anywhere
+  station: { limit: 60, cache: 'private, no-store' },
+  // documentation and the machine-readable description
+  docs: { limit: 600, cache: cache(300, 300) },
+};
+
+export function policyFor(bucket: string): Policy {
+  const p = POLICIES[bucket];
+  if (!p) throw new Error(`no policy for bucket ${bucket}: add it to server/http/policy.ts`);
+  return p;
+}

@@ -1,0 +1,46 @@
+// the contract between the uWebSockets.js adapter and the route handlers.
+// handlers see plain data (no uws objects), so they are testable without a socket.
+
+export interface Req {
+  /** upper-case method, e.g. GET */
+  method: string;
+  /** decoded path, e.g. /v1/trace/abc123 */
+  path: string;
+  /** the raw query string without `?` */
+  query: string;
+  /** path parameters filled by the router, e.g. {hex: 'abc123'} */
+  params: Record<string, string>;
+  /** the client's IP (see client-ip.ts) */
+  ip: string;
+  /** the request's clock reading, unix milliseconds */
+  nowMs: number;
+  /** lower-cased request headers the handlers may read */
+  headers: Record<string, string>;
+}
+
+/** A body prepared once: raw bytes, gzip bytes, or both. The adapter picks by Accept-Encoding. */
+export interface Payload {
+  raw?: Buffer;
+  gz?: Buffer;
+}
+
+export interface Reply {
+  body: Payload;
+  /** extra headers; Content-Type defaults to application/json */
+  headers?: Record<string, string>;
+  /** overrides the bucket's Cache-Control (e.g. no-store for a private record) */
+  cacheControl?: string;
+}
+
+export type Handler = (req: Req) => Reply | Promise<Reply>;
+
+export interface Route {
+  /** path pattern with :named segments, e.g. /v1/trace/:hex; a trailing * matches the rest */
+  pattern: string;
+  /** rate-limit and cache bucket, see policy.ts */
+  bucket: string;
+  handler: Handler;
+}
+
+export const jsonPayload = (value: unknown): Payload => ({ raw: Buffer.from(JSON.stringify(value)) });
+export const reply = (value: unknown, extra?: Partial<Reply>): Reply => ({ body: jsonPayload(value), ...extra });

@@ -1,0 +1,148 @@
+// the uWebSockets.js adapter: the only file that touches uws request/response objects.
+// everything read from `req` is copied out before any await (the request object dies with the callback).
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { ApiError } from '../../lib/errors.ts';
+import { ClientIp } from './client-ip.ts';
+import { policyFor, WINDOW_S } from './policy.ts';
+import { RateLimiter } from './ratelimit.ts';
+import { acceptsGzip, encodeError, encodeReply, type Wire } from './respond.ts';
+import { decodePath, Router } from './router.ts';
+import type { Req, Reply, Route } from './types.ts';
+import type * as Uws from 'uWebSockets.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Load the native uWebSockets.js binary, never its slow JavaScript fallback
+ * (the npm build silently falls back when the binary does not load).
+ */
+export function loadNativeUws(): typeof Uws {
+  const pkg = dirname(require.resolve('uWebSockets.js/package.json'));
+  const file = join(pkg, 'binaries', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`);
+  try {
+    return require(file) as typeof Uws;
+  } catch (e) {
+    throw new Error(
+      `the native uWebSockets.js binary did not load (${file}): ${(e as Error).message.split('\n')[0]}. ` +
+        `Contrail refuses to run on the JavaScript fallback. Use Node 20 on linux-x64/arm64 or darwin, and reinstall with \`npm ci\`.`,
+    );
+  }
+}
+
+export interface ServerOptions {
+  host: string;
+  port: number;
+  trustProxy: string[];
+  rateLimits: boolean;
+  /** the clock, unix ms; tests pin it */
+  clock?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface Running {
+  port: number;
+  close(): void;
+  limiter: RateLimiter;
+}
+
+const HEADERS_READ = ['accept-encoding', 'x-forwarded-for', 'if-none-match', 'user-agent'];
+
+export function startServer(routes: Route[], opts: ServerOptions): Promise<Running> {
+  const uws = loadNativeUws();
+  const router = new Router(routes);
+  const limiter = new RateLimiter(WINDOW_S);
+  const clientIp = new ClientIp(opts.trustProxy);
+  const clock = opts.clock ?? Date.now;
+  const log = opts.log ?? ((l: string) => console.error(l));
+  const app = uws.App();
+
+  app.any('/*', (res, uReq) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const method = uReq.getCaseSensitiveMethod().toUpperCase();
+    const rawPath = uReq.getUrl();
+    const query = uReq.getQuery() ?? '';
+    const headers: Record<string, string> = {};
+    for (const h of HEADERS_READ) {
+      const v = uReq.getHeader(h);
+      if (v) headers[h] = v;
+    }
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const ip = clientIp.resolve(peer, headers['x-forwarded-for']);
+    const nowMs = clock();
+    const gzipOk = acceptsGzip(headers['accept-encoding']);
+    const head = method === 'HEAD';
+
+    const send = (w: Wire) => {
+      if (aborted) return;
+      res.cork(() => {
+        res.writeStatus(w.status);
+        for (const [k, v] of w.headers) res.writeHeader(k, v);
+        res.writeHeader('Access-Control-Allow-Origin', '*');
+        if (head) res.endWithoutBody(w.body.length);
+        else writeBody(res, w.body);
+      });
+    };
+
+    const path = decodePath(rawPath);
+    if (path === null) return send(encodeError(new ApiError(422, 'invalid_request', 'the path has broken percent-encoding'), []));
+    const match = router.match(path);
+    if (!match) return send(encodeError(new ApiError(404, 'not_found', `no such operation: ${path} (see /docs)`), []));
+    if (method !== 'GET' && !head) {
+      return send(
+        encodeError(new ApiError(405, 'invalid_request', `${method} is not supported: every operation is GET`, { Allow: 'GET, HEAD' }), []),
+      );
+    }
+    const policy = policyFor(match.route.bucket);
+    const rl: [string, string][] = [];
+    if (opts.rateLimits && policy.limit > 0) {
+      const d = limiter.hit(match.route.bucket, ip, policy.limit, nowMs);
+      rl.push(['RateLimit-Limit', String(d.limit)], ['RateLimit-Remaining', String(d.remaining)], ['RateLimit-Reset', String(d.resetS)]);
+      if (!d.allowed) {
+        const detail = `more than ${d.limit} requests in ${WINDOW_S} s to the ${match.route.bucket} bucket; wait ${d.resetS} s`;
+        return send(encodeError(new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(d.resetS) }), rl));
+      }
+    }
+    const req: Req = { method, path, query, params: match.params, ip, nowMs, headers };
+    const ok = (r: Reply) => send(encodeReply(r, gzipOk, policy.cache, rl));
+    const fail = (e: unknown) => {
+      if (!(e instanceof ApiError)) log(`error ${method} ${path}: ${(e as Error)?.stack ?? String(e)}`);
+      send(encodeError(e, rl));
+    };
+    try {
+      const r = match.route.handler(req);
+      if (r instanceof Promise) r.then(ok, fail);
+      else ok(r);
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(opts.host, opts.port, (socket) => {
+      if (!socket) return reject(new Error(`cannot listen on ${opts.host}:${opts.port} (in use, or not an address of this machine)`));
+      resolve({
+        port: uws.us_socket_local_port(socket),
+        limiter,
+        close: () => {
+          uws.us_listen_socket_close(socket);
+        },
+      });
+    });
+  });
+}
+
+/** Write a whole body, respecting backpressure (the uws VideoStreamer pattern). */
+function writeBody(res: Uws.HttpResponse, body: Buffer): void {
+  const total = body.length;
+  const start = res.getWriteOffset();
+  const [ok, done] = res.tryEnd(body, total);
+  if (ok || done) return;
+  res.onWritable((offset) => {
+    const [ok2] = res.tryEnd(body.subarray(offset - start), total);
+    return ok2;
+  });
+}

@@ -1,0 +1,86 @@
+// start routes on the real uWebSockets.js server on a free loopback port, and fetch from it.
+// every response is validated: non-200 against schemas/error, 200 against the schema the test names.
+import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
+import { request } from 'node:http';
+import { problems } from '../../schemas/index.ts';
+import { startServer, type ServerOptions } from '../../server/http/uws.ts';
+import type { Route } from '../../server/http/types.ts';
+
+export interface Got {
+  status: number;
+  headers: Record<string, string>;
+  /** the decoded body (gunzipped when the server sent gzip) */
+  text: string;
+  /** bytes as they came over the wire */
+  wireBytes: number;
+  json: any;
+}
+
+export interface TestServer {
+  base: string;
+  port: number;
+  /** GET a path; `schema` names the schema a 200 must match */
+  get(path: string, opts?: { schema?: string; headers?: Record<string, string>; method?: string }): Promise<Got>;
+  close(): void;
+}
+
+export async function serve(routes: Route[], opts: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const running = await startServer(routes, {
+    host: '127.0.0.1',
+    port: 0,
+    trustProxy: [],
+    rateLimits: true,
+    log: () => {},
+    ...opts,
+  });
+  const base = `http://127.0.0.1:${running.port}`;
+  return {
+    base,
+    port: running.port,
+    close: () => running.close(),
+    get: (path, o = {}) => httpGet(base + path, o),
+  };
+}
+
+/** A raw GET (node:http, so the test sees exactly what the server sent, gzip included). */
+export function httpGet(url: string, o: { schema?: string; headers?: Record<string, string>; method?: string } = {}): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: o.method ?? 'GET', headers: o.headers ?? {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const wire = Buffer.concat(chunks);
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
+        const gz = headers['content-encoding'] === 'gzip';
+        const text = (gz ? gunzipSync(wire) : wire).toString('utf8');
+        let json: unknown;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        const got: Got = { status: res.statusCode ?? 0, headers, text, wireBytes: wire.length, json };
+        try {
+          if (o.method !== 'HEAD') checkShape(got, o.schema);
+        } catch (e) {
+          return reject(e);
+        }
+        resolve(got);
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function checkShape(got: Got, schema: string | undefined): void {
+  if (got.status !== 200) {
+    assert.deepEqual(problems('error', got.json), [], `${got.status} body must be a section-7 error: ${got.text}`);
+    assert.equal(got.headers['cache-control'], 'no-store', 'every non-200 carries Cache-Control: no-store');
+    return;
+  }
+  if (schema) assert.deepEqual(problems(schema, got.json), [], `200 body must match schemas/${schema}.schema.json`);
+}
