@@ -3,17 +3,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Ajv2020Module, { type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
-const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module }).default ?? Ajv2020Module;
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+// ajv-formats is CommonJS: its default export arrives wrapped under NodeNext
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
 export const SCHEMA_DIR = dirname(fileURLToPath(import.meta.url));
 
 export type Schema = Record<string, unknown> & { $id: string; title?: string };
 
-let cache: { ajv: InstanceType<typeof Ajv2020>; schemas: Map<string, Schema> } | null = null;
+let cache: { ajv: Ajv2020; schemas: Map<string, Schema> } | null = null;
 
 /** Every schema in the folder, keyed by name (file name without .schema.json). */
 export function loadSchemas(): Map<string, Schema> {

@@ -109,7 +109,8 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     const req: Req = { method, path, query, params: match.params, ip, nowMs, headers };
     const ok = (r: Reply) => send(encodeReply(r, gzipOk, policy.cache, rl));
     const fail = (e: unknown) => {
-      if (!(e instanceof ApiError)) log(`error ${method} ${path}: ${(e as Error)?.stack ?? String(e)}`);
+      // log the route pattern, never the path: a path may carry a secret (a station's UUID)
+      if (!(e instanceof ApiError)) log(`error ${method} ${match.route.pattern}: ${(e as Error)?.stack ?? String(e)}`);
       send(encodeError(e, rl));
     };
     try {

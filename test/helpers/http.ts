@@ -46,7 +46,8 @@ export async function serve(routes: Route[], opts: Partial<ServerOptions> = {}):
 /** A raw GET (node:http, so the test sees exactly what the server sent, gzip included). */
 export function httpGet(url: string, o: { schema?: string; headers?: Record<string, string>; method?: string } = {}): Promise<Got> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: o.method ?? 'GET', headers: o.headers ?? {} }, (res) => {
+    // agent: false, so no keep-alive socket holds a test file open after its last request
+    const req = request(url, { method: o.method ?? 'GET', headers: o.headers ?? {}, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);

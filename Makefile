@@ -1,0 +1,36 @@
+# Contrail: the two commands a person needs are `make demo` and `make test`.
+# both install what is missing first (npm packages; Debian packages some tests start for real).
+
+SHELL := /bin/bash
+STAMP := node_modules/.contrail-installed
+
+.PHONY: install test demo serve nightly bench typecheck clean
+
+install: $(STAMP)
+
+$(STAMP): package.json package-lock.json
+	@command -v node >/dev/null || { echo "Node.js 20 is required (https://nodejs.org)"; exit 1; }
+	@node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' || { echo "Node.js 20 or newer is required; found $$(node --version)"; exit 1; }
+	npm ci --no-audit --no-fund
+	@touch $@
+
+test: install
+	npm test
+
+typecheck: install
+	npx tsc --noEmit -p .
+
+demo: install
+	npx tsx sim/demo.ts
+
+serve: install
+	npm run --silent serve
+
+nightly: install
+	npm run --silent nightly
+
+bench: install
+	npx tsx bench/live.ts
+
+clean:
+	rm -rf var

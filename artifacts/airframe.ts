@@ -1,0 +1,112 @@
+// the airframe document (spec 2.5): who the aircraft is (registry first, the log's own reg/type
+// where the registry is silent, the state of registration from the hex's code block) and its
+// observed legs, newest first, at most 200.
+import type { RefView } from './refview.ts';
+import type { RouteSource } from './routes.ts';
+
+export const MAX_LEGS = 200;
+/** provenance of fields the flight log (the decoder's database as heard) supplied */
+export const LOG_SOURCE = 'flight-log';
+
+export interface AirframeLeg {
+  /** UTC day of the take-off, or of the first position when the take-off was not heard */
+  date: string;
+  org: string | null;
+  dst: string | null;
+  org_ident: string | null;
+  dst_ident: string | null;
+  callsign: string | null;
+  dep: number | null;
+  arr: number | null;
+  first_seen: number;
+  last_seen: number;
+  route_source: Exclude<RouteSource, 'catalog'> | null;
+  /** for observed+catalog legs: the route_source of the routes-table entry that filled the end */
+  table_source: RouteSource | null;
+}
+
+/** what the flight log says about the airframe as a whole */
+export interface LogIdentity {
+  /** latest non-null reg / type heard */
+  reg: string | null;
+  type: string | null;
+  /** majority 3-letter prefix of airline-shaped callsigns */
+  operator_icao: string | null;
+}
+
+export interface AirlineInfo {
+  icao: string;
+  iata: string | null;
+  name: string;
+  country: string | null;
+  /** observed = from operator_icao; registry = from the registry row's airline code */
+  source: 'observed' | 'registry';
+}
+
+export interface AirframeIdentity {
+  hex: string;
+  reg: string | null;
+  type: string | null;
+  type_name: string | null;
+  category: string | null;
+  operator: string | null;
+  operator_icao: string | null;
+  year: number | null;
+  country: string | null;
+  source: string | null;
+  airline: AirlineInfo | null;
+  /** from the registry row; not on the airframe document (the refdata aircraft document shows it) */
+  serial: string | null;
+}
+
+export interface AirframeDoc extends Omit<AirframeIdentity, 'serial'> {
+  legs: AirframeLeg[] | null;
+}
+
+/**
+ * Registry first (it names its provenance), the log as fallback field by field; `source` names
+ * every table that supplied a field, joined by '+', null when nothing is known.
+ */
+export function airframeIdentity(hex: string, log: LogIdentity | null, ref: Pick<RefView, 'registry' | 'type' | 'airline' | 'countryOfHex'>): AirframeIdentity {
+  const row = ref.registry(hex);
+  const sources: string[] = [];
+  if (row && (row.reg || row.type || row.operator || row.year !== null)) sources.push(row.source);
+  const reg = row?.reg ?? log?.reg ?? null;
+  const type = row?.type ?? log?.type ?? null;
+  if ((!row?.reg && log?.reg) || (!row?.type && log?.type)) sources.push(LOG_SOURCE);
+  const info = type ? ref.type(type) : null;
+  const operator_icao = log?.operator_icao ?? null;
+  // observation outranks: the airline flying it now, else the registry's airline code
+  let airline: AirlineInfo | null = null;
+  const observed = operator_icao ? ref.airline(operator_icao) : null;
+  const registered = !observed && row?.airline && /^[A-Z]{3}$/.test(row.airline) ? ref.airline(row.airline) : null;
+  const a = observed ?? registered;
+  if (a) airline = { icao: a.icao, iata: a.iata, name: a.name, country: a.country, source: observed ? 'observed' : 'registry' };
+  return {
+    hex,
+    reg,
+    type,
+    type_name: info?.name ?? null,
+    category: info?.category ?? null,
+    operator: row?.operator ?? null,
+    operator_icao,
+    year: row?.year ?? null,
+    country: ref.countryOfHex(hex),
+    source: sources.length ? sources.join('+') : null,
+    airline,
+    serial: row?.serial ?? null,
+  };
+}
+
+const newestFirst = (a: AirframeLeg, b: AirframeLeg) => b.first_seen - a.first_seen || b.last_seen - a.last_seen;
+
+/** `legs` null = the log artifact is not loaded; [] = not seen in the window */
+export function airframeDoc(id: AirframeIdentity, legs: AirframeLeg[] | null): AirframeDoc {
+  const { serial: _serial, ...rest } = id;
+  return { ...rest, legs: legs === null ? null : [...legs].sort(newestFirst).slice(0, MAX_LEGS) };
+}
+
+/** true when the document says anything at all (else the hex is not worth a document) */
+export function isKnown(doc: AirframeDoc): boolean {
+  return doc.reg !== null || doc.type !== null || doc.operator !== null || (doc.legs?.length ?? 0) > 0;
+}

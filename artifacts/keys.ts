@@ -1,0 +1,61 @@
+// artifact keys mirror the URLs they answer (spec 4.2), e.g. v1/airframes/4b1814.
+// on disk each object is <version>/<key>.gz (gzip bytes): a key may be both an object and a
+// "folder" (v1/alliances/star and v1/alliances/star/routes), and nginx's gzip_static finds <uri>.gz.
+// in object storage the key is used as it is, with Content-Encoding: gzip.
+
+const HEX = /^[0-9a-f]{6}$/;
+const IATA = /^[A-Z0-9]{3}$/;
+const ICAO_AIRPORT = /^[A-Z0-9]{4}$/;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+// callsigns: up to 8 characters of A-Z and 0-9 (ICAO Doc 8585 telephony designator + flight id)
+const CALLSIGN = /^[A-Z0-9]{2,8}$/;
+const AIRLINE = /^[A-Z]{3}$/;
+const TYPE = /^[A-Z0-9]{2,4}$/;
+const IDENT = /^[A-Z0-9-]{2,12}$/;
+
+export const keys = {
+  airframe: (hex: string) => `v1/airframes/${hex}`,
+  airport: (code: string) => `v1/airports/${code}`,
+  alliance: (slug: string) => `v1/alliances/${slug}`,
+  allianceRoutes: (slug: string) => `v1/alliances/${slug}/routes`,
+  route: (callsign: string) => `v1/route/${callsign}`,
+  refAircraft: (hex: string) => `v1/refdata/aircraft/${hex}`,
+  refAirlines: () => `v1/refdata/airlines`,
+  refAirline: (icao: string) => `v1/refdata/airlines/${icao}`,
+  refSchedule: (icao: string, org: string, dst: string) => `v1/refdata/airlines/${icao}/schedule/${org}/${dst}`,
+  refType: (designator: string) => `v1/refdata/types/${designator}`,
+  refAirport: (ident: string) => `v1/refdata/airports/${ident}`,
+  /** the in-memory routes table the server loads for /v1/routes and /v1/route (also the estimator's destinations) */
+  routesTable: () => `meta/routes`,
+  /** code lookups the server needs to answer 404s and ICAO airport codes */
+  lookup: () => `meta/lookup`,
+  /** the latest night's estimate accuracy (spec 2.3) */
+  accuracy: () => `meta/estimate-accuracy`,
+};
+
+/** Normalised key parts, or null when malformed. Case-insensitive where the spec says so. */
+export const normalise = {
+  hex: (s: string) => (HEX.test(s.toLowerCase()) ? s.toLowerCase() : null),
+  airportCode: (s: string) => {
+    const u = s.toUpperCase();
+    return IATA.test(u) || ICAO_AIRPORT.test(u) ? u : null;
+  },
+  slug: (s: string) => (SLUG.test(s.toLowerCase()) && s.length <= 64 ? s.toLowerCase() : null),
+  callsign: (s: string) => {
+    const u = s.trim().toUpperCase();
+    return CALLSIGN.test(u) ? u : null;
+  },
+  airline: (s: string) => (AIRLINE.test(s.toUpperCase()) ? s.toUpperCase() : null),
+  type: (s: string) => (TYPE.test(s.toUpperCase()) ? s.toUpperCase() : null),
+  ident: (s: string) => (IDENT.test(s.toUpperCase()) ? s.toUpperCase() : null),
+};
+
+/** On-disk file of a key inside a version directory. */
+export const fileOf = (key: string) => `${key}.gz`;
+
+/** Keys must be safe relative paths: no empty, dot or dot-dot segments. */
+export function assertSafeKey(key: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(key) || key.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+    throw new Error(`unsafe artifact key ${JSON.stringify(key)}`);
+  }
+}

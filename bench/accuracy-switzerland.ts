@@ -1,0 +1,64 @@
+// measure the estimate method against plain dead reckoning on real cruise traffic over switzerland
+// (traffic library sample, 10 s sampling, one day in 2018). local measurement only: the file is not
+// part of the project; pass its path.
+//   npx tsx bench/accuracy-switzerland.ts ../shared/data/traffic/traffic-lib/switzerland.json.gz
+// the "destination" of each flight is its last observed position (the sample has no routes).
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { evaluate, type ObservedTrack, type TrackPoint } from '../server/estimate/accuracy.ts';
+import { BASELINE_ID, METHOD_ID } from '../server/estimate/fly.ts';
+
+interface Row {
+  timestamp: number;
+  icao24: string;
+  callsign?: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  altitude: number | null;
+  groundspeed: number | null;
+  track: number | null;
+  vertical_rate: number | null;
+}
+
+const path = process.argv[2];
+if (!path || path === '--help') {
+  console.error('usage: npx tsx bench/accuracy-switzerland.ts <path to switzerland.json.gz>');
+  process.exit(path ? 0 : 2);
+}
+
+const bytes = readFileSync(path);
+const rows = JSON.parse((bytes[0] === 0x1f ? gunzipSync(bytes) : bytes).toString('utf8')) as Row[];
+const byHex = new Map<string, TrackPoint[]>();
+for (const r of rows) {
+  if (r.latitude == null || r.longitude == null) continue;
+  const p: TrackPoint = {
+    t: r.timestamp / 1000,
+    lat: r.latitude,
+    lon: r.longitude,
+    alt: r.altitude,
+    gs: r.groundspeed,
+    track: r.track,
+    rate: r.vertical_rate,
+    ...(r.callsign ? { callsign: r.callsign.trim() } : {}),
+  };
+  let list = byHex.get(r.icao24);
+  if (!list) byHex.set(r.icao24, (list = []));
+  list.push(p);
+}
+const tracks: ObservedTrack[] = [...byHex].map(([hex, points]) => ({ hex, points }));
+const day = new Date(Math.min(...rows.map((r) => r.timestamp))).toISOString().slice(0, 10);
+
+const gapsMin = [2, 5, 10, 15, 20, 25];
+const started = performance.now();
+const res = evaluate(day, tracks, { gapsMin, strideS: 60 });
+const ms = performance.now() - started;
+
+console.log(`${rows.length} rows, ${tracks.length} aircraft, day ${day}; gaps tried (min): ${gapsMin.join(', ')}; ${ms.toFixed(0)} ms`);
+console.log(`| gap (min) | n | ${METHOD_ID} median km | ${BASELINE_ID} median km |`);
+console.log('|---|---|---|---|');
+for (const key of Object.keys(res.method.by_gap_min)) {
+  const m = res.method.by_gap_min[key]!;
+  const s = res.straight.by_gap_min[key]!;
+  console.log(`| ${key} | ${m.n} | ${m.median_km} | ${s.median_km} |`);
+}
+console.log(`| all | ${res.method.n} | ${res.method.median_km} | ${res.straight.median_km} |`);

@@ -1,0 +1,74 @@
+// nightly step: the measured accuracy of the estimate method on one day of real traces.
+//   npx tsx build/accuracy/cli.ts --history <globe_history dir> [--day YYYY-MM-DD] --out <file.json>
+// exit 0: written; 2: bad arguments or input; 3: the day held nothing to score (nothing written,
+// so the previously published figures stay).
+import { pathToFileURL } from 'node:url';
+import { ConfigError, helpText, parseConfig, type Specs } from '../../lib/cli.ts';
+import { isDay } from '../history/scan.ts';
+import { accuracyStep, newestDay, writeJsonAtomic } from './step.ts';
+
+export interface AccuracyConfig {
+  history: string;
+  day: string;
+  out: string;
+}
+
+export const accuracyOptions: Specs<AccuracyConfig> = {
+  history: {
+    flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: '',
+    help: 'readsb globe_history directory (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)',
+  },
+  // empty: the newest day present in the tree
+  day: {
+    flag: 'day', env: 'CONTRAIL_ACCURACY_DAY', kind: 'string', default: '',
+    help: 'UTC day to replay, YYYY-MM-DD (empty: the newest day in --history)',
+    check: (v) => (v === '' || isDay(v) ? undefined : `expected a calendar day YYYY-MM-DD, got ${JSON.stringify(v)}`),
+  },
+  out: {
+    flag: 'out', env: 'CONTRAIL_ACCURACY_OUT', kind: 'string', default: '',
+    help: 'output file (schemas/estimate-accuracy.schema.json), written atomically',
+  },
+};
+
+const usage =
+  'Usage: npx tsx build/accuracy/cli.ts --history <dir> [--day YYYY-MM-DD] --out <file.json>\n\n' +
+  'Replays the estimate method of /v1/estimated on a day of real traces (hidden gaps where the aircraft\n' +
+  'was heard throughout) and writes the accuracy figures, beside plain straight-line dead reckoning.';
+
+export async function main(argv: string[], log: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<number> {
+  let config: AccuracyConfig;
+  try {
+    const parsed = parseConfig(accuracyOptions, argv);
+    if (parsed.help) {
+      process.stdout.write(helpText(usage, accuracyOptions) + '\n');
+      return 0;
+    }
+    if (parsed.rest.length) throw new ConfigError(`unexpected argument ${JSON.stringify(parsed.rest[0])} (see --help)`);
+    config = parsed.config;
+    if (!config.history) throw new ConfigError('--history is required: the readsb globe_history directory');
+    if (!config.out) throw new ConfigError('--out is required: where to write the accuracy JSON');
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    log(`error: ${e.message}`);
+    return 2;
+  }
+  const day = config.day || (await newestDay(config.history));
+  if (!day) {
+    log(`error: no day folder YYYY/MM/DD/traces under ${config.history}: check --history`);
+    return 2;
+  }
+  const res = await accuracyStep(config.history, day);
+  for (const s of res.skipped) log(`skipped ${s}`);
+  if (!res.doc) {
+    log(`accuracy ${day}: no cruise stretch to score in ${config.history}; nothing written`);
+    return 3;
+  }
+  writeJsonAtomic(config.out, res.doc);
+  const d = res.doc;
+  log(`accuracy ${day}: n=${d.n} median ${d.median_km} km (${d.method}); straight line ${d.baseline.median_km} km; ${d.traces.read} traces -> ${config.out}`);
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

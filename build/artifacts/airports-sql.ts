@@ -1,0 +1,139 @@
+// the airport builder's aggregations, pushed into DuckDB: totals, traffic mix and busiest routes
+// per airport over the whole window, and (callsign, airport) groups of the board window streamed
+// chunk by chunk into the pure slot inference. JS only ever holds per-airport results.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { BOARD_RULES, inferSlots, type BoardLeg, type BoardRules, type Slot } from '../../artifacts/board.ts';
+import type { RouteCount, TrafficMix } from '../../artifacts/airport.ts';
+import { TOP_ROUTES } from '../../artifacts/airport.ts';
+import { dayIndexOf, isoDay } from '../../lib/localtime.ts';
+import { allRows, loadTable, sqlString, streamRows } from './duck.ts';
+
+// every leg end at an airport with an IATA code, circuits (org = dst) left out
+const ENDS = `
+  SELECT org AS ident, true AS dep, dst AS other, hex, day, callsign FROM legs WHERE org IS NOT NULL AND org IS DISTINCT FROM dst
+  UNION ALL
+  SELECT dst AS ident, false AS dep, org AS other, hex, day, callsign FROM legs WHERE dst IS NOT NULL AND dst IS DISTINCT FROM org`;
+const IATA_IDENTS = `(SELECT ident FROM ref_airports WHERE iata IS NOT NULL)`;
+
+export interface AirportTotals {
+  departures: number;
+  destinations: number;
+  tails: number;
+  days_observed: number;
+}
+
+// an airline callsign (traffic mix): a known airline ICAO designator, then a digit
+
+/**
+ * `ap_mil(hex)`: the hexes of the window that lie in military ICAO blocks, and
+ * `ap_airlines(icao)`: the airline designators, for the traffic mix. Needs ref_airports.
+ */
+export async function loadMixTables(db: DuckDBConnection, isMilitaryHex: (hex: string) => boolean, airlineIcaos: Iterable<string>): Promise<number> {
+  const military: string[] = [];
+  for await (const chunk of streamRows<{ hex: string }>(db, `SELECT DISTINCT hex FROM legs`)) {
+    for (const { hex } of chunk) if (isMilitaryHex(hex)) military.push(hex);
+  }
+  await loadTable(db, 'ap_mil', [['hex', 'VARCHAR']], military.map((h) => [h]));
+  await loadTable(db, 'ap_airlines', [['icao', 'VARCHAR']], [...new Set(airlineIcaos)].map((i) => [i]));
+  return military.length;
+}
+
+/**
+ * Totals and traffic mix per airport ident (airports never heard are absent). distinct counts
+ * are done as DISTINCT pairs then plain counts: much faster in DuckDB than count(DISTINCT) per
+ * group over 10^8 ends.
+ */
+export async function airportTotals(db: DuckDBConnection): Promise<Map<string, { totals: AirportTotals; mix: TrafficMix }>> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE ap_ends AS
+    SELECT e.ident, e.dep, e.other, e.hex, e.day,
+      (m.hex IS NOT NULL) AS mil,
+      (al.icao IS NOT NULL AND substr(e.callsign, 4, 1) BETWEEN '0' AND '9') AS airline
+    FROM (${ENDS}) e
+    SEMI JOIN ${IATA_IDENTS} i ON i.ident = e.ident
+    LEFT JOIN ap_mil m ON m.hex = e.hex
+    LEFT JOIN ap_airlines al ON al.icao = substr(e.callsign, 1, 3)`);
+  const rows = await allRows<{ ident: string; departures: number; destinations: number; tails: number; days: number; movements: number; military: number; airline: number }>(
+    db,
+    `WITH c AS (SELECT ident, count(*) FILTER (WHERE dep) AS departures, count(*) AS movements,
+                  count(*) FILTER (WHERE mil) AS military, count(*) FILTER (WHERE airline) AS airline
+                FROM ap_ends GROUP BY ident),
+          t AS (SELECT ident, count(*) AS tails FROM (SELECT DISTINCT ident, hex FROM ap_ends) GROUP BY ident),
+          d AS (SELECT ident, count(*) AS days FROM (SELECT DISTINCT ident, day FROM ap_ends) GROUP BY ident),
+          o AS (SELECT ident, count(*) AS destinations FROM (SELECT DISTINCT ident, other FROM ap_ends WHERE dep AND other IS NOT NULL) GROUP BY ident)
+     SELECT c.*, t.tails, d.days, coalesce(o.destinations, 0) AS destinations
+     FROM c JOIN t USING (ident) JOIN d USING (ident) LEFT JOIN o USING (ident)`,
+  );
+  await db.run(`DROP TABLE IF EXISTS ap_ends`);
+  const out = new Map<string, { totals: AirportTotals; mix: TrafficMix }>();
+  for (const r of rows) {
+    out.set(r.ident, {
+      totals: { departures: r.departures, destinations: r.destinations, tails: r.tails, days_observed: r.days },
+      mix: { movements: r.movements, military: r.military, airline: r.airline },
+    });
+  }
+  return out;
+}
+
+/** Busiest routes per origin ident: top TOP_ROUTES IATA destinations by flights, then code. */
+export async function airportRoutes(db: DuckDBConnection): Promise<Map<string, RouteCount[]>> {
+  const out = new Map<string, RouteCount[]>();
+  for await (const chunk of streamRows<{ ident: string; dst: string; flights: number; days: number }>(
+    db,
+    `SELECT l.org AS ident, r.iata AS dst, count(*) AS flights, count(DISTINCT l.day) AS days
+     FROM legs l JOIN ref_airports r ON r.ident = l.dst AND r.iata IS NOT NULL
+     WHERE l.org IS NOT NULL AND l.org <> l.dst AND l.org IN ${IATA_IDENTS}
+     GROUP BY l.org, r.iata
+     QUALIFY row_number() OVER (PARTITION BY l.org ORDER BY count(*) DESC, r.iata) <= ${TOP_ROUTES}
+     ORDER BY ident, flights DESC, dst`,
+  )) {
+    for (const r of chunk) {
+      const list = out.get(r.ident);
+      const row = { dst: r.dst, flights: r.flights, days: r.days };
+      if (list) list.push(row);
+      else out.set(r.ident, [row]);
+    }
+  }
+  return out;
+}
+
+/** First day of the board window: the last `rules.windowDays` days of the log. */
+export function boardStart(archiveThrough: string, windowStart: string | null, rules: BoardRules = BOARD_RULES): string {
+  const start = isoDay(dayIndexOf(archiveThrough) - (rules.windowDays - 1));
+  return windowStart && windowStart > start ? windowStart : start;
+}
+
+/**
+ * Typical departures ('dep') or arrivals ('arr') per airport ident over the board window.
+ * SQL groups the legs by (airport, callsign) and drops groups of one leg; JS infers the slots.
+ */
+export async function airportSlots(
+  db: DuckDBConnection,
+  side: 'dep' | 'arr',
+  fromDay: string,
+  tzOf: (ident: string) => string | null,
+  rules: BoardRules = BOARD_RULES,
+): Promise<Map<string, Slot[]>> {
+  const [here, there, atCol, otherCol] = side === 'dep' ? ['org', 'dst', 'dep_ts', 'arr_ts'] : ['dst', 'org', 'arr_ts', 'dep_ts'];
+  const out = new Map<string, Slot[]>();
+  for await (const chunk of streamRows<{ ident: string; callsign: string; legs: BoardLeg[] }>(
+    db,
+    `SELECT l.${here} AS ident, l.callsign,
+       list(struct_pack(at := l.${atCol}::DOUBLE, other := l.${otherCol}::DOUBLE, "end" := r.iata, type := l.type)) AS legs
+     FROM legs l LEFT JOIN ref_airports r ON r.ident = l.${there}
+     WHERE l.day >= ${sqlString(fromDay)} AND l.${here} IS NOT NULL AND l.${atCol} IS NOT NULL AND l.callsign IS NOT NULL
+       AND l.${here} IS DISTINCT FROM l.${there} AND l.${here} IN ${IATA_IDENTS}
+     GROUP BY l.${here}, l.callsign
+     HAVING count(*) >= ${rules.minDays}`,
+  )) {
+    for (const g of chunk) {
+      const tz = tzOf(g.ident);
+      if (!tz) continue;
+      const slots = inferSlots(g.callsign, g.legs, tz, rules);
+      if (slots.length === 0) continue;
+      const list = out.get(g.ident);
+      if (list) list.push(...slots);
+      else out.set(g.ident, slots);
+    }
+  }
+  return out;
+}

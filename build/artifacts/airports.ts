@@ -1,0 +1,98 @@
+// builder of /v1/airports/{code}: one document per airport with an IATA code, written under its
+// IATA code and again under its ICAO code (same bytes), so object storage or a CDN answers both
+// spellings without logic. aggregation runs in DuckDB (airports-sql.ts); documents are pure
+// (artifacts/airport.ts). runs after the routes builder (it reads the routes table when present).
+import { assertValid } from '../../schemas/index.ts';
+import { airportDocument, type AirportRef } from '../../artifacts/airport.ts';
+import { keys } from '../../artifacts/keys.ts';
+import { ROUTES_SHARED_KEY, type RoutesTable } from '../../artifacts/routes.ts';
+import type { Builder, BuildContext } from './context.ts';
+import { airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables } from './airports-sql.ts';
+import { ensureRefAirports } from './duck.ts';
+import { refViewOf } from './refview.ts';
+import { readTimetables } from './timetables.ts';
+
+const ICAO_KEY = /^[A-Z]{4}$/;
+
+/** The ICAO spelling an airport is also served under: its ICAO code, else a 4-letter ident. */
+export function icaoKeyOf(a: { icao: string | null; ident: string }): string | null {
+  if (a.icao && ICAO_KEY.test(a.icao)) return a.icao;
+  return ICAO_KEY.test(a.ident) ? a.ident : null;
+}
+
+export const buildAirports: Builder = async (ctx: BuildContext) => {
+  const ref = refViewOf(ctx.refdata);
+  // one airport per IATA code: the index's choice when the dataset repeats a code
+  const airports: (AirportRef & { icaoKey: string | null })[] = [];
+  for (const a of ref.allAirports()) {
+    if (!a.iata || ctx.refdata.airports.byIata(a.iata)?.ident !== a.ident) continue;
+    airports.push({ ...a, iata: a.iata, icaoKey: icaoKeyOf(a) });
+  }
+  airports.sort((x, y) => (x.iata < y.iata ? -1 : 1));
+
+  const log = ctx.archiveThrough ? await aggregate(ctx) : null;
+  const timetables = readTimetables(ctx.timetablesDir, airports, ctx.nowMs);
+  const routes = ctx.shared.get(ROUTES_SHARED_KEY) as RoutesTable | undefined;
+  const lookups = {
+    flightOf: (cs: string) => ref.flightNumber(cs),
+    routeOf: (cs: string) => routes?.get(cs),
+    airlineOf: (cs: string) => ctx.refdata.airlines.airlineOfCallsign(cs)?.icao ?? null,
+  };
+
+  ctx.progress.start('airports', airports.length);
+  const used = new Set(airports.map((a) => a.iata));
+  let icaoKeys = 0;
+  for (const a of airports) {
+    const doc = airportDocument({
+      airport: a,
+      log: log && {
+        windowDays: ctx.windowDays,
+        totals: log.totals.get(a.ident)?.totals,
+        mix: log.totals.get(a.ident)?.mix,
+        routes: log.routes.get(a.ident),
+        departures: log.departures.get(a.ident),
+        arrivals: log.arrivals.get(a.ident),
+      },
+      timetable: timetables.byIata.get(a.iata) ?? null,
+      lookups,
+    });
+    // validate and serialise once, store under both spellings
+    assertValid('airport', doc, keys.airport(a.iata));
+    const bytes = Buffer.from(JSON.stringify(doc));
+    ctx.writer.putBytes(keys.airport(a.iata), bytes);
+    if (a.icaoKey && !used.has(a.icaoKey)) {
+      used.add(a.icaoKey);
+      ctx.writer.putBytes(keys.airport(a.icaoKey), bytes);
+      icaoKeys++;
+    }
+    ctx.progress.tick();
+  }
+  ctx.counts.airports = airports.length;
+  ctx.counts.airport_icao_keys = icaoKeys;
+  ctx.counts.timetables = timetables.byIata.size;
+  ctx.counts.timetables_rejected = timetables.rejected;
+  ctx.progress.done(
+    `${airports.length} airports (+${icaoKeys} ICAO keys), ${log ? log.totals.size : 0} observed, ` +
+      `${timetables.byIata.size} timetables (${timetables.rejected} rejected)`,
+  );
+};
+
+async function aggregate(ctx: BuildContext) {
+  const ref = refViewOf(ctx.refdata);
+  await ensureRefAirports(ctx.db, ref);
+  await loadMixTables(ctx.db, (hex) => ctx.refdata.codeBlocks.isMilitaryHex(hex), ctx.refdata.airlines.all.map((a) => a.icao));
+  const tzOf = (ident: string) => ref.airport(ident)?.tz ?? null;
+  const from = boardStart(ctx.archiveThrough!, ctx.windowStart);
+  // each aggregation is its own progress step: they are the long part of the build
+  const step = async <T extends Map<string, unknown>>(name: string, run: () => Promise<T>): Promise<T> => {
+    ctx.progress.start(`airports: ${name}`, 0);
+    const out = await run();
+    ctx.progress.done(`${out.size} airports`);
+    return out;
+  };
+  const totals = await step('totals', () => airportTotals(ctx.db));
+  const routes = await step('routes', () => airportRoutes(ctx.db));
+  const departures = await step(`departure boards from ${from}`, () => airportSlots(ctx.db, 'dep', from, tzOf));
+  const arrivals = await step(`arrival boards from ${from}`, () => airportSlots(ctx.db, 'arr', from, tzOf));
+  return { totals, routes, departures, arrivals };
+}

@@ -1,0 +1,76 @@
+// small DuckDB adapters for the artifact builders: stream a query's rows in chunks (never the
+// whole result in JS), and load reference tables the SQL joins against.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { RefView } from '../../artifacts/refview.ts';
+
+type Row = Record<string, unknown>;
+
+// BIGINT and HUGEINT arrive as bigint: counts and unix seconds fit a double exactly
+function plain(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v !== null && typeof v === 'object' && !(v instanceof Date)) {
+    const o: Row = {};
+    for (const [k, x] of Object.entries(v)) o[k] = plain(x);
+    return o;
+  }
+  return v;
+}
+
+/** The rows of `sql`, chunk by chunk (about 2,048 rows each), as plain JS objects. */
+export async function* streamRows<T = Row>(db: DuckDBConnection, sql: string): AsyncGenerator<T[]> {
+  const result = await db.stream(sql);
+  for await (const rows of result.yieldRowObjectJs()) yield rows.map((r) => plain(r) as T);
+}
+
+/** Every row of a small result (aggregates over reference-sized tables). */
+export async function allRows<T = Row>(db: DuckDBConnection, sql: string): Promise<T[]> {
+  const out: T[] = [];
+  for await (const chunk of streamRows<T>(db, sql)) for (const r of chunk) out.push(r);
+  return out;
+}
+
+export type ColumnType = 'VARCHAR' | 'DOUBLE' | 'INTEGER';
+
+/** (Re)create a temp table and fill it through the appender. */
+export async function loadTable(db: DuckDBConnection, name: string, columns: readonly [string, ColumnType][], rows: Iterable<readonly (string | number | null)[]>): Promise<number> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE ${name} (${columns.map(([c, t]) => `${c} ${t}`).join(', ')})`);
+  const app = await db.createAppender(name);
+  let n = 0;
+  for (const row of rows) {
+    columns.forEach(([, type], i) => {
+      const v = row[i];
+      if (v === null || v === undefined) app.appendNull();
+      else if (type === 'VARCHAR') app.appendVarchar(String(v));
+      else if (type === 'INTEGER') app.appendInteger(Number(v));
+      else app.appendDouble(Number(v));
+    });
+    app.endRow();
+    n++;
+  }
+  app.closeSync();
+  return n;
+}
+
+/**
+ * `ref_airports(ident, iata, tz, iso_country)`: every airport the log's idents can name, so SQL
+ * turns idents into IATA codes and local times. Created once per connection.
+ */
+export async function ensureRefAirports(db: DuckDBConnection, ref: Pick<RefView, 'allAirports' | 'airport'>): Promise<void> {
+  const exists = await db.runAndReadAll(`SELECT 1 FROM duckdb_tables() WHERE table_name = 'ref_airports' AND temporary`);
+  if (exists.currentRowCount > 0) return;
+  const rows = function* () {
+    // one row per ident (the index's choice when the file repeats one), so joins never fan out
+    const seen = new Set<string>();
+    for (const { ident } of ref.allAirports()) {
+      if (seen.has(ident)) continue;
+      seen.add(ident);
+      const a = ref.airport(ident)!;
+      yield [a.ident, a.iata, a.tz, a.iso_country] as const;
+    }
+  };
+  await loadTable(db, 'ref_airports', [['ident', 'VARCHAR'], ['iata', 'VARCHAR'], ['tz', 'VARCHAR'], ['iso_country', 'VARCHAR']], rows());
+}
+
+/** SQL literal of a string (for values we control, e.g. an ISO day) */
+export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;

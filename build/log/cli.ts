@@ -1,0 +1,105 @@
+// the log step as a command:
+//   npx tsx build/log/cli.ts --history <globe_history> --log <LOG> [--days N | --from D --to D]
+// with no flags it builds every day of the bundled sample into var/flight-log.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { ConfigError, helpText, parseConfig, type Specs } from '../../lib/cli.ts';
+import { parseAirports } from '../../lib/refdata/airports.ts';
+import { buildLocator } from '../../lib/refdata/locate.ts';
+import { parseRunways } from '../../lib/refdata/runways.ts';
+import { consoleProgress } from '../progress.ts';
+import { isDay, type DaySelection } from '../history/scan.ts';
+import type { Locate } from './legs.ts';
+import { buildLog, type BuildLogResult } from './build.ts';
+
+export { buildLog, type BuildLogOptions, type BuildLogResult } from './build.ts';
+
+export interface LogConfig {
+  history: string;
+  log: string;
+  ref: string;
+  days: number;
+  from: string;
+  to: string;
+  carryHours: number;
+  threads: number;
+}
+
+const dayCheck = (v: string) => (v === '' || isDay(v) ? undefined : `expected a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
+
+export const LOG_SPECS: Specs<LogConfig> = {
+  history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: 'data/sample/globe_history', help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: (v) => (v ? undefined : 'must not be empty') },
+  log: { flag: 'log', env: 'CONTRAIL_LOG', kind: 'string', default: 'var/flight-log', help: 'flight log root; gets day=YYYY-MM-DD/legs.parquet', check: (v) => (v ? undefined : 'must not be empty') },
+  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: 'data/ref', help: 'reference data folder (ourairports/airports.csv.gz and runways.csv.gz locate take-offs and landings)' },
+  days: { flag: 'days', env: 'CONTRAIL_LOG_DAYS', kind: 'int', default: 0, help: 'build the newest N days of the history tree; 0 = every day (or --from/--to)', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
+  from: { flag: 'from', env: 'CONTRAIL_LOG_FROM', kind: 'string', default: '', help: 'first day to build (YYYY-MM-DD, with --to)', check: dayCheck },
+  to: { flag: 'to', env: 'CONTRAIL_LOG_TO', kind: 'string', default: '', help: 'last day to build, inclusive (YYYY-MM-DD, with --from)', check: dayCheck },
+  carryHours: { flag: 'carry-hours', env: 'CONTRAIL_LOG_CARRY_HOURS', kind: 'number', default: 4, help: 'a leg with no landing heard whose last point is this close to midnight is finished by the next day', check: (v) => (v >= 0 && v < 12 ? undefined : 'must be between 0 and 12') },
+  threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: (v) => (v >= 1 ? undefined : 'must be 1 or more') },
+};
+
+const USAGE = 'usage: npx tsx build/log/cli.ts --history <globe_history dir> --log <LOG dir> [--days N | --from YYYY-MM-DD --to YYYY-MM-DD]';
+
+/** The day selection a config asks for; throws ConfigError on a contradiction. */
+export function selectionOf(c: LogConfig): DaySelection {
+  if ((c.from === '') !== (c.to === '')) throw new ConfigError('--from and --to go together (see --help)');
+  if (c.from !== '' && c.days > 0) throw new ConfigError('use either --days or --from/--to, not both');
+  if (c.from !== '') {
+    if (c.from > c.to) throw new ConfigError(`--from ${c.from} is after --to ${c.to}`);
+    return { from: c.from, to: c.to };
+  }
+  return c.days > 0 ? { days: c.days } : { all: true };
+}
+
+/** The OurAirports locator from the reference folder, as the ident-returning function the log needs. */
+export function loadLocate(refDir: string): Locate {
+  const csv = (name: string) => gunzipSync(readFileSync(join(refDir, 'ourairports', name))).toString('utf8');
+  const { airports } = parseAirports(csv('airports.csv.gz'));
+  const { runways } = parseRunways(csv('runways.csv.gz'));
+  const locator = buildLocator(airports, runways);
+  return (lat, lon) => locator.locate(lat, lon)?.ident ?? null;
+}
+
+export function summary(r: BuildLogResult): string {
+  const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+  return `log: ${r.days} days, ${r.files} files, ${r.legs} legs, ${r.carried} legs open after the last day; skipped: ${skipped || 'none'}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let config: LogConfig;
+  let selection: DaySelection;
+  try {
+    const parsed = parseConfig(LOG_SPECS, argv);
+    if (parsed.help) {
+      process.stdout.write(`${helpText(USAGE, LOG_SPECS)}\n`);
+      return 0;
+    }
+    if (parsed.rest.length) throw new ConfigError(`unexpected argument ${JSON.stringify(parsed.rest[0])} (see --help)`);
+    config = parsed.config;
+    selection = selectionOf(config);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    return 2;
+  }
+  const result = await buildLog(
+    {
+      history: config.history,
+      log: config.log,
+      select: selection,
+      locate: loadLocate(config.ref),
+      legs: { carryS: config.carryHours * 3600 },
+      threads: config.threads,
+    },
+    consoleProgress(),
+  );
+  process.stderr.write(`${summary(result)}\n`);
+  if (result.days === 0) process.stderr.write(`log: no day of ${config.history} matched the selection\n`);
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+}

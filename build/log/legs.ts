@@ -1,0 +1,127 @@
+// pure: one airframe's points over one day (plus the leg it still had open at the previous
+// midnight) become flight-log rows, cut by the shared detector (lib/detector.ts).
+//
+// midnight rule: a leg is written once, by the day that closes it. a leg still open at the end
+// of its day (no landing heard, last point within carryS of midnight) is not written: its points
+// are handed to the next day as the carry, cut again together with that day's points and written
+// there, complete. every point is therefore written in at most one leg. see schemas/flight-log.md.
+import { cutLegs, type DetectorOptions, type LegCut } from '../../lib/detector.ts';
+import type { TracePoint } from '../../lib/readsb-trace.ts';
+
+/** one row of the flight log (schemas/flight-log.schema.json) */
+export interface LegRow {
+  hex: string;
+  callsign: string | null;
+  reg: string | null;
+  type: string | null;
+  first_ts: number;
+  last_ts: number;
+  dep_ts: number | null;
+  arr_ts: number | null;
+  org: string | null;
+  dst: string | null;
+}
+
+/** OurAirports ident of the airport at a take-off/landing point, or null when not clearly at one */
+export type Locate = (lat: number, lon: number) => string | null;
+
+/** an airframe's leg still open at midnight, handed to the next day */
+export interface Carry {
+  reg: string | null;
+  type: string | null;
+  points: TracePoint[];
+}
+
+export interface LegOptions {
+  /** s. a leg without a heard landing whose last point is this close to midnight may go on after it.
+   * larger than any coverage gap the detector joins in practice (its gap rule, ~30 min + flight time) */
+  carryS: number;
+  detector: Partial<DetectorOptions>;
+}
+
+export const DEFAULT_LEG_OPTIONS: LegOptions = { carryS: 4 * 3600, detector: {} };
+
+export interface AirframeDay {
+  hex: string;
+  reg: string | null;
+  type: string | null;
+  /** the open leg from the previous day, or null */
+  carry: Carry | null;
+  /** this day's points, oldest first (may be empty when the airframe was only carried) */
+  points: TracePoint[];
+  /** unix seconds of the midnight that ends the day */
+  dayEnd: number;
+}
+
+export interface AirframeLegs {
+  rows: LegRow[];
+  /** the leg left open at dayEnd, for the next day; null when none */
+  carry: Carry | null;
+}
+
+/** Cuts one airframe's day into log rows and the leg it leaves open at midnight. */
+export function airframeLegs(input: AirframeDay, locate: Locate, opts: LegOptions = DEFAULT_LEG_OPTIONS): AirframeLegs {
+  const carried = input.carry?.points ?? [];
+  const after = carried.length ? carried[carried.length - 1]!.t : -Infinity;
+  // a day's file can repeat the last seconds of the one before: keep each instant once
+  const points = carried.concat(after === -Infinity ? input.points : input.points.filter((p) => p.t > after));
+  const reg = input.reg ?? input.carry?.reg ?? null;
+  const type = input.type ?? input.carry?.type ?? null;
+  const cuts = cutLegs(points, opts.detector);
+  const rows: LegRow[] = [];
+  let carry: Carry | null = null;
+  cuts.forEach((cut, i) => {
+    if (i === cuts.length - 1 && isOpen(cut, points, input.dayEnd, opts.carryS)) {
+      carry = { reg, type, points: points.slice(cut.start) };
+      return;
+    }
+    rows.push(legRow(input.hex, reg, type, cut, points, locate));
+  });
+  return { rows, carry };
+}
+
+/** the last leg may go on after midnight: no landing heard and its last point close to midnight.
+ * a point far past midnight means the day folder does not hold that day: nothing goes on. */
+export function isOpen(cut: LegCut, points: readonly TracePoint[], dayEnd: number, carryS: number): boolean {
+  if (cut.arrival !== null) return false;
+  const last = points[cut.end]!.t;
+  return last >= dayEnd - carryS && last < dayEnd + carryS;
+}
+
+/** unix seconds, whole */
+const sec = (t: number) => Math.round(t);
+
+export function legRow(hex: string, reg: string | null, type: string | null, cut: LegCut, points: readonly TracePoint[], locate: Locate): LegRow {
+  const dep = cut.departure;
+  const arr = cut.arrival;
+  return {
+    hex,
+    callsign: majorityCallsign(points, cut.start, cut.end),
+    reg,
+    type,
+    first_ts: sec(points[cut.start]!.t),
+    last_ts: sec(points[cut.end]!.t),
+    dep_ts: dep ? sec(dep.at) : null,
+    arr_ts: arr ? sec(arr.at) : null,
+    org: dep ? locate(dep.lat, dep.lon) : null,
+    dst: arr ? locate(arr.lat, arr.lon) : null,
+  };
+}
+
+/** the callsign heard on most points of the leg (ties: the one heard first), trailing spaces stripped */
+export function majorityCallsign(points: readonly TracePoint[], start: number, end: number): string | null {
+  const counts = new Map<string, number>();
+  let best: string | null = null;
+  let bestN = 0;
+  for (let i = start; i <= end; i++) {
+    const c = points[i]!.callsign?.trimEnd();
+    if (!c) continue;
+    const n = (counts.get(c) ?? 0) + 1;
+    counts.set(c, n);
+    if (n > bestN) {
+      best = c;
+      bestN = n;
+    }
+  }
+  return best;
+}

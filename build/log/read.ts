@@ -1,0 +1,87 @@
+// helpers for the steps after the log: open it with DuckDB as a view `legs`, list its days.
+// days are listed from the file system (cheap, no DuckDB): a day exists when its legs.parquet does.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { isDay } from '../history/scan.ts';
+import { dayFile, sqlString } from './write.ts';
+
+/** The days in the log (folders day=YYYY-MM-DD holding legs.parquet), oldest first. */
+export function listLogDays(logDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(logDir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.startsWith('day=') && isDay(n.slice(4)))
+    .map((n) => n.slice(4))
+    .filter((d) => existsSync(dayFile(logDir, d)))
+    .sort();
+}
+
+/** The newest day in the log (spec 2.2 `archive_through`), or null when the log is empty. */
+export function archiveThrough(logDir: string): string | null {
+  const days = listLogDays(logDir);
+  return days.length ? days[days.length - 1]! : null;
+}
+
+/** the glob every reader uses; temporaries (.legs.parquet.*) never match it */
+export const logGlob = (logDir: string) => join(logDir, '*', 'legs.parquet');
+
+export interface OpenLog {
+  connection: DuckDBConnection;
+  /** days present when the log was opened */
+  days: string[];
+  /** runs a query and returns plain rows, BIGINT as number (unix seconds fit exactly) */
+  rows(sql: string): Promise<Record<string, unknown>[]>;
+  close(): void;
+}
+
+/**
+ * Opens the log: a DuckDB connection with a view `legs` over every day's file, with the `day`
+ * column (DATE) from the folder name; with `since`, only days from that one on (the build's window).
+ * An empty log gives an empty `legs` view with the same columns.
+ */
+export async function openLog(logDir: string, opts: { threads?: number; memoryLimit?: string; since?: string } = {}): Promise<OpenLog> {
+  const config: Record<string, string> = { threads: String(opts.threads ?? 2) };
+  if (opts.memoryLimit) config.memory_limit = opts.memoryLimit;
+  const instance = await DuckDBInstance.create(':memory:', config);
+  const connection = await instance.connect();
+  const days = listLogDays(logDir);
+  if (days.length) {
+    await connection.run(
+      `CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(logGlob(logDir))}, hive_partitioning = true, hive_types = {'day': DATE})` +
+        (opts.since ? ` WHERE day >= DATE ${sqlString(opts.since)}` : ''),
+    );
+  } else {
+    await connection.run(
+      `CREATE VIEW legs AS SELECT NULL::VARCHAR AS hex, NULL::VARCHAR AS callsign, NULL::VARCHAR AS reg, NULL::VARCHAR AS type,
+        NULL::BIGINT AS first_ts, NULL::BIGINT AS last_ts, NULL::BIGINT AS dep_ts, NULL::BIGINT AS arr_ts,
+        NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::DATE AS day WHERE false`,
+    );
+  }
+  return {
+    connection,
+    days,
+    async rows(sql: string) {
+      const reader = await connection.runAndReadAll(sql);
+      return reader.getRowObjects().map(plain);
+    },
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+function plain(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (typeof v === 'bigint') out[k] = Number(v);
+    else if (v !== null && typeof v === 'object') out[k] = String(v); // DATE and friends: ISO text
+    else out[k] = v;
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+// adapter: writes one day of flight-log rows with DuckDB to LOG/day=YYYY-MM-DD/legs.parquet
+// (zstd), Hive-partitioned. the file is written under a hidden temporary name in the same folder,
+// synced, then renamed over the old one: a killed run leaves the previous file or none, never half
+// a file, and readers globbing */legs.parquet never see the temporary.
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BIGINT, DuckDBDataChunk, DuckDBInstance, JSToDuckDBValueConverter, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import type { LegRow } from './legs.ts';
+
+/** column order and DuckDB types of legs.parquet; the day column comes from the folder name */
+export const LEG_COLUMNS = [
+  ['hex', 'VARCHAR'],
+  ['callsign', 'VARCHAR'],
+  ['reg', 'VARCHAR'],
+  ['type', 'VARCHAR'],
+  ['first_ts', 'BIGINT'],
+  ['last_ts', 'BIGINT'],
+  ['dep_ts', 'BIGINT'],
+  ['arr_ts', 'BIGINT'],
+  ['org', 'VARCHAR'],
+  ['dst', 'VARCHAR'],
+] as const satisfies readonly (readonly [keyof LegRow, 'VARCHAR' | 'BIGINT'])[];
+
+/** rows per appended chunk: DuckDB's vector size */
+const CHUNK = 2048;
+const TMP_PREFIX = '.legs.parquet.';
+
+export const dayDir = (logDir: string, day: string) => join(logDir, `day=${day}`);
+export const dayFile = (logDir: string, day: string) => join(dayDir(logDir, day), 'legs.parquet');
+
+/** a SQL string literal */
+export const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+export class LogWriter {
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+    readonly logDir: string,
+  ) {}
+
+  /** One DuckDB (in memory) for the whole run. `threads` bounds its worker threads. */
+  static async open(logDir: string, threads = 2): Promise<LogWriter> {
+    const instance = await DuckDBInstance.create(':memory:', { threads: String(threads) });
+    return new LogWriter(instance, await instance.connect(), logDir);
+  }
+
+  /** Writes (or replaces) one day's file with these rows, sorted by hex then first_ts. Returns its path. */
+  async writeDay(day: string, rows: readonly LegRow[]): Promise<string> {
+    const dir = dayDir(this.logDir, day);
+    await mkdir(dir, { recursive: true });
+    await removeTemporaries(dir);
+    const tmp = join(dir, `${TMP_PREFIX}${process.pid}.tmp`);
+    const c = this.connection;
+    try {
+      await c.run(`CREATE OR REPLACE TEMP TABLE day_legs (${LEG_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
+      const appender = await c.createAppender('day_legs');
+      const types = LEG_COLUMNS.map(([, t]) => (t === 'BIGINT' ? BIGINT : VARCHAR));
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        const slice = rows.slice(i, i + CHUNK);
+        const chunk = DuckDBDataChunk.create(types);
+        chunk.setColumnsConverted(
+          LEG_COLUMNS.map(([n]) => slice.map((r) => r[n])),
+          JSToDuckDBValueConverter,
+        );
+        appender.appendDataChunk(chunk);
+      }
+      appender.closeSync();
+      await c.run(
+        `COPY (SELECT * FROM day_legs ORDER BY hex, first_ts) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
+      );
+      await fsyncFile(tmp);
+      await rename(tmp, dayFile(this.logDir, day));
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw e;
+    } finally {
+      await c.run('DROP TABLE IF EXISTS day_legs');
+    }
+    return dayFile(this.logDir, day);
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** leftovers of a killed run: never read (the glob is legs.parquet), removed before the next write */
+async function removeTemporaries(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (name.startsWith(TMP_PREFIX)) await rm(join(dir, name), { force: true });
+  }
+}
+
+async function fsyncFile(path: string): Promise<void> {
+  const fh = await open(path, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,177 @@
+// the nightly build, one command with steps:
+//   traces -> flight log -> artifacts (+ estimate accuracy) -> validate -> atomic publish
+// `npm run --silent nightly -- --help`; with no flags it builds the bundled sample into var/.
+import { pathToFileURL } from 'node:url';
+import { ConfigError, helpText, parseConfig, type Specs } from '../lib/cli.ts';
+import { loadRefdata } from '../lib/refdata/index.ts';
+import { keys } from '../artifacts/keys.ts';
+import { buildLog, type BuildLogResult } from './log/build.ts';
+import { summary as logSummary } from './log/cli.ts';
+import { isDay, type DaySelection } from './history/scan.ts';
+import { addDays } from './history/scan.ts';
+import { listLogDays, openLog } from './log/read.ts';
+import { accuracyStep, newestDay } from './accuracy/step.ts';
+import { consoleProgress } from './progress.ts';
+import { abandon, commit, lockRoot, newBuildId, stage } from './publish/publish.ts';
+import type { BuildContext, Builder, Progress } from './artifacts/context.ts';
+import { buildRoutes } from './artifacts/routes.ts';
+import { buildAirframes } from './artifacts/airframes.ts';
+import { buildRefdata } from './artifacts/refdata.ts';
+import { buildAirports } from './artifacts/airports.ts';
+import { buildAlliances } from './artifacts/alliances.ts';
+
+export interface NightlyConfig {
+  history: string;
+  log: string;
+  artifacts: string;
+  ref: string;
+  timetables: string;
+  days: number;
+  windowDays: number;
+  keep: number;
+  skipLog: boolean;
+  accuracy: boolean;
+  threads: number;
+  memoryLimit: string;
+}
+
+const dirSet = (v: string) => (v ? undefined : 'must not be empty');
+
+export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
+  history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: 'data/sample/globe_history', help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: dirSet },
+  log: { flag: 'log', env: 'CONTRAIL_LOG', kind: 'string', default: 'var/flight-log', help: 'flight log root (day=YYYY-MM-DD/legs.parquet)', check: dirSet },
+  artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: 'var/artifacts', help: 'artifact tree root: versions/<build>/ and the `current` link the server follows', check: dirSet },
+  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: 'data/ref', help: 'reference data snapshot (see data/ref/SOURCES.md)', check: dirSet },
+  timetables: { flag: 'timetables', env: 'CONTRAIL_TIMETABLES', kind: 'string', default: '', help: 'published timetables folder (artifacts/TIMETABLES.md); empty: boards are observed only' },
+  // a night adds the newest day; a first run or a rebuild takes every day (0)
+  days: { flag: 'days', env: 'CONTRAIL_NIGHTLY_DAYS', kind: 'int', default: 0, help: 'log step: build the newest N days of the history tree (0 = every day)', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
+  // spec 8: the airframe log depth is about a year
+  windowDays: { flag: 'window-days', env: 'CONTRAIL_WINDOW_DAYS', kind: 'int', default: 365, help: 'days of log the artifacts cover, ending at the newest day', check: (v) => (v >= 1 && v <= 3660 ? undefined : 'must be 1..3660') },
+  keep: { flag: 'keep', env: 'CONTRAIL_KEEP_VERSIONS', kind: 'int', default: 3, help: 'published versions kept besides the current one', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
+  skipLog: { flag: 'skip-log', env: 'CONTRAIL_SKIP_LOG', kind: 'bool', default: false, help: 'do not read traces; build artifacts from the log as it is' },
+  accuracy: { flag: 'accuracy', env: 'CONTRAIL_ACCURACY', kind: 'bool', default: true, help: 'replay the estimate method on the newest history day (--no-accuracy to skip)' },
+  threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: (v) => (v >= 1 ? undefined : 'must be 1 or more') },
+  memoryLimit: { flag: 'memory-limit', env: 'CONTRAIL_DUCKDB_MEMORY', kind: 'string', default: '4GB', help: 'DuckDB memory limit (it spills to disk beyond it)' },
+};
+
+/** the artifact builders, in order: routes first (the others read its table) */
+export const BUILDERS: [string, Builder][] = [
+  ['routes', buildRoutes],
+  ['airframes', buildAirframes],
+  ['refdata', buildRefdata],
+  ['airports', buildAirports],
+  ['alliances', buildAlliances],
+];
+
+export interface NightlyResult {
+  buildId: string;
+  log: BuildLogResult | null;
+  archiveThrough: string | null;
+  windowDays: number;
+  counts: Record<string, number>;
+  written: number;
+  linked: number;
+}
+
+export async function runNightly(c: NightlyConfig, progress: Progress, say: (line: string) => void, nowMs = Date.now()): Promise<NightlyResult> {
+  const release = lockRoot(c.artifacts);
+  try {
+    progress.start('refdata', 0);
+    const refdata = await loadRefdata(c.ref);
+    const skippedRows = refdata.counts.reduce((n, f) => n + f.skipped, 0);
+    progress.done(`${refdata.airports.all.length} airports, ${refdata.catalog.size} catalog routes; ${skippedRows} malformed rows skipped`);
+
+    let log: BuildLogResult | null = null;
+    if (!c.skipLog) {
+      const select: DaySelection = c.days > 0 ? { days: c.days } : { all: true };
+      log = await buildLog({ history: c.history, log: c.log, select, threads: c.threads, locate: (lat, lon) => refdata.locator.locate(lat, lon)?.ident ?? null }, progress);
+      say(logSummary(log));
+    }
+
+    const days = listLogDays(c.log);
+    const archiveThrough = days.length ? days[days.length - 1]! : null;
+    const windowStart = archiveThrough ? maxDay(days[0]!, addDays(archiveThrough, 1 - c.windowDays)) : null;
+    const windowDays = archiveThrough && windowStart ? daysBetween(windowStart, archiveThrough) + 1 : 0;
+
+    const buildId = newBuildId(c.artifacts, nowMs);
+    const staged = stage(c.artifacts, buildId);
+    const db = await openLog(c.log, { threads: c.threads, memoryLimit: c.memoryLimit, since: windowStart ?? undefined });
+    try {
+      const ctx: BuildContext = {
+        db: db.connection, refdata, writer: staged.writer, archiveThrough, windowStart, windowDays,
+        timetablesDir: c.timetables || null, nowMs, progress, counts: {}, shared: new Map(),
+      };
+      for (const [, builder] of BUILDERS) await builder(ctx);
+      if (c.accuracy) await accuracyArtifact(c.history, ctx, say);
+      ctx.counts.log_days = days.length;
+      if (log) ctx.counts.log_legs_added = log.legs;
+      staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
+      const published = commit(c.artifacts, staged, c.keep);
+      const s = staged.writer.stats;
+      say(`published build ${published.id}: ${s.objects} objects (${s.written} written, ${s.linked} unchanged), archive through ${archiveThrough ?? 'none'}, window ${windowDays} days`);
+      return { buildId, log, archiveThrough, windowDays, counts: ctx.counts, written: s.written, linked: s.linked };
+    } catch (e) {
+      abandon(staged);
+      throw e;
+    } finally {
+      db.close();
+    }
+  } finally {
+    release();
+  }
+}
+
+async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: string) => void): Promise<void> {
+  const day = await newestDay(history).catch(() => null);
+  if (!day) return say('accuracy: no history day to replay; the served accuracy stays null');
+  ctx.progress.start(`accuracy ${day}`, 0);
+  const r = await accuracyStep(history, day);
+  if (!r.doc) return ctx.progress.done(`no cruise stretch to score on ${day}`);
+  ctx.writer.put(keys.accuracy(), r.doc, 'estimate-accuracy');
+  ctx.counts.accuracy_samples = r.doc.n;
+  ctx.progress.done(`n=${r.doc.n}, median ${r.doc.median_km} km`);
+}
+
+const maxDay = (a: string, b: string) => (a > b ? a : b);
+const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+
+const USAGE = `Usage: npm run --silent nightly -- [options]
+
+The nightly build: readsb globe_history traces -> Parquet flight log -> gzipped JSON artifacts,
+validated against schemas/ and published atomically under --artifacts (the server follows its
+\`current\` link). With no options it builds the bundled sample (data/sample) into var/.`;
+
+async function main(argv: string[]): Promise<number> {
+  let c: NightlyConfig;
+  try {
+    const p = parseConfig(NIGHTLY_SPECS, argv);
+    if (p.help) {
+      console.log(helpText(USAGE, NIGHTLY_SPECS));
+      return 0;
+    }
+    if (p.rest.length) throw new ConfigError(`unexpected argument ${JSON.stringify(p.rest[0])} (see --help)`);
+    c = p.config;
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`nightly: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  const t0 = Date.now();
+  const r = await runNightly(c, consoleProgress(), (l) => console.error(l));
+  console.error(`nightly: done in ${((Date.now() - t0) / 1000).toFixed(1)} s (build ${r.buildId})`);
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(`nightly: failed: ${(e as Error).stack ?? e}`);
+      console.error('nightly: the published tree is unchanged');
+      process.exit(1);
+    },
+  );
+}
+

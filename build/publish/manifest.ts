@@ -1,0 +1,24 @@
+// the manifest of one build: what it covers and a content hash per object, so an upload
+// sends only what changed and a reader can verify what it got (schemas/manifest.schema.json).
+
+export interface ObjectEntry {
+  /** sha256 of the uncompressed JSON */
+  sha256: string;
+  /** uncompressed bytes */
+  bytes: number;
+  /** bytes of the stored gzip object */
+  gzip_bytes: number;
+}
+
+export interface Manifest {
+  build_id: string;
+  /** ISO 8601 UTC */
+  built_at: string;
+  /** newest day in the flight log (ISO date), null when the log is empty */
+  archive_through: string | null;
+  /** days of history the log covers */
+  window_days: number;
+  /** counts per artifact kind and of the log */
+  counts: Record<string, number>;
+  objects: Record<string, ObjectEntry>;
+}

@@ -1,0 +1,328 @@
+// the take-off/landing detector: one pure module, two callers (the live trace store and the
+// nightly leg writer). it cuts a track into legs at landings and at coverage gaps the aircraft
+// cannot have crossed in the air, and says where each leg's take-off and landing were heard.
+//
+// the track is first classified point by point (ground / air / unknown), then debounced run by
+// run (a flapping on-ground flag, a bad 'ground' at speed and a single glitch never make a
+// landing), then cut. see DetectorOptions for every threshold and why.
+
+import { distanceNm } from './geo.ts';
+
+export interface TrackPoint {
+  /** unix seconds */
+  t: number;
+  lat: number;
+  lon: number;
+  /** barometric altitude, feet; 'ground' when the transponder says so; null when unknown */
+  alt: number | 'ground' | null;
+  /** ground speed, knots */
+  gs?: number | null;
+  /** track, degrees true */
+  track?: number | null;
+}
+
+export interface Departure { at: number; lat: number; lon: number; alt_ft: number; index: number }
+export interface Arrival { at: number; lat: number; lon: number; index: number }
+/** start/end: inclusive indexes into points. consecutive legs may share one index (a stop heard once). */
+export interface LegCut { start: number; end: number; departure: Departure | null; arrival: Arrival | null }
+
+export interface DetectorOptions {
+  /** a numeric altitude at or below this (ft) counts as on the ground; null = only the string 'ground'.
+   * position streams that report ground as altitude 0 (the 88nv files) pass 0. */
+  groundAltFt: number | null;
+  /** kt. an on-ground flag moving faster than this is a bad flag, read as air (no airliner rolls this
+   * fast). speed from the neighbours' positions when close in time, else the reported gs */
+  groundMaxKt: number;
+  /** kt. a ground run between two flights must slow to this: a touch-and-go (~55 kt for ~10 s)
+   * and a ground flag flapping in flight never do, so a circuit stays one leg */
+  taxiKt: number;
+  /** points. a ground run between two flights needs at least this many: one point is a glitch */
+  minGroundPoints: number;
+  /** s. a ground run shorter than this is "brief": checked against the air points beside it
+   * (maxVertFpm), and when no speed is known at all it cannot separate two flights */
+  minGroundS: number;
+  /** ft/min. the steepest climb or descent believed next to a brief ground run; faster means the
+   * ground point is a glitch (seen: "alt 0, gs 0" written 78 s after 15,350 ft)... */
+  maxVertFpm: number;
+  /** ft. ...counted down to this height, since the field elevation is not known here: above DEN
+   * (5,431), MEX (7,316) and BOG (8,360). a brief ground run at a higher field (La Paz) right after
+   * an air point is distrusted; a landing heard on the ground for minGroundS is always kept */
+  maxFieldFt: number;
+  /** s. an air run between two ground runs shorter than this is a flapping flag while taxiing */
+  minAirS: number;
+  /** kt. an air run that never reaches this speed is a flapping flag on the ground */
+  airMinKt: number;
+  /** s. the last ground point is the take-off only when the first air point follows within this */
+  takeoffGapMaxS: number;
+  /** ft. first heard aloft at or below this and climbing away still counts as a heard take-off (spec 2.4) */
+  maxFirstAltFt: number;
+  /** ft. "climbing away": the altitude must rise this much above the first air point... */
+  climbMinFt: number;
+  /** s. ...within this long, without first dropping more than climbMinFt below it */
+  climbWindowS: number;
+  /** s. coverage gaps shorter than this never cut a leg (no landing, turnaround and take-off fits) */
+  gapMinS: number;
+  /** a gap cuts the leg when it took longer than stretch * direct time + slack: the aircraft stopped
+   * somewhere. stretch allows for routing detours, in cruise ~1.1-1.3 */
+  gapStretch: number;
+  /** s. the slack of the rule above: the least time a landing, turnaround and climb-out take */
+  gapSlackS: number;
+  /** kt. the speed assumed across a gap when neither end reports one */
+  gapRefKt: number;
+  /** nm. a ground track that jumps this far across a gap was flown unheard: the ground run is cut */
+  groundJumpNm: number;
+}
+
+export const DEFAULT_DETECTOR: DetectorOptions = {
+  groundAltFt: null,
+  groundMaxKt: 200,
+  taxiKt: 40,
+  minGroundPoints: 2,
+  minGroundS: 20,
+  maxVertFpm: 4000,
+  maxFieldFt: 9000,
+  minAirS: 30,
+  airMinKt: 50,
+  takeoffGapMaxS: 300,
+  maxFirstAltFt: 5000,
+  climbMinFt: 500,
+  climbWindowS: 600,
+  gapMinS: 600,
+  gapStretch: 1.5,
+  gapSlackS: 1800,
+  gapRefKt: 250,
+  groundJumpNm: 3,
+};
+
+const GROUND = 1;
+const AIR = 2;
+type Cls = typeof GROUND | typeof AIR;
+
+/** a maximal run of same-class points, inclusive indexes */
+interface Run { cls: Cls; s: number; e: number }
+
+/** Splits a track (oldest first) into legs at landings and at long coverage gaps. */
+export function cutLegs(points: TrackPoint[], opts?: Partial<DetectorOptions>): LegCut[] {
+  const o: DetectorOptions = { ...DEFAULT_DETECTOR, ...opts };
+  if (points.length === 0) return [];
+  const cls = classify(points, o);
+  if (!cls) return [];
+  const runs = debounce(toRuns(cls), points, o);
+  if (!runs.some((r) => r.cls === AIR)) return [];
+  return cut(runs, points, o);
+}
+
+// ---- classification -------------------------------------------------------------------------
+
+/** per-point class; unknown altitudes borrow the class before them. null when there is no air and no ground at all */
+function classify(points: TrackPoint[], o: DetectorOptions): Cls[] | null {
+  const raw: (Cls | 0)[] = points.map((p, i) => pointClass(points, i, o));
+  const first = raw.findIndex((c) => c !== 0);
+  if (first < 0) {
+    // no altitude anywhere: moving at flight speed is the only evidence left
+    if (!points.some((p) => (p.gs ?? 0) >= o.airMinKt)) return null;
+    return points.map(() => AIR);
+  }
+  const out: Cls[] = new Array(points.length);
+  let last = raw[first] as Cls;
+  for (let i = 0; i < points.length; i++) {
+    const c = raw[i];
+    if (c !== 0) last = c;
+    out[i] = last;
+  }
+  return out;
+}
+
+function saysGround(p: TrackPoint, o: DetectorOptions): boolean {
+  return p.alt === 'ground' || (o.groundAltFt !== null && typeof p.alt === 'number' && p.alt <= o.groundAltFt);
+}
+
+function pointClass(pts: TrackPoint[], i: number, o: DetectorOptions): Cls | 0 {
+  const p = pts[i]!;
+  if (saysGround(p, o)) return speedKt(pts, i) > o.groundMaxKt ? AIR : GROUND;
+  return typeof p.alt === 'number' ? AIR : 0;
+}
+
+/** the point's speed, knots: from its neighbours' positions when one is close in time (a reported
+ * speed can be stale or garbage: seen 468 kt on a taxiway), else the reported one; 0 when unknown */
+function speedKt(pts: TrackPoint[], i: number): number {
+  const p = pts[i]!;
+  for (const j of [i - 1, i + 1]) {
+    const q = pts[j];
+    if (!q) continue;
+    const dt = Math.abs(q.t - p.t);
+    if (dt >= 1 && dt <= 120) return (distanceNm(p.lat, p.lon, q.lat, q.lon) / dt) * 3600;
+  }
+  return p.gs ?? 0;
+}
+
+function toRuns(cls: Cls[]): Run[] {
+  const runs: Run[] = [];
+  for (let i = 0; i < cls.length; i++) {
+    const top = runs[runs.length - 1];
+    if (top && top.cls === cls[i]) top.e = i;
+    else runs.push({ cls: cls[i]!, s: i, e: i });
+  }
+  return runs;
+}
+
+/** flips unconfirmed runs to the other class, shortest first, merging neighbours after each flip:
+ * a one-point glitch goes before the longer run around it is judged. every flip removes at least
+ * one run, so this ends within runs.length rounds. */
+function debounce(input: Run[], pts: TrackPoint[], o: DetectorOptions): Run[] {
+  let runs = input;
+  for (;;) {
+    let worst = -1;
+    let worstLen = Infinity;
+    for (let i = 0; i < runs.length; i++) {
+      const r = runs[i]!;
+      const edge = i === 0 || i === runs.length - 1 || gapBefore(pts, r.s) > o.gapMinS || gapBefore(pts, r.e + 1) > o.gapMinS;
+      const ok = r.cls === GROUND ? groundConfirmed(r, pts, o, edge) : airConfirmed(r, pts, o, edge);
+      // duration first, point count to break ties (1 s samples give many equal durations)
+      const len = pts[r.e]!.t - pts[r.s]!.t + (r.e - r.s) * 1e-3;
+      if (!ok && len < worstLen) {
+        worst = i;
+        worstLen = len;
+      }
+    }
+    if (worst < 0) return runs;
+    const flip = runs[worst]!;
+    if (runs.length === 1) return [{ ...flip, cls: flip.cls === GROUND ? AIR : GROUND }];
+    const next: Run[] = [];
+    for (let i = 0; i < runs.length; i++) {
+      const r = i === worst ? { ...flip, cls: (flip.cls === GROUND ? AIR : GROUND) as Cls } : runs[i]!;
+      const top = next[next.length - 1];
+      if (top && top.cls === r.cls) top.e = r.e;
+      else next.push({ ...r });
+    }
+    runs = next;
+  }
+}
+
+function gapBefore(pts: TrackPoint[], i: number): number {
+  return i <= 0 || i >= pts.length ? 0 : pts[i]!.t - pts[i - 1]!.t;
+}
+
+function groundConfirmed(r: Run, pts: TrackPoint[], o: DetectorOptions, edge: boolean): boolean {
+  const n = r.e - r.s + 1;
+  const long = n >= o.minGroundPoints && pts[r.e]!.t - pts[r.s]!.t >= o.minGroundS;
+  // a brief ground run right next to a point high aloft is a glitch (alt 0 / gs 0 written for "no data")
+  if (!long && (!reachable(pts, r.s - 1, r.s, o) || !reachable(pts, r.e + 1, r.e, o))) return false;
+  if (edge) return true; // the trace starts or ends (or goes quiet) on the ground: nothing follows to contradict it
+  if (n < o.minGroundPoints) return false;
+  let known = false;
+  for (let i = r.s; i <= r.e; i++) {
+    const gs = pts[i]!.gs;
+    if (gs == null) continue;
+    known = true;
+    if (gs <= o.taxiKt) return true;
+  }
+  // between two flights the aircraft must slow to taxi speed: a ground flag that stays fast is a
+  // touch-and-go or a flag flapping in flight (seen: a tow plane "on the ground" at 55 kt for 80 s)
+  return !known && long;
+}
+
+/** can the aircraft get from air point `a` to the ground at point `g` (either order) at a steep vertical rate? */
+function reachable(pts: TrackPoint[], a: number, g: number, o: DetectorOptions): boolean {
+  const p = pts[a];
+  if (!p || typeof p.alt !== 'number') return true;
+  const above = p.alt - o.maxFieldFt;
+  return above <= 0 || Math.abs(p.t - pts[g]!.t) >= (above / o.maxVertFpm) * 60;
+}
+
+function airConfirmed(r: Run, pts: TrackPoint[], o: DetectorOptions, edge: boolean): boolean {
+  let maxGs = -1;
+  for (let i = r.s; i <= r.e; i++) maxGs = Math.max(maxGs, pts[i]!.gs ?? -1);
+  const fast = maxGs < 0 || maxGs >= o.airMinKt; // unknown speed: trust the altitude
+  if (edge) return fast;
+  return fast && pts[r.e]!.t - pts[r.s]!.t >= o.minAirS;
+}
+
+// ---- cutting --------------------------------------------------------------------------------
+
+/** true when the aircraft cannot have flown from a to b without stopping somewhere */
+function stoppedBetween(a: TrackPoint, b: TrackPoint, o: DetectorOptions): boolean {
+  const dt = b.t - a.t;
+  if (dt <= o.gapMinS) return false;
+  const kt = Math.max(a.gs ?? 0, b.gs ?? 0) || o.gapRefKt;
+  const direct = (distanceNm(a.lat, a.lon, b.lat, b.lon) / kt) * 3600;
+  return dt > direct * o.gapStretch + o.gapSlackS;
+}
+
+interface Core { s: number; e: number; head: [number, number] | null; tail: [number, number] | null }
+
+function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions): LegCut[] {
+  // air runs, further cut where the aircraft must have landed unheard
+  const cores: Core[] = [];
+  for (const r of runs) {
+    if (r.cls !== AIR) continue;
+    let s = r.s;
+    for (let i = r.s + 1; i <= r.e; i++) {
+      if (stoppedBetween(pts[i - 1]!, pts[i]!, o)) {
+        cores.push({ s, e: i - 1, head: null, tail: null });
+        s = i;
+      }
+    }
+    cores.push({ s, e: r.e, head: null, tail: null });
+  }
+  // each ground run gives its first part to the leg before (taxi-in) and its last to the leg after (taxi-out)
+  for (const r of runs) {
+    if (r.cls !== GROUND) continue;
+    const prev = cores.find((c) => c.e === r.s - 1) ?? null;
+    const next = cores.find((c) => c.s === r.e + 1) ?? null;
+    const toPrev = prev !== null && !stoppedBetween(pts[prev.e]!, pts[r.s]!, o);
+    const toNext = next !== null && pts[next.s]!.t - pts[r.e]!.t <= o.takeoffGapMaxS;
+    // a ground track that jumps across a gap was flown unheard: neither side owns the middle
+    const jumps: number[] = [];
+    for (let i = r.s + 1; i <= r.e; i++) {
+      const a = pts[i - 1]!;
+      const b = pts[i]!;
+      if (distanceNm(a.lat, a.lon, b.lat, b.lon) > o.groundJumpNm) jumps.push(i);
+    }
+    let prevEnd = jumps.length ? jumps[0]! - 1 : r.e;
+    let nextStart = jumps.length ? jumps[jumps.length - 1]! : r.s;
+    if (toPrev && toNext && jumps.length === 0) {
+      // parked between two legs: cut at the longest silence (the transponder sleeps at the gate)
+      if (r.s === r.e) {
+        prevEnd = r.s;
+        nextStart = r.s;
+      } else {
+        let best = r.s + 1;
+        for (let i = r.s + 2; i <= r.e; i++) if (gapBefore(pts, i) > gapBefore(pts, best)) best = i;
+        prevEnd = best - 1;
+        nextStart = best;
+      }
+    }
+    if (toPrev) prev!.tail = [r.s, prevEnd];
+    if (toNext) next!.head = [nextStart, r.e];
+  }
+  return cores.map((c) => ({
+    start: c.head ? c.head[0] : c.s,
+    end: c.tail ? c.tail[1] : c.e,
+    departure: c.head ? departureAt(pts, c.head[1], 0) : aloftDeparture(pts, c, o),
+    arrival: c.tail ? { at: pts[c.tail[0]]!.t, lat: pts[c.tail[0]]!.lat, lon: pts[c.tail[0]]!.lon, index: c.tail[0] } : null,
+  }));
+}
+
+function departureAt(pts: TrackPoint[], i: number, altFt: number): Departure {
+  const p = pts[i]!;
+  return { at: p.t, lat: p.lat, lon: p.lon, alt_ft: altFt, index: i };
+}
+
+/** first heard aloft: a take-off only when low (spec 2.4: below 5,000 ft) and climbing away */
+function aloftDeparture(pts: TrackPoint[], c: Core, o: DetectorOptions): Departure | null {
+  // a ground reading inside an air run (a glitch, a bad flag) is no altitude: skip it
+  const altOf = (p: TrackPoint): number | null => (typeof p.alt === 'number' && !saysGround(p, o) ? p.alt : null);
+  let i = c.s;
+  while (i <= c.e && altOf(pts[i]!) === null) i++;
+  if (i > c.e) return null;
+  const first = altOf(pts[i]!)!;
+  if (first > o.maxFirstAltFt) return null;
+  for (let j = i + 1; j <= c.e && pts[j]!.t - pts[i]!.t <= o.climbWindowS; j++) {
+    const a = altOf(pts[j]!);
+    if (a === null) continue;
+    if (a >= first + o.climbMinFt) return departureAt(pts, i, first);
+    if (a <= first - o.climbMinFt) return null;
+  }
+  return null;
+}

@@ -1,0 +1,442 @@
+// the single table of operations: what /openapi.json and /docs are generated from (schemas/openapi.ts).
+// response bodies are the JSON Schemas of this folder; limits and cache lifetimes come from
+// server/http/policy.ts by bucket name, never copied here. texts follow the spec (sections 1-9).
+import type { ErrorCode } from '../lib/errors.ts';
+
+/**
+ * spec 9. `stable` and `map` where the spec names them; every other operation, the service's own
+ * documents included, is `candidate` (proposed for stable, its shape may still change).
+ */
+export type Stability = 'stable' | 'map' | 'candidate';
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  description: string;
+  /** JSON Schema of the raw value */
+  schema: Record<string, unknown>;
+  example: string | number;
+}
+
+export interface Operation {
+  /** OpenAPI path template, e.g. /v1/trace/{hex} */
+  path: string;
+  operationId: string;
+  tag: 'live' | 'history' | 'refdata' | 'stations' | 'about';
+  summary: string;
+  description: string;
+  parameters: Parameter[];
+  /** a schema name in this folder (schemas/<name>.schema.json), or a non-JSON media type */
+  response: { schema: string } | { mediaType: 'text/html' } | { openapi: true };
+  /** rate-limit and cache bucket (server/http/policy.ts) */
+  bucket: string;
+  stability: Stability;
+  /** error codes the operation can answer besides rate_limited (every operation can answer 429) */
+  errors: ErrorCode[];
+}
+
+const hexParam = (what: string): Parameter => ({
+  name: 'hex',
+  in: 'path',
+  required: true,
+  description: `${what}: ICAO 24-bit address, 6 hex characters, case-insensitive.`,
+  schema: { type: 'string', pattern: '^[0-9A-Fa-f]{6}$' },
+  example: '4b1814',
+});
+
+const slugParam: Parameter = {
+  name: 'slug',
+  in: 'path',
+  required: true,
+  description: 'Alliance slug: lower-case words joined by `-`.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$', maxLength: 64 },
+  example: 'star-alliance',
+};
+
+const airportParam = (name: string, description: string, example: string): Parameter => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string', pattern: '^[A-Za-z0-9]{3,4}$' },
+  example,
+});
+
+const airlineParam: Parameter = {
+  name: 'icao',
+  in: 'path',
+  required: true,
+  description: 'Airline ICAO designator, 3 letters.',
+  schema: { type: 'string', pattern: '^[A-Za-z]{3}$' },
+  example: 'SWR',
+};
+
+const decimal = (name: string, description: string, example: number): Parameter => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'number' },
+  example,
+});
+
+const HISTORY_ERRORS: ErrorCode[] = ['invalid_request', 'not_found', 'not_observed', 'artifact_unavailable'];
+const HONESTY = 'History is observation, never an official registry: a gap means the network did not hear the aircraft.';
+
+export const OPERATIONS: readonly Operation[] = [
+  // 4.1 live
+  {
+    path: '/v1/now',
+    operationId: 'getNow',
+    tag: 'live',
+    summary: 'Counts of the live snapshot',
+    description: 'Aircraft in the current snapshot, how many have a position, feeders connected now, and the newest archived day. 503 `stale_snapshot` when the snapshot is older than 60 s.',
+    parameters: [],
+    response: { schema: 'now' },
+    bucket: 'now',
+    stability: 'stable',
+    errors: ['stale_snapshot'],
+  },
+  {
+    path: '/v1/aircraft',
+    operationId: 'listAircraft',
+    tag: 'live',
+    summary: 'Every aircraft heard now (decoder dialect)',
+    description:
+      'The live sky in the ADS-B decoder dialect (`hex`, `t`, `r`, `gs`, ...). With `bbox` only aircraft with a position inside the box are listed; a box whose west edge lies east of its east edge crosses the antimeridian. `total` stays the whole network\'s count. 422 on malformed input; 503 when stale.',
+    parameters: [
+      {
+        name: 'bbox',
+        in: 'query',
+        required: false,
+        description: 'Bounding box `minLon,minLat,maxLon,maxLat` in degrees (at most 80 characters).',
+        schema: { type: 'string', maxLength: 80 },
+        example: '5.9,45.8,10.5,47.8',
+      },
+    ],
+    response: { schema: 'aircraft-list' },
+    bucket: 'aircraft',
+    stability: 'stable',
+    errors: ['invalid_request', 'stale_snapshot'],
+  },
+  {
+    path: '/v1/estimated',
+    operationId: 'listEstimated',
+    tag: 'live',
+    summary: 'Estimated positions of aircraft that left coverage',
+    description:
+      'Aircraft last heard while cruising, 90 s or more ago, flown on from the last observed position toward the destination of the callsign\'s route at the last observed speed (the last track for 10 minutes, then toward the destination). Every entry is an estimate, never an observation; estimates are kept in memory only.',
+    parameters: [],
+    response: { schema: 'estimated' },
+    bucket: 'estimated',
+    stability: 'map',
+    errors: ['stale_snapshot'],
+  },
+  {
+    path: '/v1/trace/{hex}',
+    operationId: 'getTrace',
+    tag: 'live',
+    summary: 'Recent trace of one aircraft',
+    description: 'About the last 30 minutes of positions, oldest first, held in memory (a restart forgets and trails regrow). 404 when there are no points; 422 on invalid path input.',
+    parameters: [hexParam('Aircraft address')],
+    response: { schema: 'trace' },
+    bucket: 'trace',
+    stability: 'stable',
+    errors: ['invalid_request', 'not_found', 'not_observed'],
+  },
+  {
+    path: '/v2/point/{lat}/{lon}/{radius}',
+    operationId: 'listAircraftAroundPoint',
+    tag: 'live',
+    summary: 'Aircraft within a radius of a point (decoder dialect)',
+    description:
+      'Aircraft within `radius` nautical miles (capped at 250), nearest first, each with `dst`. `msg` is always `No error` on 200; `now` and `ctime` are the snapshot time in unix seconds; `ptime` is processing time in milliseconds. 422 on malformed input; 503 when stale.',
+    parameters: [
+      decimal('lat', 'Latitude, degrees (-90 to 90).', 47.45),
+      decimal('lon', 'Longitude, degrees (-180 to 180).', 8.56),
+      decimal('radius', 'Radius, nautical miles; larger values are capped at 250.', 25),
+    ],
+    response: { schema: 'point' },
+    bucket: 'point',
+    stability: 'stable',
+    errors: ['invalid_request', 'stale_snapshot'],
+  },
+  // 4.2 history and reference
+  {
+    path: '/v1/airframes/{hex}',
+    operationId: 'getAirframe',
+    tag: 'history',
+    summary: 'One airframe and its observed legs',
+    description: `Who the aircraft is and its observed legs, newest first, at most 200. ${HONESTY} \`legs\` is null while the flight log is not loaded. 404 if nothing is known.`,
+    parameters: [hexParam('Aircraft address')],
+    response: { schema: 'airframe' },
+    bucket: 'airframe',
+    stability: 'stable',
+    errors: HISTORY_ERRORS,
+  },
+  {
+    path: '/v1/airframe/{hex}',
+    operationId: 'getAirframeSingular',
+    tag: 'history',
+    summary: 'One airframe (singular spelling)',
+    description: 'The same operation as `/v1/airframes/{hex}`: the spec\'s overview spells it singular, so both spellings are served with the same answer.',
+    parameters: [hexParam('Aircraft address')],
+    response: { schema: 'airframe' },
+    bucket: 'airframe',
+    stability: 'stable',
+    errors: HISTORY_ERRORS,
+  },
+  {
+    path: '/v1/airports/{code}',
+    operationId: 'getAirport',
+    tag: 'history',
+    summary: 'One airport: observed totals and boards',
+    description:
+      'Observed totals (circuits excluded), the published board for the local day when one is held, and inferred typical departures and arrivals in the airport\'s local time. Board rows carry their own `source` (`observed`, `published` or `both`): a `published` row is not a receiver observation. 404 if unknown.',
+    parameters: [airportParam('code', 'Airport code, IATA (3) or ICAO (4), case-insensitive.', 'ZRH')],
+    response: { schema: 'airport' },
+    bucket: 'airport',
+    stability: 'candidate',
+    errors: HISTORY_ERRORS,
+  },
+  {
+    path: '/v1/alliances/{slug}',
+    operationId: 'getAlliance',
+    tag: 'history',
+    summary: 'One alliance: memberships and observed coverage',
+    description: 'Sourced memberships of the alliance and the network\'s observed coverage of its current member brands.',
+    parameters: [slugParam],
+    response: { schema: 'alliance' },
+    bucket: 'refdata',
+    stability: 'candidate',
+    errors: HISTORY_ERRORS,
+  },
+  {
+    path: '/v1/alliances/{slug}/routes',
+    operationId: 'getAllianceRoutes',
+    tag: 'history',
+    summary: 'Observed legs of an alliance',
+    description: 'Observed legs across the current member brands, undirected, `org`/`dst` in alphabetical order. 422 on invalid input.',
+    parameters: [slugParam],
+    response: { schema: 'alliance-routes' },
+    bucket: 'refdata',
+    stability: 'candidate',
+    errors: HISTORY_ERRORS,
+  },
+  {
+    path: '/v1/routes',
+    operationId: 'getRoutes',
+    tag: 'history',
+    summary: 'Origin and destination of many callsigns',
+    description:
+      'Up to 80 callsigns per call. Each answers `[org, dst]` (IATA) or null for a callsign never observed. Observed routes first, the reviewed community catalog where observation is silent.',
+    parameters: [
+      {
+        name: 'callsigns',
+        in: 'query',
+        required: true,
+        description: 'Comma-separated callsigns, up to 80 (2 to 8 letters or digits each; also accepted repeated: `callsigns=A&callsigns=B`).',
+        schema: { type: 'string', pattern: '^\\s*[A-Za-z0-9]{2,8}\\s*(,\\s*[A-Za-z0-9]{2,8}\\s*)*$', maxLength: 2048 },
+        example: 'SWR123,DLH4AB',
+      },
+    ],
+    response: { schema: 'routes' },
+    bucket: 'routes',
+    stability: 'candidate',
+    errors: ['invalid_request', 'artifact_unavailable'],
+  },
+  {
+    path: '/v1/route/{callsign}',
+    operationId: 'getRoute',
+    tag: 'history',
+    summary: 'Origin and destination of one callsign',
+    description: 'From the derived routes table, with `route_source`: `observed` (both ends seen), `observed+catalog` or `catalog`. Observation outranks the catalog whenever it speaks.',
+    parameters: [
+      {
+        name: 'callsign',
+        in: 'path',
+        required: true,
+        description: 'Callsign, 2 to 8 letters or digits, case-insensitive.',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9]{2,8}$' },
+        example: 'SWR123',
+      },
+    ],
+    response: { schema: 'route' },
+    bucket: 'route',
+    stability: 'candidate',
+    errors: HISTORY_ERRORS,
+  },
+  {
+    path: '/v1/refdata/aircraft/{hex}',
+    operationId: 'getRefAircraft',
+    tag: 'refdata',
+    summary: 'Registration, type and operator of an airframe',
+    description: 'Reference data for one ICAO address.',
+    parameters: [hexParam('Aircraft address')],
+    response: { schema: 'refdata-aircraft' },
+    bucket: 'refdata',
+    stability: 'candidate',
+    errors: HISTORY_ERRORS,
+  },
+  {
+    path: '/v1/refdata/airlines',
+    operationId: 'listRefAirlines',
+    tag: 'refdata',
+    summary: 'The airlines the network observes',
+    description: 'Airlines seen in the archive window, by callsign prefix.',
+    parameters: [],
+    response: { schema: 'refdata-airlines' },
+    bucket: 'refdata',
+    stability: 'candidate',
+    errors: ['not_found', 'artifact_unavailable'],
+  },
+  {
+    path: '/v1/refdata/airlines/{icao}',
+    operationId: 'getRefAirline',
+    tag: 'refdata',
+    summary: 'One airline: fleet, routes, countries',
+    description: 'One airline from the reference data with what the network observed of it.',
+    parameters: [airlineParam],
+    response: { schema: 'refdata-airline' },
+    bucket: 'refdata',
+    stability: 'candidate',
+    errors: HISTORY_ERRORS,
+  },
+  {
+    path: '/v1/refdata/airlines/{icao}/schedule/{org}/{dst}',
+    operationId: 'getRefSchedule',
+    tag: 'refdata',
+    summary: 'Observed departure pattern for one leg',
+    description: 'When one airline was observed departing on one leg; times are `HH:MM` in the origin airport\'s local time.',
+    parameters: [airlineParam, airportParam('org', 'Origin airport, IATA code.', 'ZRH'), airportParam('dst', 'Destination airport, IATA code.', 'JFK')],
+    response: { schema: 'refdata-schedule' },
+    bucket: 'refdata',
+    stability: 'candidate',
+    errors: HISTORY_ERRORS,
+  },
+  {
+    path: '/v1/refdata/types/{designator}',
+    operationId: 'getRefType',
+    tag: 'refdata',
+    summary: 'An aircraft type spelled out',
+    description: 'One ICAO type designator from the reference data.',
+    parameters: [
+      {
+        name: 'designator',
+        in: 'path',
+        required: true,
+        description: 'ICAO type designator, 2 to 4 letters or digits.',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9]{2,4}$' },
+        example: 'A320',
+      },
+    ],
+    response: { schema: 'refdata-type' },
+    bucket: 'refdata',
+    stability: 'candidate',
+    errors: HISTORY_ERRORS,
+  },
+  {
+    path: '/v1/refdata/airports/{ident}',
+    operationId: 'getRefAirport',
+    tag: 'refdata',
+    summary: 'One airport from the reference data',
+    description: 'One airport by its OurAirports ident.',
+    parameters: [
+      {
+        name: 'ident',
+        in: 'path',
+        required: true,
+        description: 'OurAirports ident (usually the ICAO code), 2 to 12 letters, digits or `-`.',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9-]{2,12}$' },
+        example: 'LSZH',
+      },
+    ],
+    response: { schema: 'refdata-airport' },
+    bucket: 'refdata',
+    stability: 'candidate',
+    errors: HISTORY_ERRORS,
+  },
+  // 4.3 stations
+  {
+    path: '/v1/stations',
+    operationId: 'listStations',
+    tag: 'stations',
+    summary: 'The public roster of receiving stations',
+    description: 'Every station with a public id, a location rounded to about 11 km and whether it is online. IPs are never stored or shown.',
+    parameters: [],
+    response: { schema: 'stations' },
+    bucket: 'stations',
+    stability: 'candidate',
+    errors: [],
+  },
+  {
+    path: '/v1/stations/{uuid}',
+    operationId: 'getStationStatus',
+    tag: 'stations',
+    summary: 'One station\'s private status',
+    description: 'Protected by knowledge of the full UUID: the UUID is the key, and the service stores only its hash. Sent with `Cache-Control: private, no-store`.',
+    parameters: [
+      {
+        name: 'uuid',
+        in: 'path',
+        required: true,
+        description: 'The station\'s full UUID, 8-4-4-4-12 with dashes or 32 hex digits without.',
+        schema: { type: 'string', pattern: '^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|[0-9A-Fa-f]{32})$' },
+        example: '3f2b8c1e-5a7d-4e9b-8c6f-1d2e3a4b5c6d',
+      },
+    ],
+    response: { schema: 'station-status' },
+    bucket: 'station',
+    stability: 'candidate',
+    errors: ['invalid_request', 'not_found'],
+  },
+  // the service's own documents
+  {
+    path: '/v1/credits',
+    operationId: 'getCredits',
+    tag: 'about',
+    summary: 'Data sources, the credit each asks for, and the terms',
+    description: 'Data is ODbL 1.0. Credit the network\'s feeders and link the credits page; republishing carries these credits.',
+    parameters: [],
+    response: { schema: 'credits' },
+    bucket: 'docs',
+    stability: 'candidate',
+    errors: [],
+  },
+  {
+    path: '/openapi.json',
+    operationId: 'getOpenApi',
+    tag: 'about',
+    summary: 'This description (OpenAPI 3.1)',
+    description: 'Generated from the JSON Schemas of the contract; the same document /docs renders.',
+    parameters: [],
+    response: { openapi: true },
+    bucket: 'docs',
+    stability: 'candidate',
+    errors: [],
+  },
+  {
+    path: '/docs',
+    operationId: 'getDocs',
+    tag: 'about',
+    summary: 'Interactive API documentation (HTML)',
+    description: 'Swagger UI served from the service itself (no CDN, works offline), with try-it-out against this server.',
+    parameters: [],
+    response: { mediaType: 'text/html' },
+    bucket: 'docs',
+    stability: 'candidate',
+    errors: [],
+  },
+];
+
+/** status of each error code (lib/errors.ts decides; the spec leaves upstream_unavailable's open) */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  not_found: 404,
+  not_observed: 404,
+  invalid_request: 422,
+  rate_limited: 429,
+  stale_snapshot: 503,
+  artifact_unavailable: 503,
+  upstream_unavailable: 502,
+};

@@ -1,0 +1,135 @@
+// composition: the services the configuration asks for, the route table over them, and the server.
+// every adapter (feed, feeder list, artifact tree, clock) is created here and nowhere else.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServerConfig } from './config.ts';
+import { FeedSource } from './feed/source.ts';
+import { LiveState } from './live/state.ts';
+import { TraceStore } from './trace/store.ts';
+import { HistoryStore } from './history/store.ts';
+import { Tracker, type Destination } from './estimate/tracker.ts';
+import { servedAccuracy } from './estimate/accuracy-file.ts';
+import { openStations, type Stations } from './stations/open.ts';
+import { startServer, type Running } from './http/uws.ts';
+import type { Route } from './http/types.ts';
+import { nowRoutes } from './routes/now.ts';
+import { aircraftRoutes } from './routes/aircraft.ts';
+import { pointRoutes } from './routes/point.ts';
+import { traceRoutes } from './routes/trace.ts';
+import { estimatedRoutes } from './routes/estimated.ts';
+import { stationRoutes } from './routes/stations.ts';
+import { historyRoutes } from './routes/history.ts';
+import { routesRoutes } from './routes/routes.ts';
+import { buildCodeBlocks, parseCodeBlocks } from '../lib/refdata/codeblocks.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Services {
+  live: LiveState;
+  traces: TraceStore;
+  tracker: Tracker;
+  history: HistoryStore;
+  stations: Stations;
+  feed: FeedSource | null;
+  isKnownHex: (hex: string) => boolean;
+  clock: () => number;
+}
+
+export interface AppOptions {
+  log: (line: string) => void;
+  /** unix ms; tests pin it */
+  clock?: () => number;
+  /** start the pollers (feed, feeder list, artifact tree); tests drive them by hand */
+  poll?: boolean;
+}
+
+/** The ICAO address blocks, from the shipped reference data (small: read at start-up). */
+export function loadKnownHex(refDir = join(ROOT, 'data/ref')): (hex: string) => boolean {
+  const blocks = buildCodeBlocks(parseCodeBlocks(readFileSync(join(refDir, 'vrs-standing-data/code-blocks.csv'))).rows);
+  return (hex) => blocks.isKnownHex(hex);
+}
+
+/** Where a callsign is going, from the published routes table and the build's airport positions. */
+export function destinationsFrom(history: HistoryStore): (callsign: string) => Destination | null {
+  return (callsign) => {
+    const l = history.current;
+    const r = l?.routes.get(callsign);
+    if (!l || !r || !r[1]) return null;
+    const pos = (l.lookup?.airport_positions as Record<string, [number, number]> | undefined)?.[r[1]];
+    return pos ? { code: r[1], lat: pos[0], lon: pos[1] } : null;
+  };
+}
+
+export function createServices(c: ServerConfig, o: AppOptions): Services {
+  const clock = o.clock ?? Date.now;
+  const live = new LiveState({ maxAgeS: c.maxAgeS });
+  const traces = new TraceStore({ minutes: c.traceMinutes });
+  const history = new HistoryStore(c.artifacts, o.log);
+  const tracker = new Tracker({ destinationOf: destinationsFrom(history) });
+  const stations = openStations({ state: c.state, location: c.stations, clock, log: o.log });
+  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log }) : null;
+  feed?.onSnapshot((snap) => {
+    live.accept(snap);
+    traces.update(snap);
+    tracker.ingest(snap);
+  });
+  return { live, traces, tracker, history, stations, feed, isKnownHex: loadKnownHex(), clock };
+}
+
+export function routesOf(s: Services): Route[] {
+  let accuracyOf: { id: string; value: ReturnType<typeof servedAccuracy> } | null = null;
+  const accuracy = () => {
+    const l = s.history.current;
+    if (!l) return null;
+    if (accuracyOf?.id !== l.version.id) accuracyOf = { id: l.version.id, value: servedAccuracy(l.accuracy) };
+    return accuracyOf.value;
+  };
+  return [
+    ...nowRoutes({ live: s.live, stationCount: () => s.stations.roster.stationCount(s.clock()), archiveThrough: () => s.history.archiveThrough() }),
+    ...aircraftRoutes(s.live),
+    ...pointRoutes(s.live),
+    ...traceRoutes({ traces: s.traces, isKnownHex: s.isKnownHex }),
+    ...estimatedRoutes({ tracker: s.tracker, accuracy, assertFresh: (ms) => void s.live.current(ms) }),
+    ...stationRoutes(s.stations),
+    ...routesRoutes({ history: s.history }),
+    ...historyRoutes({ history: s.history, isKnownHex: s.isKnownHex }),
+  ];
+}
+
+export interface App {
+  port: number;
+  services: Services;
+  running: Running;
+  stop(): void;
+}
+
+export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
+  const services = createServices(c, o);
+  if (o.poll !== false) {
+    services.history.start();
+    services.feed?.start();
+    services.stations.source?.start();
+  } else {
+    services.history.refresh();
+  }
+  const running = await startServer(routesOf(services), {
+    host: c.host,
+    port: c.port,
+    trustProxy: c.trustProxy,
+    rateLimits: c.rateLimits,
+    clock: services.clock,
+    log: o.log,
+  });
+  return {
+    port: running.port,
+    services,
+    running,
+    stop() {
+      services.feed?.stop();
+      services.stations.source?.stop();
+      services.history.stop();
+      running.close();
+    },
+  };
+}

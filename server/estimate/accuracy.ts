@@ -1,0 +1,174 @@
+// how good the estimates are, measured on real observed tracks: hide a stretch of known length
+// where the aircraft was in fact heard throughout, estimate from the last point before it, and
+// compare with the position observed at its end. pure: tracks in, figures out.
+//
+// replay decisions (documented in the README):
+// - a track is cut into legs by the shared take-off/landing detector (lib/detector.ts).
+// - the destination used for the turn is where the leg's landing was heard; the near-destination
+//   rule then applies as in the live list. a leg without a heard landing (the aircraft left
+//   coverage) turns toward its last observed position, and only the time caps apply.
+// - "heard throughout" means no two consecutive points more than 120 s apart.
+// - start points are cruising states (cruise.ts; the vertical rate, when the track lacks it, is
+//   taken from the previous point), at most one every 5 minutes per leg; each start is tried with
+//   every hidden gap length. the gap is measured to the first point at or after its nominal end.
+// - a sample counts only while the estimate would be listed (past 90 s, before it expires), and
+//   the straight-line baseline is scored on exactly the same samples.
+import { distanceKm } from '../../lib/geo.ts';
+import { cutLegs, type TrackPoint as DetectorPoint } from '../../lib/detector.ts';
+import { isCruising } from './cruise.ts';
+import { FLY, makePlan, positionAt, straightAt, type FlightStart } from './fly.ts';
+
+/** An observed point: the detector's point, plus the vertical rate when the source has it (ft/min). */
+export type TrackPoint = DetectorPoint & { rate?: number | null; callsign?: string };
+
+export interface ObservedTrack {
+  hex: string;
+  points: TrackPoint[];
+}
+
+export interface GapFigures {
+  n: number;
+  median_km: number;
+}
+
+/** The `accuracy` object of spec 2.3. */
+export interface Accuracy {
+  day: string;
+  n: number;
+  median_km: number;
+  by_gap_min: Record<string, GapFigures>;
+}
+
+export interface Evaluation {
+  /** the method served by /v1/estimated (fly.ts) */
+  method: Accuracy;
+  /** plain straight-line dead reckoning on the same samples */
+  straight: Accuracy;
+}
+
+export interface EvalOptions {
+  /** hidden gap lengths tried from every start, minutes */
+  gapsMin?: number[];
+  /** two points further apart than this break "heard throughout", seconds */
+  maxSpacingS?: number;
+  /** at most one start point per this many seconds of a leg */
+  strideS?: number;
+}
+
+/** the gap ranges of spec 2.3, minutes, [from, to) */
+export const GAP_BUCKETS: readonly (readonly [string, number, number])[] = [
+  ['0-5', 0, 5],
+  ['5-15', 5, 15],
+  ['15-30', 15, 30],
+  ['30-60', 30, 60],
+  ['60-120', 60, 120],
+];
+
+const DEFAULTS: Required<EvalOptions> = { gapsMin: [2, 10, 20, 45, 90], maxSpacingS: 120, strideS: 300 };
+const APPEAR_S = 90;
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+interface Leg {
+  points: TrackPoint[];
+  dest: { lat: number; lon: number };
+  /** the leg ends with a heard landing: its destination is an airport */
+  landed: boolean;
+}
+
+/** Cut one aircraft's points (any order) into legs with the shared take-off/landing detector. */
+export function legsOf(points: TrackPoint[]): Leg[] {
+  const pts = points.filter((p) => finite(p.t) && finite(p.lat) && finite(p.lon)).sort((a, b) => a.t - b.t);
+  return cutLegs(pts).map((cut) => {
+    const leg = pts.slice(cut.start, cut.end + 1);
+    const end = cut.arrival ?? leg[leg.length - 1]!;
+    return { points: leg, dest: { lat: end.lat, lon: end.lon }, landed: cut.arrival !== null };
+  });
+}
+
+/** The state at point i as the live tracker would have seen it, or null when not cruising. */
+function startAt(leg: TrackPoint[], i: number, maxSpacingS: number): FlightStart | null {
+  const p = leg[i]!;
+  let rate = finite(p.rate) ? p.rate : undefined;
+  const prev = leg[i - 1];
+  if (rate === undefined && prev && typeof prev.alt === 'number' && typeof p.alt === 'number' && p.t - prev.t > 0 && p.t - prev.t <= maxSpacingS) {
+    rate = ((p.alt - prev.alt) / (p.t - prev.t)) * 60;
+  }
+  const state = { lat: p.lat, lon: p.lon, alt_baro: p.alt ?? undefined, gs: p.gs ?? undefined, track: p.track ?? undefined, baro_rate: rate };
+  if (!isCruising(state)) return null;
+  return { t: p.t, lat: p.lat, lon: p.lon, track: p.track!, gs: p.gs!, alt: p.alt as number };
+}
+
+/** First index with t >= target (binary search over sorted points). */
+function firstAtOrAfter(leg: TrackPoint[], target: number): number {
+  let lo = 0;
+  let hi = leg.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (leg[mid]!.t < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+interface Sample {
+  gapMin: number;
+  methodKm: number;
+  straightKm: number;
+}
+
+function samplesOfLeg({ points: leg, dest, landed }: Leg, o: Required<EvalOptions>, out: Sample[]): void {
+  // run ids: equal ids mean heard throughout between the two points
+  const run = new Int32Array(leg.length);
+  for (let i = 1; i < leg.length; i++) run[i] = run[i - 1]! + (leg[i]!.t - leg[i - 1]!.t > o.maxSpacingS ? 1 : 0);
+  let nextStart = -Infinity;
+  for (let i = 0; i < leg.length - 1; i++) {
+    if (leg[i]!.t < nextStart) continue;
+    const start = startAt(leg, i, o.maxSpacingS);
+    if (!start) continue;
+    nextStart = start.t + o.strideS;
+    const plan = makePlan(start, dest);
+    const expiresAt = landed ? plan.expiresAt : Math.min(plan.eta! + FLY.etaMarginS, start.t + FLY.hardCapS);
+    for (const g of o.gapsMin) {
+      const j = firstAtOrAfter(leg, start.t + g * 60);
+      const end = leg[j];
+      if (!end || run[j] !== run[i] || end.t - (start.t + g * 60) > o.maxSpacingS) continue;
+      if (end.t - start.t < APPEAR_S || end.t >= expiresAt) continue;
+      const m = positionAt(plan, end.t);
+      const s = straightAt(start, end.t);
+      out.push({
+        gapMin: (end.t - start.t) / 60,
+        methodKm: distanceKm(m.lat, m.lon, end.lat, end.lon),
+        straightKm: distanceKm(s.lat, s.lon, end.lat, end.lon),
+      });
+    }
+  }
+}
+
+/** Median, rounded to 0.1 km; 0 for no values (callers check n). */
+export function medianKm(values: number[]): number {
+  if (!values.length) return 0;
+  const v = [...values].sort((a, b) => a - b);
+  const mid = v.length >> 1;
+  const m = v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+  return Math.round(m * 10) / 10;
+}
+
+/** Figures in the spec 2.3 shape; gap ranges without a sample are left out (no median to give). */
+function figures(day: string, samples: Sample[], pick: (s: Sample) => number): Accuracy {
+  const by_gap_min: Record<string, GapFigures> = {};
+  for (const [key, from, to] of GAP_BUCKETS) {
+    const km = samples.filter((s) => s.gapMin >= from && s.gapMin < to).map(pick);
+    if (km.length) by_gap_min[key] = { n: km.length, median_km: medianKm(km) };
+  }
+  const inRange = samples.filter((s) => s.gapMin < GAP_BUCKETS[GAP_BUCKETS.length - 1]![2]);
+  return { day, n: inRange.length, median_km: medianKm(inRange.map(pick)), by_gap_min };
+}
+
+/** Evaluate the method and the straight-line baseline on a day's observed tracks. */
+export function evaluate(day: string, tracks: Iterable<ObservedTrack>, options: EvalOptions = {}): Evaluation {
+  const o = { ...DEFAULTS, ...options };
+  const samples: Sample[] = [];
+  for (const track of tracks) for (const leg of legsOf(track.points)) samplesOfLeg(leg, o, samples);
+  return { method: figures(day, samples, (s) => s.methodKm), straight: figures(day, samples, (s) => s.straightKm) };
+}

@@ -1,0 +1,175 @@
+// the estimate list of spec section 3, fed one live snapshot at a time (no clock of its own:
+// time is the snapshot's `now`, so a replay or a test pins it).
+//
+//   not listed --(last heard while cruising, 90 s passed)--> listed
+//   listed --(heard again)--> not listed (normal live data applies)
+//   listed --(distance to go down to the top of descent)--> not listed
+//   listed --(flight time runs out: 2 h cap, ETA + 15 min, or 30 min without destination)--> not listed
+//
+// memory holds one small entry per aircraft whose last-heard state was cruising, and only until
+// its estimate has run out: an aircraft heard in any other state is forgotten at once.
+// estimates live here only: nothing in this file writes anywhere.
+import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
+import { notCruisingBecause } from './cruise.ts';
+import { FLY, makePlan, positionAt, type FlightStart, type Plan } from './fly.ts';
+
+export interface Destination {
+  /** airport code as the routes table names it (IATA) */
+  code: string;
+  lat: number;
+  lon: number;
+}
+
+/** The routes table's answer for a callsign: where it is going, or null when unknown. */
+export type DestinationOf = (callsign: string) => Destination | null;
+
+export interface TrackerOptions {
+  destinationOf: DestinationOf;
+  /** spec 8: an estimate appears this long after the aircraft was last heard; seconds */
+  appearAfterS?: number;
+  /** hard bound on remembered aircraft; the longest-unheard go first */
+  maxEntries?: number;
+}
+
+/** One entry of /v1/estimated (spec 2.3). */
+export interface EstimatedAircraft {
+  hex: string;
+  flight?: string;
+  t?: string;
+  r?: string;
+  category?: string;
+  lat: number;
+  lon: number;
+  track: number;
+  alt_baro: number;
+  gs: number;
+  estimated: true;
+  last_seen: { at: number; lat: number; lon: number };
+  destination?: string;
+  eta?: number;
+}
+
+interface Entry {
+  rec: AircraftRecord;
+  /** last message of any kind, unix seconds */
+  heardAt: number;
+  start: FlightStart;
+  /** resolved on first listing: the routes table is only asked about aircraft that went quiet */
+  plan?: Plan;
+  destCode?: string;
+}
+
+/** readsb rounds `seen` to 0.1 s: a last-heard time that moves by less is the same message */
+const SAME_MESSAGE_S = 0.5;
+/** expired entries are swept at most this often (feed time), seconds */
+const SWEEP_EVERY_S = 30;
+
+const age = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
+
+export class Tracker {
+  private readonly entries = new Map<string, Entry>();
+  private readonly destinationOf: DestinationOf;
+  private readonly appearAfterS: number;
+  private readonly maxEntries: number;
+  private latest: number | null = null;
+  private swept = -Infinity;
+
+  constructor(opts: TrackerOptions) {
+    this.destinationOf = opts.destinationOf;
+    this.appearAfterS = opts.appearAfterS ?? 90;
+    this.maxEntries = opts.maxEntries ?? 200_000;
+  }
+
+  /** `now` of the newest snapshot taken in, unix seconds; null before the first. */
+  get lastSnapshotS(): number | null {
+    return this.latest;
+  }
+
+  /** Aircraft remembered (listed or waiting to be). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Take in one live snapshot: a plain listener for the feed. Older or malformed snapshots are ignored. */
+  ingest = (snap: FeedSnapshot): void => {
+    const now = snap?.now;
+    if (typeof now !== 'number' || !Number.isFinite(now) || !Array.isArray(snap.aircraft)) return;
+    if (this.latest !== null && now < this.latest) return;
+    this.latest = now;
+    for (const rec of snap.aircraft) this.take(rec, now);
+    if (now - this.swept >= SWEEP_EVERY_S) this.sweep(now);
+    // map order is last-heard order (entries are re-inserted when heard): evict from the front
+    for (const hex of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(hex);
+    }
+  };
+
+  private take(rec: AircraftRecord, now: number): void {
+    if (!rec || typeof rec.hex !== 'string') return;
+    const heardAt = now - (age(rec.seen) ?? 0);
+    const known = this.entries.get(rec.hex);
+    if (known && heardAt <= known.heardAt + SAME_MESSAGE_S) return; // not heard again: the record is only ageing
+    this.entries.delete(rec.hex);
+    if (notCruisingBecause(rec) !== null) return;
+    const posAt = now - (age(rec.seen_pos) ?? age(rec.seen) ?? 0);
+    const start: FlightStart = { t: posAt, lat: rec.lat!, lon: rec.lon!, track: rec.track!, gs: rec.gs!, alt: rec.alt_baro as number };
+    this.entries.set(rec.hex, { rec, heardAt, start });
+  }
+
+  private sweep(now: number): void {
+    this.swept = now;
+    for (const [hex, e] of this.entries) if (now >= (e.plan?.expiresAt ?? e.start.t + FLY.hardCapS)) this.entries.delete(hex);
+  }
+
+  private planOf(e: Entry): Plan {
+    if (e.plan) return e.plan;
+    let dest: Destination | null = null;
+    if (e.rec.flight) {
+      const d = this.destinationOf(e.rec.flight);
+      if (d && Number.isFinite(d.lat) && Number.isFinite(d.lon) && Math.abs(d.lat) <= 90 && Math.abs(d.lon) <= 180 && d.code) dest = d;
+    }
+    e.plan = makePlan(e.start, dest);
+    if (dest) e.destCode = dest.code;
+    return e.plan;
+  }
+
+  /** The estimate list at time `at` (unix seconds; default the newest snapshot's time), sorted by hex. */
+  list(at: number | null = this.latest): EstimatedAircraft[] {
+    if (at === null) return [];
+    const out: EstimatedAircraft[] = [];
+    for (const e of this.entries.values()) {
+      if (at - e.heardAt < this.appearAfterS) continue;
+      const plan = this.planOf(e);
+      if (at >= plan.expiresAt) continue;
+      out.push(this.entryAt(e, plan, at));
+    }
+    return out.sort((a, b) => (a.hex < b.hex ? -1 : a.hex > b.hex ? 1 : 0));
+  }
+
+  private entryAt(e: Entry, plan: Plan, at: number): EstimatedAircraft {
+    const p = positionAt(plan, at);
+    const r = e.rec;
+    // four decimals is about 10 m: far finer than any estimate, and it keeps the body small
+    const out: EstimatedAircraft = {
+      hex: r.hex,
+      ...(r.flight !== undefined && { flight: r.flight }),
+      ...(r.t !== undefined && { t: r.t }),
+      ...(r.r !== undefined && { r: r.r }),
+      ...(r.category !== undefined && { category: r.category }),
+      lat: round(p.lat, 4),
+      lon: round(p.lon, 4),
+      track: round(p.track, 1) % 360,
+      alt_baro: Math.round(e.start.alt),
+      gs: round(e.start.gs, 1),
+      estimated: true,
+      last_seen: { at: round(e.start.t, 1), lat: e.start.lat, lon: e.start.lon },
+    };
+    if (e.destCode !== undefined && plan.eta !== null) {
+      out.destination = e.destCode;
+      out.eta = Math.round(plan.eta);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,194 @@
+// the live input adapter: a decoder aircraft.json file, re-read when it changes (stat once a
+// second; readsb replaces it by rename), or an http(s) URL polled once a second.
+// bad input never throws out of here and never replaces a good snapshot: it is counted per kind
+// and logged once per kind per outage; the recovery is logged once too.
+import { readFile, stat } from 'node:fs/promises';
+import { parseFeed, type FeedCounters } from './parse.ts';
+import type { FeedSnapshot } from './record.ts';
+
+export type SnapshotListener = (snap: FeedSnapshot) => void;
+
+export interface FeedSourceOptions {
+  /** a file path or an http(s) URL */
+  feed: string;
+  log: (line: string) => void;
+  /** poll period, ms (1000: readsb writes once a second) */
+  intervalMs?: number;
+  /** per-request timeout for a URL, ms */
+  timeoutMs?: number;
+  /** larger inputs are refused unread (bytes); a 12k-aircraft readsb file is ~6.5 MB */
+  maxBytes?: number;
+}
+
+export const isUrl = (feed: string) => /^https?:\/\//i.test(feed);
+
+export class FeedSource {
+  /** whole-file failures and dropped records, by kind, since start */
+  readonly counters: FeedCounters = {};
+  /** good snapshots taken */
+  accepted = 0;
+  private readonly opts: Required<FeedSourceOptions>;
+  private readonly listeners: SnapshotListener[] = [];
+  private last: FeedSnapshot | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  // a stop() then start() while a poll is in flight must not leave two loops
+  private generation = 0;
+  private abort: AbortController | null = null;
+  private fileKey = '';
+  private failing = false;
+  private readonly logged = new Set<string>();
+  private readonly loggedDrops = new Set<string>();
+
+  constructor(opts: FeedSourceOptions) {
+    this.opts = { intervalMs: 1000, timeoutMs: 2500, maxBytes: 64 * 1024 * 1024, ...opts };
+  }
+
+  /** Subscribe to every good snapshot; returns the unsubscribe function. */
+  onSnapshot(listener: SnapshotListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /** The last good snapshot, or null. */
+  current(): FeedSnapshot | null {
+    return this.last;
+  }
+
+  /** Start polling (the first poll runs at once). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    void this.loop(++this.generation);
+  }
+
+  /** Stop polling: clears the timer and aborts a request in flight. */
+  stop(): void {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.abort?.abort();
+  }
+
+  private async loop(gen: number): Promise<void> {
+    await this.pollOnce();
+    // a chain of timeouts, not an interval: a slow read never overlaps the next one
+    if (this.running && gen === this.generation) this.timer = setTimeout(() => void this.loop(gen), this.opts.intervalMs);
+  }
+
+  /** One poll: fetch or stat+read, parse, publish. Never throws. */
+  async pollOnce(): Promise<void> {
+    try {
+      const bytes = isUrl(this.opts.feed) ? await this.fetchUrl() : await this.readIfChanged();
+      if (bytes) this.take(bytes);
+    } catch (e) {
+      this.fail('internal', (e as Error)?.message ?? String(e));
+    }
+  }
+
+  private async readIfChanged(): Promise<Buffer | null> {
+    let st;
+    try {
+      st = await stat(this.opts.feed);
+    } catch (e) {
+      this.fail('read_error', `cannot stat ${this.opts.feed}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return null;
+    }
+    // a rename gives a new inode; an in-place write changes mtime or size
+    const key = `${st.ino}:${st.mtimeMs}:${st.size}`;
+    if (key === this.fileKey) return null;
+    if (st.size > this.opts.maxBytes) {
+      this.fileKey = key;
+      this.fail('too_large', `${this.opts.feed} is ${st.size} bytes, over the ${this.opts.maxBytes} limit`);
+      return null;
+    }
+    try {
+      const bytes = await readFile(this.opts.feed);
+      this.fileKey = key;
+      return bytes;
+    } catch (e) {
+      this.fail('read_error', `cannot read ${this.opts.feed}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return null;
+    }
+  }
+
+  private async fetchUrl(): Promise<Buffer | null> {
+    const ctl = new AbortController();
+    this.abort = ctl;
+    const timeout = setTimeout(() => ctl.abort(new Error('timeout')), this.opts.timeoutMs);
+    try {
+      const res = await fetch(this.opts.feed, { signal: ctl.signal, headers: { accept: 'application/json' } });
+      if (!res.ok) {
+        await res.body?.cancel();
+        this.fail('http_status', `${this.opts.feed} answered HTTP ${res.status}`);
+        return null;
+      }
+      const length = Number(res.headers.get('content-length') ?? 0);
+      if (length > this.opts.maxBytes) {
+        await res.body?.cancel();
+        this.fail('too_large', `${this.opts.feed} sends ${length} bytes, over the ${this.opts.maxBytes} limit`);
+        return null;
+      }
+      const bytes = Buffer.from(await res.arrayBuffer());
+      if (bytes.length > this.opts.maxBytes) {
+        this.fail('too_large', `${this.opts.feed} sent ${bytes.length} bytes, over the ${this.opts.maxBytes} limit`);
+        return null;
+      }
+      return bytes;
+    } catch (e) {
+      if (!this.running && ctl.signal.aborted && ctl.signal.reason?.message !== 'timeout') return null;
+      const timedOut = ctl.signal.aborted;
+      this.fail(timedOut ? 'timeout' : 'fetch_failed', timedOut ? `${this.opts.feed} did not answer within ${this.opts.timeoutMs} ms` : `${this.opts.feed}: ${causeOf(e)}`);
+      return null;
+    } finally {
+      clearTimeout(timeout);
+      if (this.abort === ctl) this.abort = null;
+    }
+  }
+
+  private take(bytes: Buffer): void {
+    const r = parseFeed(bytes, this.counters);
+    if (!r.ok) {
+      this.fail(r.reason, `${this.opts.feed}: ${r.detail}; keeping the previous snapshot`);
+      return;
+    }
+    for (const [kind, n] of Object.entries(r.dropped)) {
+      if (this.loggedDrops.has(kind)) continue;
+      this.loggedDrops.add(kind);
+      this.opts.log(`feed: dropping ${kind} (${n} in this snapshot; logged once, counted in stats)`);
+    }
+    if (this.failing || this.accepted === 0) {
+      this.opts.log(`feed: ${this.accepted === 0 ? 'first' : 'recovered, new'} snapshot with ${r.snapshot.aircraft.length} aircraft from ${this.opts.feed}`);
+    }
+    this.failing = false;
+    this.logged.clear();
+    this.accepted++;
+    this.last = r.snapshot;
+    for (const l of this.listeners) {
+      try {
+        l(r.snapshot);
+      } catch (e) {
+        this.fail('listener_error', `a snapshot listener threw: ${(e as Error)?.stack ?? String(e)}`);
+      }
+    }
+  }
+
+  /** Count a failure; log its kind once until the next recovery. */
+  private fail(kind: string, detail: string): void {
+    this.counters[kind] = (this.counters[kind] ?? 0) + 1;
+    if (kind !== 'listener_error') this.failing = true;
+    // a throwing listener is a bug, not an outage: logged once for good
+    const once = kind === 'listener_error' ? this.loggedDrops : this.logged;
+    if (once.has(kind)) return;
+    once.add(kind);
+    this.opts.log(`feed: ${kind}: ${detail} (logged once until the feed recovers)`);
+  }
+}
+
+function causeOf(e: unknown): string {
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  return err.cause?.code ?? err.cause?.message ?? err.message ?? String(e);
+}

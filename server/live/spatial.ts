@@ -1,0 +1,153 @@
+// a static spatial index over one snapshot's positions: points sorted by longitude in flat
+// typed arrays; a query binary-searches its longitude range (split in two at the antimeridian,
+// as readsb's api.c does) and tests latitude, then distance, only inside that range.
+import { EARTH_RADIUS_NM, latHalfHeightDeg, lonHalfWidthDeg } from '../../lib/geo.ts';
+
+export interface Bbox {
+  minLon: number;
+  minLat: number;
+  maxLon: number;
+  maxLat: number;
+}
+
+export interface Near {
+  /** the id given to the constructor (e.g. the record's index in the snapshot) */
+  ids: Int32Array;
+  /** great-circle distance from the query point, nautical miles, same order as ids */
+  dst: Float64Array;
+}
+
+// a hair of slack on the longitude band: the exact distance test decides, the band only prunes
+const BAND_SLACK_DEG = 1e-9;
+const RAD = Math.PI / 180;
+const HALF_RAD = Math.PI / 360;
+// sort keys: distance in the printed 0.001 nm steps, times 2^21 positions (2,097,152 aircraft)
+const DST_QUANTA = 1e3;
+const ID_SPAN = 2 ** 21;
+
+export class SpatialIndex {
+  /** longitudes, ascending, degrees [-180, 180] */
+  private readonly lon: Float64Array;
+  /** latitudes in the same order, degrees [-90, 90] */
+  private readonly lat: Float64Array;
+  /** caller ids in the same order */
+  private readonly id: Int32Array;
+  /** cos(lat), precomputed for the haversine */
+  private readonly cosLat: Float64Array;
+  // per-query scratch, reused: queries run one at a time on the event loop
+  private readonly scratchIds: Int32Array;
+  private readonly scratchH: Float64Array;
+
+  /** `ids[i]` names the point (lats[i], lons[i]); all three have the same length. */
+  constructor(lats: ArrayLike<number>, lons: ArrayLike<number>, ids: ArrayLike<number>) {
+    const n = ids.length;
+    if (n >= ID_SPAN) throw new RangeError(`SpatialIndex holds at most ${ID_SPAN - 1} points, got ${n}`);
+    const order = new Int32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    const lonIn = Float64Array.from(lons);
+    order.sort((a, b) => lonIn[a]! - lonIn[b]! || a - b);
+    this.lon = new Float64Array(n);
+    this.lat = new Float64Array(n);
+    this.id = new Int32Array(n);
+    this.cosLat = new Float64Array(n);
+    this.scratchIds = new Int32Array(n);
+    this.scratchH = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      this.lon[k] = lonIn[i]!;
+      this.lat[k] = lats[i]!;
+      this.id[k] = ids[i]!;
+      this.cosLat[k] = Math.cos(lats[i]! * RAD);
+    }
+  }
+
+  get size(): number {
+    return this.id.length;
+  }
+
+  /** Ids inside the box, edges included; west > east crosses the antimeridian. Ascending id order. */
+  bbox(b: Bbox): Int32Array {
+    const out: number[] = [];
+    const scan = (from: number, to: number) => {
+      for (let k = this.lowerBound(from); k < this.id.length && this.lon[k]! <= to; k++) {
+        const la = this.lat[k]!;
+        if (la >= b.minLat && la <= b.maxLat) out.push(this.id[k]!);
+      }
+    };
+    if (b.minLon <= b.maxLon) scan(b.minLon, b.maxLon);
+    else {
+      scan(b.minLon, 180);
+      scan(-180, b.maxLon);
+    }
+    return Int32Array.from(out).sort();
+  }
+
+  /** Ids within `radiusNm` (great circle) of the point, nearest first to 0.001 nm (ties by longitude). */
+  within(lat: number, lon: number, radiusNm: number): Near {
+    let n = 0;
+    const ids = this.scratchIds;
+    const hs = this.scratchH;
+    // haversine term of the radius: compare h, take asin only for hits
+    const sMax = Math.sin(Math.min(Math.PI, radiusNm / EARTH_RADIUS_NM) / 2);
+    const hMax = sMax * sMax;
+    const dLat = latHalfHeightDeg(radiusNm);
+    const lo = lat - dLat;
+    const hi = lat + dLat;
+    const cos0 = Math.cos(lat * RAD);
+    const scan = (from: number, to: number) => {
+      for (let k = this.lowerBound(from); k < this.id.length && this.lon[k]! <= to; k++) {
+        const la = this.lat[k]!;
+        if (la < lo || la > hi) continue;
+        const s1 = Math.sin((la - lat) * HALF_RAD);
+        const s2 = Math.sin((this.lon[k]! - lon) * HALF_RAD);
+        const h = s1 * s1 + cos0 * this.cosLat[k]! * s2 * s2;
+        if (h <= hMax) {
+          ids[n] = this.id[k]!;
+          hs[n++] = h;
+        }
+      }
+    };
+    const half = lonHalfWidthDeg(lat, radiusNm);
+    if (half >= 180) scan(-180, 180);
+    else {
+      const west = lon - half - BAND_SLACK_DEG;
+      const east = lon + half + BAND_SLACK_DEG;
+      if (west < -180) {
+        scan(west + 360, 180);
+        scan(-180, east);
+      } else if (east > 180) {
+        scan(west, 180);
+        scan(-180, east - 360);
+      } else scan(west, east);
+    }
+    // sort without a comparator: pack (distance in the 3 decimals /v2/point prints, hit position)
+    // into one double, exact below 2^53 (10,800 nm * 1000 < 2^24; positions < 2^21); so the
+    // printed dst never decreases, and equal printed distances keep longitude order
+    const keys = new Float64Array(n);
+    const dst = new Float64Array(n);
+    for (let j = 0; j < n; j++) {
+      dst[j] = 2 * Math.asin(Math.sqrt(Math.min(1, hs[j]!))) * EARTH_RADIUS_NM;
+      keys[j] = Math.round(dst[j]! * DST_QUANTA) * ID_SPAN + j;
+    }
+    keys.sort();
+    const near: Near = { ids: new Int32Array(n), dst: new Float64Array(n) };
+    for (let j = 0; j < n; j++) {
+      const at = keys[j]! % ID_SPAN;
+      near.ids[j] = ids[at]!;
+      near.dst[j] = dst[at]!;
+    }
+    return near;
+  }
+
+  /** First position whose longitude is >= lon. */
+  private lowerBound(lon: number): number {
+    let lo = 0;
+    let hi = this.lon.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.lon[mid]! < lon) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

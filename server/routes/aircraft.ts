@@ -1,0 +1,26 @@
+// GET /v1/aircraft[?bbox=minLon,minLat,maxLon,maxLat] (spec 4.1). without a bbox the prepared
+// whole-network body (and its gzip, made once per snapshot) is sent as it is.
+import type { Reply, Route } from '../http/types.ts';
+import { acceptsGzip } from '../http/respond.ts';
+import { parseBboxQuery } from '../live/params.ts';
+import type { LiveState } from '../live/state.ts';
+
+export function aircraftRoutes(live: LiveState): Route[] {
+  return [
+    {
+      pattern: '/v1/aircraft',
+      bucket: 'aircraft',
+      handler: (req): Reply | Promise<Reply> => {
+        // validate before the staleness check: a malformed request is 422 whatever the feed does
+        const bbox = parseBboxQuery(req.query);
+        const s = live.current(req.nowMs);
+        if (bbox) return { body: { raw: s.bboxBody(bbox) } };
+        const raw = s.body;
+        if (!acceptsGzip(req.headers['accept-encoding'])) return { body: { raw } };
+        // never let the boundary compress 2-7 MB per request: wait for the one shared gzip
+        const gz = s.gzipReady();
+        return gz ? { body: { raw, gz } } : s.gzipped().then((g) => ({ body: { raw, gz: g } }));
+      },
+    },
+  ];
+}

@@ -1,0 +1,38 @@
+// start-up of the station parts from --state and --stations, in one call for server/app.ts.
+import { StationKeys } from './ids.ts';
+import { Roster, type RosterOptions } from './roster.ts';
+import { StationSource, type StationSourceOptions } from './source.ts';
+import { StationStore } from './store.ts';
+
+export interface Stations {
+  keys: StationKeys;
+  roster: Roster;
+  store: StationStore;
+  /** null when no feeder list is configured (presence unavailable: station_count null) */
+  source: StationSource | null;
+}
+
+export interface OpenStationsOptions extends RosterOptions {
+  /** --state directory */
+  state: string;
+  /** --stations: file path or http(s) URL; empty for none */
+  location: string;
+  clock: () => number;
+  log: (line: string) => void;
+  source?: Partial<Pick<StationSourceOptions, 'intervalMs' | 'saveEveryMs' | 'timeoutMs' | 'maxBytes' | 'fetch'>>;
+}
+
+/** Read the secret and the saved roster from --state and build the source (not started: call source.start()). */
+export function openStations(o: OpenStationsOptions): Stations {
+  const store = new StationStore(o.state);
+  const keys = new StationKeys(store.loadSecret());
+  const roster = new Roster(o);
+  const loaded = store.load(keys);
+  if (loaded.problem) o.log(`stations: ${loaded.problem}`);
+  if (loaded.skipped) o.log(`stations: ${loaded.skipped} malformed row(s) in the saved roster left out`);
+  roster.restore(loaded.stations, o.clock());
+  const source = o.location
+    ? new StationSource({ ...o.source, location: o.location, roster, keys, store, clock: o.clock, log: o.log })
+    : null;
+  return { keys, roster, store, source };
+}

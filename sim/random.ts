@@ -1,0 +1,57 @@
+// the simulator's only source of randomness: a seeded mulberry32 stream plus a stateless hash
+// (splitmix-style) so that "what happens to airframe X on day D" never depends on the order in
+// which other airframes or days were simulated. Math.random is never used.
+
+/** a 32-bit integer hash of any number of integers and strings (murmur3 finaliser mixing) */
+export function hash32(...parts: (number | string)[]): number {
+  let h = 0x9e3779b9;
+  for (const p of parts) {
+    if (typeof p === 'number') {
+      // split doubles into two 32-bit halves so large unix times and seeds mix fully
+      h = mix(h ^ (p >>> 0));
+      h = mix(h ^ Math.floor(p / 4294967296));
+    } else {
+      for (let i = 0; i < p.length; i++) h = mix(h ^ p.charCodeAt(i));
+    }
+  }
+  return h >>> 0;
+}
+
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** a uniform number in [0, 1) from a key */
+export const unit = (...parts: (number | string)[]): number => hash32(...parts) / 4294967296;
+
+export interface Rng {
+  /** uniform [0, 1) */
+  next(): number;
+  /** integer in [0, n) */
+  int(n: number): number;
+  /** uniform [a, b) */
+  range(a: number, b: number): number;
+  pick<T>(items: readonly T[]): T;
+  chance(p: number): boolean;
+}
+
+/** a seeded stream (mulberry32): period 2^32, plenty for a fleet */
+export function rng(...seed: (number | string)[]): Rng {
+  let s = hash32(...seed);
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n) => Math.floor(next() * n),
+    range: (a, b) => a + next() * (b - a),
+    pick: (items) => items[Math.floor(next() * items.length)]!,
+    chance: (p) => next() < p,
+  };
+}

@@ -1,0 +1,73 @@
+// board rows: flight numbers, other ends from the routes table, merge with the published timetable
+process.env.TZ = 'UTC';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { arrivalRows, boardAirlines, departureRows, type RowLookups } from '../../artifacts/board-rows.ts';
+import type { Slot } from '../../artifacts/board.ts';
+
+const slot = (callsign: string, atMin: number, end: string | null, over: Partial<Slot> = {}): Slot => ({
+  callsign, end, at: atMin, other: atMin + 90, type: 'A320', flights: 5, days: 5, ...over,
+});
+const lk: RowLookups = {
+  flightOf: (cs) => (cs.startsWith('SWR') ? `LX${cs.slice(3)}` : null),
+  routeOf: (cs) => (cs === 'SWR77' ? { org: 'ZRH', dst: 'BRN', route_source: 'catalog' } : undefined),
+};
+
+test('observed rows carry the IATA flight number, HH:MM local times and sort by dep', () => {
+  const rows = departureRows([slot('SWR318', 7 * 60, 'LHR'), slot('HBABC', 6 * 60, 'ACH', { other: null, type: null })], [], lk);
+  assert.deepEqual(rows, [
+    { flight: 'HBABC', callsign: 'HBABC', dst: 'ACH', dep: '06:00', arr: null, type: null, flights: 5, source: 'observed', route_source: 'observed' },
+    { flight: 'LX318', callsign: 'SWR318', dst: 'LHR', dep: '07:00', arr: '08:30', type: 'A320', flights: 5, source: 'observed', route_source: 'observed' },
+  ]);
+});
+
+test('an end never heard comes from the routes table with its route_source; with no answer the row is left out', () => {
+  const rows = departureRows([slot('SWR77', 600, null), slot('SWR78', 610, null)], [], lk);
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0]!.dst, 'BRN');
+  assert.equal(rows[0]!.route_source, 'catalog');
+  const arr = arrivalRows([slot('SWR77', 600, null)], [], lk);
+  assert.equal(arr[0]!.org, 'ZRH');
+});
+
+test('a published departure within 30 min of the same observed flight makes it both; others are published with flights 0', () => {
+  const rows = departureRows(
+    [slot('SWR318', 7 * 60 + 25, 'LHR'), slot('SWR100', 12 * 60, 'NRT')],
+    [
+      { flight: 'LX318', callsign: 'SWR318', dst: 'LHR', dep: '07:00' },
+      { flight: 'LX100', dst: 'NRT', dep: '13:00' }, // same flight, 60 min away: not the same
+      { flight: 'LX1612', dst: 'GVA', dep: '09:15', type: 'BCS3' },
+    ],
+    lk,
+  );
+  assert.deepEqual(rows.map((r) => [r.flight, r.dep, r.source, r.flights]), [
+    ['LX318', '07:25', 'both', 5],
+    ['LX1612', '09:15', 'published', 0],
+    ['LX100', '12:00', 'observed', 5],
+    ['LX100', '13:00', 'published', 0],
+  ]);
+  const pub = rows.find((r) => r.flight === 'LX1612')!;
+  assert.equal(pub.route_source, undefined);
+  assert.equal(pub.callsign, null);
+  assert.equal(pub.type, 'BCS3');
+});
+
+test('published matching works across midnight (23:50 published, 00:10 observed)', () => {
+  const rows = arrivalRows([slot('SWR1', 10, 'LHR')], [{ flight: 'LX1', org: 'LHR', arr: '23:50' }], lk);
+  assert.deepEqual(rows.map((r) => r.source), ['both']);
+});
+
+test('one published row matches at most one observed row, the nearest', () => {
+  const rows = departureRows([slot('SWR5', 600, 'LHR'), slot('SWR5', 620, 'LHR')], [{ flight: 'LX5', dep: '10:15', dst: 'LHR' }], lk);
+  assert.deepEqual(rows.map((r) => [r.dep, r.source]), [['10:00', 'observed'], ['10:20', 'both']]);
+});
+
+test('airlines on the board: observed flights per airline, busiest first, top 20, non-airlines left out', () => {
+  const slots = Array.from({ length: 25 }, (_, i) => slot(`A${String.fromCharCode(65 + i)}A${i + 1}`, 300 + i, 'LHR', { flights: 30 - i }));
+  const rows = departureRows([...slots, slot('HBABC', 100, 'ACH', { flights: 99 })], [], lk);
+  const airlines = boardAirlines(rows, (cs) => (/^[A-Z]{3}\d/.test(cs) ? cs.slice(0, 3) : null));
+  assert.equal(airlines.length, 20);
+  assert.deepEqual(airlines[0], { icao: 'AAA', flights: 30 });
+  assert.ok(!airlines.some((a) => a.icao === 'HBA'));
+  assert.ok(airlines.every((a, i) => i === 0 || airlines[i - 1]!.flights >= a.flights));
+});
