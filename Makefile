@@ -4,9 +4,22 @@
 SHELL := /bin/bash
 STAMP := node_modules/.contrail-installed
 
-.PHONY: install test demo serve nightly bench typecheck clean
+.PHONY: install system-deps test demo serve nightly bench typecheck clean
+
+# Debian packages the tests start for real: Chromium (the /docs page) and nginx (the CDN front)
+SYSTEM_PACKAGES := chromium nginx
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 install: $(STAMP)
+
+system-deps:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	{ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } || missing="$$missing nginx"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
 
 $(STAMP): package.json package-lock.json
 	@command -v node >/dev/null || { echo "Node.js 20 is required (https://nodejs.org)"; exit 1; }
@@ -14,7 +27,7 @@ $(STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-test: install
+test: install system-deps
 	npm test
 
 typecheck: install

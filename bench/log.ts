@@ -35,9 +35,9 @@ function rng(seed: number) {
 type Doc = { icao: string; timestamp: number; trace: unknown[][] } & Record<string, unknown>;
 
 function sources(): Doc[] {
-  const fx = join(ROOT, 'test', 'fixtures', 'history');
+  const fx = join(ROOT, 'test', 'fixtures', 'traffic');
   const docs: Doc[] = [JSON.parse(gunzipSync(readFileSync(join(fx, 'trace_full_ac671b.json.gz'))).toString('utf8'))];
-  const day = join(fx, 'globe_history', '2023', '08', '20', 'traces');
+  const day = join(ROOT, 'data', 'sample', 'globe_history', '2023', '08', '30', 'traces');
   for (const sub of readdirSync(day)) {
     for (const f of readdirSync(join(day, sub))) docs.push(JSON.parse(gunzipSync(readFileSync(join(day, sub, f))).toString('utf8')));
   }

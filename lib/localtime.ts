@@ -1,7 +1,7 @@
 // local wall-clock time of an instant in an Olson time zone, independent of the process TZ.
-// Intl.DateTimeFormat is slow (microseconds a call), so the UTC offset is cached per zone and
-// quarter hour: every real transition falls on a UTC quarter hour (Newfoundland 05:30 UTC,
-// Lord Howe 15:30 UTC, Chatham 14:00 UTC), so one lookup per bucket is exact.
+// Intl.DateTimeFormat is slow (microseconds a call), so the UTC offset is cached per zone and UTC
+// day, and on the day of a change per quarter hour: every real transition falls on a UTC quarter
+// hour (Newfoundland 05:30 UTC, Lord Howe 15:30 UTC, Chatham 14:00 UTC), so that is exact.
 
 const QUARTER = 900;
 const MAX_CACHED_PER_ZONE = 200_000; // ~5 years of quarter hours; the cache is dropped beyond it
@@ -42,8 +42,18 @@ export function utcOffsetMinutes(tz: string, tsSec: number): number {
     cache = new Map();
     offsets.set(tz, cache);
   }
+  // a UTC day whose first and last quarter hours agree has one offset throughout (no zone
+  // changes twice in a day): cached under -(day + 1); a day with a change goes by quarter hour
+  const day = Math.floor(tsSec / 86400);
+  let off = cache.get(-(day + 1));
+  if (off === undefined) {
+    const first = computeOffsetMinutes(tz, day * 86400);
+    off = first === computeOffsetMinutes(tz, day * 86400 + 86400 - QUARTER) ? first : NaN;
+    cache.set(-(day + 1), off);
+  }
+  if (!Number.isNaN(off)) return off;
   const bucket = Math.floor(tsSec / QUARTER);
-  let off = cache.get(bucket);
+  off = cache.get(bucket);
   if (off === undefined) {
     off = computeOffsetMinutes(tz, bucket * QUARTER);
     cache.set(bucket, off);

@@ -129,7 +129,10 @@ function errorResponses(op: Operation): Json {
 function okContent(op: Operation): Json {
   const r = op.response;
   if ('schema' in r) return { 'application/json': { schema: { $ref: COMPONENT + r.schema } } };
-  if ('openapi' in r) return { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } };
+  if ('openapi' in r) {
+    const schema = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: OPENAPI_VERSION }, info: { type: 'object' }, paths: { type: 'object' } } };
+    return { 'application/json': { schema } };
+  }
   return { [r.mediaType]: { schema: { type: 'string' } } };
 }
 

@@ -36,14 +36,16 @@ export interface Operation {
   errors: ErrorCode[];
 }
 
-const hexParam = (what: string): Parameter => ({
-  name: 'hex',
+const pathParam = (name: string, description: string, pattern: string, example: string): Parameter => ({
+  name,
   in: 'path',
   required: true,
-  description: `${what}: ICAO 24-bit address, 6 hex characters, case-insensitive.`,
-  schema: { type: 'string', pattern: '^[0-9A-Fa-f]{6}$' },
-  example: '4b1814',
+  description,
+  schema: { type: 'string', pattern },
+  example,
 });
+
+const hexParam = (what: string) => pathParam('hex', `${what}: ICAO 24-bit address, 6 hex characters, case-insensitive.`, '^[0-9A-Fa-f]{6}$', '4b1814');
 
 const slugParam: Parameter = {
   name: 'slug',
@@ -54,23 +56,9 @@ const slugParam: Parameter = {
   example: 'star-alliance',
 };
 
-const airportParam = (name: string, description: string, example: string): Parameter => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string', pattern: '^[A-Za-z0-9]{3,4}$' },
-  example,
-});
+const airportParam = (name: string, description: string, example: string) => pathParam(name, description, '^[A-Za-z0-9]{3,4}$', example);
 
-const airlineParam: Parameter = {
-  name: 'icao',
-  in: 'path',
-  required: true,
-  description: 'Airline ICAO designator, 3 letters.',
-  schema: { type: 'string', pattern: '^[A-Za-z]{3}$' },
-  example: 'SWR',
-};
+const airlineParam = pathParam('icao', 'Airline ICAO designator, 3 letters.', '^[A-Za-z]{3}$', 'SWR');
 
 const decimal = (name: string, description: string, example: number): Parameter => ({
   name,
@@ -253,14 +241,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Origin and destination of one callsign',
     description: 'From the derived routes table, with `route_source`: `observed` (both ends seen), `observed+catalog` or `catalog`. Observation outranks the catalog whenever it speaks.',
     parameters: [
-      {
-        name: 'callsign',
-        in: 'path',
-        required: true,
-        description: 'Callsign, 2 to 8 letters or digits, case-insensitive.',
-        schema: { type: 'string', pattern: '^[A-Za-z0-9]{2,8}$' },
-        example: 'SWR123',
-      },
+      pathParam('callsign', 'Callsign, 2 to 8 letters or digits, case-insensitive.', '^[A-Za-z0-9]{2,8}$', 'SWR123'),
     ],
     response: { schema: 'route' },
     bucket: 'route',
@@ -322,14 +303,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'An aircraft type spelled out',
     description: 'One ICAO type designator from the reference data.',
     parameters: [
-      {
-        name: 'designator',
-        in: 'path',
-        required: true,
-        description: 'ICAO type designator, 2 to 4 letters or digits.',
-        schema: { type: 'string', pattern: '^[A-Za-z0-9]{2,4}$' },
-        example: 'A320',
-      },
+      pathParam('designator', 'ICAO type designator, 2 to 4 letters or digits.', '^[A-Za-z0-9]{2,4}$', 'A320'),
     ],
     response: { schema: 'refdata-type' },
     bucket: 'refdata',
@@ -343,14 +317,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'One airport from the reference data',
     description: 'One airport by its OurAirports ident.',
     parameters: [
-      {
-        name: 'ident',
-        in: 'path',
-        required: true,
-        description: 'OurAirports ident (usually the ICAO code), 2 to 12 letters, digits or `-`.',
-        schema: { type: 'string', pattern: '^[A-Za-z0-9-]{2,12}$' },
-        example: 'LSZH',
-      },
+      pathParam('ident', 'OurAirports ident (usually the ICAO code), 2 to 12 letters, digits or `-`.', '^[A-Za-z0-9-]{2,12}$', 'LSZH'),
     ],
     response: { schema: 'refdata-airport' },
     bucket: 'refdata',
@@ -377,14 +344,12 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'One station\'s private status',
     description: 'Protected by knowledge of the full UUID: the UUID is the key, and the service stores only its hash. Sent with `Cache-Control: private, no-store`.',
     parameters: [
-      {
-        name: 'uuid',
-        in: 'path',
-        required: true,
-        description: 'The station\'s full UUID, 8-4-4-4-12 with dashes or 32 hex digits without.',
-        schema: { type: 'string', pattern: '^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|[0-9A-Fa-f]{32})$' },
-        example: '3f2b8c1e-5a7d-4e9b-8c6f-1d2e3a4b5c6d',
-      },
+      pathParam(
+        'uuid',
+        'The station\'s full UUID, 8-4-4-4-12 with dashes or 32 hex digits without.',
+        '^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|[0-9A-Fa-f]{32})$',
+        '3f2b8c1e-5a7d-4e9b-8c6f-1d2e3a4b5c6d',
+      ),
     ],
     response: { schema: 'station-status' },
     bucket: 'station',

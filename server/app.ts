@@ -21,6 +21,8 @@ import { estimatedRoutes } from './routes/estimated.ts';
 import { stationRoutes } from './routes/stations.ts';
 import { historyRoutes } from './routes/history.ts';
 import { routesRoutes } from './routes/routes.ts';
+import { docsRoutes } from './routes/docs.ts';
+import { loadCredits } from './credits.ts';
 import { buildCodeBlocks, parseCodeBlocks } from '../lib/refdata/codeblocks.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,7 +79,7 @@ export function createServices(c: ServerConfig, o: AppOptions): Services {
   return { live, traces, tracker, history, stations, feed, isKnownHex: loadKnownHex(), clock };
 }
 
-export function routesOf(s: Services): Route[] {
+export function routesOf(s: Services, c: ServerConfig): Route[] {
   let accuracyOf: { id: string; value: ReturnType<typeof servedAccuracy> } | null = null;
   const accuracy = () => {
     const l = s.history.current;
@@ -94,6 +96,7 @@ export function routesOf(s: Services): Route[] {
     ...stationRoutes(s.stations),
     ...routesRoutes({ history: s.history }),
     ...historyRoutes({ history: s.history, isKnownHex: s.isKnownHex }),
+    ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c) }),
   ];
 }
 
@@ -113,7 +116,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   } else {
     services.history.refresh();
   }
-  const running = await startServer(routesOf(services), {
+  const running = await startServer(routesOf(services, c), {
     host: c.host,
     port: c.port,
     trustProxy: c.trustProxy,

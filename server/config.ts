@@ -1,8 +1,9 @@
 // the live server's whole configuration: one typed object, commented defaults,
 // every setting a flag (--port) and an environment variable (CONTRAIL_PORT).
 import { type Specs, parseConfig, helpText } from '../lib/cli.ts';
+import { creditsOptions, type CreditsConfig } from './credits.ts';
 
-export interface ServerConfig {
+export interface ServerConfig extends CreditsConfig {
   host: string;
   port: number;
   feed: string;
@@ -65,8 +66,11 @@ export const serverOptions: Specs<ServerConfig> = {
   },
   baseUrl: {
     flag: 'base-url', env: 'CONTRAIL_BASE_URL', kind: 'string', default: '',
-    help: 'public base URL, used in documentation links (empty: derived from host and port)',
+    help: 'public base URL, used in /openapi.json and the credits (empty: links relative to this server)',
+    check: (v) => (v === '' || /^https?:\/\/[^\s/]+/.test(v) ? undefined : 'must be an http(s) URL or empty'),
   },
+  // credits, terms and contribution URLs (spec 1): configuration, not code
+  ...creditsOptions,
 };
 
 export const serverUsage = 'Usage: npm run --silent serve -- [options]\n\nContrail live server: the live routes from a decoder feed, and the history routes from a published artifact tree.';

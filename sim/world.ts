@@ -32,6 +32,8 @@ export interface RegPrefix { prefix: string; country: string; hyphen: boolean; c
 
 export interface World {
   airports: SimAirport[];
+  /** every open airport with an IATA code (the log fast path spreads legs over all of them) */
+  iata: Airport[];
   byIdent: Map<string, SimAirport>;
   /** catalog routes with two usable airline airports, and the callsign flying the way back when the catalog has one */
   routes: { out: SimRoute; back: SimRoute | null }[];
@@ -90,6 +92,7 @@ export function loadWorld(opts: WorldOptions): World {
   const blocks = parseCodeBlocks(read(opts.ref, 'vrs-standing-data/code-blocks.csv')).rows;
   return {
     airports: usable,
+    iata: airports.filter((a) => a.iata && a.kind !== 'closed'),
     byIdent,
     routes,
     registry: parseRegistry(read(opts.ref, 'vrs-standing-data/aircraft.csv.gz')).rows,

@@ -22,8 +22,6 @@ export interface AirportTotals {
   days_observed: number;
 }
 
-// an airline callsign (traffic mix): a known airline ICAO designator, then a digit
-
 /**
  * `ap_mil(hex)`: the hexes of the window that lie in military ICAO blocks, and
  * `ap_airlines(icao)`: the airline designators, for the traffic mix. Needs ref_airports.
@@ -40,13 +38,14 @@ export async function loadMixTables(db: DuckDBConnection, isMilitaryHex: (hex: s
 
 /**
  * Totals and traffic mix per airport ident (airports never heard are absent). distinct counts
- * are done as DISTINCT pairs then plain counts: much faster in DuckDB than count(DISTINCT) per
- * group over 10^8 ends.
+ * are DISTINCT pairs then plain counts (faster in DuckDB than count(DISTINCT) per group: 1.3 s
+ * against 2.0 s on 4.4 M ends).
  */
 export async function airportTotals(db: DuckDBConnection): Promise<Map<string, { totals: AirportTotals; mix: TrafficMix }>> {
   await db.run(`CREATE OR REPLACE TEMP TABLE ap_ends AS
     SELECT e.ident, e.dep, e.other, e.hex, e.day,
       (m.hex IS NOT NULL) AS mil,
+      -- an airline callsign: a known airline designator, then a digit (lib/refdata/callsign.ts)
       (al.icao IS NOT NULL AND substr(e.callsign, 4, 1) BETWEEN '0' AND '9') AS airline
     FROM (${ENDS}) e
     SEMI JOIN ${IATA_IDENTS} i ON i.ident = e.ident

@@ -1,7 +1,11 @@
-// write one build's artifacts into a fresh version directory: validate, gzip, hash, and
-// hard-link objects whose bytes did not change since the previous version (cheap nightly runs).
+// write one build's artifacts into a fresh version directory: validate, hash, gzip.
+// a nightly run changes a small part of the tree, so the new version starts as a hard-link copy
+// of the previous one (`cp -al`: one pass in C, no bytes copied) and only objects whose hash
+// changed are written (to a temporary name, then renamed over the link, which leaves the previous
+// version's file untouched). objects the build did not produce again are removed at the end.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { assertValid } from '../../schemas/index.ts';
@@ -10,14 +14,18 @@ import type { Manifest, ObjectEntry } from './manifest.ts';
 
 export interface WriterStats {
   objects: number;
+  /** objects whose bytes were written by this build */
   written: number;
+  /** objects unchanged since the previous version (kept as hard links) */
   linked: number;
+  /** objects of the previous version this build no longer has */
+  removed: number;
   bytes: number;
 }
 
 export class ArtifactWriter {
   readonly objects: Record<string, ObjectEntry> = {};
-  readonly stats: WriterStats = { objects: 0, written: 0, linked: 0, bytes: 0 };
+  readonly stats: WriterStats = { objects: 0, written: 0, linked: 0, removed: 0, bytes: 0 };
   private readonly dirs = new Set<string>();
 
   /**
@@ -28,7 +36,13 @@ export class ArtifactWriter {
     readonly dir: string,
     private readonly previous: { dir: string; manifest: Manifest } | null,
   ) {
-    mkdirSync(dir, { recursive: true });
+    if (previous && existsSync(previous.dir)) {
+      mkdirSync(dirname(dir), { recursive: true });
+      const r = spawnSync('cp', ['-al', previous.dir, dir], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`cannot hard-link ${previous.dir} to ${dir}: ${r.stderr || r.error?.message}`);
+    } else {
+      mkdirSync(dir, { recursive: true });
+    }
   }
 
   /** Validate `doc` against schemas/<schema>.schema.json, then store it under `key`. */
@@ -50,14 +64,19 @@ export class ArtifactWriter {
     }
     const prev = this.previous?.manifest.objects[key];
     let gzBytes: number;
-    if (prev && prev.sha256 === sha256 && existsSync(join(this.previous!.dir, fileOf(key)))) {
-      linkSync(join(this.previous!.dir, fileOf(key)), file);
+    if (prev && prev.sha256 === sha256) {
+      // already here: hard-linked from the previous version
       gzBytes = prev.gzip_bytes;
       this.stats.linked++;
     } else {
-      // gzip output is deterministic for the same input (node writes mtime 0), so unchanged docs hash the same
       const gz = gzipSync(json, { level: 9 });
-      writeFileSync(file, gz);
+      if (prev) {
+        const tmp = `${file}.tmp`;
+        writeFileSync(tmp, gz);
+        renameSync(tmp, file);
+      } else {
+        writeFileSync(file, gz);
+      }
       gzBytes = gz.length;
       this.stats.written++;
     }
@@ -71,10 +90,19 @@ export class ArtifactWriter {
     return JSON.parse(gunzipSync(readFileSync(join(this.dir, fileOf(key)))).toString('utf8'));
   }
 
+  /** Remove objects of the previous version this build did not produce, then write the manifest. */
   writeManifest(m: Omit<Manifest, 'objects'>): Manifest {
+    for (const key of Object.keys(this.previous?.manifest.objects ?? {})) {
+      if (!this.objects[key]) {
+        rmSync(join(this.dir, fileOf(key)), { force: true });
+        this.stats.removed++;
+      }
+    }
     const manifest: Manifest = { ...m, objects: this.objects };
     assertValid('manifest', manifest, 'manifest');
-    writeFileSync(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
+    const tmp = join(this.dir, 'manifest.json.tmp');
+    writeFileSync(tmp, JSON.stringify(manifest));
+    renameSync(tmp, join(this.dir, 'manifest.json'));
     return manifest;
   }
 }

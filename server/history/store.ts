@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileOf, keys } from '../../artifacts/keys.ts';
 import { currentVersion, type Version } from '../../artifacts/tree.ts';
 import { artifactUnavailable } from '../../lib/errors.ts';
+import { normaliseCallsign } from '../../lib/refdata/callsign.ts';
 
 export type RouteSource = 'observed' | 'observed+catalog' | 'catalog';
 
@@ -91,6 +92,19 @@ export class HistoryStore {
   require(): Loaded {
     if (!this.loaded) throw artifactUnavailable('no history build is published yet; run the nightly build (npm run nightly)');
     return this.loaded;
+  }
+
+  /**
+   * The routes-table entry of a callsign: as broadcast (EZY012), else in the catalog's spelling
+   * (EZY12: leading zeros of the number dropped), which is how catalog-only entries are keyed.
+   */
+  route(callsign: string): { key: string; entry: [string | null, string | null, RouteSource] } | null {
+    const table = this.require().routes;
+    for (const key of [callsign, normaliseCallsign(callsign)]) {
+      const entry = key ? table.get(key) : undefined;
+      if (key && entry) return { key, entry };
+    }
+    return null;
   }
 
   archiveThrough(): string | null {

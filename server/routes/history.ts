@@ -94,7 +94,8 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       deps,
       (p) => {
         const cs = need(normalise.callsign(p.callsign ?? ''), `callsign must be 2 to 8 letters or digits, e.g. SWR123`);
-        return { key: keys.route(cs), what: `route for ${cs}` };
+        // catalog-only routes are stored under the catalog's spelling (EZY12 for EZY012)
+        return { key: keys.route(deps.history.route(cs)?.key ?? cs), what: `route for ${cs}` };
       },
       (p, l, k) => {
         const prefix = (p.callsign ?? '').toUpperCase().slice(0, 3);

@@ -31,10 +31,9 @@ export function routesRoutes(deps: { history: HistoryStore }): Route[] {
       bucket: 'routes',
       handler: (req) => {
         const callsigns = parseCallsigns(req.query);
-        const table = deps.history.require().routes;
         const routes: Record<string, [string | null, string | null] | null> = {};
         for (const cs of callsigns) {
-          const r = table.get(cs);
+          const r = deps.history.route(cs)?.entry;
           // spec 2.8 pairs are whole: a route with an end nobody could supply answers null
           routes[cs] = r && r[0] && r[1] ? [r[0], r[1]] : null;
         }

@@ -38,14 +38,14 @@ describe('buildLog on the real globe_history sample', () => {
   it('writes legs.parquet under day=YYYY-MM-DD that DuckDB reads back with the day column, each row valid', async () => {
     const log = tmp();
     const r = await buildLog(opts(SAMPLE_TREE, log));
-    assert.deepEqual(r.written, ['2023-08-20']);
+    assert.deepEqual(r.written, ['2023-08-30']);
     assert.equal(r.files, 22);
-    assert.ok(existsSync(join(log, 'day=2023-08-20', 'legs.parquet')));
+    assert.ok(existsSync(join(log, 'day=2023-08-30', 'legs.parquet')));
     const rows = await readAll(log);
     assert.equal(rows.length, r.legs);
     assert.ok(rows.length > 20);
     for (const row of rows) {
-      assert.equal(row.day, '2023-08-20');
+      assert.equal(row.day, '2023-08-30');
       assertValid('flight-log', row);
     }
     // the PA-28 N3423Q flew circuits at Black Rock City: kept in the log with org = dst
@@ -57,8 +57,8 @@ describe('buildLog on the real globe_history sample', () => {
       assert.equal(c.reg, 'N3423Q');
       assert.equal(c.type, 'P28R');
     }
-    assert.deepEqual(listLogDays(log), ['2023-08-20']);
-    assert.equal(archiveThrough(log), '2023-08-20');
+    assert.deepEqual(listLogDays(log), ['2023-08-30']);
+    assert.equal(archiveThrough(log), '2023-08-30');
   });
 
   it('replaces the day file when the day is built again', async () => {
@@ -66,13 +66,13 @@ describe('buildLog on the real globe_history sample', () => {
     cpSync(SAMPLE_TREE, history, { recursive: true });
     const log = tmp();
     const before = await buildLog(opts(history, log));
-    rmSync(tracePath(history, '2023-08-20', 'aa178d')); // the C172 with six circuits
+    rmSync(tracePath(history, '2023-08-30', 'aa178d')); // the C172 with six circuits
     const again = await buildLog(opts(history, log));
     const rows = await readAll(log);
     assert.equal(rows.length, again.legs);
     assert.ok(again.legs < before.legs);
     assert.equal(rows.filter((x) => x.hex === 'aa178d').length, 0);
-    assert.deepEqual(readdirSync(join(log, 'day=2023-08-20')), ['legs.parquet']);
+    assert.deepEqual(readdirSync(join(log, 'day=2023-08-30')), ['legs.parquet']);
   });
 });
 
@@ -154,11 +154,11 @@ describe('atomic day files', () => {
   it('a build that fails midway leaves the previous file intact and no partial file', async () => {
     const log = tmp();
     await buildLog(opts(SAMPLE_TREE, log));
-    const file = dayFile(log, '2023-08-20');
+    const file = dayFile(log, '2023-08-30');
     const bytes = readFileSync(file);
     await assert.rejects(buildLog(opts(SAMPLE_TREE, log), failAfter(11)), /injected failure/);
     assert.deepEqual(readFileSync(file), bytes);
-    assert.deepEqual(readdirSync(join(log, 'day=2023-08-20')), ['legs.parquet']);
+    assert.deepEqual(readdirSync(join(log, 'day=2023-08-30')), ['legs.parquet']);
   });
 
   it('a first build that fails midway leaves no day at all', async () => {
@@ -178,11 +178,11 @@ describe('atomic day files', () => {
     const log = tmp();
     await buildLog(opts(SAMPLE_TREE, log));
     const n = (await readAll(log)).length;
-    const stale = join(log, 'day=2023-08-20', '.legs.parquet.99999.tmp');
+    const stale = join(log, 'day=2023-08-30', '.legs.parquet.99999.tmp');
     writeFileSync(stale, 'PAR1 half a file');
     assert.equal((await readAll(log)).length, n);
     await buildLog(opts(SAMPLE_TREE, log));
     assert.equal(existsSync(stale), false);
-    assert.ok(statSync(dayFile(log, '2023-08-20')).size > 0);
+    assert.ok(statSync(dayFile(log, '2023-08-30')).size > 0);
   });
 });

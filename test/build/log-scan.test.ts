@@ -40,7 +40,7 @@ describe('listDays / selectDays', () => {
     mkdirSync(join(root, 'tmp/01/01/traces'), { recursive: true });
     mkdirSync(join(root, '2024/1/05/traces'), { recursive: true });
     assert.deepEqual(await listDays(root), ['2023-12-31', '2024-01-01', '2024-01-02']);
-    assert.deepEqual(await listDays(SAMPLE_TREE), ['2023-08-20']);
+    assert.deepEqual(await listDays(SAMPLE_TREE), ['2023-08-30']);
     assert.deepEqual(await listDays(join(root, 'missing')), []);
   });
 
@@ -58,7 +58,7 @@ describe('listDays / selectDays', () => {
 
 describe('listDay', () => {
   it('lists the sample day sorted by hex', async () => {
-    const l = await listDay(SAMPLE_TREE, '2023-08-20');
+    const l = await listDay(SAMPLE_TREE, '2023-08-30');
     assert.equal(l.files.length, 22);
     assert.deepEqual(l.skipped, []);
     const hexes = l.files.map((f) => f.hex);
@@ -92,7 +92,7 @@ describe('listDay', () => {
 });
 
 describe('decodeTrace / readTrace', () => {
-  const file = tracePath(SAMPLE_TREE, '2023-08-20', 'a3c78c');
+  const file = tracePath(SAMPLE_TREE, '2023-08-30', 'a3c78c');
   const gz = readFileSync(file);
 
   it('reads gzip bytes under a .json name and the same document as plain JSON', () => {

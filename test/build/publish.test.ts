@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { currentVersion } from '../../artifacts/tree.ts';
@@ -75,4 +76,23 @@ test('one build at a time: the lock refuses a live holder and takes over a dead 
   const again = lockRoot(root);
   again();
   assert.equal(newBuildId(root, T0), '20261122T031500Z');
+});
+
+test('an object the new build no longer produces is gone from the new version and kept in the old one', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  publishOne(root, 'b1', { 'v1/x/1': 1, 'v1/x/gone': 2 });
+  const b = publishOne(root, 'b2', { 'v1/x/1': 1 });
+  assert.equal(b.stats.removed, 1);
+  assert.deepEqual(Object.keys(currentVersion(root)!.manifest.objects), ['v1/x/1']);
+  assert.ok(!readdirSync(join(root, 'versions/b2/v1/x')).includes('gone.gz'));
+  assert.ok(readdirSync(join(root, 'versions/b1/v1/x')).includes('gone.gz'), 'the previous version is untouched');
+});
+
+test('a changed object is rewritten in the new version without touching the previous version\'s bytes', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  publishOne(root, 'b1', { 'v1/x/1': 1 });
+  publishOne(root, 'b2', { 'v1/x/1': 7 });
+  const read = (v: string) => JSON.parse(gunzipSync(readFileSync(join(root, 'versions', v, 'v1/x/1.gz'))).toString());
+  assert.equal(read('b1').detail, 'doc 1');
+  assert.equal(read('b2').detail, 'doc 7');
 });

@@ -12,7 +12,7 @@ import { METHOD_ID } from '../../server/estimate/fly.ts';
 import { main } from '../../build/accuracy/cli.ts';
 
 const T = 1_790_000_000;
-const HISTORY = new URL('../fixtures/history/globe_history', import.meta.url).pathname;
+const HISTORY = new URL('../../data/sample/globe_history', import.meta.url).pathname;
 
 /** a track flown as great-circle legs [initial track, minutes], sampled every `step` s, at 450 kt */
 function flown(legs: [number, number][], step = 20, alt: (s: number) => number | 'ground' = () => 36000): TrackPoint[] {
@@ -92,11 +92,11 @@ test('the nightly step on real readsb traces writes the figures for both methods
   try {
     const out = join(dir, 'estimate-accuracy.json');
     const logged: string[] = [];
-    assert.equal(await main(['--history', HISTORY, '--day', '2023-08-20', '--out', out], (l) => logged.push(l)), 0);
+    assert.equal(await main(['--history', HISTORY, '--day', '2023-08-30', '--out', out], (l) => logged.push(l)), 0);
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     assert.deepEqual(problems('estimate-accuracy', doc), []);
-    // golden figures for the 22 committed traces (adsb.lol, 2023-08-30 points under a 2023-08-20 folder)
-    assert.equal(doc.day, '2023-08-20');
+    // golden figures for the 22 committed traces (adsb.lol, 2023-08-30)
+    assert.equal(doc.day, '2023-08-30');
     assert.equal(doc.method, METHOD_ID);
     assert.equal(doc.n, 236);
     assert.equal(doc.median_km, 0.5);
@@ -115,7 +115,7 @@ test('the nightly step skips corrupt files, picks the newest day, and writes not
   try {
     const day = join(dir, 'hist', '2023', '08', '21', 'traces', '8c');
     mkdirSync(day, { recursive: true });
-    copyFileSync(join(HISTORY, '2023/08/20/traces/8c/trace_full_ab7b8c.json'), join(day, 'trace_full_ab7b8c.json'));
+    copyFileSync(join(HISTORY, '2023/08/30/traces/8c/trace_full_ab7b8c.json'), join(day, 'trace_full_ab7b8c.json'));
     writeFileSync(join(day, 'trace_full_ac138c.json'), Buffer.from([0x1f, 0x8b, 1, 2, 3]));
     writeFileSync(join(day, 'notes.txt'), 'not a trace');
     const out = join(dir, 'a.json');
@@ -129,7 +129,7 @@ test('the nightly step skips corrupt files, picks the newest day, and writes not
     // the C172's day: pattern work below 6,000 ft, nothing cruising
     const quiet = join(dir, 'quiet', '2023', '08', '22', 'traces', '8d');
     mkdirSync(quiet, { recursive: true });
-    copyFileSync(join(HISTORY, '2023/08/20/traces/8d/trace_full_aa178d.json'), join(quiet, 'trace_full_aa178d.json'));
+    copyFileSync(join(HISTORY, '2023/08/30/traces/8d/trace_full_aa178d.json'), join(quiet, 'trace_full_aa178d.json'));
     const none = join(dir, 'none.json');
     assert.equal(await main(['--history', join(dir, 'quiet'), '--out', none], () => {}), 3);
     assert.equal(existsSync(none), false, 'nothing written: yesterday\'s figures stay');

@@ -1,4 +1,4 @@
-// globe_history trees for the flight-log tests, made from the real traces in test/fixtures/history.
+// globe_history trees for the flight-log tests, made from the real traces in data/sample and test/fixtures/traffic.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Locate } from '../../build/log/legs.ts';
 
-export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'history');
-/** the eastham sample: 22 real files in 2023/08/20 (points from 2023-08-30) */
-export const SAMPLE_TREE = join(FIXTURES, 'globe_history');
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'traffic');
+/** the eastham sample: 22 real files in 2023/08/30 (filed under the day of their points) */
+export const SAMPLE_TREE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data', 'sample', 'globe_history');
 
 // reference points from OurAirports airports.csv.gz (/work/shared/data/ref/ourairports, Unlicense):
 // ident, latitude_deg, longitude_deg

@@ -6,7 +6,8 @@ import { parseTraceFull, type ParsedTrace } from '../../lib/readsb-trace.ts';
 import type { TrackPoint } from '../../lib/detector.ts';
 
 export const TRAFFIC = join(import.meta.dirname, '..', 'fixtures', 'traffic');
-const SAMPLE = join(TRAFFIC, 'globe_history_sample', '2023', '08', '20', 'traces');
+// the globe_history sample is the project's bundled sample input (data/sample), one copy for all
+const SAMPLE = join(import.meta.dirname, '..', '..', 'data', 'sample', 'globe_history', '2023', '08', '30', 'traces');
 
 /** gunzips when the bytes are gzip (readsb writes gzip under a .json name) */
 export function readMaybeGzip(path: string): string {

@@ -1,0 +1,52 @@
+// per-object HTTP headers in object storage: the same Content-Type, Content-Encoding and
+// Cache-Control the live server sends for that URL (spec 8, server/http/policy.ts), so a CDN in
+// front of the bucket honours them as they are. bundle files are content-addressed: immutable.
+import { policyFor } from '../../server/http/policy.ts';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** the remote manifest and the server's meta/* inputs: always revalidated */
+export const REVALIDATE = 'no-cache';
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface ObjectHeaders {
+  contentType: string;
+  contentEncoding?: 'gzip';
+  cacheControl: string;
+  contentDisposition?: string;
+}
+
+// artifact key prefix -> rate/cache bucket of the URL it answers (the routes in server/routes/history.ts)
+const BUCKETS: [string, string][] = [
+  ['v1/airframes/', 'airframe'],
+  ['v1/airports/', 'airport'],
+  ['v1/alliances/', 'refdata'],
+  ['v1/refdata/', 'refdata'],
+  ['v1/route/', 'route'],
+];
+
+/** The bucket of a tree key, or null for the server-only meta/* objects. Throws on a key no route serves. */
+export function bucketOfKey(key: string): string | null {
+  if (key.startsWith('meta/')) return null;
+  for (const [prefix, bucket] of BUCKETS) if (key.startsWith(prefix)) return bucket;
+  throw new Error(`no cache policy for artifact key ${key}: add its prefix to build/upload/headers.ts`);
+}
+
+/** Headers of one artifact-tree object (stored gzipped). */
+export function treeHeaders(key: string): ObjectHeaders {
+  const bucket = bucketOfKey(key);
+  return { contentType: JSON_TYPE, contentEncoding: 'gzip', cacheControl: bucket ? policyFor(bucket).cache : REVALIDATE };
+}
+
+/** Headers of a bundle file: a download, not a gzip-encoded document (a browser must not unpack it). */
+export function bundleHeaders(name: string): ObjectHeaders {
+  return { contentType: 'application/gzip', cacheControl: IMMUTABLE, contentDisposition: `attachment; filename="${name}"` };
+}
+
+/** Headers of the bundles index (/v1/bundles), stored gzipped. */
+export function indexHeaders(): ObjectHeaders {
+  return { contentType: JSON_TYPE, contentEncoding: 'gzip', cacheControl: policyFor('docs').cache };
+}
+
+export function manifestHeaders(): ObjectHeaders {
+  return { contentType: JSON_TYPE, cacheControl: REVALIDATE };
+}

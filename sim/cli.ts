@@ -1,0 +1,177 @@
+// the simulator's commands (all output is SIMULATED traffic, in the real formats):
+//   npx tsx sim/cli.ts live     --out var/demo/aircraft.json [--feeders F] [--http PORT]
+//   npx tsx sim/cli.ts history  --days N --out <globe_history dir>
+//   npx tsx sim/cli.ts snapshot --aircraft 15000 --out <aircraft.json>
+//   npx tsx sim/cli.ts log      --days 365 --legs-per-day N --out <LOG dir>
+// every command is deterministic from --seed and --start; `<command> --help` lists its options.
+import { createServer } from 'node:http';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError, helpText, parseConfig, type Specs } from '../lib/cli.ts';
+import { isDay } from '../build/history/scan.ts';
+import { FLEET_PER_AIRBORNE, aircraftJson, createSky, feederList, growSky, heardAt, liveFlights, type Sky } from './sky.ts';
+import { writeHistory } from './history.ts';
+import { writeFastLog } from './log.ts';
+import { loadWorld } from './world.ts';
+
+interface Common { ref: string; seed: number; routeRows: number }
+const common: Specs<Common> = {
+  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: 'data/ref', help: 'reference data snapshot (airports, runways, routes, registry, blocks)' },
+  seed: { flag: 'seed', env: 'CONTRAIL_SIM_SEED', kind: 'int', default: 1, help: 'random seed: same seed and start, same bytes' },
+  routeRows: { flag: 'route-rows', env: 'CONTRAIL_SIM_ROUTE_ROWS', kind: 'int', default: 0, help: 'read only the first N catalog routes (faster start; 0 = all 618k)', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
+};
+const positive = (v: number) => (v > 0 ? undefined : 'must be greater than 0');
+const timeCheck = (v: string) => (v === '' || Number.isFinite(Date.parse(v)) ? undefined : `expected an ISO time like 2025-06-02T14:00:00Z, got ${JSON.stringify(v)}`);
+const dayCheck = (v: string) => (v === '' || isDay(v) ? undefined : `expected a day YYYY-MM-DD, got ${JSON.stringify(v)}`);
+
+interface LiveConfig extends Common { out: string; feeders: string; http: number; aircraft: number; start: string; intervalMs: number }
+const liveSpecs: Specs<LiveConfig> = {
+  ...common,
+  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: 'var/demo/aircraft.json', help: 'aircraft.json rewritten atomically every interval (empty with --http: none)' },
+  feeders: { flag: 'feeders', env: 'CONTRAIL_SIM_FEEDERS', kind: 'string', default: 'var/demo/feeders.json', help: 'connected-feeders list rewritten with it (empty: none)' },
+  http: { flag: 'http', env: 'CONTRAIL_SIM_HTTP', kind: 'int', default: 0, help: 'also serve /aircraft.json and /feeders.json on 127.0.0.1:PORT (0: off)', check: (v) => (v >= 0 && v <= 65535 ? undefined : 'must be 0..65535') },
+  aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 400, help: 'about this many aircraft airborne at a busy hour', check: positive },
+  start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '', help: 'simulated time of the first snapshot, then real time passes (empty: now)', check: timeCheck },
+  intervalMs: { flag: 'interval-ms', env: 'CONTRAIL_SIM_INTERVAL_MS', kind: 'int', default: 1000, help: 'milliseconds between snapshots', check: (v) => (v >= 100 ? undefined : 'must be at least 100') },
+};
+
+interface HistoryConfig extends Common { out: string; days: number; start: string; aircraft: number }
+const historySpecs: Specs<HistoryConfig> = {
+  ...common,
+  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: 'var/sim/globe_history', help: 'globe_history root to write YYYY/MM/DD/traces/xx/trace_full_<hex>.json into' },
+  days: { flag: 'days', env: 'CONTRAIL_SIM_DAYS', kind: 'int', default: 1, help: 'UTC days to write', check: positive },
+  start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '', help: 'first day YYYY-MM-DD (empty: the N days ending yesterday, UTC)', check: dayCheck },
+  aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 400, help: 'about this many aircraft airborne at a busy hour', check: positive },
+};
+
+interface SnapshotConfig extends Common { out: string; aircraft: number; start: string }
+const snapshotSpecs: Specs<SnapshotConfig> = {
+  ...common,
+  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: 'var/sim/aircraft.json', help: 'aircraft.json to write' },
+  aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 15000, help: 'exactly this many aircraft in the snapshot', check: positive },
+  start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '2025-06-02T14:00:00Z', help: 'the snapshot instant (a busy hour over Europe and North America)', check: timeCheck },
+};
+
+interface LogConfig extends Common { out: string; days: number; start: string; legsPerDay: number; airframes: number; threads: number }
+const logSpecs: Specs<LogConfig> = {
+  ...common,
+  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: 'var/sim/flight-log', help: 'flight log root (day=YYYY-MM-DD/legs.parquet)' },
+  days: { flag: 'days', env: 'CONTRAIL_SIM_DAYS', kind: 'int', default: 365, help: 'days to write', check: positive },
+  start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '2025-01-01', help: 'first day YYYY-MM-DD', check: dayCheck },
+  legsPerDay: { flag: 'legs-per-day', env: 'CONTRAIL_SIM_LEGS_PER_DAY', kind: 'int', default: 137000, help: 'legs per day (137,000 x 365 = 50 million)', check: positive },
+  airframes: { flag: 'airframes', env: 'CONTRAIL_SIM_AIRFRAMES', kind: 'int', default: 600000, help: 'distinct airframes', check: positive },
+  threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: positive },
+};
+
+const say = (line: string) => process.stderr.write(`sim: ${line}\n`);
+
+function writeAtomic(path: string, body: string | Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(`${path}.tmp`, body);
+  renameSync(`${path}.tmp`, path);
+}
+
+/** a sky with exactly n aircraft heard at t (the fleet grows until it has them); the first n in fleet order */
+export function skyWithAircraft(sky: Sky, n: number, t: number): { sky: Sky; doc: ReturnType<typeof aircraftJson> } {
+  let s = sky;
+  for (;;) {
+    const seen = heardAt(s, t);
+    if (seen.length >= n) return { sky: s, doc: aircraftJson(s, t, seen.slice(0, n)) };
+    s = growSky(s, Math.ceil(s.fleet.length * Math.max(1.1, (n / Math.max(1, seen.length)) * 1.05)));
+  }
+}
+
+export async function run(argv: string[], clock: () => number = Date.now): Promise<number> {
+  const [cmd, ...args] = argv;
+  const usage = 'usage: npx tsx sim/cli.ts <live|history|snapshot|log> [options]   (<command> --help for its options)\nAll output is SIMULATED traffic written in the real readsb / flight-log formats.';
+  try {
+    switch (cmd) {
+      case 'live': {
+        const { config: c, help } = parseConfig(liveSpecs, args);
+        if (help) return print(helpText(`usage: npx tsx sim/cli.ts live [options]\n\nSIMULATED live feed: a readsb aircraft.json and a feeder list, rewritten every interval.`, liveSpecs));
+        const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
+        return await live(sky, c, clock);
+      }
+      case 'history': {
+        const { config: c, help } = parseConfig(historySpecs, args);
+        if (help) return print(helpText('usage: npx tsx sim/cli.ts history --days N --out <dir> [options]\n\nSIMULATED readsb globe_history days.', historySpecs));
+        const first = c.start || new Date((Math.floor(clock() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
+        const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
+        const r = writeHistory(sky, c.out, first, c.days, (day, files) => say(`${day}: ${files} trace files`));
+        say(`simulated history: ${r.days.length} days, ${r.files} files, ${r.truth.length} flights -> ${c.out}`);
+        return 0;
+      }
+      case 'snapshot': {
+        const { config: c, help } = parseConfig(snapshotSpecs, args);
+        if (help) return print(helpText('usage: npx tsx sim/cli.ts snapshot --aircraft N --out <file> [options]\n\nOne SIMULATED readsb aircraft.json (for the live benchmark).', snapshotSpecs));
+        const t = Date.parse(c.start) / 1000;
+        const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
+        const { doc } = skyWithAircraft(sky, c.aircraft, t);
+        writeAtomic(c.out, JSON.stringify(doc));
+        say(`simulated snapshot: ${doc.aircraft.length} aircraft at ${c.start} -> ${c.out}`);
+        return 0;
+      }
+      case 'log': {
+        const { config: c, help } = parseConfig(logSpecs, args);
+        if (help) return print(helpText('usage: npx tsx sim/cli.ts log --days 365 --legs-per-day N --out <dir> [options]\n\nA SIMULATED flight log written directly (the build benchmark input).', logSpecs));
+        const t0 = clock();
+        const world = loadWorld({ ref: c.ref, routeRows: c.routeRows });
+        const r = await writeFastLog(world, { out: c.out, seed: c.seed, start: c.start, days: c.days, legsPerDay: c.legsPerDay, airframes: c.airframes, threads: c.threads },
+          (day, n) => { if (day.endsWith('-01')) say(`${day}: ${n} legs`); });
+        say(`simulated log: ${r.days} days, ${r.legs} legs, ${r.airframes} airframes, ${r.airports} airports, ${r.sectors} sectors in ${((clock() - t0) / 1000).toFixed(1)} s -> ${c.out}`);
+        return 0;
+      }
+      default:
+        process.stderr.write(`${usage}\n`);
+        return cmd === '--help' || cmd === '-h' ? 0 : 2;
+    }
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`sim ${cmd}: ${e.message}\n`);
+    return 2;
+  }
+}
+
+function print(text: string): number {
+  process.stdout.write(`${text}\n`);
+  return 0;
+}
+
+/** the live loop: runs until SIGINT/SIGTERM */
+function live(sky: Sky, c: LiveConfig, clock: () => number): Promise<number> {
+  const offset = c.start ? Date.parse(c.start) - clock() : 0;
+  const flightOf = liveFlights(sky);
+  let aircraft = '{}';
+  let feeders = '{}';
+  const tick = () => {
+    const t = (clock() + offset) / 1000;
+    aircraft = JSON.stringify(aircraftJson(sky, t, heardAt(sky, t, (af) => flightOf(af, t))));
+    feeders = JSON.stringify(feederList(sky, t));
+    if (c.out) writeAtomic(c.out, aircraft);
+    if (c.feeders) writeAtomic(c.feeders, feeders);
+  };
+  tick();
+  say(`SIMULATED live feed: ${sky.fleet.length} airframes, ${sky.coverage.receivers.length} stations -> ${c.out || '(no file)'} every ${c.intervalMs} ms`);
+  const timer = setInterval(tick, c.intervalMs);
+  const server = c.http
+    ? createServer((req, res) => {
+      const body = req.url === '/feeders.json' ? feeders : req.url === '/aircraft.json' || req.url === '/data/aircraft.json' ? aircraft : null;
+      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+      res.end(body ?? '{"error":"not_found"}');
+    }).listen(c.http, '127.0.0.1')
+    : null;
+  return new Promise((resolve) => {
+    const stop = () => {
+      clearInterval(timer);
+      server?.close();
+      resolve(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  run(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -1,0 +1,128 @@
+// the year-scale fast path: the flight log (schemas/flight-log.schema.json, layout of
+// build/log/write.ts) written directly, without traces. airframes and sectors are made in
+// TypeScript from the world (real catalog routes plus one sector for every other IATA airport);
+// the legs themselves are generated inside DuckDB from range() and hash(), one COPY per day.
+//
+// a day's legs: `legsPerDay/2` slots; slot i on day d flies airframe (i*7919 + d*104729) mod A
+// (distinct airframes within a day), out and back on its sector (one way, alternating days, when
+// a leg is longer than 8.3 h). every leg lands before midnight UTC, so `day` is its UTC day.
+// a few percent of ends go unheard (org/dst and dep/arr null) and of callsigns unknown.
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { dayDir, dayFile, sqlString } from '../build/log/write.ts';
+import { distanceNm } from '../lib/geo.ts';
+import { indexFleet, newHex, newReg } from './fleet.ts';
+import { typesFor } from './perf.ts';
+import { rng } from './random.ts';
+import type { World } from './world.ts';
+
+export interface FastLogOptions {
+  out: string;
+  seed: number;
+  /** first day, YYYY-MM-DD */
+  start: string;
+  days: number;
+  legsPerDay: number;
+  airframes: number;
+  threads: number;
+}
+
+export interface FastLogResult { days: number; legs: number; airframes: number; airports: number; sectors: number }
+
+interface Sector { org: string; dst: string; out: string; back: string; nm: number }
+
+/** the sectors: catalog routes with a way back, then one to the nearest airline hub for every other IATA airport */
+export function sectors(world: World, seed: number): Sector[] {
+  const ix = indexFleet(world);
+  const list: Sector[] = ix.paired.map(({ out, back }) => ({ org: out.org.ident, dst: out.dst.ident, out: out.callsign, back: back?.callsign ?? out.callsign, nm: out.nm }));
+  const served = new Set(list.flatMap((s) => [s.org, s.dst]));
+  const hubs = world.airports.filter((a) => a.kind === 'large_airport' && a.iata);
+  const airlines = [...new Set(ix.paired.map((r) => r.out.airline))].sort();
+  const r = rng(seed, 'sectors');
+  for (const a of world.iata) {
+    if (served.has(a.ident) || hubs.length === 0) continue;
+    let best = hubs[0]!;
+    let bestD = Infinity;
+    for (const h of hubs) {
+      const d = distanceNm(a.lat, a.lon, h.lat, h.lon);
+      if (d < bestD && h.ident !== a.ident) [best, bestD] = [h, d];
+    }
+    const code = r.pick(airlines);
+    const n = 1000 + r.int(8000);
+    list.push({ org: a.ident, dst: best.ident, out: `${code}${n}`, back: `${code}${n + 1}`, nm: Math.max(40, bestD) });
+  }
+  return list;
+}
+
+const csvCell = (v: string | number | null) => (v === null ? '' : typeof v === 'number' ? String(v) : `"${v.replaceAll('"', '""')}"`);
+
+export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day: string, legs: number) => void = () => {}): Promise<FastLogResult> {
+  const secs = sectors(world, o.seed);
+  const ix = indexFleet(world);
+  const tmp = mkdtempSync(join(tmpdir(), 'contrail-sim-log-'));
+  const instance = await DuckDBInstance.create(':memory:', { threads: String(o.threads) });
+  const c = await instance.connect();
+  try {
+    // airframes: hex in a civil block of the sector's country, registration of its prefix, a type for the sector length
+    const used = new Set<string>();
+    const r = rng(o.seed, 'fast-airframes');
+    const country = new Map(world.iata.map((a) => [a.ident, a.iso_country]));
+    const lines = ['idx,hex,reg,type,sector'];
+    for (let i = 0; i < o.airframes; i++) {
+      const si = r.int(secs.length);
+      const s = secs[si]!;
+      const cc = country.get(s.org) ?? world.byIdent.get(s.org)?.iso_country ?? 'US';
+      const hex = newHex(world, ix, r, cc, used);
+      lines.push([i, csvCell(hex), csvCell(newReg(world, r, world.codeBlocks.countryOfHex(hex) ?? cc)), csvCell(r.pick(typesFor(s.nm)).type), si].join(','));
+    }
+    writeFileSync(join(tmp, 'af.csv'), lines.join('\n'));
+    writeFileSync(join(tmp, 'sec.csv'), ['idx,org,dst,cs_out,cs_back,dur'].concat(secs.map((s, i) =>
+      // block time: sector at ~430 kt average plus 30 min of taxi, climb and approach
+      [i, csvCell(s.org), csvCell(s.dst), csvCell(s.out), csvCell(s.back), Math.round((s.nm / 430) * 3600 + 1800)].join(','))).join('\n'));
+    await c.run(`CREATE TABLE af AS SELECT * FROM read_csv(${sqlString(join(tmp, 'af.csv'))}, header = true, columns = {'idx': 'BIGINT', 'hex': 'VARCHAR', 'reg': 'VARCHAR', 'type': 'VARCHAR', 'sector': 'BIGINT'})`);
+    await c.run(`CREATE TABLE sec AS SELECT * FROM read_csv(${sqlString(join(tmp, 'sec.csv'))}, header = true, columns = {'idx': 'BIGINT', 'org': 'VARCHAR', 'dst': 'VARCHAR', 'cs_out': 'VARCHAR', 'cs_back': 'VARCHAR', 'dur': 'BIGINT'})`);
+    const slots = Math.ceil(o.legsPerDay / 2);
+    let legs = 0;
+    const start = Date.parse(`${o.start}T00:00:00Z`) / 1000;
+    for (let d = 0; d < o.days; d++) {
+      const day0 = start + d * 86400;
+      const day = new Date(day0 * 1000).toISOString().slice(0, 10);
+      mkdirSync(dayDir(o.out, day), { recursive: true });
+      const file = join(dayDir(o.out, day), `.legs.parquet.${process.pid}.tmp`);
+      const dn = Math.floor(day0 / 86400);
+      await c.run(`COPY (
+        WITH s AS (SELECT i, (i * 7919 + ${dn} * 104729) % ${o.airframes} AS a FROM range(${Math.min(slots, o.airframes)}) t(i)),
+        j AS (
+          SELECT s.i, f.hex, f.reg, f.type, x.org, x.dst, x.cs_out, x.cs_back, x.dur, hash(${o.seed}, ${dn}, s.i) AS h,
+            x.dur > 30000 AS oneway
+          FROM s JOIN af f ON f.idx = s.a JOIN sec x ON x.idx = f.sector),
+        b AS (SELECT *, ${day0} + 14400 + (h % greatest(1, 70000 - CASE WHEN oneway THEN dur ELSE 2 * dur + 3600 END))::BIGINT AS dep0 FROM j),
+        l AS (
+          SELECT b.*, k.k, dep0 + CASE WHEN oneway THEN 0 ELSE k.k * (dur + 3600) END AS dep
+          FROM b, (VALUES (0), (1)) k(k)
+          WHERE NOT oneway OR k.k = (i + ${dn}) % 2)
+        SELECT hex,
+          CASE WHEN (h >> 7) % 100 < 2 THEN NULL WHEN k = 0 THEN cs_out ELSE cs_back END AS callsign,
+          reg, type,
+          dep - 600 AS first_ts, dep + dur + 300 AS last_ts,
+          CASE WHEN (h >> (13 + k)) % 100 < 6 THEN NULL ELSE dep END AS dep_ts,
+          CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL ELSE dep + dur END AS arr_ts,
+          CASE WHEN (h >> (13 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN org ELSE dst END AS org,
+          CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN dst ELSE org END AS dst
+        FROM l ORDER BY hex, first_ts
+      ) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`);
+      renameSync(file, dayFile(o.out, day));
+      const n = Number((await c.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(dayFile(o.out, day))})`)).getRows()[0]![0]);
+      legs += n;
+      onDay(day, n);
+    }
+    const airports = new Set(secs.flatMap((s) => [s.org, s.dst])).size;
+    return { days: o.days, legs, airframes: o.airframes, airports, sectors: secs.length };
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

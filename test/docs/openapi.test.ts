@@ -1,0 +1,174 @@
+// the generated OpenAPI 3.1 document: a standard linter passes it, every operation of spec 4 is in it
+// with its tier, every reference resolves, and the operations table agrees with the real route modules.
+import { routesOf, type Services } from '../../server/app.ts';
+import { loadServerConfig } from '../../server/config.ts';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { buildOpenApi } from '../../schemas/openapi.ts';
+import { loadSchemas, problems, type Schema } from '../../schemas/index.ts';
+import { OPERATIONS, type Operation } from '../../schemas/operations.ts';
+import { POLICIES } from '../../server/http/policy.ts';
+import type { Route } from '../../server/http/types.ts';
+
+const doc = buildOpenApi({ baseUrl: 'https://api.example.org/' }) as any;
+
+// spec 4 (4.1, 4.2, 4.3) and spec 9's tiers; operations whose tier the spec does not show are candidate
+const SPEC_4: Record<string, string> = {
+  '/v1/now': 'stable',
+  '/v1/aircraft': 'stable',
+  '/v1/estimated': 'map',
+  '/v1/trace/{hex}': 'stable',
+  '/v2/point/{lat}/{lon}/{radius}': 'stable',
+  '/v1/airframes/{hex}': 'stable',
+  '/v1/airframe/{hex}': 'stable',
+  '/v1/airports/{code}': 'candidate',
+  '/v1/alliances/{slug}': 'candidate',
+  '/v1/alliances/{slug}/routes': 'candidate',
+  '/v1/routes': 'candidate',
+  '/v1/route/{callsign}': 'candidate',
+  '/v1/refdata/aircraft/{hex}': 'candidate',
+  '/v1/refdata/airlines': 'candidate',
+  '/v1/refdata/airlines/{icao}': 'candidate',
+  '/v1/refdata/airlines/{icao}/schedule/{org}/{dst}': 'candidate',
+  '/v1/refdata/types/{designator}': 'candidate',
+  '/v1/refdata/airports/{ident}': 'candidate',
+  '/v1/stations': 'candidate',
+  '/v1/stations/{uuid}': 'candidate',
+};
+
+test('the document passes the redocly recommended-strict ruleset', async () => {
+  const config = await createConfig({ extends: ['recommended-strict'] } as never);
+  const found = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+  // `not: {required: [x]}` says "x is absent" (a valid JSON Schema idiom); the rule reads it as a typo
+  const real = found.filter((p) => !(p.ruleId === 'no-required-schema-properties-undefined' && p.location[0]?.pointer?.includes('/not/required/')));
+  assert.deepEqual(
+    real.map((p) => `${p.ruleId} ${p.message} at ${p.location[0]?.pointer}`),
+    [],
+  );
+});
+
+test('the linter is not a no-op: a document with an undefined path parameter fails it', async () => {
+  const broken = structuredClone(doc);
+  broken.paths['/v1/trace/{hex}'].get.parameters = [];
+  const config = await createConfig({ extends: ['recommended-strict'] } as never);
+  const found = await lintFromString({ source: JSON.stringify(broken), absoluteRef: 'openapi.json', config });
+  assert.ok(found.some((p) => p.ruleId === 'path-parameters-defined'), found.map((p) => p.ruleId).join(', '));
+});
+
+test('every operation of spec 4 is present as a GET with its stability tier', () => {
+  for (const [path, tier] of Object.entries(SPEC_4)) {
+    const op = doc.paths[path]?.get;
+    assert.ok(op, `${path} is missing from /openapi.json`);
+    assert.equal(op['x-stability'], tier, `${path} tier`);
+  }
+  for (const extra of ['/v1/credits', '/openapi.json', '/docs']) assert.ok(doc.paths[extra]?.get, `${extra} is missing`);
+  assert.equal(Object.keys(doc.paths).length, Object.keys(SPEC_4).length + 3, 'no operation beyond spec 4 and the three documents');
+  for (const item of Object.values<any>(doc.paths)) assert.deepEqual(Object.keys(item), ['get'], 'every operation is GET only');
+});
+
+test('info: version 1.0.0, ODbL 1.0, the servers entry from the base URL without a trailing slash, and the spec notes', () => {
+  assert.equal(doc.openapi, '3.1.0');
+  assert.equal(doc.info.version, '1.0.0');
+  assert.match(doc.info.license.name, /ODbL 1\.0/);
+  assert.deepEqual(doc.servers.map((s: any) => s.url), ['https://api.example.org']);
+  assert.deepEqual((buildOpenApi() as any).servers.map((s: any) => s.url), ['/']);
+  for (const words of ['No API key', 'never an official registry', 'stale_snapshot', 'Field dialects', 'unix seconds UTC', 'HH:MM', 'route_source']) {
+    assert.ok(doc.info.description.includes(words), `info.description mentions ${words}`);
+  }
+  assert.deepEqual(doc.security, [], 'no authentication (spec 5)');
+});
+
+test('/v1/routes documents its callsigns query parameter: required, comma-separated, up to 80', () => {
+  const [p] = doc.paths['/v1/routes'].get.parameters;
+  assert.equal(p.name, 'callsigns');
+  assert.equal(p.in, 'query');
+  assert.equal(p.required, true);
+  assert.match(p.description, /up to 80/);
+  const re = new RegExp(p.schema.pattern);
+  assert.ok(re.test('SWR123,DLH4AB') && re.test('swr123'));
+  assert.ok(!re.test('SWR123,,X') && !re.test('SWR-1'));
+});
+
+test('every $ref resolves inside the document and every response schema names a file in schemas/', () => {
+  const refs: string[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === '$ref' ? refs.push(x as string) : walk(x);
+  };
+  walk(doc);
+  assert.ok(refs.length > 100);
+  for (const r of refs) {
+    assert.match(r, /^#\//, `${r} must be local to the document`);
+    const target = r.slice(2).split('/').reduce<any>((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    assert.ok(target !== undefined, `${r} does not resolve`);
+  }
+  const files = loadSchemas();
+  for (const op of OPERATIONS) if ('schema' in op.response) assert.ok(files.has(op.response.schema), `${op.path}: schemas/${op.response.schema}.schema.json`);
+  for (const name of Object.keys(doc.components.schemas)) assert.ok(!('$id' in doc.components.schemas[name]), `${name} keeps no $id (it would move the base URI)`);
+});
+
+test('each response lists 200, 429 and its own error statuses; errors use the section-7 schema with Retry-After on 429/503', () => {
+  const trace = doc.paths['/v1/trace/{hex}'].get.responses;
+  assert.deepEqual(Object.keys(trace), ['200', '404', '422', '429']);
+  assert.match(trace['404'].description, /not_found.*not_observed/);
+  const now = doc.paths['/v1/now'].get.responses;
+  assert.deepEqual(Object.keys(now), ['200', '429', '503']);
+  assert.ok(now['503'].headers['Retry-After'] && now['429'].headers['Retry-After'] && !trace['404'].headers['Retry-After']);
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [status, r] of Object.entries<any>(item.get.responses)) {
+      for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Cache-Control']) assert.ok(r.headers[h], `${path} ${status} ${h}`);
+      if (status === '200') continue;
+      const media = r.content['application/json'];
+      assert.equal(media.schema.$ref, '#/components/schemas/error');
+      assert.deepEqual(problems('error', media.example), [], `${path} ${status} example is a section-7 error`);
+    }
+  }
+});
+
+test('limits and cache lifetimes come from server/http/policy.ts by bucket', () => {
+  for (const op of OPERATIONS) {
+    const o = doc.paths[op.path].get;
+    assert.deepEqual(o['x-rate-limit'], { bucket: op.bucket, limit: POLICIES[op.bucket]!.limit, window_s: 600 });
+    assert.equal(o['x-cache-control'], POLICIES[op.bucket]!.cache);
+  }
+  assert.equal(doc.paths['/v1/airports/{code}'].get['x-rate-limit'].limit, 120, 'spec 8: airport 120 per 600 s');
+});
+
+test('$defs are hoisted as <schema>.<def> and cross-file $refs point at components', () => {
+  const schemas = new Map<string, Schema>([
+    ['a', { $id: 'a.json', type: 'object', properties: { b: { $ref: 'b.json' }, c: { $ref: '#/$defs/c' } }, $defs: { c: { type: 'string' } } }],
+    ['b', { $id: 'b.json', type: 'integer' }],
+    ['error', { $id: 'error.json', type: 'object' }],
+    ['unused', { $id: 'unused.json' }],
+  ]);
+  const op: Operation = { ...OPERATIONS[0]!, bucket: 'now', response: { schema: 'a' } };
+  const out = buildOpenApi({ operations: [op], schemas }) as any;
+  assert.deepEqual(Object.keys(out.components.schemas), ['a', 'a.c', 'b', 'error']);
+  assert.deepEqual(out.components.schemas.a.properties, { b: { $ref: '#/components/schemas/b' }, c: { $ref: '#/components/schemas/a.c' } });
+});
+
+test('a missing schema, a missing bucket, a duplicate path or a deep $ref fails the build with the fix', () => {
+  const base = OPERATIONS[0]!;
+  assert.throws(() => buildOpenApi({ operations: [{ ...base, response: { schema: 'nope' } }] }), /add schemas\/nope\.schema\.json/);
+  assert.throws(() => buildOpenApi({ operations: [{ ...base, bucket: 'nope' }] }), /no bucket nope in server\/http\/policy\.ts/);
+  assert.throws(() => buildOpenApi({ operations: [base, base] }), /lists \/v1\/now twice/);
+  const deep = new Map<string, Schema>([
+    ['now', { $id: 'now.json', properties: { x: { $ref: '#/properties/y' } } }],
+    ['error', { $id: 'error.json' }],
+  ]);
+  assert.throws(() => buildOpenApi({ operations: [base], schemas: deep }), /only whole schemas and \$defs/);
+});
+
+// the server's own route table (server/app.ts), built over stub services: route modules read
+// their dependencies per request, never when built
+function allRoutes(): Route[] {
+  return routesOf({ stations: {} } as unknown as Services, loadServerConfig([], {}).config);
+}
+
+test('the operations table and the route modules agree: the same paths, each in the same bucket', () => {
+  const routes = new Map(allRoutes().filter((r) => !r.pattern.endsWith('*')).map((r) => [r.pattern, r.bucket]));
+  const ops = new Map(OPERATIONS.map((o) => [o.path.replace(/\{(\w+)\}/g, ':$1'), o.bucket]));
+  assert.deepEqual([...ops.keys()].sort(), [...routes.keys()].sort());
+  for (const [pattern, bucket] of ops) assert.equal(routes.get(pattern), bucket, `${pattern} bucket`);
+});

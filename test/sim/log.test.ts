@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { listLogDays, openLog } from '../../build/log/read.ts';
+import { dayFile } from '../../build/log/write.ts';
+import { writeFastLog } from '../../sim/log.ts';
+import { assertValid } from '../../schemas/index.ts';
+import { testWorld } from './world.ts';
+
+process.env.TZ = 'UTC';
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'contrail-sim-log-test-'));
+  dirs.push(d);
+  return d;
+};
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const opts = (out: string) => ({ out, seed: 5, start: '2025-03-01', days: 3, legsPerDay: 4000, airframes: 3000, threads: 1 });
+
+describe('sim flight-log fast path', () => {
+  it('writes one legs.parquet per day that the log reader opens, every row valid against flight-log.schema.json', async () => {
+    const out = tmp();
+    const r = await writeFastLog(testWorld(), opts(out));
+    assert.deepEqual(listLogDays(out), ['2025-03-01', '2025-03-02', '2025-03-03']);
+    assert.ok(r.legs >= 3 * 4000 * 0.9 && r.legs <= 3 * 4000, `${r.legs} legs`);
+    const l = await openLog(out, { threads: 1 });
+    try {
+      const rows = await l.rows('SELECT * EXCLUDE (day) FROM legs');
+      assert.equal(rows.length, r.legs);
+      for (const row of rows) assertValid('flight-log', row);
+      // physical: a leg lands after it took off, inside its day, and an airframe never flies two legs at once
+      const [bad] = await l.rows(`SELECT
+          count(*) FILTER (WHERE first_ts > last_ts OR dep_ts >= arr_ts OR last_ts >= epoch(day) + 86400 OR first_ts < epoch(day)) AS bad_time,
+          count(*) FILTER (WHERE org IS NOT NULL AND org = dst) AS circuits
+        FROM legs`);
+      assert.deepEqual(bad, { bad_time: 0, circuits: 0 });
+      const [overlap] = await l.rows(`SELECT count(*) AS n FROM (
+          SELECT first_ts, lag(last_ts) OVER (PARTITION BY hex ORDER BY first_ts) AS prev FROM legs) WHERE first_ts <= prev`);
+      assert.equal(overlap!.n, 0);
+      const [share] = await l.rows('SELECT avg((org IS NULL)::INT) AS no_org, count(DISTINCT hex) AS tails FROM legs');
+      assert.ok((share!.no_org as number) > 0.02 && (share!.no_org as number) < 0.12, 'a few ends go unheard');
+      assert.ok((share!.tails as number) > 2000);
+    } finally {
+      l.close();
+    }
+  });
+
+  it('writes the same rows for the same seed', async () => {
+    const a = tmp();
+    const b = tmp();
+    await writeFastLog(testWorld(), { ...opts(a), days: 1 });
+    await writeFastLog(testWorld(), { ...opts(b), days: 1 });
+    const read = async (dir: string) => {
+      const l = await openLog(dir, { threads: 1 });
+      try {
+        return await l.rows('SELECT * FROM legs ORDER BY hex, first_ts');
+      } finally {
+        l.close();
+      }
+    };
+    assert.deepEqual(await read(a), await read(b));
+    assert.ok(readFileSync(dayFile(a, '2025-03-01')).length > 1000);
+  });
+});
