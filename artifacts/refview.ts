@@ -1,25 +1,10 @@
 // the slice of reference data the route, airframe and refdata artifacts read, as one small
 // interface: the pure builders depend on this, tests hand-make it, and build/artifacts/refview.ts
 // adapts the loaded lib/refdata to it (one place to follow changes in the loaders).
+import type { Airport } from '../lib/refdata/airports.ts';
 
-export interface AirportRef {
-  /** OurAirports ident */
-  ident: string;
-  iata: string | null;
-  icao: string | null;
-  name: string;
-  /** OurAirports type (large_airport, ..., closed) */
-  kind: string;
-  lat: number;
-  lon: number;
-  elevation_ft: number | null;
-  iso_country: string;
-  iso_region: string;
-  municipality: string;
-  scheduled_service: boolean;
-  /** Olson zone */
-  tz: string;
-}
+/** an airport as lib/refdata loads it (OurAirports row + Olson zone) */
+export type AirportRef = Airport;
 
 export interface RunwayRef {
   le_ident: string | null;

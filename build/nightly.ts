@@ -19,11 +19,13 @@ import { buildAirframes } from './artifacts/airframes.ts';
 import { buildRefdata } from './artifacts/refdata.ts';
 import { buildAirports } from './artifacts/airports.ts';
 import { buildAlliances } from './artifacts/alliances.ts';
+import { writeBundles } from './bundle/bundle.ts';
 
 export interface NightlyConfig {
   history: string;
   log: string;
   artifacts: string;
+  bundles: string;
   ref: string;
   timetables: string;
   days: number;
@@ -41,6 +43,7 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: 'data/sample/globe_history', help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: dirSet },
   log: { flag: 'log', env: 'CONTRAIL_LOG', kind: 'string', default: 'var/flight-log', help: 'flight log root (day=YYYY-MM-DD/legs.parquet)', check: dirSet },
   artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: 'var/artifacts', help: 'artifact tree root: versions/<build>/ and the `current` link the server follows', check: dirSet },
+  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: 'var/bundles', help: 'researchers\' bundles (daily and rolling .tar.gz with index.json); empty: none' },
   ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: 'data/ref', help: 'reference data snapshot (see data/ref/SOURCES.md)', check: dirSet },
   timetables: { flag: 'timetables', env: 'CONTRAIL_TIMETABLES', kind: 'string', default: '', help: 'published timetables folder (artifacts/TIMETABLES.md); empty: boards are observed only' },
   // a night adds the newest day; a first run or a rebuild takes every day (0)
@@ -108,7 +111,11 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
       const published = commit(c.artifacts, staged, c.keep);
       const s = staged.writer.stats;
-      say(`published build ${published.id}: ${s.objects} objects (${s.written} written, ${s.linked} unchanged), archive through ${archiveThrough ?? 'none'}, window ${windowDays} days`);
+      say(`published build ${published.id}: ${s.objects} objects (${s.written} written, ${s.linked} unchanged, ${s.removed} removed), archive through ${archiveThrough ?? 'none'}, window ${windowDays} days`);
+      if (c.bundles) {
+        const b = await writeBundles({ log: c.log, root: c.artifacts, out: c.bundles, nowMs, progress, threads: c.threads });
+        say(`bundles: ${b.built.length} built, ${b.index.bundles.length} listed in ${c.bundles}/index.json`);
+      }
       return { buildId, log, archiveThrough, windowDays, counts: ctx.counts, written: s.written, linked: s.linked };
     } catch (e) {
       abandon(staged);

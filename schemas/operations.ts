@@ -28,7 +28,7 @@ export interface Operation {
   description: string;
   parameters: Parameter[];
   /** a schema name in this folder (schemas/<name>.schema.json), or a non-JSON media type */
-  response: { schema: string } | { mediaType: 'text/html' } | { openapi: true };
+  response: { schema: string } | { mediaType: 'text/html' | 'application/gzip' } | { openapi: true };
   /** rate-limit and cache bucket (server/http/policy.ts) */
   bucket: string;
   stability: Stability;
@@ -368,6 +368,33 @@ export const OPERATIONS: readonly Operation[] = [
     bucket: 'docs',
     stability: 'candidate',
     errors: [],
+  },
+  {
+    path: '/v1/bundles',
+    operationId: 'getBundles',
+    tag: 'about',
+    summary: 'Researchers\' bundles: the index',
+    description: 'Daily bundles and one rolling bundle for the whole window: the flight log as Parquet (zstd), the artifact tree (rolling), LICENSE (ODbL 1.0), CREDITS, README and SHA256SUMS. Each entry gives its URL, period, size and sha256.',
+    parameters: [],
+    response: { schema: 'bundles-index' },
+    bucket: 'docs',
+    stability: 'candidate',
+    errors: ['not_found'],
+  },
+  {
+    path: '/v1/bundles/{kind}/{file}',
+    operationId: 'getBundle',
+    tag: 'about',
+    summary: 'One researchers\' bundle (.tar.gz)',
+    description: 'A bundle file as listed in the index; named by its own hash, so it is cached as immutable.',
+    parameters: [
+      pathParam('kind', '`daily` or `rolling`.', '^(daily|rolling)$', 'daily'),
+      pathParam('file', 'The file name from the index.', '^contrail-[0-9_-]+-[0-9a-f]{12}\\.tar\\.gz$', 'contrail-2026-11-21-0123456789ab.tar.gz'),
+    ],
+    response: { mediaType: 'application/gzip' },
+    bucket: 'docs',
+    stability: 'candidate',
+    errors: ['not_found'],
   },
   {
     path: '/openapi.json',

@@ -22,6 +22,7 @@ import { stationRoutes } from './routes/stations.ts';
 import { historyRoutes } from './routes/history.ts';
 import { routesRoutes } from './routes/routes.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { bundleRoutes } from './routes/bundles.ts';
 import { loadCredits } from './credits.ts';
 import { buildCodeBlocks, parseCodeBlocks } from '../lib/refdata/codeblocks.ts';
 
@@ -58,7 +59,7 @@ export function destinationsFrom(history: HistoryStore): (callsign: string) => D
     const l = history.current;
     const r = l?.routes.get(callsign);
     if (!l || !r || !r[1]) return null;
-    const pos = (l.lookup?.airport_positions as Record<string, [number, number]> | undefined)?.[r[1]];
+    const pos = l.lookup?.airport_positions?.[r[1]];
     return pos ? { code: r[1], lat: pos[0], lon: pos[1] } : null;
   };
 }
@@ -97,6 +98,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...routesRoutes({ history: s.history }),
     ...historyRoutes({ history: s.history, isKnownHex: s.isKnownHex }),
     ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c) }),
+    ...bundleRoutes(c.bundles),
   ];
 }
 

@@ -8,6 +8,7 @@ export interface ServerConfig extends CreditsConfig {
   port: number;
   feed: string;
   artifacts: string;
+  bundles: string;
   stations: string;
   state: string;
   trustProxy: string[];
@@ -35,6 +36,10 @@ export const serverOptions: Specs<ServerConfig> = {
   artifacts: {
     flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: '',
     help: 'root of the published artifact tree written by `npm run nightly` (empty: history routes answer 503 artifact_unavailable)',
+  },
+  bundles: {
+    flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: '',
+    help: 'folder of researchers\' bundles written by the nightly (--bundles there); served at /v1/bundles (empty: 404)',
   },
   stations: {
     flag: 'stations', env: 'CONTRAIL_STATIONS', kind: 'string', default: '',

@@ -4,13 +4,11 @@
 //   npx tsx sim/cli.ts snapshot --aircraft 15000 --out <aircraft.json>
 //   npx tsx sim/cli.ts log      --days 365 --legs-per-day N --out <LOG dir>
 // every command is deterministic from --seed and --start; `<command> --help` lists its options.
-import { createServer } from 'node:http';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, helpText, parseConfig, type Specs } from '../lib/cli.ts';
 import { isDay } from '../build/history/scan.ts';
-import { FLEET_PER_AIRBORNE, aircraftJson, createSky, feederList, growSky, heardAt, liveFlights, type Sky } from './sky.ts';
+import { FLEET_PER_AIRBORNE, aircraftJson, createSky, growSky, heardAt, type Sky } from './sky.ts';
+import { startLive, writeAtomic } from './live.ts';
 import { writeHistory } from './history.ts';
 import { writeFastLog } from './log.ts';
 import { loadWorld } from './world.ts';
@@ -65,12 +63,6 @@ const logSpecs: Specs<LogConfig> = {
 };
 
 const say = (line: string) => process.stderr.write(`sim: ${line}\n`);
-
-function writeAtomic(path: string, body: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(`${path}.tmp`, body);
-  renameSync(`${path}.tmp`, path);
-}
 
 /** a sky with exactly n aircraft heard at t (the fleet grows until it has them); the first n in fleet order */
 export function skyWithAircraft(sky: Sky, n: number, t: number): { sky: Sky; doc: ReturnType<typeof aircraftJson> } {
@@ -140,31 +132,11 @@ function print(text: string): number {
 
 /** the live loop: runs until SIGINT/SIGTERM */
 function live(sky: Sky, c: LiveConfig, clock: () => number): Promise<number> {
-  const offset = c.start ? Date.parse(c.start) - clock() : 0;
-  const flightOf = liveFlights(sky);
-  let aircraft = '{}';
-  let feeders = '{}';
-  const tick = () => {
-    const t = (clock() + offset) / 1000;
-    aircraft = JSON.stringify(aircraftJson(sky, t, heardAt(sky, t, (af) => flightOf(af, t))));
-    feeders = JSON.stringify(feederList(sky, t));
-    if (c.out) writeAtomic(c.out, aircraft);
-    if (c.feeders) writeAtomic(c.feeders, feeders);
-  };
-  tick();
-  say(`SIMULATED live feed: ${sky.fleet.length} airframes, ${sky.coverage.receivers.length} stations -> ${c.out || '(no file)'} every ${c.intervalMs} ms`);
-  const timer = setInterval(tick, c.intervalMs);
-  const server = c.http
-    ? createServer((req, res) => {
-      const body = req.url === '/feeders.json' ? feeders : req.url === '/aircraft.json' || req.url === '/data/aircraft.json' ? aircraft : null;
-      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
-      res.end(body ?? '{"error":"not_found"}');
-    }).listen(c.http, '127.0.0.1')
-    : null;
+  const handle = startLive(sky, { out: c.out, feeders: c.feeders, http: c.http, intervalMs: c.intervalMs, offsetMs: c.start ? Date.parse(c.start) - clock() : 0 }, clock);
+  say(`SIMULATED live feed: ${handle.count} aircraft heard, ${sky.fleet.length} airframes, ${sky.coverage.receivers.length} stations -> ${c.out || '(no file)'}${c.http ? ` and http://127.0.0.1:${c.http}/aircraft.json` : ''} every ${c.intervalMs} ms`);
   return new Promise((resolve) => {
     const stop = () => {
-      clearInterval(timer);
-      server?.close();
+      handle.stop();
       resolve(0);
     };
     process.once('SIGINT', stop);

@@ -32,6 +32,8 @@ export interface FleetIndex {
   paired: World['routes'];
   registryByAirline: Map<string, RegistryEntry[]>;
   blocksByCountry: Map<string, World['blocks']>;
+  /** every civil country block */
+  civilBlocks: World['blocks'];
   gaFields: SimAirport[];
 }
 
@@ -69,7 +71,7 @@ export function indexFleet(world: World): FleetIndex {
     }
     return false;
   });
-  return { paired: paired.length ? paired : world.routes, registryByAirline, blocksByCountry, gaFields };
+  return { paired: paired.length ? paired : world.routes, registryByAirline, blocksByCountry, civilBlocks: [...blocksByCountry.values()].flat(), gaFields };
 }
 
 /** Builds `size` airframes for a seed. */
@@ -112,10 +114,11 @@ function makeAirframe(world: World, ix: FleetIndex, seed: number, i: number, use
 
 /** a free hex inside a civil block of the country (or of any country when it has none) */
 export function newHex(world: World, ix: FleetIndex, r: Rng, country: string, used: Set<string>): string {
-  const own = ix.blocksByCountry.get(country);
-  const pools = own?.length ? own : [...ix.blocksByCountry.values()].flat();
-  for (let attempt = 0; attempt < 64; attempt++) {
-    const b = r.pick(pools);
+  const own = ix.blocksByCountry.get(country) ?? [];
+  const all = ix.civilBlocks;
+  // the country's own blocks first; a country whose blocks are full or nested away falls back to any civil block
+  for (let attempt = 0; attempt < 256; attempt++) {
+    const b = pickBySize(r, attempt < 64 && own.length ? own : all);
     const hex = (b.start + r.int(b.finish - b.start + 1)).toString(16).padStart(6, '0');
     // the smallest block holding the hex must be this civil country block (blocks nest)
     if (used.has(hex) || world.codeBlocks.isMilitaryHex(hex) || world.codeBlocks.countryOfHex(hex) !== b.country) continue;
@@ -123,6 +126,18 @@ export function newHex(world: World, ix: FleetIndex, r: Rng, country: string, us
     return hex;
   }
   throw new Error(`sim: no free hex found in the blocks of ${country}; the fleet is larger than the address space allows`);
+}
+
+/** a block chosen in proportion to its size: a country's one-address blocks are not as likely as its main one */
+function pickBySize(r: Rng, blocks: World['blocks']): World['blocks'][number] {
+  let total = 0;
+  for (const b of blocks) total += b.finish - b.start + 1;
+  let x = r.next() * total;
+  for (const b of blocks) {
+    x -= b.finish - b.start + 1;
+    if (x < 0) return b;
+  }
+  return blocks[blocks.length - 1]!;
 }
 
 const LETTERS = 'ABCDEFGHIJKLMNPQRSTUVWXYZ';

@@ -124,14 +124,24 @@ export async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable):
   await db.run(LEGS_ROUTED_SQL);
 }
 
-/** meta/lookup: what the server needs for ICAO airport codes and its 404 rule */
+/** meta/lookup: what the server needs for ICAO airport codes, its 404 rule and the estimator's destinations */
 export function lookupDoc(ref: RefView) {
   const icao: Record<string, string> = {};
-  for (const a of ref.allAirports()) if (a.icao && a.iata && ref.airportByCode(a.icao) === a) icao[a.icao] = a.iata;
+  const positions: Record<string, [number, number]> = {};
+  for (const a of ref.allAirports()) {
+    if (a.icao && a.iata && ref.airportByCode(a.icao) === a) icao[a.icao] = a.iata;
+    // the airport a routes-table IATA code names (the same one the airport documents use)
+    if (a.iata && ref.airportByCode(a.iata) === a) positions[a.iata] = [round5(a.lat), round5(a.lon)];
+  }
   const airlines = [...ref.allAirlines()].map((a) => a.icao).sort();
-  const sorted: Record<string, string> = {};
-  for (const k of Object.keys(icao).sort()) sorted[k] = icao[k]!;
-  return { airports_icao_to_iata: sorted, airlines };
+  return { airports_icao_to_iata: sortKeys(icao), airport_positions: sortKeys(positions), airlines };
+}
+
+const round5 = (x: number) => Math.round(x * 1e5) / 1e5;
+function sortKeys<T>(o: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const k of Object.keys(o).sort()) out[k] = o[k]!;
+  return out;
 }
 
 export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS): Builder {

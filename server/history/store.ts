@@ -24,6 +24,8 @@ export interface Loaded {
 
 export interface Lookup {
   airports_icao_to_iata?: Record<string, string>;
+  /** IATA -> [lat, lon] */
+  airport_positions?: Record<string, [number, number]>;
   airlines?: string[];
   [k: string]: unknown;
 }

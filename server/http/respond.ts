@@ -50,7 +50,7 @@ export function chooseEncoding(body: Payload, gzipOk: boolean): { bytes: Buffer;
 }
 
 export function encodeReply(r: Reply, gzipOk: boolean, cacheControl: string, extra: [string, string][]): Wire {
-  const { bytes, gzip } = chooseEncoding(r.body, gzipOk);
+  const { bytes, gzip } = chooseEncoding(r.body, gzipOk && !r.compressed);
   const headers: [string, string][] = [
     ['Content-Type', 'application/json; charset=utf-8'],
     ['Cache-Control', r.cacheControl ?? cacheControl],

@@ -30,6 +30,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** overrides the bucket's Cache-Control (e.g. no-store for a private record) */
   cacheControl?: string;
+  /** the bytes are already compressed (a .tar.gz download): never gzip them again */
+  compressed?: boolean;
 }
 
 export type Handler = (req: Req) => Reply | Promise<Reply>;

@@ -1,10 +1,12 @@
 // one feed snapshot, prepared once for every live request (STYLE: serve what was prepared once):
 // every record is serialised once into one buffer, which IS the whole /v1/aircraft body; a
-// query answers by copying slices of it. the gzip of the whole body is made off the main
+// query answers by copying slices of it. a snapshot from the byte scanner comes with its
+// records already written (feed/wire.ts): then preparing is one copy, no stringify. the gzip of the whole body is made off the main
 // thread (libuv pool) right after preparing, so ingest stays cheap and no request compresses.
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
+import { wireOf } from '../feed/wire.ts';
 import { SpatialIndex, type Bbox } from './spatial.ts';
 
 const gzipAsync = promisify(gzip);
@@ -41,33 +43,48 @@ export class PreparedSnapshot {
     this.total = n;
     this.start = new Uint32Array(n);
     this.end = new Uint32Array(n);
-    const lats: number[] = [];
-    const lons: number[] = [];
-    const ids: number[] = [];
-    for (let i = 0; i < n; i++) {
+    let withPos = 0;
+    for (let i = 0; i < n; i++) if (list[i]!.lat !== undefined && list[i]!.lon !== undefined) withPos++;
+    const lats = new Float64Array(withPos);
+    const lons = new Float64Array(withPos);
+    const ids = new Int32Array(withPos);
+    for (let i = 0, k = 0; i < n; i++) {
       const a = list[i]!;
       if (a.lat !== undefined && a.lon !== undefined) {
-        lats.push(a.lat);
-        lons.push(a.lon);
-        ids.push(i);
+        lats[k] = a.lat;
+        lons[k] = a.lon;
+        ids[k++] = i;
       }
     }
-    this.withPosition = ids.length;
-    const head = `{"generated_at":${snap.now},"total":${n},"with_position":${ids.length},${OPEN_LIST}`;
-    const parts: string[] = new Array(n);
-    for (let i = 0; i < n; i++) parts[i] = serialize(list[i]!);
-    const joined = head + parts.join(',') + CLOSE_LIST;
-    // parse.ts keeps every string printable ASCII, so string offsets are byte offsets; records
-    // made elsewhere (a simulator) may not be: then measure each one in utf-8
-    const ascii = !NON_ASCII.test(joined);
-    let at = head.length;
-    for (let i = 0; i < n; i++) {
-      this.start[i] = at;
-      at += ascii ? parts[i]!.length : Buffer.byteLength(parts[i]!);
-      this.end[i] = at;
-      at += 1; // the comma
+    this.withPosition = withPos;
+    const head = `{"generated_at":${snap.now},"total":${n},"with_position":${withPos},${OPEN_LIST}`;
+    const wire = wireOf(snap);
+    if (wire) {
+      // the scanner already wrote every record (ASCII, joined by commas): one copy, no stringify
+      this.body = Buffer.allocUnsafe(head.length + wire.bytes.length + CLOSE_LIST.length);
+      let at = this.body.write(head, 0, 'latin1');
+      at += wire.bytes.copy(this.body, at);
+      this.body.write(CLOSE_LIST, at, 'latin1');
+      for (let i = 0; i < n; i++) {
+        this.start[i] = head.length + wire.start[i]!;
+        this.end[i] = head.length + wire.end[i]!;
+      }
+    } else {
+      const parts: string[] = new Array(n);
+      for (let i = 0; i < n; i++) parts[i] = serialize(list[i]!);
+      const joined = head + parts.join(',') + CLOSE_LIST;
+      // parse.ts keeps every string printable ASCII, so string offsets are byte offsets; records
+      // made elsewhere (a simulator) may not be: then measure each one in utf-8
+      const ascii = !NON_ASCII.test(joined);
+      let at = head.length;
+      for (let i = 0; i < n; i++) {
+        this.start[i] = at;
+        at += ascii ? parts[i]!.length : Buffer.byteLength(parts[i]!);
+        this.end[i] = at;
+        at += 1; // the comma
+      }
+      this.body = Buffer.from(joined, ascii ? 'latin1' : 'utf8');
     }
-    this.body = Buffer.from(joined, ascii ? 'latin1' : 'utf8');
     this.index = new SpatialIndex(lats, lons, ids);
     if (opts.eagerGzip ?? true) void this.gzipped().catch(() => {});
   }

@@ -21,9 +21,9 @@ let server: ServerProcess;
 let nightlyLog = '';
 
 before(async () => {
-  nightlyLog = runScript('build/nightly.ts', ['--ref', 'test/fixtures/ref-small', '--log', join(tmp, 'log'), '--artifacts', join(tmp, 'artifacts')]).stderr;
+  nightlyLog = runScript('build/nightly.ts', ['--ref', 'test/fixtures/ref-small', '--log', join(tmp, 'log'), '--artifacts', join(tmp, 'artifacts'), '--bundles', join(tmp, 'bundles')]).stderr;
   writeFeed(Date.now() / 1000);
-  server = await startServerProcess(['--feed', feed, '--artifacts', join(tmp, 'artifacts'), '--state', join(tmp, 'state'), '--stations', join(ROOT, 'data/demo/feeders.json')]);
+  server = await startServerProcess(['--feed', feed, '--artifacts', join(tmp, 'artifacts'), '--bundles', join(tmp, 'bundles'), '--state', join(tmp, 'state'), '--stations', join(ROOT, 'data/demo/feeders.json')]);
 });
 after(async () => server?.stop());
 
@@ -85,6 +85,18 @@ test('every history route answers from the published build, gzip passed through 
   assert.equal((await get('/v1/refdata/airports/kmsp', 'refdata-airport')).status, 200);
   assert.equal((await get('/v1/refdata/airlines', 'refdata-airlines')).status, 200);
   assert.equal((await get('/v1/refdata/airlines/DAL', 'refdata-airline')).status, 200);
+});
+
+test('the researchers\' bundles of the build are listed and downloadable as they are (never gzipped twice)', async () => {
+  const index = await get('/v1/bundles', 'bundles-index');
+  assert.equal(index.status, 200);
+  const rolling = index.json.bundles.find((b: { kind: string }) => b.kind === 'rolling');
+  assert.ok(rolling, 'a rolling bundle is listed');
+  const file = await get(rolling.path, undefined, { 'accept-encoding': 'gzip' });
+  assert.equal(file.status, 200);
+  assert.equal(file.headers['content-type'], 'application/gzip');
+  assert.equal(file.headers['content-encoding'], undefined);
+  assert.equal(file.wireBytes, rolling.bytes);
 });
 
 test('404s say not_found for unknown keys and not_observed for real but unheard ones; 422 for malformed keys', async () => {

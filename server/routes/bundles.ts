@@ -1,0 +1,47 @@
+// researchers' bundles on the live server: GET /v1/bundles (the index, schemas/bundles-index) and
+// GET /v1/bundles/{daily|rolling}/{file} (the .tar.gz, immutable: the name carries its hash).
+// bucket docs. files are read whole per request: a deployment with large rolling bundles serves
+// them from the bucket/CDN or nginx (deploy/) instead; this keeps a single-box setup complete.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { notFound } from '../../lib/errors.ts';
+import { INDEX_FILE, KINDS } from '../../build/bundle/bundle.ts';
+import { IMMUTABLE } from '../../build/upload/headers.ts';
+import type { Route } from '../http/types.ts';
+
+const FILE = /^contrail-[0-9_-]+-[0-9a-f]{12}\.tar\.gz$/;
+
+async function readOr404(path: string, what: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`${what} is not published; the index at /v1/bundles lists what is`);
+    throw e;
+  }
+}
+
+/** @param dir the bundles folder written by build/bundle (index.json, daily/, rolling/) */
+export function bundleRoutes(dir: string): Route[] {
+  return [
+    {
+      pattern: '/v1/bundles',
+      bucket: 'docs',
+      handler: async () => ({ body: { raw: await readOr404(join(dir, INDEX_FILE), 'the bundles index') } }),
+    },
+    {
+      pattern: '/v1/bundles/:kind/:file',
+      bucket: 'docs',
+      handler: async (req) => {
+        const { kind = '', file = '' } = req.params;
+        // a malformed name can only be a file that does not exist: 404, never a path outside dir
+        if (!(KINDS as readonly string[]).includes(kind) || !FILE.test(file)) throw notFound(`no bundle ${kind}/${file}; the index at /v1/bundles lists them`);
+        return {
+          body: { raw: await readOr404(join(dir, kind, file), `bundle ${kind}/${file}`) },
+          headers: { 'Content-Type': 'application/gzip', 'Content-Disposition': `attachment; filename="${file}"` },
+          cacheControl: IMMUTABLE,
+          compressed: true,
+        };
+      },
+    },
+  ];
+}

@@ -1,0 +1,192 @@
+// `make demo`: a few weeks of SIMULATED history through the real nightly pipeline, the simulated
+// live feed and feeder list, and the real server; then a banner with URLs that answered 200.
+// children run in their own process groups and are killed as groups on Ctrl-C or on failure.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { helpText, parseConfig, ConfigError, type Specs } from '../lib/cli.ts';
+import { openLog } from '../build/log/read.ts';
+import { parseAlliances } from '../lib/refdata/alliances.ts';
+import { readFileSync } from 'node:fs';
+import { FLEET_PER_AIRBORNE, createSky } from './sky.ts';
+import { writeHistory } from './history.ts';
+import { startLive, type Live } from './live.ts';
+
+interface DemoConfig { dir: string; port: number; days: number; aircraft: number; seed: number; ref: string }
+const specs: Specs<DemoConfig> = {
+  dir: { flag: 'dir', env: 'CONTRAIL_DEMO_DIR', kind: 'string', default: 'var/demo', help: 'working folder (history, log, artifacts, feed, state); its history and log are rewritten' },
+  port: { flag: 'port', env: 'CONTRAIL_DEMO_PORT', kind: 'int', default: 8080, help: 'port of the server', check: (v) => (v > 0 && v < 65536 ? undefined : 'must be 1..65535') },
+  days: { flag: 'days', env: 'CONTRAIL_DEMO_DAYS', kind: 'int', default: 14, help: 'days of simulated history, ending yesterday (UTC)', check: (v) => (v >= 1 && v <= 60 ? undefined : 'must be 1..60') },
+  aircraft: { flag: 'aircraft', env: 'CONTRAIL_DEMO_AIRCRAFT', kind: 'int', default: 120, help: 'about this many aircraft airborne at a busy hour', check: (v) => (v >= 10 ? undefined : 'must be at least 10') },
+  seed: { flag: 'seed', env: 'CONTRAIL_SIM_SEED', kind: 'int', default: 1, help: 'simulator seed' },
+  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: 'data/ref', help: 'reference data snapshot' },
+};
+
+const children = new Set<ChildProcess>();
+let live: Live | null = null;
+const log = (s: string) => process.stderr.write(`demo: ${s}\n`);
+
+/** runs `npm run --silent <script> -- args` in its own process group */
+function npm(script: string, args: string[], quiet = false): ChildProcess {
+  const child = spawn('npm', ['run', '--silent', script, '--', ...args], { detached: true, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+function killAll(): void {
+  live?.stop();
+  for (const c of children) {
+    try {
+      if (c.pid) process.kill(-c.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function exitCode(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+async function get(url: string): Promise<{ status: number; body: string }> {
+  try {
+    const r = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    return { status: r.status, body: await r.text() };
+  } catch {
+    return { status: 0, body: '' };
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const t0 = Date.now();
+  let c: DemoConfig;
+  try {
+    const parsed = parseConfig(specs, argv);
+    if (parsed.help) {
+      process.stdout.write(`${helpText('usage: npx tsx sim/demo.ts [options]   (make demo)\n\nRuns Contrail on SIMULATED traffic: history -> nightly build -> live feed + server.', specs)}\n`);
+      return 0;
+    }
+    c = parsed.config;
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    log(e.message);
+    return 2;
+  }
+  const stop = (sig: string) => {
+    log(`${sig}: stopping the server and the simulator`);
+    killAll();
+    setTimeout(() => process.exit(130), 300);
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+
+  const p = (name: string) => join(c.dir, name);
+  const secs = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+  log(`simulating ${c.days} days of history (SIMULATED traffic, seed ${c.seed})...`);
+  const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: 0 });
+  rmSync(p('globe_history'), { recursive: true, force: true });
+  rmSync(p('log'), { recursive: true, force: true });
+  const first = new Date((Math.floor(Date.now() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
+  const h = writeHistory(sky, p('globe_history'), first, c.days);
+  log(`history: ${h.files} trace files, ${h.truth.length} flights (${secs()})`);
+
+  log('running the real nightly pipeline on it...');
+  const nightly = await exitCode(npm('nightly', ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts')], true));
+  if (nightly !== 0) {
+    log(`the nightly build failed (exit ${nightly}); see its output above`);
+    killAll();
+    return 1;
+  }
+  log(`nightly build published (${secs()})`);
+
+  live = startLive(sky, { out: p('aircraft.json'), feeders: p('feeders.json'), http: 0, intervalMs: 1000, offsetMs: 0 });
+  const server = npm('serve', [
+    '--feed', p('aircraft.json'), '--artifacts', p('artifacts'), '--stations', p('feeders.json'), '--state', p('state'),
+    '--port', String(c.port), '--network-name', 'Contrail demo (SIMULATED traffic)',
+  ], true);
+  const base = `http://127.0.0.1:${c.port}`;
+  let up = false;
+  for (let i = 0; i < 120 && !up && server.exitCode === null; i++) {
+    up = (await get(`${base}/v1/now`)).status === 200;
+    if (!up) await new Promise((r) => setTimeout(r, 500));
+  }
+  if (!up) {
+    log(`the server did not answer ${base}/v1/now within 60 s (port ${c.port} taken? try --port)`);
+    killAll();
+    return 1;
+  }
+  const urls = await pickUrls(c, p('log'), p('aircraft.json'), sky.world.byIdent, base);
+  const ok: string[] = [];
+  for (const u of urls) {
+    const r = await get(base + u);
+    if (r.status === 200) ok.push(u);
+    else log(`(left out ${u}: it answered ${r.status})`);
+  }
+  const banner = [
+    '',
+    '='.repeat(78),
+    ` Contrail demo: ready in ${secs()} at ${base}`,
+    ' ALL DATA HERE IS SIMULATED (sim/): generated flights on real airports, routes and',
+    ' airframes; not observations of real aircraft.',
+    '='.repeat(78),
+    ...ok.map((u) => `  ${base}${u}`),
+    '',
+    ' Ctrl-C stops the server and the simulator.',
+    '',
+  ];
+  process.stdout.write(`${banner.join('\n')}\n`);
+  await exitCode(server);
+  killAll();
+  return 0;
+}
+
+/** one URL per kind of resource, from what the build and the feed actually hold */
+async function pickUrls(c: DemoConfig, logDir: string, feed: string, byIdent: Map<string, { iata: string | null; lat: number; lon: number }>, _base: string): Promise<string[]> {
+  const l = await openLog(logDir, { threads: 1 });
+  let hex = '';
+  let callsign = '';
+  let airport = { iata: '', lat: 50, lon: 8.5 };
+  try {
+    const [af] = await l.rows('SELECT hex, count(*) AS n FROM legs WHERE org IS NOT NULL AND dst IS NOT NULL GROUP BY hex ORDER BY n DESC, hex LIMIT 1');
+    hex = String(af?.hex ?? '');
+    const [cs] = await l.rows('SELECT callsign, count(*) AS n FROM legs WHERE callsign IS NOT NULL AND org IS NOT NULL AND dst IS NOT NULL AND org <> dst GROUP BY callsign ORDER BY n DESC, callsign LIMIT 1');
+    callsign = String(cs?.callsign ?? '');
+    const busiest = await l.rows('SELECT org, count(*) AS n FROM legs WHERE org IS NOT NULL AND org <> dst GROUP BY org ORDER BY n DESC, org LIMIT 20');
+    for (const b of busiest) {
+      const a = byIdent.get(String(b.org));
+      if (a?.iata) {
+        airport = { iata: a.iata, lat: a.lat, lon: a.lon };
+        break;
+      }
+    }
+  } finally {
+    l.close();
+  }
+  const doc = JSON.parse(readFileSync(feed, 'utf8')) as { aircraft: { hex: string; alt_baro?: unknown; lat?: number }[] };
+  const aloft = doc.aircraft.find((a) => typeof a.alt_baro === 'number' && a.lat !== undefined);
+  const alliance = parseAlliances(readFileSync(join(c.ref, 'alliances.json'))).alliances[0]?.slug ?? 'star-alliance';
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  const bbox = [r1(airport.lon - 3), r1(airport.lat - 2), r1(airport.lon + 3), r1(airport.lat + 2)].join(',');
+  return [
+    '/v1/now',
+    `/v1/aircraft?bbox=${bbox}`,
+    `/v2/point/${r1(airport.lat)}/${r1(airport.lon)}/100`,
+    ...(aloft ? [`/v1/trace/${aloft.hex}`] : []),
+    '/v1/estimated',
+    ...(hex ? [`/v1/airframes/${hex}`] : []),
+    ...(airport.iata ? [`/v1/airports/${airport.iata}`] : []),
+    ...(callsign ? [`/v1/route/${callsign}`] : []),
+    `/v1/alliances/${alliance}`,
+    '/v1/stations',
+    '/docs',
+  ];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).then((code) => {
+    killAll();
+    process.exit(code);
+  });
+}
