@@ -1,9 +1,11 @@
 // the published artifact tree on disk:
 //   <root>/versions/<build_id>/manifest.json and <key>.gz objects  (immutable once published)
+//   <root>/versions/<build_id>/version.json: the manifest without its object list, for readers
+//   that need only what the build covers (the server: a year's manifest is ~100 MB of hashes)
 //   <root>/current -> versions/<build_id>                          (switched by one rename)
 import { readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Manifest } from '../build/publish/manifest.ts';
+import type { Manifest, ManifestHeader } from '../build/publish/manifest.ts';
 
 export const CURRENT = 'current';
 export const VERSIONS = 'versions';
@@ -28,5 +30,32 @@ export function currentVersion(root: string): Version | null {
     return { id: manifest.build_id, dir, manifest };
   } catch {
     return null;
+  }
+}
+
+export interface VersionHeader {
+  id: string;
+  dir: string;
+  header: ManifestHeader;
+}
+
+/** The published version's header (version.json), or null when nothing is published. */
+export function currentHeader(root: string): VersionHeader | null {
+  let target: string;
+  try {
+    target = readlinkSync(join(root, CURRENT));
+  } catch {
+    return null;
+  }
+  const dir = resolve(root, target);
+  try {
+    const header = JSON.parse(readFileSync(join(dir, 'version.json'), 'utf8')) as ManifestHeader;
+    return { id: header.build_id, dir, header };
+  } catch {
+    // a tree from before version.json: read the whole manifest once
+    const v = currentVersion(root);
+    if (!v) return null;
+    const { objects: _objects, ...header } = v.manifest;
+    return { id: v.id, dir: v.dir, header };
   }
 }

@@ -2,6 +2,7 @@
 //   npx tsx bench/log.ts [--files 3000] [--days 2] [--runs 3]
 // input: the 22 real sample traces and the real ac671b trace, replicated with new hexes and
 // seeded time shifts into a generated tree under .bench/log (kept between runs).
+import { mulberry32 } from '../lib/random.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -22,15 +23,7 @@ const ROOT = join(import.meta.dirname, '..');
 const BENCH = join(ROOT, '.bench', 'log');
 const FIRST_DAY = '2025-03-01';
 
-// mulberry32: seeded, so every run generates the same input
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 type Doc = { icao: string; timestamp: number; trace: unknown[][] } & Record<string, unknown>;
 

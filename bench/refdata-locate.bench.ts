@@ -1,5 +1,6 @@
 // locate() throughput over the shipped snapshot: seeded points, half on real runways (hits),
 // half uniformly random (mostly misses). run: node --import tsx bench/refdata-locate.bench.ts
+import { mulberry32 } from '../lib/random.ts';
 import { readRefFile } from '../lib/refdata/index.ts';
 import { parseAirports } from '../lib/refdata/airports.ts';
 import { parseRunways } from '../lib/refdata/runways.ts';
@@ -12,14 +13,7 @@ let t = performance.now();
 const locator = buildLocator(airports, runways);
 console.log(`build: ${(performance.now() - t).toFixed(0)} ms for ${locator.size} assignable airports`);
 
-// mulberry32, seeded
-let seed = 42;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-};
+const rand = mulberry32(42);
 const located = runways.filter((r) => r.le && r.he);
 const N = 1_000_000;
 const pts = new Float64Array(N * 2);

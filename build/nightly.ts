@@ -1,6 +1,7 @@
 // the nightly build, one command with steps:
 //   traces -> flight log -> artifacts (+ estimate accuracy) -> validate -> atomic publish
 // `npm run --silent nightly -- --help`; with no flags it builds the bundled sample into var/.
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, helpText, parseConfig, type Specs } from '../lib/cli.ts';
 import { loadRefdata } from '../lib/refdata/index.ts';
@@ -98,7 +99,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
 
     const buildId = newBuildId(c.artifacts, nowMs);
     const staged = stage(c.artifacts, buildId);
-    const db = await openLog(c.log, { threads: c.threads, memoryLimit: c.memoryLimit, since: windowStart ?? undefined });
+    const db = await openLog(c.log, { threads: c.threads, memoryLimit: c.memoryLimit, since: windowStart ?? undefined, tempDirectory: join(c.artifacts, '.duckdb-spill') });
     try {
       const ctx: BuildContext = {
         db: db.connection, refdata, writer: staged.writer, archiveThrough, windowStart, windowDays,

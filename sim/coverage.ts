@@ -3,7 +3,7 @@
 // that range and the radio horizon for its altitude; on the ground only from a station at the
 // field. so aircraft drop out over oceans and remote land and reappear near the next station.
 import { distanceNm } from '../lib/geo.ts';
-import { hash32, unit } from './random.ts';
+import { hash32, unit } from '../lib/random.ts';
 import type { World } from './world.ts';
 
 export interface Receiver {

@@ -93,7 +93,7 @@ export async function main(argv: string[]): Promise<number> {
   log(`history: ${h.files} trace files, ${h.truth.length} flights (${secs()})`);
 
   log('running the real nightly pipeline on it...');
-  const nightly = await exitCode(npm('nightly', ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts')], true));
+  const nightly = await exitCode(npm('nightly', ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts'), '--bundles', ''], true));
   if (nightly !== 0) {
     log(`the nightly build failed (exit ${nightly}); see its output above`);
     killAll();

@@ -5,7 +5,7 @@
 // bigger fleet extends a smaller one.
 import type { RegistryEntry } from '../lib/refdata/registry.ts';
 import { distanceNm } from '../lib/geo.ts';
-import { rng, type Rng } from './random.ts';
+import { rng, type Rng } from '../lib/random.ts';
 import { LIGHT, perfOf, typesFor, type Perf } from './perf.ts';
 import type { SimAirport, SimRoute, World } from './world.ts';
 

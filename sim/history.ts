@@ -7,7 +7,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { stateAt } from './fly.ts';
-import { unit } from './random.ts';
+import { unit } from '../lib/random.ts';
 import type { Flight } from './schedule.ts';
 import type { Sky } from './sky.ts';
 import type { Airframe } from './fleet.ts';

@@ -15,7 +15,7 @@ import { dayDir, dayFile, sqlString } from '../build/log/write.ts';
 import { distanceNm } from '../lib/geo.ts';
 import { indexFleet, newHex, newReg } from './fleet.ts';
 import { typesFor } from './perf.ts';
-import { rng } from './random.ts';
+import { rng } from '../lib/random.ts';
 import type { World } from './world.ts';
 
 export interface FastLogOptions {

@@ -4,7 +4,7 @@
 // aviation makes 0-3 local flights a day from its home field (out to a point and back).
 import { utcOffsetMinutes } from '../lib/localtime.ts';
 import { destinationPoint } from '../lib/geo.ts';
-import { hash32, rng, unit } from './random.ts';
+import { hash32, rng, unit } from '../lib/random.ts';
 import { planFlight, type Plan } from './fly.ts';
 import type { Airframe } from './fleet.ts';
 import type { SimAirport } from './world.ts';

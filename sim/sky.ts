@@ -4,7 +4,7 @@
 import { Coverage, buildReceivers } from './coverage.ts';
 import { buildFleet, indexFleet, type Airframe } from './fleet.ts';
 import { stateAt, type State } from './fly.ts';
-import { hash32, unit } from './random.ts';
+import { hash32, unit } from '../lib/random.ts';
 import { Schedule, type Flight } from './schedule.ts';
 import { loadWorld, type World } from './world.ts';
 

@@ -8,22 +8,46 @@ import { keys } from '../../artifacts/keys.ts';
 import { MAX_LEGS, airframeDoc, airframeIdentity, type AirframeLeg, type LogIdentity } from '../../artifacts/airframe.ts';
 import { refAircraftDoc } from '../../artifacts/refdata.ts';
 import type { RefView } from '../../artifacts/refview.ts';
-import { sqlString, streamRows } from './duck.ts';
+import { allRows, sqlString, streamRows } from './duck.ts';
 import { refViewFor } from './refview.ts';
 
-/** hex ranges processed one at a time: 16 = by first hex digit */
-export const HEX_BATCHES = 16;
+/** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
+export const LEGS_PER_BATCH = 2_000_000;
 
-function batchBounds(i: number, n: number): [string, string | null] {
-  const lo = Math.floor((i * 0x1000000) / n).toString(16).padStart(6, '0');
-  const hi = i + 1 < n ? Math.floor(((i + 1) * 0x1000000) / n).toString(16).padStart(6, '0') : null;
-  return [lo, hi];
+/**
+ * Hex ranges [lo, hi) holding at most about `maxLegs` legs each, cut from the real distribution:
+ * addresses are far from uniform (the US block alone holds a large share of the world's fleet),
+ * so fixed ranges would put most of the log in one batch.
+ */
+export async function hexBatches(db: DuckDBConnection, maxLegs = LEGS_PER_BATCH): Promise<[string, string | null][]> {
+  const counts = await allRows<{ p: string; n: number | bigint }>(
+    db,
+    `SELECT substr(hex, 1, 3) AS p, count(*) AS n FROM legs_routed WHERE regexp_full_match(hex, '[0-9a-f]{6}') GROUP BY p ORDER BY p`,
+  );
+  return packRanges(counts.map((c) => [c.p, Number(c.n)]), maxLegs);
 }
 
-export function airframesSql(lo: string, hi: string | null): string {
-  const where = `hex >= ${sqlString(lo)}${hi ? ` AND hex < ${sqlString(hi)}` : ''}`;
+/** PURE: pack sorted (3-hex-digit prefix, legs) counts into ranges of at most maxLegs (a lone bigger prefix is its own range). */
+export function packRanges(counts: [string, number][], maxLegs: number): [string, string | null][] {
+  const starts: string[] = [];
+  let inBatch = 0;
+  for (const [p, n] of counts) {
+    if (starts.length === 0 || inBatch + n > maxLegs) {
+      starts.push(p);
+      inBatch = 0;
+    }
+    inBatch += n;
+  }
+  if (starts.length === 0) return [['000000', null]];
+  return starts.map((p, i) => [i === 0 ? '000000' : `${p}000`, i + 1 < starts.length ? `${starts[i + 1]}000` : null]);
+}
+
+const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${hi ? ` AND hex < ${sqlString(hi)}` : ''}`;
+
+/** per airframe of a hex range: the latest reg/type heard and the majority airline prefix */
+export function identitySql(lo: string, hi: string | null): string {
   return `
-WITH b AS (SELECT * FROM legs_routed WHERE ${where}),
+WITH b AS (SELECT hex, callsign, reg, type, last_ts FROM legs_routed WHERE ${rangeWhere(lo, hi)}),
 ops AS (
   SELECT hex, arg_max(p, (n, t)) AS operator_icao FROM (
     SELECT hex, substr(callsign, 1, 3) AS p, count(*) AS n, max(last_ts) AS t FROM b
@@ -32,24 +56,31 @@ ops AS (
 ids AS (
   SELECT hex, arg_max(reg, last_ts) FILTER (WHERE reg IS NOT NULL AND reg <> '') AS reg,
          arg_max(upper(type), last_ts) FILTER (WHERE type IS NOT NULL AND type <> '') AS type
-  FROM b GROUP BY hex),
-lg AS (
-  SELECT hex, to_json(list({
-    date: CAST(CAST(to_timestamp(coalesce(dep_ts, first_ts)) AT TIME ZONE 'UTC' AS DATE) AS VARCHAR),
-    org: org, dst: dst, org_ident: org_ident, dst_ident: dst_ident, callsign: callsign,
-    dep: dep_ts, arr: arr_ts, first_seen: first_ts, last_seen: last_ts,
-    route_source: route_source, table_source: table_source
-  } ORDER BY first_ts DESC, last_ts DESC))::VARCHAR AS legs
-  FROM (SELECT * FROM b QUALIFY row_number() OVER (PARTITION BY hex ORDER BY first_ts DESC, last_ts DESC) <= ${MAX_LEGS})
-  GROUP BY hex)
-SELECT ids.hex, ids.reg, ids.type, ops.operator_icao, lg.legs
-FROM ids JOIN lg USING (hex) LEFT JOIN ops USING (hex)`;
+  FROM b GROUP BY hex)
+SELECT ids.hex, ids.reg, ids.type, ops.operator_icao FROM ids LEFT JOIN ops USING (hex) ORDER BY ids.hex`;
 }
 
-interface HexRow extends LogIdentity {
-  hex: string;
-  legs: string;
+/**
+ * the newest MAX_LEGS legs of each airframe of a hex range, newest first, sorted by hex so the
+ * caller groups them as they stream (an ordered list() aggregate in SQL holds every group in
+ * memory at once: it ran out of 4 GB on a year's log)
+ */
+export function legsSql(lo: string, hi: string | null): string {
+  return `
+SELECT hex,
+  CAST(CAST(to_timestamp(coalesce(dep_ts, first_ts)) AT TIME ZONE 'UTC' AS DATE) AS VARCHAR) AS date,
+  org, dst, org_ident, dst_ident, callsign, dep_ts AS dep, arr_ts AS arr, first_ts AS first_seen, last_ts AS last_seen,
+  route_source, table_source
+FROM legs_routed WHERE ${rangeWhere(lo, hi)}
+QUALIFY row_number() OVER (PARTITION BY hex ORDER BY first_ts DESC, last_ts DESC) <= ${MAX_LEGS}
+ORDER BY hex, first_ts DESC, last_ts DESC`;
 }
+
+interface IdRow extends LogIdentity {
+  hex: string;
+}
+
+type LegRow = AirframeLeg & { hex: string };
 
 function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | null, legs: AirframeLeg[] | null): void {
   const id = airframeIdentity(hex, log, ref);
@@ -61,20 +92,33 @@ function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | nu
   }
 }
 
-export async function writeAirframes(ctx: BuildContext, db: DuckDBConnection = ctx.db, batches = HEX_BATCHES): Promise<number> {
+export async function writeAirframes(ctx: BuildContext, db: DuckDBConnection = ctx.db, maxLegs = LEGS_PER_BATCH): Promise<number> {
   const ref = refViewFor(ctx);
   const seen = new Set<string>();
   ctx.progress.start('airframes', 0);
-  for (let i = 0; i < batches; i++) {
-    const [lo, hi] = batchBounds(i, batches);
-    for await (const rows of streamRows<HexRow>(db, airframesSql(lo, hi))) {
-      for (const r of rows) {
-        if (!/^[0-9a-f]{6}$/.test(r.hex)) continue;
-        seen.add(r.hex);
-        put(ctx, ref, r.hex, r, JSON.parse(r.legs) as AirframeLeg[]);
+  for (const [lo, hi] of await hexBatches(db, maxLegs)) {
+    const ids = new Map<string, IdRow>();
+    for await (const rows of streamRows<IdRow>(db, identitySql(lo, hi))) for (const r of rows) ids.set(r.hex, r);
+    let hex: string | null = null;
+    let legs: AirframeLeg[] = [];
+    const flush = () => {
+      if (hex !== null && /^[0-9a-f]{6}$/.test(hex)) {
+        seen.add(hex);
+        put(ctx, ref, hex, ids.get(hex) ?? { reg: null, type: null, operator_icao: null }, legs);
+        ctx.progress.tick();
       }
-      ctx.progress.tick(rows.length);
+    };
+    for await (const rows of streamRows<LegRow>(db, legsSql(lo, hi))) {
+      for (const { hex: h, ...leg } of rows) {
+        if (h !== hex) {
+          flush();
+          hex = h;
+          legs = [];
+        }
+        legs.push(leg);
+      }
     }
+    flush();
   }
   // registry rows never heard: known airframes, not seen in the window (null legs when no log is loaded)
   const noLegs = ctx.archiveThrough === null ? null : [];

@@ -18,11 +18,8 @@ import { dayFile, sqlString } from '../log/write.ts';
 import { TarGzWriter } from './tar.ts';
 import { creditsText, licenseText, readmeText, readSources, type BundleTexts } from './texts.ts';
 
-export const INDEX_FILE = 'index.json';
-/** the URL the index answers; bundle files live below it */
-export const BUNDLES_URL = '/v1/bundles';
-export const KINDS = ['daily', 'rolling'] as const;
-export type BundleKind = (typeof KINDS)[number];
+import { BUNDLES_URL, INDEX_FILE, KINDS, type BundleKind } from '../../artifacts/bundles.ts';
+export { BUNDLES_URL, INDEX_FILE, KINDS, type BundleKind };
 
 export interface BundleEntry {
   kind: BundleKind;

@@ -10,6 +10,9 @@ export interface ObjectEntry {
   gzip_bytes: number;
 }
 
+/** the manifest without its object list (version.json) */
+export type ManifestHeader = Omit<Manifest, 'objects'>;
+
 export interface Manifest {
   build_id: string;
   /** ISO 8601 UTC */

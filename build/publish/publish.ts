@@ -3,7 +3,7 @@
 // killed at any point leaves `current` exactly as it was; leftovers are swept by the next build.
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { CURRENT, VERSIONS, currentVersion, type Version } from '../../artifacts/tree.ts';
+import { CURRENT, VERSIONS, currentHeader, currentVersion, type Version, type VersionHeader } from '../../artifacts/tree.ts';
 import { ArtifactWriter } from './writer.ts';
 
 const PARTIAL = '.partial-';
@@ -63,7 +63,7 @@ export function stage(root: string, id: string): Staged {
 }
 
 /** Make the staged version the served one, then keep `keep` older versions and prune the rest. */
-export function commit(root: string, staged: Staged, keep = 3): Version {
+export function commit(root: string, staged: Staged, keep = 3): VersionHeader {
   const versions = join(root, VERSIONS);
   const final = join(versions, staged.id);
   renameSync(staged.writer.dir, final);
@@ -71,7 +71,7 @@ export function commit(root: string, staged: Staged, keep = 3): Version {
   rmSync(tmpLink, { force: true });
   symlinkSync(join(VERSIONS, staged.id), tmpLink);
   renameSync(tmpLink, join(root, CURRENT));
-  const v = currentVersion(root);
+  const v = currentHeader(root);
   if (!v || v.id !== staged.id) throw new Error(`published ${staged.id} but ${join(root, CURRENT)} does not read back`);
   prune(root, keep);
   return v;
@@ -80,7 +80,7 @@ export function commit(root: string, staged: Staged, keep = 3): Version {
 /** Delete all but the current version and the `keep` newest others. */
 export function prune(root: string, keep: number): string[] {
   const versions = join(root, VERSIONS);
-  const cur = currentVersion(root)?.id;
+  const cur = currentHeader(root)?.id;
   const done = readdirSync(versions)
     .filter((n) => !n.includes(PARTIAL) && n !== cur && statSync(join(versions, n)).isDirectory())
     .sort()

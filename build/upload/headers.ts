@@ -3,7 +3,8 @@
 // front of the bucket honours them as they are. bundle files are content-addressed: immutable.
 import { policyFor } from '../../server/http/policy.ts';
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
+import { IMMUTABLE } from '../../artifacts/bundles.ts';
+export { IMMUTABLE };
 /** the remote manifest and the server's meta/* inputs: always revalidated */
 export const REVALIDATE = 'no-cache';
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -6,14 +6,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { fileOf, keys } from '../../artifacts/keys.ts';
-import { currentVersion, type Version } from '../../artifacts/tree.ts';
+import { currentHeader, type VersionHeader } from '../../artifacts/tree.ts';
 import { artifactUnavailable } from '../../lib/errors.ts';
 import { normaliseCallsign } from '../../lib/refdata/callsign.ts';
 
 export type RouteSource = 'observed' | 'observed+catalog' | 'catalog';
 
 export interface Loaded {
-  version: Version;
+  version: VersionHeader;
   /** callsign -> [org, dst, route_source] */
   routes: Map<string, [string | null, string | null, RouteSource]>;
   /** small code lookups written by the build (meta/lookup), or null in a tree without one */
@@ -61,7 +61,7 @@ export class HistoryStore {
   /** Swap in the published version when it changed. Returns true when a new version was loaded. */
   refresh(): boolean {
     if (!this.root) return false;
-    const v = currentVersion(this.root);
+    const v = currentHeader(this.root);
     if (!v) {
       if (this.loaded) this.log(`artifacts: nothing published under ${this.root} any more; history routes answer 503`);
       this.loaded = null;
@@ -78,7 +78,7 @@ export class HistoryStore {
       this.loaded = next;
       this.cache.clear();
       this.cacheBytes = 0;
-      this.log(`artifacts: serving build ${v.id} (archive through ${v.manifest.archive_through ?? 'none'}, ${Object.keys(v.manifest.objects).length} objects)`);
+      this.log(`artifacts: serving build ${v.id} (archive through ${v.header.archive_through ?? 'none'}, window ${v.header.window_days} days)`);
       return true;
     } catch (e) {
       this.log(`artifacts: build ${v.id} is unreadable (${(e as Error).message}); still serving ${this.loaded?.version.id ?? 'nothing'}`);
@@ -110,13 +110,12 @@ export class HistoryStore {
   }
 
   archiveThrough(): string | null {
-    return this.loaded?.version.manifest.archive_through ?? null;
+    return this.loaded?.version.header.archive_through ?? null;
   }
 
   /** The stored gzip bytes of a key, or null when the build has no such object. */
   async object(key: string): Promise<Buffer | null> {
     const l = this.require();
-    if (!(key in l.version.manifest.objects)) return null;
     const hit = this.cache.get(key);
     if (hit !== undefined) {
       this.cache.delete(key);
@@ -126,7 +125,10 @@ export class HistoryStore {
     let bytes: Buffer | null;
     try {
       bytes = await readFile(join(l.version.dir, fileOf(key)));
-    } catch {
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // no such object (or a key that runs through an object, e.g. <airframe>.gz/...): not there
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
       bytes = null;
     }
     if (this.loaded === l && bytes) this.remember(key, bytes);

@@ -5,15 +5,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { notFound } from '../../lib/errors.ts';
-import { INDEX_FILE, KINDS } from '../../build/bundle/bundle.ts';
-import { IMMUTABLE } from '../../build/upload/headers.ts';
+import { BUNDLE_FILE as FILE, IMMUTABLE, INDEX_FILE, KINDS } from '../../artifacts/bundles.ts';
 import type { Route } from '../http/types.ts';
 
-const FILE = /^contrail-[0-9_-]+-[0-9a-f]{12}\.tar\.gz$/;
-
-async function readOr404(path: string, what: string): Promise<Buffer> {
+async function readOr404(dir: string, file: string, what: string): Promise<Buffer> {
+  if (!dir) throw notFound('this server publishes no bundles (start it with --bundles <dir>)');
   try {
-    return await readFile(path);
+    return await readFile(join(dir, file));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`${what} is not published; the index at /v1/bundles lists what is`);
     throw e;
@@ -26,7 +24,7 @@ export function bundleRoutes(dir: string): Route[] {
     {
       pattern: '/v1/bundles',
       bucket: 'docs',
-      handler: async () => ({ body: { raw: await readOr404(join(dir, INDEX_FILE), 'the bundles index') } }),
+      handler: async () => ({ body: { raw: await readOr404(dir, INDEX_FILE, 'the bundles index') } }),
     },
     {
       pattern: '/v1/bundles/:kind/:file',
@@ -36,7 +34,7 @@ export function bundleRoutes(dir: string): Route[] {
         // a malformed name can only be a file that does not exist: 404, never a path outside dir
         if (!(KINDS as readonly string[]).includes(kind) || !FILE.test(file)) throw notFound(`no bundle ${kind}/${file}; the index at /v1/bundles lists them`);
         return {
-          body: { raw: await readOr404(join(dir, kind, file), `bundle ${kind}/${file}`) },
+          body: { raw: await readOr404(dir, join(kind, file), `bundle ${kind}/${file}`) },
           headers: { 'Content-Type': 'application/gzip', 'Content-Disposition': `attachment; filename="${file}"` },
           cacheControl: IMMUTABLE,
           compressed: true,

@@ -59,11 +59,9 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       '/v1/airports/:code',
       'airport',
       deps,
-      (p, l) => {
-        let code = airportOf(p.code);
-        // the build writes every airport under its IATA and its ICAO code; older trees may only have IATA
-        const iata = code.length === 4 ? l.lookup?.airports_icao_to_iata?.[code] : undefined;
-        if (iata && !(keys.airport(code) in l.version.manifest.objects)) code = iata;
+      (p) => {
+        // the build writes every airport under its IATA and its ICAO code, so both are plain keys
+        const code = airportOf(p.code);
         return { key: keys.airport(code), what: `airport ${code}` };
       },
       (_p, _l, k) => notFound(`${k.what} is not an airport with an IATA code in the reference data`),

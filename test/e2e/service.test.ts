@@ -143,6 +143,9 @@ test('without a published tree, history routes answer 503 artifact_unavailable a
     });
     assert.equal(now.json.archive_through, null);
     assert.equal(now.json.station_count, null, 'no feeder list configured: presence unavailable');
+    const bundles = await httpGet(`${bare.base}/v1/bundles`);
+    assert.equal(bundles.status, 404, 'no --bundles: nothing listed');
+    assert.equal(bundles.json.error, 'not_found');
   } finally {
     await bare.stop();
   }

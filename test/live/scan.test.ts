@@ -1,6 +1,7 @@
 // the byte scanner against the JSON.parse reference: same snapshot, same counters, same served
 // /v1/aircraft bytes, on every feed fixture, the real 12k file and seeded random mutations of
 // real records; and whatever the scanner declines goes to the reference unchanged.
+import { mulberry32 } from '../../lib/random.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -87,16 +88,6 @@ test('whole-file faults are declined by the scanner and classified by the refere
 
 // seeded mutations of real records ------------------------------------------------------
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sample = readFileSync(new URL('readsb_sample.json', fixtures), 'latin1');
 // one record per line in readsb's own formatting (numbers like 245.00 and 7.0 kept as written)

@@ -1,19 +1,12 @@
 // the spatial index against brute force (the kdbush invariant: every hit inside, every miss
 // outside), over seeded random points, with queries across the antimeridian and near the poles.
+import { mulberry32 } from '../../lib/random.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpatialIndex, type Bbox } from '../../server/live/spatial.ts';
 import { bearingDeg, destinationPoint, distanceKm, distanceNm, lonHalfWidthDeg, normalizeLon } from '../../lib/geo.ts';
 
-// mulberry32: small, seeded, good enough for test inputs
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 function points(seed: number, n: number) {
   const r = rng(seed);

@@ -1,6 +1,7 @@
 // a small real flight log (LogWriter, two days) and a real published artifact tree built from it
 // (the nightly's routes + airframes + airports builders, ArtifactWriter, atomic publish).
 // rows are generated from a seeded generator; the clock is pinned by the caller.
+import { mulberry32 } from '../../lib/random.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,17 +28,8 @@ const IDENTS = ['LSZH', 'EGLL', 'LSGG', 'RJAA', null];
 const HEXES = ['4b1814', '4b1815', '4b1a2b', 'a1b2c3', '400abc'];
 const CALLS = ['SWR100', 'BAW201', 'ANA7', null];
 
-/** mulberry32: a small seeded generator */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** a small seeded generator */
+export const seeded = mulberry32;
 
 export function legsFor(day: string, n: number, rand: () => number): LegRow[] {
   const base = Date.parse(`${day}T00:00:00Z`) / 1000;

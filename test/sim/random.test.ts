@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hash32, rng, unit } from '../../sim/random.ts';
+import { hash32, rng, unit } from '../../lib/random.ts';
 
 describe('sim random', () => {
   it('gives the same stream for the same seed and a different one for another seed', () => {

@@ -1,4 +1,5 @@
-// the simulator's only source of randomness: a seeded mulberry32 stream plus a stateless hash
+// the project's one source of seeded randomness (simulator, tests, benchmarks): a mulberry32
+// stream plus a stateless hash
 // (splitmix-style) so that "what happens to airframe X on day D" never depends on the order in
 // which other airframes or days were simulated. Math.random is never used.
 
@@ -37,16 +38,21 @@ export interface Rng {
   chance(p: number): boolean;
 }
 
-/** a seeded stream (mulberry32): period 2^32, plenty for a fleet */
-export function rng(...seed: (number | string)[]): Rng {
-  let s = hash32(...seed);
-  const next = () => {
+/** mulberry32: uniform [0, 1) from a 32-bit seed; period 2^32, plenty for a fleet or a test */
+export function mulberry32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
     s = (s + 0x6d2b79f5) >>> 0;
     let t = s;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** a seeded stream keyed by any numbers and strings */
+export function rng(...seed: (number | string)[]): Rng {
+  const next = mulberry32(hash32(...seed));
   return {
     next,
     int: (n) => Math.floor(next() * n),
