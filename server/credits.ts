@@ -67,16 +67,16 @@ export interface Credits {
 
 export const ODBL = { name: 'ODbL 1.0', url: 'https://opendatacommons.org/licenses/odbl/1-0/' } as const;
 
-/** the recorded traffic shipped in data/demo and data/sample (their CREDITS.md say the same) */
+/** the recorded traffic shipped in data/sample (its CREDITS.md says the same) */
 export const SHIPPED_TRAFFIC: CreditSource[] = [
   {
     id: 'adsb-lol',
-    name: 'adsb.lol (demo feed and sample history)',
+    name: 'adsb.lol (sample history)',
     kind: 'traffic',
     license: 'ODbL 1.0',
     license_url: ODBL.url,
     credit: 'adsb.lol and its feeders',
-    upstream: 'published in the eastham adsb_actions repository (BSD-2-Clause); see data/demo/CREDITS.md and data/sample/CREDITS.md',
+    upstream: 'published in the eastham adsb_actions repository (BSD-2-Clause); see data/sample/CREDITS.md',
   },
 ];
 

@@ -12,7 +12,7 @@ import { allRows, sqlString, streamRows } from './duck.ts';
 import { refViewFor } from './refview.ts';
 
 /** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
-export const LEGS_PER_BATCH = 2_000_000;
+export const LEGS_PER_BATCH = 4_000_000;
 
 /**
  * Hex ranges [lo, hi) holding at most about `maxLegs` legs each, cut from the real distribution:
@@ -44,43 +44,41 @@ export function packRanges(counts: [string, number][], maxLegs: number): [string
 
 const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${hi ? ` AND hex < ${sqlString(hi)}` : ''}`;
 
-/** per airframe of a hex range: the latest reg/type heard and the majority airline prefix */
-export function identitySql(lo: string, hi: string | null): string {
+/**
+ * one row per airframe of a hex range: the latest reg/type heard, the majority airline prefix, and
+ * the newest MAX_LEGS legs as JSON, newest first. the legs are an unordered list() sorted by
+ * list_sort on a leading descending key: an ordered list(... ORDER BY) aggregate keeps a sort state
+ * per group and ran out of 4 GB on a year's log; this holds a batch in about 1.3 GB.
+ */
+export function airframesSql(lo: string, hi: string | null): string {
   return `
-WITH b AS (SELECT hex, callsign, reg, type, last_ts FROM legs_routed WHERE ${rangeWhere(lo, hi)}),
+WITH b AS (SELECT * FROM legs_routed WHERE ${rangeWhere(lo, hi)}),
 ops AS (
   SELECT hex, arg_max(p, (n, t)) AS operator_icao FROM (
     SELECT hex, substr(callsign, 1, 3) AS p, count(*) AS n, max(last_ts) AS t FROM b
     WHERE regexp_full_match(callsign, '[A-Z]{3}[0-9][A-Z0-9]{0,4}') GROUP BY hex, p)
   GROUP BY hex),
-ids AS (
-  SELECT hex, arg_max(reg, last_ts) FILTER (WHERE reg IS NOT NULL AND reg <> '') AS reg,
-         arg_max(upper(type), last_ts) FILTER (WHERE type IS NOT NULL AND type <> '') AS type
+lg AS (
+  SELECT hex,
+    arg_max(reg, last_ts) FILTER (WHERE reg IS NOT NULL AND reg <> '') AS reg,
+    arg_max(upper(type), last_ts) FILTER (WHERE type IS NOT NULL AND type <> '') AS type,
+    to_json(list_transform(list_slice(list_sort(list({
+      k1: -first_ts, k2: -last_ts,
+      date: CAST(CAST(to_timestamp(coalesce(dep_ts, first_ts)) AT TIME ZONE 'UTC' AS DATE) AS VARCHAR),
+      org: org, dst: dst, org_ident: org_ident, dst_ident: dst_ident, callsign: callsign,
+      dep: dep_ts, arr: arr_ts, first_seen: first_ts, last_seen: last_ts,
+      route_source: route_source, table_source: table_source})), 1, ${MAX_LEGS}),
+      x -> {date: x.date, org: x.org, dst: x.dst, org_ident: x.org_ident, dst_ident: x.dst_ident, callsign: x.callsign,
+            dep: x.dep, arr: x.arr, first_seen: x.first_seen, last_seen: x.last_seen,
+            route_source: x.route_source, table_source: x.table_source}))::VARCHAR AS legs
   FROM b GROUP BY hex)
-SELECT ids.hex, ids.reg, ids.type, ops.operator_icao FROM ids LEFT JOIN ops USING (hex) ORDER BY ids.hex`;
+SELECT lg.hex, lg.reg, lg.type, ops.operator_icao, lg.legs FROM lg LEFT JOIN ops USING (hex)`;
 }
 
-/**
- * the newest MAX_LEGS legs of each airframe of a hex range, newest first, sorted by hex so the
- * caller groups them as they stream (an ordered list() aggregate in SQL holds every group in
- * memory at once: it ran out of 4 GB on a year's log)
- */
-export function legsSql(lo: string, hi: string | null): string {
-  return `
-SELECT hex,
-  CAST(CAST(to_timestamp(coalesce(dep_ts, first_ts)) AT TIME ZONE 'UTC' AS DATE) AS VARCHAR) AS date,
-  org, dst, org_ident, dst_ident, callsign, dep_ts AS dep, arr_ts AS arr, first_ts AS first_seen, last_ts AS last_seen,
-  route_source, table_source
-FROM legs_routed WHERE ${rangeWhere(lo, hi)}
-QUALIFY row_number() OVER (PARTITION BY hex ORDER BY first_ts DESC, last_ts DESC) <= ${MAX_LEGS}
-ORDER BY hex, first_ts DESC, last_ts DESC`;
-}
-
-interface IdRow extends LogIdentity {
+interface HexRow extends LogIdentity {
   hex: string;
+  legs: string;
 }
-
-type LegRow = AirframeLeg & { hex: string };
 
 function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | null, legs: AirframeLeg[] | null): void {
   const id = airframeIdentity(hex, log, ref);
@@ -97,28 +95,14 @@ export async function writeAirframes(ctx: BuildContext, db: DuckDBConnection = c
   const seen = new Set<string>();
   ctx.progress.start('airframes', 0);
   for (const [lo, hi] of await hexBatches(db, maxLegs)) {
-    const ids = new Map<string, IdRow>();
-    for await (const rows of streamRows<IdRow>(db, identitySql(lo, hi))) for (const r of rows) ids.set(r.hex, r);
-    let hex: string | null = null;
-    let legs: AirframeLeg[] = [];
-    const flush = () => {
-      if (hex !== null && /^[0-9a-f]{6}$/.test(hex)) {
-        seen.add(hex);
-        put(ctx, ref, hex, ids.get(hex) ?? { reg: null, type: null, operator_icao: null }, legs);
-        ctx.progress.tick();
+    for await (const rows of streamRows<HexRow>(db, airframesSql(lo, hi))) {
+      for (const r of rows) {
+        if (!/^[0-9a-f]{6}$/.test(r.hex)) continue;
+        seen.add(r.hex);
+        put(ctx, ref, r.hex, r, JSON.parse(r.legs) as AirframeLeg[]);
       }
-    };
-    for await (const rows of streamRows<LegRow>(db, legsSql(lo, hi))) {
-      for (const { hex: h, ...leg } of rows) {
-        if (h !== hex) {
-          flush();
-          hex = h;
-          legs = [];
-        }
-        legs.push(leg);
-      }
+      ctx.progress.tick(rows.length);
     }
-    flush();
   }
   // registry rows never heard: known airframes, not seen in the window (null legs when no log is loaded)
   const noLegs = ctx.archiveThrough === null ? null : [];
