@@ -16,15 +16,19 @@ export interface Version {
   manifest: Manifest;
 }
 
-/** The published version, or null when nothing is published (or the tree is unreadable). */
-export function currentVersion(root: string): Version | null {
-  let target: string;
+/** The directory `current` points at, or null when nothing is published. */
+function currentDir(root: string): string | null {
   try {
-    target = readlinkSync(join(root, CURRENT));
+    return resolve(root, readlinkSync(join(root, CURRENT)));
   } catch {
     return null;
   }
-  const dir = resolve(root, target);
+}
+
+/** The published version, or null when nothing is published (or the tree is unreadable). */
+export function currentVersion(root: string): Version | null {
+  const dir = currentDir(root);
+  if (!dir) return null;
   try {
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
     return { id: manifest.build_id, dir, manifest };
@@ -41,13 +45,8 @@ export interface VersionHeader {
 
 /** The published version's header (version.json), or null when nothing is published. */
 export function currentHeader(root: string): VersionHeader | null {
-  let target: string;
-  try {
-    target = readlinkSync(join(root, CURRENT));
-  } catch {
-    return null;
-  }
-  const dir = resolve(root, target);
+  const dir = currentDir(root);
+  if (!dir) return null;
   try {
     const header = JSON.parse(readFileSync(join(dir, 'version.json'), 'utf8')) as ManifestHeader;
     return { id: header.build_id, dir, header };

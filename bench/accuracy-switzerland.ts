@@ -1,7 +1,7 @@
 // measure the estimate method against plain dead reckoning on real cruise traffic over switzerland
 // (traffic library sample, 10 s sampling, one day in 2018). local measurement only: the file is not
 // part of the project; pass its path.
-//   npx tsx bench/accuracy-switzerland.ts ../shared/data/traffic/traffic-lib/switzerland.json.gz
+//   npx tsx bench/accuracy-switzerland.ts <path to traffic-lib switzerland.json.gz> (local measurement data, never committed)
 // the "destination" of each flight is its last observed position (the sample has no routes).
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';

@@ -10,7 +10,7 @@ export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fix
 /** the eastham sample: 22 real files in 2023/08/30 (filed under the day of their points) */
 export const SAMPLE_TREE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data', 'sample', 'globe_history');
 
-// reference points from OurAirports airports.csv.gz (/work/shared/data/ref/ourairports, Unlicense):
+// reference points from OurAirports airports.csv.gz (data/ref/ourairports, Unlicense):
 // ident, latitude_deg, longitude_deg
 export const TEST_AIRPORTS: readonly [string, number, number][] = [
   ['KMSP', 44.880081, -93.221741], // Minneapolis-Saint Paul International
