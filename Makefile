@@ -24,7 +24,9 @@ system-deps:
 $(STAMP): package.json package-lock.json
 	@command -v node >/dev/null || { echo "Node.js 20 is required (https://nodejs.org)"; exit 1; }
 	@node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' || { echo "Node.js 20 or newer is required; found $$(node --version)"; exit 1; }
-	npm ci --no-audit --no-fund
+	@# not `npm ci`: it insists on every platform's optional DuckDB binding being resolvable, and a
+	@# registry mirror may carry only this platform's; `npm install` installs from the same lock
+	npm install --no-audit --no-fund
 	@touch $@
 
 test: install system-deps
