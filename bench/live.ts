@@ -1,5 +1,5 @@
 // live benchmark, run by hand: the REAL server over loopback, driven by wrk (apt-get install wrk).
-//   npx tsx bench/live.ts [--duration 10s] [--refresh-s 1] [--entry other-main.ts]
+//   npx tsx bench/live.ts [--duration 10s] [--refresh-s 1] [--entry other-main.ts] [--snapshot aircraft.json]
 // serves the real 12k readsb snapshot, re-written with a fresh `now` every --refresh-s seconds
 // (by rename, as readsb does once a second), so ingest runs during the measurement as in production.
 // prints a markdown table: req/s, p50, p99 and body size per case, beside readsb's own figures.
@@ -19,6 +19,8 @@ const DURATION = arg('duration', '10s');
 const REFRESH_S = Number(arg('refresh-s', '1'));
 // another entry point taking the same flags (default: the real server, `npm run serve`)
 const ENTRY = arg('entry', '');
+// another aircraft.json (gzip or plain), e.g. the simulator's: npx tsx sim/cli.ts snapshot --aircraft 15000 --out f
+const SNAPSHOT = arg('snapshot', '');
 
 interface Case {
   name: string;
@@ -37,7 +39,8 @@ const CASES: Case[] = [
   { name: 'whole network, gzip', path: '/v1/aircraft', gzip: true, readsb: 359, target: 3590 },
 ];
 
-const raw = JSON.parse(gunzipSync(readFileSync(new URL('./data/readsb_aircraft_12k.json.gz', import.meta.url))).toString('utf8'));
+const input = readFileSync(SNAPSHOT || new URL('./data/readsb_aircraft_12k.json.gz', import.meta.url));
+const raw = JSON.parse((input[0] === 0x1f && input[1] === 0x8b ? gunzipSync(input) : input).toString('utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'contrail-bench-'));
 const feed = join(dir, 'aircraft.json');
 const writeFeed = () => {
