@@ -24,6 +24,7 @@ function need<T>(value: T | null, detail: string): T {
 
 const hexOf = (p: Record<string, string>) => need(normalise.hex(p.hex ?? ''), `hex must be 6 hexadecimal characters, e.g. 4b1814; got ${JSON.stringify(p.hex)}`);
 const airlineOf = (s: string | undefined) => need(normalise.airline(s ?? ''), `airline must be a 3-letter ICAO code, e.g. SWR; got ${JSON.stringify(s)}`);
+const slugOf = (s: string | undefined) => need(normalise.slug(s ?? ''), 'alliance slug must be lower-case words joined by -, e.g. star-alliance');
 const airportOf = (s: string | undefined) => need(normalise.airportCode(s ?? ''), `airport must be an IATA (3) or ICAO (4) code, e.g. ZRH or LSZH; got ${JSON.stringify(s)}`);
 
 function artifactRoute(pattern: string, bucket: string, deps: HistoryDeps, resolve: Resolve, missing: Missing): Route {
@@ -70,20 +71,14 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       '/v1/alliances/:slug',
       'refdata',
       deps,
-      (p) => {
-        const slug = need(normalise.slug(p.slug ?? ''), `alliance slug must be lower-case words joined by -, e.g. star-alliance`);
-        return { key: keys.alliance(slug), what: `alliance ${slug}` };
-      },
+      (p) => ({ key: keys.alliance(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }),
       plainMissing,
     ),
     artifactRoute(
       '/v1/alliances/:slug/routes',
       'refdata',
       deps,
-      (p) => {
-        const slug = need(normalise.slug(p.slug ?? ''), `alliance slug must be lower-case words joined by -, e.g. star-alliance`);
-        return { key: keys.allianceRoutes(slug), what: `alliance ${slug}` };
-      },
+      (p) => ({ key: keys.allianceRoutes(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }),
       plainMissing,
     ),
     artifactRoute(
