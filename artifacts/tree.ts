@@ -5,7 +5,7 @@
 //   <root>/current -> versions/<build_id>                          (switched by one rename)
 import { readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Manifest, ManifestHeader } from '../build/publish/manifest.ts';
+import type { Manifest, ManifestHeader } from './manifest.ts';
 
 export const CURRENT = 'current';
 export const VERSIONS = 'versions';

@@ -5,8 +5,8 @@
 // the "destination" of each flight is its last observed position (the sample has no routes).
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { evaluate, type ObservedTrack, type TrackPoint } from '../server/estimate/accuracy.ts';
-import { BASELINE_ID, METHOD_ID } from '../server/estimate/fly.ts';
+import { evaluate, type ObservedTrack, type TrackPoint } from '../lib/estimate/accuracy.ts';
+import { BASELINE_ID, METHOD_ID } from '../lib/estimate/fly.ts';
 
 interface Row {
   timestamp: number;

@@ -1,7 +1,7 @@
 // the OpenAPI 3.1 description, generated from operations.ts and the JSON Schemas of this folder.
 // nothing here is kept by hand apart from the prose of info.description: a response shape, a limit
-// or a cache lifetime changes in one place (its schema, operations.ts, server/http/policy.ts).
-import { POLICIES, WINDOW_S } from '../server/http/policy.ts';
+// or a cache lifetime changes in one place (its schema, operations.ts, schemas/policy.ts).
+import { POLICIES, WINDOW_S } from './policy.ts';
 import { loadSchemas, type Schema } from './index.ts';
 import { ERROR_STATUS, OPERATIONS, type Operation } from './operations.ts';
 import type { ErrorCode } from '../lib/errors.ts';
@@ -138,7 +138,7 @@ function okContent(op: Operation): Json {
 
 function operationObject(op: Operation): Json {
   const policy = POLICIES[op.bucket];
-  if (!policy) throw new Error(`operation ${op.operationId}: no bucket ${op.bucket} in server/http/policy.ts`);
+  if (!policy) throw new Error(`operation ${op.operationId}: no bucket ${op.bucket} in schemas/policy.ts`);
   return {
     operationId: op.operationId,
     tags: [op.tag],

@@ -1,6 +1,6 @@
 // the single table of operations: what /openapi.json and /docs are generated from (schemas/openapi.ts).
 // response bodies are the JSON Schemas of this folder; limits and cache lifetimes come from
-// server/http/policy.ts by bucket name, never copied here. texts follow the spec (sections 1-9).
+// schemas/policy.ts by bucket name, never copied here. texts follow the spec (sections 1-9).
 import type { ErrorCode } from '../lib/errors.ts';
 
 /**
@@ -29,7 +29,7 @@ export interface Operation {
   parameters: Parameter[];
   /** a schema name in this folder (schemas/<name>.schema.json), or a non-JSON media type */
   response: { schema: string } | { mediaType: 'text/html' | 'application/gzip' } | { openapi: true };
-  /** rate-limit and cache bucket (server/http/policy.ts) */
+  /** rate-limit and cache bucket (schemas/policy.ts) */
   bucket: string;
   stability: Stability;
   /** error codes the operation can answer besides rate_limited (every operation can answer 429) */

@@ -9,7 +9,7 @@ import { LiveState } from './live/state.ts';
 import { TraceStore } from './trace/store.ts';
 import { HistoryStore } from './history/store.ts';
 import { Tracker, type Destination } from './estimate/tracker.ts';
-import { servedAccuracy } from './estimate/accuracy-file.ts';
+import { servedAccuracy } from '../artifacts/estimate-accuracy.ts';
 import { openStations, type Stations } from './stations/open.ts';
 import { startServer, type Running } from './http/uws.ts';
 import type { Route } from './http/types.ts';

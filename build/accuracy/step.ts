@@ -3,8 +3,8 @@
 import { writeFileSync, renameSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assertValid } from '../../schemas/index.ts';
-import { evaluate, type ObservedTrack } from '../../server/estimate/accuracy.ts';
-import { accuracyDocument, type AccuracyFile } from '../../server/estimate/accuracy-file.ts';
+import { evaluate, type ObservedTrack } from '../../lib/estimate/accuracy.ts';
+import { accuracyDocument, type AccuracyFile } from '../../artifacts/estimate-accuracy.ts';
 import { listDay, listDays, readTrace, TraceReadError } from '../history/scan.ts';
 
 export interface AccuracyStepResult {

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { assertValid } from '../../schemas/index.ts';
 import { assertSafeKey, fileOf } from '../../artifacts/keys.ts';
-import type { Manifest, ObjectEntry } from './manifest.ts';
+import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
 
 // most documents are a few hundred bytes: zlib's setup, not compression, is their cost, and a
 // 4 KB window (windowBits 12) compresses them exactly as well at about 1.35x the speed (measured:

@@ -1,7 +1,7 @@
 // per-object HTTP headers in object storage: the same Content-Type, Content-Encoding and
-// Cache-Control the live server sends for that URL (spec 8, server/http/policy.ts), so a CDN in
+// Cache-Control the live server sends for that URL (spec 8, schemas/policy.ts), so a CDN in
 // front of the bucket honours them as they are. bundle files are content-addressed: immutable.
-import { policyFor } from '../../server/http/policy.ts';
+import { policyFor } from '../../schemas/policy.ts';
 
 import { IMMUTABLE } from '../../artifacts/bundles.ts';
 export { IMMUTABLE };

@@ -10,8 +10,8 @@
 // its estimate has run out: an aircraft heard in any other state is forgotten at once.
 // estimates live here only: nothing in this file writes anywhere.
 import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
-import { notCruisingBecause } from './cruise.ts';
-import { FLY, makePlan, positionAt, type FlightStart, type Plan } from './fly.ts';
+import { notCruisingBecause } from '../../lib/estimate/cruise.ts';
+import { FLY, makePlan, positionAt, type FlightStart, type Plan } from '../../lib/estimate/fly.ts';
 
 export interface Destination {
   /** airport code as the routes table names it (IATA) */

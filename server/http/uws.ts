@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ApiError } from '../../lib/errors.ts';
 import { ClientIp } from './client-ip.ts';
-import { policyFor, WINDOW_S } from './policy.ts';
+import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter } from './ratelimit.ts';
 import { acceptsGzip, encodeError, encodeReply, type Wire } from './respond.ts';
 import { decodePath, Router } from './router.ts';

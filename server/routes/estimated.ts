@@ -4,8 +4,8 @@
 // as estimated 90 s later. the body is built once per snapshot and shared by every request.
 import { gzipSync } from 'node:zlib';
 import { staleSnapshot } from '../../lib/errors.ts';
-import type { Accuracy } from '../estimate/accuracy.ts';
-import { METHOD_ID, METHOD_NOTE } from '../estimate/fly.ts';
+import type { Accuracy } from '../../lib/estimate/accuracy.ts';
+import { METHOD_ID, METHOD_NOTE } from '../../lib/estimate/fly.ts';
 import type { Tracker } from '../estimate/tracker.ts';
 import { GZIP_MIN_BYTES } from '../http/respond.ts';
 import type { Payload, Route } from '../http/types.ts';

@@ -8,7 +8,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { loadSchemas, problems, type Schema } from '../../schemas/index.ts';
 import { OPERATIONS, type Operation } from '../../schemas/operations.ts';
-import { POLICIES } from '../../server/http/policy.ts';
+import { POLICIES } from '../../schemas/policy.ts';
 import type { Route } from '../../server/http/types.ts';
 
 const doc = buildOpenApi({ baseUrl: 'https://api.example.org/' }) as any;
@@ -127,7 +127,7 @@ test('each response lists 200, 429 and its own error statuses; errors use the se
   }
 });
 
-test('limits and cache lifetimes come from server/http/policy.ts by bucket', () => {
+test('limits and cache lifetimes come from schemas/policy.ts by bucket', () => {
   for (const op of OPERATIONS) {
     const o = doc.paths[op.path].get;
     assert.deepEqual(o['x-rate-limit'], { bucket: op.bucket, limit: POLICIES[op.bucket]!.limit, window_s: 600 });
@@ -152,7 +152,7 @@ test('$defs are hoisted as <schema>.<def> and cross-file $refs point at componen
 test('a missing schema, a missing bucket, a duplicate path or a deep $ref fails the build with the fix', () => {
   const base = OPERATIONS[0]!;
   assert.throws(() => buildOpenApi({ operations: [{ ...base, response: { schema: 'nope' } }] }), /add schemas\/nope\.schema\.json/);
-  assert.throws(() => buildOpenApi({ operations: [{ ...base, bucket: 'nope' }] }), /no bucket nope in server\/http\/policy\.ts/);
+  assert.throws(() => buildOpenApi({ operations: [{ ...base, bucket: 'nope' }] }), /no bucket nope in schemas\/policy\.ts/);
   assert.throws(() => buildOpenApi({ operations: [base, base] }), /lists \/v1\/now twice/);
   const deep = new Map<string, Schema>([
     ['now', { $id: 'now.json', properties: { x: { $ref: '#/properties/y' } } }],

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { serve, type TestServer } from '../helpers/http.ts';
 import { docsRoutes, SWAGGER_UI_DIR } from '../../server/routes/docs.ts';
 import { loadCredits, CREDITS_DEFAULTS, type CreditsConfig } from '../../server/credits.ts';
-import { POLICIES } from '../../server/http/policy.ts';
+import { POLICIES } from '../../schemas/policy.ts';
 
 async function withDocs(config: CreditsConfig, f: (s: TestServer) => Promise<void>, base = 'https://api.example.org') {
   const s = await serve(docsRoutes({ baseUrl: () => base, credits: loadCredits(config) }), { clock: () => 1_750_000_000_000 });

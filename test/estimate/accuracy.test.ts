@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bearingDeg, destinationPoint } from '../../lib/geo.ts';
 import { problems } from '../../schemas/index.ts';
-import { evaluate, medianKm, type TrackPoint } from '../../server/estimate/accuracy.ts';
-import { accuracyDocument, loadAccuracy } from '../../server/estimate/accuracy-file.ts';
-import { METHOD_ID } from '../../server/estimate/fly.ts';
+import { evaluate, medianKm, type TrackPoint } from '../../lib/estimate/accuracy.ts';
+import { accuracyDocument, loadAccuracy } from '../../artifacts/estimate-accuracy.ts';
+import { METHOD_ID } from '../../lib/estimate/fly.ts';
 import { main } from '../../build/accuracy/cli.ts';
 
 const T = 1_790_000_000;

@@ -1,7 +1,7 @@
 // the cruising rule: only level flight at altitude, with a position, track and speed, is estimated.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CRUISE, isCruising, notCruisingBecause } from '../../server/estimate/cruise.ts';
+import { CRUISE, isCruising, notCruisingBecause } from '../../lib/estimate/cruise.ts';
 
 const cruise = { lat: 47.1, lon: 8.2, alt_baro: 36000, gs: 450, track: 270, baro_rate: 64 };
 

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearingDeg, destinationPoint, distanceNm } from '../../lib/geo.ts';
-import { FLY, makePlan, nearNm, positionAt, straightAt, type FlightStart } from '../../server/estimate/fly.ts';
+import { FLY, makePlan, nearNm, positionAt, straightAt, type FlightStart } from '../../lib/estimate/fly.ts';
 
 const T = 1_790_000_000;
 // over the north atlantic, westbound at 480 kt, 37,000 ft; destination JFK

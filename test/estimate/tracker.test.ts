@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearingDeg, destinationPoint, distanceNm } from '../../lib/geo.ts';
 import type { AircraftRecord, FeedSnapshot } from '../../server/feed/record.ts';
-import { FLY } from '../../server/estimate/fly.ts';
+import { FLY } from '../../lib/estimate/fly.ts';
 import { Tracker, type Destination } from '../../server/estimate/tracker.ts';
 
 const T = 1_790_000_000;

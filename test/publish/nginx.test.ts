@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { currentVersion } from '../../artifacts/tree.ts';
 import { writeBundles } from '../../build/bundle/bundle.ts';
 import { IMMUTABLE } from '../../build/upload/headers.ts';
-import { policyFor } from '../../server/http/policy.ts';
+import { policyFor } from '../../schemas/policy.ts';
 import { reply } from '../../server/http/types.ts';
 import { httpGet, serve, type TestServer } from '../helpers/http.ts';
 import { makeFixture, NOW_MS } from './fixture.ts';

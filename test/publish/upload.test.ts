@@ -12,7 +12,7 @@ import { writeBundles } from '../../build/bundle/bundle.ts';
 import { upload, type UploadOptions } from '../../build/upload/upload.ts';
 import { bucketOfKey, IMMUTABLE } from '../../build/upload/headers.ts';
 import { planUpload, parseRemoteManifest } from '../../build/upload/plan.ts';
-import { policyFor } from '../../server/http/policy.ts';
+import { policyFor } from '../../schemas/policy.ts';
 import { makeFixture, NOW_MS } from './fixture.ts';
 import { BUCKET, CREDS, rawGet, recording, startS3 } from './s3.ts';
 

@@ -3,9 +3,9 @@
 // the top level is exactly the spec 2.3 `accuracy` object plus the method it measured and the
 // straight-line baseline, so the served object is a plain pick of four fields.
 import { readFileSync } from 'node:fs';
-import { problems } from '../../schemas/index.ts';
-import type { Accuracy, Evaluation } from './accuracy.ts';
-import { BASELINE_ID, METHOD_ID } from './fly.ts';
+import { problems } from '../schemas/index.ts';
+import type { Accuracy, Evaluation } from '../lib/estimate/accuracy.ts';
+import { BASELINE_ID, METHOD_ID } from '../lib/estimate/fly.ts';
 
 export interface AccuracyFile extends Accuracy {
   /** the method measured (fly.ts METHOD_ID) */

@@ -35,6 +35,6 @@ export const POLICIES: Record<string, Policy> = {
 
 export function policyFor(bucket: string): Policy {
   const p = POLICIES[bucket];
-  if (!p) throw new Error(`no policy for bucket ${bucket}: add it to server/http/policy.ts`);
+  if (!p) throw new Error(`no policy for bucket ${bucket}: add it to schemas/policy.ts`);
   return p;
 }

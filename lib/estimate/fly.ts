@@ -14,7 +14,7 @@
 //   descends and slows, so a cruise-speed estimate overshoots, and it is usually heard again.
 // - every estimate ends after 2 hours (the nightly accuracy measures gaps up to 120 min) and never
 //   later than 15 minutes past its ETA.
-import { bearingDeg, destinationPoint, distanceNm, normalizeDeg } from '../../lib/geo.ts';
+import { bearingDeg, destinationPoint, distanceNm, normalizeDeg } from '../geo.ts';
 
 /** stable identifier of the method; bump the suffix when its results change */
 export const METHOD_ID = 'dr-10m-gc/1';

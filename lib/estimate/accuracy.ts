@@ -13,8 +13,8 @@
 //   every hidden gap length. the gap is measured to the first point at or after its nominal end.
 // - a sample counts only while the estimate would be listed (past 90 s, before it expires), and
 //   the straight-line baseline is scored on exactly the same samples.
-import { distanceKm } from '../../lib/geo.ts';
-import { cutLegs, type TrackPoint as DetectorPoint } from '../../lib/detector.ts';
+import { distanceKm } from '../geo.ts';
+import { cutLegs, type TrackPoint as DetectorPoint } from '../detector.ts';
 import { isCruising } from './cruise.ts';
 import { FLY, makePlan, positionAt, straightAt, type FlightStart } from './fly.ts';
 

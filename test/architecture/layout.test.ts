@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { relativeImports, sourceFiles, wrongWayImports } from './layout.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+test('no import goes the wrong way between top-level folders (lib <- schemas <- artifacts <- {build, server} <- sim)', () => {
+  const wrong = wrongWayImports(sourceFiles(ROOT));
+  assert.deepEqual(wrong.map((w) => `${w.file} imports ${w.specifier} (${w.from} -> ${w.to})`), []);
+});
+
+test('the checker sees static, type-only, re-export and dynamic imports', () => {
+  const src = `import a from './a.ts';\nimport type { B } from '../b.ts';\nexport { c } from "./c.ts";\nconst d = await import('../../d.ts');\nimport './side.ts';`;
+  assert.deepEqual(relativeImports(src), ['./a.ts', '../b.ts', './c.ts', '../../d.ts', './side.ts']);
+});
+
+test('the checker flags upward and sideways imports and allows downward ones', () => {
+  const files = new Map([
+    ['lib/geo.ts', `import { x } from '../schemas/index.ts';`],
+    ['build/a/b.ts', `import { y } from '../../server/http/uws.ts';\nimport { z } from '../../artifacts/keys.ts';`],
+    ['server/main.ts', `import { w } from '../lib/geo.ts';\nimport { v } from './app.ts';`],
+    ['sim/demo.ts', `import { u } from '../build/nightly.ts';`],
+    ['server/x.ts', `import { t } from '../sim/world.ts';`],
+  ]);
+  assert.deepEqual(wrongWayImports(files).map((w) => `${w.from}->${w.to}`), ['lib->schemas', 'build->server', 'server->sim']);
+});
