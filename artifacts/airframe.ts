@@ -1,8 +1,8 @@
 // the airframe document (spec 2.5): who the aircraft is (registry first, the log's own reg/type
 // where the registry is silent, the state of registration from the hex's code block) and its
 // observed legs, newest first, at most 200.
-import type { RefView } from './refview.ts';
-import type { RouteSource } from './routes.ts';
+import type { RefView } from './reference-view.ts';
+import type { RouteSource } from './flight-routes.ts';
 
 export const MAX_LEGS = 200;
 /** provenance of fields the flight log (the decoder's database as heard) supplied */

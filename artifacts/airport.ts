@@ -11,7 +11,7 @@ export const TOP_ROUTES = 20;
 /** airlines listed (spec 8: top 20) */
 export const TOP_AIRLINES = 20;
 
-/** The reference-data fields of the airport (lib/refdata Airport has them all). */
+/** The reference-data fields of the airport (lib/reference Airport has them all). */
 export interface AirportRef {
   iata: string;
   ident: string;

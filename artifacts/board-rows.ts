@@ -5,7 +5,7 @@
 import { hhmm, parseHhmm } from '../lib/localtime.ts';
 import { minuteDistance, type Slot } from './board.ts';
 import type { PublishedArrival, PublishedDeparture } from './timetable.ts';
-import type { RouteSource } from './routes.ts';
+import type { RouteSource } from './flight-routes.ts';
 
 /** how close an observed and a published time must be to be the same flight, minutes */
 export const MATCH_MIN = 30;
@@ -36,7 +36,7 @@ export interface ArrivalRow {
   route_source?: RouteSource;
 }
 
-/** What the board needs of a routes table entry (artifacts/routes.ts RouteEntry), IATA codes. */
+/** What the board needs of a routes table entry (artifacts/flight-routes.ts RouteEntry), IATA codes. */
 export interface RouteEnds {
   org: string;
   dst: string;

@@ -1,5 +1,5 @@
 // where researchers' bundles live, shared by the build that writes them (build/bundle) and the
-// server that lists and serves them (server/routes/bundles.ts); no dependencies, so the live
+// server that lists and serves them (server/handlers/bundles.ts); no dependencies, so the live
 // server never loads the build's engine (DuckDB) to serve a file.
 
 export const INDEX_FILE = 'index.json';

@@ -6,7 +6,7 @@
 // or '*' for whatever the catalog says. an accept covers that exact route only, so an upstream
 // change of the row needs a new review; a reject covers its route (or every route for '*') and
 // wins over any accept. malformed rows are skipped and counted, never fatal.
-import { readCsv, skip, type FileCount } from '../lib/refdata/csv.ts';
+import { readCsv, skip, type FileCount } from '../lib/reference/csv.ts';
 import { normalise } from './keys.ts';
 
 export type Decision = 'accept' | 'reject';

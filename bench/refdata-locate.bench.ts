@@ -1,10 +1,10 @@
 // locate() throughput over the shipped snapshot: seeded points, half on real runways (hits),
 // half uniformly random (mostly misses). run: node --import tsx bench/refdata-locate.bench.ts
 import { mulberry32 } from '../lib/random.ts';
-import { readRefFile } from '../lib/refdata/index.ts';
-import { parseAirports } from '../lib/refdata/airports.ts';
-import { parseRunways } from '../lib/refdata/runways.ts';
-import { buildLocator } from '../lib/refdata/locate.ts';
+import { readRefFile } from '../lib/reference/index.ts';
+import { parseAirports } from '../lib/reference/airports.ts';
+import { parseRunways } from '../lib/reference/runways.ts';
+import { buildLocator } from '../lib/reference/locate.ts';
 
 const dir = process.argv[2] ?? 'data/ref';
 const airports = parseAirports(await readRefFile(dir, 'ourairports/airports.csv.gz')).airports;

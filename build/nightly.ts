@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, helpText, parseConfig, type Specs } from '../lib/cli.ts';
-import { loadRefdata } from '../lib/refdata/index.ts';
+import { loadRefdata } from '../lib/reference/index.ts';
 import { keys } from '../artifacts/keys.ts';
 import { buildLog, type BuildLogResult } from './log/build.ts';
 import { summary as logSummary } from './log/cli.ts';
@@ -15,7 +15,7 @@ import { accuracyStep, newestDay } from './accuracy/step.ts';
 import { consoleProgress } from './progress.ts';
 import { abandon, commit, lockRoot, newBuildId, stage } from './publish/publish.ts';
 import type { BuildContext, Builder, Progress } from './artifacts/context.ts';
-import { buildRoutes } from './artifacts/routes.ts';
+import { buildRoutes } from './artifacts/flight-routes.ts';
 import { buildAirframes } from './artifacts/airframes.ts';
 import { buildRefdata } from './artifacts/refdata.ts';
 import { buildAirports } from './artifacts/airports.ts';

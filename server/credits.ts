@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Specs } from '../lib/cli.ts';
-import { parseSources } from '../lib/refdata/sources.ts';
+import { parseSources } from '../lib/reference/sources.ts';
 
 export interface CreditsConfig {
   /** name of the receiver network, used in the attribution line */
@@ -82,7 +82,7 @@ export const SHIPPED_TRAFFIC: CreditSource[] = [
 
 export const DEFAULT_SOURCES_FILE = fileURLToPath(new URL('../data/ref/sources.json', import.meta.url));
 
-/** Read the reference sources (checked by lib/refdata) and put the network and the traffic beside them. */
+/** Read the reference sources (checked by lib/reference) and put the network and the traffic beside them. */
 export function loadCredits(config: CreditsConfig, opts: { sourcesFile?: string; traffic?: CreditSource[] } = {}): Credits {
   const file = opts.sourcesFile ?? DEFAULT_SOURCES_FILE;
   const reference = parseSources(readFileSync(file), file).map(

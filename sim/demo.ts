@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { helpText, parseConfig, ConfigError, type Specs } from '../lib/cli.ts';
 import { openLog } from '../build/log/read.ts';
-import { parseAlliances } from '../lib/refdata/alliances.ts';
+import { parseAlliances } from '../lib/reference/alliances.ts';
 import { readFileSync } from 'node:fs';
 import { FLEET_PER_AIRBORNE, createSky } from './sky.ts';
 import { writeHistory } from './history.ts';

@@ -3,7 +3,7 @@
 // ICAO block of the country with a registration of its prefix) and general aviation based at
 // small fields near big ones. airframe i depends only on (seed, i) and airframes before it, so a
 // bigger fleet extends a smaller one.
-import type { RegistryEntry } from '../lib/refdata/registry.ts';
+import type { RegistryEntry } from '../lib/reference/registry.ts';
 import { distanceNm } from '../lib/geo.ts';
 import { rng, type Rng } from '../lib/random.ts';
 import { LIGHT, perfOf, typesFor, type Perf } from './perf.ts';

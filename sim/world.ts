@@ -1,16 +1,16 @@
 // the simulator's view of the shipped reference data (data/ref): airports with runways, the
 // catalog's two-airport airline routes, the registry, ICAO address blocks and registration
-// prefixes. adapter (reads files) + pure indexing; parsing reuses lib/refdata's parsers.
+// prefixes. adapter (reads files) + pure indexing; parsing reuses lib/reference's parsers.
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAirports, type Airport } from '../lib/refdata/airports.ts';
-import { parseRunways } from '../lib/refdata/runways.ts';
-import { buildLocator, type AirportLocator } from '../lib/refdata/locate.ts';
-import { parseCatalog, type CatalogRow } from '../lib/refdata/catalog.ts';
-import { parseRegistry, type RegistryEntry } from '../lib/refdata/registry.ts';
-import { parseCodeBlocks, buildCodeBlocks, type CodeBlock, type CodeBlocks } from '../lib/refdata/codeblocks.ts';
-import { readCsv } from '../lib/refdata/csv.ts';
+import { parseAirports, type Airport } from '../lib/reference/airports.ts';
+import { parseRunways } from '../lib/reference/runways.ts';
+import { buildLocator, type AirportLocator } from '../lib/reference/locate.ts';
+import { parseCatalog, type CatalogRow } from '../lib/reference/catalog.ts';
+import { parseRegistry, type RegistryEntry } from '../lib/reference/registry.ts';
+import { parseCodeBlocks, buildCodeBlocks, type CodeBlock, type CodeBlocks } from '../lib/reference/codeblocks.ts';
+import { readCsv } from '../lib/reference/csv.ts';
 import { distanceNm } from '../lib/geo.ts';
 
 export interface Runway { a: { lat: number; lon: number }; b: { lat: number; lon: number } }

@@ -7,9 +7,9 @@ import type { Builder, BuildContext } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { MAX_LEGS, airframeDoc, airframeIdentity, type AirframeLeg, type LogIdentity } from '../../artifacts/airframe.ts';
 import { refAircraftDoc } from '../../artifacts/refdata.ts';
-import type { RefView } from '../../artifacts/refview.ts';
+import type { RefView } from '../../artifacts/reference-view.ts';
 import { allRows, sqlString, streamRows } from './duck.ts';
-import { refViewFor } from './refview.ts';
+import { refViewFor } from '../../artifacts/reference-view-adapter.ts';
 
 /** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
 export const LEGS_PER_BATCH = 4_000_000;

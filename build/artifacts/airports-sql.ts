@@ -45,7 +45,7 @@ export async function airportTotals(db: DuckDBConnection): Promise<Map<string, {
   await db.run(`CREATE OR REPLACE TEMP TABLE ap_ends AS
     SELECT e.ident, e.dep, e.other, e.hex, e.day,
       (m.hex IS NOT NULL) AS mil,
-      -- an airline callsign: a known airline designator, then a digit (lib/refdata/callsign.ts)
+      -- an airline callsign: a known airline designator, then a digit (lib/reference/callsign.ts)
       (al.icao IS NOT NULL AND substr(e.callsign, 4, 1) BETWEEN '0' AND '9') AS airline
     FROM (${ENDS}) e
     SEMI JOIN ${IATA_IDENTS} i ON i.ident = e.ident

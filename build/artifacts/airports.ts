@@ -5,11 +5,11 @@
 import { assertValid } from '../../schemas/index.ts';
 import { airportDocument, type AirportRef } from '../../artifacts/airport.ts';
 import { keys } from '../../artifacts/keys.ts';
-import { ROUTES_SHARED_KEY, type RoutesTable } from '../../artifacts/routes.ts';
+import { ROUTES_SHARED_KEY, type RoutesTable } from '../../artifacts/flight-routes.ts';
 import type { Builder, BuildContext } from './context.ts';
 import { airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables } from './airports-sql.ts';
 import { ensureRefAirports } from './duck.ts';
-import { refViewOf } from './refview.ts';
+import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
 import { readTimetables } from './timetables.ts';
 
 const ICAO_KEY = /^[A-Z]{4}$/;

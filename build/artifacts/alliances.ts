@@ -9,7 +9,7 @@ import {
 import { keys } from '../../artifacts/keys.ts';
 import type { Builder, BuildContext } from './context.ts';
 import { allRows, ensureRefAirports, loadTable, streamRows } from './duck.ts';
-import { refViewOf } from './refview.ts';
+import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
 
 export const buildAlliances: Builder = async (ctx: BuildContext) => {
   const { as_of, alliances } = ctx.refdata.alliances;

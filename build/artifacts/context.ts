@@ -18,8 +18,8 @@ export const silentProgress: Progress = { start() {}, tick() {}, done() {} };
 export interface BuildContext {
   /** DuckDB connection with a view `legs` (flight-log rows inside the window, plus the `day` partition column) */
   db: DuckDBConnection;
-  /** the loaded reference data (lib/refdata) */
-  refdata: import('../../lib/refdata/index.ts').Refdata;
+  /** the loaded reference data (lib/reference) */
+  refdata: import('../../lib/reference/index.ts').Refdata;
   writer: ArtifactWriter;
   /** newest day in the log (ISO date), null when the log is empty */
   archiveThrough: string | null;

@@ -1,7 +1,7 @@
 // small DuckDB adapters for the artifact builders: stream a query's rows in chunks (never the
 // whole result in JS), and load reference tables the SQL joins against.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { RefView } from '../../artifacts/refview.ts';
+import type { RefView } from '../../artifacts/reference-view.ts';
 
 type Row = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import {
   type AirlineCounts, type AirlineDetail, type ScheduleCounts,
 } from '../../artifacts/refdata.ts';
 import { allRows, ensureRefAirports, streamRows } from './duck.ts';
-import { refViewFor } from './refview.ts';
+import { refViewFor } from '../../artifacts/reference-view-adapter.ts';
 
 const AIRLINE_CS = `regexp_full_match(callsign, '[A-Z]{3}[0-9][A-Z0-9]{0,4}')`;
 

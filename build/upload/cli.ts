@@ -1,8 +1,8 @@
-// `npm run --silent publish -- --help`: upload the published artifact tree and the bundles to an
+// `npm run --silent upload -- --help`: upload the published artifact tree and the bundles to an
 // S3-compatible bucket. credentials from the standard AWS environment variables.
 import { pathToFileURL } from 'node:url';
 import { ConfigError, helpText, parseConfig, type Specs } from '../../lib/cli.ts';
-import { s3Store } from './store.ts';
+import { s3Store } from './object-store.ts';
 import { upload } from './upload.ts';
 
 export interface PublishConfig {
@@ -33,7 +33,7 @@ export const PUBLISH_SPECS: Specs<PublishConfig> = {
   concurrency: { flag: 'concurrency', env: 'CONTRAIL_S3_CONCURRENCY', kind: 'int', default: 8, help: 'objects sent in parallel', check: (v) => (v >= 1 && v <= 64 ? undefined : 'must be 1..64') },
 };
 
-const USAGE = `Usage: npm run --silent publish -- [options]
+const USAGE = `Usage: npm run --silent upload -- [options]
 
 Uploads the published artifact tree (--artifacts, its current version) and the researchers'
 bundles (--bundles) to an S3-compatible bucket. Only objects whose sha256 changed since the last

@@ -16,7 +16,7 @@ export interface ObjectHeaders {
   contentDisposition?: string;
 }
 
-// artifact key prefix -> rate/cache bucket of the URL it answers (the routes in server/routes/history.ts)
+// artifact key prefix -> rate/cache bucket of the URL it answers (the routes in server/handlers/history.ts)
 const BUCKETS: [string, string][] = [
   ['v1/airframes/', 'airframe'],
   ['v1/airports/', 'airport'],

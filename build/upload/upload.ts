@@ -11,7 +11,7 @@ import { fileOf } from '../../artifacts/keys.ts';
 import { BUNDLES_URL, localFile, readIndex } from '../bundle/bundle.ts';
 import { bundleHeaders, indexHeaders, manifestHeaders, treeHeaders, type ObjectHeaders } from './headers.ts';
 import { parseRemoteManifest, planUpload, type LocalObject, type RemoteManifest } from './plan.ts';
-import type { Body, ObjectStore } from './store.ts';
+import type { Body, ObjectStore } from './object-store.ts';
 
 export interface UploadOptions {
   /** artifact tree root: its `current` version is uploaded */

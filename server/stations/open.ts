@@ -2,7 +2,7 @@
 import { StationKeys } from './ids.ts';
 import { Roster, type RosterOptions } from './roster.ts';
 import { StationSource, type StationSourceOptions } from './source.ts';
-import { StationStore } from './store.ts';
+import { StationStore } from './roster-file.ts';
 
 export interface Stations {
   keys: StationKeys;

@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { StationKeys } from './ids.ts';
 import { parseFeederList, type FeederList } from './parse.ts';
 import type { Roster } from './roster.ts';
-import type { StationStore } from './store.ts';
+import type { StationStore } from './roster-file.ts';
 
 export interface StationSourceOptions {
   /** file path or http(s) URL of the feeder list */

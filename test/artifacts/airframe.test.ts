@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { airframeDoc, airframeIdentity, MAX_LEGS, type AirframeLeg } from '../../artifacts/airframe.ts';
 import { problems } from '../../schemas/index.ts';
-import { makeRef } from './ref-fixture.ts';
+import { makeRef } from '../helpers/ref-fixture.ts';
 
 const T0 = 1_717_200_000; // pinned
 const ref = makeRef();

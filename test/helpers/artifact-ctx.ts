@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { silentProgress, type BuildContext } from '../../build/artifacts/context.ts';
 import { ArtifactWriter } from '../../build/publish/writer.ts';
-import type { Refdata } from '../../lib/refdata/index.ts';
-import { indexAirports, parseAirports } from '../../lib/refdata/airports.ts';
-import { mergeAirlines, parseVrsAirlines } from '../../lib/refdata/airlines.ts';
-import { buildCodeBlocks, parseCodeBlocks } from '../../lib/refdata/codeblocks.ts';
-import { parseAlliances } from '../../lib/refdata/alliances.ts';
+import type { Refdata } from '../../lib/reference/index.ts';
+import { indexAirports, parseAirports } from '../../lib/reference/airports.ts';
+import { mergeAirlines, parseVrsAirlines } from '../../lib/reference/airlines.ts';
+import { buildCodeBlocks, parseCodeBlocks } from '../../lib/reference/codeblocks.ts';
+import { parseAlliances } from '../../lib/reference/alliances.ts';
 
 export interface LegRow {
   hex: string;

@@ -1,0 +1,99 @@
+// adapts the loaded reference data (lib/reference) to the RefView the route, airframe and refdata
+// artifacts read. fields the loaders do not keep (yet) come out null.
+import type { Refdata, RegistryEntry } from '../lib/reference/index.ts';
+import { normaliseCallsign } from '../lib/reference/callsign.ts';
+import type { AirlineRef, AirportRef, RefView, RegistryRef, RunwayRef, TypeRef } from './reference-view.ts';
+
+type RunwayLike = {
+  airport_ident: string;
+  le: { lat: number; lon: number } | null;
+  he: { lat: number; lon: number } | null;
+  closed: boolean;
+  le_ident?: string | null;
+  he_ident?: string | null;
+  length_ft?: number | null;
+  width_ft?: number | null;
+  surface?: string | null;
+  lighted?: boolean | null;
+};
+
+export function refViewOf(r: Refdata): RefView {
+  // runways are optional on Refdata: used when the loader exposes them
+  const runwayList = (r as Refdata & { runways?: readonly RunwayLike[] }).runways ?? [];
+  const runways = new Map<string, RunwayRef[]>();
+  for (const w of runwayList) {
+    const ref: RunwayRef = {
+      le_ident: w.le_ident ?? null,
+      he_ident: w.he_ident ?? null,
+      length_ft: w.length_ft ?? null,
+      width_ft: w.width_ft ?? null,
+      surface: w.surface ?? null,
+      lighted: w.lighted ?? null,
+      closed: w.closed,
+      le: w.le,
+      he: w.he,
+    };
+    const list = runways.get(w.airport_ident);
+    if (list) list.push(ref);
+    else runways.set(w.airport_ident, [ref]);
+  }
+  const airline = (icao: string): AirlineRef | null => {
+    const a = r.airlines.byIcao(icao);
+    return a ? { icao: a.icao, iata: a.iata, name: a.name, country: a.country, telephony: a.telephony } : null;
+  };
+  const type = (designator: string): TypeRef | null => {
+    const t = r.types.get(designator);
+    return t ? typeRef(t) : null;
+  };
+  const typeRef = (t: NonNullable<ReturnType<Refdata['types']['get']>>): TypeRef => ({
+    designator: t.designator,
+    manufacturer: t.manufacturer || null,
+    model: t.model || null,
+    name: t.name || null,
+    category: t.category,
+    engines: t.engines,
+    engine_type: t.engine_type,
+    engine_placement: null,
+    species: t.species,
+    wake: t.wake,
+    active: true,
+  });
+  const registryRef = (e: RegistryEntry): RegistryRef => ({
+    hex: e.hex, reg: e.reg, type: e.type, operator: e.operator, airline: e.airline_code, serial: e.serial, year: e.year, source: e.source,
+  });
+  return {
+    airport: (ident) => r.airports.byIdent(ident) as AirportRef | null,
+    airportByCode: (code) => r.airports.lookup(code) as AirportRef | null,
+    runways: (ident) => runways.get(ident) ?? [],
+    airline,
+    flightNumber: (cs) => r.airlines.flightNumberFromCallsign(cs),
+    type,
+    registry: (hex) => {
+      const e = r.registry.get(hex);
+      return e ? registryRef(e) : null;
+    },
+    *allRegistry() {
+      // iteration is optional on the loader's Registry: used when it offers all()
+      const all = (r.registry as typeof r.registry & { all?: () => Iterable<RegistryEntry> }).all;
+      if (all) for (const e of all.call(r.registry)) yield registryRef(e);
+    },
+    countryOfHex: (hex) => r.codeBlocks.countryOfHex(hex),
+    allAirports: () => r.airports.all as readonly AirportRef[],
+    *allAirlines() {
+      for (const a of r.airlines.all) yield { icao: a.icao, iata: a.iata, name: a.name, country: a.country, telephony: a.telephony };
+    },
+    *allTypes() {
+      for (const t of r.types.all()) yield typeRef(t);
+    },
+    catalogRows: () => r.catalog.rows(),
+    catalogRoute: (cs) => r.catalog.route(cs),
+    catalogKey: (cs) => normaliseCallsign(cs),
+  };
+}
+
+/** the RefView of a build, made once and kept in ctx.shared */
+export function refViewFor(ctx: { refdata: Refdata; shared: Map<string, unknown> }): RefView {
+  let v = ctx.shared.get('refview') as RefView | undefined;
+  if (!v) ctx.shared.set('refview', (v = refViewOf(ctx.refdata)));
+  return v;
+}

@@ -1,0 +1,172 @@
+// builder: the routes table from the log (aggregated in DuckDB, streamed by callsign) and the
+// checked, reviewed community catalog. writes v1/route/<callsign>, meta/routes and meta/lookup,
+// puts the table in ctx.shared (ROUTES_SHARED_KEY) for airports and alliances, and leaves two
+// things in DuckDB for later builders: table `routes_table` and view `legs_routed` (legs with
+// IATA ends, a missing end filled from the table when the heard end agrees).
+import { existsSync, readFileSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Builder, BuildContext } from './context.ts';
+import { keys } from '../../artifacts/keys.ts';
+import { checkCatalogRow, type CatalogVerdict } from '../../artifacts/catalog-check.ts';
+import { emptyReviews, indexReviews, parseReviewCsv, type ReviewIndex, type ReviewPolicy } from '../../artifacts/catalog-review.ts';
+import {
+  decideRoute, routeDoc, routesTableDoc, ROUTES_SHARED_KEY,
+  type CallsignEvidence, type RouteDecision, type RoutesTable,
+} from '../../artifacts/flight-routes.ts';
+import type { RefView } from '../../artifacts/reference-view.ts';
+import { ensureRefAirports, loadTable, streamRows } from './duck.ts';
+import { refViewFor } from '../../artifacts/reference-view-adapter.ts';
+
+export interface RoutesOptions {
+  /** the reviewed list; a missing file means nothing was reviewed */
+  reviewFile: string | null;
+  /** auto: catalog answers that pass the automatic checks are served (labelled review "auto"); reviewed: only accepted ones */
+  policy: ReviewPolicy;
+}
+
+export const DEFAULT_ROUTES_OPTIONS: RoutesOptions = { reviewFile: 'data/catalog-review.csv', policy: 'auto' };
+
+// log evidence per callsign, circuits (org = dst) left out, callsigns that cannot be a key skipped
+const EVIDENCE_SQL = `
+WITH l AS (
+  SELECT upper(trim(callsign)) AS cs, org, dst, type, "day", last_ts FROM legs
+  WHERE callsign IS NOT NULL AND regexp_full_match(upper(trim(callsign)), '[A-Z0-9]{2,8}')
+    AND NOT (org IS NOT NULL AND dst IS NOT NULL AND org = dst)
+),
+g AS (
+  SELECT cs, list({org: org, dst: dst, legs: n, last_ts: t}) AS groups
+  FROM (SELECT cs, org, dst, count(*)::INTEGER AS n, max(last_ts)::DOUBLE AS t FROM l GROUP BY cs, org, dst)
+  GROUP BY cs
+),
+c AS (
+  SELECT cs, count(*)::INTEGER AS legs, count(DISTINCT "day")::INTEGER AS days, max(last_ts)::DOUBLE AS last_ts,
+         coalesce(list(DISTINCT type ORDER BY type) FILTER (WHERE type IS NOT NULL), []) AS types
+  FROM l GROUP BY cs
+)
+SELECT c.cs AS callsign, c.legs, c.days, c.last_ts, c.types, g.groups FROM c JOIN g USING (cs)`;
+
+export async function readEvidence(db: DuckDBConnection, tick: (n: number) => void = () => {}): Promise<Map<string, CallsignEvidence>> {
+  const out = new Map<string, CallsignEvidence>();
+  for await (const rows of streamRows<CallsignEvidence>(db, EVIDENCE_SQL)) {
+    for (const r of rows) out.set(r.callsign, r);
+    tick(rows.length);
+  }
+  return out;
+}
+
+function readReviews(opts: RoutesOptions): { reviews: ReviewIndex; skipped: number } {
+  if (!opts.reviewFile || !existsSync(opts.reviewFile)) return { reviews: emptyReviews, skipped: 0 };
+  const { entries, count } = parseReviewCsv(readFileSync(opts.reviewFile), opts.reviewFile);
+  return { reviews: indexReviews(entries), skipped: count.skipped };
+}
+
+export interface RoutesResult {
+  table: RoutesTable;
+  /** how many callsigns ended each way (route_source or the reason for no route) */
+  outcomes: Record<string, number>;
+}
+
+/** the pure part of the builder: every decision, given the evidence and the reference data */
+export function computeRoutes(evidence: Map<string, CallsignEvidence>, ref: RefView, reviews: ReviewIndex, policy: ReviewPolicy, each?: (cs: string, d: RouteDecision, ev: CallsignEvidence | null, v: CatalogVerdict | null) => void): RoutesResult {
+  const table: RoutesTable = new Map();
+  const outcomes: Record<string, number> = {};
+  const note = (cs: string, d: RouteDecision, ev: CallsignEvidence | null, v: CatalogVerdict | null) => {
+    const k = d.entry ? d.entry.route_source : d.reason!;
+    outcomes[k] = (outcomes[k] ?? 0) + 1;
+    if (d.entry) table.set(cs, d.entry);
+    each?.(cs, d, ev, v);
+  };
+  const verdictOf = (cs: string, types: readonly string[]): CatalogVerdict | null => {
+    const key = ref.catalogKey(cs) ?? cs;
+    const codes = ref.catalogRoute(cs);
+    return codes ? checkCatalogRow(key, codes, types, ref, reviews, policy) : null;
+  };
+  // callsigns the network heard: observation first, the catalog where it is silent
+  const spoken = new Set<string>();
+  for (const [cs, ev] of evidence) {
+    spoken.add(ref.catalogKey(cs) ?? cs);
+    const v = verdictOf(cs, ev.types);
+    note(cs, decideRoute(ev, v, ref), ev, v);
+  }
+  // catalog callsigns never heard in the window
+  for (const row of ref.catalogRows()) {
+    if (spoken.has(row.callsign) || evidence.has(row.callsign)) continue;
+    const v = checkCatalogRow(row.callsign, row.airports, [], ref, reviews, policy);
+    note(row.callsign, decideRoute(null, v, ref), null, v);
+  }
+  return { table, outcomes };
+}
+
+/** legs with IATA ends; a missing end filled from the routes table when the heard end agrees */
+export const LEGS_ROUTED_SQL = `
+CREATE OR REPLACE TEMP VIEW legs_routed AS
+SELECT l.hex, upper(trim(l.callsign)) AS callsign, l.reg, l.type, l.first_ts, l.last_ts, l.dep_ts, l.arr_ts, l.day,
+  l.org AS org_ident, l.dst AS dst_ident,
+  CASE WHEN l.org IS NOT NULL THEN ao.iata WHEN l.dst IS NOT NULL AND ad.iata IS NOT NULL AND r.dst_ident = l.dst THEN r.org END AS org,
+  CASE WHEN l.dst IS NOT NULL THEN ad.iata WHEN l.org IS NOT NULL AND ao.iata IS NOT NULL AND r.org_ident = l.org THEN r.dst END AS dst,
+  CASE
+    WHEN l.org IS NOT NULL AND l.dst IS NOT NULL THEN CASE WHEN ao.iata IS NOT NULL AND ad.iata IS NOT NULL THEN 'observed' END
+    WHEN l.org IS NOT NULL AND ao.iata IS NOT NULL AND r.org_ident = l.org THEN 'observed+catalog'
+    WHEN l.dst IS NOT NULL AND ad.iata IS NOT NULL AND r.dst_ident = l.dst THEN 'observed+catalog'
+  END AS route_source,
+  -- which table entry filled the missing end (duckdb reads the alias above)
+  CASE WHEN route_source = 'observed+catalog' THEN r.route_source END AS table_source
+FROM legs l
+LEFT JOIN ref_airports ao ON ao.ident = l.org
+LEFT JOIN ref_airports ad ON ad.ident = l.dst
+LEFT JOIN routes_table r ON r.callsign = upper(trim(l.callsign))`;
+
+export async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable): Promise<void> {
+  const rows = function* () {
+    for (const [cs, e] of table) yield [cs, e.org, e.dst, e.org_ident, e.dst_ident, e.route_source] as const;
+  };
+  await loadTable(db, 'routes_table', [['callsign', 'VARCHAR'], ['org', 'VARCHAR'], ['dst', 'VARCHAR'], ['org_ident', 'VARCHAR'], ['dst_ident', 'VARCHAR'], ['route_source', 'VARCHAR']], rows());
+  await db.run(LEGS_ROUTED_SQL);
+}
+
+/** meta/lookup: what the server needs for ICAO airport codes, its 404 rule and the estimator's destinations */
+export function lookupDoc(ref: RefView) {
+  const icao: Record<string, string> = {};
+  const positions: Record<string, [number, number]> = {};
+  for (const a of ref.allAirports()) {
+    if (a.icao && a.iata && ref.airportByCode(a.icao) === a) icao[a.icao] = a.iata;
+    // the airport a routes-table IATA code names (the same one the airport documents use)
+    if (a.iata && ref.airportByCode(a.iata) === a) positions[a.iata] = [round5(a.lat), round5(a.lon)];
+  }
+  const airlines = [...ref.allAirlines()].map((a) => a.icao).sort();
+  return { airports_icao_to_iata: sortKeys(icao), airport_positions: sortKeys(positions), airlines };
+}
+
+const round5 = (x: number) => Math.round(x * 1e5) / 1e5;
+function sortKeys<T>(o: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const k of Object.keys(o).sort()) out[k] = o[k]!;
+  return out;
+}
+
+export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS): Builder {
+  return async (ctx: BuildContext) => {
+    const ref = refViewFor(ctx);
+    await ensureRefAirports(ctx.db, ref);
+    const { reviews, skipped } = readReviews(opts);
+    ctx.progress.start('routes: log evidence', 0);
+    const evidence = await readEvidence(ctx.db, (n) => ctx.progress.tick(n));
+    ctx.progress.done(`${evidence.size} callsigns heard`);
+    ctx.progress.start('routes: decide and write', evidence.size + 0);
+    const { table, outcomes } = computeRoutes(evidence, ref, reviews, opts.policy, (cs, d, ev, v) => {
+      if (d.entry) ctx.writer.put(keys.route(cs), routeDoc(cs, d.entry, ev, v, ref), 'route');
+      ctx.progress.tick();
+    });
+    ctx.writer.put(keys.routesTable(), routesTableDoc(table), 'routes-table');
+    ctx.writer.put(keys.lookup(), lookupDoc(ref), 'lookup');
+    await loadRoutesTable(ctx.db, table);
+    ctx.shared.set(ROUTES_SHARED_KEY, table);
+    ctx.counts.routes = table.size;
+    for (const [k, n] of Object.entries(outcomes)) ctx.counts[`routes.${k}`] = n;
+    if (skipped) ctx.counts['routes.review_rows_skipped'] = skipped;
+    const fmt = Object.entries(outcomes).map(([k, n]) => `${k} ${n}`).join(', ');
+    ctx.progress.done(`${table.size} routes (${fmt}); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`);
+  };
+}
+
+export const buildRoutes: Builder = makeRoutesBuilder();

@@ -1,0 +1,166 @@
+// the published artifact tree as the live server sees it: follows `current` (checked every few
+// seconds), serves objects as stored (gzip), and keeps the small in-memory tables of a version
+// (routes table, code lookups, estimate accuracy) swapped in one assignment when a build lands.
+import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { fileOf, keys } from '../../artifacts/keys.ts';
+import { currentHeader, type VersionHeader } from '../../artifacts/tree.ts';
+import { artifactUnavailable } from '../../lib/errors.ts';
+import { normaliseCallsign } from '../../lib/reference/callsign.ts';
+
+export type RouteSource = 'observed' | 'observed+catalog' | 'catalog';
+
+export interface Loaded {
+  version: VersionHeader;
+  /** callsign -> [org, dst, route_source] */
+  routes: Map<string, [string | null, string | null, RouteSource]>;
+  /** small code lookups written by the build (meta/lookup), or null in a tree without one */
+  lookup: Lookup | null;
+  /** the latest night's estimate accuracy, or null */
+  accuracy: unknown | null;
+}
+
+export interface Lookup {
+  airports_icao_to_iata?: Record<string, string>;
+  /** IATA -> [lat, lon] */
+  airport_positions?: Record<string, [number, number]>;
+  airlines?: string[];
+  [k: string]: unknown;
+}
+
+export class HistoryStore {
+  private loaded: Loaded | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly cache = new Map<string, Buffer | null>();
+  private cacheBytes = 0;
+
+  constructor(
+    readonly root: string,
+    private readonly log: (line: string) => void = () => {},
+    /** bytes of gzip objects kept in memory (least recently used dropped first) */
+    private readonly cacheLimit = 64 * 1024 * 1024,
+  ) {}
+
+  /** Load the published version now and re-check every `everyMs`. */
+  start(everyMs = 5000): this {
+    this.refresh();
+    if (everyMs > 0) {
+      this.timer = setInterval(() => this.refresh(), everyMs);
+      this.timer.unref();
+    }
+    return this;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Swap in the published version when it changed. Returns true when a new version was loaded. */
+  refresh(): boolean {
+    if (!this.root) return false;
+    const v = currentHeader(this.root);
+    if (!v) {
+      if (this.loaded) this.log(`artifacts: nothing published under ${this.root} any more; history routes answer 503`);
+      this.loaded = null;
+      return false;
+    }
+    if (this.loaded?.version.id === v.id) return false;
+    try {
+      const next: Loaded = {
+        version: v,
+        routes: parseRoutes(readJsonSync(v.dir, keys.routesTable())),
+        lookup: (readJsonSync(v.dir, keys.lookup()) as Lookup | null) ?? null,
+        accuracy: readJsonSync(v.dir, keys.accuracy()),
+      };
+      this.loaded = next;
+      this.cache.clear();
+      this.cacheBytes = 0;
+      this.log(`artifacts: serving build ${v.id} (archive through ${v.header.archive_through ?? 'none'}, window ${v.header.window_days} days)`);
+      return true;
+    } catch (e) {
+      this.log(`artifacts: build ${v.id} is unreadable (${(e as Error).message}); still serving ${this.loaded?.version.id ?? 'nothing'}`);
+      return false;
+    }
+  }
+
+  get current(): Loaded | null {
+    return this.loaded;
+  }
+
+  /** The loaded version, or a 503 artifact_unavailable. */
+  require(): Loaded {
+    if (!this.loaded) throw artifactUnavailable('no history build is published yet; run the nightly build (npm run nightly)');
+    return this.loaded;
+  }
+
+  /**
+   * The routes-table entry of a callsign: as broadcast (EZY012), else in the catalog's spelling
+   * (EZY12: leading zeros of the number dropped), which is how catalog-only entries are keyed.
+   */
+  route(callsign: string): { key: string; entry: [string | null, string | null, RouteSource] } | null {
+    const table = this.require().routes;
+    for (const key of [callsign, normaliseCallsign(callsign)]) {
+      const entry = key ? table.get(key) : undefined;
+      if (key && entry) return { key, entry };
+    }
+    return null;
+  }
+
+  archiveThrough(): string | null {
+    return this.loaded?.version.header.archive_through ?? null;
+  }
+
+  /** The stored gzip bytes of a key, or null when the build has no such object. */
+  async object(key: string): Promise<Buffer | null> {
+    const l = this.require();
+    const hit = this.cache.get(key);
+    if (hit !== undefined) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    let bytes: Buffer | null;
+    try {
+      bytes = await readFile(join(l.version.dir, fileOf(key)));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // no such object (or a key that runs through an object, e.g. <airframe>.gz/...): not there
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+      bytes = null;
+    }
+    if (this.loaded === l && bytes) this.remember(key, bytes);
+    return bytes;
+  }
+
+  private remember(key: string, bytes: Buffer): void {
+    this.cache.set(key, bytes);
+    this.cacheBytes += bytes.length;
+    for (const [k, v] of this.cache) {
+      if (this.cacheBytes <= this.cacheLimit) break;
+      this.cache.delete(k);
+      this.cacheBytes -= v?.length ?? 0;
+    }
+  }
+}
+
+function readJsonSync(dir: string, key: string): unknown | null {
+  try {
+    return JSON.parse(gunzipSync(readFileSync(join(dir, fileOf(key)))).toString('utf8'));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new Error(`${key}: ${(e as Error).message}`);
+  }
+}
+
+function parseRoutes(doc: unknown): Loaded['routes'] {
+  const m: Loaded['routes'] = new Map();
+  if (!doc || typeof doc !== 'object') return m;
+  const table = (doc as { routes?: Record<string, unknown> }).routes ?? doc;
+  for (const [cs, v] of Object.entries(table as Record<string, unknown>)) {
+    if (Array.isArray(v) && v.length >= 2) m.set(cs, [v[0] ?? null, v[1] ?? null, (v[2] as RouteSource) ?? 'observed']);
+  }
+  return m;
+}

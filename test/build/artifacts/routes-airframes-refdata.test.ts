@@ -1,0 +1,157 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { ArtifactWriter } from '../../../build/publish/writer.ts';
+import { silentProgress, type BuildContext } from '../../../build/artifacts/context.ts';
+import { makeRoutesBuilder } from '../../../build/artifacts/flight-routes.ts';
+import { writeAirframes } from '../../../build/artifacts/airframes.ts';
+import { buildRefdata } from '../../../build/artifacts/refdata.ts';
+import { ROUTES_SHARED_KEY, type RoutesTable } from '../../../artifacts/flight-routes.ts';
+import type { Refdata } from '../../../lib/reference/index.ts';
+import { keys } from '../../../artifacts/keys.ts';
+import { makeRef } from '../../helpers/ref-fixture.ts';
+
+const DAY0 = Date.UTC(2024, 5, 1) / 1000; // 2024-06-01T00:00Z, pinned
+const H = 3600;
+type Leg = [hex: string, callsign: string | null, reg: string | null, type: string | null, first: number, last: number, dep: number | null, arr: number | null, org: string | null, dst: string | null];
+
+function legs(): Leg[] {
+  const out: Leg[] = [];
+  // 4b1814: SWR100 ZRH->LHR on 3 days (take-off 06:00Z = 08:00 Zurich summer time), plus LHR->ZRH back
+  for (let d = 0; d < 3; d++) {
+    const t = DAY0 + d * 86400 + 6 * H;
+    out.push(['4b1814', 'SWR100', 'HB-JVL', 'A320', t - 600, t + 2 * H, t, t + 100 * 60, 'LSZH', 'EGLL']);
+    out.push(['4b1814', 'SWR101', 'HB-JVL', 'A320', t + 3 * H, t + 5 * H, t + 3 * H + 600, null, 'EGLL', null]);
+  }
+  // SWR101 heard only taking off at LHR: the catalog's LHR-ZRH fills the destination
+  // a circuit at Zurich under a registration callsign: kept in the airframe, never a route
+  out.push(['4b0002', 'HBXYZ', 'HB-XYZ', 'C172', DAY0 + 10 * H, DAY0 + 11 * H, DAY0 + 10 * H, DAY0 + 11 * H, 'LSZH', 'LSZH']);
+  // 3c6444: DLH4 FRA->?, 250 legs to check the cap of 200, newest first; callsign prefix majority DLH
+  for (let i = 0; i < 250; i++) {
+    const t = DAY0 - 200 * 86400 + i * 12 * H;
+    out.push(['3c6444', i % 10 === 0 ? 'BAW9' : 'DLH4', null, 'A320', t, t + H, t, null, 'EDDF', null]);
+  }
+  return out;
+}
+
+let dir: string;
+let db: DuckDBConnection;
+let writer: ArtifactWriter;
+let ctx: BuildContext;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'contrail-artifacts-'));
+  db = await (await DuckDBInstance.create(':memory:')).connect();
+  await db.run(`CREATE TABLE legs (hex VARCHAR, callsign VARCHAR, reg VARCHAR, type VARCHAR, first_ts BIGINT, last_ts BIGINT, dep_ts BIGINT, arr_ts BIGINT, org VARCHAR, dst VARCHAR, day DATE)`);
+  const app = await db.createAppender('legs');
+  for (const l of legs()) {
+    l.forEach((v, i) => (v === null ? app.appendNull() : i >= 4 && i <= 7 ? app.appendBigInt(BigInt(v)) : app.appendVarchar(String(v))));
+    app.appendVarchar(new Date(((l[6] ?? l[4]) as number) * 1000).toISOString().slice(0, 10));
+    app.endRow();
+  }
+  app.closeSync();
+  const reviewFile = join(dir, 'review.csv');
+  writeFileSync(reviewFile, 'callsign,route,decision,reviewer,date,note\nBAW9,*,reject,ana,2025-01-01,reused callsign\n');
+  writer = new ArtifactWriter(join(dir, 'v1'), null);
+  const shared = new Map<string, unknown>([['refview', makeRef({ SWR101: ['EGLL', 'LSZH'], DLH4: ['EDDF', 'EGLL'], BAW9: ['EDDF', 'EGLL'], SWR7: ['LSZH', 'KJFK'] })]]);
+  ctx = {
+    db, refdata: {} as Refdata, writer, archiveThrough: '2024-06-03', windowStart: '2023-06-04', windowDays: 366, timetablesDir: null,
+    nowMs: Date.UTC(2024, 5, 4), progress: silentProgress, counts: {}, shared,
+  };
+  await makeRoutesBuilder({ reviewFile, policy: 'auto' })(ctx);
+  await writeAirframes(ctx, db, 4);
+  await buildRefdata(ctx);
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('the routes builder writes the table, one document per route, the lookup, and shares the table', () => {
+  assert.deepEqual(writer.read(keys.routesTable()), {
+    DLH4: ['FRA', 'LHR', 'observed+catalog'],
+    SWR100: ['ZRH', 'LHR', 'observed'],
+    SWR101: ['LHR', 'ZRH', 'observed+catalog'],
+    SWR7: ['ZRH', 'JFK', 'catalog'],
+  });
+  const table = ctx.shared.get(ROUTES_SHARED_KEY) as RoutesTable;
+  assert.equal(table.get('SWR100')?.org_ident, 'LSZH');
+  assert.equal((writer.read(keys.route('SWR7')) as { route_source: string }).route_source, 'catalog');
+  const lookup = writer.read(keys.lookup()) as { airports_icao_to_iata: Record<string, string>; airlines: string[] };
+  assert.equal(lookup.airports_icao_to_iata.LSZH, 'ZRH');
+  assert.equal(lookup.airports_icao_to_iata.LSZT, undefined);
+  assert.ok(lookup.airlines.includes('SWR'));
+  // the rejected BAW9 row is counted, never served; the circuit-only callsign has no evidence at all
+  assert.equal(ctx.counts['routes.catalog_rejected'], 1);
+  assert.equal(ctx.counts.routes, 4);
+});
+
+test('airframe legs are newest first, capped at 200, with operator_icao the majority airline prefix', () => {
+  const doc = writer.read(keys.airframe('3c6444')) as { legs: { first_seen: number; callsign: string; dst: string | null; route_source: string | null; table_source: string | null }[]; operator_icao: string; country: string; reg: null; source: string };
+  assert.equal(doc.legs.length, 200);
+  for (let i = 1; i < doc.legs.length; i++) assert.ok(doc.legs[i - 1]!.first_seen > doc.legs[i]!.first_seen);
+  assert.equal(doc.legs[0]!.first_seen, DAY0 - 200 * 86400 + 249 * 12 * H);
+  assert.equal(doc.operator_icao, 'DLH');
+  assert.equal(doc.country, 'DE');
+  assert.equal(doc.source, 'flight-log');
+  // DLH4's destination comes from the table (its catalog row agrees with the heard origin); BAW9's does not
+  const dlh = doc.legs.find((l) => l.callsign === 'DLH4')!;
+  assert.deepEqual([dlh.dst, dlh.route_source, dlh.table_source], ['LHR', 'observed+catalog', 'observed+catalog']);
+  const baw = doc.legs.find((l) => l.callsign === 'BAW9')!;
+  assert.deepEqual([baw.dst, baw.route_source], [null, null]);
+});
+
+test('airframe identity: registry first with provenance, country from the code block, airline observed', () => {
+  const doc = writer.read(keys.airframe('4b1814')) as Record<string, unknown> & { legs: { date: string; org: string; dst: string }[]; airline: { icao: string; source: string } };
+  assert.equal(doc.reg, 'HB-JVL');
+  assert.equal(doc.type_name, 'Airbus A320');
+  assert.equal(doc.category, 'narrow');
+  assert.equal(doc.year, 2010);
+  assert.equal(doc.country, 'CH');
+  assert.equal(doc.source, 'vrs-standing-data:aircraft.csv');
+  assert.deepEqual([doc.airline.icao, doc.airline.source], ['SWR', 'observed']);
+  assert.deepEqual(doc.legs.map((l) => `${l.date} ${l.org}-${l.dst}`).slice(0, 2), ['2024-06-03 LHR-ZRH', '2024-06-03 ZRH-LHR']);
+  // the circuit stays in its airframe's history; a registration callsign gives no operator_icao
+  const c172 = writer.read(keys.airframe('4b0002')) as { legs: { org: string; dst: string }[]; operator_icao: null; airline: null };
+  assert.deepEqual([c172.legs[0]!.org, c172.legs[0]!.dst, c172.operator_icao, c172.airline], ['ZRH', 'ZRH', null, null]);
+});
+
+test('a registry airframe never heard has legs [] and a refdata aircraft document', () => {
+  const doc = writer.read(keys.airframe('4b0001')) as { legs: unknown[]; reg: string };
+  assert.deepEqual([doc.reg, doc.legs], ['HB-ABC', []]);
+  assert.equal((writer.read(keys.refAircraft('4b1814')) as { serial: string }).serial, '1234');
+});
+
+test('refdata: observed airlines with counts, one airline with fleet, routes and countries', () => {
+  const list = writer.read(keys.refAirlines()) as { airlines: { icao: string; flights: number }[] };
+  assert.deepEqual(list.airlines.map((a) => [a.icao, a.flights]), [['DLH', 225], ['BAW', 25], ['SWR', 6]]);
+  const swr = writer.read(keys.refAirline('SWR')) as { routes: { org: string; dst: string; flights: number }[]; countries: { iso_country: string; flights: number }[]; fleet: { type: string; airframes: number }[] };
+  assert.deepEqual(swr.routes.map((r) => `${r.org}-${r.dst}:${r.flights}`), ['LHR-ZRH:3', 'ZRH-LHR:3']);
+  assert.deepEqual(swr.countries, [{ iso_country: 'CH', flights: 6 }, { iso_country: 'GB', flights: 6 }]);
+  assert.deepEqual(swr.fleet.map((f) => [f.type, f.airframes]), [['A320', 1]]);
+  const ezs = writer.read(keys.refAirline('EZS')) as { observed: { flights: number }; routes: unknown[] };
+  assert.deepEqual([ezs.observed.flights, ezs.routes], [0, []]);
+});
+
+test('refdata schedule: departures per weekday and local HH:MM at the origin', () => {
+  const s = writer.read(keys.refSchedule('SWR', 'ZRH', 'LHR')) as { tz: string; departures: number; weekdays: number[]; times: unknown[]; callsigns: unknown[] };
+  assert.equal(s.tz, 'Europe/Zurich');
+  assert.equal(s.departures, 3);
+  // 2024-06-01 was a Saturday: Sat, Sun, Mon
+  assert.deepEqual(s.weekdays, [1, 0, 0, 0, 0, 1, 1]);
+  assert.deepEqual(s.times, [{ dep: '08:00', flights: 3 }]);
+  assert.deepEqual(s.callsigns, [{ callsign: 'SWR100', flight: 'LX100', flights: 3, dep: '08:00' }]);
+  // the LHR departures are in London time (06:00Z + 3 h + 10 min = 10:10 BST)
+  const back = writer.read(keys.refSchedule('SWR', 'LHR', 'ZRH')) as { times: { dep: string }[] };
+  assert.deepEqual(back.times.map((t) => t.dep), ['10:10']);
+});
+
+test('refdata: every type and airport has a document; the airport carries tz and runways', () => {
+  const t = writer.read(keys.refType('B77W')) as { category: string; observed: { flights: number } };
+  assert.deepEqual([t.category, t.observed.flights], ['wide', 0]);
+  assert.equal((writer.read(keys.refType('A320')) as { observed: { airframes: number } }).observed.airframes, 2);
+  const a = writer.read(keys.refAirport('LSZH')) as { tz: string; runways: { le_ident: string }[] };
+  assert.deepEqual([a.tz, a.runways[0]!.le_ident], ['Europe/Zurich', '16']);
+  assert.equal(ctx.counts['refdata.airports'], 8);
+});

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, describe, it } from 'node:test';
+import { ConfigError, parseConfig } from '../../../lib/cli.ts';
+import { LOG_SPECS, selectionOf } from '../../../build/log/cli.ts';
+import { openLog } from '../../../build/log/read.ts';
+import { midnightTree, tempDir } from '../../helpers/history.ts';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const CLI = join(ROOT, 'build', 'log', 'cli.ts');
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const config = (argv: string[]) => parseConfig(LOG_SPECS, argv, {}).config;
+const selection = (argv: string[]) => selectionOf(config(argv));
+
+describe('log command flags', () => {
+  it('defaults to every day of the bundled sample', () => {
+    const c = config([]);
+    assert.equal(c.history, 'data/sample/globe_history');
+    assert.deepEqual(selectionOf(c), { all: true });
+  });
+
+  it('selects the newest N days or an inclusive range', () => {
+    assert.deepEqual(selection(['--days', '3']), { days: 3 });
+    assert.deepEqual(selection(['--from', '2025-02-04', '--to', '2025-02-05']), { from: '2025-02-04', to: '2025-02-05' });
+  });
+
+  it('reads the environment under the flags', () => {
+    const c = parseConfig(LOG_SPECS, ['--days', '2'], { CONTRAIL_LOG_DAYS: '5', CONTRAIL_LOG: '/x/log' }).config;
+    assert.equal(c.days, 2);
+    assert.equal(c.log, '/x/log');
+  });
+
+  it('refuses malformed values with a message that names the flag', () => {
+    const bad: [string[], RegExp][] = [
+      [['--days', 'abc'], /--days: expected an integer/],
+      [['--days', '-1'], /--days: must be 0 or more/],
+      [['--from', '2025-02-30', '--to', '2025-03-01'], /--from: expected a date/],
+      [['--from', '2025-02-04', '--to', '25-02-05'], /--to: expected a date/],
+      [['--from', '2025-02-04'], /--from and --to go together/],
+      [['--to', '2025-02-04'], /--from and --to go together/],
+      [['--from', '2025-02-05', '--to', '2025-02-04'], /is after --to/],
+      [['--days', '2', '--from', '2025-02-04', '--to', '2025-02-05'], /either --days or --from\/--to/],
+      [['--carry-hours', '13'], /--carry-hours: must be between 0 and 12/],
+      [['--carry-hours', 'NaN'], /expected a number/],
+      [['--threads', '0'], /--threads: must be 1 or more/],
+      [['--history', ''], /--history: must not be empty/],
+      [['--log'], /needs a value/],
+      [['--bogus', '1'], /unknown flag --bogus/],
+    ];
+    for (const [argv, msg] of bad) assert.throws(() => selection(argv), (e: unknown) => e instanceof ConfigError && msg.test(e.message), argv.join(' '));
+  });
+});
+
+describe('log command', () => {
+  it('prints --help with every flag and exits 0', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, '--help'], { cwd: ROOT });
+    for (const flag of ['--history', '--log', '--days', '--from', '--to', '--ref', '--carry-hours', '--help']) assert.ok(stdout.includes(flag), flag);
+  });
+
+  it('exits 2 with the fix on a bad flag, writing nothing', async () => {
+    await assert.rejects(run(process.execPath, ['--import', 'tsx', CLI, '--days', 'x'], { cwd: ROOT }), (e: { code?: number; stderr?: string }) => {
+      assert.equal(e.code, 2);
+      assert.match(e.stderr ?? '', /--days: expected an integer/);
+      return true;
+    });
+  });
+
+  it('builds a log from a history tree with the shipped OurAirports locator, printing plain progress lines off a terminal', async () => {
+    const history = midnightTree(tempDir());
+    const log = tempDir();
+    dirs.push(history, log);
+    const { stderr } = await run(process.execPath, ['--import', 'tsx', CLI, '--history', history, '--log', log, '--threads', '1'], { cwd: ROOT });
+    assert.match(stderr, /legs 2025-02-05: started \(1 expected\)/);
+    assert.match(stderr, /log: 2 days, 2 files, 4 legs/);
+    const l = await openLog(log, { threads: 1 });
+    try {
+      const rows = await l.rows('SELECT callsign, org, dst FROM legs ORDER BY first_ts');
+      assert.deepEqual(rows, [
+        { callsign: 'DAL1812', org: null, dst: 'KMSP' },
+        { callsign: 'DAL2418', org: 'KMSP', dst: null },
+        { callsign: 'DAL1615', org: null, dst: 'KMSP' },
+        { callsign: 'DAL2927', org: 'KMSP', dst: 'KDEN' },
+      ]);
+    } finally {
+      l.close();
+    }
+  });
+});

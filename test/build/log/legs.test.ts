@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseTraceFull, type TracePoint } from '../../../lib/readsb-trace.ts';
+import { DEFAULT_LEG_OPTIONS, airframeLegs, isOpen, majorityCallsign, type LegRow } from '../../../build/log/legs.ts';
+import { ac671b, splitByDay, testLocate } from '../../helpers/history.ts';
+
+process.env.TZ = 'UTC';
+
+const FEB5 = Date.parse('2025-02-05T00:00:00Z') / 1000;
+const FEB6 = FEB5 + 86400;
+const iso = (t: number) => new Date(t * 1000).toISOString();
+
+function wholeDay(): LegRow[] {
+  const t = parseTraceFull(ac671b());
+  // one window far from any midnight rule: the whole trace as a single day ending after it
+  return airframeLegs({ hex: t.hex, reg: t.reg, type: t.type, carry: null, points: t.points, dayEnd: FEB6 + 86400 }, testLocate).rows;
+}
+
+describe('flight-log legs from the real Delta ac671b trace', () => {
+  it('cuts four legs: from aloft into MSP, MSP out, into MSP, MSP to DEN, with KMSP/KDEN idents', () => {
+    const rows = wholeDay();
+    assert.deepEqual(
+      rows.map((r) => [r.callsign, r.org, r.dst]),
+      [
+        ['DAL1812', null, 'KMSP'],
+        ['DAL2418', 'KMSP', null],
+        ['DAL1615', null, 'KMSP'],
+        ['DAL2927', 'KMSP', 'KDEN'],
+      ],
+    );
+    for (const r of rows) {
+      assert.equal(r.hex, 'ac671b');
+      assert.equal(r.reg, 'N899DN');
+      assert.equal(r.type, 'B739');
+      assert.ok(r.first_ts <= r.last_ts);
+      for (const k of ['first_ts', 'last_ts', 'dep_ts', 'arr_ts'] as const) if (r[k] !== null) assert.ok(Number.isInteger(r[k]), k);
+    }
+    const den = rows[3]!;
+    assert.equal(iso(den.dep_ts!), '2025-02-05T18:14:36.000Z');
+    assert.equal(iso(den.arr_ts!), '2025-02-05T19:54:30.000Z');
+    assert.ok(den.first_ts <= den.dep_ts! && den.arr_ts! <= den.last_ts);
+    // null dep/arr where the take-off or landing was not heard
+    assert.equal(rows[0]!.dep_ts, null);
+    assert.equal(rows[1]!.arr_ts, null);
+  });
+
+  it('holds a leg airborne at midnight back as the carry, then writes it once, whole, on the next day', () => {
+    const parts = splitByDay(ac671b());
+    assert.deepEqual([...parts.keys()], ['2025-02-04', '2025-02-05']);
+    const d1 = parseTraceFull(parts.get('2025-02-04'));
+    const d2 = parseTraceFull(parts.get('2025-02-05'));
+    const first = airframeLegs({ hex: 'ac671b', reg: d1.reg, type: d1.type, carry: null, points: d1.points, dayEnd: FEB5 }, testLocate);
+    assert.deepEqual(first.rows, [], 'nothing closes on 2025-02-04: DAL1812 is still in the air at midnight');
+    assert.ok(first.carry);
+    assert.equal(first.carry.points.length, d1.points.length);
+
+    const second = airframeLegs({ hex: 'ac671b', reg: d2.reg, type: d2.type, carry: first.carry, points: d2.points, dayEnd: FEB6 }, testLocate);
+    assert.equal(second.carry, null, 'the day ends on the ground at DEN');
+    // the two days together give exactly the legs of the unsplit trace: none lost, none twice
+    assert.deepEqual(second.rows, wholeDay());
+    const dal1812 = second.rows.filter((r) => r.callsign === 'DAL1812');
+    assert.equal(dal1812.length, 1);
+    assert.equal(iso(dal1812[0]!.first_ts), '2025-02-04T21:13:43.000Z');
+    assert.equal(dal1812[0]!.dst, 'KMSP');
+  });
+
+  it('writes a carried leg the next day never continued, as it was', () => {
+    const d1 = parseTraceFull(splitByDay(ac671b()).get('2025-02-04'));
+    const first = airframeLegs({ hex: 'ac671b', reg: d1.reg, type: d1.type, carry: null, points: d1.points, dayEnd: FEB5 }, testLocate);
+    const next = airframeLegs({ hex: 'ac671b', reg: null, type: null, carry: first.carry, points: [], dayEnd: FEB6 }, testLocate);
+    assert.equal(next.carry, null);
+    assert.equal(next.rows.length, 1);
+    assert.deepEqual(
+      { ...next.rows[0] },
+      {
+        hex: 'ac671b', callsign: 'DAL1812', reg: 'N899DN', type: 'B739',
+        first_ts: Math.round(d1.points[0]!.t), last_ts: Math.round(d1.points.at(-1)!.t),
+        dep_ts: null, arr_ts: null, org: null, dst: null,
+      },
+    );
+  });
+
+  it('keeps points repeated across the midnight boundary once', () => {
+    const parts = splitByDay(ac671b());
+    const d1 = parseTraceFull(parts.get('2025-02-04'));
+    const d2 = parseTraceFull(parts.get('2025-02-05'));
+    const first = airframeLegs({ hex: 'ac671b', reg: d1.reg, type: d1.type, carry: null, points: d1.points, dayEnd: FEB5 }, testLocate);
+    // the next day's file starts with the last 5 points of the day before
+    const overlap = d1.points.slice(-5).concat(d2.points);
+    const second = airframeLegs({ hex: 'ac671b', reg: d2.reg, type: d2.type, carry: first.carry, points: overlap, dayEnd: FEB6 }, testLocate);
+    assert.deepEqual(second.rows, wholeDay());
+  });
+});
+
+describe('open-at-midnight rule', () => {
+  const pts = (ts: number[]): TracePoint[] => ts.map((t) => ({ t, lat: 45, lon: -93, alt: 30000, gs: 450 }));
+  const cut = { start: 0, end: 1, departure: null, arrival: null };
+  const carryS = DEFAULT_LEG_OPTIONS.carryS;
+
+  it('is open only without a landing and with the last point within carryS of midnight', () => {
+    assert.equal(isOpen(cut, pts([0, FEB5 - 60]), FEB5, carryS), true);
+    assert.equal(isOpen(cut, pts([0, FEB5 - carryS]), FEB5, carryS), true);
+    assert.equal(isOpen(cut, pts([0, FEB5 - carryS - 1]), FEB5, carryS), false);
+    assert.equal(isOpen({ ...cut, arrival: { at: FEB5 - 60, lat: 45, lon: -93, index: 1 } }, pts([0, FEB5 - 60]), FEB5, carryS), false);
+  });
+
+  it('is never open when the points lie far past the midnight (a folder dated before its content)', () => {
+    assert.equal(isOpen(cut, pts([0, FEB5 + 10 * 86400]), FEB5, carryS), false);
+  });
+});
+
+describe('majorityCallsign', () => {
+  const p = (callsign?: string): TracePoint => ({ t: 0, lat: 0, lon: 0, alt: 1000, ...(callsign === undefined ? {} : { callsign }) });
+
+  it('takes the callsign on most points, trailing spaces stripped', () => {
+    assert.equal(majorityCallsign([p('DAL1 '), p('DAL2'), p('DAL2   '), p()], 0, 3), 'DAL2');
+  });
+
+  it('is null when no point carries a callsign, and blank callsigns do not count', () => {
+    assert.equal(majorityCallsign([p(), p('   '), p('')], 0, 2), null);
+  });
+
+  it('counts only the points inside the leg', () => {
+    assert.equal(majorityCallsign([p('AAA'), p('AAA'), p('BBB')], 2, 2), 'BBB');
+  });
+
+  it('breaks a tie for the callsign that reached the count first', () => {
+    assert.equal(majorityCallsign([p('AAA'), p('BBB'), p('BBB'), p('AAA')], 0, 3), 'BBB');
+  });
+});

@@ -1,0 +1,98 @@
+// atomic publishing of artifact versions: whole or not at all, even when the build is killed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { currentVersion } from '../../../artifacts/tree.ts';
+import { commit, lockRoot, newBuildId, prune, stage } from '../../../build/publish/publish.ts';
+
+const T0 = Date.UTC(2026, 10, 22, 3, 15, 0);
+const meta = (id: string) => ({ build_id: id, built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 1, counts: { test: 1 } });
+const doc = (n: number) => ({ error: 'not_found', detail: `doc ${n}` }); // any schema-valid document will do
+
+function publishOne(root: string, id: string, docs: Record<string, number>) {
+  const s = stage(root, id);
+  for (const [k, n] of Object.entries(docs)) s.writer.put(k, doc(n), 'error');
+  s.writer.writeManifest(meta(id));
+  return { version: commit(root, s), stats: s.writer.stats };
+}
+
+test('a published build becomes current in one step, and unchanged objects are hard-linked, not rewritten', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  const a = publishOne(root, 'b1', { 'v1/x/1': 1, 'v1/x/2': 2 });
+  assert.equal(a.version.id, 'b1');
+  assert.equal(readlinkSync(join(root, 'current')), join('versions', 'b1'));
+  const b = publishOne(root, 'b2', { 'v1/x/1': 1, 'v1/x/2': 3 });
+  assert.deepEqual([b.stats.linked, b.stats.written], [1, 1]);
+  const ino = (v: string) => statSync(join(root, 'versions', v, 'v1/x/1.gz')).ino;
+  assert.equal(ino('b1'), ino('b2'), 'the unchanged object is the same inode');
+  assert.equal(currentVersion(root)?.manifest.objects['v1/x/2']?.bytes, JSON.stringify(doc(3)).length);
+});
+
+test('an invalid document fails the build before anything is published', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  publishOne(root, 'good', { 'v1/x/1': 1 });
+  const s = stage(root, 'bad');
+  assert.throws(() => s.writer.put('v1/x/2', { error: 'nope' }, 'error'), /does not match schemas\/error/);
+  assert.equal(currentVersion(root)?.id, 'good');
+  assert.throws(() => s.writer.put('../escape', doc(1), 'error'), /unsafe artifact key/);
+});
+
+test('a build killed midway leaves the served tree exactly as it was; the next build sweeps its leftovers', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  publishOne(root, 'good', { 'v1/x/1': 1 });
+  const before = JSON.stringify(currentVersion(root));
+  // a real child process that stages a build, writes objects, then dies by SIGKILL before committing
+  const script = `
+    import { stage } from ${JSON.stringify(new URL('../../../build/publish/publish.ts', import.meta.url).pathname)};
+    const s = stage(${JSON.stringify(root)}, 'killed');
+    for (let i = 0; i < 50; i++) s.writer.put('v1/x/' + i, { error: 'not_found', detail: 'd' + i }, 'error');
+    process.kill(process.pid, 'SIGKILL');`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.signal, 'SIGKILL', r.stderr);
+  assert.equal(JSON.stringify(currentVersion(root)), before, 'current is untouched');
+  assert.ok(readdirSync(join(root, 'versions')).some((n) => n.startsWith('killed.partial-')), 'the partial build is left on disk');
+  publishOne(root, 'next', { 'v1/x/1': 1 });
+  assert.deepEqual(readdirSync(join(root, 'versions')).sort(), ['good', 'next'], 'leftovers swept by the next build');
+});
+
+test('old versions are pruned, keeping the current one and the newest others', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  for (const id of ['b1', 'b2', 'b3', 'b4', 'b5']) publishOne(root, id, { 'v1/x/1': 1 });
+  assert.deepEqual(readdirSync(join(root, 'versions')).sort(), ['b2', 'b3', 'b4', 'b5']);
+  assert.deepEqual(prune(root, 1), ['b3', 'b2']);
+  assert.equal(currentVersion(root)?.id, 'b5');
+});
+
+test('one build at a time: the lock refuses a live holder and takes over a dead one', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  const release = lockRoot(root);
+  assert.throws(() => lockRoot(root), /another build/);
+  release();
+  writeFileSync(join(root, '.build.lock'), '999999999'); // no such process
+  const again = lockRoot(root);
+  again();
+  assert.equal(newBuildId(root, T0), '20261122T031500Z');
+});
+
+test('an object the new build no longer produces is gone from the new version and kept in the old one', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  publishOne(root, 'b1', { 'v1/x/1': 1, 'v1/x/gone': 2 });
+  const b = publishOne(root, 'b2', { 'v1/x/1': 1 });
+  assert.equal(b.stats.removed, 1);
+  assert.deepEqual(Object.keys(currentVersion(root)!.manifest.objects), ['v1/x/1']);
+  assert.ok(!readdirSync(join(root, 'versions/b2/v1/x')).includes('gone.gz'));
+  assert.ok(readdirSync(join(root, 'versions/b1/v1/x')).includes('gone.gz'), 'the previous version is untouched');
+});
+
+test('a changed object is rewritten in the new version without touching the previous version\'s bytes', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  publishOne(root, 'b1', { 'v1/x/1': 1 });
+  publishOne(root, 'b2', { 'v1/x/1': 7 });
+  const read = (v: string) => JSON.parse(gunzipSync(readFileSync(join(root, 'versions', v, 'v1/x/1.gz'))).toString());
+  assert.equal(read('b1').detail, 'doc 1');
+  assert.equal(read('b2').detail, 'doc 7');
+});

@@ -1,0 +1,145 @@
+// the reference nginx front (deploy/nginx/contrail.conf), started for real on loopback over a
+// published tree built with the real builders and a live server upstream (real uWebSockets.js).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { currentVersion } from '../../artifacts/tree.ts';
+import { writeBundles } from '../../build/bundle/bundle.ts';
+import { IMMUTABLE } from '../../build/upload/headers.ts';
+import { policyFor } from '../../schemas/policy.ts';
+import { reply } from '../../server/http/types.ts';
+import { httpGet, serve, type TestServer } from '../helpers/http.ts';
+import { makeFixture, NOW_MS } from '../helpers/publish-fixture.ts';
+
+const CONF = new URL('../../deploy/nginx/contrail.conf', import.meta.url).pathname;
+const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
+
+function nginxOrFail(): string {
+  const r = spawnSync(NGINX, ['-v'], { encoding: 'utf8' });
+  if (r.error || r.status !== 0) throw new Error(`nginx not found at ${NGINX}: install it with \`apt-get update && apt-get install -y nginx\` (Debian package nginx), or set NGINX=/path/to/nginx`);
+  return NGINX;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+let base = '';
+let nginx: ChildProcess | null = null;
+let live: TestServer | null = null;
+let fx: Awaited<ReturnType<typeof makeFixture>>;
+let bundles: Awaited<ReturnType<typeof writeBundles>>;
+
+before(async () => {
+  const bin = nginxOrFail();
+  fx = await makeFixture(4, 6);
+  const out = join(fx.dir, 'bundles');
+  bundles = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS });
+  live = await serve([{ pattern: '/v1/now', bucket: 'now', handler: () => reply({ upstream: 'live' }) }]);
+  const run = mkdtempSync(join(tmpdir(), 'contrail-nginx-'));
+  mkdirSync(join(run, 'logs'));
+  const port = await freePort();
+  const conf = readFileSync(CONF, 'utf8')
+    .replaceAll('__LISTEN__', `127.0.0.1:${port}`)
+    .replaceAll('__ARTIFACTS__', fx.root)
+    .replaceAll('__BUNDLES__', out)
+    .replaceAll('__LIVE__', `127.0.0.1:${live.port}`)
+    .replaceAll('__RUN__', run);
+  writeFileSync(join(run, 'nginx.conf'), conf);
+  // when the test runs as root, nginx workers drop to nobody: the temp dirs (mode 0700) must be readable
+  spawnSync('chmod', ['-R', 'a+rX', fx.dir]);
+  spawnSync('chmod', ['a+rwx', run]);
+  const check = spawnSync(bin, ['-t', '-p', run, '-c', join(run, 'nginx.conf'), '-e', join(run, 'error.log')], { encoding: 'utf8' });
+  assert.equal(check.status, 0, `nginx -t: ${check.stderr}`);
+  nginx = spawn(bin, ['-p', run, '-c', join(run, 'nginx.conf'), '-e', join(run, 'error.log'), '-g', 'daemon off;'], { stdio: 'ignore' });
+  base = `http://127.0.0.1:${port}`;
+  // wait until it answers (bounded by attempts, not by a timed assertion)
+  for (let i = 0; i < 100; i++) {
+    try {
+      await httpGet(`${base}/meta/x`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error(`nginx did not start; see ${join(run, 'error.log')}`);
+});
+
+after(() => {
+  nginx?.kill('SIGTERM');
+  live?.close();
+});
+
+const anAirframe = () => Object.keys(currentVersion(fx.root)!.manifest.objects).find((k) => k.startsWith('v1/airframes/'))!;
+
+test('an artifact is sent gzipped as stored to a client that accepts gzip, with its Cache-Control and CORS', async () => {
+  const key = anAirframe();
+  const r = await httpGet(`${base}/${key}`, { headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(r.status, 200);
+  assert.equal(r.headers['content-encoding'], 'gzip');
+  assert.equal(r.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(r.headers['cache-control'], policyFor('airframe').cache);
+  assert.equal(r.headers['access-control-allow-origin'], '*');
+  const stored = readFileSync(join(fx.root, 'current', `${key}.gz`));
+  assert.equal(r.wireBytes, stored.length, 'the stored gzip bytes, not re-compressed');
+  assert.equal(r.json.hex, key.split('/').pop());
+});
+
+test('a client without gzip gets the same document decompressed, and the singular spelling answers too', async () => {
+  const key = anAirframe();
+  const r = await httpGet(`${base}/${key}`, { headers: { 'accept-encoding': 'identity' } });
+  assert.equal(r.status, 200);
+  assert.equal(r.headers['content-encoding'], undefined);
+  assert.deepEqual(JSON.parse(r.text), JSON.parse(gunzipSync(readFileSync(join(fx.root, 'current', `${key}.gz`))).toString()));
+  const singular = await httpGet(`${base}/${key.replace('airframes', 'airframe')}`);
+  assert.equal(singular.status, 200);
+  assert.equal(singular.json.hex, r.json.hex);
+  const airport = await httpGet(`${base}/v1/airports/ZRH`);
+  assert.equal(airport.headers['cache-control'], policyFor('airport').cache);
+});
+
+test('unknown keys, upper-case hex, meta objects and the manifest answer a section-7 404 with no-store', async () => {
+  for (const path of ['/v1/airframes/000000', `/${anAirframe().toUpperCase().replace('V1/AIRFRAMES', 'v1/airframes')}`, '/meta/routes', '/manifest.json', '/v1/bundles/daily/../index.json', '/v1/bundles/x']) {
+    const r = await httpGet(`${base}${path}`);
+    assert.equal(r.status, 404, path);
+    assert.equal(r.headers['cache-control'], 'no-store', path);
+    assert.equal(r.headers['content-type'], 'application/json; charset=utf-8', path);
+    assert.equal(r.json.error, 'not_found', path);
+    assert.equal(typeof r.json.detail, 'string');
+  }
+});
+
+test('a non-GET method answers 405 with a section-7 error body', async () => {
+  const r = await httpGet(`${base}/${anAirframe()}`, { method: 'POST' });
+  assert.equal(r.status, 405);
+  assert.deepEqual(Object.keys(r.json).sort(), ['detail', 'error']);
+  assert.equal(r.headers['cache-control'], 'no-store');
+  assert.equal(r.headers['allow'], 'GET, HEAD');
+});
+
+test('bundles are served as immutable downloads and the index with the docs policy; live routes are proxied', async () => {
+  const b = bundles.index.bundles.find((x) => x.kind === 'rolling')!;
+  const f = await httpGet(`${base}${b.path}`, { headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(f.status, 200);
+  assert.equal(f.headers['content-type'], 'application/gzip');
+  assert.equal(f.headers['content-encoding'], undefined);
+  assert.equal(f.headers['cache-control'], IMMUTABLE);
+  assert.equal(f.wireBytes, b.bytes);
+  const idx = await httpGet(`${base}/v1/bundles`, { schema: 'bundles-index' });
+  assert.equal(idx.headers['cache-control'], policyFor('docs').cache);
+  assert.equal(idx.json.bundles.length, bundles.index.bundles.length);
+  const now = await httpGet(`${base}/v1/now`);
+  assert.deepEqual(now.json, { upstream: 'live' });
+  assert.equal(now.headers['cache-control'], policyFor('now').cache);
+});

@@ -1,0 +1,89 @@
+// a small real flight log (LogWriter, two days) and a real published artifact tree built from it
+// (the nightly's routes + airframes + airports builders, ArtifactWriter, atomic publish).
+// rows are generated from a seeded generator; the clock is pinned by the caller.
+import { mulberry32 } from '../../lib/random.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentProgress, type BuildContext } from '../../build/artifacts/context.ts';
+import { buildRoutes } from '../../build/artifacts/flight-routes.ts';
+import { buildAirframes } from '../../build/artifacts/airframes.ts';
+import { buildAirports } from '../../build/artifacts/airports.ts';
+import { LogWriter } from '../../build/log/write.ts';
+import { openLog } from '../../build/log/read.ts';
+import type { LegRow } from '../../build/log/legs.ts';
+import { commit, stage } from '../../build/publish/publish.ts';
+import { testRefdata } from './artifact-ctx.ts';
+import { buildCatalog } from '../../lib/reference/catalog.ts';
+import { buildTypes } from '../../lib/reference/types.ts';
+import { buildRegistry } from '../../lib/reference/registry.ts';
+import type { Refdata } from '../../lib/reference/index.ts';
+
+// the artifact-test reference data, with empty catalog, types and registry tables
+const refdata = (): Refdata => ({ ...testRefdata(), catalog: buildCatalog([]), types: buildTypes([]), registry: buildRegistry([]) });
+
+export const DAYS = ['2026-11-20', '2026-11-21'];
+export const NOW_MS = Date.UTC(2026, 10, 22, 3, 0, 0);
+const IDENTS = ['LSZH', 'EGLL', 'LSGG', 'RJAA', null];
+const HEXES = ['4b1814', '4b1815', '4b1a2b', 'a1b2c3', '400abc'];
+const CALLS = ['SWR100', 'BAW201', 'ANA7', null];
+
+/** a small seeded generator */
+export const seeded = mulberry32;
+
+export function legsFor(day: string, n: number, rand: () => number): LegRow[] {
+  const base = Date.parse(`${day}T00:00:00Z`) / 1000;
+  const pick = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const rows: LegRow[] = [];
+  for (let i = 0; i < n; i++) {
+    const dep = base + 3600 + Math.floor(rand() * 70000);
+    const arr = dep + 1800 + Math.floor(rand() * 7200);
+    const org = pick(IDENTS);
+    const dst = pick(IDENTS);
+    rows.push({ hex: pick(HEXES), callsign: pick(CALLS), reg: null, type: 'A320', first_ts: dep - 300, last_ts: arr + 300, dep_ts: org ? dep : null, arr_ts: dst ? arr : null, org, dst });
+  }
+  return rows.sort((a, b) => a.hex.localeCompare(b.hex) || a.first_ts - b.first_ts);
+}
+
+export interface Fixture {
+  dir: string;
+  log: string;
+  root: string;
+  rows: Record<string, LegRow[]>;
+}
+
+/** Writes the log days, then builds and publishes one artifact version over them. */
+export async function makeFixture(seed = 7, perDay = 12): Promise<Fixture> {
+  const dir = mkdtempSync(join(tmpdir(), 'contrail-bundle-fx-'));
+  const log = join(dir, 'log');
+  const root = join(dir, 'artifacts');
+  const rand = seeded(seed);
+  const rows: Record<string, LegRow[]> = {};
+  const w = await LogWriter.open(log, 1);
+  try {
+    for (const d of DAYS) {
+      rows[d] = legsFor(d, perDay, rand);
+      await w.writeDay(d, rows[d]!);
+    }
+  } finally {
+    w.close();
+  }
+  await publishTree(log, root, 'b1');
+  return { dir, log, root, rows };
+}
+
+export async function publishTree(log: string, root: string, id: string): Promise<void> {
+  const staged = stage(root, id);
+  const db = await openLog(log, { threads: 1 });
+  try {
+    const ctx: BuildContext = {
+      db: db.connection, refdata: refdata(), writer: staged.writer, archiveThrough: DAYS[1]!, windowStart: DAYS[0]!, windowDays: DAYS.length,
+      timetablesDir: null, nowMs: NOW_MS, progress: silentProgress, counts: {}, shared: new Map(),
+    };
+    for (const b of [buildRoutes, buildAirframes, buildAirports]) await b(ctx);
+    staged.writer.writeManifest({ build_id: id, built_at: new Date(NOW_MS).toISOString(), archive_through: DAYS[1]!, window_days: DAYS.length, counts: ctx.counts });
+    commit(root, staged);
+  } finally {
+    db.close();
+  }
+}

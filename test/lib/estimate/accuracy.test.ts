@@ -1,0 +1,189 @@
+// the nightly accuracy: hidden gaps on observed tracks, scored against the observed position.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bearingDeg, destinationPoint } from '../../../lib/geo.ts';
+import { problems } from '../../../schemas/index.ts';
+import { evaluate, medianKm, type TrackPoint } from '../../../lib/estimate/accuracy.ts';
+import { accuracyDocument, loadAccuracy } from '../../../artifacts/estimate-accuracy.ts';
+import { METHOD_ID } from '../../../lib/estimate/fly.ts';
+import { main } from '../../../build/accuracy/cli.ts';
+
+const T = 1_790_000_000;
+const HISTORY = new URL('../../../data/sample/globe_history', import.meta.url).pathname;
+
+/** a track flown as great-circle legs [initial track, minutes], sampled every `step` s, at 450 kt */
+function flown(legs: [number, number][], step = 20, alt: (s: number) => number | 'ground' = () => 36000): TrackPoint[] {
+  const pts: TrackPoint[] = [];
+  let from = { lat: 50, lon: 0 };
+  let t = T;
+  for (const [track, minutes] of legs) {
+    for (let s = 0; s < minutes * 60; s += step) {
+      const p = destinationPoint(from.lat, from.lon, track, (450 * s) / 3600);
+      const ahead = destinationPoint(from.lat, from.lon, track, (450 * (s + 1)) / 3600);
+      pts.push({ t, lat: p.lat, lon: p.lon, alt: alt(t - T), gs: 450, track: bearingDeg(p.lat, p.lon, ahead.lat, ahead.lon), rate: 0 });
+      t += step;
+    }
+    from = destinationPoint(from.lat, from.lon, track, (450 * minutes * 60) / 3600);
+  }
+  const last = pts[pts.length - 1]!;
+  pts.push({ ...last, t, lat: from.lat, lon: from.lon, alt: alt(t - T) });
+  return pts;
+}
+
+test('a straight flight is estimated with no error at every gap length, in the spec 2.3 buckets', () => {
+  const ev = evaluate('2026-09-20', [{ hex: 'abc123', points: flown([[90, 130]]) }]);
+  assert.deepEqual(Object.keys(ev.method.by_gap_min), ['0-5', '5-15', '15-30', '30-60', '60-120']);
+  assert.equal(ev.method.day, '2026-09-20');
+  assert.ok(ev.method.n > 20);
+  // the held great circle and the turn toward a destination on it are both exact here
+  assert.ok(ev.method.median_km <= 0.1, `median ${ev.method.median_km}`);
+  for (const b of Object.values(ev.method.by_gap_min)) assert.ok(b.median_km <= 0.1);
+  assert.deepEqual(ev.straight.n, ev.method.n, 'the baseline is scored on the same samples');
+});
+
+test('when the last track does not point at the destination, the turn beats straight-line dead reckoning', () => {
+  // a departure routing at 40 deg for 25 minutes, then direct to the destination
+  const ev = evaluate('2026-09-20', [{ hex: 'abc123', points: flown([[40, 25], [100, 40]]) }]);
+  const m = ev.method.by_gap_min['30-60']!;
+  const s = ev.straight.by_gap_min['30-60']!;
+  assert.equal(m.n, s.n);
+  assert.ok(m.median_km < s.median_km / 2, `method ${m.median_km} km vs straight ${s.median_km} km`);
+  // up to 10 minutes both hold the track: same figures
+  assert.deepEqual(ev.method.by_gap_min['0-5'], ev.straight.by_gap_min['0-5']);
+});
+
+test('only stretches heard throughout are hidden, and only from cruising states', () => {
+  const pts = flown([[90, 60]]);
+  // a 3-minute silence in the middle: no 20-minute gap may span it
+  const holed = pts.filter((p) => p.t < T + 1800 || p.t > T + 1980);
+  const whole = evaluate('d', [{ hex: 'abc123', points: pts }]).method.by_gap_min['15-30']!.n;
+  const broken = evaluate('d', [{ hex: 'abc123', points: holed }]).method.by_gap_min['15-30']!.n;
+  assert.ok(broken < whole, `${broken} < ${whole}`);
+  const climbing = flown([[90, 60]]).map((p) => ({ ...p, rate: 2000 }));
+  assert.equal(evaluate('d', [{ hex: 'abc123', points: climbing }]).method.n, 0);
+  const low = flown([[90, 60]], 20, () => 8000);
+  assert.equal(evaluate('d', [{ hex: 'abc123', points: low }]).method.n, 0);
+  const junk = [{ t: Number.NaN, lat: 1, lon: 2, alt: 36000, gs: 450, track: 90 }, { t: T, lat: Number.NaN, lon: 2, alt: null, gs: null, track: null }];
+  assert.equal(evaluate('d', [{ hex: 'abc123', points: junk as TrackPoint[] }]).method.n, 0);
+});
+
+test('a leg that ends with a heard landing drops estimates near the destination, as the live list does', () => {
+  // 60 min of cruise east, then on the ground: the landing is heard, the destination is an airport
+  const landed = flown([[90, 60]], 20, (s) => (s >= 3600 ? 'ground' : 36000));
+  landed.push({ ...landed[landed.length - 1]!, t: landed[landed.length - 1]!.t + 20, gs: 20 });
+  const open = flown([[90, 60]]);
+  const a = evaluate('d', [{ hex: 'abc123', points: landed }]).method.n;
+  const b = evaluate('d', [{ hex: 'abc123', points: open }]).method.n;
+  assert.ok(a > 0 && a < b, `landed ${a} < open ${b}: samples inside the top of descent are left out`);
+});
+
+test('the median of an even count is the mean of the middle two; an empty list gives 0', () => {
+  assert.equal(medianKm([3, 1, 2]), 2);
+  assert.equal(medianKm([4, 1, 3, 2]), 2.5);
+  assert.equal(medianKm([0.123]), 0.1);
+  assert.equal(medianKm([]), 0);
+});
+
+test('the nightly step on real readsb traces writes the figures for both methods', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contrail-acc-'));
+  try {
+    const out = join(dir, 'estimate-accuracy.json');
+    const logged: string[] = [];
+    assert.equal(await main(['--history', HISTORY, '--day', '2023-08-30', '--out', out], (l) => logged.push(l)), 0);
+    const doc = JSON.parse(readFileSync(out, 'utf8'));
+    assert.deepEqual(problems('estimate-accuracy', doc), []);
+    // golden figures for the 22 committed traces (adsb.lol, 2023-08-30)
+    assert.equal(doc.day, '2023-08-30');
+    assert.equal(doc.method, METHOD_ID);
+    assert.equal(doc.n, 236);
+    assert.equal(doc.median_km, 0.5);
+    assert.deepEqual(doc.by_gap_min['15-30'], { n: 35, median_km: 6.6 });
+    assert.deepEqual(doc.baseline.by_gap_min['15-30'], { n: 35, median_km: 14.6 });
+    assert.deepEqual(doc.traces, { read: 22, skipped: 0 });
+    assert.deepEqual(loadAccuracy(out), { day: doc.day, n: doc.n, median_km: doc.median_km, by_gap_min: doc.by_gap_min });
+    assert.ok(logged.some((l) => l.includes('n=236')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the nightly step skips corrupt files, picks the newest day, and writes nothing for a day without cruise', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contrail-acc-'));
+  try {
+    const day = join(dir, 'hist', '2023', '08', '21', 'traces', '8c');
+    mkdirSync(day, { recursive: true });
+    copyFileSync(join(HISTORY, '2023/08/30/traces/8c/trace_full_ab7b8c.json'), join(day, 'trace_full_ab7b8c.json'));
+    writeFileSync(join(day, 'trace_full_ac138c.json'), Buffer.from([0x1f, 0x8b, 1, 2, 3]));
+    writeFileSync(join(day, 'notes.txt'), 'not a trace');
+    const out = join(dir, 'a.json');
+    const logged: string[] = [];
+    assert.equal(await main(['--history', join(dir, 'hist'), '--out', out], (l) => logged.push(l)), 0);
+    const doc = JSON.parse(readFileSync(out, 'utf8'));
+    assert.equal(doc.day, '2023-08-21', 'the newest day by default');
+    assert.deepEqual(doc.traces, { read: 1, skipped: 2 });
+    assert.ok(logged.some((l) => l.includes('trace_full_ac138c.json') && l.includes('corrupt')));
+
+    // the C172's day: pattern work below 6,000 ft, nothing cruising
+    const quiet = join(dir, 'quiet', '2023', '08', '22', 'traces', '8d');
+    mkdirSync(quiet, { recursive: true });
+    copyFileSync(join(HISTORY, '2023/08/30/traces/8d/trace_full_aa178d.json'), join(quiet, 'trace_full_aa178d.json'));
+    const none = join(dir, 'none.json');
+    assert.equal(await main(['--history', join(dir, 'quiet'), '--out', none], () => {}), 3);
+    assert.equal(existsSync(none), false, 'nothing written: yesterday\'s figures stay');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the nightly step rejects malformed flags and an empty tree with exit 2', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contrail-acc-'));
+  try {
+    const out = join(dir, 'a.json');
+    const lines: string[] = [];
+    const log = (l: string) => lines.push(l);
+    assert.equal(await main(['--history', HISTORY, '--day', '2023-02-30', '--out', out], log), 2);
+    assert.equal(await main(['--history', HISTORY, '--day', '20230820', '--out', out], log), 2);
+    assert.equal(await main(['--history', HISTORY], log), 2, '--out is required');
+    assert.equal(await main(['--out', out], log), 2, '--history is required');
+    assert.equal(await main(['--history', HISTORY, '--out', out, '--bogus'], log), 2);
+    assert.equal(await main(['--history', HISTORY, '--out', out, 'extra'], log), 2);
+    assert.equal(await main(['--history', dir, '--out', out], log), 2, 'no day folders');
+    assert.ok(lines.every((l) => l.startsWith('error: ')));
+    assert.ok(lines[0]!.includes('YYYY-MM-DD'));
+    assert.equal(existsSync(out), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('loadAccuracy serves null for a missing, malformed or other-method file, and says why', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contrail-acc-'));
+  try {
+    const warned: string[] = [];
+    const warn = (m: string) => warned.push(m);
+    assert.equal(loadAccuracy(join(dir, 'missing.json'), warn), null);
+    assert.equal(warned.length, 0, 'no file yet is the normal state before the first night');
+    const good = accuracyDocument(
+      { method: { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } }, straight: { day: '2026-09-20', n: 3, median_km: 5, by_gap_min: { '0-5': { n: 3, median_km: 5 } } } },
+      { read: 1, skipped: 0 },
+    );
+    const path = join(dir, 'a.json');
+    writeFileSync(path, '{"day": ');
+    assert.equal(loadAccuracy(path, warn), null);
+    writeFileSync(path, JSON.stringify({ ...good, n: -1 }));
+    assert.equal(loadAccuracy(path, warn), null);
+    writeFileSync(path, JSON.stringify({ ...good, by_gap_min: { '5-10': { n: 1, median_km: 1 } } }));
+    assert.equal(loadAccuracy(path, warn), null, 'unknown gap range');
+    writeFileSync(path, JSON.stringify({ ...good, method: 'dr-10m-gc/0' }));
+    assert.equal(loadAccuracy(path, warn), null);
+    assert.equal(warned.length, 4);
+    assert.ok(warned[3]!.includes('dr-10m-gc/0'));
+    writeFileSync(path, JSON.stringify(good));
+    assert.deepEqual(loadAccuracy(path, warn), { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,89 @@
+// the method, checked numerically against great-circle math (lib/geo.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bearingDeg, destinationPoint, distanceNm } from '../../../lib/geo.ts';
+import { FLY, makePlan, nearNm, positionAt, straightAt, type FlightStart } from '../../../lib/estimate/fly.ts';
+
+const T = 1_790_000_000;
+// over the north atlantic, westbound at 480 kt, 37,000 ft; destination JFK
+const start: FlightStart = { t: T, lat: 52.0, lon: -20.0, track: 265, gs: 480, alt: 37000 };
+const JFK = { lat: 40.6398, lon: -73.7789 };
+
+const close = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b} (tolerance ${tol})`);
+const angleDiff = (a: number, b: number) => Math.abs(((a - b + 540) % 360) - 180);
+
+test('for 10 minutes the last track is held at the last ground speed, along a great circle', () => {
+  const plan = makePlan(start, JFK);
+  for (const dt of [0, 60, 300, 600]) {
+    const p = positionAt(plan, T + dt);
+    const want = destinationPoint(start.lat, start.lon, start.track, (480 * dt) / 3600);
+    close(p.lat, want.lat, 1e-9, `lat at +${dt}s`);
+    close(p.lon, want.lon, 1e-9, `lon at +${dt}s`);
+  }
+  const at10 = positionAt(plan, T + 600);
+  close(distanceNm(start.lat, start.lon, at10.lat, at10.lon), 80, 1e-6, 'distance after 10 min at 480 kt');
+  close(angleDiff(positionAt(plan, T).track, 265), 0, 1e-9, 'track at the start');
+  // the held great circle bends: at 52 deg N the track drifts by about 1.7 deg over 80 nm
+  close(angleDiff(at10.track, bearingDeg(at10.lat, at10.lon, start.lat, start.lon) + 180), 0, 1e-9, 'track along the great circle');
+  assert.ok(angleDiff(at10.track, 265) < 2);
+});
+
+test('after 10 minutes it turns at once toward the destination and flies the great circle to it', () => {
+  const plan = makePlan(start, JFK);
+  const turn = destinationPoint(start.lat, start.lon, start.track, 80);
+  close(plan.turn.lat, turn.lat, 1e-9, 'turn point lat');
+  const leg = distanceNm(turn.lat, turn.lon, JFK.lat, JFK.lon);
+  const bearing = bearingDeg(turn.lat, turn.lon, JFK.lat, JFK.lon);
+  for (const after of [1, 600, 3600]) {
+    const p = positionAt(plan, T + 600 + after);
+    const want = destinationPoint(turn.lat, turn.lon, bearing, (480 * after) / 3600);
+    close(p.lat, want.lat, 1e-9, `lat ${after}s after the turn`);
+    close(p.lon, want.lon, 1e-9, `lon ${after}s after the turn`);
+    // on the great circle: the distance to go shrinks by exactly what was flown
+    close(distanceNm(p.lat, p.lon, JFK.lat, JFK.lon), leg - (480 * after) / 3600, 1e-6, 'distance to go');
+    close(angleDiff(p.track, bearingDeg(p.lat, p.lon, JFK.lat, JFK.lon)), 0, 1e-9, 'track points at the destination');
+  }
+  close(plan.eta!, T + 600 + (leg / 480) * 3600, 1e-6, 'eta at the held speed');
+  const arrived = positionAt(plan, plan.eta! + 100);
+  close(arrived.lat, JFK.lat, 1e-9, 'stays at the destination after the ETA');
+});
+
+test('a destination behind the aircraft is turned to only after the 10 minutes', () => {
+  const behind = destinationPoint(start.lat, start.lon, 85, 400);
+  const plan = makePlan(start, behind);
+  const at9 = positionAt(plan, T + 540);
+  assert.ok(distanceNm(at9.lat, at9.lon, behind.lat, behind.lon) > 400 + 70, 'still flying away at 9 minutes');
+  const at20 = positionAt(plan, T + 1200);
+  close(angleDiff(at20.track, bearingDeg(at20.lat, at20.lon, behind.lat, behind.lon)), 0, 1e-9, 'heading back after the turn');
+});
+
+test('without a destination the track is held, for 30 minutes', () => {
+  const plan = makePlan(start, null);
+  assert.equal(plan.eta, null);
+  assert.equal(plan.expiresAt, T + FLY.noDestinationS);
+  const p = positionAt(plan, T + 1500);
+  const want = destinationPoint(start.lat, start.lon, 265, 200);
+  close(p.lat, want.lat, 1e-9, 'lat');
+  close(p.lon, want.lon, 1e-9, 'lon');
+  assert.deepEqual(straightAt(start, T + 1500), p, 'the same as straight-line dead reckoning');
+});
+
+test('the estimate expires at the top of descent, at the 2 h cap, or 30 min without destination', () => {
+  assert.equal(nearNm(37000), 111);
+  assert.equal(nearNm(5000), 20, 'never closer than 20 nm');
+  const far = makePlan(start, JFK);
+  assert.equal(far.expiresAt, T + FLY.hardCapS, 'a long way out: the 2 h cap');
+  const dest = destinationPoint(start.lat, start.lon, 265, 80 + 300);
+  const nearish = makePlan(start, dest);
+  // 300 nm after the turn, minus 111 nm of descent, at 480 kt
+  close(nearish.expiresAt, T + 600 + ((300 - 111) / 480) * 3600, 1e-3, 'top of descent');
+  const p = positionAt(nearish, nearish.expiresAt);
+  close(distanceNm(p.lat, p.lon, dest.lat, dest.lon), 111, 1e-3, 'ends 111 nm out');
+  assert.ok(nearish.expiresAt < nearish.eta!, 'always before the ETA');
+});
+
+test('before its start time the estimate is the last observed position', () => {
+  const p = positionAt(makePlan(start, JFK), T - 30);
+  assert.equal(p.lat, start.lat);
+  assert.equal(p.lon, start.lon);
+});

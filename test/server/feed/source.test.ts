@@ -1,0 +1,195 @@
+// the feed adapter: file replaced by rename, truncated writes, URL polling, log-once, stop().
+// polls are driven by hand (pollOnce) so nothing depends on timing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FeedSource } from '../../../server/feed/source.ts';
+import type { FeedSnapshot } from '../../../server/feed/record.ts';
+
+const SAMPLE = readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8');
+const feedAt = (now: number, hexes: string[]) => JSON.stringify({ now, messages: 1, aircraft: hexes.map((hex) => ({ hex, lat: 50, lon: 8 })) });
+
+function harness(feed: string, timeoutMs = 5000) {
+  const logs: string[] = [];
+  const got: FeedSnapshot[] = [];
+  const src = new FeedSource({ feed, log: (l) => logs.push(l), timeoutMs });
+  src.onSnapshot((s) => got.push(s));
+  return { src, logs, got };
+}
+
+function tempDir() {
+  return mkdtempSync(join(tmpdir(), 'contrail-feed-'));
+}
+
+test('a file is read once, re-read only when it changes, and a rename-replaced file is picked up', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'aircraft.json');
+    writeFileSync(file, SAMPLE);
+    const { src, got, logs } = harness(file);
+    await src.pollOnce();
+    await src.pollOnce();
+    assert.equal(got.length, 1, 'an unchanged file is not re-read');
+    assert.equal(got[0]!.aircraft.length, 183);
+    assert.equal(logs.filter((l) => l.includes('first snapshot')).length, 1);
+    // readsb's way: write a temporary file, rename it over the old one
+    writeFileSync(join(dir, 'aircraft.json.tmp'), feedAt(1795312390, ['abcdef']));
+    renameSync(join(dir, 'aircraft.json.tmp'), file);
+    await src.pollOnce();
+    assert.equal(got.length, 2);
+    assert.equal(got[1]!.now, 1795312390);
+    assert.deepEqual(src.current(), got[1]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('truncated writes never replace the good snapshot, are counted, logged once; the recovery is logged once', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'aircraft.json');
+    writeFileSync(file, SAMPLE);
+    const { src, got, logs } = harness(file);
+    await src.pollOnce();
+    const good = src.current();
+    for (const cut of [100, 2000, 5000]) {
+      writeFileSync(file, SAMPLE.slice(0, cut));
+      await src.pollOnce();
+    }
+    assert.equal(got.length, 1);
+    assert.equal(src.current(), good);
+    assert.equal(src.counters.invalid_json, 3);
+    assert.equal(logs.filter((l) => l.includes('invalid_json')).length, 1, 'logged once per kind, not once per poll');
+    writeFileSync(file, feedAt(1795312399, ['abcdef', '~123456']));
+    await src.pollOnce();
+    assert.equal(got.length, 2);
+    assert.equal(logs.filter((l) => l.includes('recovered')).length, 1);
+    assert.equal(logs.filter((l) => l.includes('non_icao_hex')).length, 1);
+    // a new outage after the recovery is logged again, once
+    writeFileSync(file, '{"now": 1}');
+    await src.pollOnce();
+    writeFileSync(file, '{"now": 2}');
+    await src.pollOnce();
+    assert.equal(logs.filter((l) => l.includes('missing_aircraft')).length, 1);
+    assert.equal(src.counters.missing_aircraft, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a missing file is a counted read_error, logged once, and a listener that throws harms nobody', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'nope.json');
+    const { src, got, logs } = harness(file);
+    src.onSnapshot(() => {
+      throw new Error('listener bug');
+    });
+    const after: FeedSnapshot[] = [];
+    src.onSnapshot((s) => after.push(s));
+    await src.pollOnce();
+    await src.pollOnce();
+    assert.equal(src.counters.read_error, 2);
+    assert.equal(logs.filter((l) => l.includes('read_error')).length, 1);
+    writeFileSync(file, SAMPLE);
+    await src.pollOnce();
+    writeFileSync(file, feedAt(1795312400, ['abcdef']));
+    await src.pollOnce();
+    assert.equal(got.length, 2);
+    assert.equal(after.length, 2, 'listeners after the throwing one still run');
+    assert.equal(src.counters.listener_error, 2);
+    assert.equal(logs.filter((l) => l.includes('listener bug')).length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a URL is polled: HTTP errors and truncated bodies keep the last good snapshot', async () => {
+  let body = SAMPLE;
+  let status = 200;
+  const server: Server = createServer((req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/data/aircraft.json`;
+  const { src, got, logs } = harness(url);
+  try {
+    await src.pollOnce();
+    assert.equal(got.length, 1);
+    status = 503;
+    await src.pollOnce();
+    await src.pollOnce();
+    assert.equal(src.counters.http_status, 2);
+    status = 200;
+    body = SAMPLE.slice(0, 3000);
+    await src.pollOnce();
+    assert.equal(src.counters.invalid_json, 1);
+    assert.equal(got.length, 1, 'nothing bad replaced the good snapshot');
+    assert.equal(src.current()!.aircraft.length, 183);
+    for (const kind of ['http_status', 'invalid_json']) assert.equal(logs.filter((l) => l.includes(kind)).length, 1, kind);
+    body = feedAt(1795312401, ['abcdef']);
+    await src.pollOnce();
+    assert.equal(got.length, 2);
+    assert.equal(got[1]!.now, 1795312401);
+  } finally {
+    src.stop();
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+test('a URL that never answers is a counted timeout, logged once, and the poll returns', async () => {
+  const server: Server = createServer(() => {});
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { src, logs, got } = harness(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, 100);
+  try {
+    await src.pollOnce();
+    await src.pollOnce();
+    assert.equal(src.counters.timeout, 2);
+    assert.equal(logs.filter((l) => l.includes('timeout')).length, 1);
+    assert.equal(got.length, 0);
+  } finally {
+    src.stop();
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+test('an unreachable URL is a counted fetch_failed, logged once', async () => {
+  // a port that was just free: nothing listens there
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  const { src, logs } = harness(`http://127.0.0.1:${port}/aircraft.json`);
+  await src.pollOnce();
+  await src.pollOnce();
+  assert.equal(src.counters.fetch_failed, 2);
+  assert.equal(logs.filter((l) => l.includes('fetch_failed')).length, 1);
+  assert.match(logs[0]!, /ECONNREFUSED/);
+});
+
+test('start() polls until stop(), and stop() leaves no timer behind', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'aircraft.json');
+    writeFileSync(file, SAMPLE);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const src = new FeedSource({ feed: file, log: () => {}, intervalMs: 5 });
+    const first = new Promise<FeedSnapshot>((r) => src.onSnapshot(r));
+    src.start();
+    assert.equal((await first).aircraft.length, 183);
+    // let the loop arm its next timer, then stop
+    await new Promise((r) => setImmediate(r));
+    src.stop();
+    assert.equal(timers(), before);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,65 @@
+// /docs in headless Chromium (Debian's `chromium` package, driven by playwright-core; never a
+// downloaded browser): every operation is listed, one try-it-out call succeeds against the real
+// /v1/now over a real prepared snapshot, and the page asks nothing of any other host.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { serve } from '../../helpers/http.ts';
+import { parseFeed } from '../../../server/feed/parse.ts';
+import { LiveState } from '../../../server/live/state.ts';
+import { nowRoutes } from '../../../server/handlers/now.ts';
+import { docsRoutes } from '../../../server/handlers/docs.ts';
+import { loadCredits, CREDITS_DEFAULTS } from '../../../server/credits.ts';
+import { OPERATIONS } from '../../../schemas/operations.ts';
+
+process.env.TZ = 'UTC';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+test('/docs in headless Chromium lists every operation and a try-it-out call to /v1/now answers 200', { timeout: 120_000 }, async () => {
+  assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's package with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+  const parsed = parseFeed(readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url)));
+  if (!parsed.ok) throw new Error(parsed.detail);
+  const live = new LiveState();
+  live.accept(parsed.snapshot);
+  let base = '';
+  const routes = [
+    ...nowRoutes({ live, stationCount: () => 3, archiveThrough: () => null }),
+    ...docsRoutes({ baseUrl: () => base, credits: loadCredits(CREDITS_DEFAULTS) }),
+  ];
+  // the clock pinned 10 s after the snapshot: fresh, so /v1/now answers 200
+  const s = await serve(routes, { clock: () => parsed.snapshot.now * 1000 + 10_000 });
+  base = s.base;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  try {
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+    await page.goto(`${s.base}/docs`);
+    await page.waitForSelector('.opblock-summary-path', { timeout: 60_000 });
+    const listed = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path')));
+    assert.deepEqual([...listed].sort(), OPERATIONS.map((o) => o.path).sort(), 'every operation is on the page');
+    const blocks = await page.$$eval('.opblock', (els) => els.length);
+    assert.equal(blocks, OPERATIONS.length);
+
+    const op = page.locator('#operations-live-getNow');
+    await op.locator('.opblock-summary-control').click();
+    const tryOut = op.locator('button.try-out__btn');
+    // tryItOutEnabled opens the form already; click only when the button still offers it
+    if ((await tryOut.count()) && (await tryOut.innerText()).trim() === 'Try it out') await tryOut.click();
+    await op.locator('button.execute').click();
+    const code = op.locator('.live-responses-table .response .response-col_status').first();
+    await code.waitFor({ timeout: 30_000 });
+    assert.equal((await code.innerText()).trim().slice(0, 3), '200');
+    const body = await op.locator('.live-responses-table .response-col_description pre').first().innerText();
+    assert.equal(JSON.parse(body).aircraft_count, parsed.snapshot.aircraft.length);
+
+    const outside = requested.filter((u) => !u.startsWith(s.base + '/'));
+    assert.deepEqual(outside, [], 'no CDN, no telemetry: every request goes to the server itself');
+    assert.ok(requested.includes(`${s.base}/openapi.json`));
+  } finally {
+    await browser.close();
+    s.close();
+  }
+});

@@ -1,0 +1,56 @@
+// the server's view of the published tree: follows `current`, swaps tables whole, and feeds the
+// estimator's destinations and the callsign lookups from them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { commit, stage } from '../../../build/publish/publish.ts';
+import { HistoryStore } from '../../../server/history/history-store.ts';
+import { destinationsFrom } from '../../../server/app.ts';
+import { keys } from '../../../artifacts/keys.ts';
+
+const T0 = Date.UTC(2026, 10, 22, 3, 0, 0);
+
+function publish(root: string, id: string, routes: Record<string, [string, string, string]>) {
+  const s = stage(root, id);
+  s.writer.put(keys.routesTable(), routes, 'routes-table');
+  s.writer.put(keys.lookup(), { airports_icao_to_iata: { LSZH: 'ZRH', KJFK: 'JFK' }, airport_positions: { ZRH: [47.45806, 8.54806], JFK: [40.63983, -73.77874] }, airlines: ['SWR'] }, 'lookup');
+  s.writer.writeManifest({ build_id: id, built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 30, counts: {} });
+  commit(root, s);
+}
+
+test('a callsign whose route is known gets its destination airport and position; others get none', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-hs-'));
+  publish(root, 'b1', { SWR14: ['ZRH', 'JFK', 'observed'] });
+  const h = new HistoryStore(root);
+  h.refresh();
+  const dest = destinationsFrom(h);
+  assert.deepEqual(dest('SWR14'), { code: 'JFK', lat: 40.63983, lon: -73.77874 });
+  assert.deepEqual(dest('SWR014'), null, 'the estimator asks by exact callsign only');
+  assert.equal(dest('DAL1'), null);
+});
+
+test('callsigns are found as broadcast or in the catalog spelling, and a new build swaps the table whole', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-hs-'));
+  publish(root, 'b1', { EZY12: ['ZRH', 'JFK', 'catalog'] });
+  const logs: string[] = [];
+  const h = new HistoryStore(root, (l) => logs.push(l));
+  assert.equal(h.refresh(), true);
+  assert.equal(h.route('EZY012')?.key, 'EZY12');
+  assert.equal(h.route('EZY12')?.entry[2], 'catalog');
+  assert.equal(h.refresh(), false, 'nothing new');
+  publish(root, 'b2', { SWR14: ['ZRH', 'JFK', 'observed'] });
+  assert.equal(h.refresh(), true);
+  assert.equal(h.route('EZY012'), null);
+  assert.equal(h.archiveThrough(), '2026-11-21');
+  assert.ok(logs.some((l) => l.includes('serving build b2')));
+});
+
+test('with nothing published, history answers 503 artifact_unavailable', () => {
+  const h = new HistoryStore(mkdtempSync(join(tmpdir(), 'contrail-hs-')));
+  h.refresh();
+  assert.equal(h.current, null);
+  assert.throws(() => h.require(), (e: any) => e.status === 503 && e.code === 'artifact_unavailable');
+  assert.equal(h.archiveThrough(), null);
+});
