@@ -6,7 +6,6 @@ import type { AirportRef, RefView } from './reference-view.ts';
 import type { CatalogVerdict } from './catalog-check.ts';
 
 export type RouteSource = 'observed' | 'observed+catalog' | 'catalog';
-export const ROUTE_SOURCES: readonly RouteSource[] = ['observed', 'observed+catalog', 'catalog'];
 
 /** one served route; ctx.shared.get(ROUTES_SHARED_KEY) is a RoutesTable */
 export interface RouteEntry {
@@ -156,23 +155,6 @@ export function decideRoute(ev: CallsignEvidence | null, verdict: CatalogVerdict
   const seenDst = obs.dsts.size > 0;
   const source: RouteSource = seenOrg && seenDst ? 'observed' : seenOrg || seenDst ? 'observed+catalog' : 'catalog';
   return { entry: entryOf(o, d, source), catalogUsed: source !== 'observed', reason: null };
-}
-
-/** meta/routes: {callsign: [org, dst, route_source]}, keys sorted (stable bytes for unchanged builds) */
-export function routesTableDoc(table: RoutesTable): Record<string, [string, string, RouteSource]> {
-  const out: Record<string, [string, string, RouteSource]> = {};
-  for (const cs of [...table.keys()].sort()) {
-    const e = table.get(cs)!;
-    out[cs] = [e.org, e.dst, e.route_source];
-  }
-  return out;
-}
-
-/** the table back from its document (what the server loads) */
-export function routesTableFromDoc(doc: Record<string, [string, string, RouteSource]>): Map<string, { org: string; dst: string; route_source: RouteSource }> {
-  const m = new Map<string, { org: string; dst: string; route_source: RouteSource }>();
-  for (const [cs, [org, dst, route_source]] of Object.entries(doc)) m.set(cs, { org, dst, route_source });
-  return m;
 }
 
 export interface RouteDoc {

@@ -1,7 +1,10 @@
-// artifact keys mirror the URLs they answer (spec 4.2), e.g. v1/airframes/4b1814.
+// artifact keys mirror the URLs they answer (spec 4.2), e.g. v1/airframes/4b1814; the layout is the
+// contract table in schemas/artifact-kinds.ts.
 // on disk each object is <version>/<key>.gz (gzip bytes): a key may be both an object and a
 // "folder" (v1/alliances/star and v1/alliances/star/routes), and nginx's gzip_static finds <uri>.gz.
 // in object storage the key is used as it is, with Content-Encoding: gzip.
+
+import { ARTIFACT_KINDS, fillTemplate, type ArtifactKindName } from '../schemas/artifact-kinds.ts';
 
 const HEX = /^[0-9a-f]{6}$/;
 const IATA = /^[A-Z0-9]{3}$/;
@@ -13,24 +16,24 @@ const AIRLINE = /^[A-Z]{3}$/;
 const TYPE = /^[A-Z0-9]{2,4}$/;
 const IDENT = /^[A-Z0-9-]{2,12}$/;
 
+// every key comes from the contract table (schemas/artifact-kinds.ts); these are its typed spellings
+const fill = (kind: ArtifactKindName, ...parts: string[]) => fillTemplate(ARTIFACT_KINDS[kind].key, parts);
+
 export const keys = {
-  airframe: (hex: string) => `v1/airframes/${hex}`,
-  airport: (code: string) => `v1/airports/${code}`,
-  alliance: (slug: string) => `v1/alliances/${slug}`,
-  allianceRoutes: (slug: string) => `v1/alliances/${slug}/routes`,
-  route: (callsign: string) => `v1/route/${callsign}`,
-  refAircraft: (hex: string) => `v1/refdata/aircraft/${hex}`,
-  refAirlines: () => `v1/refdata/airlines`,
-  refAirline: (icao: string) => `v1/refdata/airlines/${icao}`,
-  refSchedule: (icao: string, org: string, dst: string) => `v1/refdata/airlines/${icao}/schedule/${org}/${dst}`,
-  refType: (designator: string) => `v1/refdata/types/${designator}`,
-  refAirport: (ident: string) => `v1/refdata/airports/${ident}`,
-  /** the in-memory routes table the server loads for /v1/routes and /v1/route (also the estimator's destinations) */
-  routesTable: () => `meta/routes`,
-  /** code lookups the server needs to answer 404s and ICAO airport codes */
-  lookup: () => `meta/lookup`,
-  /** the latest night's estimate accuracy (spec 2.3) */
-  accuracy: () => `meta/estimate-accuracy`,
+  airframe: (hex: string) => fill('airframe', hex),
+  airport: (code: string) => fill('airport', code),
+  alliance: (slug: string) => fill('alliance', slug),
+  allianceRoutes: (slug: string) => fill('allianceRoutes', slug),
+  route: (callsign: string) => fill('route', callsign),
+  refAircraft: (hex: string) => fill('refAircraft', hex),
+  refAirlines: () => fill('refAirlines'),
+  refAirline: (icao: string) => fill('refAirline', icao),
+  refSchedule: (icao: string, org: string, dst: string) => fill('refSchedule', icao, org, dst),
+  refType: (designator: string) => fill('refType', designator),
+  refAirport: (ident: string) => fill('refAirport', ident),
+  routesTable: () => fill('routesTable'),
+  lookup: () => fill('lookup'),
+  accuracy: () => fill('accuracy'),
 };
 
 /** Normalised key parts, or null when malformed. Case-insensitive where the spec says so. */

@@ -8,6 +8,10 @@ import { join, resolve } from 'node:path';
 import type { Manifest, ManifestHeader } from './manifest.ts';
 
 export const CURRENT = 'current';
+/** the whole manifest of a version (artifacts/manifest.ts), written last */
+export const MANIFEST_FILE = 'manifest.json';
+/** the manifest without its object list */
+export const VERSION_FILE = 'version.json';
 export const VERSIONS = 'versions';
 
 export interface Version {
@@ -30,7 +34,7 @@ export function currentVersion(root: string): Version | null {
   const dir = currentDir(root);
   if (!dir) return null;
   try {
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
     return { id: manifest.build_id, dir, manifest };
   } catch {
     return null;
@@ -48,7 +52,7 @@ export function currentHeader(root: string): VersionHeader | null {
   const dir = currentDir(root);
   if (!dir) return null;
   try {
-    const header = JSON.parse(readFileSync(join(dir, 'version.json'), 'utf8')) as ManifestHeader;
+    const header = JSON.parse(readFileSync(join(dir, VERSION_FILE), 'utf8')) as ManifestHeader;
     return { id: header.build_id, dir, header };
   } catch {
     // a tree from before version.json: read the whole manifest once

@@ -135,7 +135,7 @@ async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: 
   ctx.progress.start(`accuracy ${day}`, 0);
   const r = await accuracyStep(history, day);
   if (!r.doc) return ctx.progress.done(`no cruise stretch to score on ${day}`);
-  ctx.writer.put(keys.accuracy(), r.doc, 'estimate-accuracy');
+  ctx.writer.put(keys.accuracy(), r.doc);
   ctx.counts.accuracy_samples = r.doc.n;
   ctx.progress.done(`n=${r.doc.n}, median ${r.doc.median_km} km`);
 }

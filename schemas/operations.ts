@@ -1,6 +1,7 @@
 // the single table of operations: what /openapi.json and /docs are generated from (schemas/openapi.ts).
 // response bodies are the JSON Schemas of this folder; limits and cache lifetimes come from
 // schemas/policy.ts by bucket name, never copied here. texts follow the spec (sections 1-9).
+import { ARTIFACT_KINDS, type ArtifactKindName } from './artifact-kinds.ts';
 import type { ErrorCode } from '../lib/errors.ts';
 
 /**
@@ -71,6 +72,13 @@ const decimal = (name: string, description: string, example: number): Parameter 
 
 const HISTORY_ERRORS: ErrorCode[] = ['invalid_request', 'not_found', 'not_observed', 'artifact_unavailable'];
 const HONESTY = 'History is observation, never an official registry: a gap means the network did not hear the aircraft.';
+
+/** path, response schema and bucket of an operation that answers an artifact, from the contract */
+function artifactOp(kind: ArtifactKindName, path = ARTIFACT_KINDS[kind].url) {
+  const { schema, bucket } = ARTIFACT_KINDS[kind];
+  if (!path || !bucket) throw new Error(`artifact kind ${kind} has no public URL`);
+  return { path, response: { schema }, bucket };
+}
 
 export const OPERATIONS: readonly Operation[] = [
   // 4.1 live
@@ -152,63 +160,53 @@ export const OPERATIONS: readonly Operation[] = [
   },
   // 4.2 history and reference
   {
-    path: '/v1/airframes/{hex}',
+    ...artifactOp('airframe'),
     operationId: 'getAirframe',
     tag: 'history',
     summary: 'One airframe and its observed legs',
     description: `Who the aircraft is and its observed legs, newest first, at most 200. ${HONESTY} \`legs\` is null while the flight log is not loaded. 404 if nothing is known.`,
     parameters: [hexParam('Aircraft address')],
-    response: { schema: 'airframe' },
-    bucket: 'airframe',
     stability: 'stable',
     errors: HISTORY_ERRORS,
   },
   {
-    path: '/v1/airframe/{hex}',
+    ...artifactOp('airframe', '/v1/airframe/{hex}'),
     operationId: 'getAirframeSingular',
     tag: 'history',
     summary: 'One airframe (singular spelling)',
     description: 'The same operation as `/v1/airframes/{hex}`: the spec\'s overview spells it singular, so both spellings are served with the same answer.',
     parameters: [hexParam('Aircraft address')],
-    response: { schema: 'airframe' },
-    bucket: 'airframe',
     stability: 'stable',
     errors: HISTORY_ERRORS,
   },
   {
-    path: '/v1/airports/{code}',
+    ...artifactOp('airport'),
     operationId: 'getAirport',
     tag: 'history',
     summary: 'One airport: observed totals and boards',
     description:
       'Observed totals (circuits excluded), the published board for the local day when one is held, and inferred typical departures and arrivals in the airport\'s local time. Board rows carry their own `source` (`observed`, `published` or `both`): a `published` row is not a receiver observation. 404 if unknown.',
     parameters: [airportParam('code', 'Airport code, IATA (3) or ICAO (4), case-insensitive.', 'ZRH')],
-    response: { schema: 'airport' },
-    bucket: 'airport',
     stability: 'candidate',
     errors: HISTORY_ERRORS,
   },
   {
-    path: '/v1/alliances/{slug}',
+    ...artifactOp('alliance'),
     operationId: 'getAlliance',
     tag: 'history',
     summary: 'One alliance: memberships and observed coverage',
     description: 'Sourced memberships of the alliance and the network\'s observed coverage of its current member brands.',
     parameters: [slugParam],
-    response: { schema: 'alliance' },
-    bucket: 'refdata',
     stability: 'candidate',
     errors: HISTORY_ERRORS,
   },
   {
-    path: '/v1/alliances/{slug}/routes',
+    ...artifactOp('allianceRoutes'),
     operationId: 'getAllianceRoutes',
     tag: 'history',
     summary: 'Observed legs of an alliance',
     description: 'Observed legs across the current member brands, undirected, `org`/`dst` in alphabetical order. 422 on invalid input.',
     parameters: [slugParam],
-    response: { schema: 'alliance-routes' },
-    bucket: 'refdata',
     stability: 'candidate',
     errors: HISTORY_ERRORS,
   },
@@ -235,7 +233,7 @@ export const OPERATIONS: readonly Operation[] = [
     errors: ['invalid_request', 'artifact_unavailable'],
   },
   {
-    path: '/v1/route/{callsign}',
+    ...artifactOp('route'),
     operationId: 'getRoute',
     tag: 'history',
     summary: 'Origin and destination of one callsign',
@@ -243,61 +241,51 @@ export const OPERATIONS: readonly Operation[] = [
     parameters: [
       pathParam('callsign', 'Callsign, 2 to 8 letters or digits, case-insensitive.', '^[A-Za-z0-9]{2,8}$', 'SWR123'),
     ],
-    response: { schema: 'route' },
-    bucket: 'route',
     stability: 'candidate',
     errors: HISTORY_ERRORS,
   },
   {
-    path: '/v1/refdata/aircraft/{hex}',
+    ...artifactOp('refAircraft'),
     operationId: 'getRefAircraft',
     tag: 'refdata',
     summary: 'Registration, type and operator of an airframe',
     description: 'Reference data for one ICAO address.',
     parameters: [hexParam('Aircraft address')],
-    response: { schema: 'refdata-aircraft' },
-    bucket: 'refdata',
     stability: 'candidate',
     errors: HISTORY_ERRORS,
   },
   {
-    path: '/v1/refdata/airlines',
+    ...artifactOp('refAirlines'),
     operationId: 'listRefAirlines',
     tag: 'refdata',
     summary: 'The airlines the network observes',
     description: 'Airlines seen in the archive window, by callsign prefix.',
     parameters: [],
-    response: { schema: 'refdata-airlines' },
-    bucket: 'refdata',
     stability: 'candidate',
     errors: ['not_found', 'artifact_unavailable'],
   },
   {
-    path: '/v1/refdata/airlines/{icao}',
+    ...artifactOp('refAirline'),
     operationId: 'getRefAirline',
     tag: 'refdata',
     summary: 'One airline: fleet, routes, countries',
     description: 'One airline from the reference data with what the network observed of it.',
     parameters: [airlineParam],
-    response: { schema: 'refdata-airline' },
-    bucket: 'refdata',
     stability: 'candidate',
     errors: HISTORY_ERRORS,
   },
   {
-    path: '/v1/refdata/airlines/{icao}/schedule/{org}/{dst}',
+    ...artifactOp('refSchedule'),
     operationId: 'getRefSchedule',
     tag: 'refdata',
     summary: 'Observed departure pattern for one leg',
     description: 'When one airline was observed departing on one leg; times are `HH:MM` in the origin airport\'s local time.',
     parameters: [airlineParam, airportParam('org', 'Origin airport, IATA code.', 'ZRH'), airportParam('dst', 'Destination airport, IATA code.', 'JFK')],
-    response: { schema: 'refdata-schedule' },
-    bucket: 'refdata',
     stability: 'candidate',
     errors: HISTORY_ERRORS,
   },
   {
-    path: '/v1/refdata/types/{designator}',
+    ...artifactOp('refType'),
     operationId: 'getRefType',
     tag: 'refdata',
     summary: 'An aircraft type spelled out',
@@ -305,13 +293,11 @@ export const OPERATIONS: readonly Operation[] = [
     parameters: [
       pathParam('designator', 'ICAO type designator, 2 to 4 letters or digits.', '^[A-Za-z0-9]{2,4}$', 'A320'),
     ],
-    response: { schema: 'refdata-type' },
-    bucket: 'refdata',
     stability: 'candidate',
     errors: HISTORY_ERRORS,
   },
   {
-    path: '/v1/refdata/airports/{ident}',
+    ...artifactOp('refAirport'),
     operationId: 'getRefAirport',
     tag: 'refdata',
     summary: 'One airport from the reference data',
@@ -319,8 +305,6 @@ export const OPERATIONS: readonly Operation[] = [
     parameters: [
       pathParam('ident', 'OurAirports ident (usually the ICAO code), 2 to 12 letters, digits or `-`.', '^[A-Za-z0-9-]{2,12}$', 'LSZH'),
     ],
-    response: { schema: 'refdata-airport' },
-    bucket: 'refdata',
     stability: 'candidate',
     errors: HISTORY_ERRORS,
   },

@@ -9,7 +9,6 @@ import { LiveState } from './live/state.ts';
 import { TraceStore } from './trace/trace-store.ts';
 import { HistoryStore } from './history/history-store.ts';
 import { Tracker, type Destination } from './estimate/tracker.ts';
-import { servedAccuracy } from '../artifacts/estimate-accuracy.ts';
 import { openStations, type Stations } from './stations/open.ts';
 import { startServer, type Running } from './http/uws.ts';
 import type { Route } from './http/types.ts';
@@ -58,8 +57,8 @@ export function destinationsFrom(history: HistoryStore): (callsign: string) => D
   return (callsign) => {
     const l = history.current;
     const r = l?.routes.get(callsign);
-    if (!l || !r || !r[1]) return null;
-    const pos = l.lookup?.airport_positions?.[r[1]];
+    if (!l || !r) return null;
+    const pos = l.lookup?.airport_positions[r[1]];
     return pos ? { code: r[1], lat: pos[0], lon: pos[1] } : null;
   };
 }
@@ -81,13 +80,7 @@ export function createServices(c: ServerConfig, o: AppOptions): Services {
 }
 
 export function routesOf(s: Services, c: ServerConfig): Route[] {
-  let accuracyOf: { id: string; value: ReturnType<typeof servedAccuracy> } | null = null;
-  const accuracy = () => {
-    const l = s.history.current;
-    if (!l) return null;
-    if (accuracyOf?.id !== l.version.id) accuracyOf = { id: l.version.id, value: servedAccuracy(l.accuracy) };
-    return accuracyOf.value;
-  };
+  const accuracy = () => s.history.current?.accuracy ?? null;
   return [
     ...nowRoutes({ live: s.live, stationCount: () => s.stations.roster.stationCount(s.clock()), archiveThrough: () => s.history.archiveThrough() }),
     ...aircraftRoutes(s.live),

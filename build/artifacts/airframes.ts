@@ -82,10 +82,10 @@ interface HexRow extends LogIdentity {
 
 function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | null, legs: AirframeLeg[] | null): void {
   const id = airframeIdentity(hex, log, ref);
-  ctx.writer.put(keys.airframe(hex), airframeDoc(id, legs), 'airframe');
+  ctx.writer.put(keys.airframe(hex), airframeDoc(id, legs));
   ctx.counts.airframes = (ctx.counts.airframes ?? 0) + 1;
   if (id.reg || id.type) {
-    ctx.writer.put(keys.refAircraft(hex), refAircraftDoc(id), 'refdata-aircraft');
+    ctx.writer.put(keys.refAircraft(hex), refAircraftDoc(id));
     ctx.counts['refdata.aircraft'] = (ctx.counts['refdata.aircraft'] ?? 0) + 1;
   }
 }

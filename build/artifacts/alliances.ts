@@ -18,8 +18,8 @@ export const buildAlliances: Builder = async (ctx: BuildContext) => {
   const logs = ctx.archiveThrough ? await aggregate(ctx.db, ctx, refs) : null;
   for (const alliance of refs) {
     const input: AllianceInput = { alliance, log: logs ? { windowDays: ctx.windowDays, ...logs.get(alliance.slug)! } : null };
-    ctx.writer.put(keys.alliance(alliance.slug), allianceDocument(input), 'alliance');
-    ctx.writer.put(keys.allianceRoutes(alliance.slug), allianceRoutesDocument(input), 'alliance-routes');
+    ctx.writer.put(keys.alliance(alliance.slug), allianceDocument(input));
+    ctx.writer.put(keys.allianceRoutes(alliance.slug), allianceRoutesDocument(input));
     ctx.progress.tick();
   }
   ctx.counts.alliances = refs.length;

@@ -1,5 +1,5 @@
 // builder: the routes table from the log (aggregated in DuckDB, streamed by callsign) and the
-// checked, reviewed community catalog. writes v1/route/<callsign>, meta/routes and meta/lookup,
+// checked, reviewed community catalog. writes v1/route/<callsign>, meta/routes and meta/lookup (artifacts/meta.ts),
 // puts the table in ctx.shared (ROUTES_SHARED_KEY) for airports and alliances, and leaves two
 // things in DuckDB for later builders: table `routes_table` and view `legs_routed` (legs with
 // IATA ends, a missing end filled from the table when the heard end agrees).
@@ -10,10 +10,11 @@ import { keys } from '../../artifacts/keys.ts';
 import { checkCatalogRow, type CatalogVerdict } from '../../artifacts/catalog-check.ts';
 import { emptyReviews, indexReviews, parseReviewCsv, type ReviewIndex, type ReviewPolicy } from '../../artifacts/catalog-review.ts';
 import {
-  decideRoute, routeDoc, routesTableDoc, ROUTES_SHARED_KEY,
+  decideRoute, routeDoc, ROUTES_SHARED_KEY,
   type CallsignEvidence, type RouteDecision, type RoutesTable,
 } from '../../artifacts/flight-routes.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
+import { encodeLookup, encodeRoutesTable } from '../../artifacts/meta.ts';
 import { ensureRefAirports, loadTable, streamRows } from './duck.ts';
 import { refViewFor } from '../../artifacts/reference-view-adapter.ts';
 
@@ -124,26 +125,6 @@ export async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable):
   await db.run(LEGS_ROUTED_SQL);
 }
 
-/** meta/lookup: what the server needs for ICAO airport codes, its 404 rule and the estimator's destinations */
-export function lookupDoc(ref: RefView) {
-  const icao: Record<string, string> = {};
-  const positions: Record<string, [number, number]> = {};
-  for (const a of ref.allAirports()) {
-    if (a.icao && a.iata && ref.airportByCode(a.icao) === a) icao[a.icao] = a.iata;
-    // the airport a routes-table IATA code names (the same one the airport documents use)
-    if (a.iata && ref.airportByCode(a.iata) === a) positions[a.iata] = [round5(a.lat), round5(a.lon)];
-  }
-  const airlines = [...ref.allAirlines()].map((a) => a.icao).sort();
-  return { airports_icao_to_iata: sortKeys(icao), airport_positions: sortKeys(positions), airlines };
-}
-
-const round5 = (x: number) => Math.round(x * 1e5) / 1e5;
-function sortKeys<T>(o: Record<string, T>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const k of Object.keys(o).sort()) out[k] = o[k]!;
-  return out;
-}
-
 export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS): Builder {
   return async (ctx: BuildContext) => {
     const ref = refViewFor(ctx);
@@ -154,11 +135,11 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     ctx.progress.done(`${evidence.size} callsigns heard`);
     ctx.progress.start('routes: decide and write', evidence.size + 0);
     const { table, outcomes } = computeRoutes(evidence, ref, reviews, opts.policy, (cs, d, ev, v) => {
-      if (d.entry) ctx.writer.put(keys.route(cs), routeDoc(cs, d.entry, ev, v, ref), 'route');
+      if (d.entry) ctx.writer.put(keys.route(cs), routeDoc(cs, d.entry, ev, v, ref));
       ctx.progress.tick();
     });
-    ctx.writer.put(keys.routesTable(), routesTableDoc(table), 'routes-table');
-    ctx.writer.put(keys.lookup(), lookupDoc(ref), 'lookup');
+    ctx.writer.put(keys.routesTable(), encodeRoutesTable(table));
+    ctx.writer.put(keys.lookup(), encodeLookup(ref));
     await loadRoutesTable(ctx.db, table);
     ctx.shared.set(ROUTES_SHARED_KEY, table);
     ctx.counts.routes = table.size;

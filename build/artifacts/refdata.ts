@@ -85,7 +85,7 @@ export async function writeRefdata(ctx: BuildContext): Promise<void> {
   for (const t of ref.allTypes()) {
     if (normalise.type(t.designator) !== t.designator) continue;
     const o = typeObs.get(t.designator);
-    ctx.writer.put(keys.refType(t.designator), typeDoc(t, o ? { airframes: o.airframes, flights: o.flights } : null), 'refdata-type');
+    ctx.writer.put(keys.refType(t.designator), typeDoc(t, o ? { airframes: o.airframes, flights: o.flights } : null));
     count('types');
   }
   ctx.progress.done(`${ctx.counts['refdata.types'] ?? 0} types`);
@@ -95,7 +95,7 @@ export async function writeRefdata(ctx: BuildContext): Promise<void> {
   for (const a of ref.allAirports()) {
     if (idents.has(a.ident) || normalise.ident(a.ident) !== a.ident || ref.airport(a.ident) !== a) continue;
     idents.add(a.ident);
-    ctx.writer.put(keys.refAirport(a.ident), refAirportDoc(a, ref.runways(a.ident)), 'refdata-airport');
+    ctx.writer.put(keys.refAirport(a.ident), refAirportDoc(a, ref.runways(a.ident)));
     count('airports');
     ctx.progress.tick();
   }
@@ -103,7 +103,7 @@ export async function writeRefdata(ctx: BuildContext): Promise<void> {
 
   ctx.progress.start('refdata: airlines', 0);
   const counts = await allRows<AirlineCounts>(db, AIRLINES_SQL);
-  ctx.writer.put(keys.refAirlines(), airlinesDoc(counts, ref, ctx.windowDays), 'refdata-airlines');
+  ctx.writer.put(keys.refAirlines(), airlinesDoc(counts, ref, ctx.windowDays));
   const byIcao = new Map(counts.map((c) => [c.icao, c]));
   const fleet = groupBy(await allRows<Keyed<AirlineDetail['fleet'][number]>>(db, FLEET_SQL));
   const routes = groupBy(await allRows<Keyed<AirlineDetail['routes'][number]>>(db, AIRLINE_ROUTES_SQL));
@@ -116,7 +116,7 @@ export async function writeRefdata(ctx: BuildContext): Promise<void> {
       routes: strip(routes.get(a.icao)),
       countries: strip(countries.get(a.icao)),
     };
-    ctx.writer.put(keys.refAirline(a.icao), airlineDoc(a.icao, d, ref, ctx.windowDays), 'refdata-airline');
+    ctx.writer.put(keys.refAirline(a.icao), airlineDoc(a.icao, d, ref, ctx.windowDays));
     count('airlines');
   }
   ctx.progress.done(`${ctx.counts['refdata.airlines'] ?? 0} airlines, ${counts.length} callsign prefixes heard`);
@@ -128,7 +128,7 @@ export async function writeRefdata(ctx: BuildContext): Promise<void> {
       const org = ref.airportByCode(r.org);
       const dst = ref.airportByCode(r.dst);
       if (!ref.airline(r.icao) || !org?.iata || !dst?.iata) continue;
-      ctx.writer.put(keys.refSchedule(r.icao, r.org, r.dst), scheduleDoc(r.icao, org, dst, r, ref, ctx.windowDays), 'refdata-schedule');
+      ctx.writer.put(keys.refSchedule(r.icao, r.org, r.dst), scheduleDoc(r.icao, org, dst, r, ref, ctx.windowDays));
       count('schedules');
     }
     ctx.progress.tick(rows.length);

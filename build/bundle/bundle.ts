@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { currentVersion, type Version } from '../../artifacts/tree.ts';
+import { currentVersion, MANIFEST_FILE, type Version } from '../../artifacts/tree.ts';
 import { fileOf } from '../../artifacts/keys.ts';
 import { assertValid } from '../../schemas/index.ts';
 import { silentProgress, type Progress } from '../artifacts/context.ts';
@@ -214,7 +214,7 @@ async function writeOne(db: OpenLog, work: string, out: string, texts: BundleTex
 
 /** The published tree as plain JSON, each object checked against the manifest's sha256. */
 async function addTree(v: Version, add: (name: string, data: Buffer) => Promise<void>, progress: Progress): Promise<void> {
-  await add('artifacts/manifest.json', readFileSync(join(v.dir, 'manifest.json')));
+  await add(`artifacts/${MANIFEST_FILE}`, readFileSync(join(v.dir, MANIFEST_FILE)));
   for (const key of Object.keys(v.manifest.objects).sort()) {
     const json = gunzipSync(readFileSync(join(v.dir, fileOf(key))));
     if (sha256(json) !== v.manifest.objects[key]!.sha256) throw new Error(`${join(v.dir, fileOf(key))} does not match its manifest sha256: the tree is damaged, rebuild it`);

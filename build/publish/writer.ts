@@ -3,12 +3,14 @@
 // of the previous one (`cp -al`: one pass in C, no bytes copied) and only objects whose hash
 // changed are written (to a temporary name, then renamed over the link, which leaves the previous
 // version's file untouched). objects the build did not produce again are removed at the end.
+import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { assertValid } from '../../schemas/index.ts';
+import { kindOfKey } from '../../schemas/artifact-kinds.ts';
 import { assertSafeKey, fileOf } from '../../artifacts/keys.ts';
 import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
 
@@ -54,9 +56,11 @@ export class ArtifactWriter {
     }
   }
 
-  /** Validate `doc` against schemas/<schema>.schema.json, then store it under `key`. */
-  put(key: string, doc: unknown, schema: string): void {
-    assertValid(schema, doc, key);
+  /** Validate `doc` against the schema of its kind (schemas/artifact-kinds.ts), then store it under `key`. */
+  put(key: string, doc: unknown): void {
+    const k = kindOfKey(key);
+    if (!k) throw new Error(`no artifact kind has a key like ${JSON.stringify(key)}: add a row to schemas/artifact-kinds.ts`);
+    assertValid(k.kind.schema, doc, key);
     this.putBytes(key, Buffer.from(JSON.stringify(doc)));
   }
 
@@ -109,7 +113,7 @@ export class ArtifactWriter {
     }
     const manifest: Manifest = { ...m, objects: this.objects };
     assertValid('manifest', manifest, 'manifest');
-    for (const [name, doc] of [['manifest.json', manifest], ['version.json', m]] as const) {
+    for (const [name, doc] of [[MANIFEST_FILE, manifest], [VERSION_FILE, m]] as const) {
       const tmp = join(this.dir, `${name}.tmp`);
       writeFileSync(tmp, JSON.stringify(doc));
       renameSync(tmp, join(this.dir, name));

@@ -2,6 +2,7 @@
 // Cache-Control the live server sends for that URL (spec 8, schemas/policy.ts), so a CDN in
 // front of the bucket honours them as they are. bundle files are content-addressed: immutable.
 import { policyFor } from '../../schemas/policy.ts';
+import { kindOfKey } from '../../schemas/artifact-kinds.ts';
 
 import { IMMUTABLE } from '../../artifacts/bundles.ts';
 export { IMMUTABLE };
@@ -16,20 +17,11 @@ export interface ObjectHeaders {
   contentDisposition?: string;
 }
 
-// artifact key prefix -> rate/cache bucket of the URL it answers (the routes in server/handlers/history.ts)
-const BUCKETS: [string, string][] = [
-  ['v1/airframes/', 'airframe'],
-  ['v1/airports/', 'airport'],
-  ['v1/alliances/', 'refdata'],
-  ['v1/refdata/', 'refdata'],
-  ['v1/route/', 'route'],
-];
-
-/** The bucket of a tree key, or null for the server-only meta/* objects. Throws on a key no route serves. */
+/** The bucket of a tree key (schemas/artifact-kinds.ts), or null for the server-only meta/* objects. Throws on a key of no kind. */
 export function bucketOfKey(key: string): string | null {
-  if (key.startsWith('meta/')) return null;
-  for (const [prefix, bucket] of BUCKETS) if (key.startsWith(prefix)) return bucket;
-  throw new Error(`no cache policy for artifact key ${key}: add its prefix to build/upload/headers.ts`);
+  const k = kindOfKey(key);
+  if (!k) throw new Error(`no artifact kind has a key like ${key}: add a row to schemas/artifact-kinds.ts`);
+  return k.kind.bucket;
 }
 
 /** Headers of one artifact-tree object (stored gzipped). */

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { currentVersion } from '../../artifacts/tree.ts';
+import { currentVersion, MANIFEST_FILE } from '../../artifacts/tree.ts';
 import { fileOf } from '../../artifacts/keys.ts';
 import { BUNDLES_URL, localFile, readIndex } from '../bundle/bundle.ts';
 import { bundleHeaders, indexHeaders, manifestHeaders, treeHeaders, type ObjectHeaders } from './headers.ts';
@@ -47,7 +47,7 @@ interface Item extends LocalObject {
   headers: ObjectHeaders;
 }
 
-export const MANIFEST = 'manifest.json';
+
 export const joinKey = (prefix: string, key: string) => (prefix ? `${prefix}/${key}` : key);
 
 /** Everything one upload sends: the tree objects, the bundle files and the bundles index. */
@@ -75,7 +75,7 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
   const say = o.say ?? (() => {});
   const clock = o.clock ?? (() => 0);
   const { version, items } = localObjects(o.root, o.bundles, o.prefix);
-  const manifestKey = joinKey(o.prefix, MANIFEST);
+  const manifestKey = joinKey(o.prefix, MANIFEST_FILE);
   const remote = parseRemoteManifest(await o.store.get(manifestKey), manifestKey);
   const plan = planUpload(items, remote, o.nowMs, o.graceMs);
   say(`upload: build ${version.id}: ${items.length} objects, ${plan.put.length} to send, ${plan.unchanged} unchanged, ${plan.delete.length} to delete, ${Object.keys(plan.retired).length} retired`);

@@ -4,6 +4,7 @@
 // (a real thing the network has not heard), decided per route below.
 import { invalidRequest, notFound, notObserved } from '../../lib/errors.ts';
 import { keys, normalise } from '../../artifacts/keys.ts';
+import { ARTIFACT_KINDS, routePattern, type ArtifactKindName } from '../../schemas/artifact-kinds.ts';
 import type { HistoryStore, Loaded } from '../history/history-store.ts';
 import type { Req, Route } from '../http/types.ts';
 
@@ -27,9 +28,12 @@ const airlineOf = (s: string | undefined) => need(normalise.airline(s ?? ''), `a
 const slugOf = (s: string | undefined) => need(normalise.slug(s ?? ''), 'alliance slug must be lower-case words joined by -, e.g. star-alliance');
 const airportOf = (s: string | undefined) => need(normalise.airportCode(s ?? ''), `airport must be an IATA (3) or ICAO (4) code, e.g. ZRH or LSZH; got ${JSON.stringify(s)}`);
 
-function artifactRoute(pattern: string, bucket: string, deps: HistoryDeps, resolve: Resolve, missing: Missing): Route {
+/** the route of one artifact kind: its URL and bucket come from the contract (schemas/artifact-kinds.ts) */
+function artifactRoute(kind: ArtifactKindName, deps: HistoryDeps, resolve: Resolve, missing: Missing, url = ARTIFACT_KINDS[kind].url): Route {
+  const { bucket } = ARTIFACT_KINDS[kind];
+  if (!url || !bucket) throw new Error(`artifact kind ${kind} has no public URL`);
   return {
-    pattern,
+    pattern: routePattern(url),
     bucket,
     handler: async (req: Req) => {
       const l = deps.history.require();
@@ -53,11 +57,10 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       ? notObserved(`${k.what}: the network has not heard this address in the archive window`)
       : notFound(`${k.what}: the address lies in no allocated ICAO block`);
   return [
-    artifactRoute('/v1/airframes/:hex', 'airframe', deps, airframe, airframeMissing),
+    artifactRoute('airframe', deps, airframe, airframeMissing),
     // the spec's overview spells it singular; both are served
-    artifactRoute('/v1/airframe/:hex', 'airframe', deps, airframe, airframeMissing),
+    ...(ARTIFACT_KINDS.airframe.aliases ?? []).map((url) => artifactRoute('airframe', deps, airframe, airframeMissing, url)),
     artifactRoute(
-      '/v1/airports/:code',
       'airport',
       deps,
       (p) => {
@@ -68,21 +71,18 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       (_p, _l, k) => notFound(`${k.what} is not an airport with an IATA code in the reference data`),
     ),
     artifactRoute(
-      '/v1/alliances/:slug',
-      'refdata',
+      'alliance',
       deps,
       (p) => ({ key: keys.alliance(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }),
       plainMissing,
     ),
     artifactRoute(
-      '/v1/alliances/:slug/routes',
-      'refdata',
+      'allianceRoutes',
       deps,
       (p) => ({ key: keys.allianceRoutes(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }),
       plainMissing,
     ),
     artifactRoute(
-      '/v1/route/:callsign',
       'route',
       deps,
       (p) => {
@@ -92,19 +92,18 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       },
       (p, l, k) => {
         const prefix = (p.callsign ?? '').toUpperCase().slice(0, 3);
-        return l.lookup?.airlines?.includes(prefix)
+        return l.lookup?.airlines.includes(prefix)
           ? notObserved(`${k.what}: the network has not observed this flight and the checked catalog has no answer`)
           : notFound(`${k.what}: not an airline callsign known to the reference data, and never observed`);
       },
     ),
-    artifactRoute('/v1/refdata/aircraft/:hex', 'refdata', deps, (p) => ({ key: keys.refAircraft(hexOf(p)), what: `aircraft ${p.hex}` }), (p, _l, k) =>
+    artifactRoute('refAircraft', deps, (p) => ({ key: keys.refAircraft(hexOf(p)), what: `aircraft ${p.hex}` }), (p, _l, k) =>
       deps.isKnownHex(hexOf(p)) ? notObserved(`${k.what}: no registry row and not observed`) : notFound(`${k.what}: in no allocated ICAO block`),
     ),
-    artifactRoute('/v1/refdata/airlines', 'refdata', deps, () => ({ key: keys.refAirlines(), what: 'airline list' }), plainMissing),
-    artifactRoute('/v1/refdata/airlines/:icao', 'refdata', deps, (p) => ({ key: keys.refAirline(airlineOf(p.icao)), what: `airline ${p.icao}` }), plainMissing),
+    artifactRoute('refAirlines', deps, () => ({ key: keys.refAirlines(), what: 'airline list' }), plainMissing),
+    artifactRoute('refAirline', deps, (p) => ({ key: keys.refAirline(airlineOf(p.icao)), what: `airline ${p.icao}` }), plainMissing),
     artifactRoute(
-      '/v1/refdata/airlines/:icao/schedule/:org/:dst',
-      'refdata',
+      'refSchedule',
       deps,
       (p) => {
         const icao = airlineOf(p.icao);
@@ -115,8 +114,7 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       (_p, _l, k) => notObserved(`${k.what}: no departures observed on this leg in the archive window`),
     ),
     artifactRoute(
-      '/v1/refdata/types/:designator',
-      'refdata',
+      'refType',
       deps,
       (p) => {
         const t = need(normalise.type(p.designator ?? ''), 'designator must be an ICAO type designator of 2 to 4 letters or digits, e.g. A320');
@@ -125,8 +123,7 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       plainMissing,
     ),
     artifactRoute(
-      '/v1/refdata/airports/:ident',
-      'refdata',
+      'refAirport',
       deps,
       (p) => {
         const ident = need(normalise.ident(p.ident ?? ''), 'ident must be an OurAirports ident, e.g. LSZH');

@@ -9,25 +9,19 @@ import { fileOf, keys } from '../../artifacts/keys.ts';
 import { currentHeader, type VersionHeader } from '../../artifacts/tree.ts';
 import { artifactUnavailable } from '../../lib/errors.ts';
 import { normaliseCallsign } from '../../lib/reference/callsign.ts';
-
-export type RouteSource = 'observed' | 'observed+catalog' | 'catalog';
+import { decodeLookup, decodeRoutesTable, type Lookup, type ServedRoutes } from '../../artifacts/meta.ts';
+import type { RouteSource } from '../../artifacts/flight-routes.ts';
+import { servedAccuracy } from '../../artifacts/estimate-accuracy.ts';
+import type { Accuracy } from '../../lib/estimate/accuracy.ts';
 
 export interface Loaded {
   version: VersionHeader;
-  /** callsign -> [org, dst, route_source] */
-  routes: Map<string, [string | null, string | null, RouteSource]>;
+  /** callsign -> [org, dst, route_source] (meta/routes) */
+  routes: ServedRoutes;
   /** small code lookups written by the build (meta/lookup), or null in a tree without one */
   lookup: Lookup | null;
-  /** the latest night's estimate accuracy, or null */
-  accuracy: unknown | null;
-}
-
-export interface Lookup {
-  airports_icao_to_iata?: Record<string, string>;
-  /** IATA -> [lat, lon] */
-  airport_positions?: Record<string, [number, number]>;
-  airlines?: string[];
-  [k: string]: unknown;
+  /** the latest night's estimate accuracy for the method in use, or null */
+  accuracy: Accuracy | null;
 }
 
 export class HistoryStore {
@@ -71,9 +65,9 @@ export class HistoryStore {
     try {
       const next: Loaded = {
         version: v,
-        routes: parseRoutes(readJsonSync(v.dir, keys.routesTable())),
-        lookup: (readJsonSync(v.dir, keys.lookup()) as Lookup | null) ?? null,
-        accuracy: readJsonSync(v.dir, keys.accuracy()),
+        routes: decodeRoutesTable(readJsonSync(v.dir, keys.routesTable()) ?? {}),
+        lookup: nullOr(readJsonSync(v.dir, keys.lookup()), decodeLookup),
+        accuracy: servedAccuracy(readJsonSync(v.dir, keys.accuracy()), (m) => this.log(`artifacts: build ${v.id}: estimate accuracy ${m}`)),
       };
       this.loaded = next;
       this.cache.clear();
@@ -100,7 +94,7 @@ export class HistoryStore {
    * The routes-table entry of a callsign: as broadcast (EZY012), else in the catalog's spelling
    * (EZY12: leading zeros of the number dropped), which is how catalog-only entries are keyed.
    */
-  route(callsign: string): { key: string; entry: [string | null, string | null, RouteSource] } | null {
+  route(callsign: string): { key: string; entry: readonly [string, string, RouteSource] } | null {
     const table = this.require().routes;
     for (const key of [callsign, normaliseCallsign(callsign)]) {
       const entry = key ? table.get(key) : undefined;
@@ -155,12 +149,4 @@ function readJsonSync(dir: string, key: string): unknown | null {
   }
 }
 
-function parseRoutes(doc: unknown): Loaded['routes'] {
-  const m: Loaded['routes'] = new Map();
-  if (!doc || typeof doc !== 'object') return m;
-  const table = (doc as { routes?: Record<string, unknown> }).routes ?? doc;
-  for (const [cs, v] of Object.entries(table as Record<string, unknown>)) {
-    if (Array.isArray(v) && v.length >= 2) m.set(cs, [v[0] ?? null, v[1] ?? null, (v[2] as RouteSource) ?? 'observed']);
-  }
-  return m;
-}
+const nullOr = <T>(doc: unknown, decode: (d: unknown) => T): T | null => (doc === null ? null : decode(doc));

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideRoute, observe, routesTableDoc, routeDoc, type CallsignEvidence, type EndGroup } from '../../artifacts/flight-routes.ts';
+import { decideRoute, observe, routeDoc, type CallsignEvidence, type EndGroup } from '../../artifacts/flight-routes.ts';
+import { decodeLookup, decodeRoutesTable, encodeRoutesTable } from '../../artifacts/meta.ts';
 import { checkCatalogRow } from '../../artifacts/catalog-check.ts';
 import { emptyReviews, indexReviews, parseReviewCsv } from '../../artifacts/catalog-review.ts';
 import { computeRoutes } from '../../build/artifacts/flight-routes.ts';
@@ -142,9 +143,20 @@ test('computeRoutes: heard callsigns first, catalog-only callsigns after, each o
     BAW012: ['LHR', 'ZRH', 'observed+catalog'],
   });
   assert.deepEqual(outcomes, { observed: 1, 'observed+catalog': 2, catalog_contradicted: 1 });
-  const doc = routesTableDoc(table);
+  const doc = encodeRoutesTable(table);
   assert.deepEqual(problems('routes-table', doc), []);
   assert.deepEqual(Object.keys(doc), ['BAW012', 'SWR1', 'SWR2']);
+  // what the server loads is what the build meant, through the one decoder
+  assert.deepEqual([...decodeRoutesTable(JSON.parse(JSON.stringify(doc)))], [...table].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, e]) => [k, [e.org, e.dst, e.route_source]]));
+});
+
+test('a malformed meta/routes or meta/lookup is refused whole, never half-loaded', () => {
+  assert.throws(() => decodeRoutesTable([]), /not an object of callsigns/);
+  assert.throws(() => decodeRoutesTable({ SWR1: ['ZRH', 'LHR'] }), /entry of "SWR1" is not \[org, dst, route_source\]/);
+  assert.throws(() => decodeRoutesTable({ SWR1: ['ZRH', 'LHR', 'rumour'] }), /SWR1/);
+  assert.throws(() => decodeRoutesTable({ SWR1: ['zurich', 'LHR', 'observed'] }), /SWR1/);
+  assert.throws(() => decodeLookup({ airports_icao_to_iata: {}, airport_positions: {} }), /lacks/);
+  assert.deepEqual(decodeLookup({ airports_icao_to_iata: { LSZH: 'ZRH' }, airport_positions: {}, airlines: ['SWR'] }).airlines, ['SWR']);
 });
 
 test('route documents match the route schema and say where each end came from', () => {

@@ -15,7 +15,7 @@ const doc = (n: number) => ({ error: 'not_found', detail: `doc ${n}` }); // any 
 
 function publishOne(root: string, id: string, docs: Record<string, number>) {
   const s = stage(root, id);
-  for (const [k, n] of Object.entries(docs)) s.writer.put(k, doc(n), 'error');
+  for (const [k, n] of Object.entries(docs)) s.writer.putBytes(k, Buffer.from(JSON.stringify(doc(n))));
   s.writer.writeManifest(meta(id));
   return { version: commit(root, s), stats: s.writer.stats };
 }
@@ -36,9 +36,10 @@ test('an invalid document fails the build before anything is published', () => {
   const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
   publishOne(root, 'good', { 'v1/x/1': 1 });
   const s = stage(root, 'bad');
-  assert.throws(() => s.writer.put('v1/x/2', { error: 'nope' }, 'error'), /does not match schemas\/error/);
+  assert.throws(() => s.writer.put('v1/route/SWR100', { error: 'nope' }), /does not match schemas\/route/);
+  assert.throws(() => s.writer.put('v1/x/2', doc(2)), /no artifact kind has a key like "v1\/x\/2": add a row to schemas\/artifact-kinds\.ts/);
   assert.equal(currentVersion(root)?.id, 'good');
-  assert.throws(() => s.writer.put('../escape', doc(1), 'error'), /unsafe artifact key/);
+  assert.throws(() => s.writer.putBytes('../escape', Buffer.from('{}')), /unsafe artifact key/);
 });
 
 test('a build killed midway leaves the served tree exactly as it was; the next build sweeps its leftovers', () => {
@@ -49,7 +50,7 @@ test('a build killed midway leaves the served tree exactly as it was; the next b
   const script = `
     import { stage } from ${JSON.stringify(new URL('../../../build/publish/publish.ts', import.meta.url).pathname)};
     const s = stage(${JSON.stringify(root)}, 'killed');
-    for (let i = 0; i < 50; i++) s.writer.put('v1/x/' + i, { error: 'not_found', detail: 'd' + i }, 'error');
+    for (let i = 0; i < 50; i++) s.writer.putBytes('v1/x/' + i, Buffer.from(JSON.stringify({ error: 'not_found', detail: 'd' + i })));
     process.kill(process.pid, 'SIGKILL');`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
   assert.equal(r.signal, 'SIGKILL', r.stderr);

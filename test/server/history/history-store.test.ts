@@ -14,8 +14,8 @@ const T0 = Date.UTC(2026, 10, 22, 3, 0, 0);
 
 function publish(root: string, id: string, routes: Record<string, [string, string, string]>) {
   const s = stage(root, id);
-  s.writer.put(keys.routesTable(), routes, 'routes-table');
-  s.writer.put(keys.lookup(), { airports_icao_to_iata: { LSZH: 'ZRH', KJFK: 'JFK' }, airport_positions: { ZRH: [47.45806, 8.54806], JFK: [40.63983, -73.77874] }, airlines: ['SWR'] }, 'lookup');
+  s.writer.put(keys.routesTable(), routes);
+  s.writer.put(keys.lookup(), { airports_icao_to_iata: { LSZH: 'ZRH', KJFK: 'JFK' }, airport_positions: { ZRH: [47.45806, 8.54806], JFK: [40.63983, -73.77874] }, airlines: ['SWR'] });
   s.writer.writeManifest({ build_id: id, built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 30, counts: {} });
   commit(root, s);
 }
