@@ -7,7 +7,7 @@ import type { CatalogVerdict } from './catalog-check.ts';
 
 export type RouteSource = 'observed' | 'observed+catalog' | 'catalog';
 
-/** one served route; ctx.shared.get(ROUTES_SHARED_KEY) is a RoutesTable */
+/** one served route (the routes step returns the whole RoutesTable) */
 export interface RouteEntry {
   /** IATA codes */
   org: string;
@@ -19,7 +19,6 @@ export interface RouteEntry {
 }
 
 export type RoutesTable = Map<string, RouteEntry>;
-export const ROUTES_SHARED_KEY = 'routes';
 
 /** log legs of one callsign grouped by (org, dst) ident; circuits (org = dst) already left out */
 export interface EndGroup {

@@ -90,10 +90,3 @@ export function refViewOf(r: Refdata): RefView {
     catalogKey: (cs) => normaliseCallsign(cs),
   };
 }
-
-/** the RefView of a build, made once and kept in ctx.shared */
-export function refViewFor(ctx: { refdata: Refdata; shared: Map<string, unknown> }): RefView {
-  let v = ctx.shared.get('refview') as RefView | undefined;
-  if (!v) ctx.shared.set('refview', (v = refViewOf(ctx.refdata)));
-  return v;
-}

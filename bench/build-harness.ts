@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { ArtifactWriter } from '../build/publish/writer.ts';
-import type { BuildContext, Builder, Progress } from '../build/artifacts/context.ts';
+import type { BuildContext } from '../build/artifacts/context.ts';
+import type { Progress } from '../build/progress.ts';
+import { refViewOf } from '../artifacts/reference-view-adapter.ts';
+
+/** runs one step, printing its wall time and the peak RSS so far */
+export type Timed = <T>(name: string, step: () => Promise<T>) => Promise<T>;
 
 export interface LegsInput {
   /** airport idents with an IATA code, not closed */
@@ -23,7 +28,7 @@ export const AIRFRAMES = Number(process.argv[3] ?? 20_000);
 /** a SQL list literal of strings */
 export const sqlList = (xs: string[]) => `[${xs.map((x) => `'${x}'`).join(',')}]`;
 
-export async function benchBuilders(legsSql: (input: LegsInput) => string, builders: [string, Builder][], progress: Progress): Promise<void> {
+export async function benchBuilders(legsSql: (input: LegsInput) => string, steps: (ctx: BuildContext, timed: Timed) => Promise<void>, progress: Progress): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'contrail-bench-'));
   const ref = await loadRefdata();
   const input: LegsInput = {
@@ -36,17 +41,19 @@ export async function benchBuilders(legsSql: (input: LegsInput) => string, build
   await db.run(`CREATE TABLE legs AS ${legsSql(input)}`);
   console.log(`generated ${LEGS} legs in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const ctx: BuildContext = {
-    db, refdata: ref, writer: new ArtifactWriter(join(dir, 'v'), null), archiveThrough: '2025-05-31', windowStart: '2024-06-01',
-    windowDays: 365, timetablesDir: null, nowMs: Date.UTC(2025, 5, 1), progress, counts: {}, shared: new Map(),
+    db, refdata: ref, ref: refViewOf(ref), writer: new ArtifactWriter(join(dir, 'v'), null), archiveThrough: '2025-05-31', windowStart: '2024-06-01',
+    windowDays: 365, timetablesDir: null, nowMs: Date.UTC(2025, 5, 1), progress, counts: {},
   };
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 200);
-  for (const [name, b] of builders) {
+  const timed: Timed = async (name, step) => {
     const s = Date.now();
-    await b(ctx);
+    const out = await step();
     peak = Math.max(peak, process.memoryUsage().rss);
     console.log(`${name}: ${((Date.now() - s) / 1000).toFixed(1)} s, peak rss ${(peak / 2 ** 30).toFixed(2)} GB`);
-  }
+    return out;
+  };
+  await steps(ctx, timed);
   clearInterval(timer);
   console.log(JSON.stringify(ctx.counts), ctx.writer.stats);
   rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 // benchmark (run by hand, never a test): routes, airframes and refdata builders over a seeded
 // synthetic log. usage: node --import tsx bench/build-routes-airframes.ts [legs=1000000] [airframes=20000]
 // prints wall time and peak RSS per builder.
-import { silentProgress } from '../build/artifacts/context.ts';
+import { silentProgress } from '../build/progress.ts';
 import { buildRoutes } from '../build/artifacts/flight-routes.ts';
+import { loadRefAirports } from '../build/artifacts/duck.ts';
 import { buildAirframes } from '../build/artifacts/airframes.ts';
 import { buildRefdata } from '../build/artifacts/refdata.ts';
 import { AIRFRAMES, LEGS, benchBuilders, sqlList } from './build-harness.ts';
@@ -22,6 +23,11 @@ SELECT printf('%06x', (h % ${AIRFRAMES}) * 97 % 16777216) AS hex,
   CASE WHEN h % 3 > 0 THEN ${sqlList(idents)}[(1 + ((h // 7) % 2000 * 17 + 5) % ${idents.length})::BIGINT] END AS dst,
   CAST(to_timestamp(1717200000 + (n % 365) * 86400) AT TIME ZONE 'UTC' AS DATE) AS day
 FROM r`,
-  [['routes', buildRoutes], ['airframes', buildAirframes], ['refdata', buildRefdata]],
+  async (ctx, timed) => {
+    const airports = await timed('reference airports', () => loadRefAirports(ctx.db, ctx.ref));
+    const routes = await timed('routes', () => buildRoutes(ctx, airports));
+    await timed('airframes', () => buildAirframes(ctx, routes.legs));
+    await timed('refdata', () => buildRefdata(ctx, routes.legs, airports));
+  },
   silentProgress,
 );

@@ -14,12 +14,10 @@ import { listLogDays, openLog } from './log/read.ts';
 import { accuracyStep, newestDay } from './accuracy/step.ts';
 import { consoleProgress } from './progress.ts';
 import { abandon, commit, lockRoot, newBuildId, stage } from './publish/publish.ts';
-import type { BuildContext, Builder, Progress } from './artifacts/context.ts';
-import { buildRoutes } from './artifacts/flight-routes.ts';
-import { buildAirframes } from './artifacts/airframes.ts';
-import { buildRefdata } from './artifacts/refdata.ts';
-import { buildAirports } from './artifacts/airports.ts';
-import { buildAlliances } from './artifacts/alliances.ts';
+import type { BuildContext } from './artifacts/context.ts';
+import type { Progress } from './progress.ts';
+import { buildArtifacts } from './artifacts/pipeline.ts';
+import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { writeBundles } from './bundle/bundle.ts';
 
 export interface NightlyConfig {
@@ -58,15 +56,6 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   memoryLimit: { flag: 'memory-limit', env: 'CONTRAIL_DUCKDB_MEMORY', kind: 'string', default: '4GB', help: 'DuckDB memory limit (it spills to disk beyond it)' },
 };
 
-/** the artifact builders, in order: routes first (the others read its table) */
-export const BUILDERS: [string, Builder][] = [
-  ['routes', buildRoutes],
-  ['airframes', buildAirframes],
-  ['refdata', buildRefdata],
-  ['airports', buildAirports],
-  ['alliances', buildAlliances],
-];
-
 export interface NightlyResult {
   buildId: string;
   log: BuildLogResult | null;
@@ -99,13 +88,14 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
 
     const buildId = newBuildId(c.artifacts, nowMs);
     const staged = stage(c.artifacts, buildId);
+    let result: NightlyResult;
     const db = await openLog(c.log, { threads: c.threads, memoryLimit: c.memoryLimit, since: windowStart ?? undefined, tempDirectory: join(c.artifacts, '.duckdb-spill') });
     try {
       const ctx: BuildContext = {
-        db: db.connection, refdata, writer: staged.writer, archiveThrough, windowStart, windowDays,
-        timetablesDir: c.timetables || null, nowMs, progress, counts: {}, shared: new Map(),
+        db: db.connection, refdata, ref: refViewOf(refdata), writer: staged.writer, archiveThrough, windowStart, windowDays,
+        timetablesDir: c.timetables || null, nowMs, progress, counts: {},
       };
-      for (const [, builder] of BUILDERS) await builder(ctx);
+      await buildArtifacts(ctx);
       if (c.accuracy) await accuracyArtifact(c.history, ctx, say);
       ctx.counts.log_days = days.length;
       if (log) ctx.counts.log_legs_added = log.legs;
@@ -113,19 +103,32 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       const published = commit(c.artifacts, staged, c.keep);
       const s = staged.writer.stats;
       say(`published build ${published.id}: ${s.objects} objects (${s.written} written, ${s.linked} unchanged, ${s.removed} removed), archive through ${archiveThrough ?? 'none'}, window ${windowDays} days`);
-      if (c.bundles) {
-        const b = await writeBundles({ log: c.log, root: c.artifacts, out: c.bundles, nowMs, progress, threads: c.threads });
-        say(`bundles: ${b.built.length} built, ${b.index.bundles.length} listed in ${c.bundles}/index.json`);
-      }
-      return { buildId, log, archiveThrough, windowDays, counts: ctx.counts, written: s.written, linked: s.linked };
+      result = { buildId, log, archiveThrough, windowDays, counts: ctx.counts, written: s.written, linked: s.linked };
     } catch (e) {
       abandon(staged);
       throw e;
     } finally {
       db.close();
     }
+    // after the commit: the new tree is live whatever happens here, and the error says so
+    if (c.bundles) {
+      try {
+        const b = await writeBundles({ log: c.log, root: c.artifacts, out: c.bundles, nowMs, progress, threads: c.threads });
+        say(`bundles: ${b.built.length} built, ${b.index.bundles.length} listed in ${c.bundles}/index.json`);
+      } catch (e) {
+        throw new AfterPublishError(`bundles: ${(e as Error).message}`, buildId);
+      }
+    }
+    return result;
   } finally {
     release();
+  }
+}
+
+/** a failure after the new build became current: the published tree is the new build, not the old one */
+export class AfterPublishError extends Error {
+  constructor(message: string, readonly buildId: string) {
+    super(`${message} (build ${buildId} is published and served; only this later step failed: rerun the nightly)`);
   }
 }
 
@@ -177,7 +180,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     (code) => process.exit(code),
     (e) => {
       console.error(`nightly: failed: ${(e as Error).stack ?? e}`);
-      console.error('nightly: the published tree is unchanged');
+      if (!(e instanceof AfterPublishError)) console.error('nightly: the published tree is unchanged');
       process.exit(1);
     },
   );

@@ -1,6 +1,15 @@
 // progress for long steps: one updating line with counts and rate on a terminal,
 // plain log lines every few seconds otherwise (CI logs, cron mail).
-import type { Progress } from './artifacts/context.ts';
+export interface Progress {
+  /** a step starts: name and how many items it expects (0 when unknown) */
+  start(step: string, total: number): void;
+  /** n more items done in the current step */
+  tick(n?: number): void;
+  /** the step is over; a one-line summary */
+  done(summary: string): void;
+}
+
+export const silentProgress: Progress = { start() {}, tick() {}, done() {} };
 
 export function consoleProgress(stream: NodeJS.WriteStream = process.stderr, everyMs = 5000, clock: () => number = Date.now): Progress {
   const tty = Boolean(stream.isTTY);

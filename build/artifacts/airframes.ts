@@ -3,13 +3,12 @@
 // work per batch of hexes (bounded memory): the newest 200 legs as one JSON string per hex, the
 // majority callsign prefix, the latest reg/type heard. needs `legs_routed` (routes builder).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Builder, BuildContext } from './context.ts';
+import type { BuildContext, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { MAX_LEGS, airframeDoc, airframeIdentity, type AirframeLeg, type LogIdentity } from '../../artifacts/airframe.ts';
 import { refAircraftDoc } from '../../artifacts/refdata.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
 import { allRows, sqlString, streamRows } from './duck.ts';
-import { refViewFor } from '../../artifacts/reference-view-adapter.ts';
 
 /** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
 export const LEGS_PER_BATCH = 4_000_000;
@@ -90,8 +89,8 @@ function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | nu
   }
 }
 
-export async function writeAirframes(ctx: BuildContext, db: DuckDBConnection = ctx.db, maxLegs = LEGS_PER_BATCH): Promise<number> {
-  const ref = refViewFor(ctx);
+export async function buildAirframes(ctx: BuildContext, _legs: RoutedLegs, db: DuckDBConnection = ctx.db, maxLegs = LEGS_PER_BATCH): Promise<number> {
+  const ref = ctx.ref;
   const seen = new Set<string>();
   ctx.progress.start('airframes', 0);
   for (const [lo, hi] of await hexBatches(db, maxLegs)) {
@@ -115,6 +114,3 @@ export async function writeAirframes(ctx: BuildContext, db: DuckDBConnection = c
   return seen.size;
 }
 
-export const buildAirframes: Builder = async (ctx) => {
-  await writeAirframes(ctx);
-};

@@ -5,11 +5,9 @@
 import { assertValid } from '../../schemas/index.ts';
 import { airportDocument, type AirportRef } from '../../artifacts/airport.ts';
 import { keys } from '../../artifacts/keys.ts';
-import { ROUTES_SHARED_KEY, type RoutesTable } from '../../artifacts/flight-routes.ts';
-import type { Builder, BuildContext } from './context.ts';
+import type { RoutesTable } from '../../artifacts/flight-routes.ts';
+import type { BuildContext, RefAirports } from './context.ts';
 import { airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables } from './airports-sql.ts';
-import { ensureRefAirports } from './duck.ts';
-import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
 import { readTimetables } from './timetables.ts';
 
 const ICAO_KEY = /^[A-Z]{4}$/;
@@ -20,8 +18,8 @@ export function icaoKeyOf(a: { icao: string | null; ident: string }): string | n
   return ICAO_KEY.test(a.ident) ? a.ident : null;
 }
 
-export const buildAirports: Builder = async (ctx: BuildContext) => {
-  const ref = refViewOf(ctx.refdata);
+export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _airports: RefAirports): Promise<void> {
+  const ref = ctx.ref;
   // one airport per IATA code: the index's choice when the dataset repeats a code
   const airports: (AirportRef & { icaoKey: string | null })[] = [];
   for (const a of ref.allAirports()) {
@@ -32,10 +30,9 @@ export const buildAirports: Builder = async (ctx: BuildContext) => {
 
   const log = ctx.archiveThrough ? await aggregate(ctx) : null;
   const timetables = readTimetables(ctx.timetablesDir, airports, ctx.nowMs);
-  const routes = ctx.shared.get(ROUTES_SHARED_KEY) as RoutesTable | undefined;
   const lookups = {
     flightOf: (cs: string) => ref.flightNumber(cs),
-    routeOf: (cs: string) => routes?.get(cs),
+    routeOf: (cs: string) => routes.get(cs),
     airlineOf: (cs: string) => ctx.refdata.airlines.airlineOfCallsign(cs)?.icao ?? null,
   };
 
@@ -75,11 +72,10 @@ export const buildAirports: Builder = async (ctx: BuildContext) => {
     `${airports.length} airports (+${icaoKeys} ICAO keys), ${log ? log.totals.size : 0} observed, ` +
       `${timetables.byIata.size} timetables (${timetables.rejected} rejected)`,
   );
-};
+}
 
 async function aggregate(ctx: BuildContext) {
-  const ref = refViewOf(ctx.refdata);
-  await ensureRefAirports(ctx.db, ref);
+  const ref = ctx.ref;
   await loadMixTables(ctx.db, (hex) => ctx.refdata.codeBlocks.isMilitaryHex(hex), ctx.refdata.airlines.all.map((a) => a.icao));
   const tzOf = (ident: string) => ref.airport(ident)?.tz ?? null;
   const from = boardStart(ctx.archiveThrough!, ctx.windowStart);

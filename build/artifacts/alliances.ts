@@ -7,11 +7,10 @@ import {
   type AllianceInput, type AllianceRef, type AllianceTotals, type MemberCount, type PairCount,
 } from '../../artifacts/alliance.ts';
 import { keys } from '../../artifacts/keys.ts';
-import type { Builder, BuildContext } from './context.ts';
-import { allRows, ensureRefAirports, loadTable, streamRows } from './duck.ts';
-import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
+import type { BuildContext, RefAirports } from './context.ts';
+import { allRows, loadTable, streamRows } from './duck.ts';
 
-export const buildAlliances: Builder = async (ctx: BuildContext) => {
+export async function buildAlliances(ctx: BuildContext, _airports: RefAirports): Promise<void> {
   const { as_of, alliances } = ctx.refdata.alliances;
   const refs: AllianceRef[] = alliances.map((a) => ({ ...a, as_of }));
   ctx.progress.start('alliances', refs.length);
@@ -24,12 +23,11 @@ export const buildAlliances: Builder = async (ctx: BuildContext) => {
   }
   ctx.counts.alliances = refs.length;
   ctx.progress.done(`${refs.length} alliances`);
-};
+}
 
 type Observed = Omit<NonNullable<AllianceInput['log']>, 'windowDays'>;
 
 async function aggregate(db: DuckDBConnection, ctx: BuildContext, refs: readonly AllianceRef[]): Promise<Map<string, Observed>> {
-  await ensureRefAirports(db, refViewOf(ctx.refdata));
   await loadTable(db, 'al_members', [['slug', 'VARCHAR'], ['icao', 'VARCHAR']], refs.flatMap((a) => a.members.map((m) => [a.slug, m.icao])));
   await db.run(`CREATE OR REPLACE TEMP TABLE al_legs AS
     SELECT m.slug, m.icao, l.hex, l.day, l.org, l.dst

@@ -1,25 +1,18 @@
-// what every artifact builder receives. builders query the flight log through DuckDB (the `legs`
+// what every artifact step receives. steps query the flight log through DuckDB (the `legs`
 // view over LOG/*/legs.parquet, already limited to the window), read the reference data, and
 // put documents through the writer (which validates each one against its schema).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ArtifactWriter } from '../publish/writer.ts';
-
-export interface Progress {
-  /** a step starts: name and how many items it expects (0 when unknown) */
-  start(step: string, total: number): void;
-  /** n more items done in the current step */
-  tick(n?: number): void;
-  /** the step is over; a one-line summary */
-  done(summary: string): void;
-}
-
-export const silentProgress: Progress = { start() {}, tick() {}, done() {} };
+import type { Progress } from '../progress.ts';
+import type { RefView } from '../../artifacts/reference-view.ts';
 
 export interface BuildContext {
   /** DuckDB connection with a view `legs` (flight-log rows inside the window, plus the `day` partition column) */
   db: DuckDBConnection;
   /** the loaded reference data (lib/reference) */
   refdata: import('../../lib/reference/index.ts').Refdata;
+  /** the slice of it the pure artifact code reads, made once per build (artifacts/reference-view-adapter.ts) */
+  ref: RefView;
   writer: ArtifactWriter;
   /** newest day in the log (ISO date), null when the log is empty */
   archiveThrough: string | null;
@@ -34,8 +27,17 @@ export interface BuildContext {
   progress: Progress;
   /** counts per artifact kind, filled by the builders, written to the manifest */
   counts: Record<string, number>;
-  /** shared results of earlier builders, e.g. the routes table for airports and alliances */
-  shared: Map<string, unknown>;
 }
 
-export type Builder = (ctx: BuildContext) => Promise<void>;
+// DuckDB objects one step makes for later ones. a step that reads one takes its handle as an
+// argument, so it cannot run before the step that made it (build/artifacts/pipeline.ts).
+
+/** temp table `ref_airports(ident, iata, tz, iso_country)` (duck.ts loadRefAirports) */
+export interface RefAirports {
+  readonly table: 'ref_airports';
+}
+
+/** temp view `legs_routed`: the window's legs with IATA ends, a missing end filled from the routes table (flight-routes.ts) */
+export interface RoutedLegs {
+  readonly view: 'legs_routed';
+}

@@ -1,6 +1,7 @@
 // small DuckDB adapters for the artifact builders: stream a query's rows in chunks (never the
 // whole result in JS), and load reference tables the SQL joins against.
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { RefAirports } from './context.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
 
 type Row = Record<string, unknown>;
@@ -54,11 +55,9 @@ export async function loadTable(db: DuckDBConnection, name: string, columns: rea
 
 /**
  * `ref_airports(ident, iata, tz, iso_country)`: every airport the log's idents can name, so SQL
- * turns idents into IATA codes and local times. Created once per connection.
+ * turns idents into IATA codes and local times. Made once per build, first (pipeline.ts).
  */
-export async function ensureRefAirports(db: DuckDBConnection, ref: Pick<RefView, 'allAirports' | 'airport'>): Promise<void> {
-  const exists = await db.runAndReadAll(`SELECT 1 FROM duckdb_tables() WHERE table_name = 'ref_airports' AND temporary`);
-  if (exists.currentRowCount > 0) return;
+export async function loadRefAirports(db: DuckDBConnection, ref: Pick<RefView, 'allAirports' | 'airport'>): Promise<RefAirports> {
   const rows = function* () {
     // one row per ident (the index's choice when the file repeats one), so joins never fan out
     const seen = new Set<string>();
@@ -70,6 +69,7 @@ export async function ensureRefAirports(db: DuckDBConnection, ref: Pick<RefView,
     }
   };
   await loadTable(db, 'ref_airports', [['ident', 'VARCHAR'], ['iata', 'VARCHAR'], ['tz', 'VARCHAR'], ['iso_country', 'VARCHAR']], rows());
+  return { table: 'ref_airports' };
 }
 
 /** SQL literal of a string (for values we control, e.g. an ISO day) */

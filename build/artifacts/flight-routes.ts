@@ -1,22 +1,21 @@
-// builder: the routes table from the log (aggregated in DuckDB, streamed by callsign) and the
-// checked, reviewed community catalog. writes v1/route/<callsign>, meta/routes and meta/lookup (artifacts/meta.ts),
-// puts the table in ctx.shared (ROUTES_SHARED_KEY) for airports and alliances, and leaves two
-// things in DuckDB for later builders: table `routes_table` and view `legs_routed` (legs with
-// IATA ends, a missing end filled from the table when the heard end agrees).
+// step: the routes table from the log (aggregated in DuckDB, streamed by callsign) and the
+// checked, reviewed community catalog. writes v1/route/<callsign>, meta/routes and meta/lookup
+// (artifacts/meta.ts), and returns what later steps need: the table itself (airports) and the
+// DuckDB view `legs_routed` (legs with IATA ends, a missing end filled from the table when the
+// heard end agrees; airframes and refdata).
 import { existsSync, readFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Builder, BuildContext } from './context.ts';
+import type { BuildContext, RefAirports, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { checkCatalogRow, type CatalogVerdict } from '../../artifacts/catalog-check.ts';
 import { emptyReviews, indexReviews, parseReviewCsv, type ReviewIndex, type ReviewPolicy } from '../../artifacts/catalog-review.ts';
 import {
-  decideRoute, routeDoc, ROUTES_SHARED_KEY,
+  decideRoute, routeDoc,
   type CallsignEvidence, type RouteDecision, type RoutesTable,
 } from '../../artifacts/flight-routes.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
 import { encodeLookup, encodeRoutesTable } from '../../artifacts/meta.ts';
-import { ensureRefAirports, loadTable, streamRows } from './duck.ts';
-import { refViewFor } from '../../artifacts/reference-view-adapter.ts';
+import { loadTable, streamRows } from './duck.ts';
 
 export interface RoutesOptions {
   /** the reviewed list; a missing file means nothing was reviewed */
@@ -117,18 +116,24 @@ LEFT JOIN ref_airports ao ON ao.ident = l.org
 LEFT JOIN ref_airports ad ON ad.ident = l.dst
 LEFT JOIN routes_table r ON r.callsign = upper(trim(l.callsign))`;
 
-export async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable): Promise<void> {
+export async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable, _airports: RefAirports): Promise<RoutedLegs> {
   const rows = function* () {
     for (const [cs, e] of table) yield [cs, e.org, e.dst, e.org_ident, e.dst_ident, e.route_source] as const;
   };
   await loadTable(db, 'routes_table', [['callsign', 'VARCHAR'], ['org', 'VARCHAR'], ['dst', 'VARCHAR'], ['org_ident', 'VARCHAR'], ['dst_ident', 'VARCHAR'], ['route_source', 'VARCHAR']], rows());
   await db.run(LEGS_ROUTED_SQL);
+  return { view: 'legs_routed' };
 }
 
-export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS): Builder {
-  return async (ctx: BuildContext) => {
-    const ref = refViewFor(ctx);
-    await ensureRefAirports(ctx.db, ref);
+/** what the routes step makes for the later steps */
+export interface RoutesMade {
+  table: RoutesTable;
+  legs: RoutedLegs;
+}
+
+export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS): (ctx: BuildContext, airports: RefAirports) => Promise<RoutesMade> {
+  return async (ctx, airports) => {
+    const ref = ctx.ref;
     const { reviews, skipped } = readReviews(opts);
     ctx.progress.start('routes: log evidence', 0);
     const evidence = await readEvidence(ctx.db, (n) => ctx.progress.tick(n));
@@ -140,14 +145,14 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     });
     ctx.writer.put(keys.routesTable(), encodeRoutesTable(table));
     ctx.writer.put(keys.lookup(), encodeLookup(ref));
-    await loadRoutesTable(ctx.db, table);
-    ctx.shared.set(ROUTES_SHARED_KEY, table);
+    const legs = await loadRoutesTable(ctx.db, table, airports);
     ctx.counts.routes = table.size;
     for (const [k, n] of Object.entries(outcomes)) ctx.counts[`routes.${k}`] = n;
     if (skipped) ctx.counts['routes.review_rows_skipped'] = skipped;
     const fmt = Object.entries(outcomes).map(([k, n]) => `${k} ${n}`).join(', ');
     ctx.progress.done(`${table.size} routes (${fmt}); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`);
+    return { table, legs };
   };
 }
 
-export const buildRoutes: Builder = makeRoutesBuilder();
+export const buildRoutes = makeRoutesBuilder();

@@ -2,14 +2,13 @@
 // airframes): every type designator, every airport, every airline (with what the network saw of
 // it), the observed airlines list, and one schedule per (airline, org, dst) with a heard
 // take-off. aggregation in DuckDB over `legs_routed` (routes builder); JS only assembles.
-import type { Builder, BuildContext } from './context.ts';
+import type { BuildContext, RefAirports, RoutedLegs } from './context.ts';
 import { keys, normalise } from '../../artifacts/keys.ts';
 import {
   airlineDoc, airlinesDoc, refAirportDoc, scheduleDoc, typeDoc,
   type AirlineCounts, type AirlineDetail, type ScheduleCounts,
 } from '../../artifacts/refdata.ts';
-import { allRows, ensureRefAirports, streamRows } from './duck.ts';
-import { refViewFor } from '../../artifacts/reference-view-adapter.ts';
+import { allRows, streamRows } from './duck.ts';
 
 const AIRLINE_CS = `regexp_full_match(callsign, '[A-Z]{3}[0-9][A-Z0-9]{0,4}')`;
 
@@ -74,10 +73,9 @@ function groupBy<T extends { icao: string }>(rows: T[]): Map<string, T[]> {
   return m;
 }
 
-export async function writeRefdata(ctx: BuildContext): Promise<void> {
-  const ref = refViewFor(ctx);
+export async function buildRefdata(ctx: BuildContext, _legs: RoutedLegs, _airports: RefAirports): Promise<void> {
+  const ref = ctx.ref;
   const db = ctx.db;
-  await ensureRefAirports(db, ref);
   const count = (k: string) => (ctx.counts[`refdata.${k}`] = (ctx.counts[`refdata.${k}`] ?? 0) + 1);
 
   ctx.progress.start('refdata: types', 0);
@@ -136,4 +134,3 @@ export async function writeRefdata(ctx: BuildContext): Promise<void> {
   ctx.progress.done(`${ctx.counts['refdata.schedules'] ?? 0} schedules`);
 }
 
-export const buildRefdata: Builder = writeRefdata;

@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { currentVersion, MANIFEST_FILE, type Version } from '../../artifacts/tree.ts';
 import { fileOf } from '../../artifacts/keys.ts';
 import { assertValid } from '../../schemas/index.ts';
-import { silentProgress, type Progress } from '../artifacts/context.ts';
+import { silentProgress, type Progress } from '../progress.ts';
 import { addDays, isDay } from '../history/scan.ts';
 import { listLogDays, openLog, type OpenLog } from '../log/read.ts';
 import { dayFile, sqlString } from '../log/write.ts';

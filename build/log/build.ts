@@ -3,7 +3,7 @@
 // next day (build/log/legs.ts). the first day of a run rebuilds its carry from the day before it,
 // when that day is in the history tree, so a run of one day gives the same rows as a longer run.
 import { readFile } from 'node:fs/promises';
-import { silentProgress, type Progress } from '../artifacts/context.ts';
+import { silentProgress, type Progress } from '../progress.ts';
 import {
   SKIP_REASONS, TraceReadError, addDays, dayStart, decodeTrace, listDay, listDays, selectDays,
   type DaySelection, type SkipReason, type Skipped, type TraceFile,

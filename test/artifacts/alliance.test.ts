@@ -42,7 +42,7 @@ function legs(): LegRow[] {
 
 test('alliance documents: memberships as sourced, coverage per member, undirected member routes, all valid', async () => {
   const ctx = await testContext(legs(), { nowMs: NOW });
-  await buildAlliances(ctx);
+  await buildAlliances(ctx, ctx.airports);
   assert.deepEqual(Object.keys(ctx.writer.objects).sort(), [
     'v1/alliances/oneworld', 'v1/alliances/oneworld/routes', 'v1/alliances/star-alliance', 'v1/alliances/star-alliance/routes',
   ]);
@@ -66,7 +66,7 @@ test('alliance documents: memberships as sourced, coverage per member, undirecte
 
 test('without a flight log alliances keep their memberships, with observed and window_days null', async () => {
   const ctx = await testContext([], { nowMs: NOW });
-  await buildAlliances(ctx);
+  await buildAlliances(ctx, ctx.airports);
   const ow = ctx.writer.read('v1/alliances/oneworld') as AllianceDoc;
   assert.equal(ow.observed, null);
   assert.equal(ow.window_days, null);

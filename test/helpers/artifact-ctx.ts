@@ -5,7 +5,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { silentProgress, type BuildContext } from '../../build/artifacts/context.ts';
+import type { BuildContext, RefAirports } from '../../build/artifacts/context.ts';
+import { silentProgress } from '../../build/progress.ts';
+import { loadRefAirports } from '../../build/artifacts/duck.ts';
+import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
 import { ArtifactWriter } from '../../build/publish/writer.ts';
 import type { Refdata } from '../../lib/reference/index.ts';
 import { indexAirports, parseAirports } from '../../lib/reference/airports.ts';
@@ -83,7 +86,8 @@ export function testRefdata(): Refdata {
 /** unix seconds of an ISO UTC time, e.g. at('2023-10-27T05:10') */
 export const at = (iso: string) => Math.round(Date.parse(`${iso}:00Z`) / 1000);
 
-export async function testContext(legs: readonly LegRow[], opts: { nowMs: number; timetablesDir?: string | null; noLog?: boolean; shared?: Map<string, unknown> }): Promise<BuildContext> {
+/** a test context and the reference-airports table its steps read (made as the pipeline makes it) */
+export async function testContext(legs: readonly LegRow[], opts: { nowMs: number; timetablesDir?: string | null; noLog?: boolean }): Promise<BuildContext & { airports: RefAirports }> {
   const db = await (await DuckDBInstance.create(':memory:')).connect();
   await db.run(`CREATE TABLE legs (hex VARCHAR, callsign VARCHAR, reg VARCHAR, type VARCHAR, first_ts BIGINT, last_ts BIGINT,
     dep_ts BIGINT, arr_ts BIGINT, org VARCHAR, dst VARCHAR, day DATE)`);
@@ -108,9 +112,13 @@ export async function testContext(legs: readonly LegRow[], opts: { nowMs: number
   const noLog = opts.noLog || days.length === 0;
   const windowStart = noLog ? null : days[0]!;
   const archiveThrough = noLog ? null : days[days.length - 1]!;
+  const refdata = testRefdata();
+  const ref = refViewOf(refdata);
   return {
     db,
-    refdata: testRefdata(),
+    refdata,
+    ref,
+    airports: await loadRefAirports(db, ref),
     writer: new ArtifactWriter(mkdtempSync(join(tmpdir(), 'contrail-art-')), null),
     archiveThrough,
     windowStart,
@@ -119,6 +127,5 @@ export async function testContext(legs: readonly LegRow[], opts: { nowMs: number
     nowMs: opts.nowMs,
     progress: silentProgress,
     counts: {},
-    shared: opts.shared ?? new Map(),
   };
 }

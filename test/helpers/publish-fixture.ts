@@ -5,7 +5,10 @@ import { mulberry32 } from '../../lib/random.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentProgress, type BuildContext } from '../../build/artifacts/context.ts';
+import type { BuildContext } from '../../build/artifacts/context.ts';
+import { silentProgress } from '../../build/progress.ts';
+import { loadRefAirports } from '../../build/artifacts/duck.ts';
+import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
 import { buildRoutes } from '../../build/artifacts/flight-routes.ts';
 import { buildAirframes } from '../../build/artifacts/airframes.ts';
 import { buildAirports } from '../../build/artifacts/airports.ts';
@@ -77,10 +80,13 @@ export async function publishTree(log: string, root: string, id: string): Promis
   const db = await openLog(log, { threads: 1 });
   try {
     const ctx: BuildContext = {
-      db: db.connection, refdata: refdata(), writer: staged.writer, archiveThrough: DAYS[1]!, windowStart: DAYS[0]!, windowDays: DAYS.length,
-      timetablesDir: null, nowMs: NOW_MS, progress: silentProgress, counts: {}, shared: new Map(),
+      db: db.connection, refdata: refdata(), ref: refViewOf(refdata()), writer: staged.writer, archiveThrough: DAYS[1]!, windowStart: DAYS[0]!, windowDays: DAYS.length,
+      timetablesDir: null, nowMs: NOW_MS, progress: silentProgress, counts: {},
     };
-    for (const b of [buildRoutes, buildAirframes, buildAirports]) await b(ctx);
+    const airports = await loadRefAirports(ctx.db, ctx.ref);
+    const routes = await buildRoutes(ctx, airports);
+    await buildAirframes(ctx, routes.legs);
+    await buildAirports(ctx, routes.table, airports);
     staged.writer.writeManifest({ build_id: id, built_at: new Date(NOW_MS).toISOString(), archive_through: DAYS[1]!, window_days: DAYS.length, counts: ctx.counts });
     commit(root, staged);
   } finally {

@@ -1,6 +1,7 @@
 // the airport builder end to end: hand-made legs in DuckDB, a pinned clock, a published timetable;
 // every document is validated by the writer against schemas/airport.schema.json.
 process.env.TZ = 'UTC';
+import type { RoutesTable } from '../../../artifacts/flight-routes.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -46,11 +47,11 @@ function timetables(): string {
 const routes = new Map([['SWR77', { org: 'ZRH', dst: 'BRN', org_ident: 'LSZH', dst_ident: 'LSZB', route_source: 'catalog' }]]);
 
 test('every IATA airport gets one valid document, also under its ICAO code with the same bytes', async () => {
-  const ctx = await testContext(legs(), { nowMs: NOW, timetablesDir: timetables(), shared: new Map([['routes', routes]]) });
+  const ctx = await testContext(legs(), { nowMs: NOW, timetablesDir: timetables() });
   const warn = process.stderr.write;
   process.stderr.write = (() => true) as typeof process.stderr.write; // the rejected GVA file is reported there
   try {
-    await buildAirports(ctx);
+    await buildAirports(ctx, routes as RoutesTable, ctx.airports);
   } finally {
     process.stderr.write = warn;
   }
@@ -95,7 +96,7 @@ test('every IATA airport gets one valid document, also under its ICAO code with 
 
 test('without a flight log observed and window_days are null and boards come from timetables only', async () => {
   const ctx = await testContext([], { nowMs: NOW, timetablesDir: FIXTURES });
-  await buildAirports(ctx);
+  await buildAirports(ctx, new Map(), ctx.airports);
   const zrh = ctx.writer.read('v1/airports/ZRH') as AirportDoc;
   assert.equal(zrh.observed, null);
   assert.equal(zrh.window_days, null);

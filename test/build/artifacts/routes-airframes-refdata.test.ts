@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ArtifactWriter } from '../../../build/publish/writer.ts';
-import { silentProgress, type BuildContext } from '../../../build/artifacts/context.ts';
+import type { BuildContext } from '../../../build/artifacts/context.ts';
+import { silentProgress } from '../../../build/progress.ts';
+import { loadRefAirports } from '../../../build/artifacts/duck.ts';
 import { makeRoutesBuilder } from '../../../build/artifacts/flight-routes.ts';
-import { writeAirframes } from '../../../build/artifacts/airframes.ts';
+import { buildAirframes } from '../../../build/artifacts/airframes.ts';
 import { buildRefdata } from '../../../build/artifacts/refdata.ts';
-import { ROUTES_SHARED_KEY, type RoutesTable } from '../../../artifacts/flight-routes.ts';
+import type { RoutesTable } from '../../../artifacts/flight-routes.ts';
 import type { Refdata } from '../../../lib/reference/index.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import { makeRef } from '../../helpers/ref-fixture.ts';
@@ -41,6 +43,7 @@ let dir: string;
 let db: DuckDBConnection;
 let writer: ArtifactWriter;
 let ctx: BuildContext;
+let table: RoutesTable;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'contrail-artifacts-'));
@@ -56,26 +59,27 @@ before(async () => {
   const reviewFile = join(dir, 'review.csv');
   writeFileSync(reviewFile, 'callsign,route,decision,reviewer,date,note\nBAW9,*,reject,ana,2025-01-01,reused callsign\n');
   writer = new ArtifactWriter(join(dir, 'v1'), null);
-  const shared = new Map<string, unknown>([['refview', makeRef({ SWR101: ['EGLL', 'LSZH'], DLH4: ['EDDF', 'EGLL'], BAW9: ['EDDF', 'EGLL'], SWR7: ['LSZH', 'KJFK'] })]]);
+  const ref = makeRef({ SWR101: ['EGLL', 'LSZH'], DLH4: ['EDDF', 'EGLL'], BAW9: ['EDDF', 'EGLL'], SWR7: ['LSZH', 'KJFK'] });
   ctx = {
-    db, refdata: {} as Refdata, writer, archiveThrough: '2024-06-03', windowStart: '2023-06-04', windowDays: 366, timetablesDir: null,
-    nowMs: Date.UTC(2024, 5, 4), progress: silentProgress, counts: {}, shared,
+    db, refdata: {} as Refdata, ref, writer, archiveThrough: '2024-06-03', windowStart: '2023-06-04', windowDays: 366, timetablesDir: null,
+    nowMs: Date.UTC(2024, 5, 4), progress: silentProgress, counts: {},
   };
-  await makeRoutesBuilder({ reviewFile, policy: 'auto' })(ctx);
-  await writeAirframes(ctx, db, 4);
-  await buildRefdata(ctx);
+  const airports = await loadRefAirports(db, ref);
+  const routes = await makeRoutesBuilder({ reviewFile, policy: 'auto' })(ctx, airports);
+  table = routes.table;
+  await buildAirframes(ctx, routes.legs, db, 4);
+  await buildRefdata(ctx, routes.legs, airports);
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the routes builder writes the table, one document per route, the lookup, and shares the table', () => {
+test('the routes step writes the table, one document per route, the lookup, and returns the table', () => {
   assert.deepEqual(writer.read(keys.routesTable()), {
     DLH4: ['FRA', 'LHR', 'observed+catalog'],
     SWR100: ['ZRH', 'LHR', 'observed'],
     SWR101: ['LHR', 'ZRH', 'observed+catalog'],
     SWR7: ['ZRH', 'JFK', 'catalog'],
   });
-  const table = ctx.shared.get(ROUTES_SHARED_KEY) as RoutesTable;
   assert.equal(table.get('SWR100')?.org_ident, 'LSZH');
   assert.equal((writer.read(keys.route('SWR7')) as { route_source: string }).route_source, 'catalog');
   const lookup = writer.read(keys.lookup()) as { airports_icao_to_iata: Record<string, string>; airlines: string[] };

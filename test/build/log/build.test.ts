@@ -7,7 +7,7 @@ import { buildLog, type BuildLogOptions } from '../../../build/log/build.ts';
 import { archiveThrough, listLogDays, openLog } from '../../../build/log/read.ts';
 import { dayFile } from '../../../build/log/write.ts';
 import type { Skipped } from '../../../build/history/scan.ts';
-import type { Progress } from '../../../build/artifacts/context.ts';
+import type { Progress } from '../../../build/progress.ts';
 import { assertValid } from '../../../schemas/index.ts';
 import { SAMPLE_TREE, midnightTree, putFile, tempDir, testLocate, tracePath } from '../../helpers/history.ts';
 

@@ -1,0 +1,26 @@
+// the artifact steps of one night, in the order they run. each step takes what it needs and
+// returns what it made, so the order is the code: a step that reads the routes table or a DuckDB
+// object made by an earlier step takes that step's result as an argument (context.ts handles).
+import type { BuildContext } from './context.ts';
+import type { RoutesTable } from '../../artifacts/flight-routes.ts';
+import { loadRefAirports } from './duck.ts';
+import { buildRoutes } from './flight-routes.ts';
+import { buildAirframes } from './airframes.ts';
+import { buildRefdata } from './refdata.ts';
+import { buildAirports } from './airports.ts';
+import { buildAlliances } from './alliances.ts';
+
+/** what the artifact steps made that a later part of the night reads (the estimate accuracy replay) */
+export interface ArtifactsMade {
+  routes: RoutesTable;
+}
+
+export async function buildArtifacts(ctx: BuildContext): Promise<ArtifactsMade> {
+  const airports = await loadRefAirports(ctx.db, ctx.ref);
+  const routes = await buildRoutes(ctx, airports);
+  await buildAirframes(ctx, routes.legs);
+  await buildRefdata(ctx, routes.legs, airports);
+  await buildAirports(ctx, routes.table, airports);
+  await buildAlliances(ctx, airports);
+  return { routes: routes.table };
+}
