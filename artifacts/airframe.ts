@@ -6,7 +6,7 @@ import type { RouteSource } from './flight-routes.ts';
 
 export const MAX_LEGS = 200;
 /** provenance of fields the flight log (the decoder's database as heard) supplied */
-export const LOG_SOURCE = 'flight-log';
+const LOG_SOURCE = 'flight-log';
 
 export interface AirframeLeg {
   /** UTC day of the take-off, or of the first position when the take-off was not heard */
@@ -34,7 +34,7 @@ export interface LogIdentity {
   operator_icao: string | null;
 }
 
-export interface AirlineInfo {
+interface AirlineInfo {
   icao: string;
   iata: string | null;
   name: string;
@@ -107,6 +107,3 @@ export function airframeDoc(id: AirframeIdentity, legs: AirframeLeg[] | null): A
 }
 
 /** true when the document says anything at all (else the hex is not worth a document) */
-export function isKnown(doc: AirframeDoc): boolean {
-  return doc.reg !== null || doc.type !== null || doc.operator !== null || (doc.legs?.length ?? 0) > 0;
-}

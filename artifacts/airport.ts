@@ -9,7 +9,7 @@ import { todayOf, type Timetable, type Today } from './timetable.ts';
 /** busiest routes listed in `observed.routes` */
 export const TOP_ROUTES = 20;
 /** airlines listed (spec 8: top 20) */
-export const TOP_AIRLINES = 20;
+const TOP_AIRLINES = 20;
 
 /** The reference-data fields of the airport (lib/reference Airport has them all). */
 export interface AirportRef {
@@ -31,7 +31,7 @@ export interface RouteCount {
   days: number;
 }
 
-export interface ObservedTotals {
+interface ObservedTotals {
   departures: number;
   destinations: number;
   tails: number;

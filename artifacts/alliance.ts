@@ -4,7 +4,7 @@
 // brands, a leg counting for a member when its callsign starts with the member's ICAO designator
 // followed by a flight number. pure: the builder hands in what SQL aggregated.
 
-export interface AllianceMemberRef {
+interface AllianceMemberRef {
   icao: string;
   iata: string | null;
   name: string;

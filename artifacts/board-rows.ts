@@ -8,9 +8,9 @@ import type { PublishedArrival, PublishedDeparture } from './timetable.ts';
 import type { RouteSource } from './flight-routes.ts';
 
 /** how close an observed and a published time must be to be the same flight, minutes */
-export const MATCH_MIN = 30;
+const MATCH_MIN = 30;
 
-export type RowSource = 'observed' | 'published' | 'both';
+type RowSource = 'observed' | 'published' | 'both';
 
 export interface DepartureRow {
   flight: string;
@@ -37,7 +37,7 @@ export interface ArrivalRow {
 }
 
 /** What the board needs of a routes table entry (artifacts/flight-routes.ts RouteEntry), IATA codes. */
-export interface RouteEnds {
+interface RouteEnds {
   org: string;
   dst: string;
   route_source: RouteSource;

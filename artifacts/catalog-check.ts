@@ -18,7 +18,7 @@ export type CatalogVerdict =
     }
   | { ok: false; reason: CatalogRejection; review: ReviewOutcome };
 
-export type CatalogRejection =
+type CatalogRejection =
   | 'unknown_airline'
   | 'unknown_airport'
   | 'airport_without_iata'
@@ -30,13 +30,13 @@ export type CatalogRejection =
   | 'not_reviewed';
 
 /** shortest leg served, km: two idents closer than this are one field (Westray - Papa Westray is 2.8 km) */
-export const MIN_LEG_KM = 1;
+const MIN_LEG_KM = 1;
 
 /**
  * Longest plausible great-circle leg per type category, km, with room to spare (A321XLR ~8,700,
  * ATR 72 / Dash 8 ~2,000, long-range business jets ~13,000). Categories not listed set no limit.
  */
-export const MAX_LEG_KM: Readonly<Record<string, number>> = {
+const MAX_LEG_KM: Readonly<Record<string, number>> = {
   wide: 18000,
   narrow: 9500,
   regional: 4500,
@@ -50,7 +50,7 @@ export const MAX_LEG_KM: Readonly<Record<string, number>> = {
 };
 
 /** the longest leg the callsign's observed types allow, Infinity when any type is unknown or unlimited */
-export function maxLegKm(types: readonly string[], ref: Pick<RefView, 'type'>): number {
+function maxLegKm(types: readonly string[], ref: Pick<RefView, 'type'>): number {
   if (types.length === 0) return Infinity;
   let max = 0;
   for (const t of types) {

@@ -9,7 +9,7 @@
 import { readCsv, skip, type FileCount } from '../lib/reference/csv.ts';
 import { normalise } from './keys.ts';
 
-export type Decision = 'accept' | 'reject';
+type Decision = 'accept' | 'reject';
 
 export interface ReviewEntry {
   callsign: string;
@@ -29,9 +29,6 @@ export type ReviewOutcome =
 
 /** which catalog answers may be served: `auto` = passed the automatic checks and not rejected; `reviewed` = accepted by a reviewer too */
 export type ReviewPolicy = 'auto' | 'reviewed';
-export const REVIEW_POLICIES: readonly ReviewPolicy[] = ['auto', 'reviewed'];
-
-export const REVIEW_COLUMNS = ['callsign', 'route', 'decision', 'reviewer', 'date', 'note'] as const;
 
 const ROUTE_RE = /^\*$|^[A-Z0-9]{4}(?:-[A-Z0-9]{4})+$/;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;

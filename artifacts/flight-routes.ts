@@ -40,7 +40,7 @@ export interface CallsignEvidence {
 }
 
 /** a pair or an end needs this many legs to win, unless it is the only candidate */
-export const MIN_LEGS = 2;
+const MIN_LEGS = 2;
 
 interface Vote {
   key: string;
@@ -49,7 +49,7 @@ interface Vote {
 }
 
 /** the winner by legs, then the latest leg, then the key (stable); `clear` when it may be served */
-export function majority(votes: Iterable<Vote>): { winner: Vote; clear: boolean } | null {
+function majority(votes: Iterable<Vote>): { winner: Vote; clear: boolean } | null {
   let best: Vote | null = null;
   let n = 0;
   for (const v of votes) {
@@ -106,7 +106,7 @@ export function observe(ev: CallsignEvidence | null): Observed {
 }
 
 /** why a callsign has no served route (counted by the build, shown nowhere else) */
-export type NoRoute =
+type NoRoute =
   | 'observed_without_iata'
   | 'observed_ambiguous'
   | 'no_catalog'

@@ -50,7 +50,7 @@ export interface AirlineDetail {
 }
 
 /** busiest routes listed per airline */
-export const AIRLINE_ROUTES_TOP = 500;
+const AIRLINE_ROUTES_TOP = 500;
 
 /** /v1/refdata/airlines/{icao}: one airline with its observed fleet, routes and countries */
 export function airlineDoc(icao: string, d: AirlineDetail, ref: Pick<RefView, 'airline' | 'type'>, windowDays: number) {

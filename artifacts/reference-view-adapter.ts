@@ -1,6 +1,7 @@
 // adapts the loaded reference data (lib/reference) to the RefView the route, airframe and refdata
 // artifacts read. fields the loaders do not keep (yet) come out null.
-import type { Refdata, RegistryEntry } from '../lib/reference/index.ts';
+import type { Refdata } from '../lib/reference/index.ts';
+import type { RegistryEntry } from '../lib/reference/registry.ts';
 import { normaliseCallsign } from '../lib/reference/callsign.ts';
 import type { AirlineRef, AirportRef, RefView, RegistryRef, RunwayRef, TypeRef } from './reference-view.ts';
 

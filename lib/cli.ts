@@ -1,9 +1,9 @@
 // one typed configuration object per command, resolved once at start-up from
 // defaults < environment variables < flags, with --help generated from the same table.
 
-export type OptionKind = 'string' | 'int' | 'number' | 'bool' | 'list';
+type OptionKind = 'string' | 'int' | 'number' | 'bool' | 'list';
 
-export interface OptionSpec<T> {
+interface OptionSpec<T> {
   /** flag name without dashes, e.g. `port` for --port */
   flag: string;
   /** environment variable, e.g. CONTRAIL_PORT */

@@ -21,8 +21,8 @@ export interface TrackPoint {
   track?: number | null;
 }
 
-export interface Departure { at: number; lat: number; lon: number; alt_ft: number; index: number }
-export interface Arrival { at: number; lat: number; lon: number; index: number }
+interface Departure { at: number; lat: number; lon: number; alt_ft: number; index: number }
+interface Arrival { at: number; lat: number; lon: number; index: number }
 /** start/end: inclusive indexes into points. consecutive legs may share one index (a stop heard once). */
 export interface LegCut { start: number; end: number; departure: Departure | null; arrival: Arrival | null }
 

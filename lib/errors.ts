@@ -38,13 +38,6 @@ export const staleSnapshot = (detail: string, retryAfterS: number) =>
 export const artifactUnavailable = (detail: string, retryAfterS = 300) =>
   new ApiError(503, 'artifact_unavailable', detail, { 'Retry-After': String(retryAfterS) });
 
-/**
- * 502 `upstream_unavailable`: a source the live server depends on (the feeder list, a feed URL) does not answer.
- * The spec leaves the status open; 502 says "a server we depend on failed", distinct from our own 503s.
- */
-export const upstreamUnavailable = (detail: string) =>
-  new ApiError(502, 'upstream_unavailable', detail, { 'Retry-After': '30' });
-
 /** The JSON body of every non-200 response. */
 export function errorBody(code: ErrorCode, detail: string): string {
   return JSON.stringify({ error: code, detail });

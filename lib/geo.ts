@@ -2,9 +2,9 @@
 // which is what a receiver network's positions and a radius query need.
 
 /** mean earth radius, km (IUGG R1) */
-export const EARTH_RADIUS_KM = 6371.0088;
+const EARTH_RADIUS_KM = 6371.0088;
 /** one international nautical mile, km */
-export const KM_PER_NM = 1.852;
+const KM_PER_NM = 1.852;
 /** mean earth radius, nautical miles */
 export const EARTH_RADIUS_NM = EARTH_RADIUS_KM / KM_PER_NM;
 
@@ -12,7 +12,7 @@ const RAD = Math.PI / 180;
 const DEG = 180 / Math.PI;
 
 /** Central angle between two points, radians (haversine: stable for short distances). */
-export function centralAngle(lat1: number, lon1: number, lat2: number, lon2: number): number {
+function centralAngle(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const s1 = Math.sin(((lat2 - lat1) * RAD) / 2);
   const s2 = Math.sin(((lon2 - lon1) * RAD) / 2);
   const h = s1 * s1 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * s2 * s2;

@@ -109,12 +109,3 @@ export function parseHhmm(s: string): number | null {
   return m ? Number(m[1]) * 60 + Number(m[2]) : null;
 }
 
-/** Whether the zone name is one the runtime knows. */
-export function isKnownZone(tz: string): boolean {
-  try {
-    formatter(tz);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -5,8 +5,7 @@
 
 import type { TrackPoint } from './detector.ts';
 
-/** flags bit 0: the position is stale (readsb repeats an old position) */
-export const FLAG_STALE = 1;
+// flags bit 0 marks a stale position (readsb repeats an old one); nothing here reads it
 /** flags bit 1: readsb starts a new leg here (its own guess; the detector makes ours) */
 export const FLAG_NEW_LEG = 2;
 

@@ -38,7 +38,7 @@ function registry() {
 
 const compiled = new Map<string, ValidateFunction>();
 
-export function validatorFor(name: string): ValidateFunction {
+function validatorFor(name: string): ValidateFunction {
   let v = compiled.get(name);
   if (!v) {
     const got = registry().ajv.getSchema(`${name}.json`);
@@ -56,7 +56,7 @@ export function problems(name: string, doc: unknown): string[] {
   return (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${e.params ? JSON.stringify(e.params) : ''}`.trim());
 }
 
-export class SchemaError extends Error {
+class SchemaError extends Error {
   override name = 'SchemaError';
 }
 

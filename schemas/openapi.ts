@@ -8,8 +8,8 @@ import type { ErrorCode } from '../lib/errors.ts';
 
 type Json = Record<string, unknown>;
 
-export const OPENAPI_VERSION = '3.1.0';
-export const API_VERSION = '1.0.0';
+const OPENAPI_VERSION = '3.1.0';
+const API_VERSION = '1.0.0';
 const COMPONENT = '#/components/schemas/';
 
 const DESCRIPTION = `Contrail publishes open flight data collected by a network of ADS-B receivers: the live sky, short recent traces, estimated positions of aircraft that left coverage, observed flight history per airframe, airport and callsign, reference data, alliance data, and the public roster of receiving stations.

@@ -8,9 +8,9 @@ import type { ErrorCode } from '../lib/errors.ts';
  * spec 9. `stable` and `map` where the spec names them; every other operation, the service's own
  * documents included, is `candidate` (proposed for stable, its shape may still change).
  */
-export type Stability = 'stable' | 'map' | 'candidate';
+type Stability = 'stable' | 'map' | 'candidate';
 
-export interface Parameter {
+interface Parameter {
   name: string;
   in: 'path' | 'query';
   required: boolean;

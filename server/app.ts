@@ -47,7 +47,7 @@ export interface AppOptions {
 }
 
 /** The ICAO address blocks, from the shipped reference data (small: read at start-up). */
-export function loadKnownHex(refDir = join(ROOT, 'data/ref')): (hex: string) => boolean {
+function loadKnownHex(refDir = join(ROOT, 'data/ref')): (hex: string) => boolean {
   const blocks = buildCodeBlocks(parseCodeBlocks(readFileSync(join(refDir, 'vrs-standing-data/code-blocks.csv'))).rows);
   return (hex) => blocks.isKnownHex(hex);
 }
@@ -63,7 +63,7 @@ export function destinationsFrom(history: HistoryStore): (callsign: string) => D
   };
 }
 
-export function createServices(c: ServerConfig, o: AppOptions): Services {
+function createServices(c: ServerConfig, o: AppOptions): Services {
   const clock = o.clock ?? Date.now;
   const live = new LiveState({ maxAgeS: c.maxAgeS });
   const traces = new TraceStore({ minutes: c.traceMinutes });

@@ -78,7 +78,7 @@ export const serverOptions: Specs<ServerConfig> = {
   ...creditsOptions,
 };
 
-export const serverUsage = 'Usage: npm run --silent serve -- [options]\n\nContrail live server: the live routes from a decoder feed, and the history routes from a published artifact tree.';
+const serverUsage = 'Usage: npm run --silent serve -- [options]\n\nContrail live server: the live routes from a decoder feed, and the history routes from a published artifact tree.';
 
 export function loadServerConfig(argv: string[], env: NodeJS.ProcessEnv = process.env) {
   return parseConfig(serverOptions, argv, env);

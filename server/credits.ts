@@ -47,7 +47,7 @@ export const CREDITS_DEFAULTS: CreditsConfig = {
   creditsUrl: '',
 };
 
-export type SourceKind = 'network' | 'traffic' | 'reference';
+type SourceKind = 'network' | 'traffic' | 'reference';
 
 export interface CreditSource {
   id: string;
@@ -65,10 +65,10 @@ export interface Credits {
   sources: CreditSource[];
 }
 
-export const ODBL = { name: 'ODbL 1.0', url: 'https://opendatacommons.org/licenses/odbl/1-0/' } as const;
+const ODBL = { name: 'ODbL 1.0', url: 'https://opendatacommons.org/licenses/odbl/1-0/' } as const;
 
 /** the recorded traffic shipped in data/sample (its CREDITS.md says the same) */
-export const SHIPPED_TRAFFIC: CreditSource[] = [
+const SHIPPED_TRAFFIC: CreditSource[] = [
   {
     id: 'adsb-lol',
     name: 'adsb.lol (sample history)',
@@ -80,7 +80,7 @@ export const SHIPPED_TRAFFIC: CreditSource[] = [
   },
 ];
 
-export const DEFAULT_SOURCES_FILE = fileURLToPath(new URL('../data/ref/sources.json', import.meta.url));
+const DEFAULT_SOURCES_FILE = fileURLToPath(new URL('../data/ref/sources.json', import.meta.url));
 
 /** Read the reference sources (checked by lib/reference) and put the network and the traffic beside them. */
 export function loadCredits(config: CreditsConfig, opts: { sourcesFile?: string; traffic?: CreditSource[] } = {}): Credits {

@@ -18,7 +18,7 @@ export interface Receiver {
 }
 
 /** nm within which a station hears an aircraft on the ground (it sits at the field) */
-export const GROUND_NM = 6;
+const GROUND_NM = 6;
 const CELL = 2;
 
 export class Coverage {

@@ -38,7 +38,7 @@ export interface FleetIndex {
 }
 
 /** share of the fleet that is general aviation */
-export const GA_SHARE = 0.15;
+const GA_SHARE = 0.15;
 
 export function indexFleet(world: World): FleetIndex {
   const paired = world.routes.filter((r) => r.back !== null);

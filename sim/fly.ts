@@ -45,7 +45,7 @@ const FINAL_NM = 8;
 const CLIMBOUT_NM = 4;
 
 /** the runway end to use when leaving toward (or arriving from) a bearing: [threshold, far end] */
-export function pickRunway(ap: SimAirport, bearing: number): [LatLon, LatLon] {
+function pickRunway(ap: SimAirport, bearing: number): [LatLon, LatLon] {
   let best: [LatLon, LatLon] = [ap.runways[0]!.a, ap.runways[0]!.b];
   let bestDiff = Infinity;
   for (const r of ap.runways) {

@@ -27,7 +27,7 @@ export interface TruthLeg {
 }
 
 /** s between trace rows by phase: readsb writes more often when things change */
-export function sampleStep(alt: number | 'ground', rate: number): number {
+function sampleStep(alt: number | 'ground', rate: number): number {
   if (alt === 'ground') return 8;
   if (alt < 10000) return 20;
   return rate !== 0 ? 40 : 90;
@@ -37,7 +37,7 @@ const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const fixed = (x: number, d: number) => x.toFixed(d);
 
 /** One airframe's trace_full text for the UTC day starting at dayStart (null when it was not heard), and its legs. */
-export function traceDay(sky: Sky, af: Airframe, dayStart: number): { text: string | null; truth: TruthLeg[] } {
+function traceDay(sky: Sky, af: Airframe, dayStart: number): { text: string | null; truth: TruthLeg[] } {
   const dayEnd = dayStart + 86400;
   const rows: string[] = [];
   const truth: TruthLeg[] = [];
@@ -100,7 +100,7 @@ function flightRows(sky: Sky, f: Flight, dayStart: number, dayEnd: number, rows:
 }
 
 /** path of one trace file inside a globe_history root */
-export function tracePath(root: string, day: string, hex: string): string {
+function tracePath(root: string, day: string, hex: string): string {
   return join(root, day.slice(0, 4), day.slice(5, 7), day.slice(8, 10), 'traces', hex.slice(-2), `trace_full_${hex}.json`);
 }
 

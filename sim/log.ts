@@ -34,7 +34,7 @@ export interface FastLogResult { days: number; legs: number; airframes: number; 
 interface Sector { org: string; dst: string; out: string; back: string; nm: number }
 
 /** the sectors: catalog routes with a way back, then one to the nearest airline hub for every other IATA airport */
-export function sectors(world: World, seed: number): Sector[] {
+function sectors(world: World, seed: number): Sector[] {
   const ix = indexFleet(world);
   const list: Sector[] = ix.paired.map(({ out, back }) => ({ org: out.org.ident, dst: out.dst.ident, out: out.callsign, back: back?.callsign ?? out.callsign, nm: out.nm }));
   const served = new Set(list.flatMap((s) => [s.org, s.dst]));

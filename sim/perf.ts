@@ -23,7 +23,7 @@ const p = (type: string, desc: string, cruiseKt: number, cruiseFt: number, climb
   ({ type, desc, cruiseKt, cruiseFt, climbFtNm, vLoKt, category, turnMin });
 
 /** short sectors (under ~500 nm) */
-export const REGIONAL: readonly Perf[] = [
+const REGIONAL: readonly Perf[] = [
   p('AT76', 'ATR 72-600', 275, 23000, 450, 110, 'A2', 35),
   p('DH8D', 'DHC-8-400', 300, 25000, 450, 120, 'A2', 35),
   p('CRJ9', 'CRJ-900', 450, 35000, 380, 145, 'A3', 40),
@@ -32,7 +32,7 @@ export const REGIONAL: readonly Perf[] = [
 ];
 
 /** single-aisle, up to ~3,300 nm */
-export const NARROW: readonly Perf[] = [
+const NARROW: readonly Perf[] = [
   p('A320', 'Airbus A320', 450, 37000, 350, 150, 'A3', 45),
   p('A20N', 'Airbus A320neo', 450, 37000, 360, 150, 'A3', 45),
   p('A321', 'Airbus A321', 450, 36000, 320, 155, 'A3', 50),
@@ -42,7 +42,7 @@ export const NARROW: readonly Perf[] = [
 ];
 
 /** twin-aisle long haul */
-export const WIDE: readonly Perf[] = [
+const WIDE: readonly Perf[] = [
   p('B77W', 'Boeing 777-300ER', 490, 37000, 280, 165, 'A5', 120),
   p('A359', 'Airbus A350-900', 488, 39000, 300, 160, 'A5', 110),
   p('B789', 'Boeing 787-9', 488, 39000, 300, 160, 'A5', 110),
@@ -59,7 +59,7 @@ export const LIGHT: readonly Perf[] = [
   p('C182', 'Cessna 182 Skylane', 140, 6500, 550, 65, 'A1', 30),
 ];
 
-export const ALL_PERF: readonly Perf[] = [...REGIONAL, ...NARROW, ...WIDE, ...LIGHT];
+const ALL_PERF: readonly Perf[] = [...REGIONAL, ...NARROW, ...WIDE, ...LIGHT];
 const BY_TYPE = new Map(ALL_PERF.map((x) => [x.type, x]));
 export const perfOf = (type: string): Perf | null => BY_TYPE.get(type) ?? null;
 

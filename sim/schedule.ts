@@ -24,15 +24,15 @@ export interface Flight {
 }
 
 /** probability that a round trip is cancelled on a given day */
-export const CANCEL_P = 0.03;
+const CANCEL_P = 0.03;
 /** +- jitter of an off-block time, s */
-export const JITTER_S = 6 * 60;
+const JITTER_S = 6 * 60;
 const DAY = 86400;
 /** an airline day's rotations end by this long after the first off-block */
 const DUTY_S = 16 * 3600;
 
 /** unix seconds of local midnight at the airport on UTC day index c (close enough around DST) */
-export function localMidnight(ap: SimAirport, c: number): number {
+function localMidnight(ap: SimAirport, c: number): number {
   return c * DAY - utcOffsetMinutes(ap.tz, c * DAY + DAY / 2) * 60;
 }
 

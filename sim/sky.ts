@@ -57,7 +57,7 @@ export function heardAt(sky: Sky, t: number, flightOf: (af: Airframe) => Flight 
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** one aircraft record as readsb writes it in aircraft.json */
-export function readsbRecord(seed: number, s: Seen, t: number): Record<string, unknown> {
+function readsbRecord(seed: number, s: Seen, t: number): Record<string, unknown> {
   const { af, flight, state } = s;
   const h = hash32(seed, af.hex, Math.floor(t));
   const seen = round((h % 1000) / 400, 1);

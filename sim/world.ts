@@ -13,7 +13,7 @@ import { parseCodeBlocks, buildCodeBlocks, type CodeBlock, type CodeBlocks } fro
 import { readCsv } from '../lib/reference/csv.ts';
 import { distanceNm } from '../lib/geo.ts';
 
-export interface Runway { a: { lat: number; lon: number }; b: { lat: number; lon: number } }
+interface Runway { a: { lat: number; lon: number }; b: { lat: number; lon: number } }
 
 /** an airport the simulator can fly from: open, with at least one located runway */
 export interface SimAirport extends Airport {
@@ -28,7 +28,7 @@ export interface SimRoute {
   nm: number;
 }
 
-export interface RegPrefix { prefix: string; country: string; hyphen: boolean; check: RegExp }
+interface RegPrefix { prefix: string; country: string; hyphen: boolean; check: RegExp }
 
 export interface World {
   airports: SimAirport[];
@@ -106,7 +106,7 @@ export function loadWorld(opts: WorldOptions): World {
 const AIRLINE_KINDS = new Set(['large_airport', 'medium_airport']);
 
 /** two-airport catalog rows between airline airports, each with its way back when listed */
-export function pairRoutes(rows: readonly CatalogRow[], byCode: ReadonlyMap<string, SimAirport>): { out: SimRoute; back: SimRoute | null }[] {
+function pairRoutes(rows: readonly CatalogRow[], byCode: ReadonlyMap<string, SimAirport>): { out: SimRoute; back: SimRoute | null }[] {
   const direct: SimRoute[] = [];
   for (const r of rows) {
     if (r.airports.length !== 2 || !/^[A-Z]{3}$/.test(r.airline) || !r.callsign.startsWith(r.airline)) continue;
@@ -127,7 +127,7 @@ export function pairRoutes(rows: readonly CatalogRow[], byCode: ReadonlyMap<stri
   return direct.map((out) => ({ out, back: byLeg.get(`${out.airline}|${out.dst.ident}|${out.org.ident}`) ?? null }));
 }
 
-export function parsePrefixes(input: Buffer | string): RegPrefix[] {
+function parsePrefixes(input: Buffer | string): RegPrefix[] {
   return readCsv('vrs-standing-data/registration-prefixes.csv', input, ['Prefix', 'CountryISO2', 'HasHyphen', 'DecodeFullRegex'], (get) => {
     let check: RegExp;
     try {

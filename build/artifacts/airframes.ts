@@ -11,14 +11,14 @@ import type { RefView } from '../../artifacts/reference-view.ts';
 import { allRows, sqlString, streamRows } from './duck.ts';
 
 /** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
-export const LEGS_PER_BATCH = 4_000_000;
+const LEGS_PER_BATCH = 4_000_000;
 
 /**
  * Hex ranges [lo, hi) holding at most about `maxLegs` legs each, cut from the real distribution:
  * addresses are far from uniform (the US block alone holds a large share of the world's fleet),
  * so fixed ranges would put most of the log in one batch.
  */
-export async function hexBatches(db: DuckDBConnection, maxLegs = LEGS_PER_BATCH): Promise<[string, string | null][]> {
+async function hexBatches(db: DuckDBConnection, maxLegs = LEGS_PER_BATCH): Promise<[string, string | null][]> {
   const counts = await allRows<{ p: string; n: number | bigint }>(
     db,
     `SELECT substr(hex, 1, 3) AS p, count(*) AS n FROM legs_routed WHERE regexp_full_match(hex, '[0-9a-f]{6}') GROUP BY p ORDER BY p`,
@@ -49,7 +49,7 @@ const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${
  * list_sort on a leading descending key: an ordered list(... ORDER BY) aggregate keeps a sort state
  * per group and ran out of 4 GB on a year's log; this holds a batch in about 1.3 GB.
  */
-export function airframesSql(lo: string, hi: string | null): string {
+function airframesSql(lo: string, hi: string | null): string {
   return `
 WITH b AS (SELECT * FROM legs_routed WHERE ${rangeWhere(lo, hi)}),
 ops AS (

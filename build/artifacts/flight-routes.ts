@@ -24,7 +24,7 @@ export interface RoutesOptions {
   policy: ReviewPolicy;
 }
 
-export const DEFAULT_ROUTES_OPTIONS: RoutesOptions = { reviewFile: 'data/catalog-review.csv', policy: 'auto' };
+const DEFAULT_ROUTES_OPTIONS: RoutesOptions = { reviewFile: 'data/catalog-review.csv', policy: 'auto' };
 
 // log evidence per callsign, circuits (org = dst) left out, callsigns that cannot be a key skipped
 const EVIDENCE_SQL = `
@@ -45,7 +45,7 @@ c AS (
 )
 SELECT c.cs AS callsign, c.legs, c.days, c.last_ts, c.types, g.groups FROM c JOIN g USING (cs)`;
 
-export async function readEvidence(db: DuckDBConnection, tick: (n: number) => void = () => {}): Promise<Map<string, CallsignEvidence>> {
+async function readEvidence(db: DuckDBConnection, tick: (n: number) => void = () => {}): Promise<Map<string, CallsignEvidence>> {
   const out = new Map<string, CallsignEvidence>();
   for await (const rows of streamRows<CallsignEvidence>(db, EVIDENCE_SQL)) {
     for (const r of rows) out.set(r.callsign, r);
@@ -98,7 +98,7 @@ export function computeRoutes(evidence: Map<string, CallsignEvidence>, ref: RefV
 }
 
 /** legs with IATA ends; a missing end filled from the routes table when the heard end agrees */
-export const LEGS_ROUTED_SQL = `
+const LEGS_ROUTED_SQL = `
 CREATE OR REPLACE TEMP VIEW legs_routed AS
 SELECT l.hex, upper(trim(l.callsign)) AS callsign, l.reg, l.type, l.first_ts, l.last_ts, l.dep_ts, l.arr_ts, l.day,
   l.org AS org_ident, l.dst AS dst_ident,
@@ -116,7 +116,7 @@ LEFT JOIN ref_airports ao ON ao.ident = l.org
 LEFT JOIN ref_airports ad ON ad.ident = l.dst
 LEFT JOIN routes_table r ON r.callsign = upper(trim(l.callsign))`;
 
-export async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable, _airports: RefAirports): Promise<RoutedLegs> {
+async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable, _airports: RefAirports): Promise<RoutedLegs> {
   const rows = function* () {
     for (const [cs, e] of table) yield [cs, e.org, e.dst, e.org_ident, e.dst_ident, e.route_source] as const;
   };

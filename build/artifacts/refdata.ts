@@ -40,7 +40,7 @@ SELECT upper(type) AS type, count(DISTINCT hex)::INTEGER AS airframes, count(*):
 FROM legs_routed WHERE type IS NOT NULL GROUP BY 1`;
 
 // departures with a heard take-off, in the origin's local time, 5-minute slots
-export const SCHEDULES_SQL = `
+const SCHEDULES_SQL = `
 WITH s AS (
   SELECT substr(l.callsign, 1, 3) AS icao, l.org, l.dst, l.callsign, timezone(a.tz, to_timestamp(l.dep_ts)) AS lt
   FROM legs_routed l JOIN ref_airports a ON a.ident = l.org_ident

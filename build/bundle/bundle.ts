@@ -19,7 +19,6 @@ import { TarGzWriter } from './tar.ts';
 import { creditsText, licenseText, readmeText, readSources, type BundleTexts } from './texts.ts';
 
 import { BUNDLES_URL, INDEX_FILE, KINDS, type BundleKind } from '../../artifacts/bundles.ts';
-export { BUNDLES_URL, INDEX_FILE, KINDS, type BundleKind };
 
 export interface BundleEntry {
   kind: BundleKind;
@@ -74,7 +73,7 @@ export interface BundleResult {
 }
 
 const DEFAULT_SOURCES = new URL('../../data/ref/sources.json', import.meta.url).pathname;
-export const DEFAULT_TRAFFIC = [
+const DEFAULT_TRAFFIC = [
   "The network's feeders: the receiving stations listed at /v1/stations, whose receivers heard every leg.",
   'Sample history (when built from data/sample): adsb.lol and its feeders, ODbL 1.0, as published in the eastham adsb_actions repository (BSD-2-Clause).',
 ];

@@ -131,7 +131,7 @@ function octal(n: number, width: number): string {
   return n.toString(8).padStart(width - 1, '0') + '\0';
 }
 
-export function ustarHeader(p: { name: string; prefix: string }, size: number, mtimeS: number, type: '0' | 'x'): Buffer {
+function ustarHeader(p: { name: string; prefix: string }, size: number, mtimeS: number, type: '0' | 'x'): Buffer {
   const h = Buffer.alloc(BLOCK);
   h.write(p.name, 0, 100, 'utf8');
   h.write(octal(0o644, 8), 100, 'ascii');

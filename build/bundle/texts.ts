@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { loadSchemas } from '../../schemas/index.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-export const LICENSE_FILE = join(HERE, '../../data/licenses/ODbL-1.0.txt');
+const LICENSE_FILE = join(HERE, '../../data/licenses/ODbL-1.0.txt');
 
 export interface Source {
   id: string;

@@ -85,7 +85,7 @@ export function selectDays(present: readonly string[], sel: DaySelection): strin
 }
 
 /** folder of one day: root/YYYY/MM/DD/traces */
-export function tracesDir(root: string, day: string): string {
+function tracesDir(root: string, day: string): string {
   return join(root, day.slice(0, 4), day.slice(5, 7), day.slice(8, 10), 'traces');
 }
 

@@ -91,7 +91,7 @@ export function isOpen(cut: LegCut, points: readonly TracePoint[], dayEnd: numbe
 /** unix seconds, whole */
 const sec = (t: number) => Math.round(t);
 
-export function legRow(hex: string, reg: string | null, type: string | null, cut: LegCut, points: readonly TracePoint[], locate: Locate): LegRow {
+function legRow(hex: string, reg: string | null, type: string | null, cut: LegCut, points: readonly TracePoint[], locate: Locate): LegRow {
   const dep = cut.departure;
   const arr = cut.arrival;
   return {

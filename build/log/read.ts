@@ -28,7 +28,7 @@ export function archiveThrough(logDir: string): string | null {
 }
 
 /** the glob every reader uses; temporaries (.legs.parquet.*) never match it */
-export const logGlob = (logDir: string) => join(logDir, '*', 'legs.parquet');
+const logGlob = (logDir: string) => join(logDir, '*', 'legs.parquet');
 
 export interface OpenLog {
   connection: DuckDBConnection;

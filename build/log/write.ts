@@ -8,7 +8,7 @@ import { BIGINT, DuckDBDataChunk, DuckDBInstance, JSToDuckDBValueConverter, VARC
 import type { LegRow } from './legs.ts';
 
 /** column order and DuckDB types of legs.parquet; the day column comes from the folder name */
-export const LEG_COLUMNS = [
+const LEG_COLUMNS = [
   ['hex', 'VARCHAR'],
   ['callsign', 'VARCHAR'],
   ['reg', 'VARCHAR'],

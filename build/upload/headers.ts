@@ -7,8 +7,8 @@ import { kindOfKey } from '../../schemas/artifact-kinds.ts';
 import { IMMUTABLE } from '../../artifacts/bundles.ts';
 export { IMMUTABLE };
 /** the remote manifest and the server's meta/* inputs: always revalidated */
-export const REVALIDATE = 'no-cache';
-export const JSON_TYPE = 'application/json; charset=utf-8';
+const REVALIDATE = 'no-cache';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface ObjectHeaders {
   contentType: string;

@@ -3,7 +3,7 @@
 // a retired object stays in the bucket for the grace period (readers holding the previous
 // manifest or a CDN copy can still fetch it), then is deleted.
 
-export interface RemoteEntry {
+interface RemoteEntry {
   sha256: string;
   bytes: number;
 }

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { currentVersion, MANIFEST_FILE } from '../../artifacts/tree.ts';
 import { fileOf } from '../../artifacts/keys.ts';
-import { BUNDLES_URL, localFile, readIndex } from '../bundle/bundle.ts';
+import { localFile, readIndex } from '../bundle/bundle.ts';
+import { BUNDLES_URL } from '../../artifacts/bundles.ts';
 import { bundleHeaders, indexHeaders, manifestHeaders, treeHeaders, type ObjectHeaders } from './headers.ts';
 import { parseRemoteManifest, planUpload, type LocalObject, type RemoteManifest } from './plan.ts';
 import type { Body, ObjectStore } from './object-store.ts';
@@ -48,10 +49,10 @@ interface Item extends LocalObject {
 }
 
 
-export const joinKey = (prefix: string, key: string) => (prefix ? `${prefix}/${key}` : key);
+const joinKey = (prefix: string, key: string) => (prefix ? `${prefix}/${key}` : key);
 
 /** Everything one upload sends: the tree objects, the bundle files and the bundles index. */
-export function localObjects(root: string, bundles: string, prefix: string): { version: NonNullable<ReturnType<typeof currentVersion>>; items: Item[] } {
+function localObjects(root: string, bundles: string, prefix: string): { version: NonNullable<ReturnType<typeof currentVersion>>; items: Item[] } {
   const version = currentVersion(root);
   if (!version) throw new Error(`nothing is published under ${root} (no readable current/manifest.json): run the nightly build first`);
   const items: Item[] = [];

@@ -26,7 +26,7 @@ export interface ObservedTrack {
   points: TrackPoint[];
 }
 
-export interface GapFigures {
+interface GapFigures {
   n: number;
   median_km: number;
 }
@@ -56,7 +56,7 @@ export interface EvalOptions {
 }
 
 /** the gap ranges of spec 2.3, minutes, [from, to) */
-export const GAP_BUCKETS: readonly (readonly [string, number, number])[] = [
+const GAP_BUCKETS: readonly (readonly [string, number, number])[] = [
   ['0-5', 0, 5],
   ['5-15', 5, 15],
   ['15-30', 15, 30],
@@ -77,7 +77,7 @@ interface Leg {
 }
 
 /** Cut one aircraft's points (any order) into legs with the shared take-off/landing detector. */
-export function legsOf(points: TrackPoint[]): Leg[] {
+function legsOf(points: TrackPoint[]): Leg[] {
   const pts = points.filter((p) => finite(p.t) && finite(p.lat) && finite(p.lon)).sort((a, b) => a.t - b.t);
   return cutLegs(pts).map((cut) => {
     const leg = pts.slice(cut.start, cut.end + 1);

@@ -4,7 +4,7 @@
 import { readCsv, skip, type FileCount } from './csv.ts';
 import { splitCallsign } from './callsign.ts';
 
-export interface Airline {
+interface Airline {
   icao: string;
   iata: string | null;
   name: string;

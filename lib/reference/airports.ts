@@ -21,7 +21,7 @@ export interface Airport {
   tz: string;
 }
 
-export const AIRPORT_KINDS = [
+const AIRPORT_KINDS = [
   'large_airport', 'medium_airport', 'small_airport', 'heliport', 'seaplane_base', 'balloonport', 'closed',
 ] as const;
 

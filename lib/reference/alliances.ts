@@ -2,13 +2,13 @@
 // so its shape is checked and a malformed file is refused with the path of the first problem.
 import { RefdataError } from './csv.ts';
 
-export interface AllianceMember {
+interface AllianceMember {
   icao: string;
   iata: string | null;
   name: string;
 }
 
-export interface Alliance {
+interface Alliance {
   slug: string;
   name: string;
   /** the alliance's own member page */

@@ -29,7 +29,7 @@ export function newCount(file: string): FileCount {
   return { file, rows: 0, skipped: 0, reasons: {} };
 }
 
-export function countSkip(count: FileCount, reason: string): void {
+function countSkip(count: FileCount, reason: string): void {
   count.skipped++;
   count.reasons[reason] = (count.reasons[reason] ?? 0) + 1;
 }

@@ -29,7 +29,7 @@ export interface Refdata {
   counts: FileCount[];
 }
 
-export const DEFAULT_REFDATA_DIR = 'data/ref';
+const DEFAULT_REFDATA_DIR = 'data/ref';
 
 /** the bytes of one snapshot file, gunzipped when its name ends in .gz */
 export async function readRefFile(dir: string, path: string): Promise<Buffer> {
@@ -72,14 +72,3 @@ export async function loadRefdata(dir = DEFAULT_REFDATA_DIR): Promise<Refdata> {
     counts: [airports.count, runways.count, vrs.count, operators.count, types.count, registry.count, blocks.count, catalog.count],
   };
 }
-
-export type { FileCount } from './csv.ts';
-export type { Airport, AirportIndex } from './airports.ts';
-export type { AirportLocator } from './locate.ts';
-export type { Airline, AirlineTable } from './airlines.ts';
-export type { TypeInfo, TypeCategory, TypeTable } from './types.ts';
-export type { RegistryEntry, Registry } from './registry.ts';
-export type { CodeBlocks } from './codeblocks.ts';
-export type { Catalog, CatalogRow } from './catalog.ts';
-export type { Alliance, AllianceMember, Alliances } from './alliances.ts';
-export type { Source } from './sources.ts';

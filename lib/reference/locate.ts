@@ -13,7 +13,7 @@ import { kindRank } from './airports.ts';
 import type { Runway } from './runways.ts';
 
 export const RUNWAY_KM = 1.0;
-export const TIE_KM = 0.2;
+const TIE_KM = 0.2;
 /** reference-point radius by kind, km; large fields without runway positions are big */
 export const REF_RADIUS_KM: Record<string, number> = {
   large_airport: 3.0,

@@ -25,11 +25,11 @@
 //   anything else (rocket, unknown)       -> other
 import { readCsv, skip, type FileCount } from './csv.ts';
 
-export type TypeCategory =
+type TypeCategory =
   | 'wide' | 'narrow' | 'regional' | 'business' | 'military' | 'turboprop' | 'piston'
   | 'electric' | 'helicopter' | 'gyrocopter' | 'tiltrotor' | 'other';
 
-export interface TypeInfo {
+interface TypeInfo {
   designator: string;
   manufacturer: string;
   model: string;
@@ -94,7 +94,7 @@ export function parseModelTypes(input: string | Buffer, file = 'vrs-standing-dat
 const label = (r: Row) => [r.manufacturer, r.model].filter(Boolean).join(' ');
 
 /** the category rule of the header comment, on one designator's primary row and all its names */
-export function categorize(designator: string, r: { engines: number | null; engineType: string; species: string; wake: string }, names: readonly string[]): TypeCategory | null {
+function categorize(designator: string, r: { engines: number | null; engineType: string; species: string; wake: string }, names: readonly string[]): TypeCategory | null {
   if (designator.startsWith('-')) return null;
   if (r.species === 'H') return 'helicopter';
   if (r.species === 'G') return 'gyrocopter';

@@ -36,9 +36,9 @@ const ALT_FT = [-2000, 100000] as const;
 const GS_KT = 4000;
 const RATE_FPM = 60000;
 // `now` later than 2100 is not unix seconds (probably milliseconds)
-export const NOW_MAX = 4102444800;
+const NOW_MAX = 4102444800;
 
-export const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 function bump(c: FeedCounters, kind: string): void {
   c[kind] = (c[kind] ?? 0) + 1;
@@ -80,7 +80,7 @@ export class Collector {
 }
 
 /** One decoder record -> a 2.1 record, or null when it has no usable ICAO address. */
-export function normalizeRecord(raw: unknown, dropped: FeedCounters): AircraftRecord | null {
+function normalizeRecord(raw: unknown, dropped: FeedCounters): AircraftRecord | null {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     bump(dropped, 'bad_record');
     return null;

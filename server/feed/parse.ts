@@ -9,9 +9,8 @@
 import { Collector, goodNow, type FeedCounters, type ParseOk } from './normalize.ts';
 import { scanFeed } from './scan.ts';
 
-export { normalizeRecord, type FeedCounters } from './normalize.ts';
 
-export type RejectReason = 'invalid_json' | 'not_object' | 'missing_aircraft' | 'bad_now';
+type RejectReason = 'invalid_json' | 'not_object' | 'missing_aircraft' | 'bad_now';
 
 export type ParseResult = ParseOk | { ok: false; reason: RejectReason; detail: string };
 

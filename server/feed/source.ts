@@ -3,7 +3,8 @@
 // bad input never throws out of here and never replaces a good snapshot: it is counted per kind
 // and logged once per kind per outage; the recovery is logged once too.
 import { readFile, stat } from 'node:fs/promises';
-import { parseFeed, type FeedCounters } from './parse.ts';
+import { parseFeed } from './parse.ts';
+import type { FeedCounters } from './normalize.ts';
 import type { FeedSnapshot } from './record.ts';
 
 export type SnapshotListener = (snap: FeedSnapshot) => void;
@@ -20,7 +21,7 @@ export interface FeedSourceOptions {
   maxBytes?: number;
 }
 
-export const isUrl = (feed: string) => /^https?:\/\//i.test(feed);
+const isUrl = (feed: string) => /^https?:\/\//i.test(feed);
 
 export class FeedSource {
   /** whole-file failures and dropped records, by kind, since start */

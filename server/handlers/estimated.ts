@@ -19,7 +19,7 @@ export interface EstimatedDeps {
 }
 
 /** The envelope of spec 2.3 at the tracker's newest snapshot time. */
-export function estimatedDocument(tracker: Tracker, accuracy: Accuracy | null, generatedAt: number) {
+function estimatedDocument(tracker: Tracker, accuracy: Accuracy | null, generatedAt: number) {
   return {
     generated_at: generatedAt,
     method: METHOD_ID,

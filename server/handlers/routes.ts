@@ -5,11 +5,11 @@ import { normalise } from '../../artifacts/keys.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { reply, type Route } from '../http/types.ts';
 
-export const MAX_CALLSIGNS = 80;
+const MAX_CALLSIGNS = 80;
 const MAX_QUERY = 2048;
 
 /** Parse `callsigns=A,B,...` (also accepted repeated: callsigns=A&callsigns=B). Throws 422 with the fix. */
-export function parseCallsigns(query: string): string[] {
+function parseCallsigns(query: string): string[] {
   if (query.length > MAX_QUERY) throw invalidRequest(`query longer than ${MAX_QUERY} characters`);
   const params = new URLSearchParams(query);
   const raw = params.getAll('callsigns').flatMap((v) => v.split(','));

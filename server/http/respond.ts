@@ -39,7 +39,7 @@ export function acceptsGzip(header: string | undefined): boolean {
 const onTheFly = { level: 4, strategy: constants.Z_DEFAULT_STRATEGY };
 
 /** Choose the bytes for a payload: prepared gzip when accepted, else raw; compress or inflate as needed. */
-export function chooseEncoding(body: Payload, gzipOk: boolean): { bytes: Buffer; gzip: boolean } {
+function chooseEncoding(body: Payload, gzipOk: boolean): { bytes: Buffer; gzip: boolean } {
   if (gzipOk) {
     if (body.gz) return { bytes: body.gz, gzip: true };
     if (body.raw && body.raw.length >= GZIP_MIN_BYTES) return { bytes: gzipSync(body.raw, onTheFly), gzip: true };

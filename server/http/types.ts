@@ -34,7 +34,7 @@ export interface Reply {
   compressed?: boolean;
 }
 
-export type Handler = (req: Req) => Reply | Promise<Reply>;
+type Handler = (req: Req) => Reply | Promise<Reply>;
 
 export interface Route {
   /** path pattern with :named segments, e.g. /v1/trace/:hex; a trailing * matches the rest */
@@ -44,5 +44,5 @@ export interface Route {
   handler: Handler;
 }
 
-export const jsonPayload = (value: unknown): Payload => ({ raw: Buffer.from(JSON.stringify(value)) });
+const jsonPayload = (value: unknown): Payload => ({ raw: Buffer.from(JSON.stringify(value)) });
 export const reply = (value: unknown, extra?: Partial<Reply>): Reply => ({ body: jsonPayload(value), ...extra });

@@ -5,7 +5,7 @@ import { invalidRequest } from '../../lib/errors.ts';
 import type { Bbox } from './spatial.ts';
 
 /** spec 8: `bbox` maximum length */
-export const BBOX_MAX_CHARS = 80;
+const BBOX_MAX_CHARS = 80;
 /** spec 8: point radius cap, nautical miles; larger radii are capped, not refused */
 export const RADIUS_CAP_NM = 250;
 

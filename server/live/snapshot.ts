@@ -27,8 +27,6 @@ export class PreparedSnapshot {
   /** the whole /v1/aircraft body, uncompressed; records are slices of it */
   readonly body: Buffer;
   readonly index: SpatialIndex;
-  /** the feed snapshot it was made from (the trace store and estimator read records) */
-  readonly source: FeedSnapshot;
   /** record i is body[start[i], end[i]) and ends with `}` */
   private readonly start: Uint32Array;
   private readonly end: Uint32Array;
@@ -38,7 +36,6 @@ export class PreparedSnapshot {
   constructor(snap: FeedSnapshot, opts: { eagerGzip?: boolean } = {}) {
     const list = snap.aircraft;
     const n = list.length;
-    this.source = snap;
     this.now = snap.now;
     this.total = n;
     this.start = new Uint32Array(n);
@@ -165,6 +162,6 @@ function writeAscii(out: Buffer, at: number, text: string): number {
  * only, in spec order (record.ts contract), so a plain stringify is exact; picking the fields
  * again here doubled the cost (measured: 54 ms vs 33 ms for 12k records).
  */
-export function serialize(a: AircraftRecord): string {
+function serialize(a: AircraftRecord): string {
   return JSON.stringify(a);
 }

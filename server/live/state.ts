@@ -13,14 +13,12 @@ export interface LiveStateOptions {
   eagerGzip?: boolean;
 }
 
-export type PreparedListener = (snap: PreparedSnapshot) => void;
 
 export class LiveState {
   readonly maxAgeS: number;
   readonly retryAfterS: number;
   private readonly eagerGzip: boolean;
   private snap: PreparedSnapshot | null = null;
-  private readonly listeners: PreparedListener[] = [];
 
   constructor(opts: LiveStateOptions = {}) {
     this.maxAgeS = opts.maxAgeS ?? 60;
@@ -32,22 +30,7 @@ export class LiveState {
   accept(snap: FeedSnapshot): PreparedSnapshot {
     const prepared = new PreparedSnapshot(snap, { eagerGzip: this.eagerGzip });
     this.snap = prepared;
-    for (const l of this.listeners) l(prepared);
     return prepared;
-  }
-
-  /** Called with every prepared snapshot, after it became current. */
-  onPrepared(listener: PreparedListener): () => void {
-    this.listeners.push(listener);
-    return () => {
-      const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
-    };
-  }
-
-  /** The snapshot, whatever its age (null before the first); for status, never for serving. */
-  latest(): PreparedSnapshot | null {
-    return this.snap;
   }
 
   /** The snapshot to serve at `nowMs`; throws 503 stale_snapshot when there is none or it is too old. */

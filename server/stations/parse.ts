@@ -29,9 +29,9 @@ export interface FeederList {
   ignoredFields: number;
 }
 
-export type SkipReason = 'not_object' | 'bad_uuid' | 'bad_position' | 'bad_connected' | 'duplicate_uuid';
+type SkipReason = 'not_object' | 'bad_uuid' | 'bad_position' | 'bad_connected' | 'duplicate_uuid';
 
-export type RejectReason = 'not_json' | 'not_object' | 'bad_generated_at' | 'bad_feeders' | 'too_many_feeders';
+type RejectReason = 'not_json' | 'not_object' | 'bad_generated_at' | 'bad_feeders' | 'too_many_feeders';
 
 export type ParseResult = { ok: true; list: FeederList } | { ok: false; reason: RejectReason; detail: string };
 

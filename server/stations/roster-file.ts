@@ -77,7 +77,7 @@ export class StationStore {
 }
 
 /** Write to a temporary name, flush it to disk, then rename over the target: readers see the old file or the new one. */
-export function writeAtomic(file: string, text: string, mode: number): void {
+function writeAtomic(file: string, text: string, mode: number): void {
   const tmp = `${file}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w', mode);
   try {

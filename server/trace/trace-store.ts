@@ -7,7 +7,7 @@ import { cutLegs, type TrackPoint } from '../../lib/detector.ts';
 import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
 
 /** [t, lat, lon, alt_baro, track] as spec 2.4 serves it */
-export type TraceTuple = [number, number, number, number | 'ground' | null, number | null];
+type TraceTuple = [number, number, number, number | 'ground' | null, number | null];
 
 export interface TraceDoc {
   hex: string;

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { parseFeed, type FeedCounters } from '../../../server/feed/parse.ts';
+import { parseFeed } from '../../../server/feed/parse.ts';
+import type { FeedCounters } from '../../../server/feed/normalize.ts';
 import { WIRE_FIELDS } from '../../../server/feed/record.ts';
 import { problems } from '../../../schemas/index.ts';
 

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { scanFeed } from '../../../server/feed/scan.ts';
-import { parseFeed, parseFeedJson, type FeedCounters } from '../../../server/feed/parse.ts';
+import { parseFeed, parseFeedJson } from '../../../server/feed/parse.ts';
+import type { FeedCounters } from '../../../server/feed/normalize.ts';
 import { wireOf } from '../../../server/feed/wire.ts';
 import { PreparedSnapshot } from '../../../server/live/snapshot.ts';
 
