@@ -20,25 +20,38 @@ export interface Version {
   manifest: Manifest;
 }
 
+/** only "not there" means "not published"; any other I/O error (EMFILE, EACCES, EIO) is thrown, so a
+ * reader keeps what it has instead of unloading the history on a transient fault */
+const absent = (e: unknown) => ['ENOENT', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '');
+
 /** The directory `current` points at, or null when nothing is published. */
 function currentDir(root: string): string | null {
   try {
     return resolve(root, readlinkSync(join(root, CURRENT)));
-  } catch {
-    return null;
+  } catch (e) {
+    if (absent(e)) return null;
+    throw e;
   }
 }
 
-/** The published version, or null when nothing is published (or the tree is unreadable). */
+/** JSON of a version file, or null when the file is not there; throws on any other fault or bad JSON */
+function readJson<T>(dir: string, name: string): T | null {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, name), 'utf8');
+  } catch (e) {
+    if (absent(e)) return null;
+    throw e;
+  }
+  return JSON.parse(text) as T;
+}
+
+/** The published version, or null when nothing is published. Throws when the tree is there but unreadable. */
 export function currentVersion(root: string): Version | null {
   const dir = currentDir(root);
   if (!dir) return null;
-  try {
-    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
-    return { id: manifest.build_id, dir, manifest };
-  } catch {
-    return null;
-  }
+  const manifest = readJson<Manifest>(dir, MANIFEST_FILE);
+  return manifest ? { id: manifest.build_id, dir, manifest } : null;
 }
 
 export interface VersionHeader {
@@ -47,18 +60,15 @@ export interface VersionHeader {
   header: ManifestHeader;
 }
 
-/** The published version's header (version.json), or null when nothing is published. */
+/** The published version's header (version.json), or null when nothing is published. Throws when unreadable. */
 export function currentHeader(root: string): VersionHeader | null {
   const dir = currentDir(root);
   if (!dir) return null;
-  try {
-    const header = JSON.parse(readFileSync(join(dir, VERSION_FILE), 'utf8')) as ManifestHeader;
-    return { id: header.build_id, dir, header };
-  } catch {
-    // a tree from before version.json: read the whole manifest once
-    const v = currentVersion(root);
-    if (!v) return null;
-    const { objects: _objects, ...header } = v.manifest;
-    return { id: v.id, dir: v.dir, header };
-  }
+  const header = readJson<ManifestHeader>(dir, VERSION_FILE);
+  if (header) return { id: header.build_id, dir, header };
+  // a tree from before version.json: read the whole manifest once
+  const v = currentVersion(root);
+  if (!v) return null;
+  const { objects: _objects, ...rest } = v.manifest;
+  return { id: v.id, dir: v.dir, header: rest };
 }

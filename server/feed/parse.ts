@@ -10,6 +10,9 @@ import { Collector, goodNow, type FeedCounters, type ParseOk } from './normalize
 import { scanFeed } from './scan.ts';
 
 
+/** the counter of snapshots the byte scanner left to JSON.parse */
+export const SCANNER_FALLBACK = 'scanner_fallback';
+
 type RejectReason = 'invalid_json' | 'not_object' | 'missing_aircraft' | 'bad_now';
 
 export type ParseResult = ParseOk | { ok: false; reason: RejectReason; detail: string };
@@ -25,6 +28,8 @@ export function parseFeed(text: string | Buffer, counters?: FeedCounters): Parse
       scanned = null;
     }
     if (scanned) return scanned;
+    // counted, so a feed that always misses the fast path shows up in the stats and the log
+    if (counters) counters[SCANNER_FALLBACK] = (counters[SCANNER_FALLBACK] ?? 0) + 1;
   }
   return parseFeedJson(text, counters);
 }

@@ -26,6 +26,15 @@ export interface FeedSnapshot {
   /** the decoder's message counter, when given */
   messages?: number;
   aircraft: AircraftRecord[];
+  /** each record's wire JSON, when the byte scanner read the feed (feed/wire.ts); absent on any other path */
+  wire?: Wire;
+}
+
+/** records as wire JSON: record i is bytes[start[i], end[i]), records joined by commas */
+export interface Wire {
+  bytes: Buffer;
+  start: Uint32Array;
+  end: Uint32Array;
 }
 
 /** wire order of the fields, as spec 2.1 lists them */

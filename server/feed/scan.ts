@@ -12,7 +12,7 @@
 // written flat, positions in locals and functions of (bytes, position) -> position: a method
 // call per token on scanner state measured 2-3x slower (48 ms just to skip the 12k file).
 import { Collector, goodNow, type FeedCounters, type ParseOk } from './normalize.ts';
-import { ALT, WireWriter, attachWire, type NumberTokens } from './wire.ts';
+import { ALT, WireWriter, type NumberTokens } from './wire.ts';
 import { NAMES, OTHER, Raw } from './raw.ts';
 
 /** thrown inside the scanner when it is not sure; never leaves this file */
@@ -119,7 +119,7 @@ function document(b: Buffer, counters?: FeedCounters): ParseOk | null {
   if (ws(b, p) !== b.length) throw UNSURE;
   if (!seenAircraft || !goodNow(now)) return null;
   const res = c.finish(now, messages, counters);
-  attachWire(res.snapshot, w.finish());
+  res.snapshot.wire = w.finish();
   return res;
 }
 

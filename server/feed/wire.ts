@@ -4,27 +4,12 @@
 // text JSON.stringify would print (see scan.ts: canonical) is copied byte for byte; any other
 // number goes through String(), which is what JSON.stringify prints for a finite number.
 // the output equals JSON.stringify(record) byte for byte; test/server/feed/scan.test.ts holds it to that.
-import type { AircraftRecord, FeedSnapshot } from './record.ts';
+import type { AircraftRecord, FeedSnapshot, Wire } from './record.ts';
 import { WIRE_FIELDS } from './record.ts';
 
-/** records written by the scanner: record i is bytes[start[i], end[i]), records joined by commas */
-export interface Wire {
-  bytes: Buffer;
-  start: Uint32Array;
-  end: Uint32Array;
-}
-
-// keyed by the snapshot object: the FeedSnapshot type stays as it is, and a snapshot made any
-// other way (the JSON.parse path, a simulator, a test) simply has none
-const wires = new WeakMap<FeedSnapshot, Wire>();
-
-export function attachWire(snap: FeedSnapshot, wire: Wire): void {
-  wires.set(snap, wire);
-}
-
-/** The scanner's wire JSON for this snapshot, when it made one and the record count still matches. */
+/** The scanner's wire JSON of a snapshot (FeedSnapshot.wire), when it made one and the record count still matches. */
 export function wireOf(snap: FeedSnapshot): Wire | undefined {
-  const w = wires.get(snap);
+  const w = snap.wire;
   return w && w.start.length === snap.aircraft.length ? w : undefined;
 }
 

@@ -55,7 +55,14 @@ export class HistoryStore {
   /** Swap in the published version when it changed. Returns true when a new version was loaded. */
   refresh(): boolean {
     if (!this.root) return false;
-    const v = currentHeader(this.root);
+    let v: VersionHeader | null;
+    try {
+      v = currentHeader(this.root);
+    } catch (e) {
+      // a transient fault (EMFILE, EACCES, EIO) is not "nothing published": keep serving what is loaded
+      this.log(`artifacts: cannot read ${this.root} (${(e as Error).message}); still serving ${this.loaded?.version.id ?? 'nothing'}`);
+      return false;
+    }
     if (!v) {
       if (this.loaded) this.log(`artifacts: nothing published under ${this.root} any more; history routes answer 503`);
       this.loaded = null;

@@ -2,13 +2,14 @@
 // estimator's destinations and the callsign lookups from them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commit, stage } from '../../../build/publish/publish.ts';
 import { HistoryStore } from '../../../server/history/history-store.ts';
 import { destinationsFrom } from '../../../server/app.ts';
 import { keys } from '../../../artifacts/keys.ts';
+import { currentHeader } from '../../../artifacts/tree.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 3, 0, 0);
 
@@ -53,4 +54,24 @@ test('with nothing published, history answers 503 artifact_unavailable', () => {
   assert.equal(h.current, null);
   assert.throws(() => h.require(), (e: any) => e.status === 503 && e.code === 'artifact_unavailable');
   assert.equal(h.archiveThrough(), null);
+});
+
+test('a tree that is there but unreadable is not "nothing published": the loaded build stays served', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-hs-'));
+  publish(root, 'b1', { SWR14: ['ZRH', 'JFK', 'observed'] });
+  const logs: string[] = [];
+  const h = new HistoryStore(root, (l) => logs.push(l));
+  assert.equal(h.refresh(), true);
+  // `current` now points at itself: reading through it fails with ELOOP, a fault that is not ENOENT
+  rmSync(join(root, 'current'));
+  symlinkSync('current', join(root, 'current'));
+  assert.throws(() => currentHeader(root), /ELOOP/);
+  assert.equal(h.refresh(), false);
+  assert.equal(h.current?.version.id, 'b1', 'still serving b1');
+  assert.ok(logs.some((l) => /cannot read .*ELOOP.*still serving b1/.test(l)), logs.join('\n'));
+  // gone for real: now history unloads and answers 503
+  rmSync(join(root, 'current'));
+  assert.equal(currentHeader(root), null);
+  h.refresh();
+  assert.equal(h.current, null);
 });
