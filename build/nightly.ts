@@ -2,8 +2,7 @@
 //   traces -> flight log -> artifacts (+ estimate accuracy) -> validate -> atomic publish
 // `npm run --silent nightly -- --help`; with no flags it builds the bundled sample into var/.
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ConfigError, helpText, parseConfig, type Specs } from '../lib/cli.ts';
+import { runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { keys } from '../artifacts/keys.ts';
 import { buildLog, type BuildLogResult } from './log/build.ts';
@@ -152,37 +151,17 @@ The nightly build: readsb globe_history traces -> Parquet flight log -> gzipped 
 validated against schemas/ and published atomically under --artifacts (the server follows its
 \`current\` link). With no options it builds the bundled sample (data/sample) into var/.`;
 
-async function main(argv: string[]): Promise<number> {
-  let c: NightlyConfig;
-  try {
-    const p = parseConfig(NIGHTLY_SPECS, argv);
-    if (p.help) {
-      console.log(helpText(USAGE, NIGHTLY_SPECS));
-      return 0;
-    }
-    if (p.rest.length) throw new ConfigError(`unexpected argument ${JSON.stringify(p.rest[0])} (see --help)`);
-    c = p.config;
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(`nightly: ${e.message}`);
-      return 2;
-    }
-    throw e;
-  }
-  const t0 = Date.now();
-  const r = await runNightly(c, consoleProgress(), (l) => console.error(l));
-  console.error(`nightly: done in ${((Date.now() - t0) / 1000).toFixed(1)} s (build ${r.buildId})`);
-  return 0;
-}
+const nightly: Command<NightlyConfig> = {
+  name: 'nightly',
+  usage: USAGE,
+  specs: NIGHTLY_SPECS,
+  run: async (c) => {
+    const t0 = Date.now();
+    const r = await runNightly(c, consoleProgress(), (l) => console.error(l));
+    console.error(`nightly: done in ${((Date.now() - t0) / 1000).toFixed(1)} s (build ${r.buildId})`);
+    return 0;
+  },
+  onFailure: (e) => (e instanceof AfterPublishError ? null : 'the published tree is unchanged'),
+};
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      console.error(`nightly: failed: ${(e as Error).stack ?? e}`);
-      if (!(e instanceof AfterPublishError)) console.error('nightly: the published tree is unchanged');
-      process.exit(1);
-    },
-  );
-}
-
+runAsMain(import.meta.url, () => runCommand(nightly, process.argv.slice(2)));

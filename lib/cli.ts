@@ -1,5 +1,7 @@
 // one typed configuration object per command, resolved once at start-up from
-// defaults < environment variables < flags, with --help generated from the same table.
+// defaults < environment variables < flags, with --help generated from the same table; and the
+// one runner every command uses (runCommand): --help, stray arguments, exit codes, failures.
+import { pathToFileURL } from 'node:url';
 
 type OptionKind = 'string' | 'int' | 'number' | 'bool' | 'list';
 
@@ -103,6 +105,8 @@ export function parseConfig<C>(specs: Specs<C>, argv: string[], env: NodeJS.Proc
     }
     config[key] = convert(spec.kind, value, `flag --${name}`) as C[keyof C];
   }
+  // --help answers even when a required setting is missing
+  if (help) return { config, help, rest };
   for (const key of Object.keys(specs) as (keyof C)[]) {
     const problem = specs[key].check?.(config[key]);
     if (problem) throw new ConfigError(`--${specs[key].flag}: ${problem}`);
@@ -121,4 +125,88 @@ export function helpText<C>(usage: string, specs: Specs<C>): string {
   }
   lines.push('  --help', '      show this help and exit');
   return lines.join('\n');
+}
+
+/** one command-line program: its options and what it does once they are resolved */
+export interface Command<C> {
+  /** what its messages start with, e.g. `nightly` */
+  name: string;
+  /** the first lines of --help */
+  usage: string;
+  specs: Specs<C>;
+  /** checks across options or of required ones, after --help; throws ConfigError */
+  check?: (c: C) => void;
+  /** the work; resolves to the exit code, or RUNNING for a process that stays up (a server, a live loop) */
+  run: (c: C) => Promise<number | typeof RUNNING>;
+  /** a last line for a failure, e.g. what state it left behind; null for none */
+  onFailure?: (e: unknown) => string | null;
+}
+
+export const RUNNING = 'running';
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+const stdio: Io = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
+
+/**
+ * Resolve the options (defaults, environment, flags), answer --help, refuse stray arguments, check,
+ * run. Exit codes: 0 done, 2 a configuration problem (the message names the setting and the fix),
+ * 1 a failure (with the stack: it is what an operator reads in cron mail).
+ */
+export async function runCommand<C>(cmd: Command<C>, argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = stdio): Promise<number | typeof RUNNING> {
+  let config: C;
+  try {
+    const p = parseConfig(cmd.specs, argv, env);
+    if (p.help) {
+      io.out(helpText(cmd.usage, cmd.specs));
+      return 0;
+    }
+    if (p.rest.length) throw new ConfigError(`unexpected argument ${JSON.stringify(p.rest[0])} (see --help)`);
+    cmd.check?.(p.config);
+    config = p.config;
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    io.err(`${cmd.name}: ${e.message}`);
+    return 2;
+  }
+  try {
+    return await cmd.run(config);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      io.err(`${cmd.name}: ${e.message}`);
+      return 2;
+    }
+    io.err(`${cmd.name}: failed: ${(e as Error)?.stack ?? e}`);
+    const last = cmd.onFailure?.(e);
+    if (last) io.err(`${cmd.name}: ${last}`);
+    return 1;
+  }
+}
+
+/** A program of subcommands (`sim live ...`): an unknown or missing one prints the usage and exits 2. */
+export async function runSubcommand(name: string, usage: string, commands: Record<string, Command<any>>, argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = stdio): Promise<number | typeof RUNNING> {
+  const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h') {
+    io.out(usage);
+    return 0;
+  }
+  const cmd = sub !== undefined && Object.hasOwn(commands, sub) ? commands[sub] : undefined;
+  if (!cmd) {
+    io.err(`${name}: ${sub === undefined ? 'a command is required' : `unknown command ${JSON.stringify(sub)}`}\n${usage}`);
+    return 2;
+  }
+  return runCommand(cmd, rest, env, io);
+}
+
+/** true when the module with this import.meta.url is the script node was started with */
+const isEntry = (metaUrl: string) => !!process.argv[1] && metaUrl === pathToFileURL(process.argv[1]).href;
+
+/** The entry-point idiom: when `metaUrl` is the started script, run and exit with the code (unless it keeps running). */
+export function runAsMain(metaUrl: string, start: () => Promise<number | typeof RUNNING>): void {
+  if (!isEntry(metaUrl)) return;
+  start().then((code) => {
+    if (code !== RUNNING) process.exit(code);
+  });
 }

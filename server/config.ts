@@ -1,6 +1,6 @@
 // the live server's whole configuration: one typed object, commented defaults,
 // every setting a flag (--port) and an environment variable (CONTRAIL_PORT).
-import { type Specs, parseConfig, helpText } from '../lib/cli.ts';
+import { type Specs, parseConfig } from '../lib/cli.ts';
 import { creditsOptions, type CreditsConfig } from './credits.ts';
 
 export interface ServerConfig extends CreditsConfig {
@@ -78,10 +78,9 @@ export const serverOptions: Specs<ServerConfig> = {
   ...creditsOptions,
 };
 
-const serverUsage = 'Usage: npm run --silent serve -- [options]\n\nContrail live server: the live routes from a decoder feed, and the history routes from a published artifact tree.';
+export const serverUsage = 'Usage: npm run --silent serve -- [options]\n\nContrail live server: the live routes from a decoder feed, and the history routes from a published artifact tree.';
 
 export function loadServerConfig(argv: string[], env: NodeJS.ProcessEnv = process.env) {
   return parseConfig(serverOptions, argv, env);
 }
 
-export const serverHelp = () => helpText(serverUsage, serverOptions);

@@ -1,47 +1,30 @@
 // the live server's entry point: `npm run --silent serve -- [flags]` (see --help).
-import { ConfigError } from '../lib/cli.ts';
-import { loadServerConfig, serverHelp } from './config.ts';
+import { RUNNING, runAsMain, runCommand, type Command } from '../lib/cli.ts';
+import { serverOptions, serverUsage, type ServerConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { loadNativeUws } from './http/uws.ts';
 
-async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = loadServerConfig(process.argv.slice(2));
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(`contrail: ${e.message}`);
-      return 2;
+const serve: Command<ServerConfig> = {
+  name: 'contrail',
+  usage: serverUsage,
+  specs: serverOptions,
+  run: async (config) => {
+    try {
+      loadNativeUws();
+    } catch (e) {
+      console.error(`contrail: ${(e as Error).message}`);
+      return 1;
     }
-    throw e;
-  }
-  if (parsed.help) {
-    console.log(serverHelp());
-    return 0;
-  }
-  try {
-    loadNativeUws();
-  } catch (e) {
-    console.error(`contrail: ${(e as Error).message}`);
-    return 1;
-  }
-  const app = await createApp(parsed.config, { log: (line) => console.error(line) });
-  const stop = () => {
-    app.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  console.log(`contrail: listening on http://${parsed.config.host}:${app.port} (feed: ${parsed.config.feed || 'none'}; artifacts: ${parsed.config.artifacts || 'none'})`);
-  return -1;
-}
+    const app = await createApp(config, { log: (line) => console.error(line) });
+    const stop = () => {
+      app.stop();
+      process.exit(0);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    console.log(`contrail: listening on http://${config.host}:${app.port} (feed: ${config.feed || 'none'}; artifacts: ${config.artifacts || 'none'})`);
+    return RUNNING;
+  },
+};
 
-main().then(
-  (code) => {
-    if (code >= 0) process.exit(code);
-  },
-  (e) => {
-    console.error(`contrail: ${(e as Error).message}`);
-    process.exit(1);
-  },
-);
+runAsMain(import.meta.url, () => runCommand(serve, process.argv.slice(2)));

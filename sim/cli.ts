@@ -4,8 +4,7 @@
 //   npx tsx sim/cli.ts snapshot --aircraft 15000 --out <aircraft.json>
 //   npx tsx sim/cli.ts log      --days 365 --legs-per-day N --out <LOG dir>
 // every command is deterministic from --seed and --start; `<command> --help` lists its options.
-import { pathToFileURL } from 'node:url';
-import { ConfigError, helpText, parseConfig, type Specs } from '../lib/cli.ts';
+import { RUNNING, runAsMain, runSubcommand, type Command, type Specs } from '../lib/cli.ts';
 import { isDay } from '../build/history/scan.ts';
 import { FLEET_PER_AIRBORNE, aircraftJson, createSky, growSky, heardAt, type Sky } from './sky.ts';
 import { startLive, writeAtomic } from './live.ts';
@@ -74,64 +73,66 @@ export function skyWithAircraft(sky: Sky, n: number, t: number): { sky: Sky; doc
   }
 }
 
-export async function run(argv: string[], clock: () => number = Date.now): Promise<number> {
-  const [cmd, ...args] = argv;
-  const usage = 'usage: npx tsx sim/cli.ts <live|history|snapshot|log> [options]   (<command> --help for its options)\nAll output is SIMULATED traffic written in the real readsb / flight-log formats.';
-  try {
-    switch (cmd) {
-      case 'live': {
-        const { config: c, help } = parseConfig(liveSpecs, args);
-        if (help) return print(helpText(`usage: npx tsx sim/cli.ts live [options]\n\nSIMULATED live feed: a readsb aircraft.json and a feeder list, rewritten every interval.`, liveSpecs));
-        const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
-        return await live(sky, c, clock);
-      }
-      case 'history': {
-        const { config: c, help } = parseConfig(historySpecs, args);
-        if (help) return print(helpText('usage: npx tsx sim/cli.ts history --days N --out <dir> [options]\n\nSIMULATED readsb globe_history days.', historySpecs));
-        const first = c.start || new Date((Math.floor(clock() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
-        const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
-        const r = writeHistory(sky, c.out, first, c.days, (day, files) => say(`${day}: ${files} trace files`));
-        say(`simulated history: ${r.days.length} days, ${r.files} files, ${r.truth.length} flights -> ${c.out}`);
-        return 0;
-      }
-      case 'snapshot': {
-        const { config: c, help } = parseConfig(snapshotSpecs, args);
-        if (help) return print(helpText('usage: npx tsx sim/cli.ts snapshot --aircraft N --out <file> [options]\n\nOne SIMULATED readsb aircraft.json (for the live benchmark).', snapshotSpecs));
-        const t = Date.parse(c.start) / 1000;
-        const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
-        const { doc } = skyWithAircraft(sky, c.aircraft, t);
-        writeAtomic(c.out, JSON.stringify(doc));
-        say(`simulated snapshot: ${doc.aircraft.length} aircraft at ${c.start} -> ${c.out}`);
-        return 0;
-      }
-      case 'log': {
-        const { config: c, help } = parseConfig(logSpecs, args);
-        if (help) return print(helpText('usage: npx tsx sim/cli.ts log --days 365 --legs-per-day N --out <dir> [options]\n\nA SIMULATED flight log written directly (the build benchmark input).', logSpecs));
-        const t0 = clock();
-        const world = loadWorld({ ref: c.ref, routeRows: c.routeRows });
-        const r = await writeFastLog(world, { out: c.out, seed: c.seed, start: c.start, days: c.days, legsPerDay: c.legsPerDay, airframes: c.airframes, threads: c.threads },
-          (day, n) => { if (day.endsWith('-01')) say(`${day}: ${n} legs`); });
-        say(`simulated log: ${r.days} days, ${r.legs} legs, ${r.airframes} airframes, ${r.airports} airports, ${r.sectors} sectors in ${((clock() - t0) / 1000).toFixed(1)} s -> ${c.out}`);
-        return 0;
-      }
-      default:
-        process.stderr.write(`${usage}\n`);
-        return cmd === '--help' || cmd === '-h' ? 0 : 2;
-    }
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    process.stderr.write(`sim ${cmd}: ${e.message}\n`);
-    return 2;
-  }
+const USAGE = 'usage: npx tsx sim/cli.ts <live|history|snapshot|log> [options]   (<command> --help for its options)\nAll output is SIMULATED traffic written in the real readsb / flight-log formats.';
+
+function commands(clock: () => number): Record<string, Command<any>> {
+  const live: Command<LiveConfig> = {
+    name: 'sim live',
+    usage: 'usage: npx tsx sim/cli.ts live [options]\n\nSIMULATED live feed: a readsb aircraft.json and a feeder list, rewritten every interval.',
+    specs: liveSpecs,
+    run: async (c) => {
+      const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
+      return liveLoop(sky, c, clock);
+    },
+  };
+  const history: Command<HistoryConfig> = {
+    name: 'sim history',
+    usage: 'usage: npx tsx sim/cli.ts history --days N --out <dir> [options]\n\nSIMULATED readsb globe_history days.',
+    specs: historySpecs,
+    run: async (c) => {
+      const first = c.start || new Date((Math.floor(clock() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
+      const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
+      const r = writeHistory(sky, c.out, first, c.days, (day, files) => say(`${day}: ${files} trace files`));
+      say(`simulated history: ${r.days.length} days, ${r.files} files, ${r.truth.length} flights -> ${c.out}`);
+      return 0;
+    },
+  };
+  const snapshot: Command<SnapshotConfig> = {
+    name: 'sim snapshot',
+    usage: 'usage: npx tsx sim/cli.ts snapshot --aircraft N --out <file> [options]\n\nOne SIMULATED readsb aircraft.json (for the live benchmark).',
+    specs: snapshotSpecs,
+    run: async (c) => {
+      const t = Date.parse(c.start) / 1000;
+      const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
+      const { doc } = skyWithAircraft(sky, c.aircraft, t);
+      writeAtomic(c.out, JSON.stringify(doc));
+      say(`simulated snapshot: ${doc.aircraft.length} aircraft at ${c.start} -> ${c.out}`);
+      return 0;
+    },
+  };
+  const log: Command<LogConfig> = {
+    name: 'sim log',
+    usage: 'usage: npx tsx sim/cli.ts log --days 365 --legs-per-day N --out <dir> [options]\n\nA SIMULATED flight log written directly (the build benchmark input).',
+    specs: logSpecs,
+    run: async (c) => {
+      const t0 = clock();
+      const world = loadWorld({ ref: c.ref, routeRows: c.routeRows });
+      const r = await writeFastLog(world, { out: c.out, seed: c.seed, start: c.start, days: c.days, legsPerDay: c.legsPerDay, airframes: c.airframes, threads: c.threads },
+        (day, n) => { if (day.endsWith('-01')) say(`${day}: ${n} legs`); });
+      say(`simulated log: ${r.days} days, ${r.legs} legs, ${r.airframes} airframes, ${r.airports} airports, ${r.sectors} sectors in ${((clock() - t0) / 1000).toFixed(1)} s -> ${c.out}`);
+      return 0;
+    },
+  };
+  return { live, history, snapshot, log };
 }
 
-function print(text: string): number {
-  process.stdout.write(`${text}\n`);
-  return 0;
+/** run the simulator's command line; resolves to the exit code */
+export async function run(argv: string[], clock: () => number = Date.now): Promise<number | typeof RUNNING> {
+  return runSubcommand('sim', USAGE, commands(clock), argv);
 }
 
 /** the live loop: runs until SIGINT/SIGTERM */
-function live(sky: Sky, c: LiveConfig, clock: () => number): Promise<number> {
+function liveLoop(sky: Sky, c: LiveConfig, clock: () => number): Promise<number> {
   const handle = startLive(sky, { out: c.out, feeders: c.feeders, http: c.http, intervalMs: c.intervalMs, offsetMs: c.start ? Date.parse(c.start) - clock() : 0 }, clock);
   say(`SIMULATED live feed: ${handle.count} aircraft heard, ${sky.fleet.length} airframes, ${sky.coverage.receivers.length} stations -> ${c.out || '(no file)'}${c.http ? ` and http://127.0.0.1:${c.http}/aircraft.json` : ''} every ${c.intervalMs} ms`);
   return new Promise((resolve) => {
@@ -144,6 +145,4 @@ function live(sky: Sky, c: LiveConfig, clock: () => number): Promise<number> {
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  run(process.argv.slice(2)).then((code) => process.exit(code));
-}
+runAsMain(import.meta.url, () => run(process.argv.slice(2)));

@@ -4,8 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { helpText, parseConfig, ConfigError, type Specs } from '../lib/cli.ts';
+import { runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
 import { openLog } from '../build/log/read.ts';
 import { parseAlliances } from '../lib/reference/alliances.ts';
 import { readFileSync } from 'node:fs';
@@ -59,21 +58,15 @@ async function get(url: string): Promise<{ status: number; body: string }> {
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
+const demo: Command<DemoConfig> = {
+  name: 'demo',
+  usage: 'usage: npx tsx sim/demo.ts [options]   (make demo)\n\nRuns Contrail on SIMULATED traffic: history -> nightly build -> live feed + server.',
+  specs,
+  run: (c) => runDemo(c),
+};
+
+async function runDemo(c: DemoConfig): Promise<number> {
   const t0 = Date.now();
-  let c: DemoConfig;
-  try {
-    const parsed = parseConfig(specs, argv);
-    if (parsed.help) {
-      process.stdout.write(`${helpText('usage: npx tsx sim/demo.ts [options]   (make demo)\n\nRuns Contrail on SIMULATED traffic: history -> nightly build -> live feed + server.', specs)}\n`);
-      return 0;
-    }
-    c = parsed.config;
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    log(e.message);
-    return 2;
-  }
   const stop = (sig: string) => {
     log(`${sig}: stopping the server and the simulator`);
     killAll();
@@ -184,9 +177,8 @@ async function pickUrls(c: DemoConfig, logDir: string, feed: string, byIdent: Ma
   ];
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then((code) => {
-    killAll();
-    process.exit(code);
-  });
-}
+runAsMain(import.meta.url, async () => {
+  const code = await runCommand(demo, process.argv.slice(2));
+  killAll();
+  return code;
+});

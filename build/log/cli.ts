@@ -3,9 +3,8 @@
 // with no flags it builds every day of the bundled sample into var/flight-log.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { ConfigError, helpText, parseConfig, type Specs } from '../../lib/cli.ts';
+import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
 import { parseAirports } from '../../lib/reference/airports.ts';
 import { buildLocator } from '../../lib/reference/locate.ts';
 import { parseRunways } from '../../lib/reference/runways.ts';
@@ -67,39 +66,27 @@ export function summary(r: BuildLogResult): string {
   return `log: ${r.days} days, ${r.files} files, ${r.legs} legs, ${r.carried} legs open after the last day; skipped: ${skipped || 'none'}`;
 }
 
-async function main(argv: string[]): Promise<number> {
-  let config: LogConfig;
-  let selection: DaySelection;
-  try {
-    const parsed = parseConfig(LOG_SPECS, argv);
-    if (parsed.help) {
-      process.stdout.write(`${helpText(USAGE, LOG_SPECS)}\n`);
-      return 0;
-    }
-    if (parsed.rest.length) throw new ConfigError(`unexpected argument ${JSON.stringify(parsed.rest[0])} (see --help)`);
-    config = parsed.config;
-    selection = selectionOf(config);
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    process.stderr.write(`${e.message}\n`);
-    return 2;
-  }
-  const result = await buildLog(
-    {
-      history: config.history,
-      log: config.log,
-      select: selection,
-      locate: loadLocate(config.ref),
-      legs: { carryS: config.carryHours * 3600 },
-      threads: config.threads,
-    },
-    consoleProgress(),
-  );
-  process.stderr.write(`${summary(result)}\n`);
-  if (result.days === 0) process.stderr.write(`log: no day of ${config.history} matched the selection\n`);
-  return 0;
-}
+const logCommand: Command<LogConfig> = {
+  name: 'log',
+  usage: USAGE,
+  specs: LOG_SPECS,
+  check: (c) => void selectionOf(c),
+  run: async (config) => {
+    const result = await buildLog(
+      {
+        history: config.history,
+        log: config.log,
+        select: selectionOf(config),
+        locate: loadLocate(config.ref),
+        legs: { carryS: config.carryHours * 3600 },
+        threads: config.threads,
+      },
+      consoleProgress(),
+    );
+    process.stderr.write(`${summary(result)}\n`);
+    if (result.days === 0) process.stderr.write(`log: no day of ${config.history} matched the selection\n`);
+    return 0;
+  },
+};
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then((code) => (process.exitCode = code));
-}
+runAsMain(import.meta.url, () => runCommand(logCommand, process.argv.slice(2)));

@@ -4,8 +4,7 @@
 import { readFile, writeFile, rename, access, mkdir } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { type Specs, parseConfig, helpText, ConfigError } from '../../lib/cli.ts';
+import { runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
 import { DATA_FILES } from '../../lib/reference/files.ts';
 import { parseSources } from '../../lib/reference/sources.ts';
 
@@ -168,32 +167,11 @@ export async function refresh(cfg: RefreshConfig, today: string, log: (line: str
   return { ok: true, files, dated };
 }
 
-async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseConfig(refreshOptions, argv.includes('--help') || argv.includes('-h') ? ['--from', '-', ...argv] : argv);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`reference:refresh: ${err.message}`);
-      return 2;
-    }
-    throw err;
-  }
-  if (parsed.help) {
-    console.log(helpText(refreshUsage, refreshOptions));
-    return 0;
-  }
-  const today = parsed.config.date || new Date().toISOString().slice(0, 10);
-  const result = await refresh(parsed.config, today);
-  return result.ok ? 0 : 1;
-}
+const refreshCommand: Command<RefreshConfig> = {
+  name: 'reference:refresh',
+  usage: refreshUsage,
+  specs: refreshOptions,
+  run: async (c) => ((await refresh(c, c.date || new Date().toISOString().slice(0, 10))).ok ? 0 : 1),
+};
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err) => {
-      console.error(`reference:refresh: ${(err as Error).message}`);
-      process.exit(1);
-    },
-  );
-}
+runAsMain(import.meta.url, () => runCommand(refreshCommand, process.argv.slice(2)));

@@ -1,7 +1,6 @@
 // `npm run --silent upload -- --help`: upload the published artifact tree and the bundles to an
 // S3-compatible bucket. credentials from the standard AWS environment variables.
-import { pathToFileURL } from 'node:url';
-import { ConfigError, helpText, parseConfig, type Specs } from '../../lib/cli.ts';
+import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
 import { s3Store } from './object-store.ts';
 import { upload } from './upload.ts';
 
@@ -41,42 +40,25 @@ upload are sent; <prefix>/manifest.json is written last. Objects that left the t
 after --grace-hours. Interrupted, run it again: what already arrived is not sent again.
 Credentials: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or AWS_PROFILE), as for any AWS tool.`;
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let c: PublishConfig;
-  try {
-    const p = parseConfig(PUBLISH_SPECS, argv, env);
-    if (p.help) {
-      console.log(helpText(USAGE, PUBLISH_SPECS));
-      return 0;
-    }
-    if (p.rest.length) throw new ConfigError(`unexpected argument ${JSON.stringify(p.rest[0])} (see --help)`);
-    c = p.config;
+const uploadCommand: Command<PublishConfig> = {
+  name: 'upload',
+  usage: USAGE,
+  specs: PUBLISH_SPECS,
+  check: (c) => {
     // checked after --help: the default is empty
     if (!c.bucket) throw new ConfigError('--bucket (or CONTRAIL_S3_BUCKET) is required');
     if (c.endpoint && !/^https?:\/\/[^\s/]+/.test(c.endpoint)) throw new ConfigError(`--endpoint: expected an http(s) URL, got ${JSON.stringify(c.endpoint)}`);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(`publish: ${e.message}`);
-      return 2;
-    }
-    throw e;
-  }
-  const store = s3Store({ endpoint: c.endpoint, bucket: c.bucket, region: c.region, forcePathStyle: c.pathStyle });
-  await upload({
-    root: c.artifacts, bundles: c.bundles, store, prefix: c.prefix, nowMs: Date.now(), graceMs: c.graceHours * 3600_000,
-    concurrency: c.concurrency, say: (l) => console.error(l), clock: Date.now,
-  });
-  store.client.destroy();
-  return 0;
-}
+  },
+  run: async (c) => {
+    const store = s3Store({ endpoint: c.endpoint, bucket: c.bucket, region: c.region, forcePathStyle: c.pathStyle });
+    await upload({
+      root: c.artifacts, bundles: c.bundles, store, prefix: c.prefix, nowMs: Date.now(), graceMs: c.graceHours * 3600_000,
+      concurrency: c.concurrency, say: (l) => console.error(l), clock: Date.now,
+    });
+    store.client.destroy();
+    return 0;
+  },
+  onFailure: () => 'the remote manifest is unchanged; run again to finish (what arrived is not sent again)',
+};
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      console.error(`publish: failed: ${(e as Error).message ?? e}`);
-      console.error('publish: the remote manifest is unchanged; run again to finish (what arrived is not sent again)');
-      process.exit(1);
-    },
-  );
-}
+runAsMain(import.meta.url, () => runCommand(uploadCommand, process.argv.slice(2)));

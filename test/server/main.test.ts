@@ -29,6 +29,9 @@ test('malformed flags and environment values exit 2 with a message that names th
     [['--feed'], {}, /--feed needs a value/],
     [[], { CONTRAIL_PORT: '12ab' }, /CONTRAIL_PORT: expected an integer/],
     [[], { CONTRAIL_RATE_LIMITS: 'maybe' }, /CONTRAIL_RATE_LIMITS: expected true or false/],
+    // a bool flag takes no separate value: `maybe` would otherwise be ignored and the server start
+    [['--rate-limits', 'maybe'], {}, /unexpected argument "maybe" \(see --help\)/],
+    [['serve'], {}, /unexpected argument "serve"/],
   ] as [string[], Record<string, string>, RegExp][]) {
     const r = run(args, [], env);
     assert.equal(r.status, 2, `${args.join(' ')} ${JSON.stringify(env)}: ${r.stderr}`);

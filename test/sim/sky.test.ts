@@ -130,6 +130,7 @@ describe('sim cli input', () => {
       assert.equal(await run(['history', '--start', '2025-02-30']), 2);
       assert.equal(await run(['log', '--bogus', '1']), 2);
       assert.equal(await run(['fly']), 2);
+      assert.equal(await run([]), 2, 'a command is required');
     } finally {
       process.stderr.write = write;
     }
