@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 STAMP := node_modules/.contrail-installed
 
-.PHONY: install system-deps test demo serve nightly bench typecheck clean
+.PHONY: install system-deps test check demo serve nightly bench typecheck clean
 
 # Debian packages the tests start for real: Chromium (the /docs page) and nginx (the CDN front)
 SYSTEM_PACKAGES := chromium nginx
@@ -29,8 +29,13 @@ $(STAMP): package.json package-lock.json
 	npm install --no-audit --no-fund
 	@touch $@
 
+# the full suite, as CI runs it
 test: install system-deps
 	npm test
+
+# the edit-test loop: typecheck + every test that starts no process and no real server (under a minute)
+check: install
+	npm run --silent check
 
 typecheck: install
 	npx tsc --noEmit -p .
