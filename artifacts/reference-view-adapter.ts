@@ -1,35 +1,20 @@
 // adapts the loaded reference data (lib/reference) to the RefView the route, airframe and refdata
-// artifacts read. fields the loaders do not keep (yet) come out null.
+// artifacts read.
 import type { Refdata } from '../lib/reference/index.ts';
 import type { RegistryEntry } from '../lib/reference/registry.ts';
 import { normaliseCallsign } from '../lib/reference/callsign.ts';
 import type { AirlineRef, AirportRef, RefView, RegistryRef, RunwayRef, TypeRef } from './reference-view.ts';
 
-type RunwayLike = {
-  airport_ident: string;
-  le: { lat: number; lon: number } | null;
-  he: { lat: number; lon: number } | null;
-  closed: boolean;
-  le_ident?: string | null;
-  he_ident?: string | null;
-  length_ft?: number | null;
-  width_ft?: number | null;
-  surface?: string | null;
-  lighted?: boolean | null;
-};
-
 export function refViewOf(r: Refdata): RefView {
-  // runways are optional on Refdata: used when the loader exposes them
-  const runwayList = (r as Refdata & { runways?: readonly RunwayLike[] }).runways ?? [];
   const runways = new Map<string, RunwayRef[]>();
-  for (const w of runwayList) {
+  for (const w of r.runways) {
     const ref: RunwayRef = {
-      le_ident: w.le_ident ?? null,
-      he_ident: w.he_ident ?? null,
-      length_ft: w.length_ft ?? null,
-      width_ft: w.width_ft ?? null,
-      surface: w.surface ?? null,
-      lighted: w.lighted ?? null,
+      le_ident: w.le_ident,
+      he_ident: w.he_ident,
+      length_ft: w.length_ft,
+      width_ft: w.width_ft,
+      surface: w.surface,
+      lighted: w.lighted,
       closed: w.closed,
       le: w.le,
       he: w.he,
@@ -54,7 +39,7 @@ export function refViewOf(r: Refdata): RefView {
     category: t.category,
     engines: t.engines,
     engine_type: t.engine_type,
-    engine_placement: null,
+    engine_placement: t.engine_placement,
     species: t.species,
     wake: t.wake,
     active: true,
@@ -74,9 +59,7 @@ export function refViewOf(r: Refdata): RefView {
       return e ? registryRef(e) : null;
     },
     *allRegistry() {
-      // iteration is optional on the loader's Registry: used when it offers all()
-      const all = (r.registry as typeof r.registry & { all?: () => Iterable<RegistryEntry> }).all;
-      if (all) for (const e of all.call(r.registry)) yield registryRef(e);
+      for (const e of r.registry.all()) yield registryRef(e);
     },
     countryOfHex: (hex) => r.codeBlocks.countryOfHex(hex),
     allAirports: () => r.airports.all as readonly AirportRef[],

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { FileCount } from './csv.ts';
 import { parseAirports, indexAirports, type AirportIndex } from './airports.ts';
-import { parseRunways } from './runways.ts';
+import { parseRunways, type Runway } from './runways.ts';
 import { buildLocator, type AirportLocator } from './locate.ts';
 import { parseVrsAirlines, parseOperators, mergeAirlines, type AirlineTable } from './airlines.ts';
 import { parseModelTypes, buildTypes, type TypeTable } from './types.ts';
@@ -17,6 +17,8 @@ import { parseSources, type Source } from './sources.ts';
 
 export interface Refdata {
   airports: AirportIndex;
+  /** every runway of the snapshot, located or not */
+  runways: readonly Runway[];
   locator: AirportLocator;
   airlines: AirlineTable;
   types: TypeTable;
@@ -61,6 +63,7 @@ export async function loadRefdata(dir = DEFAULT_REFDATA_DIR): Promise<Refdata> {
   const catalog = parseCatalog(routesB);
   return {
     airports: indexAirports(airports.airports),
+    runways: runways.runways,
     locator: buildLocator(airports.airports, runways.runways),
     airlines: mergeAirlines(vrs.rows, operators.rows),
     types: buildTypes(types.rows),

@@ -51,11 +51,13 @@ export interface Registry {
   readonly size: number;
   /** by hex, any case */
   get(hex: string): RegistryEntry | null;
+  /** every airframe once (the latest row for its hex) */
+  all(): IterableIterator<RegistryEntry>;
 }
 
 export function buildRegistry(rows: readonly RegistryEntry[]): Registry {
   const byHex = new Map<string, RegistryEntry>();
   // a later row for the same hex is a later submission: it wins
   for (const r of rows) byHex.set(r.hex, r);
-  return { size: byHex.size, get: (hex) => byHex.get(hex.trim().toLowerCase()) ?? null };
+  return { size: byHex.size, get: (hex) => byHex.get(hex.trim().toLowerCase()) ?? null, all: () => byHex.values() };
 }

@@ -38,6 +38,8 @@ interface TypeInfo {
   /** number of engines; null for 'C' (coupled) or unknown */
   engines: number | null;
   engine_type: string | null;
+  /** A aft, B wing-buried, F fuselage-buried, N nose, W wing; null when the table leaves it blank (it mostly does) */
+  engine_placement: string | null;
   species: string | null;
   wake: string | null;
   category: TypeCategory | null;
@@ -51,6 +53,7 @@ interface Row {
   model: string;
   engines: string;
   engineType: string;
+  enginePlacement: string;
   species: string;
   wake: string;
   active: boolean;
@@ -84,7 +87,7 @@ export function parseModelTypes(input: string | Buffer, file = 'vrs-standing-dat
     if (active !== '0' && active !== '1') return skip('bad IsActive');
     const row: Row = {
       designator, manufacturer: get('Manufacturer'), model: get('Model'), engines,
-      engineType: get('EngineTypeCode'), species: get('SpeciesCode'), wake: get('WakeTurbulenceCode'),
+      engineType: get('EngineTypeCode'), enginePlacement: get('EnginePlacementCode'), species: get('SpeciesCode'), wake: get('WakeTurbulenceCode'),
       active: active === '1',
     };
     return row;
@@ -145,6 +148,7 @@ export function buildTypes(rows: readonly Row[]): TypeTable {
       name: label(primary),
       engines,
       engine_type: primary.engineType || null,
+      engine_placement: /^[ABFNW]$/.test(primary.enginePlacement) ? primary.enginePlacement : null,
       species: primary.species || null,
       wake: primary.wake || null,
       category: categorize(designator, { engines, engineType: primary.engineType, species: primary.species, wake: primary.wake }, names),

@@ -78,6 +78,7 @@ export function testRefdata(): Refdata {
     airlines: mergeAirlines(parseVrsAirlines(AIRLINES_CSV).rows, []),
     codeBlocks: buildCodeBlocks(parseCodeBlocks(BLOCKS_CSV).rows),
     alliances: parseAlliances(ALLIANCES_JSON),
+    runways: [],
     counts: [],
     sources: [],
   } as unknown as Refdata;

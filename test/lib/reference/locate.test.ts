@@ -45,7 +45,8 @@ const ap = (ident: string, lat: number, lon: number, kind = 'small_airport', sch
   municipality: '', scheduled_service: sched, tz: 'UTC',
 });
 const rw = (ident: string, a: [number, number], b: [number, number], closed = false): Runway => ({
-  airport_ident: ident, le: { lat: a[0], lon: a[1] }, he: { lat: b[0], lon: b[1] }, closed,
+  airport_ident: ident, le_ident: null, he_ident: null, length_ft: null, width_ft: null, surface: null, lighted: null,
+  le: { lat: a[0], lon: a[1] }, he: { lat: b[0], lon: b[1] }, closed,
 });
 const KM = 1 / 111.195;
 
