@@ -61,6 +61,8 @@ export interface AirframeIdentity {
 
 export interface AirframeDoc extends Omit<AirframeIdentity, 'serial'> {
   legs: AirframeLeg[] | null;
+  /** spec 1 rule 2 */
+  coverage: 'observed';
 }
 
 /**
@@ -103,7 +105,7 @@ const newestFirst = (a: AirframeLeg, b: AirframeLeg) => b.first_seen - a.first_s
 /** `legs` null = the log artifact is not loaded; [] = not seen in the window */
 export function airframeDoc(id: AirframeIdentity, legs: AirframeLeg[] | null): AirframeDoc {
   const { serial: _serial, ...rest } = id;
-  return { ...rest, legs: legs === null ? null : [...legs].sort(newestFirst).slice(0, MAX_LEGS) };
+  return { ...rest, legs: legs === null ? null : [...legs].sort(newestFirst).slice(0, MAX_LEGS), coverage: 'observed' };
 }
 
 /** true when the document says anything at all (else the hex is not worth a document) */

@@ -16,6 +16,7 @@ export function refAircraftDoc(id: AirframeIdentity) {
     year: id.year,
     country: id.country,
     source: id.source,
+    coverage: 'observed' as const,
   };
 }
 
@@ -117,6 +118,7 @@ export function typeDoc(t: TypeRef, observed: { airframes: number; flights: numb
     wake: t.wake,
     active: t.active,
     observed: observed ?? { airframes: 0, flights: 0 },
+    coverage: 'observed' as const,
   };
 }
 
@@ -137,5 +139,6 @@ export function refAirportDoc(a: AirportRef, runways: readonly RunwayRef[]) {
     scheduled_service: a.scheduled_service,
     tz: a.tz,
     runways: runways.map((r) => ({ ...r })),
+    coverage: 'observed' as const,
   };
 }

@@ -40,6 +40,16 @@ export interface CodeBlocks {
   isKnownHex(hex: string): boolean;
 }
 
+// ISO 3166-1 keeps AA, QM-QZ, XA-XZ and ZZ for user assignment: VRS uses them for the blocks of
+// ICAO itself (XA), NATO (XB), other international bodies (XC) and the whole range (ZZ), which are
+// no state of registration. XK is the exception everyone (OurAirports too) uses for Kosovo.
+const USER_ASSIGNED = /^(AA|Q[M-Z]|X[A-Z]|ZZ)$/;
+
+/** an ISO 3166-1 alpha-2 state, or null for a user-assigned or malformed code */
+export function isoCountry(code: string): string | null {
+  return /^[A-Z]{2}$/.test(code) && (code === 'XK' || !USER_ASSIGNED.test(code)) ? code : null;
+}
+
 const parseHex = (hex: string) => (HEX_RE.test(hex) ? Number.parseInt(hex, 16) : -1);
 
 export function buildCodeBlocks(blocks: readonly CodeBlock[]): CodeBlocks {
@@ -73,7 +83,7 @@ export function buildCodeBlocks(blocks: readonly CodeBlock[]): CodeBlocks {
   return {
     countryOfHex(hex) {
       const b = find(hex);
-      return b && b.country !== 'ZZ' ? b.country : null;
+      return b ? isoCountry(b.country) : null;
     },
     isMilitaryHex: (hex) => find(hex)?.military ?? false,
     isKnownHex(hex) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACT_KINDS, fillTemplate, kindOfKey, routePattern, templateParams } from '../../schemas/artifact-kinds.ts';
 import { OPERATIONS } from '../../schemas/operations.ts';
@@ -52,4 +52,13 @@ test('templates: parameters in order, filled exactly, in the router\'s syntax', 
   assert.throws(() => fillTemplate('/a/{x}/b/{y}', ['1']), /too few values/);
   assert.throws(() => fillTemplate('/a/{x}', ['1', '2']), /2 values for 1 parameters/);
   assert.equal(routePattern('/v1/airframes/{hex}'), '/v1/airframes/:hex');
+});
+
+test('spec 1 rule 2: every history document a URL answers carries coverage = "observed"', () => {
+  for (const [name, k] of Object.entries(ARTIFACT_KINDS)) {
+    if (!k.url) continue;
+    const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, `${k.schema}.schema.json`), 'utf8'));
+    assert.ok(schema.required?.includes('coverage'), `${name}: schemas/${k.schema} must require coverage`);
+    assert.equal(schema.properties?.coverage?.const, 'observed', `${name}: coverage is always "observed"`);
+  }
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readRefFile } from '../../../lib/reference/index.ts';
 import { parseRegistry, buildRegistry, REGISTRY_SOURCE } from '../../../lib/reference/registry.ts';
-import { parseCodeBlocks, buildCodeBlocks } from '../../../lib/reference/codeblocks.ts';
+import { parseCodeBlocks, buildCodeBlocks, isoCountry } from '../../../lib/reference/codeblocks.ts';
 
 const HEADER = 'ICAO,Registration,ModelICAO,Manufacturer,Model,ManufacturerAndModel,IsPrivateOperator,Operator,AirlineCode,SerialNumber,YearBuilt';
 
@@ -57,6 +57,15 @@ test('ICAO-reserved (ZZ) and unallocated addresses have no country and are not k
   assert.equal(blocks.isKnownHex('ffffff'), false);
 });
 
+test('country is ISO 3166-1 alpha-2 or null: the blocks of ICAO (XA), NATO (XB) and other bodies (XC) are no state', () => {
+  // real rows of the shipped code-blocks.csv
+  assert.equal(blocks.countryOfHex('477ff1'), null, 'XB: NATO');
+  assert.equal(blocks.countryOfHex('484080'), null, 'XC');
+  assert.equal(blocks.isKnownHex('477ff1'), true, 'allocated all the same: never heard is not_observed, not not_found');
+  for (const code of ['XA', 'XB', 'XC', 'ZZ', 'AA', 'QM', 'QZ', 'US ', 'us', 'USA', '']) assert.equal(isoCountry(code), null, JSON.stringify(code));
+  for (const code of ['US', 'CH', 'QA', 'XK']) assert.equal(isoCountry(code), code);
+});
+
 test('malformed hex input has no country', () => {
   for (const hex of ['', 'a0b1c', 'a0b1c2d', 'g00000', ' a0b1c2', '-00001']) {
     assert.equal(blocks.countryOfHex(hex), null, hex);
@@ -69,18 +78,18 @@ test('nested blocks: the innermost wins at its edges, the outer one just outside
   const b = buildCodeBlocks(parseCodeBlocks([
     'Start,Finish,Count,Bitmask,SignificantBitmask,IsMilitary,CountryISO2',
     '000000,7FFFFF,0,0,0,0,ZZ',
-    '100000,1FFFFF,0,0,0,0,AA',
-    '140000,14FFFF,0,0,0,1,AA',
-    '150000,1500FF,0,0,0,0,BB',
+    '100000,1FFFFF,0,0,0,0,CH',
+    '140000,14FFFF,0,0,0,1,CH',
+    '150000,1500FF,0,0,0,0,LI',
   ].join('\n')).rows);
   assert.equal(b.countryOfHex('0fffff'), null);
-  assert.equal(b.countryOfHex('100000'), 'AA');
+  assert.equal(b.countryOfHex('100000'), 'CH');
   assert.equal(b.isMilitaryHex('13ffff'), false);
   assert.equal(b.isMilitaryHex('140000'), true);
   assert.equal(b.isMilitaryHex('14ffff'), true);
-  assert.equal(b.countryOfHex('150000'), 'BB');
-  assert.equal(b.countryOfHex('1500ff'), 'BB');
-  assert.equal(b.countryOfHex('150100'), 'AA');
+  assert.equal(b.countryOfHex('150000'), 'LI');
+  assert.equal(b.countryOfHex('1500ff'), 'LI');
+  assert.equal(b.countryOfHex('150100'), 'CH');
   assert.equal(b.countryOfHex('800000'), null);
 });
 
