@@ -16,6 +16,9 @@ export interface RouteEntry {
   org_ident: string;
   dst_ident: string;
   route_source: RouteSource;
+  /** whether the network itself heard each end for this callsign (the catalog supplied an unheard one) */
+  org_seen: boolean;
+  dst_seen: boolean;
 }
 
 export type RoutesTable = Map<string, RouteEntry>;
@@ -121,8 +124,10 @@ export interface RouteDecision {
   reason: NoRoute | null;
 }
 
-const entryOf = (org: AirportRef, dst: AirportRef, route_source: RouteSource): RouteEntry => ({
-  org: org.iata!, dst: dst.iata!, org_ident: org.ident, dst_ident: dst.ident, route_source,
+const entryOf = (org: AirportRef, dst: AirportRef, seen: { org: boolean; dst: boolean }): RouteEntry => ({
+  org: org.iata!, dst: dst.iata!, org_ident: org.ident, dst_ident: dst.ident,
+  route_source: seen.org && seen.dst ? 'observed' : seen.org || seen.dst ? 'observed+catalog' : 'catalog',
+  org_seen: seen.org, dst_seen: seen.dst,
 });
 
 /**
@@ -136,7 +141,7 @@ export function decideRoute(ev: CallsignEvidence | null, verdict: CatalogVerdict
     const dst = ref.airport(obs.route.dst);
     // observation spoke: the catalog is not asked, even when the observed airport has no IATA code
     if (!org?.iata || !dst?.iata) return { entry: null, catalogUsed: false, reason: 'observed_without_iata' };
-    return { entry: entryOf(org, dst, 'observed'), catalogUsed: false, reason: null };
+    return { entry: entryOf(org, dst, { org: true, dst: true }), catalogUsed: false, reason: null };
   }
   if (!verdict) return { entry: null, catalogUsed: false, reason: obs.orgs.size || obs.dsts.size ? 'observed_ambiguous' : 'no_catalog' };
   if (!verdict.ok) return { entry: null, catalogUsed: false, reason: 'catalog_rejected' };
@@ -150,10 +155,8 @@ export function decideRoute(ev: CallsignEvidence | null, verdict: CatalogVerdict
     return { entry: null, catalogUsed: false, reason: 'catalog_multistop_unanchored' };
   }
   const [o, d] = fits[0]!;
-  const seenOrg = obs.orgs.size > 0;
-  const seenDst = obs.dsts.size > 0;
-  const source: RouteSource = seenOrg && seenDst ? 'observed' : seenOrg || seenDst ? 'observed+catalog' : 'catalog';
-  return { entry: entryOf(o, d, source), catalogUsed: source !== 'observed', reason: null };
+  const entry = entryOf(o, d, { org: obs.orgs.size > 0, dst: obs.dsts.size > 0 });
+  return { entry, catalogUsed: entry.route_source !== 'observed', reason: null };
 }
 
 export interface RouteDoc {

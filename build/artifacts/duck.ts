@@ -31,10 +31,10 @@ export async function allRows<T = Row>(db: DuckDBConnection, sql: string): Promi
   return out;
 }
 
-export type ColumnType = 'VARCHAR' | 'DOUBLE' | 'INTEGER';
+export type ColumnType = 'VARCHAR' | 'DOUBLE' | 'INTEGER' | 'BOOLEAN';
 
 /** (Re)create a temp table and fill it through the appender. */
-export async function loadTable(db: DuckDBConnection, name: string, columns: readonly [string, ColumnType][], rows: Iterable<readonly (string | number | null)[]>): Promise<number> {
+export async function loadTable(db: DuckDBConnection, name: string, columns: readonly [string, ColumnType][], rows: Iterable<readonly (string | number | boolean | null)[]>): Promise<number> {
   await db.run(`CREATE OR REPLACE TEMP TABLE ${name} (${columns.map(([c, t]) => `${c} ${t}`).join(', ')})`);
   const app = await db.createAppender(name);
   let n = 0;
@@ -44,6 +44,7 @@ export async function loadTable(db: DuckDBConnection, name: string, columns: rea
       if (v === null || v === undefined) app.appendNull();
       else if (type === 'VARCHAR') app.appendVarchar(String(v));
       else if (type === 'INTEGER') app.appendInteger(Number(v));
+      else if (type === 'BOOLEAN') app.appendBoolean(Boolean(v));
       else app.appendDouble(Number(v));
     });
     app.endRow();

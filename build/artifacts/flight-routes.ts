@@ -97,30 +97,43 @@ export function computeRoutes(evidence: Map<string, CallsignEvidence>, ref: RefV
   return { table, outcomes };
 }
 
-/** legs with IATA ends; a missing end filled from the routes table when the heard end agrees */
+/**
+ * legs with IATA ends; a missing end filled from the routes table when the heard end agrees.
+ * one truth per leg (artifacts/ROUTES.md section 4): `route_source` is observed when both ends
+ * came from the network (this leg, or for a filled end the callsign's other legs), and
+ * observed+catalog when the filled end is one only the catalog supplied; `table_source` is the
+ * filling entry's own route_source (what /v1/route/{callsign} says), null when nothing was filled.
+ * every column is qualified: an unqualified `route_source` here would be the table's, not the leg's.
+ */
 const LEGS_ROUTED_SQL = `
 CREATE OR REPLACE TEMP VIEW legs_routed AS
-SELECT l.hex, upper(trim(l.callsign)) AS callsign, l.reg, l.type, l.first_ts, l.last_ts, l.dep_ts, l.arr_ts, l.day,
-  l.org AS org_ident, l.dst AS dst_ident,
-  CASE WHEN l.org IS NOT NULL THEN ao.iata WHEN l.dst IS NOT NULL AND ad.iata IS NOT NULL AND r.dst_ident = l.dst THEN r.org END AS org,
-  CASE WHEN l.dst IS NOT NULL THEN ad.iata WHEN l.org IS NOT NULL AND ao.iata IS NOT NULL AND r.org_ident = l.org THEN r.dst END AS dst,
+WITH j AS (
+  SELECT l.*, ao.iata AS org_iata, ad.iata AS dst_iata, r.org AS r_org, r.dst AS r_dst, r.org_seen AS r_org_seen, r.dst_seen AS r_dst_seen,
+    r.route_source AS r_source,
+    (l.org IS NOT NULL AND l.dst IS NULL AND ao.iata IS NOT NULL AND r.org_ident = l.org) AS fill_dst,
+    (l.dst IS NOT NULL AND l.org IS NULL AND ad.iata IS NOT NULL AND r.dst_ident = l.dst) AS fill_org
+  FROM legs l
+  LEFT JOIN ref_airports ao ON ao.ident = l.org
+  LEFT JOIN ref_airports ad ON ad.ident = l.dst
+  LEFT JOIN routes_table r ON r.callsign = upper(trim(l.callsign))
+)
+SELECT hex, upper(trim(callsign)) AS callsign, reg, type, first_ts, last_ts, dep_ts, arr_ts, day,
+  org AS org_ident, dst AS dst_ident,
+  CASE WHEN fill_org THEN r_org ELSE org_iata END AS org,
+  CASE WHEN fill_dst THEN r_dst ELSE dst_iata END AS dst,
   CASE
-    WHEN l.org IS NOT NULL AND l.dst IS NOT NULL THEN CASE WHEN ao.iata IS NOT NULL AND ad.iata IS NOT NULL THEN 'observed' END
-    WHEN l.org IS NOT NULL AND ao.iata IS NOT NULL AND r.org_ident = l.org THEN 'observed+catalog'
-    WHEN l.dst IS NOT NULL AND ad.iata IS NOT NULL AND r.dst_ident = l.dst THEN 'observed+catalog'
+    WHEN org IS NOT NULL AND dst IS NOT NULL THEN CASE WHEN org_iata IS NOT NULL AND dst_iata IS NOT NULL THEN 'observed' END
+    WHEN fill_dst THEN CASE WHEN r_dst_seen THEN 'observed' ELSE 'observed+catalog' END
+    WHEN fill_org THEN CASE WHEN r_org_seen THEN 'observed' ELSE 'observed+catalog' END
   END AS route_source,
-  -- which table entry filled the missing end (duckdb reads the alias above)
-  CASE WHEN route_source = 'observed+catalog' THEN r.route_source END AS table_source
-FROM legs l
-LEFT JOIN ref_airports ao ON ao.ident = l.org
-LEFT JOIN ref_airports ad ON ad.ident = l.dst
-LEFT JOIN routes_table r ON r.callsign = upper(trim(l.callsign))`;
+  CASE WHEN fill_org OR fill_dst THEN r_source END AS table_source
+FROM j`;
 
 async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable, _airports: RefAirports): Promise<RoutedLegs> {
   const rows = function* () {
-    for (const [cs, e] of table) yield [cs, e.org, e.dst, e.org_ident, e.dst_ident, e.route_source] as const;
+    for (const [cs, e] of table) yield [cs, e.org, e.dst, e.org_ident, e.dst_ident, e.route_source, e.org_seen, e.dst_seen] as const;
   };
-  await loadTable(db, 'routes_table', [['callsign', 'VARCHAR'], ['org', 'VARCHAR'], ['dst', 'VARCHAR'], ['org_ident', 'VARCHAR'], ['dst_ident', 'VARCHAR'], ['route_source', 'VARCHAR']], rows());
+  await loadTable(db, 'routes_table', [['callsign', 'VARCHAR'], ['org', 'VARCHAR'], ['dst', 'VARCHAR'], ['org_ident', 'VARCHAR'], ['dst_ident', 'VARCHAR'], ['route_source', 'VARCHAR'], ['org_seen', 'BOOLEAN'], ['dst_seen', 'BOOLEAN']], rows());
   await db.run(LEGS_ROUTED_SQL);
   return { view: 'legs_routed' };
 }

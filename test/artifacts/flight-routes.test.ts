@@ -19,7 +19,7 @@ const verdict = (cs: string, codes: string[], types: string[] = ['A320'], review
 
 test('the majority pair of observed legs is the route, labelled observed', () => {
   const d = decideRoute(ev('SWR100', [g('LSZH', 'EGLL', 3), g('LSZH', 'EDDF', 1, T0 + 999)]), null, ref);
-  assert.deepEqual(d.entry, { org: 'ZRH', dst: 'LHR', org_ident: 'LSZH', dst_ident: 'EGLL', route_source: 'observed' });
+  assert.deepEqual(d.entry, { org: 'ZRH', dst: 'LHR', org_ident: 'LSZH', dst_ident: 'EGLL', route_source: 'observed', org_seen: true, dst_seen: true });
 });
 
 test('a tie between pairs goes to the most recent one', () => {

@@ -28,6 +28,10 @@ function legs(): Leg[] {
     out.push(['4b1814', 'SWR100', 'HB-JVL', 'A320', t - 600, t + 2 * H, t, t + 100 * 60, 'LSZH', 'EGLL']);
     out.push(['4b1814', 'SWR101', 'HB-JVL', 'A320', t + 3 * H, t + 5 * H, t + 3 * H + 600, null, 'EGLL', null]);
   }
+  // 4b1899 (a registration callsign, so no airline totals move) flies Zurich-Heathrow twice heard
+  // end to end, then once heard only taking off: that destination comes from its other legs (observation)
+  for (const d of [0, 1]) out.push(['4b1899', 'HBJXA', null, 'C25A', DAY0 + d * 86400 + 14 * H, DAY0 + d * 86400 + 16 * H, DAY0 + d * 86400 + 14 * H, DAY0 + d * 86400 + 16 * H, 'LSZH', 'EGLL']);
+  out.push(['4b1899', 'HBJXA', null, 'C25A', DAY0 + 2 * 86400 + 14 * H, DAY0 + 2 * 86400 + 16 * H, DAY0 + 2 * 86400 + 14 * H, null, 'LSZH', null]);
   // SWR101 heard only taking off at LHR: the catalog's LHR-ZRH fills the destination
   // a circuit at Zurich under a registration callsign: kept in the airframe, never a route
   out.push(['4b0002', 'HBXYZ', 'HB-XYZ', 'C172', DAY0 + 10 * H, DAY0 + 11 * H, DAY0 + 10 * H, DAY0 + 11 * H, 'LSZH', 'LSZH']);
@@ -76,6 +80,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('the routes step writes the table, one document per route, the lookup, and returns the table', () => {
   assert.deepEqual(writer.read(keys.routesTable()), {
     DLH4: ['FRA', 'LHR', 'observed+catalog'],
+    HBJXA: ['ZRH', 'LHR', 'observed'],
     SWR100: ['ZRH', 'LHR', 'observed'],
     SWR101: ['LHR', 'ZRH', 'observed+catalog'],
     SWR7: ['ZRH', 'JFK', 'catalog'],
@@ -88,7 +93,7 @@ test('the routes step writes the table, one document per route, the lookup, and 
   assert.ok(lookup.airlines.includes('SWR'));
   // the rejected BAW9 row is counted, never served; the circuit-only callsign has no evidence at all
   assert.equal(ctx.counts['routes.catalog_rejected'], 1);
-  assert.equal(ctx.counts.routes, 4);
+  assert.equal(ctx.counts.routes, 5);
 });
 
 test('airframe legs are newest first, capped at 200, with operator_icao the majority airline prefix', () => {
@@ -158,4 +163,28 @@ test('refdata: every type and airport has a document; the airport carries tz and
   const a = writer.read(keys.refAirport('LSZH')) as { tz: string; runways: { le_ident: string }[] };
   assert.deepEqual([a.tz, a.runways[0]!.le_ident], ['Europe/Zurich', '16']);
   assert.equal(ctx.counts['refdata.airports'], 8);
+});
+
+test('one truth per leg: route_source says where each end came from, table_source what /v1/route says', () => {
+  type L = { callsign: string; org: string | null; dst: string | null; route_source: string | null; table_source: string | null };
+  const legsOf = (hex: string) => (writer.read(keys.airframe(hex)) as { legs: L[] }).legs;
+  const routeOf = (cs: string) => (writer.read(keys.route(cs)) as { route_source: string }).route_source;
+  const pick = (l: L) => [l.org, l.dst, l.route_source, l.table_source];
+  // both ends heard on the leg
+  assert.deepEqual(pick(legsOf('4b1814').find((l) => l.callsign === 'SWR100')!), ['ZRH', 'LHR', 'observed', null]);
+  // one end heard; the other from the callsign's other legs, which the network heard: still observation
+  const hb = legsOf('4b1899');
+  assert.deepEqual(hb.map(pick), [['ZRH', 'LHR', 'observed', 'observed'], ['ZRH', 'LHR', 'observed', null], ['ZRH', 'LHR', 'observed', null]]);
+  assert.equal(routeOf('HBJXA'), 'observed');
+  // one end heard; the other only the catalog knows (the table entry is observed+catalog)
+  assert.deepEqual(pick(legsOf('4b1814').find((l) => l.callsign === 'SWR101')!), ['LHR', 'ZRH', 'observed+catalog', 'observed+catalog']);
+  assert.equal(routeOf('SWR101'), 'observed+catalog');
+  // (a `catalog` entry never fills a leg: any leg with a heard end makes its callsign's entry at least observed+catalog)
+  // no filled end: both null, never a table_source without a route_source
+  for (const hex of ['4b1814', '4b1899', '3c6444']) {
+    for (const l of legsOf(hex)) {
+      if (l.table_source !== null) assert.ok(l.route_source !== null && l.org !== null && l.dst !== null, JSON.stringify(l));
+      if (l.route_source === null) assert.equal(l.table_source, null, JSON.stringify(l));
+    }
+  }
 });
