@@ -79,8 +79,8 @@ const ZERO = { departures: 0, destinations: 0, tails: 0, days_observed: 0 };
 export function airportDocument(x: AirportInput): AirportDoc {
   const a = x.airport;
   const log = x.log;
-  const board = departureRows(log?.departures ?? [], x.timetable?.departures ?? [], x.lookups);
-  const arrivals = arrivalRows(log?.arrivals ?? [], x.timetable?.arrivals ?? [], x.lookups);
+  const board = departureRows(x.airport.iata, log?.departures ?? [], x.timetable?.departures ?? [], x.lookups);
+  const arrivals = arrivalRows(x.airport.iata, log?.arrivals ?? [], x.timetable?.arrivals ?? [], x.lookups);
   const mix = log?.mix ?? { movements: 0, military: 0, airline: 0 };
   return {
     iata: a.iata,

@@ -2,6 +2,11 @@
 // from the routes table where coverage never heard it, and merged with the published timetable of
 // the day: a published row that matches an observed slot (same flight or callsign, within 30 min)
 // turns that row into `both`; unmatched published rows are shown as `published`, flights 0.
+//
+// times are never null (spec 2.6: HH:MM strings). the time at the other end is this flight's own
+// (arr_source / dep_source `observed`) when coverage heard it there, else this airport's time
+// shifted by the route's typical block time as the network heard other flights fly it (`route`);
+// a row whose other time neither gives is left out (artifacts/AIRPORTS.md).
 import { hhmm, parseHhmm } from '../lib/localtime.ts';
 import { minuteDistance, type Slot } from './board.ts';
 import type { PublishedArrival, PublishedDeparture } from './timetable.ts';
@@ -11,13 +16,16 @@ import type { RouteSource } from './flight-routes.ts';
 const MATCH_MIN = 30;
 
 type RowSource = 'observed' | 'published' | 'both';
+/** where the time at the other end came from: this flight's own legs, or the route's typical block time */
+type TimeSource = 'observed' | 'route';
 
 export interface DepartureRow {
   flight: string;
   callsign: string | null;
   dst: string;
   dep: string;
-  arr: string | null;
+  arr: string;
+  arr_source: TimeSource;
   type: string | null;
   flights: number;
   source: RowSource;
@@ -28,7 +36,8 @@ export interface ArrivalRow {
   flight: string;
   callsign: string | null;
   org: string;
-  dep: string | null;
+  dep: string;
+  dep_source: TimeSource;
   arr: string;
   type: string | null;
   flights: number;
@@ -48,6 +57,15 @@ export interface RowLookups {
   flightOf(callsign: string): string | null;
   /** the routes table, used only where the slot's legs never heard the other end */
   routeOf(callsign: string): RouteEnds | undefined;
+  /** typical gate-to-gate minutes from org to dst (IATA) as the network heard flights fly it; null when never heard */
+  blockMinutes(org: string, dst: string): number | null;
+}
+
+/** the other end's minute of the day: the slot's own, else this end's shifted by the route's block time */
+function otherMinute(own: number | null, here: number, block: number | null, sign: 1 | -1): { minute: number; from: TimeSource } | null {
+  if (own !== null) return { minute: own, from: 'observed' };
+  if (block === null) return null;
+  return { minute: (((here + sign * block) % 1440) + 1440) % 1440, from: 'route' };
 }
 
 interface Labelled {
@@ -105,48 +123,66 @@ const byTimeThenFlight = (time: (r: { dep: string | null; arr: string | null }) 
     return ta < tb ? -1 : ta > tb ? 1 : a.flight < b.flight ? -1 : a.flight > b.flight ? 1 : 0;
   };
 
-/** The departure board: typical departures merged with the day's published departures, sorted by dep. */
-export function departureRows(slots: readonly Slot[], published: readonly PublishedDeparture[], lk: RowLookups): DepartureRow[] {
-  const rows: DepartureRow[] = label(slots, 'dst', lk).map(({ slot, end, route_source }) => ({
-    flight: lk.flightOf(slot.callsign) ?? slot.callsign,
-    callsign: slot.callsign,
-    dst: end,
-    dep: hhmm(slot.at),
-    arr: slot.other === null ? null : hhmm(slot.other),
-    type: slot.type,
-    flights: slot.flights,
-    source: 'observed',
-    route_source,
-  }));
+/** The departure board of airport `here` (IATA): typical departures merged with the day's published departures, sorted by dep. */
+export function departureRows(here: string, slots: readonly Slot[], published: readonly PublishedDeparture[], lk: RowLookups): DepartureRow[] {
+  const rows: DepartureRow[] = [];
+  for (const { slot, end, route_source } of label(slots, 'dst', lk)) {
+    const arr = otherMinute(slot.other, slot.at, lk.blockMinutes(here, end), 1);
+    if (!arr) continue;
+    rows.push({
+      flight: lk.flightOf(slot.callsign) ?? slot.callsign,
+      callsign: slot.callsign,
+      dst: end,
+      dep: hhmm(slot.at),
+      arr: hhmm(arr.minute),
+      arr_source: arr.from,
+      type: slot.type,
+      flights: slot.flights,
+      source: 'observed',
+      route_source,
+    });
+  }
   const obs = rows.map((r) => ({ flight: r.flight, callsign: r.callsign, minute: parseHhmm(r.dep)! }));
   const matched = pair(obs, published, (p) => parseHhmm(p.dep)!);
   for (const p of published) {
     const i = matched.get(p);
     if (i !== undefined) rows[i]!.source = 'both';
-    else rows.push({ flight: p.flight, callsign: p.callsign ?? null, dst: p.dst, dep: p.dep, arr: null, type: p.type ?? null, flights: 0, source: 'published' });
+    else {
+      const arr = otherMinute(null, parseHhmm(p.dep)!, lk.blockMinutes(here, p.dst), 1);
+      if (arr) rows.push({ flight: p.flight, callsign: p.callsign ?? null, dst: p.dst, dep: p.dep, arr: hhmm(arr.minute), arr_source: arr.from, type: p.type ?? null, flights: 0, source: 'published' });
+    }
   }
   return rows.sort(byTimeThenFlight((r) => r.dep));
 }
 
-/** The arrivals board: typical arrivals merged with the day's published arrivals, sorted by arr. */
-export function arrivalRows(slots: readonly Slot[], published: readonly PublishedArrival[], lk: RowLookups): ArrivalRow[] {
-  const rows: ArrivalRow[] = label(slots, 'org', lk).map(({ slot, end, route_source }) => ({
-    flight: lk.flightOf(slot.callsign) ?? slot.callsign,
-    callsign: slot.callsign,
-    org: end,
-    dep: slot.other === null ? null : hhmm(slot.other),
-    arr: hhmm(slot.at),
-    type: slot.type,
-    flights: slot.flights,
-    source: 'observed',
-    route_source,
-  }));
+/** The arrivals board of airport `here` (IATA): typical arrivals merged with the day's published arrivals, sorted by arr. */
+export function arrivalRows(here: string, slots: readonly Slot[], published: readonly PublishedArrival[], lk: RowLookups): ArrivalRow[] {
+  const rows: ArrivalRow[] = [];
+  for (const { slot, end, route_source } of label(slots, 'org', lk)) {
+    const dep = otherMinute(slot.other, slot.at, lk.blockMinutes(end, here), -1);
+    if (!dep) continue;
+    rows.push({
+      flight: lk.flightOf(slot.callsign) ?? slot.callsign,
+      callsign: slot.callsign,
+      org: end,
+      dep: hhmm(dep.minute),
+      dep_source: dep.from,
+      arr: hhmm(slot.at),
+      type: slot.type,
+      flights: slot.flights,
+      source: 'observed',
+      route_source,
+    });
+  }
   const obs = rows.map((r) => ({ flight: r.flight, callsign: r.callsign, minute: parseHhmm(r.arr)! }));
   const matched = pair(obs, published, (p) => parseHhmm(p.arr)!);
   for (const p of published) {
     const i = matched.get(p);
     if (i !== undefined) rows[i]!.source = 'both';
-    else rows.push({ flight: p.flight, callsign: p.callsign ?? null, org: p.org, dep: null, arr: p.arr, type: p.type ?? null, flights: 0, source: 'published' });
+    else {
+      const dep = otherMinute(null, parseHhmm(p.arr)!, lk.blockMinutes(p.org, here), -1);
+      if (dep) rows.push({ flight: p.flight, callsign: p.callsign ?? null, org: p.org, dep: hhmm(dep.minute), dep_source: dep.from, arr: p.arr, type: p.type ?? null, flights: 0, source: 'published' });
+    }
   }
   return rows.sort(byTimeThenFlight((r) => r.arr));
 }

@@ -95,6 +95,31 @@ export async function airportRoutes(db: DuckDBConnection): Promise<Map<string, R
   return out;
 }
 
+/** block times outside this range are a leg cut wrong (a missed landing), not a flight: minutes */
+const BLOCK_MIN = 10;
+const BLOCK_MAX = 20 * 60;
+
+/**
+ * Typical minutes from take-off to landing per IATA route ("ZRH-LHR") over the board window, the
+ * median of legs heard at both ends (circuits left out): where a board row's own flight was never
+ * heard at its other end, its time there is this airport's time shifted by this (board-rows.ts).
+ */
+export async function routeBlockMinutes(db: DuckDBConnection, fromDay: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for await (const chunk of streamRows<{ route: string; minutes: number }>(
+    db,
+    `SELECT ao.iata || '-' || ad.iata AS route, round(median((l.arr_ts - l.dep_ts) / 60.0))::INTEGER AS minutes
+     FROM legs l JOIN ref_airports ao ON ao.ident = l.org AND ao.iata IS NOT NULL
+                 JOIN ref_airports ad ON ad.ident = l.dst AND ad.iata IS NOT NULL
+     WHERE l.day >= ${sqlString(fromDay)} AND l.dep_ts IS NOT NULL AND l.arr_ts IS NOT NULL AND l.org <> l.dst
+       AND l.arr_ts - l.dep_ts BETWEEN ${BLOCK_MIN * 60} AND ${BLOCK_MAX * 60}
+     GROUP BY ao.iata, ad.iata`,
+  )) {
+    for (const r of chunk) out.set(r.route, r.minutes);
+  }
+  return out;
+}
+
 /** First day of the board window: the last `rules.windowDays` days of the log. */
 export function boardStart(archiveThrough: string, windowStart: string | null, rules: BoardRules = BOARD_RULES): string {
   const start = isoDay(dayIndexOf(archiveThrough) - (rules.windowDays - 1));

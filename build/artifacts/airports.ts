@@ -7,7 +7,7 @@ import { airportDocument, type AirportRef } from '../../artifacts/airport.ts';
 import { keys } from '../../artifacts/keys.ts';
 import type { RoutesTable } from '../../artifacts/flight-routes.ts';
 import type { BuildContext, RefAirports } from './context.ts';
-import { airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables } from './airports-sql.ts';
+import { airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables, routeBlockMinutes } from './airports-sql.ts';
 import { readTimetables } from './timetables.ts';
 
 const ICAO_KEY = /^[A-Z]{4}$/;
@@ -33,6 +33,7 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
   const lookups = {
     flightOf: (cs: string) => ref.flightNumber(cs),
     routeOf: (cs: string) => routes.get(cs),
+    blockMinutes: (org: string, dst: string) => log?.blocks.get(`${org}-${dst}`) ?? null,
     airlineOf: (cs: string) => ctx.refdata.airlines.airlineOfCallsign(cs)?.icao ?? null,
   };
 
@@ -90,5 +91,6 @@ async function aggregate(ctx: BuildContext) {
   const routes = await step('routes', () => airportRoutes(ctx.db));
   const departures = await step(`departure boards from ${from}`, () => airportSlots(ctx.db, 'dep', from, tzOf));
   const arrivals = await step(`arrival boards from ${from}`, () => airportSlots(ctx.db, 'arr', from, tzOf));
-  return { totals, routes, departures, arrivals };
+  const blocks = await step('route block times', () => routeBlockMinutes(ctx.db, from));
+  return { totals, routes, departures, arrivals, blocks };
 }

@@ -31,6 +31,8 @@ function legs(): LegRow[] {
     // military shuttle at Ramstein, three times a day
     for (const h of ['07', '11', '15']) out.push({ hex: 'ae1234', callsign: 'RCH101', dep_ts: at(`${d}T${h}:00`), arr_ts: null, org: 'ETAR', dst: null });
   });
+  // once, Zurich to Bern heard end to end in 25 min: the block time that gives SWR77 its arrival
+  out.push({ hex: '4b1806', callsign: 'HBZZZ', dep_ts: at('2024-05-04T10:00'), arr_ts: at('2024-05-04T10:25'), org: 'LSZH', dst: 'LSZB' });
   // one flight to a field without an IATA code
   out.push({ hex: '4b1805', callsign: 'HBABC', dep_ts: at('2024-05-03T14:00'), arr_ts: at('2024-05-03T14:30'), org: 'LSZH', dst: 'LSPV' });
   return out;
@@ -68,16 +70,18 @@ test('every IATA airport gets one valid document, also under its ICAO code with 
   assert.equal(zrh.tz, 'Europe/Zurich');
   assert.equal(zrh.class, 'commercial');
   assert.equal(zrh.window_days, 9);
-  // 9 + 9 + 1 departures; circuits out; destinations heard: EGLL and LSPV; tails 4b1801..03, 05 and the BAW
-  assert.deepEqual(zrh.observed, { departures: 19, destinations: 2, tails: 5, days_observed: 9, routes: [{ dst: 'LHR', flights: 9, days: 9 }] });
-  assert.deepEqual(zrh.board.map((r) => [r.flight, r.dst, r.dep, r.arr, r.type, r.flights, r.source, r.route_source]), [
-    ['LX318', 'LHR', '07:00', '08:40', 'A320', 9, 'both', 'observed'],
-    ['LX1612', 'GVA', '09:15', null, null, 0, 'published', undefined],
-    ['LX77', 'BRN', '12:00', null, null, 9, 'observed', 'catalog'],
+  // 9 + 9 + 1 + 1 departures; circuits out; destinations heard: EGLL, LSZB and LSPV; tails 4b1801..03, 05, 06 and the BAW
+  assert.deepEqual(zrh.observed, { departures: 20, destinations: 3, tails: 6, days_observed: 9, routes: [{ dst: 'LHR', flights: 9, days: 9 }, { dst: 'BRN', flights: 1, days: 1 }] });
+  // LX77 never heard landing: its arrival is dep + the 25 min the network heard ZRH-BRN take (arr_source route);
+  // the published LX1612 to Geneva is left out of the inferred board: nothing heard gives its arrival time
+  assert.deepEqual(zrh.board.map((r) => [r.flight, r.dst, r.dep, r.arr, r.arr_source, r.type, r.flights, r.source, r.route_source]), [
+    ['LX318', 'LHR', '07:00', '08:40', 'observed', 'A320', 9, 'both', 'observed'],
+    ['LX77', 'BRN', '12:00', '12:25', 'route', null, 9, 'observed', 'catalog'],
   ]);
-  assert.deepEqual(zrh.arrivals.map((r) => [r.flight, r.org, r.dep, r.arr, r.flights, r.source]), [
-    ['LX319', 'LHR', null, '11:05', 0, 'published'],
-    ['BA710', 'LHR', '13:30', '15:10', 9, 'observed'],
+  // the published LX319 from Heathrow: its departure is 11:05 minus the 100 min BAW710 takes (route)
+  assert.deepEqual(zrh.arrivals.map((r) => [r.flight, r.org, r.dep, r.dep_source, r.arr, r.flights, r.source]), [
+    ['LX319', 'LHR', '09:25', 'route', '11:05', 0, 'published'],
+    ['BA710', 'LHR', '13:30', 'observed', '15:10', 9, 'observed'],
   ]);
   assert.deepEqual(zrh.airlines, [{ icao: 'SWR', flights: 18 }]);
   assert.equal(zrh.today!.day, '2024-05-10');
@@ -87,20 +91,23 @@ test('every IATA airport gets one valid document, also under its ICAO code with 
   const gva = ctx.writer.read('v1/airports/GVA') as AirportDoc;
   assert.equal(gva.today, null, 'a rejected timetable is as if none were held');
   const brn = ctx.writer.read('v1/airports/BRN') as AirportDoc;
-  assert.deepEqual(brn.observed, { departures: 0, destinations: 0, tails: 0, days_observed: 0, routes: [] });
+  // one arrival heard (HBZZZ), no departure
+  assert.deepEqual(brn.observed, { departures: 0, destinations: 0, tails: 1, days_observed: 1, routes: [] });
   assert.deepEqual([brn.board, brn.arrivals, brn.airlines, brn.today], [[], [], [], null]);
   const rms = ctx.writer.read('v1/airports/RMS') as AirportDoc;
   assert.equal(rms.class, 'military');
   assert.equal(rms.board.length, 0, 'no landing heard and no route known: no board rows');
 });
 
-test('without a flight log observed and window_days are null and boards come from timetables only', async () => {
+test('without a flight log observed and window_days are null; the published board stands whole in `today` only', async () => {
   const ctx = await testContext([], { nowMs: NOW, timetablesDir: FIXTURES });
   await buildAirports(ctx, new Map(), ctx.airports);
   const zrh = ctx.writer.read('v1/airports/ZRH') as AirportDoc;
   assert.equal(zrh.observed, null);
   assert.equal(zrh.window_days, null);
-  assert.deepEqual(zrh.board.map((r) => r.source), ['published', 'published']);
+  // board rows need both times (spec 2.6) and nothing heard gives the other end's: no inferred rows
+  assert.deepEqual([zrh.board, zrh.arrivals], [[], []]);
+  assert.equal(zrh.today!.departures.length, 2);
   assert.equal(zrh.class, 'commercial');
 });
 
