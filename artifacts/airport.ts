@@ -84,7 +84,8 @@ export function airportDocument(x: AirportInput): AirportDoc {
   const mix = log?.mix ?? { movements: 0, military: 0, airline: 0 };
   return {
     iata: a.iata,
-    ident: a.ident,
+    // spec 2.6: the ICAO ident; OurAirports' own ident differs for 219 IATA airports (TEK is 7KA, ICAO PAKA)
+    ident: a.icao ?? a.ident,
     name: a.name,
     kind: a.kind,
     lat: a.lat,
