@@ -15,6 +15,8 @@ const TOP_AIRLINES = 20;
 export interface AirportRef {
   iata: string;
   ident: string;
+  /** ICAO code (OurAirports icao_code, or its ident when that has the ICAO shape) */
+  icao: string | null;
   name: string;
   kind: string;
   lat: number;
