@@ -48,7 +48,7 @@ export interface TrafficMix {
   airline: number;
 }
 
-export interface AirportDoc extends Omit<AirportRef, 'scheduled_service'> {
+export interface AirportDoc extends Omit<AirportRef, 'scheduled_service' | 'icao'> {
   class: AirportClass;
   observed: ObservedTotals | null;
   today: Today | null;
