@@ -7,7 +7,9 @@ export type ErrorCode =
   | 'rate_limited'
   | 'stale_snapshot'
   | 'artifact_unavailable'
-  | 'upstream_unavailable';
+  | 'upstream_unavailable'
+  // not in spec 7's set: none of its codes is true of a fault inside the service itself (500)
+  | 'internal_error';
 
 export class ApiError extends Error {
   constructor(

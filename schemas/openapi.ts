@@ -43,6 +43,7 @@ const CODE_TEXT: Record<ErrorCode, string> = {
   stale_snapshot: '`stale_snapshot`: the live snapshot is older than 60 s',
   artifact_unavailable: '`artifact_unavailable`: a required history artifact is not loaded',
   upstream_unavailable: '`upstream_unavailable`: a source the service depends on did not answer',
+  internal_error: '`internal_error`: a fault inside the service; it is logged, and the detail says no more',
 };
 
 const header = (description: string, schema: Json): Json => ({ description, schema });
@@ -110,7 +111,8 @@ function componentSchemas(roots: string[], all: Map<string, Schema>): Json {
 
 function errorResponses(op: Operation): Json {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...op.errors, 'rate_limited' as const]) {
+  // every operation can be rate limited or meet a fault of its own
+  for (const code of [...op.errors, 'rate_limited' as const, 'internal_error' as const]) {
     const st = ERROR_STATUS[code];
     byStatus.set(st, [...(byStatus.get(st) ?? []), code]);
   }
@@ -123,7 +125,13 @@ function errorResponses(op: Operation): Json {
       content: { 'application/json': { schema: { $ref: `${COMPONENT}error` }, example: { error: codes[0], detail: CODE_TEXT[codes[0]!].replace(/^`[^`]+`: /, '') } } },
     };
   }
-  return out;
+  // any method but GET and HEAD on a known path
+  out['405'] = {
+    description: '`invalid_request`: the method is not GET or HEAD; `Allow` names the ones that are.',
+    headers: { 'Cache-Control': ref('Cache-Control'), Allow: { description: 'The allowed methods: GET, HEAD.', schema: { type: 'string' } } },
+    content: { 'application/json': { schema: { $ref: `${COMPONENT}error` }, example: { error: 'invalid_request', detail: 'POST is not supported: every operation is GET' } } },
+  };
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => Number(a) - Number(b)));
 }
 
 function okContent(op: Operation): Json {

@@ -415,4 +415,5 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   stale_snapshot: 503,
   artifact_unavailable: 503,
   upstream_unavailable: 502,
+  internal_error: 500,
 };

