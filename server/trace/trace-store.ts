@@ -2,6 +2,11 @@
 // fed by every live snapshot; a restart forgets and trails regrow. each aircraft holds compact
 // typed arrays (24 bytes a point) that grow by doubling up to a cap; the map is kept in order of
 // last update, so expiry and eviction only ever look at its front.
+//
+// thinning keeps the shape, as readsb's traces do: a point is kept whenever the aircraft turns,
+// changes its vertical profile or goes between ground and air; straight, level flight keeps one
+// point every levelSpacingS. the day's take-off is remembered when its points age out, so a
+// flight two hours out still says where it took off (until it lands or the UTC day ends).
 
 import { cutLegs, type TrackPoint } from '../../lib/detector.ts';
 import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
@@ -26,9 +31,27 @@ export interface TraceStoreOptions {
   maxPoints?: number;
   /** s. a record whose position is older than this (seen_pos) adds no point: it is a held position, not a new one */
   maxSeenPosS?: number;
-  /** s. a point closer than this to the previous one is skipped unless it changes ground/air state:
-   * readsb updates every second; at 4 s, 30 minutes fit in maxPoints (450 < 512) */
+  /** s. no two kept points closer than this, unless ground/air state changes (a 3 deg/s turn is then
+   * drawn every 6 deg) */
   minSpacingS?: number;
+  /** s. straight, level flight keeps one point this often (cruise: 60 points per 30 minutes) */
+  levelSpacingS?: number;
+}
+
+/** deg: a turn of this much since the last kept point keeps the new one */
+const TURN_DEG = 2;
+/** ft: an altitude this far off the last kept climb or descent line keeps the new one (readsb's
+ * altitude is in 25 ft steps: 100 ft is 4 of them, above the jitter) */
+const PROFILE_FT = 100;
+/** kt: a speed change this big keeps the new point (take-off rolls and landings are speed changes) */
+const SPEED_KT = 10;
+
+/** the take-off remembered after its points aged out of the window */
+interface Takeoff {
+  at: number;
+  lat: number;
+  lon: number;
+  alt_ft: number;
 }
 
 // alt_baro sentinels in the Int32 column (real altitudes are far from both)
@@ -48,6 +71,8 @@ class Trail {
   alt: Int32Array;
   track: Int16Array;
   gs: Int16Array;
+  /** the day's take-off, kept when its points left the window; null once the aircraft landed */
+  takeoff: Takeoff | null = null;
 
   constructor(cap: number) {
     this.t = new Float64Array(cap);
@@ -112,6 +137,7 @@ export class TraceStore {
   private readonly maxPoints: number;
   private readonly maxSeenPosS: number;
   private readonly minSpacingS: number;
+  private readonly levelSpacingS: number;
   // insertion order = last-update order: the front is always the stalest aircraft
   private readonly trails = new Map<string, Trail>();
 
@@ -120,9 +146,10 @@ export class TraceStore {
     this.minutes = opts.minutes;
     this.windowS = opts.minutes * 60;
     this.maxAircraft = opts.maxAircraft ?? 20_000;
-    this.maxPoints = opts.maxPoints ?? 512;
+    this.maxPoints = opts.maxPoints ?? 1024;
     this.maxSeenPosS = opts.maxSeenPosS ?? 15;
-    this.minSpacingS = opts.minSpacingS ?? 4;
+    this.minSpacingS = opts.minSpacingS ?? 2;
+    this.levelSpacingS = opts.levelSpacingS ?? 30;
   }
 
   /** aircraft held now */
@@ -145,21 +172,14 @@ export class TraceStore {
     let i0 = tr.start;
     while (i0 < tr.len && tr.t[i0]! < since) i0++;
     if (i0 >= tr.len) return null;
-    const points: TraceTuple[] = [];
-    const track: TrackPoint[] = [];
-    for (let i = i0; i < tr.len; i++) {
-      const a = tr.alt[i]!;
-      const alt = a === ALT_GROUND ? 'ground' : a === ALT_NULL ? null : a;
-      const trk = tr.track[i] === NONE16 ? null : tr.track[i]! / TENTH;
-      const gs = tr.gs[i] === NONE16 ? null : tr.gs[i]! / TENTH;
-      const lat = tr.lat[i]! / DEG;
-      const lon = tr.lon[i]! / DEG;
-      points.push([tr.t[i]!, lat, lon, alt, trk]);
-      track.push({ t: tr.t[i]!, lat, lon, alt, gs, track: trk });
-    }
+    const track = trackOf(tr, i0);
+    const points: TraceTuple[] = track.map((p) => [p.t, p.lat, p.lon, p.alt, p.track ?? null]);
     const legs = cutLegs(track);
     const leg = legs[legs.length - 1];
-    const dep = leg?.departure ?? null;
+    // the window shows no landing before the current leg: its take-off may have aged out, so the
+    // remembered one of the same UTC day stands in
+    const kept = legs.length === 1 && tr.takeoff && utcDay(tr.takeoff.at) === utcDay(nowS) ? tr.takeoff : null;
+    const dep = leg?.departure ?? kept;
     // an arrival only when the trace ends on the ground, i.e. the last leg owns the last point
     const arr = leg && leg.end === track.length - 1 ? leg.arrival : null;
     return {
@@ -168,6 +188,27 @@ export class TraceStore {
       departure: dep && { at: dep.at, lat: dep.lat, lon: dep.lon, alt_ft: dep.alt_ft },
       arrival: arr && { at: arr.at, lat: arr.lat, lon: arr.lon },
     };
+  }
+
+  /** before low points leave the window: what the detector says of the whole trail, so a take-off is kept */
+  private remember(tr: Trail, since: number): void {
+    let low = false;
+    for (let i = tr.start; i < tr.len && tr.t[i]! < since; i++) {
+      const a = tr.alt[i]!;
+      if (a === ALT_GROUND || (a !== ALT_NULL && a < DEPARTURE_BELOW_FT)) low = true;
+    }
+    // cruise points leaving the window say nothing about a take-off: no detector run for them
+    if (!low) return;
+    const legs = cutLegs(trackOf(tr, tr.start));
+    const last = legs[legs.length - 1];
+    if (!last) return;
+    // a leg that ends on the ground has landed: no take-off to carry
+    if (last.arrival && last.end === tr.count - 1) tr.takeoff = null;
+    // a landing in between: the current leg is a new flight, with its own take-off or none heard
+    else if (legs.length > 1) tr.takeoff = last.departure && { at: last.departure.at, lat: last.departure.lat, lon: last.departure.lon, alt_ft: last.departure.alt_ft };
+    // one leg: a take-off already held is the earliest of this flight (later low points of the
+    // climb, once the ground roll is gone, would read as a "first heard aloft" departure)
+    else if (!tr.takeoff && last.departure) tr.takeoff = { at: last.departure.at, lat: last.departure.lat, lon: last.departure.lon, alt_ft: last.departure.alt_ft };
   }
 
   private add(rec: AircraftRecord, now: number): void {
@@ -179,15 +220,17 @@ export class TraceStore {
     const lat = Math.round(rec.lat * DEG);
     const lon = Math.round(rec.lon * DEG);
     const alt = rec.alt_baro === 'ground' ? ALT_GROUND : rec.alt_baro === undefined ? ALT_NULL : Math.round(rec.alt_baro);
+    const trk = fixed16(rec.track);
+    const gs = fixed16(rec.gs);
     let tr = this.trails.get(rec.hex);
     if (tr && tr.count > 0) {
       const j = tr.last();
       if (t <= tr.t[j]!) return; // not newer than what we hold
       if (tr.lat[j] === lat && tr.lon[j] === lon) return; // position did not change
-      const sameState = (tr.alt[j] === ALT_GROUND) === (alt === ALT_GROUND);
-      if (sameState && t - tr.t[j]! < this.minSpacingS) return;
+      if (!this.keeps(tr, t, alt, trk, gs)) return;
     }
     if (tr) {
+      this.remember(tr, t - this.windowS);
       tr.trim(t - this.windowS);
       this.trails.delete(rec.hex); // re-insert: moves it to the back (freshest)
     }
@@ -196,7 +239,23 @@ export class TraceStore {
       while (this.trails.size >= this.maxAircraft) this.evictOldest();
     }
     this.trails.set(rec.hex, tr);
-    tr.push(t, lat, lon, alt, fixed16(rec.track), fixed16(rec.gs), this.maxPoints);
+    tr.push(t, lat, lon, alt, trk, gs, this.maxPoints);
+  }
+
+  /** whether a new point changes the shape enough to keep (the header's rule) */
+  private keeps(tr: Trail, t: number, alt: number, trk: number, gs: number): boolean {
+    const j = tr.last();
+    const dt = t - tr.t[j]!;
+    if ((tr.alt[j] === ALT_GROUND) !== (alt === ALT_GROUND)) return true;
+    if (dt < this.minSpacingS) return false;
+    if (dt >= this.levelSpacingS) return true;
+    if (trk !== NONE16 && tr.track[j] !== NONE16 && angleTenths(trk, tr.track[j]!) >= TURN_DEG * TENTH) return true;
+    if (gs !== NONE16 && tr.gs[j] !== NONE16 && Math.abs(gs - tr.gs[j]!) >= SPEED_KT * TENTH) return true;
+    if (alt === ALT_GROUND || alt === ALT_NULL || tr.alt[j] === ALT_GROUND || tr.alt[j] === ALT_NULL) return false;
+    // the climb or descent line through the last two kept points, extended to t
+    const k = j - 1;
+    const rate = k >= tr.start && tr.alt[k] !== ALT_GROUND && tr.alt[k] !== ALT_NULL ? (tr.alt[j]! - tr.alt[k]!) / (tr.t[j]! - tr.t[k]!) : 0;
+    return Math.abs(alt - (tr.alt[j]! + rate * dt)) >= PROFILE_FT;
   }
 
   private expire(now: number): void {
@@ -219,3 +278,31 @@ function fixed16(v: number | undefined): number {
   const x = Math.round(v * TENTH);
   return x > NONE16 && x <= 32767 ? x : NONE16;
 }
+
+/** ft: points below this leaving the window may hold a take-off (spec 2.4: heard from the ground or below 5,000 ft) */
+const DEPARTURE_BELOW_FT = 5000;
+
+/** the held points from index i0 on, as the detector reads them */
+function trackOf(tr: Trail, i0: number): TrackPoint[] {
+  const out: TrackPoint[] = [];
+  for (let i = i0; i < tr.len; i++) {
+    const a = tr.alt[i]!;
+    out.push({
+      t: tr.t[i]!,
+      lat: tr.lat[i]! / DEG,
+      lon: tr.lon[i]! / DEG,
+      alt: a === ALT_GROUND ? 'ground' : a === ALT_NULL ? null : a,
+      gs: tr.gs[i] === NONE16 ? null : tr.gs[i]! / TENTH,
+      track: tr.track[i] === NONE16 ? null : tr.track[i]! / TENTH,
+    });
+  }
+  return out;
+}
+
+/** the smaller angle between two tracks in tenths of a degree */
+function angleTenths(a: number, b: number): number {
+  const d = Math.abs(a - b) % 3600;
+  return d > 1800 ? 3600 - d : d;
+}
+
+const utcDay = (s: number) => Math.floor(s / 86400);

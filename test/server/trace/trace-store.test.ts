@@ -52,7 +52,7 @@ test('hex lookups are case-insensitive', () => {
 });
 
 test('memory is bounded: beyond maxAircraft the stalest aircraft goes, beyond maxPoints the oldest points go', () => {
-  const s = new TraceStore({ minutes: 30, maxAircraft: 3, maxPoints: 20, minSpacingS: 0 });
+  const s = new TraceStore({ minutes: 30, maxAircraft: 3, maxPoints: 20, minSpacingS: 0, levelSpacingS: 0 });
   for (let i = 0; i < 5; i++) s.update(snap(T0 + i, [rec(`00000${i}`, 10, i)]));
   assert.equal(s.size, 3);
   assert.equal(s.get('000000', T0 + 5), null);
@@ -62,6 +62,66 @@ test('memory is bounded: beyond maxAircraft the stalest aircraft goes, beyond ma
   assert.equal(pts.length, 20);
   assert.equal(pts[pts.length - 1]![0], T0 + 109);
   assert.equal(pts[0]![0], T0 + 90);
+});
+
+test('thinning keeps the shape: every turn, profile change and speed change, and one point per 30 s of straight, level flight', () => {
+  const s = new TraceStore({ minutes: 30 });
+  const at = (dt: number, lat: number, extra: Partial<AircraftRecord>) => s.update(snap(T0 + dt, [rec('abc123', lat, 8, { gs: 450, alt_baro: 35000, track: 0, ...extra })]));
+  // 120 s straight and level, one report a second
+  for (let i = 0; i <= 120; i++) at(i, 47 + i * 0.002, {});
+  // then a 3 deg/s turn for 20 s, reported every second
+  for (let i = 1; i <= 20; i++) at(120 + i, 47.3 + i * 0.001, { track: i * 3 });
+  // then a descent starting: level until 160, then 2,000 ft/min
+  for (let i = 1; i <= 60; i++) at(140 + i, 47.4 + i * 0.002, { track: 60, alt_baro: i <= 20 ? 35000 : 35000 - (i - 20) * 33 });
+  const t = s.get('abc123', T0 + 200)!.points.map((p) => p[0] - T0);
+  assert.deepEqual(t.filter((x) => x <= 120), [0, 30, 60, 90, 120], 'straight and level: one per 30 s');
+  const turn = t.filter((x) => x > 120 && x <= 140);
+  assert.deepEqual(turn, [122, 124, 126, 128, 130, 132, 134, 136, 138, 140], 'the turn: a point every 2 s (6 deg)');
+  const descent = t.filter((x) => x > 160);
+  assert.ok(descent.length >= 1 && descent[0]! <= 165, `the descent's start is kept promptly: ${descent}`);
+  // a speed change alone (a take-off roll) keeps points too
+  const g = new TraceStore({ minutes: 30 });
+  for (let i = 0; i <= 10; i++) g.update(snap(T0 + i * 3, [rec('def456', 47 + i * 0.001, 8, { alt_baro: 'ground', gs: i * 15, track: 90 })]));
+  assert.equal(g.get('def456', T0 + 30)!.points.length, 11);
+});
+
+test('the take-off is remembered after its points leave the 30-minute window, until the aircraft lands or the UTC day ends', () => {
+  const D = 1_700_006_400; // 2023-11-15T00:00:00Z
+  const s = new TraceStore({ minutes: 30 });
+  const at = (t: number, a: Partial<AircraftRecord>) => s.update(snap(t, [rec('4b1814', a.lat ?? 47, 8, { seen_pos: 0, ...a })]));
+  const t0 = D + 6 * 3600;
+  at(t0, { lat: 47.45, alt_baro: 'ground', gs: 5, track: 160 });
+  at(t0 + 30, { lat: 47.451, alt_baro: 'ground', gs: 140, track: 160 });
+  // airborne, then two hours of climb and cruise
+  for (let i = 1; i <= 240; i++) at(t0 + 30 + i * 30, { lat: 47.46 + i * 0.02, alt_baro: Math.min(36000, 500 + i * 900), gs: 450, track: 0 });
+  const two = s.get('4b1814', t0 + 30 + 240 * 30)!;
+  assert.ok(two.points[0]![0] > t0 + 3600, 'the take-off itself left the window long ago');
+  assert.deepEqual(two.departure, { at: t0 + 30, lat: 47.451, lon: 8, alt_ft: 0 });
+  // the next UTC day: the day's trace no longer holds that take-off
+  assert.equal(s.get('4b1814', D + 86400 + 60)?.departure ?? null, null);
+});
+
+test('a remembered take-off is shown with its landing, and forgotten once the landing has left the window', () => {
+  const s = new TraceStore({ minutes: 30 });
+  const at = (t: number, a: Partial<AircraftRecord>) => s.update(snap(t, [rec('4b1815', a.lat ?? 47, 8, { seen_pos: 0, ...a })]));
+  const t0 = 1_700_006_400 + 3600;
+  at(t0, { lat: 47.45, alt_baro: 'ground', gs: 140, track: 0 });
+  for (let i = 1; i <= 80; i++) at(t0 + i * 30, { lat: 47.46 + i * 0.02, alt_baro: Math.min(20000, i * 1000), gs: 300, track: 0 });
+  for (let i = 1; i <= 25; i++) at(t0 + 2400 + i * 30, { lat: 49.1 + i * 0.01, alt_baro: Math.max(1000, 20000 - i * 1000), gs: 200, track: 0 });
+  const landing = t0 + 2400 + 26 * 30;
+  at(landing, { lat: 49.4, alt_baro: 'ground', gs: 120, track: 0 });
+  const taxi = (from: number, to: number) => {
+    for (let i = from; i <= to; i++) at(landing + i * 30, { lat: 49.4 + i * 0.0001, alt_baro: 'ground', gs: 5, track: (i * 7) % 360 });
+  };
+  taxi(1, 20);
+  // ten minutes after landing: the whole flight, its take-off 53 minutes ago included
+  const after = s.get('4b1815', landing + 600)!;
+  assert.equal(after.departure?.at, t0 + 30);
+  assert.ok(after.arrival);
+  taxi(21, 70);
+  // 35 minutes after: the landing left the window too, and the take-off is forgotten with it
+  const later = s.get('4b1815', landing + 35 * 60)!;
+  assert.deepEqual([later.departure, later.arrival], [null, null]);
 });
 
 test('points closer than minSpacingS are skipped unless they change ground/air state', () => {
@@ -104,7 +164,8 @@ test('replayed airliner first heard in cruise: departure and arrival are null', 
   replay(s, 'ac6f8a', 0, Infinity);
   const tr = sampleTrace('ac6f8a');
   const doc = s.get('ac6f8a', tr.points[tr.points.length - 1]!.t)!;
-  assert.ok(doc.points.length > 50);
+  // 106 points heard in 30 minutes of cruise, thinned to the ones that change the shape
+  assert.ok(doc.points.length > 40 && doc.points.length < 60, `${doc.points.length}`);
   assert.equal(doc.departure, null);
   assert.equal(doc.arrival, null);
 });
