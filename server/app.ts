@@ -52,14 +52,15 @@ function loadKnownHex(refDir = join(ROOT, 'data/ref')): (hex: string) => boolean
   return (hex) => blocks.isKnownHex(hex);
 }
 
-/** Where a callsign is going, from the published routes table and the build's airport positions. */
+/** Where a callsign is going: the published routes table with the same callsign lookup as /v1/routes
+ * (as broadcast, else the catalog's spelling: EZY012 -> EZY12), and the build's airport positions. */
 export function destinationsFrom(history: HistoryStore): (callsign: string) => Destination | null {
   return (callsign) => {
     const l = history.current;
-    const r = l?.routes.get(callsign);
-    if (!l || !r) return null;
-    const pos = l.lookup?.airport_positions[r[1]];
-    return pos ? { code: r[1], lat: pos[0], lon: pos[1] } : null;
+    if (!l) return null;
+    const dst = history.route(callsign)?.entry[1];
+    const pos = dst ? l.lookup?.airport_positions[dst] : undefined;
+    return dst && pos ? { code: dst, lat: pos[0], lon: pos[1] } : null;
   };
 }
 
