@@ -1,8 +1,7 @@
 // the nightly accuracy artifact (schemas/estimate-accuracy.schema.json): written by
-// build/accuracy/cli.ts, read by the server for the `accuracy` of /v1/estimated.
+// the nightly (build/accuracy/step.ts), read by the server for the `accuracy` of /v1/estimated.
 // the top level is exactly the spec 2.3 `accuracy` object plus the method it measured and the
 // straight-line baseline, so the served object is a plain pick of four fields.
-import { readFileSync } from 'node:fs';
 import { problems } from '../schemas/index.ts';
 import type { Accuracy, Evaluation } from '../lib/estimate/accuracy.ts';
 import { BASELINE_ID, METHOD_ID } from '../lib/estimate/fly.ts';
@@ -29,29 +28,6 @@ export function accuracyDocument(ev: Evaluation, traces: { read: number; skipped
     baseline: { method: BASELINE_ID, n: b.n, median_km: b.median_km, by_gap_min: b.by_gap_min },
     traces,
   };
-}
-
-/**
- * The served `accuracy` from an artifact file, or null when there is none yet, it is unreadable or
- * malformed, or it measured another method (spec 2.3: the result for the method in use).
- * `warn` hears why a present file was not used.
- */
-export function loadAccuracy(path: string, warn: (msg: string) => void = () => {}): Accuracy | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') warn(`estimate accuracy ${path}: ${(e as Error).message}`);
-    return null;
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    warn(`estimate accuracy ${path}: not JSON (${(e as Error).message})`);
-    return null;
-  }
-  return servedAccuracy(doc, (m) => warn(`estimate accuracy ${path}: ${m}`));
 }
 
 /** The served `accuracy` from a parsed artifact (the published tree's meta/estimate-accuracy), or null. */

@@ -115,7 +115,7 @@ export function parseConfig<C>(specs: Specs<C>, argv: string[], env: NodeJS.Proc
 }
 
 /** The --help text: usage, then one line per option with its env variable and default. */
-export function helpText<C>(usage: string, specs: Specs<C>): string {
+function helpText<C>(usage: string, specs: Specs<C>): string {
   const lines = [usage, '', 'Options (flag, environment variable, default):'];
   for (const key of Object.keys(specs) as (keyof C)[]) {
     const s = specs[key];

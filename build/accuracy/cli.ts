@@ -2,8 +2,7 @@
 //   npx tsx build/accuracy/cli.ts --history <globe_history dir> [--day YYYY-MM-DD] --out <file.json>
 // exit 0: written; 2: bad arguments or input; 3: the day held nothing to score (nothing written,
 // so the previously published figures stay).
-import { pathToFileURL } from 'node:url';
-import { ConfigError, helpText, parseConfig, type Specs } from '../../lib/cli.ts';
+import { ConfigError, RUNNING, runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
 import { isDay } from '../history/scan.ts';
 import { accuracyStep, newestDay, writeJsonAtomic } from './step.ts';
 
@@ -35,40 +34,36 @@ const usage =
   'Replays the estimate method of /v1/estimated on a day of real traces (hidden gaps where the aircraft\n' +
   'was heard throughout) and writes the accuracy figures, beside plain straight-line dead reckoning.';
 
-export async function main(argv: string[], log: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<number> {
-  let config: AccuracyConfig;
-  try {
-    const parsed = parseConfig(accuracyOptions, argv);
-    if (parsed.help) {
-      process.stdout.write(helpText(usage, accuracyOptions) + '\n');
+function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
+  return {
+    name: 'accuracy',
+    usage,
+    specs: accuracyOptions,
+    check: (c) => {
+      if (!c.history) throw new ConfigError('--history is required: the readsb globe_history directory');
+      if (!c.out) throw new ConfigError('--out is required: where to write the accuracy JSON');
+    },
+    run: async (config) => {
+      const day = config.day || (await newestDay(config.history));
+      if (!day) throw new ConfigError(`no day folder YYYY/MM/DD/traces under ${config.history}: check --history`);
+      const res = await accuracyStep(config.history, day);
+      for (const s of res.skipped) log(`skipped ${s}`);
+      if (!res.doc) {
+        log(`accuracy ${day}: no cruise stretch to score in ${config.history}; nothing written`);
+        return 3;
+      }
+      writeJsonAtomic(config.out, res.doc);
+      const d = res.doc;
+      log(`accuracy ${day}: n=${d.n} median ${d.median_km} km (${d.method}); straight line ${d.baseline.median_km} km; ${d.traces.read} traces -> ${config.out}`);
       return 0;
-    }
-    if (parsed.rest.length) throw new ConfigError(`unexpected argument ${JSON.stringify(parsed.rest[0])} (see --help)`);
-    config = parsed.config;
-    if (!config.history) throw new ConfigError('--history is required: the readsb globe_history directory');
-    if (!config.out) throw new ConfigError('--out is required: where to write the accuracy JSON');
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    log(`error: ${e.message}`);
-    return 2;
-  }
-  const day = config.day || (await newestDay(config.history));
-  if (!day) {
-    log(`error: no day folder YYYY/MM/DD/traces under ${config.history}: check --history`);
-    return 2;
-  }
-  const res = await accuracyStep(config.history, day);
-  for (const s of res.skipped) log(`skipped ${s}`);
-  if (!res.doc) {
-    log(`accuracy ${day}: no cruise stretch to score in ${config.history}; nothing written`);
-    return 3;
-  }
-  writeJsonAtomic(config.out, res.doc);
-  const d = res.doc;
-  log(`accuracy ${day}: n=${d.n} median ${d.median_km} km (${d.method}); straight line ${d.baseline.median_km} km; ${d.traces.read} traces -> ${config.out}`);
-  return 0;
+    },
+  };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
+/** the command line; `log` hears every line it would write to stderr */
+export async function main(argv: string[], log: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<number> {
+  const code = await runCommand(accuracyCommand(log), argv, process.env, { out: (l) => process.stdout.write(`${l}\n`), err: log });
+  return code === RUNNING ? 0 : code;
 }
+
+runAsMain(import.meta.url, () => main(process.argv.slice(2)));

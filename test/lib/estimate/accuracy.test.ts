@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { bearingDeg, destinationPoint } from '../../../lib/geo.ts';
 import { problems } from '../../../schemas/index.ts';
 import { evaluate, medianKm, type TrackPoint } from '../../../lib/estimate/accuracy.ts';
-import { accuracyDocument, loadAccuracy } from '../../../artifacts/estimate-accuracy.ts';
+import { accuracyDocument, servedAccuracy } from '../../../artifacts/estimate-accuracy.ts';
 import { METHOD_ID } from '../../../lib/estimate/fly.ts';
 import { main } from '../../../build/accuracy/cli.ts';
 
@@ -103,7 +103,7 @@ test('the nightly step on real readsb traces writes the figures for both methods
     assert.deepEqual(doc.by_gap_min['15-30'], { n: 35, median_km: 6.6 });
     assert.deepEqual(doc.baseline.by_gap_min['15-30'], { n: 35, median_km: 14.6 });
     assert.deepEqual(doc.traces, { read: 22, skipped: 0 });
-    assert.deepEqual(loadAccuracy(out), { day: doc.day, n: doc.n, median_km: doc.median_km, by_gap_min: doc.by_gap_min });
+    assert.deepEqual(servedAccuracy(doc), { day: doc.day, n: doc.n, median_km: doc.median_km, by_gap_min: doc.by_gap_min });
     assert.ok(logged.some((l) => l.includes('n=236')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -151,7 +151,7 @@ test('the nightly step rejects malformed flags and an empty tree with exit 2', a
     assert.equal(await main(['--history', HISTORY, '--out', out, '--bogus'], log), 2);
     assert.equal(await main(['--history', HISTORY, '--out', out, 'extra'], log), 2);
     assert.equal(await main(['--history', dir, '--out', out], log), 2, 'no day folders');
-    assert.ok(lines.every((l) => l.startsWith('error: ')));
+    assert.ok(lines.every((l) => l.startsWith('accuracy: ')), lines.join('\n'));
     assert.ok(lines[0]!.includes('YYYY-MM-DD'));
     assert.equal(existsSync(out), false);
   } finally {
@@ -159,31 +159,19 @@ test('the nightly step rejects malformed flags and an empty tree with exit 2', a
   }
 });
 
-test('loadAccuracy serves null for a missing, malformed or other-method file, and says why', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contrail-acc-'));
-  try {
-    const warned: string[] = [];
-    const warn = (m: string) => warned.push(m);
-    assert.equal(loadAccuracy(join(dir, 'missing.json'), warn), null);
-    assert.equal(warned.length, 0, 'no file yet is the normal state before the first night');
-    const good = accuracyDocument(
-      { method: { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } }, straight: { day: '2026-09-20', n: 3, median_km: 5, by_gap_min: { '0-5': { n: 3, median_km: 5 } } } },
-      { read: 1, skipped: 0 },
-    );
-    const path = join(dir, 'a.json');
-    writeFileSync(path, '{"day": ');
-    assert.equal(loadAccuracy(path, warn), null);
-    writeFileSync(path, JSON.stringify({ ...good, n: -1 }));
-    assert.equal(loadAccuracy(path, warn), null);
-    writeFileSync(path, JSON.stringify({ ...good, by_gap_min: { '5-10': { n: 1, median_km: 1 } } }));
-    assert.equal(loadAccuracy(path, warn), null, 'unknown gap range');
-    writeFileSync(path, JSON.stringify({ ...good, method: 'dr-10m-gc/0' }));
-    assert.equal(loadAccuracy(path, warn), null);
-    assert.equal(warned.length, 4);
-    assert.ok(warned[3]!.includes('dr-10m-gc/0'));
-    writeFileSync(path, JSON.stringify(good));
-    assert.deepEqual(loadAccuracy(path, warn), { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('the served accuracy is null for a malformed or other-method document, and says why', () => {
+  const warned: string[] = [];
+  const warn = (m: string) => warned.push(m);
+  assert.equal(servedAccuracy(null, warn), null);
+  assert.equal(warned.length, 0, 'no document yet is the normal state before the first night');
+  const good = accuracyDocument(
+    { method: { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } }, straight: { day: '2026-09-20', n: 3, median_km: 5, by_gap_min: { '0-5': { n: 3, median_km: 5 } } } },
+    { read: 1, skipped: 0 },
+  );
+  assert.equal(servedAccuracy({ ...good, n: -1 }, warn), null);
+  assert.equal(servedAccuracy({ ...good, by_gap_min: { '5-10': { n: 1, median_km: 1 } } }, warn), null, 'unknown gap range');
+  assert.equal(servedAccuracy({ ...good, method: 'dr-10m-gc/0' }, warn), null);
+  assert.equal(warned.length, 3);
+  assert.ok(warned[2]!.includes('dr-10m-gc/0'));
+  assert.deepEqual(servedAccuracy(good, warn), { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } });
 });
