@@ -71,9 +71,9 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   const history = new HistoryStore(c.artifacts, o.log);
   const tracker = new Tracker({ destinationOf: destinationsFrom(history) });
   const stations = openStations({ state: c.state, location: c.stations, clock, log: o.log });
-  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log }) : null;
+  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft }) : null;
   feed?.onSnapshot((snap) => {
-    live.accept(snap);
+    live.accept(snap, clock() / 1000);
     traces.update(snap);
     tracker.ingest(snap);
   });
@@ -86,7 +86,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...nowRoutes({ live: s.live, stationCount: () => s.stations.roster.stationCount(s.clock()), archiveThrough: () => s.history.archiveThrough() }),
     ...aircraftRoutes(s.live),
     ...pointRoutes(s.live),
-    ...traceRoutes({ traces: s.traces, isKnownHex: s.isKnownHex }),
+    ...traceRoutes({ traces: s.traces, isKnownHex: s.isKnownHex, assertFresh: (ms) => void s.live.current(ms) }),
     ...estimatedRoutes({ tracker: s.tracker, accuracy, assertFresh: (ms) => void s.live.current(ms) }),
     ...stationRoutes(s.stations),
     ...routesRoutes({ history: s.history }),
@@ -105,10 +105,14 @@ export interface App {
 
 export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   const services = createServices(c, o);
+  let watch: NodeJS.Timeout | null = null;
   if (o.poll !== false) {
     services.history.start();
     services.feed?.start();
     services.stations.source?.start();
+    // logs the moment the live routes turn stale and the moment they recover
+    watch = setInterval(() => services.live.watch(services.clock(), o.log), 1000);
+    watch.unref();
   } else {
     services.history.refresh();
   }
@@ -125,6 +129,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     services,
     running,
     stop() {
+      if (watch) clearInterval(watch);
       services.feed?.stop();
       services.stations.source?.stop();
       services.history.stop();

@@ -13,6 +13,8 @@ export interface ServerConfig extends CreditsConfig {
   state: string;
   trustProxy: string[];
   maxAgeS: number;
+  feedMaxAheadS: number;
+  feedMaxAircraft: number;
   traceMinutes: number;
   rateLimits: boolean;
   baseUrl: string;
@@ -59,6 +61,14 @@ export const serverOptions: Specs<ServerConfig> = {
   maxAgeS: {
     flag: 'max-age', env: 'CONTRAIL_MAX_AGE', kind: 'number', default: 60, check: positive,
     help: 'seconds after which a live snapshot is stale and live routes answer 503',
+  },
+  feedMaxAheadS: {
+    flag: 'feed-max-ahead', env: 'CONTRAIL_FEED_MAX_AHEAD', kind: 'number', default: 5, check: positive,
+    help: 'seconds a feed\'s "now" may run ahead of this server\'s clock before the snapshot is refused (a future clock would hide an outage)',
+  },
+  feedMaxAircraft: {
+    flag: 'feed-max-aircraft', env: 'CONTRAIL_FEED_MAX_AIRCRAFT', kind: 'int', default: 50_000, check: positive,
+    help: 'aircraft kept per snapshot at most, the most recently heard first (logged when it bites)',
   },
   // spec 8: about 30 minutes
   traceMinutes: {

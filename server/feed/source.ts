@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { parseFeed } from './parse.ts';
 import type { FeedCounters } from './normalize.ts';
 import type { FeedSnapshot } from './record.ts';
+import { escapeControl } from '../../lib/log-text.ts';
 
 export type SnapshotListener = (snap: FeedSnapshot) => void;
 
@@ -19,6 +20,13 @@ export interface FeedSourceOptions {
   timeoutMs?: number;
   /** larger inputs are refused unread (bytes); a 12k-aircraft readsb file is ~6.5 MB */
   maxBytes?: number;
+  /** s. a snapshot whose `now` is further ahead of this server's clock is refused: a clock in the
+   * future would keep an outage from ever reading as stale (spec rule 5) */
+  maxAheadS?: number;
+  /** aircraft kept per snapshot at most, the most recently heard first (a global readsb feed is ~15k) */
+  maxAircraft?: number;
+  /** this server's clock, unix ms */
+  clock?: () => number;
 }
 
 const isUrl = (feed: string) => /^https?:\/\//i.test(feed);
@@ -42,7 +50,7 @@ export class FeedSource {
   private readonly loggedDrops = new Set<string>();
 
   constructor(opts: FeedSourceOptions) {
-    this.opts = { intervalMs: 1000, timeoutMs: 2500, maxBytes: 64 * 1024 * 1024, ...opts };
+    this.opts = { intervalMs: 1000, timeoutMs: 2500, maxBytes: 64 * 1024 * 1024, maxAheadS: 5, maxAircraft: 50_000, clock: Date.now, ...opts };
   }
 
   /** Subscribe to every good snapshot; returns the unsubscribe function. */
@@ -133,12 +141,22 @@ export class FeedSource {
         this.fail('too_large', `${this.opts.feed} sends ${length} bytes, over the ${this.opts.maxBytes} limit`);
         return null;
       }
-      const bytes = Buffer.from(await res.arrayBuffer());
-      if (bytes.length > this.opts.maxBytes) {
-        this.fail('too_large', `${this.opts.feed} sent ${bytes.length} bytes, over the ${this.opts.maxBytes} limit`);
-        return null;
+      // the cap holds while reading: a chunked body without Content-Length is cut off, never buffered whole
+      const chunks: Uint8Array[] = [];
+      let total = 0;
+      const reader = res.body?.getReader();
+      for (;;) {
+        const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
+        if (chunk.done) break;
+        total += chunk.value.length;
+        if (total > this.opts.maxBytes) {
+          await reader!.cancel();
+          this.fail('too_large', `${this.opts.feed} sent over ${this.opts.maxBytes} bytes; stopped reading`);
+          return null;
+        }
+        chunks.push(chunk.value);
       }
-      return bytes;
+      return Buffer.concat(chunks, total);
     } catch (e) {
       if (!this.running && ctl.signal.aborted && ctl.signal.reason?.message !== 'timeout') return null;
       const timedOut = ctl.signal.aborted;
@@ -155,6 +173,16 @@ export class FeedSource {
     if (!r.ok) {
       this.fail(r.reason, `${this.opts.feed}: ${r.detail}; keeping the previous snapshot`);
       return;
+    }
+    const aheadS = r.snapshot.now - this.opts.clock() / 1000;
+    if (aheadS > this.opts.maxAheadS) {
+      this.fail('future_now', `${this.opts.feed}: "now" is ${Math.round(aheadS)} s ahead of this server's clock (limit ${this.opts.maxAheadS} s); keeping the previous snapshot: check the decoder's clock (NTP)`);
+      return;
+    }
+    if (r.snapshot.aircraft.length > this.opts.maxAircraft) {
+      const n = r.snapshot.aircraft.length;
+      this.countDrop('too_many_aircraft', n - this.opts.maxAircraft, `${n} aircraft, over the ${this.opts.maxAircraft} limit: keeping the ${this.opts.maxAircraft} heard most recently`);
+      r.snapshot = capAircraft(r.snapshot, this.opts.maxAircraft);
     }
     for (const [kind, n] of Object.entries(r.dropped)) {
       if (this.loggedDrops.has(kind)) continue;
@@ -177,6 +205,14 @@ export class FeedSource {
     }
   }
 
+  /** Count records dropped for a reason; log the reason once. */
+  private countDrop(kind: string, n: number, detail: string): void {
+    this.counters[kind] = (this.counters[kind] ?? 0) + n;
+    if (this.loggedDrops.has(kind)) return;
+    this.loggedDrops.add(kind);
+    this.opts.log(`feed: ${kind}: ${escapeControl(detail)} (logged once, counted in stats)`);
+  }
+
   /** Count a failure; log its kind once until the next recovery. */
   private fail(kind: string, detail: string): void {
     this.counters[kind] = (this.counters[kind] ?? 0) + 1;
@@ -185,11 +221,19 @@ export class FeedSource {
     const once = kind === 'listener_error' ? this.loggedDrops : this.logged;
     if (once.has(kind)) return;
     once.add(kind);
-    this.opts.log(`feed: ${kind}: ${detail} (logged once until the feed recovers)`);
+    this.opts.log(`feed: ${kind}: ${escapeControl(detail)} (logged once until the feed recovers)`);
   }
 }
 
 function causeOf(e: unknown): string {
   const err = e as Error & { cause?: { code?: string; message?: string } };
   return err.cause?.code ?? err.cause?.message ?? err.message ?? String(e);
+}
+
+/** the `max` records heard most recently (smallest `seen`), in their feed order */
+function capAircraft(snap: FeedSnapshot, max: number): FeedSnapshot {
+  const order = snap.aircraft.map((a, i) => i).sort((x, y) => (snap.aircraft[x]!.seen ?? Infinity) - (snap.aircraft[y]!.seen ?? Infinity) || x - y);
+  const keep = order.slice(0, max).sort((x, y) => x - y);
+  // the scanner's wire JSON no longer lines up with the records: the snapshot re-serialises them
+  return { now: snap.now, ...(snap.messages !== undefined && { messages: snap.messages }), aircraft: keep.map((i) => snap.aircraft[i]!) };
 }

@@ -10,6 +10,8 @@ export interface TraceDeps {
   traces: TraceStore;
   /** true when the hex lies in an allocated ICAO address block; without it every miss is not_observed */
   isKnownHex?: (hex: string) => boolean;
+  /** throws 503 stale_snapshot when the live snapshot is stale: a trace is live data too (spec rule 5) */
+  assertFresh?: (nowMs: number) => void;
 }
 
 export function traceRoutes(deps: TraceDeps): Route[] {
@@ -21,6 +23,7 @@ export function traceRoutes(deps: TraceDeps): Route[] {
         const raw = req.params.hex ?? '';
         const hex = normalise.hex(raw);
         if (hex === null) throw invalidRequest(`hex must be 6 hexadecimal characters, e.g. 4b1814; got ${JSON.stringify(raw)}`);
+        deps.assertFresh?.(req.nowMs);
         const doc = deps.traces.get(hex, req.nowMs / 1000);
         if (doc) return reply(doc);
         const known = deps.isKnownHex ? deps.isKnownHex(hex) : true;

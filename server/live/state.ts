@@ -19,6 +19,9 @@ export class LiveState {
   readonly retryAfterS: number;
   private readonly eagerGzip: boolean;
   private snap: PreparedSnapshot | null = null;
+  /** unix s the current snapshot's age counts from: its `now`, but never later than its arrival */
+  private trustedS = 0;
+  private staleLogged = false;
 
   constructor(opts: LiveStateOptions = {}) {
     this.maxAgeS = opts.maxAgeS ?? 60;
@@ -26,18 +29,38 @@ export class LiveState {
     this.eagerGzip = opts.eagerGzip ?? true;
   }
 
-  /** Prepare a feed snapshot and make it current; subscribe this to the feed source. */
-  accept(snap: FeedSnapshot): PreparedSnapshot {
+  /**
+   * Prepare a feed snapshot and make it current; subscribe this to the feed source. `receivedS` is
+   * this server's clock on arrival: a decoder clock running ahead cannot make a snapshot look
+   * younger than the time it has really been held (the feed source refuses far-future ones).
+   */
+  accept(snap: FeedSnapshot, receivedS: number): PreparedSnapshot {
     const prepared = new PreparedSnapshot(snap, { eagerGzip: this.eagerGzip });
     this.snap = prepared;
+    this.trustedS = Math.min(snap.now, receivedS);
     return prepared;
+  }
+
+  /** seconds since the current snapshot, as trusted; null before the first */
+  ageS(nowMs: number): number | null {
+    return this.snap ? nowMs / 1000 - this.trustedS : null;
+  }
+
+  /** Logs the moment the live routes turn stale and the moment they recover; call once a second. */
+  watch(nowMs: number, log: (line: string) => void): void {
+    const age = this.ageS(nowMs);
+    if (age === null) return;
+    const stale = age > this.maxAgeS;
+    if (stale && !this.staleLogged) log(`live: the snapshot is ${Math.floor(age)} s old (limit ${this.maxAgeS} s): the feed has stopped updating; live routes answer 503 stale_snapshot`);
+    if (!stale && this.staleLogged) log(`live: fresh snapshot again (${Math.floor(age)} s old); live routes answer 200`);
+    this.staleLogged = stale;
   }
 
   /** The snapshot to serve at `nowMs`; throws 503 stale_snapshot when there is none or it is too old. */
   current(nowMs: number): PreparedSnapshot {
     const s = this.snap;
     if (!s) throw staleSnapshot('no live snapshot has arrived from the feed yet; retry shortly', this.retryAfterS);
-    const ageS = nowMs / 1000 - s.now;
+    const ageS = nowMs / 1000 - this.trustedS;
     if (ageS > this.maxAgeS) {
       throw staleSnapshot(
         `the live snapshot is ${Math.floor(ageS)} s old (limit ${this.maxAgeS} s): the feed has stopped updating; retry later`,

@@ -13,10 +13,13 @@ import type { FeedSnapshot } from '../../../server/feed/record.ts';
 const SAMPLE = readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8');
 const feedAt = (now: number, hexes: string[]) => JSON.stringify({ now, messages: 1, aircraft: hexes.map((hex) => ({ hex, lat: 50, lon: 8 })) });
 
-function harness(feed: string, timeoutMs = 5000) {
+// the server's clock, pinned a few seconds after the fixtures' `now`
+const CLOCK_MS = 1795312405_000;
+
+function harness(feed: string, timeoutMs = 5000, extra: { maxAircraft?: number; maxBytes?: number } = {}) {
   const logs: string[] = [];
   const got: FeedSnapshot[] = [];
-  const src = new FeedSource({ feed, log: (l) => logs.push(l), timeoutMs });
+  const src = new FeedSource({ feed, log: (l) => logs.push(l), timeoutMs, clock: () => CLOCK_MS, ...extra });
   src.onSnapshot((s) => got.push(s));
   return { src, logs, got };
 }
@@ -189,6 +192,89 @@ test('start() polls until stop(), and stop() leaves no timer behind', async () =
     await new Promise((r) => setImmediate(r));
     src.stop();
     assert.equal(timers(), before);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a snapshot stamped in the future is refused with a logged reason; the previous one stays', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'aircraft.json');
+    writeFileSync(file, feedAt(CLOCK_MS / 1000 - 1, ['aaaaaa']));
+    const { src, got, logs } = harness(file);
+    await src.pollOnce();
+    // an hour ahead: accepted, it would keep the live routes "fresh" for an hour after the feed stops
+    writeFileSync(file, feedAt(CLOCK_MS / 1000 + 3600, ['bbbbbb']));
+    await src.pollOnce();
+    assert.equal(got.length, 1);
+    assert.equal(src.current()!.aircraft[0]!.hex, 'aaaaaa');
+    assert.equal(src.counters.future_now, 1);
+    assert.ok(logs.some((l) => /future_now: .*3600 s ahead of this server's clock \(limit 5 s\)/.test(l)), logs.join('\n'));
+    // within the tolerance: a decoder clock a little ahead is taken
+    writeFileSync(file, feedAt(CLOCK_MS / 1000 + 4, ['cccccc']));
+    await src.pollOnce();
+    assert.equal(src.current()!.aircraft[0]!.hex, 'cccccc');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('past the aircraft cap the most recently heard are kept, counted and logged once', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'aircraft.json');
+    const aircraft = Array.from({ length: 10 }, (_, i) => ({ hex: `00000${i}`, lat: 50, lon: 8, seen: 10 - i }));
+    writeFileSync(file, JSON.stringify({ now: CLOCK_MS / 1000, aircraft }));
+    const { src, got, logs } = harness(file, 5000, { maxAircraft: 4 });
+    await src.pollOnce();
+    assert.deepEqual(got[0]!.aircraft.map((a) => a.hex), ['000006', '000007', '000008', '000009']);
+    assert.equal(src.counters.too_many_aircraft, 6);
+    assert.equal(logs.filter((l) => l.includes('too_many_aircraft')).length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a chunked HTTP feed without Content-Length is cut off at the byte cap, not buffered whole', async () => {
+  let sent = 0;
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    // an endless body: only the cap can stop the reader
+    const push = () => {
+      while (res.write(chunk)) {
+        sent += chunk.length;
+        if (sent > 64 * 1024 * 1024) return res.end();
+      }
+      res.once('drain', push);
+    };
+    push();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const { src, got, logs } = harness(`http://127.0.0.1:${(server.address() as AddressInfo).port}/aircraft.json`, 10_000, { maxBytes: 1024 * 1024 });
+    await src.pollOnce();
+    assert.equal(got.length, 0);
+    assert.equal(src.counters.too_large, 1);
+    assert.ok(logs.some((l) => l.includes('sent over 1048576 bytes; stopped reading')), logs.join('\n'));
+    assert.ok(sent < 16 * 1024 * 1024, `the server could push only ${sent} bytes before the reader hung up`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
+
+test('bytes from a bad feed are escaped before they reach the log', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'aircraft.json');
+    writeFileSync(file, Buffer.from('\u001b[2J\nforged: line\u0000{'));
+    const { src, logs } = harness(file);
+    await src.pollOnce();
+    assert.equal(logs.length, 1);
+    assert.ok(!/[\u0000-\u001f]/.test(logs[0]!), JSON.stringify(logs[0]));
+    assert.ok(!logs[0]!.includes('\n'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -22,7 +22,7 @@ test('/docs in headless Chromium lists every operation and a try-it-out call to 
   const parsed = parseFeed(readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url)));
   if (!parsed.ok) throw new Error(parsed.detail);
   const live = new LiveState();
-  live.accept(parsed.snapshot);
+  live.accept(parsed.snapshot, parsed.snapshot.now);
   let base = '';
   const routes = [
     ...nowRoutes({ live, stationCount: () => 3, archiveThrough: () => null }),

@@ -51,7 +51,7 @@ test('before the first snapshot every live route answers 503 stale_snapshot with
 
 test('a snapshot is served up to 60 s old and answers 503 past that, never an empty sky', async () => {
   const live = new LiveState({ maxAgeS: 60 });
-  live.accept(SAMPLE);
+  live.accept(SAMPLE, SAMPLE.now);
   let now = SNAP_MS + 60_000;
   await withServer(live, () => now, async (s) => {
     for (const p of LIVE_PATHS) assert.equal((await s.get(p)).status, 200, p);
@@ -64,14 +64,14 @@ test('a snapshot is served up to 60 s old and answers 503 past that, never an em
       assert.ok(Number(r.headers['retry-after']) >= 1);
     }
     // a fresh snapshot heals it
-    live.accept({ ...SAMPLE, now: now / 1000 });
+    live.accept({ ...SAMPLE, now: now / 1000 }, now / 1000);
     assert.equal((await s.get('/v1/now', { schema: 'now' })).status, 200);
   });
 });
 
 test('/v1/now counts the snapshot; station_count and archive_through come from their sources', async () => {
   const live = new LiveState();
-  live.accept(SAMPLE);
+  live.accept(SAMPLE, SAMPLE.now);
   const withPos = SAMPLE.aircraft.filter((a) => a.lat !== undefined).length;
   await withServer(live, () => SNAP_MS + 5000, async (s) => {
     const r = await s.get('/v1/now', { schema: 'now' });
@@ -87,7 +87,7 @@ test('/v1/now counts the snapshot; station_count and archive_through come from t
 
 test('/v1/aircraft without bbox is the whole snapshot, identical raw and gzipped', async () => {
   const live = new LiveState();
-  live.accept(SAMPLE);
+  live.accept(SAMPLE, SAMPLE.now);
   await withServer(live, () => SNAP_MS, async (s) => {
     const plain = await s.get('/v1/aircraft', { schema: 'aircraft-list' });
     assert.equal(plain.headers['content-encoding'], undefined);
@@ -105,7 +105,7 @@ test('/v1/aircraft without bbox is the whole snapshot, identical raw and gzipped
 
 test('/v1/aircraft bbox lists only aircraft with a position inside, across the antimeridian; total stays whole', async () => {
   const live = new LiveState();
-  live.accept(SAMPLE);
+  live.accept(SAMPLE, SAMPLE.now);
   const inside = (a: AircraftRecord, w: number, s: number, e: number, n: number) =>
     a.lat !== undefined && a.lon !== undefined && a.lat >= s && a.lat <= n && (w <= e ? a.lon >= w && a.lon <= e : a.lon >= w || a.lon <= e);
   await withServer(live, () => SNAP_MS, async (s) => {
@@ -133,7 +133,7 @@ test('/v2/point: nearest first with great-circle dst, radius capped at 250 nm, t
     aircraft: [at('aaaaa5', 10, 900), at('aaaaa2', 200, 100), at('aaaaa4', 0, 251), at('aaaaa1', 90, 0.5), at('aaaaa3', 300, 249.9), { hex: 'aaaaa6' }],
   };
   const live = new LiveState();
-  live.accept(snap);
+  live.accept(snap, snap.now);
   await withServer(live, () => 1795312390_000, async (s) => {
     const r = await s.get('/v2/point/50.0/8.5/1000', { schema: 'point' });
     assert.deepEqual(r.json.ac.map((a: AircraftRecord) => a.hex), ['aaaaa1', 'aaaaa2', 'aaaaa3']);
@@ -160,7 +160,7 @@ test('/v2/point: nearest first with great-circle dst, radius capped at 250 nm, t
 
 test('/v2/point over the real sample matches brute force, including across the antimeridian', async () => {
   const live = new LiveState();
-  live.accept(SAMPLE);
+  live.accept(SAMPLE, SAMPLE.now);
   await withServer(live, () => SNAP_MS, async (s) => {
     for (const [lat, lon, rad] of [[50, 8.5, 25], [50, 8.5, 250], [70, 179.9, 250], [60, -179.5, 200]] as const) {
       const r = await s.get(`/v2/point/${lat}/${lon}/${rad}`, { schema: 'point' });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { serve } from '../../helpers/http.ts';
 import { TraceStore } from '../../../server/trace/trace-store.ts';
 import { traceRoutes } from '../../../server/handlers/trace.ts';
+import { LiveState } from '../../../server/live/state.ts';
 import type { AircraftRecord } from '../../../server/feed/record.ts';
 
 process.env.TZ = 'UTC';
@@ -86,6 +87,22 @@ test('without reference data every miss is not_observed', async () => {
   try {
     const r = await s.get('/v1/trace/ffffff');
     assert.deepEqual([r.status, r.json.error], [404, 'not_observed']);
+  } finally {
+    s.close();
+  }
+});
+
+test('a stale snapshot makes the trace 503 stale_snapshot too: a trace is live data (spec rule 5)', async () => {
+  const live = new LiveState({ maxAgeS: 60, eagerGzip: false });
+  live.accept({ now: T0 + 800, aircraft: [] }, T0 + 800);
+  const s = await serve(traceRoutes({ traces: store(), assertFresh: (ms) => void live.current(ms) }), { clock: () => NOW_MS });
+  try {
+    // NOW_MS is T0 + 1801: the snapshot from T0 + 800 is 1001 s old
+    const r = await s.get('/v1/trace/4b1814');
+    assert.equal(r.status, 503);
+    assert.equal(r.json.error, 'stale_snapshot');
+    assert.ok(Number(r.headers['retry-after']) > 0);
+    assert.equal(r.headers['cache-control'], 'no-store');
   } finally {
     s.close();
   }

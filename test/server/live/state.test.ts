@@ -1,0 +1,34 @@
+// the stale rule (spec 1 rule 5) measured from what the server can trust, and logged on both edges
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LiveState } from '../../../server/live/state.ts';
+
+const T0 = 1_795_312_400;
+const snap = (now: number) => ({ now, aircraft: [{ hex: 'abcdef', lat: 50, lon: 8 }] });
+
+test('a decoder clock running ahead cannot make a snapshot look younger than the time it is held', () => {
+  const live = new LiveState({ maxAgeS: 60, eagerGzip: false });
+  // stamped 4 s ahead of this server (inside the feed's tolerance), received at T0
+  live.accept(snap(T0 + 4), T0);
+  assert.equal(live.current((T0 + 60) * 1000).now, T0 + 4, 'served as live up to 60 s after arrival');
+  assert.throws(() => live.current((T0 + 61) * 1000), (e: any) => e.status === 503 && e.code === 'stale_snapshot');
+  // a clock behind ours is its own truth: older is older
+  live.accept(snap(T0 - 30), T0);
+  assert.throws(() => live.current((T0 + 31) * 1000), (e: any) => e.code === 'stale_snapshot');
+});
+
+test('the moment the live routes turn stale and the moment they recover are logged, once each', () => {
+  const live = new LiveState({ maxAgeS: 60, eagerGzip: false });
+  const logs: string[] = [];
+  live.watch(T0 * 1000, (l) => logs.push(l));
+  assert.equal(logs.length, 0, "nothing before the first snapshot");
+  live.accept(snap(T0), T0);
+  for (let t = T0; t <= T0 + 70; t++) live.watch(t * 1000, (l) => logs.push(l));
+  assert.equal(logs.length, 1);
+  assert.match(logs[0]!, /^live: the snapshot is 61 s old \(limit 60 s\): the feed has stopped updating; live routes answer 503 stale_snapshot$/);
+  live.accept(snap(T0 + 71), T0 + 71);
+  live.watch((T0 + 71) * 1000, (l) => logs.push(l));
+  live.watch((T0 + 72) * 1000, (l) => logs.push(l));
+  assert.equal(logs.length, 2);
+  assert.match(logs[1]!, /^live: fresh snapshot again/);
+});
