@@ -1,5 +1,6 @@
 // who is the client: the socket peer, or, when the peer is a trusted proxy,
-// the right-most X-Forwarded-For hop that is not itself a trusted proxy.
+// the right-most X-Forwarded-For hop that is not itself a trusted proxy. and the key its rate
+// limits count under: the address, an IPv6 client by its /64 (one subscriber's whole prefix).
 import { BlockList, isIP } from 'node:net';
 
 export class ClientIp {
@@ -35,7 +36,10 @@ export class ClientIp {
     const hops = forwardedFor.split(',').map((h) => normalizeIp(h.trim()));
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i]!;
-      if (!isIP(hop)) return p; // a garbled header from a trusted proxy: fall back to the peer
+      // a garbled hop from a trusted proxy: the client cannot be known. not the proxy's own key
+      // (that would put every such client into the budget of the proxy and of everyone behind
+      // it), and not the garbled text (a client could vary it for fresh budgets): one shared key
+      if (!isIP(hop)) return `${UNRESOLVED}${p}`;
       if (!this.isTrusted(hop)) return hop;
     }
     return hops[0] && isIP(hops[0]) ? hops[0] : p;
@@ -56,4 +60,18 @@ export function normalizeIp(ip: string): string {
     }
   }
   return s;
+}
+
+/** the client key of requests a trusted proxy forwarded with a garbled X-Forwarded-For */
+export const UNRESOLVED = 'unresolved-via:';
+
+/** the key a client's rate limits count under: an IPv4 address as it is, an IPv6 one by its /64 */
+export function rateKeyOf(client: string): string {
+  if (isIP(client) !== 6) return client;
+  // expand "::" so the first four groups are the /64
+  const [head = '', tail = ''] = client.split('::');
+  const h = head ? head.split(':') : [];
+  const t = client.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const groups = client.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }

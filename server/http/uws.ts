@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ApiError } from '../../lib/errors.ts';
-import { ClientIp } from './client-ip.ts';
+import { ClientIp, rateKeyOf } from './client-ip.ts';
 import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter } from './ratelimit.ts';
 import { acceptsGzip, encodeError, encodeReply, type Wire } from './respond.ts';
@@ -90,7 +90,8 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     const path = decodePath(rawPath);
     if (path === null) return send(encodeError(new ApiError(422, 'invalid_request', 'the path has broken percent-encoding'), []));
     const match = router.match(path);
-    if (!match) return send(encodeError(new ApiError(404, 'not_found', `no such operation: ${path} (see /docs)`), []));
+    // the unroutable path is not echoed: it may carry a station UUID or whatever a prober sent
+    if (!match) return send(encodeError(new ApiError(404, 'not_found', 'no such operation; /docs lists them all'), []));
     if (method !== 'GET' && !head) {
       return send(
         encodeError(new ApiError(405, 'invalid_request', `${method} is not supported: every operation is GET`, { Allow: 'GET, HEAD' }), []),
@@ -99,7 +100,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     const policy = policyFor(match.route.bucket);
     const rl: [string, string][] = [];
     if (opts.rateLimits && policy.limit > 0) {
-      const d = limiter.hit(match.route.bucket, ip, policy.limit, nowMs);
+      const d = limiter.hit(match.route.bucket, rateKeyOf(ip), policy.limit, nowMs);
       rl.push(['RateLimit-Limit', String(d.limit)], ['RateLimit-Remaining', String(d.remaining)], ['RateLimit-Reset', String(d.resetS)]);
       if (!d.allowed) {
         const detail = `more than ${d.limit} requests in ${WINDOW_S} s to the ${match.route.bucket} bucket; wait ${d.resetS} s`;

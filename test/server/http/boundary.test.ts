@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { serve } from '../../helpers/http.ts';
 import { reply, type Route } from '../../../server/http/types.ts';
 import { invalidRequest, notObserved } from '../../../lib/errors.ts';
-import { ClientIp, normalizeIp } from '../../../server/http/client-ip.ts';
+import { ClientIp, normalizeIp, rateKeyOf } from '../../../server/http/client-ip.ts';
 import { RateLimiter } from '../../../server/http/ratelimit.ts';
 import { acceptsGzip } from '../../../server/http/respond.ts';
 import { Router } from '../../../server/http/router.ts';
@@ -98,7 +98,7 @@ test('rate limit: headers on every response, 429 with Retry-After past the bucke
 });
 
 test('rate limiter windows reset after 600 s and memory stays bounded under many IPs', () => {
-  const rl = new RateLimiter(600, 1000);
+  const rl = new RateLimiter(600, { maxEntries: 1000 });
   assert.equal(rl.hit('now', '1.1.1.1', 2, T0).remaining, 1);
   assert.equal(rl.hit('now', '1.1.1.1', 2, T0 + 1000).remaining, 0);
   assert.equal(rl.hit('now', '1.1.1.1', 2, T0 + 2000).allowed, false);
@@ -107,13 +107,47 @@ test('rate limiter windows reset after 600 s and memory stays bounded under many
   assert.ok(rl.size <= 1000, `size ${rl.size} must stay within the cap`);
 });
 
+test('a flood of 250,000 new addresses never hands a client that spent its budget a fresh one', () => {
+  const rl = new RateLimiter(600, { maxEntries: 200_000 });
+  const limit = 300;
+  // the client spends its whole budget first
+  for (let i = 0; i < limit; i++) assert.equal(rl.hit('aircraft', '198.51.100.7', limit, T0 + i).allowed, true);
+  assert.equal(rl.hit('aircraft', '198.51.100.7', limit, T0 + 400).allowed, false);
+  // then 250,000 distinct addresses, two requests each: soon no window in the table can go
+  for (let i = 0; i < 250_000; i++) {
+    const ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+    rl.hit('aircraft', ip, limit, T0 + 1000);
+    rl.hit('aircraft', ip, limit, T0 + 1000);
+  }
+  assert.ok(rl.size <= 200_000, `memory stays bounded: ${rl.size}`);
+  assert.equal(rl.hit('aircraft', '198.51.100.7', limit, T0 + 2000).allowed, false, 'still limited within its window');
+  assert.ok(rl.overflowHits > 0, 'newcomers were counted in shared slots once nothing could go');
+  // its window ends: a fresh budget then, and only then
+  assert.equal(rl.hit('aircraft', '198.51.100.7', limit, T0 + 600_000).allowed, true);
+});
+
+test('IPv6 clients count by their /64; IPv4 by the address', () => {
+  assert.equal(rateKeyOf('2001:db8:1:2:aaaa::1'), '2001:db8:1:2::/64');
+  assert.equal(rateKeyOf('2001:db8:1:2:ffff:ffff:ffff:ffff'), '2001:db8:1:2::/64');
+  assert.equal(rateKeyOf('2001:db8::1'), '2001:db8:0:0::/64');
+  assert.equal(rateKeyOf('::1'), '0:0:0:0::/64');
+  assert.equal(rateKeyOf('198.51.100.7'), '198.51.100.7');
+  const rl = new RateLimiter(600);
+  rl.hit('now', rateKeyOf('2001:db8:1:2::a'), 1, T0);
+  assert.equal(rl.hit('now', rateKeyOf('2001:db8:1:2::b'), 1, T0).allowed, false, 'a new address in the same /64 shares the budget');
+  assert.equal(rl.hit('now', rateKeyOf('2001:db8:1:3::a'), 1, T0).allowed, true);
+});
+
 test('client IP: the peer, unless it is a trusted proxy; then the right-most untrusted X-Forwarded-For hop', () => {
   const c = new ClientIp(['127.0.0.1', '10.0.0.0/8', '::1']);
   assert.equal(c.resolve('203.0.113.9', '1.2.3.4'), '203.0.113.9', 'untrusted peer: header ignored');
   assert.equal(c.resolve('127.0.0.1', '1.2.3.4, 198.51.100.7, 10.1.2.3'), '198.51.100.7');
   assert.equal(c.resolve('::ffff:127.0.0.1', '198.51.100.7'), '198.51.100.7', 'IPv4-mapped peer');
   assert.equal(c.resolve('127.0.0.1', 'garbage, 198.51.100.7'), '198.51.100.7');
-  assert.equal(c.resolve('127.0.0.1', '198.51.100.7, not-an-ip'), '127.0.0.1', 'garbled hop falls back to the peer');
+  // a garbled right-most hop: the client cannot be known; a shared key, neither the proxy's own nor the garbage
+  assert.equal(c.resolve('127.0.0.1', '198.51.100.7, not-an-ip'), 'unresolved-via:127.0.0.1');
+  assert.equal(c.resolve('127.0.0.1', 'other-garbage'), 'unresolved-via:127.0.0.1');
+  assert.notEqual(c.resolve('127.0.0.1', 'x'), c.resolve('127.0.0.1', undefined));
   assert.equal(normalizeIp('0000:0000:0000:0000:0000:0000:0000:0001'), '::1');
   assert.throws(() => new ClientIp(['10.0.0.0/33']), /prefix length/);
   assert.throws(() => new ClientIp(['example.com']), /not an IP/);
