@@ -3,6 +3,9 @@
 // limits count under: the address, an IPv6 client by its /64 (one subscriber's whole prefix).
 import { BlockList, isIP } from 'node:net';
 
+/** the client key of requests a trusted proxy forwarded with a garbled X-Forwarded-For */
+const UNRESOLVED = 'unresolved-via:';
+
 export class ClientIp {
   private readonly trusted = new BlockList();
   private readonly any: boolean;
@@ -61,9 +64,6 @@ export function normalizeIp(ip: string): string {
   }
   return s;
 }
-
-/** the client key of requests a trusted proxy forwarded with a garbled X-Forwarded-For */
-export const UNRESOLVED = 'unresolved-via:';
 
 /** the key a client's rate limits count under: an IPv4 address as it is, an IPv6 one by its /64 */
 export function rateKeyOf(client: string): string {
