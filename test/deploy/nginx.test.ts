@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -36,6 +36,8 @@ function freePort(): Promise<number> {
 }
 
 let base = '';
+let port = 0;
+let runDir = '';
 let nginx: ChildProcess | null = null;
 let live: TestServer | null = null;
 let fx: Awaited<ReturnType<typeof makeFixture>>;
@@ -48,8 +50,9 @@ before(async () => {
   bundles = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS });
   live = await serve([{ pattern: '/v1/now', bucket: 'now', handler: () => reply({ upstream: 'live' }) }]);
   const run = mkdtempSync(join(tmpdir(), 'contrail-nginx-'));
+  runDir = run;
   mkdirSync(join(run, 'logs'));
-  const port = await freePort();
+  port = await freePort();
   const conf = readFileSync(CONF, 'utf8')
     .replaceAll('__LISTEN__', `127.0.0.1:${port}`)
     .replaceAll('__ARTIFACTS__', fx.root)
@@ -142,4 +145,65 @@ test('bundles are served as immutable downloads and the index with the docs poli
   const now = await httpGet(`${base}/v1/now`);
   assert.deepEqual(now.json, { upstream: 'live' });
   assert.equal(now.headers['cache-control'], policyFor('now').cache);
+});
+
+/** one raw request on a fresh connection; resolves to what came back before the server closed or 3 s passed */
+function raw(request: string): Promise<string> {
+  return new Promise((resolve) => {
+    const sock = connect(port, '127.0.0.1');
+    let got = '';
+    const done = () => {
+      sock.destroy();
+      resolve(got);
+    };
+    sock.setTimeout(3000, done);
+    sock.on('data', (d) => (got += d.toString('latin1')));
+    sock.on('end', done);
+    sock.on('error', done);
+    sock.write(request);
+  });
+}
+
+const statusOf = (res: string) => Number(/^HTTP\/1\.[01] (\d{3})/.exec(res)?.[1] ?? 0);
+const bodyOf = (res: string) => JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, ''));
+
+test('HTTP/1.0, 60 headers and an absolute-form target reach the live server through the front and get answers', async () => {
+  const http10 = await raw('GET /v1/now HTTP/1.0\r\nHost: x\r\n\r\n');
+  assert.equal(statusOf(http10), 200, http10);
+  assert.deepEqual(bodyOf(http10), { upstream: 'live' });
+  const many = Array.from({ length: 60 }, (_, i) => `X-Filler-${i}: ${i}\r\n`).join('');
+  const crowded = await raw(`GET /v1/now HTTP/1.1\r\nHost: x\r\n${many}Connection: close\r\n\r\n`);
+  assert.equal(statusOf(crowded), 200, crowded.slice(0, 200));
+  const absolute = await raw(`GET http://x/v1/now HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  assert.equal(statusOf(absolute), 200, absolute.slice(0, 200));
+});
+
+test('requests the front cannot read answer 400 in the section-7 shape with no-store, never HTML', async () => {
+  for (const req of ['GET /v1/now HTTP/1.1\r\nConnection: close\r\n\r\n', 'GARBAGE\r\n\r\n', `GET /v1/now HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]) {
+    const res = await raw(req);
+    const st = statusOf(res);
+    assert.ok(st === 400 || st === 414, `${JSON.stringify(req.slice(0, 40))}: ${res.slice(0, 120)}`);
+    assert.match(res, /\r\ncache-control: no-store\r\n/i);
+    assert.equal(bodyOf(res).error, 'invalid_request');
+  }
+});
+
+test('a stored object\'s .gz name is no URL: 404 in the section-7 shape, not raw gzip labelled JSON', async () => {
+  const r = await httpGet(`${base}/${anAirframe()}.gz`);
+  assert.equal(r.status, 404);
+  assert.equal(r.json.error, 'not_found');
+  assert.equal(r.headers['cache-control'], 'no-store');
+});
+
+test('the front logs no client address and masks a station UUID in a path (spec 5)', async () => {
+  const uuid = '2f1c6a1e-5b7d-4c2a-9e1f-0a1b2c3d4e5f';
+  await httpGet(`${base}/v1/stations/${uuid}`);
+  await raw('GARBAGE\r\n\r\n');
+  const access = readFileSync(join(runDir, 'access.log'), 'utf8');
+  const error = readFileSync(join(runDir, 'error.log'), 'utf8');
+  assert.match(access, /"GET \/v1\/stations\/\{uuid\}"/);
+  for (const text of [access, error]) {
+    assert.ok(!text.includes('127.0.0.1'), text);
+    assert.ok(!text.includes(uuid), text);
+  }
 });
