@@ -73,7 +73,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   const stations = openStations({ state: c.state, location: c.stations, clock, log: o.log });
   const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft }) : null;
   feed?.onSnapshot((snap) => {
-    live.accept(snap, clock() / 1000);
+    void live.acceptWhenReady(snap, clock() / 1000).catch((e) => o.log(`live: a snapshot could not be prepared: ${(e as Error).stack ?? e}`));
     traces.update(snap);
     tracker.ingest(snap);
   });

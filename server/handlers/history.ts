@@ -35,10 +35,10 @@ function artifactRoute(kind: ArtifactKindName, deps: HistoryDeps, resolve: Resol
   return {
     pattern: routePattern(url),
     bucket,
-    handler: async (req: Req) => {
+    handler: (req: Req) => {
       const l = deps.history.require();
       const k = resolve(req.params, l);
-      const gz = await deps.history.object(k.key);
+      const gz = deps.history.object(k.key);
       if (!gz) throw missing(req.params, l, k);
       return { body: { gz } };
     },

@@ -1,7 +1,6 @@
 // the published artifact tree as the live server sees it: follows `current` (checked every few
 // seconds), serves objects as stored (gzip), and keeps the small in-memory tables of a version
 // (routes table, code lookups, estimate accuracy) swapped in one assignment when a build lands.
-import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -114,8 +113,11 @@ export class HistoryStore {
     return this.loaded?.version.header.archive_through ?? null;
   }
 
-  /** The stored gzip bytes of a key, or null when the build has no such object. */
-  async object(key: string): Promise<Buffer | null> {
+  /**
+   * The stored gzip bytes of a key, or null when the build has no such object. read synchronously
+   * (small objects, the hot ones cached): handlers answer at once (server/http/types.ts).
+   */
+  object(key: string): Buffer | null {
     const l = this.require();
     const hit = this.cache.get(key);
     if (hit !== undefined) {
@@ -125,7 +127,7 @@ export class HistoryStore {
     }
     let bytes: Buffer | null;
     try {
-      bytes = await readFile(join(l.version.dir, fileOf(key)));
+      bytes = readFileSync(join(l.version.dir, fileOf(key)));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       // no such object (or a key that runs through an object, e.g. <airframe>.gz/...): not there

@@ -34,7 +34,10 @@ export interface Reply {
   compressed?: boolean;
 }
 
-type Handler = (req: Req) => Reply | Promise<Reply>;
+// synchronous on purpose: uWebSockets.js drops a keep-alive connection whose next (pipelined)
+// request arrives while an earlier response on it is still pending, losing every answer on it.
+// a handler that answers at once can never leave one pending (test/server/http/wire.test.ts).
+type Handler = (req: Req) => Reply;
 
 export interface Route {
   /** path pattern with :named segments, e.g. /v1/trace/:hex; a trailing * matches the rest */

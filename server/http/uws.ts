@@ -82,8 +82,12 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
         res.writeStatus(w.status);
         for (const [k, v] of w.headers) res.writeHeader(k, v);
         res.writeHeader('Access-Control-Allow-Origin', '*');
-        if (head) res.endWithoutBody(w.body.length);
-        else writeBody(res, w.body);
+        // endWithoutBody(length) of this uWS build drops the connection afterwards: the next
+        // request on it went unanswered. the length goes in as a header, the end is bare
+        if (head) {
+          res.writeHeader('Content-Length', String(w.body.length));
+          res.endWithoutBody();
+        } else writeBody(res, w.body);
       });
     };
 
@@ -115,9 +119,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
       send(encodeError(e, rl));
     };
     try {
-      const r = match.route.handler(req);
-      if (r instanceof Promise) r.then(ok, fail);
-      else ok(r);
+      ok(match.route.handler(req));
     } catch (e) {
       fail(e);
     }

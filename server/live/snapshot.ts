@@ -3,7 +3,7 @@
 // query answers by copying slices of it. a snapshot from the byte scanner comes with its
 // records already written (feed/wire.ts): then preparing is one copy, no stringify. the gzip of the whole body is made off the main
 // thread (libuv pool) right after preparing, so ingest stays cheap and no request compresses.
-import { gzip } from 'node:zlib';
+import { gzip, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
 import { wireOf } from '../feed/wire.ts';
@@ -90,6 +90,12 @@ export class PreparedSnapshot {
   gzipped(): Promise<Buffer> {
     this.gz ??= gzipAsync(this.body, { level: GZIP_LEVEL }).then((b) => (this.gzDone = b));
     return this.gz;
+  }
+
+  /** The gzip, made here and now when the shared one is not done yet (blocks: the rare path). */
+  gzipNow(): Buffer {
+    this.gzDone ??= gzipSync(this.body, { level: GZIP_LEVEL });
+    return this.gzDone;
   }
 
   /** The gzip when it is already made (so a hot path needs no promise), else undefined. */

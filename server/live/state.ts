@@ -22,6 +22,8 @@ export class LiveState {
   /** unix s the current snapshot's age counts from: its `now`, but never later than its arrival */
   private trustedS = 0;
   private staleLogged = false;
+  private arrivals = 0;
+  private liveSeq = 0;
 
   constructor(opts: LiveStateOptions = {}) {
     this.maxAgeS = opts.maxAgeS ?? 60;
@@ -39,6 +41,21 @@ export class LiveState {
     this.snap = prepared;
     this.trustedS = Math.min(snap.now, receivedS);
     return prepared;
+  }
+
+  /**
+   * Prepare a snapshot and make it current once its whole-body gzip is made (off the event loop),
+   * so no request ever waits for it or compresses it; a newer snapshot that went live meanwhile wins.
+   */
+  async acceptWhenReady(snap: FeedSnapshot, receivedS: number): Promise<void> {
+    // by arrival, not by the feed's clock: a feed whose `now` jumps back is still the latest word
+    const seq = ++this.arrivals;
+    const prepared = new PreparedSnapshot(snap, { eagerGzip: this.eagerGzip });
+    await prepared.gzipped();
+    if (seq < this.liveSeq) return;
+    this.liveSeq = seq;
+    this.snap = prepared;
+    this.trustedS = Math.min(snap.now, receivedS);
   }
 
   /** seconds since the current snapshot, as trusted; null before the first */

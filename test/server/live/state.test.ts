@@ -32,3 +32,14 @@ test('the moment the live routes turn stale and the moment they recover are logg
   assert.equal(logs.length, 2);
   assert.match(logs[1]!, /^live: fresh snapshot again/);
 });
+
+test('snapshots go live whole with their gzip made, in order of arrival, even when the feed clock jumps back', async () => {
+  const live = new LiveState({ maxAgeS: 60 });
+  await live.acceptWhenReady(snap(T0), T0);
+  assert.ok(live.current(T0 * 1000).gzipReady(), 'the gzip was made before the snapshot went live');
+  // two arrive back to back; the later one (whose clock went back an hour) is the one served, and it is stale
+  const a = live.acceptWhenReady(snap(T0 + 1), T0 + 1);
+  const b = live.acceptWhenReady(snap(T0 - 3600), T0 + 2);
+  await Promise.all([a, b]);
+  assert.throws(() => live.current((T0 + 2) * 1000), (e: any) => e.code === 'stale_snapshot');
+});

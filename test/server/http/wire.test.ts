@@ -1,0 +1,117 @@
+// HTTP/1.1 on the wire, with raw sockets against the real uWebSockets.js server: keep-alive after
+// HEAD, pipelined requests over fast and slow (asynchronous) routes, methods in any case.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { serve } from '../../helpers/http.ts';
+import { reply, type Route } from '../../../server/http/types.ts';
+
+const T0 = Date.UTC(2026, 10, 24, 12, 0, 0);
+const routes: Route[] = [
+  { pattern: '/v1/now', bucket: 'now', handler: () => reply({ fast: true }) },
+  // a slow answer (a cold history read): 40 ms, during which the pipelined requests are in the socket
+  { pattern: '/v1/airports/:code', bucket: 'airport', handler: (req) => {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 40);
+    return reply({ slow: req.params.code });
+  } },
+];
+
+/** writes `request` on one connection and collects responses until `count` have arrived or 3 s pass */
+function exchange(port: number, request: string | string[], count: number): Promise<{ statuses: number[]; bodies: string[]; closed: boolean }> {
+  return new Promise((resolve) => {
+    const sock = connect(port, '127.0.0.1');
+    let buf = '';
+    let closed = false;
+    const parsed: { status: number; body: string }[] = [];
+    const parse = () => {
+      for (;;) {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buf.slice(0, end);
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
+        const len = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        const isHead = parsed.length < heads.length && heads[parsed.length];
+        const bodyLen = isHead ? 0 : len;
+        if (buf.length < end + 4 + bodyLen) return;
+        parsed.push({ status, body: buf.slice(end + 4, end + 4 + bodyLen) });
+        buf = buf.slice(end + 4 + bodyLen);
+      }
+    };
+    const reqs = Array.isArray(request) ? request : [request];
+    // one flag per request line, also inside a pipelined burst: a HEAD answer has no body
+    const heads = [...reqs.join('').matchAll(/^([A-Za-z]+) \S+ HTTP\/1\.[01]\r$/gm)].map((m) => m[1] === 'HEAD');
+    const finish = () => {
+      sock.destroy();
+      resolve({ statuses: parsed.map((p) => p.status), bodies: parsed.map((p) => p.body), closed });
+    };
+    sock.setTimeout(3000, finish);
+    sock.on('data', (d) => {
+      buf += d.toString('latin1');
+      parse();
+      if (parsed.length >= count) finish();
+    });
+    sock.on('close', () => {
+      closed = true;
+      finish();
+    });
+    sock.on('error', () => undefined);
+    // requests separated in time, on the same connection, unless given as one string
+    let at = 0;
+    for (const r of reqs) setTimeout(() => sock.write(r), (at += 30));
+  });
+}
+
+const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+const head = (path: string) => `HEAD ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+
+test('HEAD then GET on one keep-alive connection: both are answered', async () => {
+  const s = await serve(routes, { clock: () => T0 });
+  try {
+    const r = await exchange(s.port, [head('/v1/now'), get('/v1/now')], 2);
+    assert.deepEqual(r.statuses, [200, 200]);
+    assert.equal(r.bodies[1], '{"fast":true}');
+    const slow = await exchange(s.port, [head('/v1/airports/ZRH'), get('/v1/airports/GVA'), get('/v1/now')], 3);
+    assert.deepEqual(slow.statuses, [200, 200, 200]);
+  } finally {
+    s.close();
+  }
+});
+
+test('pipelined requests over fast and slow routes each get their answer, in order', async () => {
+  const s = await serve(routes, { clock: () => T0 });
+  try {
+    const burst = [get('/v1/airports/AAA'), get('/v1/now'), head('/v1/now'), get('/v1/airports/BBB'), get('/v1/now')].join('');
+    const r = await exchange(s.port, burst, 5);
+    assert.deepEqual(r.statuses, [200, 200, 200, 200, 200]);
+    assert.deepEqual([r.bodies[0], r.bodies[1], r.bodies[3], r.bodies[4]], ['{"slow":"AAA"}', '{"fast":true}', '{"slow":"BBB"}', '{"fast":true}']);
+  } finally {
+    s.close();
+  }
+});
+
+test('standard methods other than GET and HEAD get a 405 in the section-7 shape, and the connection lives on', async () => {
+  const s = await serve(routes, { clock: () => T0 });
+  try {
+    for (const m of ['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']) {
+      const r = await exchange(s.port, [`${m} /v1/now HTTP/1.1\r\nHost: x\r\n\r\n`, get('/v1/now')], 2);
+      assert.equal(r.statuses[0], 405, m);
+      assert.equal(JSON.parse(r.bodies[0]!).error, 'invalid_request', m);
+      assert.equal(r.statuses[1], 200, `${m}: the next request on the connection is answered`);
+    }
+  } finally {
+    s.close();
+  }
+});
+
+test('what uWebSockets.js itself refuses (lowercase or unknown methods) is closed by it: the nginx front answers those', async () => {
+  // documented in deploy/README.md; test/deploy/nginx.test.ts holds the front to a section-7 answer
+  const s = await serve(routes, { clock: () => T0 });
+  try {
+    for (const m of ['get', 'BREW']) {
+      const r = await exchange(s.port, [`${m} /v1/now HTTP/1.1\r\nHost: x\r\n\r\n`], 1);
+      assert.deepEqual([r.statuses, r.closed], [[], true], m);
+    }
+  } finally {
+    s.close();
+  }
+});
