@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfig } from './config.ts';
 import { FeedSource } from './feed/source.ts';
+import { ParserThread } from './feed/parser-thread.ts';
 import { LiveState } from './live/state.ts';
 import { TraceStore } from './trace/trace-store.ts';
 import { HistoryStore } from './history/history-store.ts';
@@ -71,7 +72,8 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   const history = new HistoryStore(c.artifacts, o.log);
   const tracker = new Tracker({ destinationOf: destinationsFrom(history) });
   const stations = openStations({ state: c.state, location: c.stations, clock, log: o.log });
-  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft }) : null;
+  // parsing runs on a worker thread: a huge or slow-to-parse feed never stalls the serving thread
+  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: new ParserThread() }) : null;
   feed?.onSnapshot((snap) => {
     void live.acceptWhenReady(snap, clock() / 1000).catch((e) => o.log(`live: a snapshot could not be prepared: ${(e as Error).stack ?? e}`));
     traces.update(snap);

@@ -3,7 +3,8 @@
 // bad input never throws out of here and never replaces a good snapshot: it is counted per kind
 // and logged once per kind per outage; the recovery is logged once too.
 import { readFile, stat } from 'node:fs/promises';
-import { parseFeed } from './parse.ts';
+import { parseFeed, type ParseResult } from './parse.ts';
+import type { ParserThread } from './parser-thread.ts';
 import type { FeedCounters } from './normalize.ts';
 import type { FeedSnapshot } from './record.ts';
 import { escapeControl } from '../../lib/log-text.ts';
@@ -27,6 +28,8 @@ export interface FeedSourceOptions {
   maxAircraft?: number;
   /** this server's clock, unix ms */
   clock?: () => number;
+  /** parse off the serving thread (a ParserThread); null parses in this thread (tests, tools) */
+  thread?: ParserThread | null;
 }
 
 const isUrl = (feed: string) => /^https?:\/\//i.test(feed);
@@ -50,7 +53,7 @@ export class FeedSource {
   private readonly loggedDrops = new Set<string>();
 
   constructor(opts: FeedSourceOptions) {
-    this.opts = { intervalMs: 1000, timeoutMs: 2500, maxBytes: 64 * 1024 * 1024, maxAheadS: 5, maxAircraft: 50_000, clock: Date.now, ...opts };
+    this.opts = { intervalMs: 1000, timeoutMs: 2500, maxBytes: 64 * 1024 * 1024, maxAheadS: 5, maxAircraft: 50_000, clock: Date.now, thread: null, ...opts };
   }
 
   /** Subscribe to every good snapshot; returns the unsubscribe function. */
@@ -80,6 +83,7 @@ export class FeedSource {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.abort?.abort();
+    this.opts.thread?.stop();
   }
 
   private async loop(gen: number): Promise<void> {
@@ -92,7 +96,7 @@ export class FeedSource {
   async pollOnce(): Promise<void> {
     try {
       const bytes = isUrl(this.opts.feed) ? await this.fetchUrl() : await this.readIfChanged();
-      if (bytes) this.take(bytes);
+      if (bytes) this.take(await this.parse(bytes));
     } catch (e) {
       this.fail('internal', (e as Error)?.message ?? String(e));
     }
@@ -168,8 +172,14 @@ export class FeedSource {
     }
   }
 
-  private take(bytes: Buffer): void {
-    const r = parseFeed(bytes, this.counters);
+  private async parse(bytes: Buffer): Promise<ParseResult> {
+    if (!this.opts.thread) return parseFeed(bytes, this.counters);
+    const { result, counters } = await this.opts.thread.parse(bytes);
+    for (const [k, n] of Object.entries(counters)) this.counters[k] = (this.counters[k] ?? 0) + n;
+    return result;
+  }
+
+  private take(r: ParseResult): void {
     if (!r.ok) {
       this.fail(r.reason, `${this.opts.feed}: ${r.detail}; keeping the previous snapshot`);
       return;

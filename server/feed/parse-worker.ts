@@ -1,0 +1,22 @@
+// the feed parser's worker thread: bytes in (transferred, not copied), the parse result out with
+// the records' wire JSON transferred back. parsing a snapshot (60-100 ms for 12k aircraft, seconds
+// for an absurd feed) never runs on the thread that serves requests (server/feed/parser-thread.ts).
+import { parentPort } from 'node:worker_threads';
+import { parseFeed } from './parse.ts';
+import type { FeedCounters } from './normalize.ts';
+
+export interface ParseJob {
+  id: number;
+  bytes: ArrayBuffer;
+}
+
+parentPort?.on('message', (job: ParseJob) => {
+  const counters: FeedCounters = {};
+  const r = parseFeed(Buffer.from(job.bytes), counters);
+  const wire = r.ok ? r.snapshot.wire : undefined;
+  // a wire buffer made by Buffer.allocUnsafe may share a pooled ArrayBuffer: copy it out to transfer
+  const owned = wire && (wire.bytes.byteOffset !== 0 || wire.bytes.byteLength !== wire.bytes.buffer.byteLength) ? Buffer.from(wire.bytes) : wire?.bytes;
+  if (r.ok && wire && owned) r.snapshot.wire = { ...wire, bytes: owned };
+  const transfer = r.ok && r.snapshot.wire ? [r.snapshot.wire.bytes.buffer as ArrayBuffer, r.snapshot.wire.start.buffer as ArrayBuffer, r.snapshot.wire.end.buffer as ArrayBuffer] : [];
+  parentPort!.postMessage({ id: job.id, result: r, counters }, transfer);
+});
