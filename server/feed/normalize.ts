@@ -22,6 +22,8 @@ export interface ParseOk {
   ok: true;
   snapshot: FeedSnapshot;
   dropped: FeedCounters;
+  /** records left out by the aircraft cap where the parse ran (server/feed/cap.ts) */
+  capped?: number;
 }
 
 const EMERGENCY = new Set(['none', 'general', 'lifeguard', 'minfuel', 'nordo', 'unlawful', 'downed', 'reserved']);

@@ -3,16 +3,23 @@
 // for an absurd feed) never runs on the thread that serves requests (server/feed/parser-thread.ts).
 import { parentPort } from 'node:worker_threads';
 import { parseFeed } from './parse.ts';
+import { capAircraft } from './cap.ts';
 import type { FeedCounters } from './normalize.ts';
 
 export interface ParseJob {
   id: number;
   bytes: ArrayBuffer;
+  /** records kept at most: the cap is applied here, so only what is kept crosses to the serving thread */
+  maxAircraft: number;
 }
 
 parentPort?.on('message', (job: ParseJob) => {
   const counters: FeedCounters = {};
   const r = parseFeed(Buffer.from(job.bytes), counters);
+  if (r.ok && r.snapshot.aircraft.length > job.maxAircraft) {
+    r.capped = r.snapshot.aircraft.length - job.maxAircraft;
+    r.snapshot = capAircraft(r.snapshot, job.maxAircraft);
+  }
   const wire = r.ok ? r.snapshot.wire : undefined;
   // a wire buffer made by Buffer.allocUnsafe may share a pooled ArrayBuffer: copy it out to transfer
   const owned = wire && (wire.bytes.byteOffset !== 0 || wire.bytes.byteLength !== wire.bytes.buffer.byteLength) ? Buffer.from(wire.bytes) : wire?.bytes;

@@ -16,14 +16,14 @@ export class ParserThread {
   private readonly pending = new Map<number, { resolve: (d: Done) => void; reject: (e: Error) => void }>();
 
   /** parse `bytes` (handed over: the caller must not use them afterwards); counters of the parse come back beside the result */
-  parse(bytes: Buffer): Promise<{ result: ParseResult; counters: FeedCounters }> {
+  parse(bytes: Buffer, maxAircraft = Number.MAX_SAFE_INTEGER): Promise<{ result: ParseResult; counters: FeedCounters }> {
     const w = this.start();
     const id = ++this.next;
     // transfer when the Buffer owns its whole ArrayBuffer, else copy once
     const ab = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: (d) => resolve({ result: revive(d.result), counters: d.counters }), reject });
-      w.postMessage({ id, bytes: ab }, [ab]);
+      w.postMessage({ id, bytes: ab, maxAircraft }, [ab]);
     });
   }
 

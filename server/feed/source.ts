@@ -5,6 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { parseFeed, type ParseResult } from './parse.ts';
 import type { ParserThread } from './parser-thread.ts';
+import { capAircraft } from './cap.ts';
 import type { FeedCounters } from './normalize.ts';
 import type { FeedSnapshot } from './record.ts';
 import { escapeControl } from '../../lib/log-text.ts';
@@ -174,7 +175,7 @@ export class FeedSource {
 
   private async parse(bytes: Buffer): Promise<ParseResult> {
     if (!this.opts.thread) return parseFeed(bytes, this.counters);
-    const { result, counters } = await this.opts.thread.parse(bytes);
+    const { result, counters } = await this.opts.thread.parse(bytes, this.opts.maxAircraft);
     for (const [k, n] of Object.entries(counters)) this.counters[k] = (this.counters[k] ?? 0) + n;
     return result;
   }
@@ -189,9 +190,9 @@ export class FeedSource {
       this.fail('future_now', `${this.opts.feed}: "now" is ${Math.round(aheadS)} s ahead of this server's clock (limit ${this.opts.maxAheadS} s); keeping the previous snapshot: check the decoder's clock (NTP)`);
       return;
     }
-    if (r.snapshot.aircraft.length > this.opts.maxAircraft) {
-      const n = r.snapshot.aircraft.length;
-      this.countDrop('too_many_aircraft', n - this.opts.maxAircraft, `${n} aircraft, over the ${this.opts.maxAircraft} limit: keeping the ${this.opts.maxAircraft} heard most recently`);
+    const over = (r.capped ?? 0) + Math.max(0, r.snapshot.aircraft.length - this.opts.maxAircraft);
+    if (over > 0) {
+      this.countDrop('too_many_aircraft', over, `${this.opts.maxAircraft + over} aircraft, over the ${this.opts.maxAircraft} limit: keeping the ${this.opts.maxAircraft} heard most recently`);
       r.snapshot = capAircraft(r.snapshot, this.opts.maxAircraft);
     }
     for (const [kind, n] of Object.entries(r.dropped)) {
@@ -238,12 +239,4 @@ export class FeedSource {
 function causeOf(e: unknown): string {
   const err = e as Error & { cause?: { code?: string; message?: string } };
   return err.cause?.code ?? err.cause?.message ?? err.message ?? String(e);
-}
-
-/** the `max` records heard most recently (smallest `seen`), in their feed order */
-function capAircraft(snap: FeedSnapshot, max: number): FeedSnapshot {
-  const order = snap.aircraft.map((a, i) => i).sort((x, y) => (snap.aircraft[x]!.seen ?? Infinity) - (snap.aircraft[y]!.seen ?? Infinity) || x - y);
-  const keep = order.slice(0, max).sort((x, y) => x - y);
-  // the scanner's wire JSON no longer lines up with the records: the snapshot re-serialises them
-  return { now: snap.now, ...(snap.messages !== undefined && { messages: snap.messages }), aircraft: keep.map((i) => snap.aircraft[i]!) };
 }

@@ -43,3 +43,17 @@ test('a stopped parser fails what it held, and the next parse starts a fresh wor
   assert.equal(again.result.ok, true);
   t.stop();
 });
+
+test('the aircraft cap is applied on the parser thread: only the kept records cross, the rest are counted', { timeout: 30_000 }, async () => {
+  const t = new ParserThread();
+  try {
+    const aircraft = Array.from({ length: 10 }, (_, i) => ({ hex: `00000${i}`, lat: 50, lon: 8, seen: 10 - i }));
+    const { result } = await t.parse(Buffer.from(JSON.stringify({ now: 1795312389, aircraft })), 4);
+    assert.ok(result.ok);
+    assert.deepEqual(result.snapshot.aircraft.map((a) => a.hex), ['000006', '000007', '000008', '000009']);
+    assert.equal(result.capped, 6);
+    assert.equal(result.snapshot.wire, undefined, 'the wire JSON no longer lines up with the kept records: dropped');
+  } finally {
+    t.stop();
+  }
+});
