@@ -3,6 +3,7 @@
 // accuracy pair lives with its type in artifacts/estimate-accuracy.ts.
 import type { RefView } from './reference-view.ts';
 import type { RouteSource, RoutesTable } from './flight-routes.ts';
+import { normaliseCallsign } from '../lib/reference/callsign.ts';
 
 const ROUTE_SOURCES: ReadonlySet<string> = new Set<RouteSource>(['observed', 'observed+catalog', 'catalog']);
 const IATA = /^[A-Z0-9]{3}$/;
@@ -73,4 +74,31 @@ function sortKeys<T>(o: Record<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
   for (const k of Object.keys(o).sort()) out[k] = o[k]!;
   return out;
+}
+
+/** The routes-table entry of a callsign: as broadcast (EZY012), else in the catalog's spelling
+ * (EZY12: leading zeros of the number dropped), which is how catalog-only entries are keyed. */
+export function routeEntryOf(routes: ServedRoutes, callsign: string): { key: string; entry: readonly [string, string, RouteSource] } | null {
+  for (const key of [callsign, normaliseCallsign(callsign)]) {
+    const entry = key ? routes.get(key) : undefined;
+    if (key && entry) return { key, entry };
+  }
+  return null;
+}
+
+/** where an estimate turns: the callsign's route destination and its position */
+export interface Destination {
+  /** airport code as the routes table names it (IATA) */
+  code: string;
+  lat: number;
+  lon: number;
+}
+
+/** The destination lookup of /v1/estimated, one for the live server and the nightly replay alike. */
+export function destinationLookup(routes: ServedRoutes, lookup: Lookup | null): (callsign: string) => Destination | null {
+  return (callsign) => {
+    const dst = routeEntryOf(routes, callsign)?.entry[1];
+    const pos = dst ? lookup?.airport_positions[dst] : undefined;
+    return dst && pos ? { code: dst, lat: pos[0], lon: pos[1] } : null;
+  };
 }

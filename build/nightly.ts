@@ -10,7 +10,8 @@ import { summary as logSummary } from './log/cli.ts';
 import { isDay, type DaySelection } from './history/scan.ts';
 import { addDays } from './history/scan.ts';
 import { listLogDays, openLog } from './log/read.ts';
-import { accuracyStep, newestDay } from './accuracy/step.ts';
+import { accuracyStep, newestDay, type DestinationOf } from './accuracy/step.ts';
+import { decodeRoutesTable, destinationLookup, encodeLookup, encodeRoutesTable } from '../artifacts/meta.ts';
 import { consoleProgress } from './progress.ts';
 import { abandon, commit, lockRoot, newBuildId, stage } from './publish/publish.ts';
 import type { BuildContext } from './artifacts/context.ts';
@@ -94,8 +95,9 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
         db: db.connection, refdata, ref: refViewOf(refdata), writer: staged.writer, archiveThrough, windowStart, windowDays,
         timetablesDir: c.timetables || null, nowMs, progress, counts: {},
       };
-      await buildArtifacts(ctx);
-      if (c.accuracy) await accuracyArtifact(c.history, ctx, say);
+      const made = await buildArtifacts(ctx);
+      // the replay sees the routes exactly as the server will load them tonight, through its lookup
+      if (c.accuracy) await accuracyArtifact(c.history, ctx, say, destinationLookup(decodeRoutesTable(encodeRoutesTable(made.routes)), encodeLookup(ctx.ref)));
       ctx.counts.log_days = days.length;
       if (log) ctx.counts.log_legs_added = log.legs;
       staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
@@ -131,11 +133,11 @@ export class AfterPublishError extends Error {
   }
 }
 
-async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: string) => void): Promise<void> {
+async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: string) => void, destinationOf: DestinationOf): Promise<void> {
   const day = await newestDay(history).catch(() => null);
   if (!day) return say('accuracy: no history day to replay; the served accuracy stays null');
   ctx.progress.start(`accuracy ${day}`, 0);
-  const r = await accuracyStep(history, day);
+  const r = await accuracyStep(history, day, destinationOf);
   if (!r.doc) return ctx.progress.done(`no cruise stretch to score on ${day}`);
   ctx.writer.put(keys.accuracy(), r.doc);
   ctx.counts.accuracy_samples = r.doc.n;

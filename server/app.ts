@@ -9,7 +9,8 @@ import { ParserThread } from './feed/parser-thread.ts';
 import { LiveState } from './live/state.ts';
 import { TraceStore } from './trace/trace-store.ts';
 import { HistoryStore } from './history/history-store.ts';
-import { Tracker, type Destination } from './estimate/tracker.ts';
+import { Tracker } from './estimate/tracker.ts';
+import { destinationLookup, type Destination } from '../artifacts/meta.ts';
 import { openStations, type Stations } from './stations/open.ts';
 import { startServer, type Running } from './http/uws.ts';
 import type { Route } from './http/types.ts';
@@ -53,15 +54,14 @@ function loadKnownHex(refDir = join(ROOT, 'data/ref')): (hex: string) => boolean
   return (hex) => blocks.isKnownHex(hex);
 }
 
-/** Where a callsign is going: the published routes table with the same callsign lookup as /v1/routes
- * (as broadcast, else the catalog's spelling: EZY012 -> EZY12), and the build's airport positions. */
+/** Where a callsign is going, from the published build (artifacts/meta.ts destinationLookup). */
 export function destinationsFrom(history: HistoryStore): (callsign: string) => Destination | null {
+  let of: { id: string; lookup: (cs: string) => Destination | null } | null = null;
   return (callsign) => {
     const l = history.current;
     if (!l) return null;
-    const dst = history.route(callsign)?.entry[1];
-    const pos = dst ? l.lookup?.airport_positions[dst] : undefined;
-    return dst && pos ? { code: dst, lat: pos[0], lon: pos[1] } : null;
+    if (of?.id !== l.version.id) of = { id: l.version.id, lookup: destinationLookup(l.routes, l.lookup) };
+    return of.lookup(callsign);
   };
 }
 

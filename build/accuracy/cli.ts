@@ -3,13 +3,20 @@
 // exit 0: written; 2: bad arguments or input; 3: the day held nothing to score (nothing written,
 // so the previously published figures stay).
 import { ConfigError, RUNNING, runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { isDay } from '../history/scan.ts';
+import { currentVersion } from '../../artifacts/tree.ts';
+import { fileOf, keys } from '../../artifacts/keys.ts';
+import { decodeLookup, decodeRoutesTable, destinationLookup } from '../../artifacts/meta.ts';
 import { accuracyStep, newestDay, writeJsonAtomic } from './step.ts';
 
 export interface AccuracyConfig {
   history: string;
   day: string;
   out: string;
+  artifacts: string;
 }
 
 export const accuracyOptions: Specs<AccuracyConfig> = {
@@ -23,6 +30,11 @@ export const accuracyOptions: Specs<AccuracyConfig> = {
     help: 'UTC day to replay, YYYY-MM-DD (empty: the newest day in --history)',
     check: (v) => (v === '' || isDay(v) ? undefined : `expected a calendar day YYYY-MM-DD, got ${JSON.stringify(v)}`),
   },
+  // the routes the live server serves: without them every replayed estimate holds its track
+  artifacts: {
+    flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: '',
+    help: 'published artifact tree whose routes table and airport positions give the destinations, as the live server would (empty: none)',
+  },
   out: {
     flag: 'out', env: 'CONTRAIL_ACCURACY_OUT', kind: 'string', default: '',
     help: 'output file (schemas/estimate-accuracy.schema.json), written atomically',
@@ -33,6 +45,23 @@ const usage =
   'Usage: npx tsx build/accuracy/cli.ts --history <dir> [--day YYYY-MM-DD] --out <file.json>\n\n' +
   'Replays the estimate method of /v1/estimated on a day of real traces (hidden gaps where the aircraft\n' +
   'was heard throughout) and writes the accuracy figures, beside plain straight-line dead reckoning.';
+
+/** the destination lookup of the live server over a published tree's meta/routes and meta/lookup */
+function publishedDestinations(root: string): (callsign: string) => { lat: number; lon: number } | null {
+  const v = currentVersion(root);
+  if (!v) throw new ConfigError(`nothing is published under ${root}: check --artifacts`);
+  const read = (key: string) => {
+    try {
+      return JSON.parse(gunzipSync(readFileSync(join(v.dir, fileOf(key)))).toString('utf8'));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+  };
+  const routes = read(keys.routesTable());
+  const lookup = read(keys.lookup());
+  return destinationLookup(decodeRoutesTable(routes ?? {}), lookup === null ? null : decodeLookup(lookup));
+}
 
 function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
   return {
@@ -46,7 +75,9 @@ function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
     run: async (config) => {
       const day = config.day || (await newestDay(config.history));
       if (!day) throw new ConfigError(`no day folder YYYY/MM/DD/traces under ${config.history}: check --history`);
-      const res = await accuracyStep(config.history, day);
+      const destinationOf = config.artifacts ? publishedDestinations(config.artifacts) : () => null;
+      if (!config.artifacts) log('accuracy: no --artifacts: no routes known, every estimate holds its track');
+      const res = await accuracyStep(config.history, day, destinationOf);
       for (const s of res.skipped) log(`skipped ${s}`);
       if (!res.doc) {
         log(`accuracy ${day}: no cruise stretch to score in ${config.history}; nothing written`);

@@ -21,8 +21,11 @@ export async function newestDay(history: string): Promise<string | null> {
   return days[days.length - 1] ?? null;
 }
 
+/** what the replay may know of destinations: the live server's lookup over the routes it would serve */
+export type DestinationOf = (callsign: string) => { lat: number; lon: number } | null;
+
 /** Replay one day. A bad file is counted and skipped, never fatal. */
-export async function accuracyStep(history: string, day: string): Promise<AccuracyStepResult> {
+export async function accuracyStep(history: string, day: string, destinationOf: DestinationOf = () => null): Promise<AccuracyStepResult> {
   const listing = await listDay(history, day);
   const skipped = listing.skipped.map((s) => `${s.path}: ${s.reason} (${s.detail})`);
   const tracks: ObservedTrack[] = [];
@@ -35,7 +38,7 @@ export async function accuracyStep(history: string, day: string): Promise<Accura
       skipped.push(`${e.path}: ${e.reason} (${e.message})`);
     }
   }
-  const ev = evaluate(day, tracks);
+  const ev = evaluate(day, tracks, { destinationOf });
   if (ev.method.n === 0) return { doc: null, day, skipped };
   const doc = accuracyDocument(ev, { read: tracks.length, skipped: skipped.length });
   assertValid('estimate-accuracy', doc);

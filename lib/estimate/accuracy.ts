@@ -4,9 +4,10 @@
 //
 // replay decisions (documented in the README):
 // - a track is cut into legs by the shared take-off/landing detector (lib/detector.ts).
-// - the destination used for the turn is where the leg's landing was heard; the near-destination
-//   rule then applies as in the live list. a leg without a heard landing (the aircraft left
-//   coverage) turns toward its last observed position, and only the time caps apply.
+// - the replay knows only what the live server knows at the start point: the destination is the
+//   callsign's route as the server's routes table names it (destinationOf, the same lookup as
+//   /v1/estimated), never where the flight was later seen to land; without a route the track is
+//   held, as live. test/lib/estimate/accuracy.test.ts poisons every later point to prove it.
 // - "heard throughout" means no two consecutive points more than 120 s apart.
 // - start points are cruising states (cruise.ts; the vertical rate, when the track lacks it, is
 //   taken from the previous point), at most one every 5 minutes per leg; each start is tried with
@@ -16,7 +17,7 @@
 import { distanceKm } from '../geo.ts';
 import { cutLegs, type TrackPoint as DetectorPoint } from '../detector.ts';
 import { isCruising } from './cruise.ts';
-import { FLY, makePlan, positionAt, straightAt, type FlightStart } from './fly.ts';
+import { makePlan, positionAt, straightAt, type FlightStart } from './fly.ts';
 
 /** An observed point: the detector's point, plus the vertical rate when the source has it (ft/min). */
 export type TrackPoint = DetectorPoint & { rate?: number | null; callsign?: string };
@@ -29,6 +30,8 @@ export interface ObservedTrack {
 interface GapFigures {
   n: number;
   median_km: number;
+  /** fewer than MIN_SAMPLES: the median is shown, and flagged as not to be trusted */
+  too_few_samples?: true;
 }
 
 /** The `accuracy` object of spec 2.3. */
@@ -53,7 +56,12 @@ export interface EvalOptions {
   maxSpacingS?: number;
   /** at most one start point per this many seconds of a leg */
   strideS?: number;
+  /** the callsign's destination as the live server would answer it; none: every estimate holds its track */
+  destinationOf?: (callsign: string) => { lat: number; lon: number } | null;
 }
+
+/** a gap range with fewer samples than this says so beside its median (a handful proves nothing) */
+export const MIN_SAMPLES = 30;
 
 /** the gap ranges of spec 2.3, minutes, [from, to) */
 const GAP_BUCKETS: readonly (readonly [string, number, number])[] = [
@@ -64,26 +72,15 @@ const GAP_BUCKETS: readonly (readonly [string, number, number])[] = [
   ['60-120', 60, 120],
 ];
 
-const DEFAULTS: Required<EvalOptions> = { gapsMin: [2, 10, 20, 45, 90], maxSpacingS: 120, strideS: 300 };
+const DEFAULTS: Required<EvalOptions> = { gapsMin: [2, 10, 20, 45, 90], maxSpacingS: 120, strideS: 300, destinationOf: () => null };
 const APPEAR_S = 90;
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-interface Leg {
-  points: TrackPoint[];
-  dest: { lat: number; lon: number };
-  /** the leg ends with a heard landing: its destination is an airport */
-  landed: boolean;
-}
-
 /** Cut one aircraft's points (any order) into legs with the shared take-off/landing detector. */
-function legsOf(points: TrackPoint[]): Leg[] {
+function legsOf(points: TrackPoint[]): TrackPoint[][] {
   const pts = points.filter((p) => finite(p.t) && finite(p.lat) && finite(p.lon)).sort((a, b) => a.t - b.t);
-  return cutLegs(pts).map((cut) => {
-    const leg = pts.slice(cut.start, cut.end + 1);
-    const end = cut.arrival ?? leg[leg.length - 1]!;
-    return { points: leg, dest: { lat: end.lat, lon: end.lon }, landed: cut.arrival !== null };
-  });
+  return cutLegs(pts).map((cut) => pts.slice(cut.start, cut.end + 1));
 }
 
 /** The state at point i as the live tracker would have seen it, or null when not cruising. */
@@ -111,13 +108,17 @@ function firstAtOrAfter(leg: TrackPoint[], target: number): number {
   return lo;
 }
 
-interface Sample {
+export interface Sample {
+  /** unix seconds of the start point (the last position before the hidden gap) */
+  startT: number;
   gapMin: number;
   methodKm: number;
   straightKm: number;
+  /** where the method put the aircraft (the replay's own answer, before it is compared) */
+  estimate: { lat: number; lon: number };
 }
 
-function samplesOfLeg({ points: leg, dest, landed }: Leg, o: Required<EvalOptions>, out: Sample[]): void {
+function samplesOfLeg(leg: TrackPoint[], o: Required<EvalOptions>, out: Sample[]): void {
   // run ids: equal ids mean heard throughout between the two points
   const run = new Int32Array(leg.length);
   for (let i = 1; i < leg.length; i++) run[i] = run[i - 1]! + (leg[i]!.t - leg[i - 1]!.t > o.maxSpacingS ? 1 : 0);
@@ -127,8 +128,11 @@ function samplesOfLeg({ points: leg, dest, landed }: Leg, o: Required<EvalOption
     const start = startAt(leg, i, o.maxSpacingS);
     if (!start) continue;
     nextStart = start.t + o.strideS;
+    // only what was heard up to the start point: its callsign, looked up as the live server would
+    const callsign = leg[i]!.callsign;
+    const dest = callsign ? o.destinationOf(callsign) : null;
     const plan = makePlan(start, dest);
-    const expiresAt = landed ? plan.expiresAt : Math.min(plan.eta! + FLY.etaMarginS, start.t + FLY.hardCapS);
+    const expiresAt = plan.expiresAt;
     for (const g of o.gapsMin) {
       const j = firstAtOrAfter(leg, start.t + g * 60);
       const end = leg[j];
@@ -137,9 +141,11 @@ function samplesOfLeg({ points: leg, dest, landed }: Leg, o: Required<EvalOption
       const m = positionAt(plan, end.t);
       const s = straightAt(start, end.t);
       out.push({
+        startT: start.t,
         gapMin: (end.t - start.t) / 60,
         methodKm: distanceKm(m.lat, m.lon, end.lat, end.lon),
         straightKm: distanceKm(s.lat, s.lon, end.lat, end.lon),
+        estimate: { lat: m.lat, lon: m.lon },
       });
     }
   }
@@ -159,16 +165,22 @@ function figures(day: string, samples: Sample[], pick: (s: Sample) => number): A
   const by_gap_min: Record<string, GapFigures> = {};
   for (const [key, from, to] of GAP_BUCKETS) {
     const km = samples.filter((s) => s.gapMin >= from && s.gapMin < to).map(pick);
-    if (km.length) by_gap_min[key] = { n: km.length, median_km: medianKm(km) };
+    if (km.length) by_gap_min[key] = { n: km.length, median_km: medianKm(km), ...(km.length < MIN_SAMPLES && { too_few_samples: true as const }) };
   }
   const inRange = samples.filter((s) => s.gapMin < GAP_BUCKETS[GAP_BUCKETS.length - 1]![2]);
   return { day, n: inRange.length, median_km: medianKm(inRange.map(pick)), by_gap_min };
 }
 
-/** Evaluate the method and the straight-line baseline on a day's observed tracks. */
-export function evaluate(day: string, tracks: Iterable<ObservedTrack>, options: EvalOptions = {}): Evaluation {
+/** Every scored sample of a day's observed tracks. */
+export function samplesOf(tracks: Iterable<ObservedTrack>, options: EvalOptions = {}): Sample[] {
   const o = { ...DEFAULTS, ...options };
   const samples: Sample[] = [];
   for (const track of tracks) for (const leg of legsOf(track.points)) samplesOfLeg(leg, o, samples);
+  return samples;
+}
+
+/** Evaluate the method and the straight-line baseline on a day's observed tracks. */
+export function evaluate(day: string, tracks: Iterable<ObservedTrack>, options: EvalOptions = {}): Evaluation {
+  const samples = samplesOf(tracks, options);
   return { method: figures(day, samples, (s) => s.methodKm), straight: figures(day, samples, (s) => s.straightKm) };
 }

@@ -13,12 +13,7 @@ import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
 import { notCruisingBecause } from '../../lib/estimate/cruise.ts';
 import { FLY, makePlan, positionAt, type FlightStart, type Plan } from '../../lib/estimate/fly.ts';
 
-export interface Destination {
-  /** airport code as the routes table names it (IATA) */
-  code: string;
-  lat: number;
-  lon: number;
-}
+import type { Destination } from '../../artifacts/meta.ts';
 
 /** The routes table's answer for a callsign: where it is going, or null when unknown. */
 export type DestinationOf = (callsign: string) => Destination | null;

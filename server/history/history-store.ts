@@ -7,8 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileOf, keys } from '../../artifacts/keys.ts';
 import { currentHeader, type VersionHeader } from '../../artifacts/tree.ts';
 import { artifactUnavailable } from '../../lib/errors.ts';
-import { normaliseCallsign } from '../../lib/reference/callsign.ts';
-import { decodeLookup, decodeRoutesTable, type Lookup, type ServedRoutes } from '../../artifacts/meta.ts';
+import { decodeLookup, decodeRoutesTable, routeEntryOf, type Lookup, type ServedRoutes } from '../../artifacts/meta.ts';
 import type { RouteSource } from '../../artifacts/flight-routes.ts';
 import { servedAccuracy } from '../../artifacts/estimate-accuracy.ts';
 import type { Accuracy } from '../../lib/estimate/accuracy.ts';
@@ -101,12 +100,7 @@ export class HistoryStore {
    * (EZY12: leading zeros of the number dropped), which is how catalog-only entries are keyed.
    */
   route(callsign: string): { key: string; entry: readonly [string, string, RouteSource] } | null {
-    const table = this.require().routes;
-    for (const key of [callsign, normaliseCallsign(callsign)]) {
-      const entry = key ? table.get(key) : undefined;
-      if (key && entry) return { key, entry };
-    }
-    return null;
+    return routeEntryOf(this.require().routes, callsign);
   }
 
   archiveThrough(): string | null {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bearingDeg, destinationPoint } from '../../../lib/geo.ts';
 import { problems } from '../../../schemas/index.ts';
-import { evaluate, medianKm, type TrackPoint } from '../../../lib/estimate/accuracy.ts';
+import { evaluate, medianKm, samplesOf, type TrackPoint } from '../../../lib/estimate/accuracy.ts';
 import { accuracyDocument, servedAccuracy } from '../../../artifacts/estimate-accuracy.ts';
 import { METHOD_ID } from '../../../lib/estimate/fly.ts';
 import { main } from '../../../build/accuracy/cli.ts';
@@ -23,7 +23,7 @@ function flown(legs: [number, number][], step = 20, alt: (s: number) => number |
     for (let s = 0; s < minutes * 60; s += step) {
       const p = destinationPoint(from.lat, from.lon, track, (450 * s) / 3600);
       const ahead = destinationPoint(from.lat, from.lon, track, (450 * (s + 1)) / 3600);
-      pts.push({ t, lat: p.lat, lon: p.lon, alt: alt(t - T), gs: 450, track: bearingDeg(p.lat, p.lon, ahead.lat, ahead.lon), rate: 0 });
+      pts.push({ t, lat: p.lat, lon: p.lon, alt: alt(t - T), gs: 450, track: bearingDeg(p.lat, p.lon, ahead.lat, ahead.lon), rate: 0, callsign: 'TST1' });
       t += step;
     }
     from = destinationPoint(from.lat, from.lon, track, (450 * minutes * 60) / 3600);
@@ -33,8 +33,13 @@ function flown(legs: [number, number][], step = 20, alt: (s: number) => number |
   return pts;
 }
 
+/** the routes table of the test: TST1 flies to the airport at `to` */
+const routeTo = (to: { lat: number; lon: number }) => ({ destinationOf: (cs: string) => (cs === 'TST1' ? to : null) });
+const endOf = (pts: TrackPoint[]) => ({ lat: pts[pts.length - 1]!.lat, lon: pts[pts.length - 1]!.lon });
+
 test('a straight flight is estimated with no error at every gap length, in the spec 2.3 buckets', () => {
-  const ev = evaluate('2026-09-20', [{ hex: 'abc123', points: flown([[90, 130]]) }]);
+  const pts = flown([[90, 130]]);
+  const ev = evaluate('2026-09-20', [{ hex: 'abc123', points: pts }], routeTo(endOf(pts)));
   assert.deepEqual(Object.keys(ev.method.by_gap_min), ['0-5', '5-15', '15-30', '30-60', '60-120']);
   assert.equal(ev.method.day, '2026-09-20');
   assert.ok(ev.method.n > 20);
@@ -46,7 +51,8 @@ test('a straight flight is estimated with no error at every gap length, in the s
 
 test('when the last track does not point at the destination, the turn beats straight-line dead reckoning', () => {
   // a departure routing at 40 deg for 25 minutes, then direct to the destination
-  const ev = evaluate('2026-09-20', [{ hex: 'abc123', points: flown([[40, 25], [100, 40]]) }]);
+  const pts = flown([[40, 25], [100, 40]]);
+  const ev = evaluate('2026-09-20', [{ hex: 'abc123', points: pts }], routeTo(endOf(pts)));
   const m = ev.method.by_gap_min['30-60']!;
   const s = ev.straight.by_gap_min['30-60']!;
   assert.equal(m.n, s.n);
@@ -70,14 +76,33 @@ test('only stretches heard throughout are hidden, and only from cruising states'
   assert.equal(evaluate('d', [{ hex: 'abc123', points: junk as TrackPoint[] }]).method.n, 0);
 });
 
-test('a leg that ends with a heard landing drops estimates near the destination, as the live list does', () => {
-  // 60 min of cruise east, then on the ground: the landing is heard, the destination is an airport
-  const landed = flown([[90, 60]], 20, (s) => (s >= 3600 ? 'ground' : 36000));
-  landed.push({ ...landed[landed.length - 1]!, t: landed[landed.length - 1]!.t + 20, gs: 20 });
-  const open = flown([[90, 60]]);
-  const a = evaluate('d', [{ hex: 'abc123', points: landed }]).method.n;
-  const b = evaluate('d', [{ hex: 'abc123', points: open }]).method.n;
-  assert.ok(a > 0 && a < b, `landed ${a} < open ${b}: samples inside the top of descent are left out`);
+test('estimates are dropped near the route\'s destination (top of descent), as the live list does', () => {
+  const pts = flown([[90, 60]]);
+  const near = evaluate('d', [{ hex: 'abc123', points: pts }], routeTo(endOf(pts))).method.n;
+  const far = evaluate('d', [{ hex: 'abc123', points: pts }], routeTo(destinationPoint(50, 0, 90, 2000))).method.n;
+  assert.ok(near > 0 && near < far, `near ${near} < far ${far}: samples inside the top of descent are left out`);
+});
+
+test('the replay never sees the flight\'s own future: poisoning every later point leaves every estimate as it was', () => {
+  // east for an hour; the poisoned copy turns north after 30 minutes and lands somewhere else
+  const pts = flown([[90, 60]]);
+  const cut = T + 1800;
+  const poisoned = [...flown([[90, 30], [0, 30]], 20, (s) => (s >= 3580 ? 'ground' : 36000))];
+  const opts = routeTo({ lat: 50, lon: 12 });
+  const key = (x: { startT: number; gapMin: number }) => `${x.startT}:${x.gapMin.toFixed(3)}`;
+  const before = new Map(samplesOf([{ hex: 'abc123', points: pts }], opts).filter((x) => x.startT < cut).map((x) => [key(x), x.estimate]));
+  const after = samplesOf([{ hex: 'abc123', points: poisoned }], opts).filter((x) => x.startT < cut);
+  let compared = 0;
+  for (const x of after) {
+    const was = before.get(key(x));
+    if (!was) continue;
+    compared++;
+    assert.deepEqual(x.estimate, was, `start ${x.startT - T} s, gap ${x.gapMin.toFixed(1)} min`);
+  }
+  assert.ok(compared >= 5, `${compared} estimates compared`);
+  // without a route the estimate holds the track: no destination is taken from anywhere else
+  const none = samplesOf([{ hex: 'abc123', points: pts }]);
+  assert.ok(none.length > 0 && none.every((x) => x.gapMin <= 31), 'held 30 minutes, then dropped');
 });
 
 test('the median of an even count is the mean of the middle two; an empty list gives 0', () => {
@@ -95,16 +120,17 @@ test('the nightly step on real readsb traces writes the figures for both methods
     assert.equal(await main(['--history', HISTORY, '--day', '2023-08-30', '--out', out], (l) => logged.push(l)), 0);
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     assert.deepEqual(problems('estimate-accuracy', doc), []);
-    // golden figures for the 22 committed traces (adsb.lol, 2023-08-30)
+    // golden figures for the 22 committed traces (adsb.lol, 2023-08-30), replayed with no routes
+    // table (no --artifacts): every estimate holds its track, so it equals the baseline
     assert.equal(doc.day, '2023-08-30');
     assert.equal(doc.method, METHOD_ID);
-    assert.equal(doc.n, 236);
+    assert.equal(doc.n, 237);
     assert.equal(doc.median_km, 0.5);
-    assert.deepEqual(doc.by_gap_min['15-30'], { n: 35, median_km: 6.6 });
+    assert.deepEqual(doc.by_gap_min['15-30'], { n: 35, median_km: 14.6 });
     assert.deepEqual(doc.baseline.by_gap_min['15-30'], { n: 35, median_km: 14.6 });
     assert.deepEqual(doc.traces, { read: 22, skipped: 0 });
     assert.deepEqual(servedAccuracy(doc), { day: doc.day, n: doc.n, median_km: doc.median_km, by_gap_min: doc.by_gap_min });
-    assert.ok(logged.some((l) => l.includes('n=236')));
+    assert.ok(logged.some((l) => l.includes('n=237')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -174,4 +200,13 @@ test('the served accuracy is null for a malformed or other-method document, and 
   assert.equal(warned.length, 3);
   assert.ok(warned[2]!.includes('dr-10m-gc/0'));
   assert.deepEqual(servedAccuracy(good, warn), { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } });
+});
+
+test('a gap range with fewer than 30 samples says so beside its median', () => {
+  const pts = flown([[90, 130]]);
+  const ev = evaluate('d', [{ hex: 'abc123', points: pts }], routeTo(endOf(pts)));
+  for (const b of Object.values(ev.method.by_gap_min)) assert.equal(b.too_few_samples, b.n < 30 ? true : undefined, JSON.stringify(b));
+  assert.ok(Object.values(ev.method.by_gap_min).some((b) => b.too_few_samples), 'one short track gives thin ranges');
+  const many = Array.from({ length: 12 }, (_, i) => ({ hex: `abc12${i}`, points: pts }));
+  assert.ok(Object.values(evaluate('d', many, routeTo(endOf(pts))).method.by_gap_min).every((b) => b.n >= 30 && b.too_few_samples === undefined));
 });

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { bearingDeg, destinationPoint, distanceNm } from '../../../lib/geo.ts';
 import type { AircraftRecord, FeedSnapshot } from '../../../server/feed/record.ts';
 import { FLY } from '../../../lib/estimate/fly.ts';
-import { Tracker, type Destination } from '../../../server/estimate/tracker.ts';
+import { Tracker } from '../../../server/estimate/tracker.ts';
+import type { Destination } from '../../../artifacts/meta.ts';
 
 const T = 1_790_000_000;
 const JFK: Destination = { code: 'JFK', lat: 40.6398, lon: -73.7789 };
