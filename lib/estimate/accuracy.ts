@@ -61,7 +61,7 @@ export interface EvalOptions {
 }
 
 /** a gap range with fewer samples than this says so beside its median (a handful proves nothing) */
-export const MIN_SAMPLES = 30;
+const MIN_SAMPLES = 30;
 
 /** the gap ranges of spec 2.3, minutes, [from, to) */
 const GAP_BUCKETS: readonly (readonly [string, number, number])[] = [
