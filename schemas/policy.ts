@@ -29,6 +29,8 @@ export const POLICIES: Record<string, Policy> = {
   route: { limit: 120, cache: cache(HOUR, HOUR) },
   // not shown: a station's private status; tight, and never cached anywhere
   station: { limit: 60, cache: 'private, no-store' },
+  // not shown: liveness and readiness probes, for load balancers; unlimited, never cached
+  health: { limit: 0, cache: 'no-store' },
   // documentation and the machine-readable description
   docs: { limit: 600, cache: cache(300, 300) },
 };

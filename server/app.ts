@@ -18,6 +18,7 @@ import { nowRoutes } from './handlers/now.ts';
 import { aircraftRoutes } from './handlers/aircraft.ts';
 import { pointRoutes } from './handlers/point.ts';
 import { traceRoutes } from './handlers/trace.ts';
+import { healthRoutes } from './handlers/health.ts';
 import { estimatedRoutes } from './handlers/estimated.ts';
 import { stationRoutes } from './handlers/stations.ts';
 import { historyRoutes } from './handlers/history.ts';
@@ -93,6 +94,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...stationRoutes(s.stations),
     ...routesRoutes({ history: s.history }),
     ...historyRoutes({ history: s.history, isKnownHex: s.isKnownHex }),
+    ...healthRoutes({ live: s.live, history: s.history }),
     ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c) }),
     ...bundleRoutes(c.bundles),
   ];

@@ -47,6 +47,8 @@ export interface Running {
 }
 
 const HEADERS_READ = ['accept-encoding', 'x-forwarded-for', 'if-none-match', 'user-agent'];
+/** response headers a page on another origin may read */
+const CORS_EXPOSE = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag';
 
 export function startServer(routes: Route[], opts: ServerOptions): Promise<Running> {
   const uws = loadNativeUws();
@@ -82,6 +84,8 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
         res.writeStatus(w.status);
         for (const [k, v] of w.headers) res.writeHeader(k, v);
         res.writeHeader('Access-Control-Allow-Origin', '*');
+        // without this a map's JavaScript reads RateLimit-Remaining and Retry-After as null
+        res.writeHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
         // endWithoutBody(length) of this uWS build drops the connection afterwards: the next
         // request on it went unanswered. the length goes in as a header, the end is bare
         if (head) {
@@ -96,6 +100,10 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     const match = router.match(path);
     // the unroutable path is not echoed: it may carry a station UUID or whatever a prober sent
     if (!match) return send(encodeError(new ApiError(404, 'not_found', 'no such operation; /docs lists them all'), []));
+    // a browser's CORS preflight: answered for any route, outside the rate limits (it costs nothing)
+    if (method === 'OPTIONS') {
+      return send({ status: '204 No Content', headers: [['Access-Control-Allow-Methods', 'GET, HEAD'], ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, If-None-Match'], ['Access-Control-Max-Age', '86400'], ['Cache-Control', 'public, max-age=86400'], ['Allow', 'GET, HEAD, OPTIONS']], body: Buffer.alloc(0) });
+    }
     if (method !== 'GET' && !head) {
       return send(
         encodeError(new ApiError(405, 'invalid_request', `${method} is not supported: every operation is GET`, { Allow: 'GET, HEAD' }), []),

@@ -28,7 +28,7 @@ export async function startApp(clock: () => number = () => NOW_MS, extraFlags: s
   const dir = mkdtempSync(join(tmpdir(), 'contrail-rel-'));
   const feed = join(dir, 'aircraft.json');
   writeFileSync(feed, JSON.stringify({ ...SAMPLE, now: clock() / 1000 }));
-  const { config } = loadServerConfig(['--port', '0', '--feed', feed, '--artifacts', fx.root, '--state', join(dir, 'state'), '--no-rate-limits', ...extraFlags], {});
+  const { config } = loadServerConfig(['--port', '0', '--feed', feed, '--artifacts', fx.root, '--state', join(dir, 'state'), ...(extraFlags.includes('--rate-limits') ? [] : ['--no-rate-limits']), ...extraFlags], {});
   const logs: string[] = [];
   const app = await createApp(config, { log: (l) => logs.push(l), clock, poll: false });
   const feedAt = async (nowS: number) => {

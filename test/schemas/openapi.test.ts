@@ -62,9 +62,9 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
     assert.ok(op, `${path} is missing from /openapi.json`);
     assert.equal(op['x-stability'], tier, `${path} tier`);
   }
-  const documents = ['/v1/credits', '/openapi.json', '/docs', '/v1/bundles', '/v1/bundles/{kind}/{file}'];
+  const documents = ['/v1/credits', '/openapi.json', '/docs', '/v1/bundles', '/v1/bundles/{kind}/{file}', '/healthz', '/readyz'];
   for (const extra of documents) assert.ok(doc.paths[extra]?.get, `${extra} is missing`);
-  assert.equal(Object.keys(doc.paths).length, Object.keys(SPEC_4).length + documents.length, 'no operation beyond spec 4 and the service\'s own documents');
+  assert.equal(Object.keys(doc.paths).length, Object.keys(SPEC_4).length + documents.length, 'no operation beyond spec 4 and the service\'s own documents and probes');
   for (const item of Object.values<any>(doc.paths)) assert.deepEqual(Object.keys(item), ['get'], 'every operation is GET only');
 });
 

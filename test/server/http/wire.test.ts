@@ -92,7 +92,7 @@ test('pipelined requests over fast and slow routes each get their answer, in ord
 test('standard methods other than GET and HEAD get a 405 in the section-7 shape, and the connection lives on', async () => {
   const s = await serve(routes, { clock: () => T0 });
   try {
-    for (const m of ['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']) {
+    for (const m of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const r = await exchange(s.port, [`${m} /v1/now HTTP/1.1\r\nHost: x\r\n\r\n`, get('/v1/now')], 2);
       assert.equal(r.statuses[0], 405, m);
       assert.equal(JSON.parse(r.bodies[0]!).error, 'invalid_request', m);

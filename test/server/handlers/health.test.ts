@@ -1,0 +1,44 @@
+// /healthz and /readyz for load balancers, and what a browser on another origin needs: the CORS
+// preflight and the readable RateLimit-* headers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { httpGet } from '../../helpers/http.ts';
+import { startApp } from '../../reliability/app.ts';
+import { NOW_MS } from '../../helpers/publish-fixture.ts';
+
+test('healthz always answers; readyz is 200 only with a fresh snapshot and a loaded build; neither is limited or cached', async () => {
+  let now = NOW_MS;
+  const a = await startApp(() => now, ['--rate-limits']);
+  try {
+    const h = await httpGet(`${a.base}/healthz`, { schema: 'health' });
+    assert.equal(h.status, 200);
+    assert.equal(h.headers['cache-control'], 'no-store');
+    assert.equal(h.headers['ratelimit-limit'], undefined, 'outside the rate limits');
+    assert.ok(h.json.history_build);
+    assert.equal((await httpGet(`${a.base}/readyz`, { schema: 'health' })).status, 200);
+    for (let i = 0; i < 700; i++) assert.equal((await httpGet(`${a.base}/healthz`)).status, 200, `probe ${i}`);
+    now += 61_000;
+    assert.equal((await httpGet(`${a.base}/healthz`)).status, 200, 'alive, if not ready');
+    const r = await httpGet(`${a.base}/readyz`);
+    assert.deepEqual([r.status, r.json.error], [503, 'stale_snapshot']);
+  } finally {
+    a.stop();
+  }
+});
+
+test('a CORS preflight is answered 204 with the methods, headers and max-age; responses expose RateLimit-* and Retry-After', async () => {
+  const a = await startApp(undefined, ['--rate-limits']);
+  try {
+    const pre = await httpGet(`${a.base}/v1/aircraft`, { method: 'OPTIONS', headers: { origin: 'https://map.example', 'access-control-request-method': 'GET' } });
+    assert.equal(pre.status, 204);
+    assert.equal(pre.headers['access-control-allow-origin'], '*');
+    assert.equal(pre.headers['access-control-allow-methods'], 'GET, HEAD');
+    assert.match(pre.headers['access-control-allow-headers'] ?? '', /If-None-Match/);
+    assert.equal(pre.headers['access-control-max-age'], '86400');
+    const r = await httpGet(`${a.base}/v1/now`, { headers: { origin: 'https://map.example' } });
+    assert.equal(r.status, 200);
+    for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']) assert.match(r.headers['access-control-expose-headers'] ?? '', new RegExp(h));
+  } finally {
+    a.stop();
+  }
+});
