@@ -2,6 +2,7 @@
 // one generic handler: normalise the path key (422 when malformed), find the object, pass its gzip
 // bytes through; a missing object is 404 not_found (unknown to the reference data) or not_observed
 // (a real thing the network has not heard), decided per route below.
+import { createHash } from 'node:crypto';
 import { invalidRequest, notFound, notObserved } from '../../lib/errors.ts';
 import { keys, normalise } from '../../artifacts/keys.ts';
 import { ARTIFACT_KINDS, routePattern, type ArtifactKindName } from '../../schemas/artifact-kinds.ts';
@@ -15,6 +16,15 @@ export interface HistoryDeps {
 }
 
 type Key = { key: string; what: string };
+
+// the stored bytes of an object never change: its validator is hashed once per cached buffer
+const etags = new WeakMap<Buffer, string>();
+function etagOf(gz: Buffer): string {
+  let e = etags.get(gz);
+  // weak: the gzip and the identity answer are the same document in two encodings
+  if (!e) etags.set(gz, (e = `W/"${createHash('sha1').update(gz).digest('base64url')}"`));
+  return e;
+}
 type Resolve = (p: Record<string, string>, l: Loaded) => Key;
 type Missing = (p: Record<string, string>, l: Loaded, k: Key) => Error;
 
@@ -40,7 +50,7 @@ function artifactRoute(kind: ArtifactKindName, deps: HistoryDeps, resolve: Resol
       const k = resolve(req.params, l);
       const gz = deps.history.object(k.key);
       if (!gz) throw missing(req.params, l, k);
-      return { body: { gz } };
+      return { body: { gz }, etag: etagOf(gz) };
     },
   };
 }

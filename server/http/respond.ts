@@ -11,6 +11,7 @@ export interface Wire {
 
 const STATUS: Record<number, string> = {
   200: '200 OK',
+  304: '304 Not Modified',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   422: '422 Unprocessable Entity',
@@ -58,12 +59,25 @@ export function encodeReply(r: Reply, gzipOk: boolean, cacheControl: string, ext
     ...extra,
   ];
   if (gzip) headers.push(['Content-Encoding', 'gzip']);
+  if (r.etag) headers.push(['ETag', r.etag]);
   for (const [k, v] of Object.entries(r.headers ?? {})) {
     const i = headers.findIndex(([h]) => h.toLowerCase() === k.toLowerCase());
     if (i >= 0) headers[i] = [k, v];
     else headers.push([k, v]);
   }
   return { status: STATUS[200]!, headers, body: bytes };
+}
+
+/** true when an If-None-Match header names this ETag (or is *); weak comparison (RFC 9110 13.1.2) */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string | undefined): boolean {
+  if (!ifNoneMatch || !etag) return false;
+  const weak = (t: string) => t.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || weak(t) === weak(etag));
+}
+
+/** 304: the client's copy is current; the validator and cache headers, no body */
+export function encodeNotModified(r: Reply, cacheControl: string, extra: [string, string][]): Wire {
+  return { status: STATUS[304]!, headers: [['ETag', r.etag!], ['Cache-Control', r.cacheControl ?? cacheControl], ['Vary', 'Accept-Encoding'], ...extra], body: Buffer.alloc(0) };
 }
 
 /** Any thrown value becomes a section-7 error response; unknown errors are logged by the caller. */

@@ -32,6 +32,8 @@ export interface Reply {
   cacheControl?: string;
   /** the bytes are already compressed (a .tar.gz download): never gzip them again */
   compressed?: boolean;
+  /** strong validator of the body; a request whose If-None-Match names it gets a 304 */
+  etag?: string;
 }
 
 // synchronous on purpose: uWebSockets.js drops a keep-alive connection whose next (pipelined)

@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/errors.ts';
 import { ClientIp, rateKeyOf } from './client-ip.ts';
 import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter } from './ratelimit.ts';
-import { acceptsGzip, encodeError, encodeReply, type Wire } from './respond.ts';
+import { acceptsGzip, encodeError, encodeNotModified, encodeReply, etagMatches, type Wire } from './respond.ts';
 import { decodePath, Router } from './router.ts';
 import type { Req, Reply, Route } from './types.ts';
 import type * as Uws from 'uWebSockets.js';
@@ -120,7 +120,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
       }
     }
     const req: Req = { method, path, query, params: match.params, ip, nowMs, headers };
-    const ok = (r: Reply) => send(encodeReply(r, gzipOk, policy.cache, rl));
+    const ok = (r: Reply) => send(etagMatches(headers['if-none-match'], r.etag) ? encodeNotModified(r, policy.cache, rl) : encodeReply(r, gzipOk, policy.cache, rl));
     const fail = (e: unknown) => {
       // log the route pattern, never the path: a path may carry a secret (a station's UUID)
       if (!(e instanceof ApiError)) log(`error ${method} ${match.route.pattern}: ${(e as Error)?.stack ?? String(e)}`);
