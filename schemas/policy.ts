@@ -29,6 +29,8 @@ export const POLICIES: Record<string, Policy> = {
   route: { limit: 120, cache: cache(HOUR, HOUR) },
   // not shown: a station's private status; tight, and never cached anywhere
   station: { limit: 60, cache: 'private, no-store' },
+  // not shown: the readsb /v2 searches (hex, callsign, reg, type, squawk, military), as point
+  search: { limit: 300, cache: cache(5, 5) },
   // not shown: liveness and readiness probes, for load balancers; unlimited, never cached
   health: { limit: 0, cache: 'no-store' },
   // documentation and the machine-readable description

@@ -17,6 +17,7 @@ import type { Route } from './http/types.ts';
 import { nowRoutes } from './handlers/now.ts';
 import { aircraftRoutes } from './handlers/aircraft.ts';
 import { pointRoutes } from './handlers/point.ts';
+import { searchRoutes } from './handlers/search.ts';
 import { traceRoutes } from './handlers/trace.ts';
 import { healthRoutes } from './handlers/health.ts';
 import { estimatedRoutes } from './handlers/estimated.ts';
@@ -38,6 +39,7 @@ export interface Services {
   stations: Stations;
   feed: FeedSource | null;
   isKnownHex: (hex: string) => boolean;
+  isMilitaryHex: (hex: string) => boolean;
   clock: () => number;
 }
 
@@ -50,9 +52,8 @@ export interface AppOptions {
 }
 
 /** The ICAO address blocks, from the shipped reference data (small: read at start-up). */
-function loadKnownHex(refDir = join(ROOT, 'data/ref')): (hex: string) => boolean {
-  const blocks = buildCodeBlocks(parseCodeBlocks(readFileSync(join(refDir, 'vrs-standing-data/code-blocks.csv'))).rows);
-  return (hex) => blocks.isKnownHex(hex);
+function loadCodeBlocks(refDir = join(ROOT, 'data/ref')) {
+  return buildCodeBlocks(parseCodeBlocks(readFileSync(join(refDir, 'vrs-standing-data/code-blocks.csv'))).rows);
 }
 
 /** Where a callsign is going, from the published build (artifacts/meta.ts destinationLookup). */
@@ -80,7 +81,8 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
     traces.update(snap);
     tracker.ingest(snap);
   });
-  return { live, traces, tracker, history, stations, feed, isKnownHex: loadKnownHex(), clock };
+  const blocks = loadCodeBlocks();
+  return { live, traces, tracker, history, stations, feed, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), clock };
 }
 
 export function routesOf(s: Services, c: ServerConfig): Route[] {
@@ -89,6 +91,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...nowRoutes({ live: s.live, stationCount: () => s.stations.roster.stationCount(s.clock()), archiveThrough: () => s.history.archiveThrough() }),
     ...aircraftRoutes(s.live),
     ...pointRoutes(s.live),
+    ...searchRoutes({ live: s.live, isMilitaryHex: s.isMilitaryHex }),
     ...traceRoutes({ traces: s.traces, isKnownHex: s.isKnownHex, assertFresh: (ms) => void s.live.current(ms) }),
     ...estimatedRoutes({ tracker: s.tracker, accuracy, assertFresh: (ms) => void s.live.current(ms) }),
     ...stationRoutes(s.stations),

@@ -6,6 +6,7 @@
 import { gzip, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
+import { SearchIndex } from './search-index.ts';
 import { wireOf } from '../feed/wire.ts';
 import { SpatialIndex, type Bbox } from './spatial.ts';
 
@@ -27,6 +28,8 @@ export class PreparedSnapshot {
   /** the whole /v1/aircraft body, uncompressed; records are slices of it */
   readonly body: Buffer;
   readonly index: SpatialIndex;
+  /** the /v2 search keys, made with the snapshot */
+  readonly search: SearchIndex;
   /** record i is body[start[i], end[i]) and ends with `}` */
   private readonly start: Uint32Array;
   private readonly end: Uint32Array;
@@ -54,6 +57,7 @@ export class PreparedSnapshot {
       }
     }
     this.withPosition = withPos;
+    this.search = new SearchIndex(list);
     const head = `{"generated_at":${snap.now},"total":${n},"with_position":${withPos},${OPEN_LIST}`;
     const wire = wireOf(snap);
     if (wire) {
@@ -122,6 +126,20 @@ export class PreparedSnapshot {
       at += this.body.copy(out, at, this.start[i]!, this.end[i]!);
     }
     out.write(CLOSE_LIST, at, 'latin1');
+    return out;
+  }
+
+  /** `head`, the listed records joined by commas (as prepared: one copy each), then `tail` */
+  listBody(ids: readonly number[], head: string, tail: string): Buffer {
+    let size = head.length + tail.length + Math.max(0, ids.length - 1);
+    for (const i of ids) size += this.end[i]! - this.start[i]!;
+    const out = Buffer.allocUnsafe(size);
+    let at = out.write(head, 0, 'latin1');
+    for (let k = 0; k < ids.length; k++) {
+      if (k > 0) out[at++] = 0x2c; // ,
+      at += this.body.copy(out, at, this.start[ids[k]!]!, this.end[ids[k]!]!);
+    }
+    out.write(tail, at, 'latin1');
     return out;
   }
 

@@ -63,8 +63,11 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
     assert.equal(op['x-stability'], tier, `${path} tier`);
   }
   const documents = ['/v1/credits', '/openapi.json', '/docs', '/v1/bundles', '/v1/bundles/{kind}/{file}', '/healthz', '/readyz'];
+  // the readsb /v2 searches (issue 17), tier candidate
+  const searches = ['/v2/hex/{hex}', '/v2/callsign/{callsign}', '/v2/reg/{reg}', '/v2/type/{designator}', '/v2/sqk/{squawk}', '/v2/mil'];
+  for (const extra of searches) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'candidate', extra);
   for (const extra of documents) assert.ok(doc.paths[extra]?.get, `${extra} is missing`);
-  assert.equal(Object.keys(doc.paths).length, Object.keys(SPEC_4).length + documents.length, 'no operation beyond spec 4 and the service\'s own documents and probes');
+  assert.equal(Object.keys(doc.paths).length, Object.keys(SPEC_4).length + documents.length + searches.length, 'no operation beyond spec 4, the service\'s own documents and probes, and the searches');
   for (const item of Object.values<any>(doc.paths)) assert.deepEqual(Object.keys(item), ['get'], 'every operation is GET only');
 });
 
