@@ -2,12 +2,12 @@
 //   traces -> flight log -> artifacts (+ estimate accuracy) -> validate -> atomic publish
 // `npm run --silent nightly -- --help`; with no flags it builds the bundled sample into var/.
 import { join } from 'node:path';
-import { runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
+import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { keys } from '../artifacts/keys.ts';
 import { buildLog, type BuildLogResult } from './log/build.ts';
 import { summary as logSummary } from './log/cli.ts';
-import { isDay, type DaySelection } from './history/scan.ts';
+import { historyProblem, isDay, type DaySelection } from './history/scan.ts';
 import { addDays } from './history/scan.ts';
 import { listLogDays, openLog } from './log/read.ts';
 import { accuracyStep, newestDay, type DestinationOf } from './accuracy/step.ts';
@@ -19,6 +19,7 @@ import type { Progress } from './progress.ts';
 import { buildArtifacts } from './artifacts/pipeline.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { writeBundles } from './bundle/bundle.ts';
+import { installed } from '../lib/install.ts';
 
 export interface NightlyConfig {
   history: string;
@@ -39,11 +40,11 @@ export interface NightlyConfig {
 const dirSet = (v: string) => (v ? undefined : 'must not be empty');
 
 export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
-  history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: 'data/sample/globe_history', help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: dirSet },
-  log: { flag: 'log', env: 'CONTRAIL_LOG', kind: 'string', default: 'var/flight-log', help: 'flight log root (day=YYYY-MM-DD/legs.parquet)', check: dirSet },
-  artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: 'var/artifacts', help: 'artifact tree root: versions/<build>/ and the `current` link the server follows', check: dirSet },
-  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: 'var/bundles', help: 'researchers\' bundles (daily and rolling .tar.gz with index.json); empty: none' },
-  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: 'data/ref', help: 'reference data snapshot (see data/ref/SOURCES.md)', check: dirSet },
+  history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: installed('data/sample/globe_history'), help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: dirSet },
+  log: { flag: 'log', env: 'CONTRAIL_LOG', kind: 'string', default: installed('var/flight-log'), help: 'flight log root (day=YYYY-MM-DD/legs.parquet)', check: dirSet },
+  artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: installed('var/artifacts'), help: 'artifact tree root: versions/<build>/ and the `current` link the server follows', check: dirSet },
+  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: installed('var/bundles'), help: 'researchers\' bundles (daily and rolling .tar.gz with index.json); empty: none' },
+  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot (see data/ref/SOURCES.md)', check: dirSet },
   timetables: { flag: 'timetables', env: 'CONTRAIL_TIMETABLES', kind: 'string', default: '', help: 'published timetables folder (artifacts/TIMETABLES.md); empty: boards are observed only' },
   // a night adds the newest day; a first run or a rebuild takes every day (0)
   days: { flag: 'days', env: 'CONTRAIL_NIGHTLY_DAYS', kind: 'int', default: 0, help: 'log step: build the newest N days of the history tree (0 = every day)', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
@@ -157,6 +158,10 @@ const nightly: Command<NightlyConfig> = {
   name: 'nightly',
   usage: USAGE,
   specs: NIGHTLY_SPECS,
+  check: (c) => {
+    const problem = c.skipLog ? null : historyProblem(c.history);
+    if (problem) throw new ConfigError(problem);
+  },
   run: async (c) => {
     const t0 = Date.now();
     const r = await runNightly(c, consoleProgress(), (l) => console.error(l));

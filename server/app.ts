@@ -1,8 +1,7 @@
 // composition: the services the configuration asks for, the route table over them, and the server.
 // every adapter (feed, feeder list, artifact tree, clock) is created here and nowhere else.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { ServerConfig } from './config.ts';
 import { FeedSource } from './feed/source.ts';
 import { ParserThread } from './feed/parser-thread.ts';
@@ -28,8 +27,8 @@ import { docsRoutes } from './handlers/docs.ts';
 import { bundleRoutes } from './handlers/bundles.ts';
 import { loadCredits } from './credits.ts';
 import { buildCodeBlocks, parseCodeBlocks } from '../lib/reference/codeblocks.ts';
+import { installed } from '../lib/install.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface Services {
   live: LiveState;
@@ -52,7 +51,7 @@ export interface AppOptions {
 }
 
 /** The ICAO address blocks, from the shipped reference data (small: read at start-up). */
-function loadCodeBlocks(refDir = join(ROOT, 'data/ref')) {
+function loadCodeBlocks(refDir = installed('data/ref')) {
   return buildCodeBlocks(parseCodeBlocks(readFileSync(join(refDir, 'vrs-standing-data/code-blocks.csv'))).rows);
 }
 

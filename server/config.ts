@@ -2,6 +2,7 @@
 // every setting a flag (--port) and an environment variable (CONTRAIL_PORT).
 import { type Specs, parseConfig } from '../lib/cli.ts';
 import { creditsOptions, type CreditsConfig } from './credits.ts';
+import { installed } from '../lib/install.ts';
 
 export interface ServerConfig extends CreditsConfig {
   host: string;
@@ -48,7 +49,7 @@ export const serverOptions: Specs<ServerConfig> = {
     help: 'connected-feeders list: file path or http(s) URL, polled (empty: station presence unavailable)',
   },
   state: {
-    flag: 'state', env: 'CONTRAIL_STATE', kind: 'string', default: 'var/state',
+    flag: 'state', env: 'CONTRAIL_STATE', kind: 'string', default: installed('var/state'),
     help: 'directory for the server\'s small persistent state (the station roster)',
   },
   // the client IP is the socket peer unless the peer is one of these; then the right-most

@@ -11,10 +11,11 @@ import { startLive, writeAtomic } from './live.ts';
 import { writeHistory } from './history.ts';
 import { writeFastLog } from './log.ts';
 import { loadWorld } from './world.ts';
+import { installed } from '../lib/install.ts';
 
 interface Common { ref: string; seed: number; routeRows: number }
 const common: Specs<Common> = {
-  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: 'data/ref', help: 'reference data snapshot (airports, runways, routes, registry, blocks)' },
+  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot (airports, runways, routes, registry, blocks)' },
   seed: { flag: 'seed', env: 'CONTRAIL_SIM_SEED', kind: 'int', default: 1, help: 'random seed: same seed and start, same bytes' },
   routeRows: { flag: 'route-rows', env: 'CONTRAIL_SIM_ROUTE_ROWS', kind: 'int', default: 0, help: 'read only the first N catalog routes (faster start; 0 = all 618k)', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
 };
@@ -25,8 +26,8 @@ const dayCheck = (v: string) => (v === '' || isDay(v) ? undefined : `expected a 
 interface LiveConfig extends Common { out: string; feeders: string; http: number; aircraft: number; start: string; intervalMs: number }
 const liveSpecs: Specs<LiveConfig> = {
   ...common,
-  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: 'var/demo/aircraft.json', help: 'aircraft.json rewritten atomically every interval (empty with --http: none)' },
-  feeders: { flag: 'feeders', env: 'CONTRAIL_SIM_FEEDERS', kind: 'string', default: 'var/demo/feeders.json', help: 'connected-feeders list rewritten with it (empty: none)' },
+  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/demo/aircraft.json'), help: 'aircraft.json rewritten atomically every interval (empty with --http: none)' },
+  feeders: { flag: 'feeders', env: 'CONTRAIL_SIM_FEEDERS', kind: 'string', default: installed('var/demo/feeders.json'), help: 'connected-feeders list rewritten with it (empty: none)' },
   http: { flag: 'http', env: 'CONTRAIL_SIM_HTTP', kind: 'int', default: 0, help: 'also serve /aircraft.json and /feeders.json on 127.0.0.1:PORT (0: off)', check: (v) => (v >= 0 && v <= 65535 ? undefined : 'must be 0..65535') },
   aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 400, help: 'about this many aircraft airborne at a busy hour', check: positive },
   start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '', help: 'simulated time of the first snapshot, then real time passes (empty: now)', check: timeCheck },
@@ -36,7 +37,7 @@ const liveSpecs: Specs<LiveConfig> = {
 interface HistoryConfig extends Common { out: string; days: number; start: string; aircraft: number }
 const historySpecs: Specs<HistoryConfig> = {
   ...common,
-  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: 'var/sim/globe_history', help: 'globe_history root to write YYYY/MM/DD/traces/xx/trace_full_<hex>.json into' },
+  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/sim/globe_history'), help: 'globe_history root to write YYYY/MM/DD/traces/xx/trace_full_<hex>.json into' },
   days: { flag: 'days', env: 'CONTRAIL_SIM_DAYS', kind: 'int', default: 1, help: 'UTC days to write', check: positive },
   start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '', help: 'first day YYYY-MM-DD (empty: the N days ending yesterday, UTC)', check: dayCheck },
   aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 400, help: 'about this many aircraft airborne at a busy hour', check: positive },
@@ -45,7 +46,7 @@ const historySpecs: Specs<HistoryConfig> = {
 interface SnapshotConfig extends Common { out: string; aircraft: number; start: string }
 const snapshotSpecs: Specs<SnapshotConfig> = {
   ...common,
-  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: 'var/sim/aircraft.json', help: 'aircraft.json to write' },
+  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/sim/aircraft.json'), help: 'aircraft.json to write' },
   aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 15000, help: 'exactly this many aircraft in the snapshot', check: positive },
   start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '2025-06-02T14:00:00Z', help: 'the snapshot instant (a busy hour over Europe and North America)', check: timeCheck },
 };
@@ -53,7 +54,7 @@ const snapshotSpecs: Specs<SnapshotConfig> = {
 interface LogConfig extends Common { out: string; days: number; start: string; legsPerDay: number; airframes: number; threads: number }
 const logSpecs: Specs<LogConfig> = {
   ...common,
-  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: 'var/sim/flight-log', help: 'flight log root (day=YYYY-MM-DD/legs.parquet)' },
+  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/sim/flight-log'), help: 'flight log root (day=YYYY-MM-DD/legs.parquet)' },
   days: { flag: 'days', env: 'CONTRAIL_SIM_DAYS', kind: 'int', default: 365, help: 'days to write', check: positive },
   start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '2025-01-01', help: 'first day YYYY-MM-DD', check: dayCheck },
   legsPerDay: { flag: 'legs-per-day', env: 'CONTRAIL_SIM_LEGS_PER_DAY', kind: 'int', default: 137000, help: 'legs per day (137,000 x 365 = 50 million)', check: positive },

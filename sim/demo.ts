@@ -11,15 +11,16 @@ import { readFileSync } from 'node:fs';
 import { FLEET_PER_AIRBORNE, createSky } from './sky.ts';
 import { writeHistory } from './history.ts';
 import { startLive, type Live } from './live.ts';
+import { installed } from '../lib/install.ts';
 
 interface DemoConfig { dir: string; port: number; days: number; aircraft: number; seed: number; ref: string }
 const specs: Specs<DemoConfig> = {
-  dir: { flag: 'dir', env: 'CONTRAIL_DEMO_DIR', kind: 'string', default: 'var/demo', help: 'working folder (history, log, artifacts, feed, state); its history and log are rewritten' },
+  dir: { flag: 'dir', env: 'CONTRAIL_DEMO_DIR', kind: 'string', default: installed('var/demo'), help: 'working folder (history, log, artifacts, feed, state); its history and log are rewritten' },
   port: { flag: 'port', env: 'CONTRAIL_DEMO_PORT', kind: 'int', default: 8080, help: 'port of the server', check: (v) => (v > 0 && v < 65536 ? undefined : 'must be 1..65535') },
   days: { flag: 'days', env: 'CONTRAIL_DEMO_DAYS', kind: 'int', default: 14, help: 'days of simulated history, ending yesterday (UTC)', check: (v) => (v >= 1 && v <= 60 ? undefined : 'must be 1..60') },
   aircraft: { flag: 'aircraft', env: 'CONTRAIL_DEMO_AIRCRAFT', kind: 'int', default: 120, help: 'about this many aircraft airborne at a busy hour', check: (v) => (v >= 10 ? undefined : 'must be at least 10') },
   seed: { flag: 'seed', env: 'CONTRAIL_SIM_SEED', kind: 'int', default: 1, help: 'simulator seed' },
-  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: 'data/ref', help: 'reference data snapshot' },
+  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot' },
 };
 
 const children = new Set<ChildProcess>();

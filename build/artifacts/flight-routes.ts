@@ -16,6 +16,7 @@ import {
 import type { RefView } from '../../artifacts/reference-view.ts';
 import { encodeLookup, encodeRoutesTable } from '../../artifacts/meta.ts';
 import { loadTable, streamRows } from './duck.ts';
+import { installed } from '../../lib/install.ts';
 
 export interface RoutesOptions {
   /** the reviewed list; a missing file means nothing was reviewed */
@@ -24,7 +25,7 @@ export interface RoutesOptions {
   policy: ReviewPolicy;
 }
 
-const DEFAULT_ROUTES_OPTIONS: RoutesOptions = { reviewFile: 'data/catalog-review.csv', policy: 'auto' };
+const DEFAULT_ROUTES_OPTIONS: RoutesOptions = { reviewFile: installed('data/catalog-review.csv'), policy: 'auto' };
 
 // log evidence per callsign, circuits (org = dst) left out, callsigns that cannot be a key skipped
 const EVIDENCE_SQL = `

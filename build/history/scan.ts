@@ -5,6 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parseTraceFull, type ParsedTrace } from '../../lib/readsb-trace.ts';
+import { statSync } from 'node:fs';
 
 /** why a file was left out of the log */
 export type SkipReason = 'bad_name' | 'non_icao' | 'unreadable' | 'corrupt' | 'not_trace';
@@ -63,6 +64,15 @@ async function dirNames(path: string): Promise<string[]> {
 }
 
 /** The days present in the tree (folders YYYY/MM/DD with a traces/ folder), oldest first. */
+/** the history root must be a folder: a missing one is a mistake, never an empty build */
+export function historyProblem(root: string): string | null {
+  try {
+    return statSync(root).isDirectory() ? null : `--history ${root} is not a folder`;
+  } catch {
+    return `--history ${root}: no such folder (the readsb globe_history root, YYYY/MM/DD/traces/...)`;
+  }
+}
+
 export async function listDays(root: string): Promise<string[]> {
   const out: string[] = [];
   for (const y of (await dirNames(root)).filter((n) => /^\d{4}$/.test(n))) {

@@ -9,9 +9,10 @@ import { parseAirports } from '../../lib/reference/airports.ts';
 import { buildLocator } from '../../lib/reference/locate.ts';
 import { parseRunways } from '../../lib/reference/runways.ts';
 import { consoleProgress } from '../progress.ts';
-import { isDay, type DaySelection } from '../history/scan.ts';
+import { isDay, type DaySelection, historyProblem } from '../history/scan.ts';
 import type { Locate } from './legs.ts';
 import { buildLog, type BuildLogResult } from './build.ts';
+import { installed } from '../../lib/install.ts';
 
 export { buildLog, type BuildLogOptions, type BuildLogResult } from './build.ts';
 
@@ -29,9 +30,9 @@ export interface LogConfig {
 const dayCheck = (v: string) => (v === '' || isDay(v) ? undefined : `expected a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
 
 export const LOG_SPECS: Specs<LogConfig> = {
-  history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: 'data/sample/globe_history', help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: (v) => (v ? undefined : 'must not be empty') },
-  log: { flag: 'log', env: 'CONTRAIL_LOG', kind: 'string', default: 'var/flight-log', help: 'flight log root; gets day=YYYY-MM-DD/legs.parquet', check: (v) => (v ? undefined : 'must not be empty') },
-  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: 'data/ref', help: 'reference data folder (ourairports/airports.csv.gz and runways.csv.gz locate take-offs and landings)' },
+  history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: installed('data/sample/globe_history'), help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: (v) => (v ? undefined : 'must not be empty') },
+  log: { flag: 'log', env: 'CONTRAIL_LOG', kind: 'string', default: installed('var/flight-log'), help: 'flight log root; gets day=YYYY-MM-DD/legs.parquet', check: (v) => (v ? undefined : 'must not be empty') },
+  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data folder (ourairports/airports.csv.gz and runways.csv.gz locate take-offs and landings)' },
   days: { flag: 'days', env: 'CONTRAIL_LOG_DAYS', kind: 'int', default: 0, help: 'build the newest N days of the history tree; 0 = every day (or --from/--to)', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
   from: { flag: 'from', env: 'CONTRAIL_LOG_FROM', kind: 'string', default: '', help: 'first day to build (YYYY-MM-DD, with --to)', check: dayCheck },
   to: { flag: 'to', env: 'CONTRAIL_LOG_TO', kind: 'string', default: '', help: 'last day to build, inclusive (YYYY-MM-DD, with --from)', check: dayCheck },
@@ -70,7 +71,11 @@ const logCommand: Command<LogConfig> = {
   name: 'log',
   usage: USAGE,
   specs: LOG_SPECS,
-  check: (c) => void selectionOf(c),
+  check: (c) => {
+    selectionOf(c);
+    const problem = historyProblem(c.history);
+    if (problem) throw new ConfigError(problem);
+  },
   run: async (config) => {
     const result = await buildLog(
       {

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
 import { DATA_FILES } from '../../lib/reference/files.ts';
 import { parseSources } from '../../lib/reference/sources.ts';
+import { installed } from '../../lib/install.ts';
 
 export interface RefreshConfig {
   from: string;
@@ -23,7 +24,7 @@ export const refreshOptions: Specs<RefreshConfig> = {
     help: 'directory holding the fresh upstream files, laid out like data/ref (a .gz file may also be given uncompressed)',
     check: (v) => (v ? undefined : 'is required: the directory with the downloaded files'),
   },
-  to: { flag: 'to', env: 'CONTRAIL_REFDATA_DIR', kind: 'string', default: 'data/ref', help: 'the snapshot directory to update' },
+  to: { flag: 'to', env: 'CONTRAIL_REFDATA_DIR', kind: 'string', default: installed('data/ref'), help: 'the snapshot directory to update' },
   date: {
     flag: 'date', env: 'CONTRAIL_REFDATA_DATE', kind: 'string', default: '',
     help: 'retrieval date written to sources.json, YYYY-MM-DD (empty: today, UTC)',

@@ -3,6 +3,7 @@
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
 import { s3Store } from './object-store.ts';
 import { upload } from './upload.ts';
+import { installed } from '../../lib/install.ts';
 
 export interface PublishConfig {
   artifacts: string;
@@ -19,8 +20,8 @@ export interface PublishConfig {
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 export const PUBLISH_SPECS: Specs<PublishConfig> = {
-  artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: 'var/artifacts', help: 'artifact tree root; its `current` version is uploaded', check: (v) => (v ? undefined : 'must not be empty') },
-  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: 'var/bundles', help: "bundles folder written by the nightly (index.json, daily/, rolling/); '' to upload the tree only" },
+  artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: installed('var/artifacts'), help: 'artifact tree root; its `current` version is uploaded', check: (v) => (v ? undefined : 'must not be empty') },
+  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: installed('var/bundles'), help: "bundles folder written by the nightly (index.json, daily/, rolling/); '' to upload the tree only" },
   // empty: AWS itself; set it for any other S3-compatible store (MinIO, Ceph, R2, s3rver)
   endpoint: { flag: 'endpoint', env: 'CONTRAIL_S3_ENDPOINT', kind: 'string', default: '', help: 'S3 endpoint URL, e.g. https://s3.example.net; empty for AWS' },
   bucket: { flag: 'bucket', env: 'CONTRAIL_S3_BUCKET', kind: 'string', default: '', help: 'bucket name (required)', check: (v) => (v === '' || BUCKET_NAME.test(v) ? undefined : 'expected a bucket name: 3-63 lower-case letters, digits, dots, hyphens') },

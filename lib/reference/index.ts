@@ -14,6 +14,7 @@ import { parseCodeBlocks, buildCodeBlocks, type CodeBlocks } from './codeblocks.
 import { parseCatalog, buildCatalog, type Catalog } from './catalog.ts';
 import { parseAlliances, type Alliances } from './alliances.ts';
 import { parseSources, type Source } from './sources.ts';
+import { installed } from '../install.ts';
 
 export interface Refdata {
   airports: AirportIndex;
@@ -31,7 +32,7 @@ export interface Refdata {
   counts: FileCount[];
 }
 
-const DEFAULT_REFDATA_DIR = 'data/ref';
+const DEFAULT_REFDATA_DIR = installed('data/ref');
 
 /** the bytes of one snapshot file, gunzipped when its name ends in .gz */
 export async function readRefFile(dir: string, path: string): Promise<Buffer> {

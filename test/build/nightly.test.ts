@@ -22,3 +22,17 @@ test('a bundle step that fails after the commit says the new build is live, neve
   assert.match(r.stderr, new RegExp(`bundles: .*\\(build ${v.id} is published and served; only this later step failed: rerun the nightly\\)`));
   assert.doesNotMatch(r.stderr, /published tree is unchanged/);
 });
+
+test('run from another working directory, the defaults still find the shipped data; a missing --history is exit 2, not an empty build', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-cwd-'));
+  // cron's way: some other folder, only outputs named
+  // as an operator's crontab would call it: the installation's tsx, by absolute path
+  const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+  const r = spawnSync(TSX, [join(ROOT, 'build/nightly.ts'), '--log', join(tmp, 'log'), '--artifacts', join(tmp, 'artifacts'), '--bundles', '', '--no-accuracy', '--ref', join(ROOT, 'test/fixtures/ref-small')], { cwd: tmp, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /archive through 2023-08-30/, 'the bundled sample history, found from the installation');
+  const missing = spawnSync(TSX, [join(ROOT, 'build/nightly.ts'), '--history', join(tmp, 'no-such-folder'), '--artifacts', join(tmp, 'a2')], { cwd: tmp, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(missing.status, 2, missing.stderr);
+  assert.match(missing.stderr, /nightly: --history .*no-such-folder: no such folder/);
+  assert.equal(currentVersion(join(tmp, 'a2')), null, 'nothing built');
+});
