@@ -188,6 +188,14 @@ test('requests the front cannot read answer 400 in the section-7 shape with no-s
   }
 });
 
+test('a folder of the tree (nginx would answer 403) is a section-7 answer with no-store, never HTML', async () => {
+  const r = await httpGet(`${base}/v1/airframes/`);
+  assert.ok(r.status === 403 || r.status === 404, String(r.status));
+  assert.equal(r.headers['cache-control'], 'no-store');
+  assert.equal(r.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(r.json.error, 'not_found');
+});
+
 test('a stored object\'s .gz name is no URL: 404 in the section-7 shape, not raw gzip labelled JSON', async () => {
   const r = await httpGet(`${base}/${anAirframe()}.gz`);
   assert.equal(r.status, 404);
