@@ -152,7 +152,11 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     ctx.progress.start('routes: log evidence', 0);
     const evidence = await readEvidence(ctx.db, (n) => ctx.progress.tick(n));
     ctx.progress.done(`${evidence.size} callsigns heard`);
-    ctx.progress.start('routes: decide and write', evidence.size + 0);
+    // every decision ticks: the heard callsigns, then the catalog's rows that none of them spoke for
+    const spoken = new Set([...evidence.keys()].map((cs) => ref.catalogKey(cs) ?? cs));
+    let unheard = 0;
+    for (const row of ref.catalogRows()) if (!spoken.has(row.callsign) && !evidence.has(row.callsign)) unheard++;
+    ctx.progress.start('routes: decide and write', evidence.size + unheard);
     const { table, outcomes } = computeRoutes(evidence, ref, reviews, opts.policy, (cs, d, ev, v) => {
       if (d.entry) ctx.writer.put(keys.route(cs), routeDoc(cs, d.entry, ev, v, ref));
       ctx.progress.tick();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ArtifactWriter } from '../../../build/publish/writer.ts';
 import type { BuildContext } from '../../../build/artifacts/context.ts';
-import { silentProgress } from '../../../build/progress.ts';
+import type { Progress } from '../../../build/progress.ts';
 import { loadRefAirports } from '../../../build/artifacts/duck.ts';
 import { makeRoutesBuilder } from '../../../build/artifacts/flight-routes.ts';
 import { buildAirframes } from '../../../build/artifacts/airframes.ts';
@@ -48,6 +48,13 @@ let db: DuckDBConnection;
 let writer: ArtifactWriter;
 let ctx: BuildContext;
 let table: RoutesTable;
+// every step's announced total and the ticks it then made
+const steps: { name: string; total: number; ticks: number }[] = [];
+const recording: Progress = {
+  start: (name, total) => void steps.push({ name, total, ticks: 0 }),
+  tick: (n = 1) => void (steps[steps.length - 1]!.ticks += n),
+  done: () => {},
+};
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'contrail-artifacts-'));
@@ -66,7 +73,7 @@ before(async () => {
   const ref = makeRef({ SWR101: ['EGLL', 'LSZH'], DLH4: ['EDDF', 'EGLL'], BAW9: ['EDDF', 'EGLL'], SWR7: ['LSZH', 'KJFK'] });
   ctx = {
     db, refdata: {} as Refdata, ref, writer, archiveThrough: '2024-06-03', windowStart: '2023-06-04', windowDays: 366, timetablesDir: null,
-    nowMs: Date.UTC(2024, 5, 4), progress: silentProgress, counts: {},
+    nowMs: Date.UTC(2024, 5, 4), progress: recording, counts: {},
   };
   const airports = await loadRefAirports(db, ref);
   const routes = await makeRoutesBuilder({ reviewFile, policy: 'auto' })(ctx, airports);
@@ -187,4 +194,10 @@ test('one truth per leg: route_source says where each end came from, table_sourc
       if (l.route_source === null) assert.equal(l.table_source, null, JSON.stringify(l));
     }
   }
+});
+
+test('progress totals are right: a step that announces a total ticks exactly that many', () => {
+  const counted = steps.filter((x) => x.total > 0);
+  assert.ok(counted.some((x) => x.name === 'routes: decide and write'));
+  for (const x of counted) assert.equal(x.ticks, x.total, x.name);
 });
