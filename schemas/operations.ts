@@ -29,7 +29,7 @@ export interface Operation {
   description: string;
   parameters: Parameter[];
   /** a schema name in this folder (schemas/<name>.schema.json), or a non-JSON media type */
-  response: { schema: string } | { mediaType: 'text/html' | 'application/gzip' } | { openapi: true };
+  response: { schema: string } | { mediaType: 'text/html' | 'application/gzip' | 'text/plain' } | { openapi: true };
   /** rate-limit and cache bucket (schemas/policy.ts) */
   bucket: string;
   stability: Stability;
@@ -436,6 +436,18 @@ export const OPERATIONS: readonly Operation[] = [
     bucket: 'health',
     stability: 'candidate',
     errors: ['stale_snapshot', 'artifact_unavailable'],
+  },
+  {
+    path: '/metrics',
+    operationId: 'getMetrics',
+    tag: 'about',
+    summary: 'Operational metrics in the Prometheus text format',
+    description: 'Snapshot age and size, feed errors by kind, requests and latency by route and status, 429s by bucket, the history build served and its age. Rendered every 5 s; outside the rate limits, never cached.',
+    parameters: [],
+    response: { mediaType: 'text/plain' },
+    bucket: 'health',
+    stability: 'candidate',
+    errors: [],
   },
   {
     path: '/v1/credits',

@@ -19,6 +19,8 @@ import { pointRoutes } from './handlers/point.ts';
 import { searchRoutes } from './handlers/search.ts';
 import { traceRoutes } from './handlers/trace.ts';
 import { healthRoutes } from './handlers/health.ts';
+import { Metrics } from './metrics.ts';
+import { metricsRoutes } from './handlers/metrics.ts';
 import { estimatedRoutes } from './handlers/estimated.ts';
 import { stationRoutes } from './handlers/stations.ts';
 import { historyRoutes } from './handlers/history.ts';
@@ -39,6 +41,7 @@ export interface Services {
   feed: FeedSource | null;
   isKnownHex: (hex: string) => boolean;
   isMilitaryHex: (hex: string) => boolean;
+  metrics: Metrics;
   clock: () => number;
 }
 
@@ -81,7 +84,8 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
     tracker.ingest(snap);
   });
   const blocks = loadCodeBlocks();
-  return { live, traces, tracker, history, stations, feed, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), clock };
+  const services: Omit<Services, 'metrics'> = { live, traces, tracker, history, stations, feed, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), clock };
+  return { ...services, metrics: new Metrics(services) };
 }
 
 export function routesOf(s: Services, c: ServerConfig): Route[] {
@@ -97,6 +101,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...routesRoutes({ history: s.history }),
     ...historyRoutes({ history: s.history, isKnownHex: s.isKnownHex }),
     ...healthRoutes({ live: s.live, history: s.history }),
+    ...metricsRoutes(() => s.metrics.rendered),
     ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c) }),
     ...bundleRoutes(c.bundles),
   ];
@@ -106,6 +111,8 @@ export interface App {
   port: number;
   services: Services;
   running: Running;
+  /** /metrics; tests call render() to see the newest figures */
+  metrics: Metrics;
   stop(): void;
 }
 
@@ -122,6 +129,8 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   } else {
     services.history.refresh();
   }
+  const metrics = services.metrics;
+  await (o.poll !== false ? metrics.start() : metrics.render());
   const running = await startServer(routesOf(services, c), {
     host: c.host,
     port: c.port,
@@ -129,13 +138,16 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     rateLimits: c.rateLimits,
     clock: services.clock,
     log: o.log,
+    observe: metrics.observe,
   });
   return {
     port: running.port,
     services,
     running,
+    metrics,
     stop() {
       if (watch) clearInterval(watch);
+      metrics.stop();
       services.feed?.stop();
       services.stations.source?.stop();
       services.history.stop();

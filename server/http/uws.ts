@@ -38,6 +38,8 @@ export interface ServerOptions {
   /** the clock, unix ms; tests pin it */
   clock?: () => number;
   log?: (line: string) => void;
+  /** hears every answer: the route pattern (never the path), its bucket, the status and the time taken */
+  observe?: (route: string, bucket: string, status: number, ms: number) => void;
 }
 
 export interface Running {
@@ -78,7 +80,11 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     const gzipOk = acceptsGzip(headers['accept-encoding']);
     const head = method === 'HEAD';
 
+    const started = performance.now();
+    let routeLabel = 'unrouted';
+    let bucketLabel = 'none';
     const send = (w: Wire) => {
+      opts.observe?.(routeLabel, bucketLabel, Number(w.status.slice(0, 3)), performance.now() - started);
       if (aborted) return;
       res.cork(() => {
         res.writeStatus(w.status);
@@ -100,6 +106,8 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     const match = router.match(path);
     // the unroutable path is not echoed: it may carry a station UUID or whatever a prober sent
     if (!match) return send(encodeError(new ApiError(404, 'not_found', 'no such operation; /docs lists them all'), []));
+    routeLabel = match.route.pattern;
+    bucketLabel = match.route.bucket;
     // a browser's CORS preflight: answered for any route, outside the rate limits (it costs nothing)
     if (method === 'OPTIONS') {
       return send({ status: '204 No Content', headers: [['Access-Control-Allow-Methods', 'GET, HEAD'], ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, If-None-Match'], ['Access-Control-Max-Age', '86400'], ['Cache-Control', 'public, max-age=86400'], ['Allow', 'GET, HEAD, OPTIONS']], body: Buffer.alloc(0) });

@@ -58,6 +58,11 @@ export class LiveState {
     this.trustedS = Math.min(snap.now, receivedS);
   }
 
+  /** aircraft in the current snapshot, whatever its age; null before the first (for /metrics) */
+  latestTotal(): number | null {
+    return this.snap?.total ?? null;
+  }
+
   /** seconds since the current snapshot, as trusted; null before the first */
   ageS(nowMs: number): number | null {
     return this.snap ? nowMs / 1000 - this.trustedS : null;

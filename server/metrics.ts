@@ -1,0 +1,69 @@
+// /metrics in the Prometheus text format (prom-client): the live snapshot's age and size, feed
+// errors by kind (the counters the feed log promises "in stats"), requests and latency by route
+// and status, 429s by bucket, the history build served and its age. the text is rendered every
+// few seconds off the request path (handlers answer synchronously: server/http/types.ts).
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Services } from './app.ts';
+
+export class Metrics {
+  readonly registry = new Registry();
+  private text = '';
+  private timer: NodeJS.Timeout | null = null;
+  private readonly requests = new Counter({ name: 'contrail_http_requests_total', help: 'Answers by route pattern and status', labelNames: ['route', 'status'], registers: [this.registry] });
+  private readonly latency = new Histogram({ name: 'contrail_http_request_seconds', help: 'Time to answer, by route pattern', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1], registers: [this.registry] });
+  private readonly limited = new Counter({ name: 'contrail_rate_limited_total', help: '429 answers by bucket', labelNames: ['bucket'], registers: [this.registry] });
+
+  constructor(s: Omit<Services, 'metrics'>) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'contrail_process_' });
+    const gauge = (name: string, help: string, value: () => number | null) =>
+      new Gauge({ name, help, registers: [this.registry], collect() { const v = value(); if (v !== null) this.set(v); } });
+    gauge('contrail_snapshot_age_seconds', 'Age of the live snapshot as trusted (the stale rule counts from it)', () => s.live.ageS(s.clock()));
+    gauge('contrail_snapshot_aircraft', 'Aircraft in the current snapshot', () => s.live.latestTotal());
+    gauge('contrail_history_build_age_seconds', 'Age of the published history build served', () => {
+      const built = s.history.current?.version.header.built_at;
+      return built ? (s.clock() - Date.parse(built)) / 1000 : null;
+    });
+    new Gauge({
+      name: 'contrail_history_build_info', help: 'The history build served (value 1)', labelNames: ['build'], registers: [this.registry],
+      collect() {
+        this.reset();
+        const id = s.history.current?.version.id;
+        if (id) this.set({ build: id }, 1);
+      },
+    });
+    new Gauge({
+      name: 'contrail_feed_events', help: 'Feed failures and dropped records by kind, since start', labelNames: ['kind'], registers: [this.registry],
+      collect() {
+        for (const [kind, n] of Object.entries(s.feed?.counters ?? {})) this.set({ kind }, n);
+      },
+    });
+    gauge('contrail_feed_snapshots_accepted', 'Good snapshots taken from the feed since start', () => s.feed?.accepted ?? null);
+  }
+
+  /** the uws boundary's observer (ServerOptions.observe) */
+  readonly observe = (route: string, bucket: string, status: number, ms: number): void => {
+    this.requests.inc({ route, status: String(status) });
+    this.latency.observe({ route }, ms / 1000);
+    if (status === 429) this.limited.inc({ bucket });
+  };
+
+  /** render now and every `everyMs` */
+  async start(everyMs = 5000): Promise<void> {
+    await this.render();
+    this.timer = setInterval(() => void this.render(), everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async render(): Promise<void> {
+    this.text = await this.registry.metrics();
+  }
+
+  /** the newest rendering, and its content type */
+  get rendered(): { text: string; contentType: string } {
+    return { text: this.text, contentType: this.registry.contentType };
+  }
+}
