@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { buildLog } from '../build/log/build.ts';
-import { loadLocate } from '../build/log/cli.ts';
+import { loadLocator } from '../lib/reference/fields.ts';
+import { airfieldOptions } from '../build/log/airfields.ts';
 import { addDays } from '../build/history/scan.ts';
 
 const args = process.argv.slice(2);
@@ -69,14 +70,14 @@ if (!existsSync(history)) {
   const g = generate(history);
   console.log(`generated ${g.files} files (${(g.bytes / 1e6).toFixed(1)} MB gzip) in ${history}`);
 }
-const locate = loadLocate(join(ROOT, 'data', 'ref'));
+const airfields = airfieldOptions(loadLocator(join(ROOT, 'data', 'ref')));
 const times: number[] = [];
 let last = { files: 0, legs: 0 };
 for (let r = 0; r <= RUNS; r++) {
   const log = join(BENCH, 'out');
   rmSync(log, { recursive: true, force: true });
   const t = performance.now();
-  const res = await buildLog({ history, log, select: { all: true }, locate, threads: 2, onSkip: () => {} });
+  const res = await buildLog({ history, log, select: { all: true }, ...airfields, threads: 2, onSkip: () => {} });
   const s = (performance.now() - t) / 1000;
   if (r > 0) times.push(s); // run 0 warms up
   last = res;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { keys } from '../artifacts/keys.ts';
+import { airfieldOptions } from './log/airfields.ts';
 import { buildLog, type BuildLogResult } from './log/build.ts';
 import { summary as logSummary } from './log/cli.ts';
 import { historyProblem, isDay, type DaySelection } from './history/scan.ts';
@@ -78,7 +79,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     let log: BuildLogResult | null = null;
     if (!c.skipLog) {
       const select: DaySelection = c.days > 0 ? { days: c.days } : { all: true };
-      log = await buildLog({ history: c.history, log: c.log, select, threads: c.threads, locate: (lat, lon) => refdata.locator.locate(lat, lon)?.ident ?? null }, progress);
+      log = await buildLog({ history: c.history, log: c.log, select, threads: c.threads, ...airfieldOptions(refdata.locator) }, progress);
       say(logSummary(log));
     }
 

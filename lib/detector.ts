@@ -26,7 +26,32 @@ interface Arrival { at: number; lat: number; lon: number; index: number }
 /** start/end: inclusive indexes into points. consecutive legs may share one index (a stop heard once). */
 export interface LegCut { start: number; end: number; departure: Departure | null; arrival: Arrival | null }
 
+/** the airfield nearest a point (within the lookup's own radius) and its elevation, or null */
+export type FieldLookup = (lat: number, lon: number) => { elevation_ft: number; km: number } | null;
+
 export interface DetectorOptions {
+  /** airfield knowledge (lib/reference/fields.ts). with it, ground is also recognised without a ground
+   * flag: slow and within fieldAglFt of a field's elevation, or a reading far below the field (88NV
+   * writes ground as altitude 0 at 3,912 ft); a first-heard take-off must be low over a field; a brief
+   * ground reading far from every field is a glitch. null: the flag alone, as readsb's own legs */
+  fields: FieldLookup | null;
+  /** ft above the field's elevation a slow point may read and still be on the ground. pressure altitude
+   * on the ground is the elevation plus ~27 ft per hPa below standard, and mode C is coarse: measured on
+   * the labelled traces, ground reads from 660 ft below (MSP in a cold high) to 470 ft above (Hollister) */
+  fieldAglFt: number;
+  /** ft. a reading this far below the nearby field's elevation is not an altitude at all: ground */
+  belowFieldFt: number;
+  /** kt. "slow" for the rule above: a landing roll decelerating, a touch-and-go, taxiing */
+  fieldSlowKt: number;
+  /** ft above the field a first-heard aircraft may be and still have been heard taking off */
+  firstAglFt: number;
+  /** km. "over the runway" for a leg that goes quiet on it (see lastAglFt) */
+  runwayEndKm: number;
+  /** ft above the field's elevation the last point of a leg that descended onto a runway and went quiet may be */
+  lastAglFt: number;
+  /** s. touchdown and lift-off are moved from the first/last ground point to the lowest air points
+   * next to it (a ground flag lags touchdown), at most this far */
+  settleS: number;
   /** a numeric altitude at or below this (ft) counts as on the ground; null = only the string 'ground'.
    * position streams that report ground as altitude 0 (the 88nv files) pass 0. */
   groundAltFt: number | null;
@@ -74,6 +99,14 @@ export interface DetectorOptions {
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
+  fields: null,
+  fieldAglFt: 500,
+  belowFieldFt: 1500,
+  fieldSlowKt: 45,
+  firstAglFt: 1000,
+  settleS: 30,
+  runwayEndKm: 0.5,
+  lastAglFt: 100,
   groundAltFt: null,
   groundMaxKt: 200,
   taxiKt: 40,
@@ -139,9 +172,44 @@ function saysGround(p: TrackPoint, o: DetectorOptions): boolean {
 
 function pointClass(pts: TrackPoint[], i: number, o: DetectorOptions): Cls | 0 {
   const p = pts[i]!;
-  if (saysGround(p, o)) return speedKt(pts, i) > o.groundMaxKt ? AIR : GROUND;
-  return typeof p.alt === 'number' ? AIR : 0;
+  if (saysGround(p, o) || belowField(p, o)) return speedKt(pts, i) > o.groundMaxKt ? AIR : GROUND;
+  if (typeof p.alt !== 'number') return 0;
+  const h = heightAboveField(p, o);
+  // the reported speed first here: speeds from positions 1-3 s apart are too coarse to tell 40 kt from 50
+  return h !== null && h <= o.fieldAglFt && (p.gs ?? speedKt(pts, i)) <= o.fieldSlowKt && level(pts, i) ? GROUND : AIR;
 }
+
+/** no climb or descent within 10 s either side (a glider sinking slowly 400 ft over the field is not on
+ * the ground); ground readings jitter by a mode C step */
+function level(pts: TrackPoint[], i: number): boolean {
+  const t = pts[i]!.t;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const dir of [-1, 1]) {
+    for (let j = i; j >= 0 && j < pts.length && Math.abs(pts[j]!.t - t) <= 10; j += dir) {
+      const a = pts[j]!.alt;
+      if (typeof a !== 'number') continue;
+      lo = Math.min(lo, a);
+      hi = Math.max(hi, a);
+    }
+  }
+  return hi - lo <= 100;
+}
+
+/** ft above the nearby field's elevation; null without a numeric altitude or a field */
+function heightAboveField(p: TrackPoint, o: DetectorOptions): number | null {
+  if (typeof p.alt !== 'number' || !o.fields) return null;
+  const f = o.fields(p.lat, p.lon);
+  return f ? p.alt - f.elevation_ft : null;
+}
+
+/** a reading far below the field it is next to: the feed's way of writing "on the ground" */
+function belowField(p: TrackPoint, o: DetectorOptions): boolean {
+  const h = heightAboveField(p, o);
+  return h !== null && h < -o.belowFieldFt;
+}
+
+const nearField = (p: TrackPoint, o: DetectorOptions) => o.fields !== null && o.fields(p.lat, p.lon) !== null;
 
 /** the point's speed, knots: from its neighbours' positions when one is close in time (a reported
  * speed can be stale or garbage: seen 468 kt on a taxiway), else the reported one; 0 when unknown */
@@ -208,6 +276,12 @@ function groundConfirmed(r: Run, pts: TrackPoint[], o: DetectorOptions, edge: bo
   const long = n >= o.minGroundPoints && pts[r.e]!.t - pts[r.s]!.t >= o.minGroundS;
   // a brief ground run right next to a point high aloft is a glitch (alt 0 / gs 0 written for "no data")
   if (!long && (!reachable(pts, r.s - 1, r.s, o) || !reachable(pts, r.e + 1, r.e, o))) return false;
+  // with airfield knowledge: a brief ground reading with no field near it is a glitch, not a landing
+  if (!long && o.fields) {
+    let near = false;
+    for (let i = r.s; i <= r.e && !near; i++) near = nearField(pts[i]!, o);
+    if (!near) return false;
+  }
   if (edge) return true; // the trace starts or ends (or goes quiet) on the ground: nothing follows to contradict it
   if (n < o.minGroundPoints) return false;
   let known = false;
@@ -296,12 +370,58 @@ function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions): LegCut[] {
     if (toPrev) prev!.tail = [r.s, prevEnd];
     if (toNext) next!.head = [nextStart, r.e];
   }
-  return cores.map((c) => ({
-    start: c.head ? c.head[0] : c.s,
-    end: c.tail ? c.tail[1] : c.e,
-    departure: c.head ? departureAt(pts, c.head[1], 0) : aloftDeparture(pts, c, o),
-    arrival: c.tail ? { at: pts[c.tail[0]]!.t, lat: pts[c.tail[0]]!.lat, lon: pts[c.tail[0]]!.lon, index: c.tail[0] } : null,
-  }));
+  return cores.map((c) => {
+    const off = c.head ? settle(pts, c.head[1], c.s, c.e, 1, o) : -1;
+    const on = c.tail ? settle(pts, c.tail[0], c.e, c.s, -1, o) : lastHeardOnRunway(pts, c, o);
+    return {
+      start: c.head ? c.head[0] : c.s,
+      end: c.tail ? c.tail[1] : c.e,
+      departure: c.head ? departureAt(pts, off, 0) : aloftDeparture(pts, c, o),
+      arrival: on >= 0 ? { at: pts[on]!.t, lat: pts[on]!.lat, lon: pts[on]!.lon, index: on } : null,
+    };
+  });
+}
+
+/** a leg whose last points come down onto a runway (at the field's height, over it) and then go
+ * quiet landed there: coverage at small fields often ends before the roll slows (seen at Monterey,
+ * the last point 175 ft over the threshold at 75 kt). -1 when the leg does not end so. */
+function lastHeardOnRunway(pts: TrackPoint[], c: Core, o: DetectorOptions): number {
+  if (!o.fields) return -1;
+  const last = pts[c.e]!;
+  const next = pts[c.e + 1];
+  if (next && !stoppedBetween(last, next, o)) return -1;
+  const f = o.fields(last.lat, last.lon);
+  if (!f || f.km > o.runwayEndKm || typeof last.alt !== 'number' || last.alt - f.elevation_ft > o.lastAglFt) return -1;
+  // it came down to get there: higher by a circuit's height within the last two minutes
+  let came = false;
+  for (let i = c.e; i >= c.s && last.t - pts[i]!.t <= 120 && !came; i--) {
+    const a = pts[i]!.alt;
+    came = typeof a === 'number' && a >= last.alt + 300;
+  }
+  return came ? settle(pts, c.e, c.e, c.s, -1, o) : -1;
+}
+
+/** the lift-off (dir 1: from the last ground point g into the air run from..to) or touchdown (dir -1:
+ * from the first ground point back into the air run) point: the air points next to the ground that
+ * read within 50 ft of the lowest reading near it are still on the runway (a ground flag lags
+ * touchdown by up to minutes; a rolling aircraft may report an altitude). at most settleS away. */
+function settle(pts: TrackPoint[], g: number, from: number, to: number, dir: 1 | -1, o: DetectorOptions): number {
+  if (!o.fields) return g; // without the field's height the lowest reading may as well be 500 ft up
+  const t0 = pts[g]!.t;
+  let floor = Infinity;
+  for (let i = from; dir * (to - i) >= 0 && Math.abs(pts[i]!.t - t0) <= 2 * o.settleS; i += dir) {
+    const a = pts[i]!.alt;
+    if (typeof a === 'number' && !belowField(pts[i]!, o)) floor = Math.min(floor, a);
+  }
+  const h = Number.isFinite(floor) ? heightAboveField({ ...pts[g]!, alt: floor }, o) : null;
+  if (h === null || h > o.fieldAglFt) return g;
+  let best = g;
+  for (let i = from; dir * (to - i) >= 0 && Math.abs(pts[i]!.t - t0) <= o.settleS; i += dir) {
+    const a = pts[i]!.alt;
+    if (typeof a !== 'number' || a > floor + 50) break;
+    best = i;
+  }
+  return best;
 }
 
 function departureAt(pts: TrackPoint[], i: number, altFt: number): Departure {
@@ -318,6 +438,11 @@ function aloftDeparture(pts: TrackPoint[], c: Core, o: DetectorOptions): Departu
   if (i > c.e) return null;
   const first = altOf(pts[i]!)!;
   if (first > o.maxFirstAltFt) return null;
+  // with airfield knowledge: low over a field, not merely below 5,000 ft somewhere
+  if (o.fields) {
+    const h = heightAboveField(pts[i]!, o);
+    if (h === null || h > o.firstAglFt) return null;
+  }
   for (let j = i + 1; j <= c.e && pts[j]!.t - pts[i]!.t <= o.climbWindowS; j++) {
     const a = altOf(pts[j]!);
     if (a === null) continue;

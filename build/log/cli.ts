@@ -1,16 +1,11 @@
 // the log step as a command:
 //   npx tsx build/log/cli.ts --history <globe_history> --log <LOG> [--days N | --from D --to D]
 // with no flags it builds every day of the bundled sample into var/flight-log.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
-import { parseAirports } from '../../lib/reference/airports.ts';
-import { buildLocator } from '../../lib/reference/locate.ts';
-import { parseRunways } from '../../lib/reference/runways.ts';
+import { airfieldOptions } from './airfields.ts';
+import { loadLocator } from '../../lib/reference/fields.ts';
 import { consoleProgress } from '../progress.ts';
 import { isDay, type DaySelection, historyProblem } from '../history/scan.ts';
-import type { Locate } from './legs.ts';
 import { buildLog, type BuildLogResult } from './build.ts';
 import { installed } from '../../lib/install.ts';
 
@@ -53,15 +48,6 @@ export function selectionOf(c: LogConfig): DaySelection {
   return c.days > 0 ? { days: c.days } : { all: true };
 }
 
-/** The OurAirports locator from the reference folder, as the ident-returning function the log needs. */
-export function loadLocate(refDir: string): Locate {
-  const csv = (name: string) => gunzipSync(readFileSync(join(refDir, 'ourairports', name))).toString('utf8');
-  const { airports } = parseAirports(csv('airports.csv.gz'));
-  const { runways } = parseRunways(csv('runways.csv.gz'));
-  const locator = buildLocator(airports, runways);
-  return (lat, lon) => locator.locate(lat, lon)?.ident ?? null;
-}
-
 export function summary(r: BuildLogResult): string {
   const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
   return `log: ${r.days} days, ${r.files} files, ${r.legs} legs, ${r.carried} legs open after the last day; skipped: ${skipped || 'none'}`;
@@ -82,8 +68,7 @@ const logCommand: Command<LogConfig> = {
         history: config.history,
         log: config.log,
         select: selectionOf(config),
-        locate: loadLocate(config.ref),
-        legs: { carryS: config.carryHours * 3600 },
+        ...airfieldOptions(loadLocator(config.ref), config.carryHours * 3600),
         threads: config.threads,
       },
       consoleProgress(),

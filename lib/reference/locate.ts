@@ -12,7 +12,11 @@ import type { Airport } from './airports.ts';
 import { kindRank } from './airports.ts';
 import type { Runway } from './runways.ts';
 
-export const RUNWAY_KM = 1.0;
+export const RUNWAY_KM = 2.0;
+/** km from a runway centreline (or the reference point of a field without located runways) within
+ * which a point is "at the field" for the detector's height-above-field rules: wide enough for a
+ * circuit's final and climb-out, narrow enough that a neighbouring field is rarely nearer */
+const FIELD_KM = 4.0;
 const TIE_KM = 0.2;
 /** reference-point radius by kind, km; large fields without runway positions are big */
 export const REF_RADIUS_KM: Record<string, number> = {
@@ -40,6 +44,8 @@ interface Entry {
 export interface AirportLocator {
   /** the airport where this ground point clearly is, or null */
   locate(lat: number, lon: number): Airport | null;
+  /** the nearest open airport within FIELD_KM of its runways (or reference point), with the distance; null when none */
+  nearest(lat: number, lon: number): { airport: Airport; km: number } | null;
   /** airports that can be assigned (not closed) */
   readonly size: number;
 }
@@ -61,20 +67,21 @@ function segDist(ax: number, ay: number, bx: number, by: number): number {
   return Math.sqrt(x * x + y * y);
 }
 
-// how far (km) the point is from this airport, or Infinity when it does not match
-function matchKm(e: Entry, lat: number, lon: number, kx: number): number {
+// how far (km) the point is from this airport, or Infinity when it does not match. refRadiusKm and
+// runwayKm are the match limits (FIELD_KM for both when asking how near a field is)
+function matchKm(e: Entry, lat: number, lon: number, kx: number, refRadiusKm = e.refRadiusKm, runwayKm = RUNWAY_KM): number {
   const a = e.airport;
   const rx = wrapLon(a.lon - lon) * kx;
   const ry = (a.lat - lat) * KM_PER_DEG;
   const ref = Math.sqrt(rx * rx + ry * ry);
-  let best = ref <= e.refRadiusKm ? ref : Infinity;
+  let best = ref <= refRadiusKm ? ref : Infinity;
   const s = e.segs;
   for (let i = 0; i < s.length; i += 4) {
     const d = segDist(
       wrapLon(s[i + 1]! - lon) * kx, (s[i]! - lat) * KM_PER_DEG,
       wrapLon(s[i + 3]! - lon) * kx, (s[i + 2]! - lat) * KM_PER_DEG,
     );
-    if (d <= RUNWAY_KM && d < best) best = d;
+    if (d <= runwayKm && d < best) best = d;
   }
   return best;
 }
@@ -114,7 +121,7 @@ export function buildLocator(airports: readonly Airport[], runways: readonly Run
       minDLon = Math.min(minDLon, d);
       maxDLon = Math.max(maxDLon, d);
     }
-    const padKm = Math.max(entry.refRadiusKm, RUNWAY_KM);
+    const padKm = Math.max(entry.refRadiusKm, RUNWAY_KM, FIELD_KM);
     const padLat = padKm / KM_PER_DEG;
     const cos = Math.max(0.01, Math.cos((Math.min(89, Math.max(Math.abs(minLat), Math.abs(maxLat)) + padLat) * Math.PI) / 180));
     const padLon = padKm / (KM_PER_DEG * cos);
@@ -131,11 +138,25 @@ export function buildLocator(airports: readonly Airport[], runways: readonly Run
       }
     }
   }
+  const cellAt = (lat: number, lon: number): Entry[] | null => {
+    if (!Number.isFinite(lat) || !Number.isFinite(lon) || lat < -90 || lat > 90) return null;
+    return grid.get(key(Math.min(latCell(lat), latCell(90) - 1), lonCell(wrapLon(lon)))) ?? null;
+  };
   return {
     size,
+    nearest(lat, lon) {
+      const cell = cellAt(lat, lon);
+      if (!cell) return null;
+      const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);
+      let best: { airport: Airport; km: number } | null = null;
+      for (const e of cell) {
+        const d = matchKm(e, lat, lon, kx, FIELD_KM, FIELD_KM);
+        if (d < (best?.km ?? Infinity)) best = { airport: e.airport, km: d };
+      }
+      return best;
+    },
     locate(lat, lon) {
-      if (!Number.isFinite(lat) || !Number.isFinite(lon) || lat < -90 || lat > 90) return null;
-      const cell = grid.get(key(Math.min(latCell(lat), latCell(90) - 1), lonCell(wrapLon(lon))));
+      const cell = cellAt(lat, lon);
       if (!cell) return null;
       const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);
       let nearest = Infinity;

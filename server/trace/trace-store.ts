@@ -8,7 +8,7 @@
 // point every levelSpacingS. the day's take-off is remembered when its points age out, so a
 // flight two hours out still says where it took off (until it lands or the UTC day ends).
 
-import { cutLegs, type TrackPoint } from '../../lib/detector.ts';
+import { cutLegs, type FieldLookup, type TrackPoint } from '../../lib/detector.ts';
 import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
 
 /** [t, lat, lon, alt_baro, track] as spec 2.4 serves it */
@@ -36,6 +36,8 @@ export interface TraceStoreOptions {
   minSpacingS?: number;
   /** s. straight, level flight keeps one point this often (cruise: 60 points per 30 minutes) */
   levelSpacingS?: number;
+  /** airfield heights for the detector (ground without a ground flag, touchdown placement); null: flags only */
+  fields?: FieldLookup | null;
 }
 
 /** deg: a turn of this much since the last kept point keeps the new one */
@@ -138,6 +140,7 @@ export class TraceStore {
   private readonly maxSeenPosS: number;
   private readonly minSpacingS: number;
   private readonly levelSpacingS: number;
+  private readonly fields: FieldLookup | null;
   // insertion order = last-update order: the front is always the stalest aircraft
   private readonly trails = new Map<string, Trail>();
 
@@ -150,6 +153,7 @@ export class TraceStore {
     this.maxSeenPosS = opts.maxSeenPosS ?? 15;
     this.minSpacingS = opts.minSpacingS ?? 2;
     this.levelSpacingS = opts.levelSpacingS ?? 30;
+    this.fields = opts.fields ?? null;
   }
 
   /** aircraft held now */
@@ -174,7 +178,7 @@ export class TraceStore {
     if (i0 >= tr.len) return null;
     const track = trackOf(tr, i0);
     const points: TraceTuple[] = track.map((p) => [p.t, p.lat, p.lon, p.alt, p.track ?? null]);
-    const legs = cutLegs(track);
+    const legs = cutLegs(track, { fields: this.fields });
     const leg = legs[legs.length - 1];
     // the window shows no landing before the current leg: its take-off may have aged out, so the
     // remembered one of the same UTC day stands in
@@ -199,7 +203,7 @@ export class TraceStore {
     }
     // cruise points leaving the window say nothing about a take-off: no detector run for them
     if (!low) return;
-    const legs = cutLegs(trackOf(tr, tr.start));
+    const legs = cutLegs(trackOf(tr, tr.start), { fields: this.fields });
     const last = legs[legs.length - 1];
     if (!last) return;
     // a leg that ends on the ground has landed: no take-off to carry

@@ -33,9 +33,13 @@ export function ac671b(): ParsedTrace {
   return parseTraceFull(JSON.parse(readMaybeGzip(join(TRAFFIC, 'trace_full_ac671b.json.gz'))));
 }
 
-/** an 88nv position stream, grouped per aircraft, oldest first; ground stays altitude 0 */
-export function stream88nv(name: '88nv_20230829_1hr' | '88nv_20230830_20min'): Map<string, TrackPoint[]> {
+/** a position stream (one JSON line per position: now, hex, alt_baro, gscp, lat, lon, track),
+ * grouped per aircraft, oldest first. 88nv writes ground as altitude 0 (a number, kept as one: the
+ * detector knows the field is at 3,912 ft); the Monterey grid writes the string "0", read as the
+ * ground flag it stands for, and its speed 0 with no track is the recorder's "no velocity", read as unknown. */
+export function positionStream(name: '88nv_20230829_1hr' | '88nv_20230830_20min' | 'grid_20250601_36_-122'): Map<string, TrackPoint[]> {
   const by = new Map<string, TrackPoint[]>();
+  const grid = name.startsWith('grid');
   for (const line of readMaybeGzip(join(TRAFFIC, `${name}.jsonl.gz`)).split('\n')) {
     if (!line.trim()) continue;
     const r = JSON.parse(line) as Record<string, unknown>;
@@ -46,8 +50,9 @@ export function stream88nv(name: '88nv_20230829_1hr' | '88nv_20230830_20min'): M
       t: r.now,
       lat: r.lat,
       lon: r.lon,
-      alt: typeof r.alt_baro === 'number' ? r.alt_baro : null,
-      gs: typeof r.gscp === 'number' ? r.gscp : null,
+      alt: typeof r.alt_baro === 'number' ? r.alt_baro : typeof r.alt_baro === 'string' ? 'ground' : null,
+      // the grid recorder writes gs 0 with no track when a message carried no velocity
+      gs: typeof r.gscp === 'number' && !(grid && r.gscp === 0 && r.track == null) ? r.gscp : null,
       track: typeof r.track === 'number' ? r.track : null,
     });
   }

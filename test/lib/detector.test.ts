@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cutLegs, DEFAULT_DETECTOR, type LegCut, type TrackPoint } from '../../lib/detector.ts';
 import { distanceKm } from '../../lib/geo.ts';
-import { ac671b, sampleHexes, sampleTrace, stream88nv } from '../helpers/traffic.ts';
+import { ac671b, sampleHexes, sampleTrace, positionStream } from '../helpers/traffic.ts';
 
 // airport reference points from OurAirports airports.csv (Unlicense), looked up by ident
 const MSP = { lat: 44.880081, lon: -93.221741 }; // KMSP
@@ -93,9 +93,9 @@ test('C172 aa178d doing six flights from 88NV: each leg departs before it lands,
 test('88nv streams (ground = altitude 0): counts stay within the README totals of its region-gate method', () => {
   let dep = 0;
   let arr = 0;
-  const hour = count([...stream88nv('88nv_20230829_1hr').values()].flatMap((p) => cutLegs(p, { groundAltFt: 0 })));
+  const hour = count([...positionStream('88nv_20230829_1hr').values()].flatMap((p) => cutLegs(p, { groundAltFt: 0 })));
   for (const name of ['88nv_20230829_1hr', '88nv_20230830_20min'] as const) {
-    for (const pts of stream88nv(name).values()) {
+    for (const pts of positionStream(name).values()) {
       const legs = cutLegs(pts, { groundAltFt: 0 });
       assertWellFormed(legs, pts);
       const c = count(legs);
@@ -114,12 +114,12 @@ test('88nv streams (ground = altitude 0): counts stay within the README totals o
 });
 
 test('88nv: a tow plane whose ground flag flaps for 80 s in flight at 55 kt has two flights, not five', () => {
-  const legs = cutLegs(stream88nv('88nv_20230829_1hr').get('a9ddb5')!, { groundAltFt: 0 });
+  const legs = cutLegs(positionStream('88nv_20230829_1hr').get('a9ddb5')!, { groundAltFt: 0 });
   assert.deepEqual([legs.length, count(legs).dep, count(legs).arr], [2, 2, 2]);
 });
 
 test('88nv: altitude-0 speed-0 glitches in cruise (mid-trace and as the last point) are no landing', () => {
-  const s = stream88nv('88nv_20230829_1hr');
+  const s = positionStream('88nv_20230829_1hr');
   for (const hex of ['a1b091', 'a48902', 'a83295']) {
     const legs = cutLegs(s.get(hex)!, { groundAltFt: 0 });
     assert.equal(legs.length, 1, hex);

@@ -1,0 +1,72 @@
+// scores the take-off/landing detector against the hand-labelled real traces
+// (test/fixtures/traffic/labels.json): precision and recall at ±30 s, and airport accuracy.
+// used by bench/detector/score.ts (prints the table) and test/lib/detector-truth.test.ts (guards it).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cutLegs, type TrackPoint } from '../../lib/detector.ts';
+import { fieldsOf } from '../../lib/reference/fields.ts';
+import type { AirportLocator } from '../../lib/reference/locate.ts';
+import { TRAFFIC } from './traffic.ts';
+import { loadSource, type SourceName } from './detector-sources.ts';
+
+export const TOLERANCE_S = 30;
+
+interface Label { hex: string; kind: 'dep' | 'arr'; t: number; airport: string; note?: string }
+interface Ignore { hex: string; from: number; to: number }
+interface SourceLabels { reviewed: 'all' | string[]; events: Label[]; ignore: Ignore[] }
+const labels = JSON.parse(readFileSync(join(TRAFFIC, 'labels.json'), 'utf8')) as { sources: Record<SourceName, SourceLabels> };
+
+interface Found { hex: string; kind: 'dep' | 'arr'; t: number; airport: string | null; lat: number; lon: number }
+
+export interface Score {
+  name: SourceName;
+  heldOut: boolean;
+  labelled: number;
+  found: number;
+  matched: number;
+  airportOk: number;
+  /** |detected - labelled| of each match, s, ascending */
+  dts: number[];
+  /** one line per miss, false detection and wrong airport */
+  notes: string[];
+}
+
+const hhmmss = (t: number) => new Date(t * 1000).toISOString().slice(11, 19);
+
+/** baseline: the detector without airfield knowledge, as the nightly ran before it had any */
+export function scoreSource(name: SourceName, locator: AirportLocator, baseline = false): Score {
+  const fields = fieldsOf(locator);
+  const src = loadSource(name);
+  const lab = labels.sources[name];
+  const scored = (hex: string) => lab.reviewed === 'all' || lab.reviewed.includes(hex);
+  const ignored = (hex: string, t: number) => lab.ignore.some((i) => i.hex === hex && t >= i.from && t <= i.to);
+  const detect = (hex: string, pts: TrackPoint[]): Found[] =>
+    cutLegs(pts, baseline ? {} : { fields }).flatMap((leg) =>
+      ([['dep', leg.departure], ['arr', leg.arrival]] as const).flatMap(([kind, e]) =>
+        e ? [{ hex, kind, t: e.at, lat: e.lat, lon: e.lon, airport: locator.locate(e.lat, e.lon)?.ident ?? null }] : []));
+  const truth = lab.events.filter((e) => !ignored(e.hex, e.t));
+  const found = [...src.tracks].filter(([hex]) => scored(hex)).flatMap(([hex, pts]) => detect(hex, pts)).filter((f) => !ignored(f.hex, f.t));
+  // greedy: each label takes the nearest unused detection of its aircraft and kind within the tolerance
+  const used = new Set<Found>();
+  const s: Score = { name, heldOut: src.heldOut, labelled: truth.length, found: found.length, matched: 0, airportOk: 0, dts: [], notes: [] };
+  for (const l of truth) {
+    let best: Found | null = null;
+    for (const f of found) {
+      if (used.has(f) || f.hex !== l.hex || f.kind !== l.kind || Math.abs(f.t - l.t) > TOLERANCE_S) continue;
+      if (!best || Math.abs(f.t - l.t) < Math.abs(best.t - l.t)) best = f;
+    }
+    if (!best) {
+      const other = found.filter((f) => f.hex === l.hex && f.kind === l.kind).map((f) => hhmmss(f.t)).join(' ');
+      s.notes.push(`${name} ${l.hex} ${l.kind} ${hhmmss(l.t)} ${l.airport}: MISSED${other ? ` (found ${l.kind} at ${other})` : ''}${l.note ? ` — ${l.note}` : ''}`);
+      continue;
+    }
+    used.add(best);
+    s.matched++;
+    s.dts.push(Math.abs(best.t - l.t));
+    if (best.airport === l.airport) s.airportOk++;
+    else s.notes.push(`${name} ${l.hex} ${l.kind} ${hhmmss(l.t)}: airport ${best.airport} (labelled ${l.airport})`);
+  }
+  for (const f of found) if (!used.has(f)) s.notes.push(`${name} ${f.hex} ${f.kind} ${hhmmss(f.t)} ${f.airport ?? '-'}: FALSE`);
+  s.dts.sort((a, b) => a - b);
+  return s;
+}

@@ -1,0 +1,36 @@
+// the real traffic the detector is scored on (test/fixtures/traffic, credits there), one
+// Map<hex, points> per source, and the OurAirports locator the detector and the scorer share.
+// `heldOut` sources were labelled but never looked at while tuning the detector's thresholds.
+import { join } from 'node:path';
+import type { AirportLocator } from '../../lib/reference/locate.ts';
+import { loadLocator } from '../../lib/reference/fields.ts';
+import type { TrackPoint } from '../../lib/detector.ts';
+import { ac671b, positionStream, sampleHexes, sampleTrace } from './traffic.ts';
+
+export interface Source {
+  name: string;
+  what: string;
+  heldOut: boolean;
+  tracks: Map<string, TrackPoint[]>;
+}
+
+export const SOURCE_NAMES = ['globe-sample', 'ac671b', '88nv-1hr', '88nv-20min', 'monterey-grid'] as const;
+export type SourceName = (typeof SOURCE_NAMES)[number];
+
+export function loadSource(name: SourceName): Source {
+  switch (name) {
+    case 'globe-sample':
+      return { name, what: '22 readsb globe_history traces, 2023-08-30 (airliners, bizjets, GA)', heldOut: false, tracks: new Map(sampleHexes().map((h) => [h, sampleTrace(h).points])) };
+    case 'ac671b':
+      return { name, what: 'a Delta 737-900 trace_full over a day (MSP, DEN)', heldOut: false, tracks: new Map([['ac671b', ac671b().points]]) };
+    case '88nv-1hr':
+      return { name, what: 'an hour around the 88NV desert airstrip (gliders, tow planes, GA; ground = altitude 0)', heldOut: false, tracks: positionStream('88nv_20230829_1hr') };
+    case '88nv-20min':
+      return { name, what: '20 minutes around 88NV the next day', heldOut: true, tracks: positionStream('88nv_20230830_20min') };
+    case 'monterey-grid':
+      return { name, what: 'a day of a 1x1 degree cell near Monterey (GA fields, no ground flag)', heldOut: true, tracks: positionStream('grid_20250601_36_-122') };
+  }
+}
+
+/** the project's OurAirports reference data (data/ref), as the nightly loads it */
+export const loadProjectLocator = (): AirportLocator => loadLocator(join(import.meta.dirname, '..', '..', 'data', 'ref'));

@@ -1,0 +1,75 @@
+// the detector with airfield knowledge (options.fields): one test per failure class found on real
+// traces (issue 11 §1). synthetic tracks over one field at 900 ft, 1 point per 5 s.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cutLegs, type FieldLookup, type TrackPoint } from '../../lib/detector.ts';
+import { distanceKm } from '../../lib/geo.ts';
+import { ac671b, positionStream } from '../helpers/traffic.ts';
+import { loadProjectLocator } from '../helpers/detector-sources.ts';
+import { fieldsOf } from '../../lib/reference/fields.ts';
+
+const FIELD = { lat: 45, lon: 7, elev: 900 };
+// the field is "near" within 4 km, as the locator's FIELD_KM
+const fields: FieldLookup = (lat, lon) => {
+  const km = distanceKm(lat, lon, FIELD.lat, FIELD.lon);
+  return km <= 4 ? { elevation_ft: FIELD.elev, km } : null;
+};
+const T0 = 1_750_000_000;
+
+/** points along a line east of the field: [alt, gs, km east of the field] per step of 5 s */
+function along(rows: [TrackPoint['alt'], number, number][]): TrackPoint[] {
+  return rows.map(([alt, gs, km], i) => ({ t: T0 + 5 * i, lat: FIELD.lat, lon: FIELD.lon + km / (111.195 * Math.cos((FIELD.lat * Math.PI) / 180)), alt, gs }));
+}
+const approach = (fromFt: number, n: number, kt: number): [number, number, number][] =>
+  Array.from({ length: n }, (_, i) => [Math.round(fromFt - ((fromFt - 1000) * i) / (n - 1)), kt, 3 - (2.5 * i) / (n - 1)]);
+
+test('a transponder that never sends the ground flag: slow at the field\'s height is ground, and the landing is found', () => {
+  // approach to 1,000 ft, roll out reading 850-875 ft (pressure altitude below the elevation), taxi at 10 kt
+  const pts = along([...approach(3000, 12, 80), [875, 60, 0.4], [875, 40, 0.3], [850, 20, 0.25], [850, 10, 0.2], [850, 8, 0.15], [850, 0, 0.15]]);
+  assert.equal(cutLegs(pts)[0]!.arrival, null, 'the flag alone sees no landing');
+  const leg = cutLegs(pts, { fields })[0]!;
+  assert.ok(leg.arrival, 'landing found from the field height');
+  // touchdown at the first reading at the floor, not at the first slow point
+  assert.equal(leg.arrival!.at, pts[12]!.t);
+});
+
+test('a touch-and-go is a landing and a take-off: two legs, the first ending and the second starting at the field', () => {
+  const circuit = approach(2000, 8, 70);
+  // flare, a 15 s roll at 38-44 kt reading 925 ft, power up and away
+  const pts = along([...circuit, [950, 55, 0.45], [925, 42, 0.4], [925, 38, 0.3], [925, 40, 0.2], [925, 44, 0.1], [950, 55, 0], [1100, 65, -0.3], [1400, 70, -0.6], [1700, 75, -1]]);
+  const legs = cutLegs(pts, { fields });
+  assert.equal(legs.length, 2);
+  assert.ok(legs[0]!.arrival && legs[1]!.departure, JSON.stringify(legs));
+  assert.ok(legs[1]!.departure!.at - legs[0]!.arrival!.at <= 30, JSON.stringify(legs));
+});
+
+test('first heard aloft: 4,000 ft over the field is no take-off; 500 ft over it and climbing is one', () => {
+  const high = along([[4900, 120, 1], [5100, 120, 1.5], [5400, 120, 2], [5700, 120, 2.5]]);
+  assert.ok(cutLegs(high)[0]!.departure, 'the old rule (below 5,000 ft MSL) takes it');
+  assert.equal(cutLegs(high, { fields })[0]!.departure, null);
+  const low = along([[1400, 80, 0.5], [1700, 80, 1], [2000, 80, 1.5], [2300, 80, 2]]);
+  assert.equal(cutLegs(low, { fields })[0]!.departure!.at, low[0]!.t);
+});
+
+test('a brief ground reading far from any field, long after the last airborne report, is a glitch, not a landing', () => {
+  const pts = along([[8000, 200, 40], [8000, 200, 41], [8000, 200, 42], [8000, 200, 43]]);
+  pts.push({ t: T0 + 600, lat: FIELD.lat, lon: FIELD.lon + 1, alt: 'ground', gs: 0 });
+  assert.ok(cutLegs(pts)[0]!.arrival, 'the flag alone takes it as a landing');
+  assert.equal(cutLegs(pts, { fields })[0]!.arrival, null);
+});
+
+test('late ground flag (ac671b into MSP): the landing is placed at touchdown, 10-30 s before the first flag', () => {
+  const tr = ac671b();
+  const legs = cutLegs(tr.points, { fields: fieldsOf(loadProjectLocator()) });
+  const first = legs.find((l) => l.arrival)!;
+  const flag = Date.parse('2025-02-05T01:12:26Z') / 1000;
+  // readsb's points at 01:12:04 and 01:12:14 read 175-200 ft (MSP's pressure altitude that day) at 123-130 kt
+  assert.ok(first.arrival!.at <= flag - 10 && first.arrival!.at >= flag - 30, `arrival ${new Date(first.arrival!.at * 1000).toISOString()}`);
+  assert.ok(Math.abs(cutLegs(tr.points).find((l) => l.arrival)!.arrival!.at - flag) < 1, 'without fields: at the flag');
+});
+
+test('a ground flag stuck for 80 s in flight at 55 kt stays flight: the 88nv tow plane keeps two flights', () => {
+  const legs = cutLegs(positionStream('88nv_20230829_1hr').get('a9ddb5')!, { fields: fieldsOf(loadProjectLocator()) });
+  assert.equal(legs.filter((l) => l.departure).length, 2);
+  assert.equal(legs.filter((l) => l.arrival).length, 2);
+});
