@@ -29,7 +29,7 @@ export interface Operation {
   description: string;
   parameters: Parameter[];
   /** a schema name in this folder (schemas/<name>.schema.json), or a non-JSON media type */
-  response: { schema: string } | { mediaType: 'text/html' | 'application/gzip' | 'text/plain' } | { openapi: true };
+  response: { schema: string } | { mediaType: 'text/html' | 'application/gzip' | 'text/plain' } | { openapi: true } | { websocket: string };
   /** rate-limit and cache bucket (schemas/policy.ts) */
   bucket: string;
   stability: Stability;
@@ -115,6 +115,28 @@ export const OPERATIONS: readonly Operation[] = [
     bucket: 'aircraft',
     stability: 'stable',
     errors: ['invalid_request', 'stale_snapshot'],
+  },
+  {
+    path: '/v1/stream',
+    operationId: 'streamAircraft',
+    tag: 'live',
+    summary: 'Push stream of the live sky (WebSocket)',
+    description:
+      'Upgrades to a WebSocket (101) that pushes what entered, changed in or left the box with every snapshot, in the decoder dialect of `/v1/aircraft`, after the full state on connect. The box (the `/v1/aircraft` bbox; none = the whole sky) is followed as the grid cells it touches (2 or 10 degrees; a box over 36 cells follows the whole sky), so messages may hold aircraft outside the box: clip. Change the box by sending `{"bbox":[minLon,minLat,maxLon,maxLat]}` or `{"bbox":null}`. Each text message the server sends is one `stream-message` (in `x-websocket-messages`); while the snapshot is older than 60 s a `stale` message says so instead of an empty sky. A malformed bbox is refused before the upgrade (422), as is a client past the `stream` bucket or holding 8 streams already (429); a client that leaves more than 8 MiB unread is closed with code 1008. A plain GET without `Upgrade: websocket` answers 426. OpenAPI cannot describe WebSocket messages beyond this: README "Push stream" has the client rules.',
+    parameters: [
+      {
+        name: 'bbox',
+        in: 'query',
+        required: false,
+        description: 'Bounding box `minLon,minLat,maxLon,maxLat` in degrees (at most 80 characters), as for /v1/aircraft; none = the whole sky.',
+        schema: { type: 'string', maxLength: 80 },
+        example: '5.9,45.8,10.5,47.8',
+      },
+    ],
+    response: { websocket: 'stream-message' },
+    bucket: 'stream',
+    stability: 'candidate',
+    errors: ['invalid_request'],
   },
   {
     path: '/v1/estimated',

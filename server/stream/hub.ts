@@ -25,7 +25,7 @@ export interface SubscribeResult {
   /** topics to subscribe the socket to, and to leave */
   add: string[];
   remove: string[];
-  /** to send to this socket alone, in order: `subscribed`, then the added cells' full state and `end` (or `stale`) */
+  /** to send to this socket alone, in order: `subscribed`, then the added cells' full state (empty ones left out) and `end`, or `stale` */
   messages: Buffer[];
 }
 
@@ -105,7 +105,8 @@ export class StreamHub {
     const messages = [subscribedMessage(bbox, cells)];
     if (stale !== null || !this.view) messages.push(staleMessage(stale ?? 'no live snapshot yet'));
     else {
-      for (const c of added) messages.push(this.full(c));
+      // a new cell's full state replaces nothing the client holds: an empty one need not be sent
+      for (const c of added) if (this.current().membersOf(c).length) messages.push(this.full(c));
       messages.push(endMessage(this.view.now));
     }
     return { sub: { bbox, cells }, add: added.map(topicOf), remove: removed.map(topicOf), messages };

@@ -7,6 +7,9 @@ import type { Bbox } from '../live/spatial.ts';
 import { cellBox, cellName } from './cells.ts';
 import type { CellChange, SnapshotView } from './diff.ts';
 
+/** the stream's route: a WebSocket upgrade (stream/socket.ts), a 426 for a plain GET (handlers/stream.ts) */
+export const STREAM_PATH = '/v1/stream';
+
 /** the largest client message read; uWS closes a connection that sends more (maxPayloadLength) */
 export const MAX_CLIENT_MESSAGE_BYTES = 1024;
 
