@@ -23,6 +23,10 @@ export class WsClient {
   private readonly queue: any[] = [];
   private waiter: (() => void) | null = null;
   private buf: Buffer = Buffer.alloc(0);
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** bytes `buf` must hold before the frame at its start is whole */
+  private need = 0;
   private fragments: Buffer[] = [];
   /** settles when the server closes (with its close frame's code and reason) or the TCP connection ends */
   readonly closed: Promise<Closed>;
@@ -32,7 +36,8 @@ export class WsClient {
   /** hears every message as it arrives (a test checks each against its schema) */
   onMessage: ((m: any) => void) | null = null;
 
-  constructor(private readonly socket: Socket, head: Buffer) {
+  /** `parse: false` (a bench with many clients): only onMessage hears messages, with their type alone */
+  constructor(private readonly socket: Socket, head: Buffer, private readonly parse = true) {
     this.closed = new Promise((r) => (this.settle = r));
     socket.on('data', (d: Buffer) => this.read(d));
     socket.on('close', () => this.finish({ code: 1006, reason: 'connection closed without a close frame' }));
@@ -97,7 +102,14 @@ export class WsClient {
   }
 
   private read(d: Buffer): void {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
+    // a big frame arrives in many chunks: gather them and join once it is whole (not once per chunk)
+    this.pending.push(d);
+    this.pendingBytes += d.length;
+    if (this.buf.length + this.pendingBytes < this.need) return;
+    this.buf = Buffer.concat([this.buf, ...this.pending]);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.need = 0;
     for (;;) {
       if (this.buf.length < 2) return;
       const fin = (this.buf[0]! & 0x80) !== 0;
@@ -113,7 +125,10 @@ export class WsClient {
         len = Number(this.buf.readBigUInt64BE(2));
         at = 10;
       }
-      if (this.buf.length < at + len) return;
+      if (this.buf.length < at + len) {
+        this.need = at + len;
+        return;
+      }
       const payload = this.buf.subarray(at, at + len);
       this.buf = this.buf.subarray(at + len);
       if (opcode === 0x8) {
@@ -128,8 +143,9 @@ export class WsClient {
         const whole = Buffer.concat(this.fragments);
         this.fragments = [];
         this.received += whole.length;
-        const m = JSON.parse(whole.toString('utf8'));
+        const m = this.parse ? JSON.parse(whole.toString('utf8')) : { type: /"type":"(\w+)"/.exec(whole.subarray(0, 24).toString('latin1'))?.[1] };
         this.onMessage?.(m);
+        if (!this.parse) continue;
         this.queue.push(m);
         this.waiter?.();
       }
@@ -143,13 +159,13 @@ export class WsClient {
 }
 
 /** Open a WebSocket to `url` (http://...), or get the HTTP answer that refused it. */
-export function connect(url: string, headers: Record<string, string> = {}): Promise<WsClient | Refused> {
+export function connect(url: string, headers: Record<string, string> = {}, parse = true): Promise<WsClient | Refused> {
   return new Promise((resolve, reject) => {
     const req = request(url, {
       agent: false,
       headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
     });
-    req.on('upgrade', (_res, socket, head) => resolve(new WsClient(socket, head)));
+    req.on('upgrade', (_res, socket, head) => resolve(new WsClient(socket, head, parse)));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
@@ -162,8 +178,8 @@ export function connect(url: string, headers: Record<string, string> = {}): Prom
 }
 
 /** The socket, or a failed assertion naming the refusal. */
-export async function open(url: string, headers: Record<string, string> = {}): Promise<WsClient> {
-  const c = await connect(url, headers);
+export async function open(url: string, headers: Record<string, string> = {}, parse = true): Promise<WsClient> {
+  const c = await connect(url, headers, parse);
   if (!(c instanceof WsClient)) throw new Error(`the upgrade was refused: ${c.status} ${c.body}`);
   return c;
 }
