@@ -187,14 +187,13 @@ if (LOOPBACK) {
   const ends = new Array<number>(SUBSCRIBERS).fill(0);
   let bytes = 0;
   const clients: WsClient[] = [];
+  let closed = 0;
   process.stderr.write(`connecting ${SUBSCRIBERS} clients `);
   for (let i = 0; i < SUBSCRIBERS; i++) {
     const b = subs[i]!;
     const q = b ? `?bbox=${b.minLon},${b.minLat},${b.maxLon},${b.maxLat}` : '';
-    const c = await open(`http://127.0.0.1:${app.port}/v1/stream${q}`, {}, false);
-    c.onMessage = (m) => {
-      if (m.type === 'end') ends[i]!++;
-    };
+    const c = await open(`http://127.0.0.1:${app.port}/v1/stream${q}`, {}, { parse: false, onMessage: (m) => m.type === 'end' && ends[i]!++ });
+    void c.closed.then(() => closed++);
     clients.push(c);
     if (i % 100 === 0) process.stderr.write('.');
   }
@@ -209,7 +208,16 @@ if (LOOPBACK) {
     const before = clients.reduce((s, c) => s + c.received, 0);
     const started = performance.now();
     await live();
-    while (ends.some((e) => e < k + 1)) await new Promise((res) => setImmediate(res));
+    const deadline = Date.now() + 60_000;
+    while (ends.some((e) => e < k + 1)) {
+      if (Date.now() > deadline) {
+        const hist = new Map<number, number>();
+        for (const e of ends) hist.set(e, (hist.get(e) ?? 0) + 1);
+        throw new Error(`snapshot ${k}: ${ends.filter((e) => e < k + 1).length} clients have no end after 60 s (ends: ${JSON.stringify([...hist])}; closed: ${closed}; open on the server: ${app.stream.clients})`);
+      }
+      await new Promise((res) => setImmediate(res));
+    }
+    process.stderr.write(`snapshot ${k}/${docs.length - 1}: ${ms(performance.now() - started)} ms\n`);
     if (k <= 3) continue;
     walls.push(performance.now() - started);
     server.push(app.stream.hub.last.ms);

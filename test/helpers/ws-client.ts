@@ -15,6 +15,13 @@ export interface Closed {
   reason: string;
 }
 
+export interface ClientOptions {
+  /** false (a bench with many clients): messages are not queued, onMessage hears their type alone */
+  parse?: boolean;
+  /** hears every message from the first (those that came with the upgrade answer too) */
+  onMessage?: (m: any) => void;
+}
+
 // a fixed masking key: the server unmasks whatever it is; tests stay deterministic
 const MASK = Buffer.from([0x1f, 0x2e, 0x3d, 0x4c]);
 
@@ -34,10 +41,13 @@ export class WsClient {
   /** bytes of message payload read so far */
   received = 0;
   /** hears every message as it arrives (a test checks each against its schema) */
-  onMessage: ((m: any) => void) | null = null;
+  onMessage: ((m: any) => void) | null;
 
-  /** `parse: false` (a bench with many clients): only onMessage hears messages, with their type alone */
-  constructor(private readonly socket: Socket, head: Buffer, private readonly parse = true) {
+  private readonly parse: boolean;
+
+  constructor(private readonly socket: Socket, head: Buffer, o: ClientOptions = {}) {
+    this.parse = o.parse ?? true;
+    this.onMessage = o.onMessage ?? null;
     this.closed = new Promise((r) => (this.settle = r));
     socket.on('data', (d: Buffer) => this.read(d));
     socket.on('close', () => this.finish({ code: 1006, reason: 'connection closed without a close frame' }));
@@ -159,13 +169,13 @@ export class WsClient {
 }
 
 /** Open a WebSocket to `url` (http://...), or get the HTTP answer that refused it. */
-export function connect(url: string, headers: Record<string, string> = {}, parse = true): Promise<WsClient | Refused> {
+export function connect(url: string, headers: Record<string, string> = {}, o: ClientOptions = {}): Promise<WsClient | Refused> {
   return new Promise((resolve, reject) => {
     const req = request(url, {
       agent: false,
       headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
     });
-    req.on('upgrade', (_res, socket, head) => resolve(new WsClient(socket, head, parse)));
+    req.on('upgrade', (_res, socket, head) => resolve(new WsClient(socket, head, o)));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
@@ -178,8 +188,8 @@ export function connect(url: string, headers: Record<string, string> = {}, parse
 }
 
 /** The socket, or a failed assertion naming the refusal. */
-export async function open(url: string, headers: Record<string, string> = {}, parse = true): Promise<WsClient> {
-  const c = await connect(url, headers, parse);
+export async function open(url: string, headers: Record<string, string> = {}, o: ClientOptions = {}): Promise<WsClient> {
+  const c = await connect(url, headers, o);
   if (!(c instanceof WsClient)) throw new Error(`the upgrade was refused: ${c.status} ${c.body}`);
   return c;
 }

@@ -17,13 +17,10 @@ let app: RunningApp;
 const sockets: WsClient[] = [];
 // every message any stream of this file received, checked against schemas/stream-message
 const seen = { messages: 0, types: new Set<string>(), problems: [] as string[] };
-const checked = (s: WsClient) => {
-  s.onMessage = (m) => {
-    seen.messages++;
-    seen.types.add(m.type);
-    for (const p of problems('stream-message', m)) seen.problems.push(`${JSON.stringify(m).slice(0, 120)}: ${p}`);
-  };
-  return s;
+const check = (m: any) => {
+  seen.messages++;
+  seen.types.add(m.type);
+  for (const p of problems('stream-message', m)) seen.problems.push(`${JSON.stringify(m).slice(0, 120)}: ${p}`);
 };
 
 before(async () => {
@@ -36,7 +33,7 @@ after(() => {
 
 const url = (query = '') => `${app.base}/v1/stream${query}`;
 async function stream(query = ''): Promise<WsClient> {
-  const s = checked(await open(url(query)));
+  const s = await open(url(query), {}, { onMessage: check });
   sockets.push(s);
   return s;
 }
@@ -245,7 +242,7 @@ test('a client that stops reading is closed with code 1008 and a reason once its
 test('connections and box changes count against the stream bucket: past it a box change gets an error message and an upgrade a 429', async () => {
   const limited = await startApp(() => NOW_MS, ['--rate-limits']);
   try {
-    const c = checked(await open(`${limited.base}/v1/stream?bbox=8,47,9,47.9`));
+    const c = await open(`${limited.base}/v1/stream?bbox=8,47,9,47.9`, {}, { onMessage: check });
     await c.untilEnd();
     // the connection was 1 of 300; 299 box changes are served
     for (let i = 0; i < 299; i++) {
