@@ -83,7 +83,7 @@ export const serverOptions: Specs<ServerConfig> = {
     flag: 'stream-per-ip', env: 'CONTRAIL_STREAM_PER_IP', kind: 'int', default: 8, check: positive,
     help: 'open /v1/stream WebSockets one client address (an IPv6 /64) may hold',
   },
-  // the whole sky's full state is about 2.5 MB at 12k aircraft: 8 MiB leaves room for it and a
+  // the whole sky's full state is about 2.7 MB at 12k aircraft: 8 MiB leaves room for it and a
   // few diffs behind it; a client further behind than that cannot catch up
   streamMaxBuffer: {
     flag: 'stream-max-buffer', env: 'CONTRAIL_STREAM_MAX_BUFFER', kind: 'int', default: 8 * 1024 * 1024, check: positive,
