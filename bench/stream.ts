@@ -23,7 +23,7 @@ import { SKY, cellsFor, topicOf } from '../server/stream/cells.ts';
 import { StreamHub } from '../server/stream/hub.ts';
 import { createApp } from '../server/app.ts';
 import { loadServerConfig } from '../server/config.ts';
-import { open, type WsClient } from '../test/helpers/ws-client.ts';
+import { open, type WsClient } from '../lib/ws-client.ts';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
