@@ -141,12 +141,41 @@ function okContent(op: Operation): Json {
     const schema = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: OPENAPI_VERSION }, info: { type: 'object' }, paths: { type: 'object' } } };
     return { 'application/json': { schema } };
   }
-  return { [r.mediaType]: { schema: { type: 'string' } } };
+  if ('mediaType' in r) return { [r.mediaType]: { schema: { type: 'string' } } };
+  throw new Error(`operation ${op.operationId} is a WebSocket: it has no 200 content`);
+}
+
+/** a WebSocket route: the 101 of the upgrade, and the 426 a plain GET gets; its messages by schema */
+function upgradeResponses(messages: string): Json {
+  const plain = (description: string) => ({ description, schema: { type: 'string' } });
+  return {
+    '101': {
+      description: `Switching Protocols: the connection is now a WebSocket; every text message the server sends is one \`${messages}\` (x-websocket-messages).`,
+      headers: { ...RATE_HEADERS, 'Cache-Control': ref('Cache-Control'), Upgrade: plain('`websocket`.'), 'Sec-WebSocket-Accept': plain('The RFC 6455 handshake answer.') },
+      // not a body: the messages that follow the switch (the usual way to name them in OpenAPI)
+      content: { 'application/json': { schema: { $ref: COMPONENT + messages } } },
+    },
+    '426': {
+      description: '`invalid_request`: a plain GET without `Upgrade: websocket`; connect with a WebSocket client.',
+      headers: { ...RATE_HEADERS, 'Cache-Control': ref('Cache-Control'), Upgrade: plain('`websocket`.') },
+      content: { 'application/json': { schema: { $ref: `${COMPONENT}error` }, example: { error: 'invalid_request', detail: '/v1/stream is a WebSocket: connect with a WebSocket client (Upgrade: websocket)' } } },
+    },
+  };
 }
 
 function operationObject(op: Operation): Json {
   const policy = POLICIES[op.bucket];
   if (!policy) throw new Error(`operation ${op.operationId}: no bucket ${op.bucket} in schemas/policy.ts`);
+  const ws = 'websocket' in op.response ? op.response.websocket : null;
+  const ok: Json = ws
+    ? upgradeResponses(ws)
+    : {
+        '200': {
+          description: `OK. Cache-Control: \`${policy.cache}\`.`,
+          headers: { ...RATE_HEADERS, 'Cache-Control': ref('Cache-Control'), 'Content-Encoding': ref('Content-Encoding') },
+          content: okContent(op),
+        },
+      };
   return {
     operationId: op.operationId,
     tags: [op.tag],
@@ -155,14 +184,8 @@ function operationObject(op: Operation): Json {
     ...(op.parameters.length
       ? { parameters: op.parameters.map((p) => ({ name: p.name, in: p.in, required: p.required, description: p.description, schema: p.schema, example: p.example })) }
       : {}),
-    responses: {
-      '200': {
-        description: `OK. Cache-Control: \`${policy.cache}\`.`,
-        headers: { ...RATE_HEADERS, 'Cache-Control': ref('Cache-Control'), 'Content-Encoding': ref('Content-Encoding') },
-        content: okContent(op),
-      },
-      ...errorResponses(op),
-    },
+    responses: Object.fromEntries(Object.entries({ ...ok, ...errorResponses(op) }).sort(([x], [y]) => Number(x) - Number(y))),
+    ...(ws ? { 'x-websocket-messages': { $ref: COMPONENT + ws } } : {}),
     'x-stability': op.stability,
     'x-rate-limit': { bucket: op.bucket, limit: policy.limit, window_s: WINDOW_S },
     'x-cache-control': policy.cache,
@@ -185,7 +208,7 @@ export function buildOpenApi(opts: OpenApiOptions = {}): Json {
     if (paths[op.path]) throw new Error(`operations.ts lists ${op.path} twice`);
     paths[op.path] = { get: operationObject(op) };
   }
-  const roots = ['error', ...ops.flatMap((o) => ('schema' in o.response ? [o.response.schema] : []))];
+  const roots = ['error', ...ops.flatMap((o) => ('schema' in o.response ? [o.response.schema] : 'websocket' in o.response ? [o.response.websocket] : []))];
   const base = (opts.baseUrl ?? '').replace(/\/+$/, '');
   return {
     openapi: OPENAPI_VERSION,

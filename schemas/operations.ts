@@ -29,7 +29,7 @@ export interface Operation {
   description: string;
   parameters: Parameter[];
   /** a schema name in this folder (schemas/<name>.schema.json), or a non-JSON media type */
-  response: { schema: string } | { mediaType: 'text/html' | 'application/gzip' | 'text/plain' } | { openapi: true };
+  response: { schema: string } | { mediaType: 'text/html' | 'application/gzip' | 'text/plain' } | { openapi: true } | { websocket: string };
   /** rate-limit and cache bucket (schemas/policy.ts) */
   bucket: string;
   stability: Stability;
@@ -70,6 +70,16 @@ const decimal = (name: string, description: string, example: number): Parameter 
   example,
 });
 
+/** spec 4.1 and 8: the live box, at most 80 characters */
+const bboxParam = (more: string): Parameter => ({
+  name: 'bbox',
+  in: 'query',
+  required: false,
+  description: `Bounding box \`minLon,minLat,maxLon,maxLat\` in degrees (at most 80 characters)${more}.`,
+  schema: { type: 'string', maxLength: 80 },
+  example: '5.9,45.8,10.5,47.8',
+});
+
 const HISTORY_ERRORS: ErrorCode[] = ['invalid_request', 'not_found', 'not_observed', 'artifact_unavailable'];
 const HONESTY = 'History is observation, never an official registry: a gap means the network did not hear the aircraft.';
 
@@ -101,20 +111,24 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Every aircraft heard now (decoder dialect)',
     description:
       'The live sky in the ADS-B decoder dialect (`hex`, `t`, `r`, `gs`, ...). With `bbox` only aircraft with a position inside the box are listed; a box whose west edge lies east of its east edge crosses the antimeridian. `total` stays the whole network\'s count. 422 on malformed input; 503 when stale.',
-    parameters: [
-      {
-        name: 'bbox',
-        in: 'query',
-        required: false,
-        description: 'Bounding box `minLon,minLat,maxLon,maxLat` in degrees (at most 80 characters).',
-        schema: { type: 'string', maxLength: 80 },
-        example: '5.9,45.8,10.5,47.8',
-      },
-    ],
+    parameters: [bboxParam('')],
     response: { schema: 'aircraft-list' },
     bucket: 'aircraft',
     stability: 'stable',
     errors: ['invalid_request', 'stale_snapshot'],
+  },
+  {
+    path: '/v1/stream',
+    operationId: 'streamAircraft',
+    tag: 'live',
+    summary: 'Push stream of the live sky (WebSocket)',
+    description:
+      'Upgrades to a WebSocket (101) that pushes what entered, changed in or left the box with every snapshot, in the decoder dialect of `/v1/aircraft`, after the full state on connect. The box (the `/v1/aircraft` bbox; none = the whole sky) is followed as the grid cells it touches (2 or 10 degrees; a box over 36 cells follows the whole sky), so messages may hold aircraft outside the box: clip. Change the box by sending `{"bbox":[minLon,minLat,maxLon,maxLat]}` or `{"bbox":null}`. Each text message the server sends is one `stream-message` (in `x-websocket-messages`); while the snapshot is older than 60 s a `stale` message says so instead of an empty sky. A malformed bbox is refused before the upgrade (422), as is a client past the `stream` bucket or holding as many streams as the server allows per address, 8 by default (429); a client that leaves more than the server\'s limit unread (8 MiB by default) is closed with code 1008. A plain GET without `Upgrade: websocket` answers 426. OpenAPI cannot describe WebSocket messages beyond this: README "Push stream" has the client rules.',
+    parameters: [bboxParam(', as for /v1/aircraft; none = the whole sky')],
+    response: { websocket: 'stream-message' },
+    bucket: 'stream',
+    stability: 'candidate',
+    errors: ['invalid_request'],
   },
   {
     path: '/v1/estimated',

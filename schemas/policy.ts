@@ -31,6 +31,9 @@ export const POLICIES: Record<string, Policy> = {
   station: { limit: 60, cache: 'private, no-store' },
   // not shown: the readsb /v2 searches (hex, callsign, reg, type, squawk, military), as point
   search: { limit: 300, cache: cache(5, 5) },
+  // not shown: the push stream (issue 17); each connection and each box change counts, so a map
+  // that pans now and then stays well inside it. never cached: an upgrade is not a document
+  stream: { limit: 300, cache: 'no-store' },
   // not shown: liveness and readiness probes, for load balancers; unlimited, never cached
   health: { limit: 0, cache: 'no-store' },
   // documentation and the machine-readable description

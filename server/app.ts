@@ -28,6 +28,8 @@ import { historyRoutes } from './handlers/history.ts';
 import { routesRoutes } from './handlers/routes.ts';
 import { docsRoutes } from './handlers/docs.ts';
 import { bundleRoutes } from './handlers/bundles.ts';
+import { streamRoutes } from './handlers/stream.ts';
+import { attachStream, type Stream } from './stream/socket.ts';
 import { loadCredits } from './credits.ts';
 import { buildCodeBlocks, parseCodeBlocks } from '../lib/reference/codeblocks.ts';
 import { installed } from '../lib/install.ts';
@@ -95,6 +97,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
   return [
     ...nowRoutes({ live: s.live, stationCount: () => s.stations.roster.stationCount(s.clock()), archiveThrough: () => s.history.archiveThrough() }),
     ...aircraftRoutes(s.live),
+    ...streamRoutes(),
     ...pointRoutes(s.live),
     ...searchRoutes({ live: s.live, isMilitaryHex: s.isMilitaryHex }),
     ...traceRoutes({ traces: s.traces, isKnownHex: s.isKnownHex, assertFresh: (ms) => void s.live.current(ms) }),
@@ -115,6 +118,8 @@ export interface App {
   running: Running;
   /** /metrics; tests call render() to see the newest figures */
   metrics: Metrics;
+  /** the push stream (/v1/stream) */
+  stream: Stream;
   stop(): void;
 }
 
@@ -133,6 +138,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   }
   const metrics = services.metrics;
   await (o.poll !== false ? metrics.start() : metrics.render());
+  let stream: Stream | null = null;
   const running = await startServer(routesOf(services, c), {
     host: c.host,
     port: c.port,
@@ -141,14 +147,19 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     clock: services.clock,
     log: o.log,
     observe: metrics.observe,
+    sockets: (app, edge) => {
+      stream = attachStream(app, edge, { live: services.live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer });
+    },
   });
   return {
     port: running.port,
     services,
     running,
     metrics,
+    stream: stream!,
     stop() {
       if (watch) clearInterval(watch);
+      stream?.stop();
       metrics.stop();
       services.feed?.stop();
       services.stations.source?.stop();

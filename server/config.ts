@@ -17,6 +17,8 @@ export interface ServerConfig extends CreditsConfig {
   feedMaxAheadS: number;
   feedMaxAircraft: number;
   traceMinutes: number;
+  streamPerIp: number;
+  streamMaxBuffer: number;
   rateLimits: boolean;
   baseUrl: string;
 }
@@ -75,6 +77,17 @@ export const serverOptions: Specs<ServerConfig> = {
   traceMinutes: {
     flag: 'trace-minutes', env: 'CONTRAIL_TRACE_MINUTES', kind: 'number', default: 30, check: positive,
     help: 'minutes of trace kept in memory per aircraft',
+  },
+  // a person with a few map tabs open; one stream can follow any box, so more is rarely needed
+  streamPerIp: {
+    flag: 'stream-per-ip', env: 'CONTRAIL_STREAM_PER_IP', kind: 'int', default: 8, check: positive,
+    help: 'open /v1/stream WebSockets one client address (an IPv6 /64) may hold',
+  },
+  // the whole sky's full state is about 2.7 MB at 12k aircraft: 8 MiB leaves room for it and a
+  // few diffs behind it; a client further behind than that cannot catch up
+  streamMaxBuffer: {
+    flag: 'stream-max-buffer', env: 'CONTRAIL_STREAM_MAX_BUFFER', kind: 'int', default: 8 * 1024 * 1024, check: positive,
+    help: 'bytes a /v1/stream client may leave unread before it is closed (code 1008, "too slow")',
   },
   rateLimits: {
     flag: 'rate-limits', env: 'CONTRAIL_RATE_LIMITS', kind: 'bool', default: true,

@@ -15,6 +15,7 @@ const STATUS: Record<number, string> = {
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   422: '422 Unprocessable Entity',
+  426: '426 Upgrade Required',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   502: '502 Bad Gateway',

@@ -40,6 +40,20 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** hears every answer: the route pattern (never the path), its bucket, the status and the time taken */
   observe?: (route: string, bucket: string, status: number, ms: number) => void;
+  /** registers WebSocket routes (server/stream/socket.ts) on the app before the HTTP catch-all */
+  sockets?: (app: Uws.TemplatedApp, edge: SocketEdge) => void;
+}
+
+/** What a WebSocket route shares with the HTTP boundary: the client's address, the limits, the error writer. */
+export interface SocketEdge {
+  /** the client IP of a request (the socket peer, or X-Forwarded-For from a trusted proxy) */
+  ipOf(res: Uws.HttpResponse, forwardedFor: string): string;
+  limiter: RateLimiter;
+  rateLimits: boolean;
+  clock: () => number;
+  log: (line: string) => void;
+  /** answer a refused upgrade with the section-7 error (and its rate-limit headers) */
+  refuse(res: Uws.HttpResponse, err: unknown, rl: [string, string][]): void;
 }
 
 export interface Running {
@@ -60,6 +74,14 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
   const clock = opts.clock ?? Date.now;
   const log = opts.log ?? ((l: string) => console.error(l));
   const app = uws.App();
+  opts.sockets?.(app, {
+    ipOf: (res, forwardedFor) => clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), forwardedFor || undefined),
+    limiter,
+    rateLimits: opts.rateLimits,
+    clock,
+    log,
+    refuse: (res, err, rl) => writeWire(res, encodeError(err, rl), false),
+  });
 
   app.any('/*', (res, uReq) => {
     let aborted = false;
@@ -86,19 +108,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     const send = (w: Wire) => {
       opts.observe?.(routeLabel, bucketLabel, Number(w.status.slice(0, 3)), performance.now() - started);
       if (aborted) return;
-      res.cork(() => {
-        res.writeStatus(w.status);
-        for (const [k, v] of w.headers) res.writeHeader(k, v);
-        res.writeHeader('Access-Control-Allow-Origin', '*');
-        // without this a map's JavaScript reads RateLimit-Remaining and Retry-After as null
-        res.writeHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
-        // endWithoutBody(length) of this uWS build drops the connection afterwards: the next
-        // request on it went unanswered. the length goes in as a header, the end is bare
-        if (head) {
-          res.writeHeader('Content-Length', String(w.body.length));
-          res.endWithoutBody();
-        } else writeBody(res, w.body);
-      });
+      writeWire(res, w, head);
     };
 
     const path = decodePath(rawPath);
@@ -152,6 +162,23 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
         },
       });
     });
+  });
+}
+
+/** Write a status, its headers (with the CORS ones) and the body, corked into one send. */
+function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): void {
+  res.cork(() => {
+    res.writeStatus(w.status);
+    for (const [k, v] of w.headers) res.writeHeader(k, v);
+    res.writeHeader('Access-Control-Allow-Origin', '*');
+    // without this a map's JavaScript reads RateLimit-Remaining and Retry-After as null
+    res.writeHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
+    // endWithoutBody(length) of this uWS build drops the connection afterwards: the next
+    // request on it went unanswered. the length goes in as a header, the end is bare
+    if (head) {
+      res.writeHeader('Content-Length', String(w.body.length));
+      res.endWithoutBody();
+    } else writeBody(res, w.body);
   });
 }
 

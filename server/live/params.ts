@@ -33,23 +33,29 @@ export function parseBboxQuery(query: string): Bbox | null {
   return parseBbox(values[0]!);
 }
 
+const BBOX_USAGE = 'bbox is minLon,minLat,maxLon,maxLat in degrees, e.g. bbox=5,45,15,55';
+
 /** `minLon,minLat,maxLon,maxLat`; a west edge east of the east edge crosses the antimeridian. */
 export function parseBbox(text: string): Bbox {
-  const usage = 'bbox is minLon,minLat,maxLon,maxLat in degrees, e.g. bbox=5,45,15,55';
-  if (text.length > BBOX_MAX_CHARS) throw invalidRequest(`bbox is longer than ${BBOX_MAX_CHARS} characters; shorten the decimals. ${usage}`);
+  if (text.length > BBOX_MAX_CHARS) throw invalidRequest(`bbox is longer than ${BBOX_MAX_CHARS} characters; shorten the decimals. ${BBOX_USAGE}`);
   const parts = text.split(',');
-  if (parts.length !== 4) throw invalidRequest(`bbox needs exactly four numbers, got ${parts.length}. ${usage}`);
+  if (parts.length !== 4) throw invalidRequest(`bbox needs exactly four numbers, got ${parts.length}. ${BBOX_USAGE}`);
   const nums = parts.map((p) => parseDecimal(p.trim()));
   const bad = nums.findIndex((n) => n === null);
-  if (bad >= 0) throw invalidRequest(`bbox value ${bad + 1} (${JSON.stringify(parts[bad])}) is not a finite number. ${usage}`);
+  if (bad >= 0) throw invalidRequest(`bbox value ${bad + 1} (${JSON.stringify(parts[bad])}) is not a finite number. ${BBOX_USAGE}`);
   const [minLon, minLat, maxLon, maxLat] = nums as number[] as [number, number, number, number];
+  return checkBbox(minLon, minLat, maxLon, maxLat);
+}
+
+/** The range checks of a bbox whose four values are already numbers (the stream's JSON form too). */
+export function checkBbox(minLon: number, minLat: number, maxLon: number, maxLat: number): Bbox {
   for (const [name, v] of [['minLon', minLon], ['maxLon', maxLon]] as const) {
-    if (v < -180 || v > 180) throw invalidRequest(`bbox ${name} ${v} is outside -180..180. ${usage}`);
+    if (v < -180 || v > 180) throw invalidRequest(`bbox ${name} ${v} is outside -180..180. ${BBOX_USAGE}`);
   }
   for (const [name, v] of [['minLat', minLat], ['maxLat', maxLat]] as const) {
-    if (v < -90 || v > 90) throw invalidRequest(`bbox ${name} ${v} is outside -90..90. ${usage}`);
+    if (v < -90 || v > 90) throw invalidRequest(`bbox ${name} ${v} is outside -90..90. ${BBOX_USAGE}`);
   }
-  if (minLat > maxLat) throw invalidRequest(`bbox minLat ${minLat} is north of maxLat ${maxLat}: swap them. ${usage}`);
+  if (minLat > maxLat) throw invalidRequest(`bbox minLat ${minLat} is north of maxLat ${maxLat}: swap them. ${BBOX_USAGE}`);
   return { minLon, minLat, maxLon, maxLat };
 }
 
@@ -66,11 +72,11 @@ export function parsePoint(params: { lat?: string; lon?: string; radius?: string
   const lat = parseDecimal(params.lat ?? '');
   const lon = parseDecimal(params.lon ?? '');
   const radius = parseDecimal(params.radius ?? '');
-  if (lat === null) throw invalidRequest(`lat ${JSON.stringify(params.lat ?? '')} is not a finite number; ${usage}`);
-  if (lon === null) throw invalidRequest(`lon ${JSON.stringify(params.lon ?? '')} is not a finite number; ${usage}`);
-  if (radius === null) throw invalidRequest(`radius ${JSON.stringify(params.radius ?? '')} is not a finite number; ${usage}`);
-  if (lat < -90 || lat > 90) throw invalidRequest(`lat ${lat} is outside -90..90; ${usage}`);
-  if (lon < -180 || lon > 180) throw invalidRequest(`lon ${lon} is outside -180..180; ${usage}`);
+  if (lat === null) throw invalidRequest(`lat ${JSON.stringify(params.lat ?? '')} is not a finite number; ${BBOX_USAGE}`);
+  if (lon === null) throw invalidRequest(`lon ${JSON.stringify(params.lon ?? '')} is not a finite number; ${BBOX_USAGE}`);
+  if (radius === null) throw invalidRequest(`radius ${JSON.stringify(params.radius ?? '')} is not a finite number; ${BBOX_USAGE}`);
+  if (lat < -90 || lat > 90) throw invalidRequest(`lat ${lat} is outside -90..90; ${BBOX_USAGE}`);
+  if (lon < -180 || lon > 180) throw invalidRequest(`lon ${lon} is outside -180..180; ${BBOX_USAGE}`);
   if (radius < 0) throw invalidRequest(`radius ${radius} is negative; give 0..${RADIUS_CAP_NM} nautical miles`);
   return { lat, lon, radiusNm: Math.min(radius, RADIUS_CAP_NM) };
 }

@@ -33,6 +33,9 @@ export class PreparedSnapshot {
   /** record i is body[start[i], end[i]) and ends with `}` */
   private readonly start: Uint32Array;
   private readonly end: Uint32Array;
+  /** record i's position in degrees, NaN without one (the push stream's cells read them) */
+  private readonly posLat: Float64Array;
+  private readonly posLon: Float64Array;
   private gz: Promise<Buffer> | null = null;
   private gzDone: Buffer | undefined;
 
@@ -48,9 +51,13 @@ export class PreparedSnapshot {
     const lats = new Float64Array(withPos);
     const lons = new Float64Array(withPos);
     const ids = new Int32Array(withPos);
+    this.posLat = new Float64Array(n).fill(NaN);
+    this.posLon = new Float64Array(n).fill(NaN);
     for (let i = 0, k = 0; i < n; i++) {
       const a = list[i]!;
       if (a.lat !== undefined && a.lon !== undefined) {
+        this.posLat[i] = a.lat;
+        this.posLon[i] = a.lon;
         lats[k] = a.lat;
         lons[k] = a.lon;
         ids[k++] = i;
@@ -105,6 +112,21 @@ export class PreparedSnapshot {
   /** The gzip when it is already made (so a hot path needs no promise), else undefined. */
   gzipReady(): Buffer | undefined {
     return this.gzDone;
+  }
+
+  /** Record i's hex. */
+  hexOf(i: number): string {
+    return this.search.hexes[i]!;
+  }
+
+  /** Record i's latitude, degrees; NaN without a position. */
+  latOf(i: number): number {
+    return this.posLat[i]!;
+  }
+
+  /** Record i's longitude, degrees; NaN without a position. */
+  lonOf(i: number): number {
+    return this.posLon[i]!;
   }
 
   /** Record i's JSON bytes (a view into the body). */

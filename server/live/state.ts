@@ -24,6 +24,7 @@ export class LiveState {
   private staleLogged = false;
   private arrivals = 0;
   private liveSeq = 0;
+  private readonly listeners: ((s: PreparedSnapshot) => void)[] = [];
 
   constructor(opts: LiveStateOptions = {}) {
     this.maxAgeS = opts.maxAgeS ?? 60;
@@ -40,7 +41,17 @@ export class LiveState {
     const prepared = new PreparedSnapshot(snap, { eagerGzip: this.eagerGzip });
     this.snap = prepared;
     this.trustedS = Math.min(snap.now, receivedS);
+    this.announce(prepared);
     return prepared;
+  }
+
+  /** Hear every snapshot the moment it goes live (the push stream diffs it once for all its clients). */
+  onLive(listener: (s: PreparedSnapshot) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private announce(s: PreparedSnapshot): void {
+    for (const l of this.listeners) l(s);
   }
 
   /**
@@ -56,6 +67,7 @@ export class LiveState {
     this.liveSeq = seq;
     this.snap = prepared;
     this.trustedS = Math.min(snap.now, receivedS);
+    this.announce(prepared);
   }
 
   /** aircraft in the current snapshot, whatever its age; null before the first (for /metrics) */

@@ -42,8 +42,11 @@ test('the document passes the redocly recommended-strict ruleset', async () => {
   const found = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
   // `not: {required: [x]}` says "x is absent" (a valid JSON Schema idiom); the rule reads it as a typo
   const real = found.filter((p) => !(p.ruleId === 'no-required-schema-properties-undefined' && p.location[0]?.pointer?.includes('/not/required/')));
+  // a WebSocket upgrade answers 101, never 2xx: OpenAPI has no better way to say so (README "Push stream")
+  const upgrade = (p: (typeof found)[number]) => p.ruleId === 'operation-2xx-response' && p.location[0]?.pointer === '#/paths/~1v1~1stream/get/responses';
+  assert.equal(real.filter(upgrade).length, 1, 'the one exception is the stream\'s upgrade');
   assert.deepEqual(
-    real.map((p) => `${p.ruleId} ${p.message} at ${p.location[0]?.pointer}`),
+    real.filter((p) => !upgrade(p)).map((p) => `${p.ruleId} ${p.message} at ${p.location[0]?.pointer}`),
     [],
   );
 });
@@ -63,11 +66,11 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
     assert.equal(op['x-stability'], tier, `${path} tier`);
   }
   const documents = ['/v1/credits', '/openapi.json', '/docs', '/v1/bundles', '/v1/bundles/{kind}/{file}', '/healthz', '/readyz', '/metrics'];
-  // the readsb /v2 searches (issue 17), tier candidate
-  const searches = ['/v2/hex/{hex}', '/v2/callsign/{callsign}', '/v2/reg/{reg}', '/v2/type/{designator}', '/v2/sqk/{squawk}', '/v2/mil'];
+  // the readsb /v2 searches and the push stream (issue 17), tier candidate
+  const searches = ['/v2/hex/{hex}', '/v2/callsign/{callsign}', '/v2/reg/{reg}', '/v2/type/{designator}', '/v2/sqk/{squawk}', '/v2/mil', '/v1/stream'];
   for (const extra of searches) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'candidate', extra);
   for (const extra of documents) assert.ok(doc.paths[extra]?.get, `${extra} is missing`);
-  assert.equal(Object.keys(doc.paths).length, Object.keys(SPEC_4).length + documents.length + searches.length, 'no operation beyond spec 4, the service\'s own documents and probes, and the searches');
+  assert.equal(Object.keys(doc.paths).length, Object.keys(SPEC_4).length + documents.length + searches.length, 'no operation beyond spec 4, the service\'s own documents and probes, the searches and the stream');
   for (const item of Object.values<any>(doc.paths)) assert.deepEqual(Object.keys(item), ['get'], 'every operation is GET only');
 });
 
@@ -125,12 +128,22 @@ test('each response lists 200, 405, 429, 500 and its own error statuses; errors 
     for (const [status, r] of Object.entries<any>(item.get.responses)) {
       // a 405 is refused before any bucket is counted: no RateLimit headers on it
       for (const h of status === '405' ? ['Cache-Control'] : ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Cache-Control']) assert.ok(r.headers[h], `${path} ${status} ${h}`);
-      if (status === '200') continue;
+      if (status === '200' || status === '101') continue;
       const media = r.content['application/json'];
       assert.equal(media.schema.$ref, '#/components/schemas/error');
       assert.deepEqual(problems('error', media.example), [], `${path} ${status} example is a section-7 error`);
     }
   }
+});
+
+test('the stream is described as an upgrade: 101 naming its message schema, 426 for a plain GET, 422 and 429 before the upgrade', () => {
+  const op = doc.paths['/v1/stream'].get;
+  assert.deepEqual(Object.keys(op.responses), ['101', '405', '422', '426', '429', '500']);
+  assert.equal(op['x-websocket-messages'].$ref, '#/components/schemas/stream-message');
+  assert.equal(op.responses['101'].content['application/json'].schema.$ref, '#/components/schemas/stream-message');
+  assert.ok(doc.components.schemas['stream-message.diff'], 'the message kinds travel with it');
+  assert.equal(op.parameters[0].name, 'bbox');
+  assert.equal(op['x-rate-limit'].bucket, 'stream');
 });
 
 test('limits and cache lifetimes come from schemas/policy.ts by bucket', () => {

@@ -1,0 +1,172 @@
+// GET /v1/stream: the uWebSockets.js adapter of the push stream (README "Push stream"). the bbox
+// and the limits are checked before the upgrade, so a refusal is a plain section-7 answer; after
+// it each socket is subscribed to the topics of its cells, and the hub publishes every snapshot
+// once per cell. a socket whose unsent bytes pass the limit is closed with a reason, never buffered
+// without bound and never silently skipped (uWS skips a socket past maxBackpressure).
+import { ApiError } from '../../lib/errors.ts';
+import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
+import { rateKeyOf } from '../http/client-ip.ts';
+import type { SocketEdge } from '../http/uws.ts';
+import { parseBboxQuery } from '../live/params.ts';
+import type { Bbox } from '../live/spatial.ts';
+import type { LiveState } from '../live/state.ts';
+import { CONTROL_TOPIC, StreamHub, type Subscription } from './hub.ts';
+import { MAX_CLIENT_MESSAGE_BYTES, STREAM_PATH, errorMessage, parseClientMessage } from './protocol.ts';
+import type * as Uws from 'uWebSockets.js';
+
+const BUCKET = 'stream';
+/** RFC 6455 1008: the client broke a rule of the service (here: it reads too slowly) */
+const CLOSE_POLICY = 1008;
+/** a stale snapshot is noticed within a second, as LiveState.watch notices it */
+const TICK_MS = 1000;
+
+export interface StreamOptions {
+  live: LiveState;
+  /** open streams one client address may hold */
+  perIp: number;
+  /** unsent bytes a socket may hold before it is closed as too slow */
+  maxBufferBytes: number;
+}
+
+interface Client {
+  ip: string;
+  key: string;
+  /** the box of the upgrade request, until open subscribes it */
+  bbox: Bbox | null;
+  sub: Subscription | null;
+}
+
+export interface Stream {
+  hub: StreamHub;
+  /** open sockets now */
+  readonly clients: number;
+  stop(): void;
+}
+
+/** Registers /v1/stream on the app; the hub hears every snapshot that goes live. */
+export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamOptions): Stream {
+  const hub = new StreamHub({ publish: (topic, m) => void app.publish(topic, m) });
+  const sockets = new Set<Uws.WebSocket<Client>>();
+  const perIp = new Map<string, number>();
+  // the live routes' 503 detail now, or null while they would answer 200
+  const staleDetail = (): string | null => {
+    try {
+      o.live.current(edge.clock());
+      return null;
+    } catch (e) {
+      if (e instanceof ApiError) return e.detail;
+      throw e;
+    }
+  };
+  const tooSlow = (ws: Uws.WebSocket<Client>) => {
+    const unsent = ws.getBufferedAmount();
+    if (unsent <= o.maxBufferBytes) return false;
+    edge.log(`stream: closed a slow client (${unsent} bytes unsent, limit ${o.maxBufferBytes})`);
+    ws.end(CLOSE_POLICY, `too slow: ${Math.ceil(unsent / 1024)} KiB unsent (limit ${Math.floor(o.maxBufferBytes / 1024)}); reconnect, or take a smaller box`);
+    return true;
+  };
+  const guarded = (what: string, f: () => void) => {
+    try {
+      f();
+    } catch (e) {
+      edge.log(`stream: ${what} failed: ${(e as Error)?.stack ?? String(e)}`);
+    }
+  };
+  const subscribe = (ws: Uws.WebSocket<Client>, bbox: Bbox | null) => {
+    const c = ws.getUserData();
+    const r = hub.subscribe(c.sub, bbox, staleDetail());
+    c.sub = r.sub;
+    ws.cork(() => {
+      for (const t of r.remove) ws.unsubscribe(t);
+      for (const t of r.add) ws.subscribe(t);
+      for (const m of r.messages) ws.send(m, false);
+    });
+    tooSlow(ws);
+  };
+  const limited = (key: string): { rl: [string, string][]; refusal: ApiError | null } => {
+    const policy = policyFor(BUCKET);
+    if (!edge.rateLimits || policy.limit <= 0) return { rl: [], refusal: null };
+    const d = edge.limiter.hit(BUCKET, key, policy.limit, edge.clock());
+    const rl: [string, string][] = [['RateLimit-Limit', String(d.limit)], ['RateLimit-Remaining', String(d.remaining)], ['RateLimit-Reset', String(d.resetS)]];
+    const detail = `more than ${d.limit} stream connections and box changes in ${WINDOW_S} s; wait ${d.resetS} s`;
+    return { rl, refusal: d.allowed ? null : new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(d.resetS) }) };
+  };
+
+  app.ws<Client>(STREAM_PATH, {
+    maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
+    idleTimeout: 120,
+    sendPingsAutomatically: true,
+    // a hard ceiling above our own limit: tooSlow closes with a reason first; past this uWS closes
+    // (instead of skipping messages, which would leave the client's copy silently wrong)
+    maxBackpressure: o.maxBufferBytes + 16 * 1024 * 1024,
+    closeOnBackpressureLimit: 1,
+    upgrade: (res, req, context) => {
+      // read everything from req now: it dies with this callback
+      const query = req.getQuery() ?? '';
+      const key = req.getHeader('sec-websocket-key');
+      const protocol = req.getHeader('sec-websocket-protocol');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      const ip = edge.ipOf(res, req.getHeader('x-forwarded-for'));
+      let bbox: Bbox | null;
+      try {
+        bbox = parseBboxQuery(query);
+      } catch (e) {
+        return edge.refuse(res, e, []);
+      }
+      const rateKey = rateKeyOf(ip);
+      const { rl, refusal } = limited(rateKey);
+      if (refusal) return edge.refuse(res, refusal, rl);
+      if ((perIp.get(rateKey) ?? 0) >= o.perIp) {
+        return edge.refuse(res, new ApiError(429, 'rate_limited', `${o.perIp} streams are open from your address already; close one first (one stream can follow any box)`, { 'Retry-After': '60' }), rl);
+      }
+      res.upgrade<Client>({ ip, key: rateKey, bbox, sub: null }, key, protocol, extensions, context);
+    },
+    open: (ws) => {
+      const c = ws.getUserData();
+      sockets.add(ws);
+      perIp.set(c.key, (perIp.get(c.key) ?? 0) + 1);
+      ws.subscribe(CONTROL_TOPIC);
+      guarded('subscribe', () => subscribe(ws, c.bbox));
+    },
+    message: (ws, data, isBinary) => {
+      const c = ws.getUserData();
+      let bbox: Bbox | null;
+      try {
+        bbox = parseClientMessage(Buffer.from(data), isBinary);
+        const { refusal } = limited(c.key);
+        if (refusal) throw refusal;
+      } catch (e) {
+        ws.send(errorMessage(e), false);
+        return;
+      }
+      guarded('box change', () => subscribe(ws, bbox));
+    },
+    close: (ws) => {
+      const c = ws.getUserData();
+      sockets.delete(ws);
+      const n = (perIp.get(c.key) ?? 1) - 1;
+      if (n > 0) perIp.set(c.key, n);
+      else perIp.delete(c.key);
+      if (c.sub) hub.unsubscribe(c.sub);
+    },
+  });
+
+  const checkAll = () => {
+    for (const ws of sockets) tooSlow(ws);
+  };
+  o.live.onLive((snap) =>
+    guarded('publish', () => {
+      hub.accept(snap, staleDetail());
+      checkAll();
+    }),
+  );
+  const timer = setInterval(() => guarded('tick', () => hub.tick(staleDetail())), TICK_MS);
+  timer.unref();
+  return {
+    hub,
+    get clients() {
+      return sockets.size;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
