@@ -437,12 +437,11 @@ function aloftDeparture(pts: TrackPoint[], c: Core, o: DetectorOptions): Departu
   while (i <= c.e && altOf(pts[i]!) === null) i++;
   if (i > c.e) return null;
   const first = altOf(pts[i]!)!;
-  if (first > o.maxFirstAltFt) return null;
-  // with airfield knowledge: low over a field, not merely below 5,000 ft somewhere
+  // with airfield knowledge: low over a field (La Paz is at 13,300 ft), not merely below 5,000 ft somewhere
   if (o.fields) {
     const h = heightAboveField(pts[i]!, o);
     if (h === null || h > o.firstAglFt) return null;
-  }
+  } else if (first > o.maxFirstAltFt) return null;
   for (let j = i + 1; j <= c.e && pts[j]!.t - pts[i]!.t <= o.climbWindowS; j++) {
     const a = altOf(pts[j]!);
     if (a === null) continue;

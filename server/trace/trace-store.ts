@@ -194,12 +194,17 @@ export class TraceStore {
     };
   }
 
+  /** ft: the elevation of the field a point is near (so "low" at La Paz is low over La Paz), 0 without one */
+  private fieldElevation(tr: Trail, i: number): number {
+    return this.fields?.(tr.lat[i]! / DEG, tr.lon[i]! / DEG)?.elevation_ft ?? 0;
+  }
+
   /** before low points leave the window: what the detector says of the whole trail, so a take-off is kept */
   private remember(tr: Trail, since: number): void {
     let low = false;
     for (let i = tr.start; i < tr.len && tr.t[i]! < since; i++) {
       const a = tr.alt[i]!;
-      if (a === ALT_GROUND || (a !== ALT_NULL && a < DEPARTURE_BELOW_FT)) low = true;
+      if (a === ALT_GROUND || (a !== ALT_NULL && a < DEPARTURE_BELOW_FT + this.fieldElevation(tr, i))) low = true;
     }
     // cruise points leaving the window say nothing about a take-off: no detector run for them
     if (!low) return;
@@ -283,7 +288,8 @@ function fixed16(v: number | undefined): number {
   return x > NONE16 && x <= 32767 ? x : NONE16;
 }
 
-/** ft: points below this leaving the window may hold a take-off (spec 2.4: heard from the ground or below 5,000 ft) */
+/** ft above the field (or sea level without one): points below this leaving the window may hold a take-off
+ * (spec 2.4: heard from the ground or below 5,000 ft) */
 const DEPARTURE_BELOW_FT = 5000;
 
 /** the held points from index i0 on, as the detector reads them */

@@ -173,3 +173,18 @@ test('replayed airliner first heard in cruise: departure and arrival are null', 
 test('a store needs a positive window', () => {
   assert.throws(() => new TraceStore({ minutes: 0 }), /minutes must be > 0/);
 });
+
+test('a take-off first heard low over a field above 5,000 ft (La Paz, 13,300 ft) is found and remembered when the store knows the field', () => {
+  const LPB = { lat: -16.5133, lon: -68.1923, elev: 13325 };
+  const fields = (lat: number, lon: number) => (Math.abs(lat - LPB.lat) < 0.05 && Math.abs(lon - LPB.lon) < 0.05 ? { elevation_ft: LPB.elev, km: 1 } : null);
+  for (const [known, expect] of [[true, true], [false, false]] as const) {
+    const s = new TraceStore({ minutes: 30, fields: known ? fields : null });
+    const at = (t: number, a: Partial<AircraftRecord>) => s.update(snap(t, [rec('e80001', a.lat ?? LPB.lat, LPB.lon, { seen_pos: 0, ...a })]));
+    const t0 = 1_700_006_400 + 12 * 3600;
+    // no ground flag: first heard 175 ft over the field, climbing away
+    for (let i = 1; i <= 120; i++) at(t0 + 30 + i * 30, { lat: LPB.lat + 0.01 + i * 0.02, alt_baro: Math.min(37000, 13500 + i * 500), gs: 450, track: 0 });
+    const later = s.get('e80001', t0 + 30 + 120 * 30)!;
+    assert.ok(later.points[0]![0] > t0 + 1800, 'the take-off has left the window');
+    assert.equal(later.departure !== null, expect, known ? 'remembered with the field known' : 'without it, 13,500 ft looks like cruise');
+  }
+});
