@@ -172,9 +172,9 @@ function saysGround(p: TrackPoint, o: DetectorOptions): boolean {
 
 function pointClass(pts: TrackPoint[], i: number, o: DetectorOptions): Cls | 0 {
   const p = pts[i]!;
-  if (saysGround(p, o) || belowField(p, o)) return speedKt(pts, i) > o.groundMaxKt ? AIR : GROUND;
+  const h = heightAboveField(p, o); // one field lookup per point
+  if (saysGround(p, o) || (h !== null && h < -o.belowFieldFt)) return speedKt(pts, i) > o.groundMaxKt ? AIR : GROUND;
   if (typeof p.alt !== 'number') return 0;
-  const h = heightAboveField(p, o);
   // the reported speed first here: speeds from positions 1-3 s apart are too coarse to tell 40 kt from 50
   return h !== null && h <= o.fieldAglFt && (p.gs ?? speedKt(pts, i)) <= o.fieldSlowKt && level(pts, i) ? GROUND : AIR;
 }
@@ -413,8 +413,8 @@ function settle(pts: TrackPoint[], g: number, from: number, to: number, dir: 1 |
     const a = pts[i]!.alt;
     if (typeof a === 'number' && !belowField(pts[i]!, o)) floor = Math.min(floor, a);
   }
-  const h = Number.isFinite(floor) ? heightAboveField({ ...pts[g]!, alt: floor }, o) : null;
-  if (h === null || h > o.fieldAglFt) return g;
+  const f = o.fields(pts[g]!.lat, pts[g]!.lon);
+  if (!f || !(floor - f.elevation_ft <= o.fieldAglFt)) return g;
   let best = g;
   for (let i = from; dir * (to - i) >= 0 && Math.abs(pts[i]!.t - t0) <= o.settleS; i += dir) {
     const a = pts[i]!.alt;

@@ -32,5 +32,6 @@ export function loadSource(name: SourceName): Source {
   }
 }
 
-/** the project's OurAirports reference data (data/ref), as the nightly loads it */
-export const loadProjectLocator = (): AirportLocator => loadLocator(join(import.meta.dirname, '..', '..', 'data', 'ref'));
+let locator: AirportLocator | null = null;
+/** the project's OurAirports reference data (data/ref), as the nightly loads it; built once per process (~1 s) */
+export const loadProjectLocator = (): AirportLocator => (locator ??= loadLocator(join(import.meta.dirname, '..', '..', 'data', 'ref')));
