@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { problems } from '../../../schemas/index.ts';
 import { NOW_MS } from '../../helpers/publish-fixture.ts';
-import { connect, open, WsClient, type Refused } from '../../../lib/ws-client.ts';
+import { connect, open, WsClient, type Refused } from '../../helpers/ws-client.ts';
 import { startApp, type RunningApp } from '../../reliability/app.ts';
 
 const SAMPLE = JSON.parse(readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8')) as { now: number; aircraft: any[] };
