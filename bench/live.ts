@@ -10,17 +10,14 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
+import { flag, numberFlag } from './flags.ts';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
-const DURATION = arg('duration', '10s');
-const REFRESH_S = Number(arg('refresh-s', '1'));
+const DURATION = flag('duration', '10s');
+const REFRESH_S = numberFlag('refresh-s', 1);
 // another entry point taking the same flags (default: the real server, `npm run serve`)
-const ENTRY = arg('entry', '');
+const ENTRY = flag('entry', '');
 // another aircraft.json (gzip or plain), e.g. the simulator's: npx tsx sim/cli.ts snapshot --aircraft 15000 --out f
-const SNAPSHOT = arg('snapshot', '');
+const SNAPSHOT = flag('snapshot', '');
 
 interface Case {
   name: string;

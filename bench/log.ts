@@ -11,15 +11,11 @@ import { buildLog } from '../build/log/build.ts';
 import { loadLocator } from '../lib/reference/fields.ts';
 import { airfieldOptions } from '../build/log/airfields.ts';
 import { addDays } from '../build/history/scan.ts';
+import { numberFlag } from './flags.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
-const FILES = arg('files', 3000);
-const DAYS = arg('days', 2);
-const RUNS = arg('runs', 3);
+const FILES = numberFlag('files', 3000);
+const DAYS = numberFlag('days', 2);
+const RUNS = numberFlag('runs', 3);
 const ROOT = join(import.meta.dirname, '..');
 const BENCH = join(ROOT, '.bench', 'log');
 const FIRST_DAY = '2025-03-01';

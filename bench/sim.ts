@@ -9,15 +9,12 @@ import { FLEET_PER_AIRBORNE, aircraftJson, createSky, heardAt, liveFlights } fro
 import { writeHistory } from '../sim/history.ts';
 import { writeFastLog } from '../sim/log.ts';
 import { loadWorld } from '../sim/world.ts';
+import { numberFlag } from './flags.ts';
 
 const args = process.argv.slice(2);
-const arg = (name: string, dflt: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
-const RUNS = arg('runs', 3);
-const HIST = arg('history-aircraft', 3000);
-const LOG_DAYS = arg('log-days', 365);
+const RUNS = numberFlag('runs', 3);
+const HIST = numberFlag('history-aircraft', 3000);
+const LOG_DAYS = numberFlag('log-days', 365);
 const OUT = join(import.meta.dirname, '..', '.bench', 'sim');
 const T = Date.parse('2025-06-02T14:00:00Z') / 1000;
 let sink = 0;

@@ -11,18 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { mulberry32 } from '../lib/random.ts';
+import { flag, numberFlag } from './flags.ts';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
 if (process.argv.includes('--help')) {
   console.log('usage: npx tsx bench/soak.ts [--minutes 10] [--clients 16] [--artifacts <published tree, default var/artifacts>]');
   process.exit(0);
 }
-const MINUTES = Number(arg('minutes', '10'));
-const CLIENTS = Number(arg('clients', '16'));
-const ARTIFACTS = arg('artifacts', 'var/artifacts');
+const MINUTES = numberFlag('minutes', 10);
+const CLIENTS = numberFlag('clients', 16);
+const ARTIFACTS = flag('artifacts', 'var/artifacts');
 const PORT = 18000 + Math.floor(Math.random() * 1000);
 
 const raw = JSON.parse(gunzipSync(readFileSync(new URL('./data/readsb_aircraft_12k.json.gz', import.meta.url))).toString('utf8'));

@@ -23,19 +23,16 @@ import { SKY, cellsFor, topicOf } from '../server/stream/cells.ts';
 import { StreamHub } from '../server/stream/hub.ts';
 import { createApp } from '../server/app.ts';
 import { loadServerConfig } from '../server/config.ts';
-import { open, type WsClient } from '../lib/ws-client.ts';
+import { open, type WsClient } from '../test/helpers/ws-client.ts';
+import { numberFlag } from './flags.ts';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
 if (process.argv.includes('--help')) {
   console.log('Usage: npx tsx bench/stream.ts [--subscribers 1000] [--snapshots 20] [--seed 17] [--loopback]\n\nThe push stream\'s per-snapshot cost at 12k aircraft: the hub alone, then (--loopback) the real server and real clients.');
   process.exit(0);
 }
-const SUBSCRIBERS = Number(arg('subscribers', '1000'));
-const SNAPSHOTS = Number(arg('snapshots', '20'));
-const SEED = Number(arg('seed', '17'));
+const SUBSCRIBERS = numberFlag('subscribers', 1000);
+const SNAPSHOTS = numberFlag('snapshots', 20);
+const SEED = numberFlag('seed', 17);
 const LOOPBACK = process.argv.includes('--loopback');
 
 const input = readFileSync(new URL('./data/readsb_aircraft_12k.json.gz', import.meta.url));
