@@ -90,6 +90,23 @@ function artifactOp(kind: ArtifactKindName, path = ARTIFACT_KINDS[kind].url) {
   return { path, response: { schema }, bucket };
 }
 
+/** one readsb-dialect search route (`/v2/<key>/{param}`): same envelope, bucket, tier and errors for all */
+function searchOp(path: string, operationId: string, what: string, paramDescription: string, example: string): Operation {
+  const name = /\{(\w+)\}/.exec(path)![1]!;
+  return {
+    path,
+    operationId,
+    tag: 'live',
+    summary: `${what} (readsb /v2 dialect)`,
+    description: 'The live records whose key matches, in the envelope of `/v2/point` without `dst`, so clients written for readsb-style APIs work unchanged. 422 on malformed input; 503 when stale.',
+    parameters: [{ name, in: 'path', required: true, description: paramDescription, schema: { type: 'string', maxLength: 64 }, example }],
+    response: { schema: 'search' },
+    bucket: 'search',
+    stability: 'candidate',
+    errors: ['invalid_request', 'stale_snapshot'],
+  };
+}
+
 export const OPERATIONS: readonly Operation[] = [
   // 4.1 live
   {
@@ -172,66 +189,11 @@ export const OPERATIONS: readonly Operation[] = [
     stability: 'stable',
     errors: ['invalid_request', 'stale_snapshot'],
   },
-  {
-    path: '/v2/hex/{hex}',
-    operationId: 'searchHex',
-    tag: 'live',
-    summary: 'Aircraft by ICAO address (readsb /v2 dialect)',
-    description: 'The live records whose key matches, in the envelope of `/v2/point` without `dst`, so clients written for readsb-style APIs work unchanged. 422 on malformed input; 503 when stale.',
-    parameters: [{ name: 'hex', in: 'path', required: true, description: '6 hexadecimal characters, case-insensitive', schema: { type: 'string', maxLength: 64 }, example: '4b1814' }],
-    response: { schema: 'search' },
-    bucket: 'search',
-    stability: 'candidate',
-    errors: ['invalid_request', 'stale_snapshot'],
-  },
-  {
-    path: '/v2/callsign/{callsign}',
-    operationId: 'searchCallsign',
-    tag: 'live',
-    summary: 'Aircraft by callsign (readsb /v2 dialect)',
-    description: 'The live records whose key matches, in the envelope of `/v2/point` without `dst`, so clients written for readsb-style APIs work unchanged. 422 on malformed input; 503 when stale.',
-    parameters: [{ name: 'callsign', in: 'path', required: true, description: '1 to 8 letters or digits, case-insensitive', schema: { type: 'string', maxLength: 64 }, example: 'SWR100' }],
-    response: { schema: 'search' },
-    bucket: 'search',
-    stability: 'candidate',
-    errors: ['invalid_request', 'stale_snapshot'],
-  },
-  {
-    path: '/v2/reg/{reg}',
-    operationId: 'searchReg',
-    tag: 'live',
-    summary: 'Aircraft by registration (readsb /v2 dialect)',
-    description: 'The live records whose key matches, in the envelope of `/v2/point` without `dst`, so clients written for readsb-style APIs work unchanged. 422 on malformed input; 503 when stale.',
-    parameters: [{ name: 'reg', in: 'path', required: true, description: '1 to 10 letters, digits or dashes, case-insensitive', schema: { type: 'string', maxLength: 64 }, example: 'HB-JVL' }],
-    response: { schema: 'search' },
-    bucket: 'search',
-    stability: 'candidate',
-    errors: ['invalid_request', 'stale_snapshot'],
-  },
-  {
-    path: '/v2/type/{designator}',
-    operationId: 'searchType',
-    tag: 'live',
-    summary: 'Aircraft by ICAO type designator (readsb /v2 dialect)',
-    description: 'The live records whose key matches, in the envelope of `/v2/point` without `dst`, so clients written for readsb-style APIs work unchanged. 422 on malformed input; 503 when stale.',
-    parameters: [{ name: 'designator', in: 'path', required: true, description: '2 to 4 letters or digits, case-insensitive', schema: { type: 'string', maxLength: 64 }, example: 'A320' }],
-    response: { schema: 'search' },
-    bucket: 'search',
-    stability: 'candidate',
-    errors: ['invalid_request', 'stale_snapshot'],
-  },
-  {
-    path: '/v2/sqk/{squawk}',
-    operationId: 'searchSquawk',
-    tag: 'live',
-    summary: 'Aircraft by transponder code (readsb /v2 dialect)',
-    description: 'The live records whose key matches, in the envelope of `/v2/point` without `dst`, so clients written for readsb-style APIs work unchanged. 422 on malformed input; 503 when stale.',
-    parameters: [{ name: 'squawk', in: 'path', required: true, description: '4 octal digits', schema: { type: 'string', maxLength: 64 }, example: '7700' }],
-    response: { schema: 'search' },
-    bucket: 'search',
-    stability: 'candidate',
-    errors: ['invalid_request', 'stale_snapshot'],
-  },
+  searchOp('/v2/hex/{hex}', 'searchHex', 'Aircraft by ICAO address', '6 hexadecimal characters, case-insensitive', '4b1814'),
+  searchOp('/v2/callsign/{callsign}', 'searchCallsign', 'Aircraft by callsign', '1 to 8 letters or digits, case-insensitive', 'SWR100'),
+  searchOp('/v2/reg/{reg}', 'searchReg', 'Aircraft by registration', '1 to 10 letters, digits or dashes, case-insensitive', 'HB-JVL'),
+  searchOp('/v2/type/{designator}', 'searchType', 'Aircraft by ICAO type designator', '2 to 4 letters or digits, case-insensitive', 'A320'),
+  searchOp('/v2/sqk/{squawk}', 'searchSquawk', 'Aircraft by transponder code', '4 octal digits', '7700'),
   {
     path: '/v2/mil',
     operationId: 'searchMilitary',
