@@ -48,7 +48,7 @@ function traceDay(sky: Sky, af: Airframe, dayStart: number): { text: string | nu
     };
     const off = f.offBlock + f.plan.offAt;
     const on = f.offBlock + f.plan.onAt;
-    // a leg belongs to the day of its touch-down (as the log's midnight rule mostly does)
+    // the truth is kept by the day of touch-down (the log files a leg by its first point; the checks match across days)
     if (on >= dayStart && on < dayEnd) {
       truth.push({
         hex: af.hex, callsign: f.callsign, org: f.org.ident, dst: f.dst.ident, off, on,

@@ -112,7 +112,8 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
           CASE WHEN (h >> (13 + k)) % 100 < 6 THEN NULL ELSE dep END AS dep_ts,
           CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL ELSE dep + dur END AS arr_ts,
           CASE WHEN (h >> (13 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN org ELSE dst END AS org,
-          CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN dst ELSE org END AS dst
+          CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN dst ELSE org END AS dst,
+          false AS open
         FROM l ORDER BY hex, first_ts
       ) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`);
       renameSync(file, dayFile(o.out, day));

@@ -122,8 +122,8 @@ export function readmeText(f: ReadmeFacts): string {
     '   catalog whenever it speaks.',
     '5. Estimated positions are never archived or exported: they are not in this bundle.',
     '',
-    'A leg is in the day whose build closed it (see the day column above): use first_ts or dep_ts for the',
-    'UTC date of a flight.',
+    'A leg is in the day of its first heard point (UTC). A leg still flying after the newest day built has',
+    'open = true (no landing yet, arr_ts and dst null); a later bundle has it closed.',
     '',
   ].join('\n');
 }

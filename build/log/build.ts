@@ -1,7 +1,10 @@
 // the log step: globe_history days -> LOG/day=YYYY-MM-DD/legs.parquet, one day at a time.
-// days are built oldest first; the legs left open at each midnight are carried in memory to the
-// next day (build/log/legs.ts). the first day of a run rebuilds its carry from the day before it,
-// when that day is in the history tree, so a run of one day gives the same rows as a longer run.
+// days are read oldest first; the legs left open at each midnight are carried in memory to the
+// next day (build/log/legs.ts). each leg goes in the file of the UTC day of its first point
+// (build/log/partitions.ts). the first day of a run rebuilds its carry from the day before it, and
+// the last day looks ahead into the day after it, when those days are in the history tree: so a
+// run of one day gives the same rows as a longer run. a leg still going after the last day that
+// can be read is written `open` and replaced by the build that reads the day it closes.
 import { readFile } from 'node:fs/promises';
 import { silentProgress, type Progress } from '../progress.ts';
 import {
@@ -11,6 +14,7 @@ import {
 import type { ParsedTrace } from '../../lib/readsb-trace.ts';
 import { DEFAULT_LEG_OPTIONS, airframeLegs, type Carry, type LegOptions, type LegRow, type Locate } from './legs.ts';
 import { LogWriter } from './write.ts';
+import { Partitions, type Partition } from './partitions.ts';
 
 export interface BuildLogOptions {
   /** root of the globe_history tree (holds YYYY/MM/DD/traces) */
@@ -33,10 +37,12 @@ export interface BuildLogResult {
   files: number;
   legs: number;
   days: number;
-  /** the days written, oldest first */
+  /** the days read and written whole, oldest first */
   written: string[];
-  /** legs carried past the last day built (written when the next day is built) */
-  carried: number;
+  /** days outside the run whose file took legs closing in it (the day before the first), oldest first */
+  merged: string[];
+  /** legs written open: still going after the newest day read (a later build closes them) */
+  open: number;
   skipped: Record<SkipReason, number>;
 }
 
@@ -47,7 +53,7 @@ export async function buildLog(opts: BuildLogOptions, progress: Progress = silen
   const legOpts: LegOptions = { ...DEFAULT_LEG_OPTIONS, ...opts.legs };
   const onSkip = opts.onSkip ?? defaultOnSkip;
   const result: BuildLogResult = {
-    files: 0, legs: 0, days: 0, written: [], carried: 0,
+    files: 0, legs: 0, days: 0, written: [], merged: [], open: 0,
     skipped: Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>,
   };
   const skip = (s: Skipped) => {
@@ -58,33 +64,71 @@ export async function buildLog(opts: BuildLogOptions, progress: Progress = silen
   const days = selectDays(present, opts.select);
   if (days.length === 0) return result;
   const writer = await LogWriter.open(opts.log, opts.threads);
+  const parts = new Partitions();
+  const flush = async (list: Partition[]) => {
+    for (const p of list) {
+      if (p.whole) await writer.writeDay(p.day, p.rows);
+      else await writer.mergeDay(p.day, p.rows);
+      (p.whole ? result.written : result.merged).push(p.day);
+      result.legs += p.rows.length;
+    }
+  };
+  const run = (day: string, carry: Map<string, Carry>, what: string, only?: ReadonlySet<string>) =>
+    runDay(opts, day, carry, legOpts, skip, progress, what, only);
   try {
     let carry = new Map<string, Carry>();
     let carryDay: string | null = null;
-    for (const day of days) {
+    for (const [i, day] of days.entries()) {
       const prev = addDays(day, -1);
-      if (carryDay !== prev) {
-        carry = new Map();
-        if (present.includes(prev)) {
-          carry = (await runDay(opts, prev, new Map(), legOpts, skip, progress, 'warm-up')).carry;
-          progress.done(`${carry.size} legs open at midnight carried into ${day}`);
-        }
+      if (carryDay !== prev && present.includes(prev)) {
+        carry = (await run(prev, new Map(), 'warm-up')).carry;
+        progress.done(`${carry.size} legs open at midnight carried into ${day}`);
       }
-      const out = await runDay(opts, day, carry, legOpts, skip, progress, 'legs');
-      await writer.writeDay(day, out.rows);
-      progress.done(`${out.files} files, ${out.rows.length} legs, ${out.carry.size} open at midnight`);
+      const out = await run(day, carry, 'legs');
+      progress.done(`${out.files} files, ${out.rows.length} legs closed, ${out.carry.size} open at midnight`);
+      parts.readDay(day);
+      parts.add(out.rows);
       result.files += out.files;
-      result.legs += out.rows.length;
       result.days++;
-      result.written.push(day);
       carry = out.carry;
       carryDay = day;
+      if (days[i + 1] !== addDays(day, 1)) {
+        // the run of days ends here: close what the next day continues, write the rest open
+        const open = await lookAhead(day, carry, present, run);
+        parts.add(open.closed);
+        parts.add(open.open);
+        result.open += open.open.length;
+        carry = new Map();
+      }
+      await flush(parts.take(day, [...carry.values()].map((c) => c.row)));
     }
-    result.carried = carry.size;
+    await flush(parts.take(null));
   } finally {
     writer.close();
   }
+  result.written.sort();
+  result.merged.sort();
   return result;
+}
+
+/**
+ * The legs still open after `day`: when the next day is in the history tree, its files of just
+ * those airframes are read to close them (a leg it does not continue is closed as it stands);
+ * what is still going after that is returned open. Legs starting on the next day are not kept:
+ * they are that day's, written when it is built.
+ */
+async function lookAhead(
+  day: string, carry: Map<string, Carry>, present: readonly string[],
+  run: (day: string, carry: Map<string, Carry>, what: string, only?: ReadonlySet<string>) => Promise<DayOut>,
+): Promise<{ closed: LegRow[]; open: LegRow[] }> {
+  const next = addDays(day, 1);
+  if (carry.size === 0 || !present.includes(next)) return { closed: [], open: [...carry.values()].map((c) => c.row) };
+  const end = dayStart(next);
+  const ahead = await run(next, carry, 'look-ahead', new Set(carry.keys()));
+  return {
+    closed: ahead.rows.filter((r) => r.first_ts < end),
+    open: [...ahead.carry.values()].map((c) => c.row).filter((r) => r.first_ts < end),
+  };
 }
 
 interface DayOut {
@@ -96,16 +140,17 @@ interface DayOut {
 /** cuts one day: every airframe's file plus the legs carried into the day */
 async function runDay(
   opts: BuildLogOptions, day: string, carryIn: Map<string, Carry>, legOpts: LegOptions,
-  skip: (s: Skipped) => void, progress: Progress, what: string,
+  skip: (s: Skipped) => void, progress: Progress, what: string, only?: ReadonlySet<string>,
 ): Promise<DayOut> {
   const listing = await listDay(opts.history, day);
-  listing.skipped.forEach(skip);
+  // a look-ahead reads only the airframes it closes legs of; what it skips was reported when built
+  if (!only) listing.skipped.forEach(skip);
   const dayEnd = dayStart(day) + 86400;
   const carry = new Map(carryIn);
   const rows: LegRow[] = [];
   const next = new Map<string, Carry>();
-  progress.start(`${what} ${day}`, listing.files.length);
-  const files = listing.files;
+  const files = only ? listing.files.filter((f) => only.has(f.hex)) : listing.files;
+  progress.start(`${what} ${day}`, files.length);
   // read the next file while this one is cut: disk and cpu overlap
   let pending = files.length ? readBytes(files[0]!) : null;
   for (let i = 0; i < files.length; i++) {
@@ -125,7 +170,7 @@ async function runDay(
     }
     progress.tick();
   }
-  // carried legs the day never continued: closed now, written with this day
+  // carried legs the day never continued: closed as they stand
   for (const [hex, c] of [...carry].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const out = airframeLegs({ hex, reg: c.reg, type: c.type, carry: c, points: [], dayEnd }, opts.locate, legOpts);
     for (const r of out.rows) rows.push(r);

@@ -50,7 +50,7 @@ export function selectionOf(c: LogConfig): DaySelection {
 
 export function summary(r: BuildLogResult): string {
   const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
-  return `log: ${r.days} days, ${r.files} files, ${r.legs} legs, ${r.carried} legs open after the last day; skipped: ${skipped || 'none'}`;
+  return `log: ${r.days} days, ${r.files} files, ${r.legs} legs written (${r.open} open: still going after the last day read)${r.merged.length ? `, legs closing in ${r.merged.join(', ')} merged into that day` : ''}; skipped: ${skipped || 'none'}`;
 }
 
 const logCommand: Command<LogConfig> = {

@@ -1,10 +1,11 @@
 // pure: one airframe's points over one day (plus the leg it still had open at the previous
 // midnight) become flight-log rows, cut by the shared detector (lib/detector.ts).
 //
-// midnight rule: a leg is written once, by the day that closes it. a leg still open at the end
-// of its day (no landing heard, last point within carryS of midnight) is not written: its points
-// are handed to the next day as the carry, cut again together with that day's points and written
-// there, complete. every point is therefore written in at most one leg. see schemas/flight-log.md.
+// midnight rule: a leg still open at the end of its day (no landing heard, last point within
+// carryS of midnight) is handed to the next day as the carry, cut again together with that day's
+// points, and so written once, whole, when it closes. a leg still open after the last day a build
+// reads is written as it stands, marked `open`, and replaced by a later build. every point is in
+// at most one leg. which day's file holds a leg: build/log/partitions.ts. see schemas/flight-log.md.
 import { cutLegs, type DetectorOptions, type LegCut } from '../../lib/detector.ts';
 import type { TracePoint } from '../../lib/readsb-trace.ts';
 
@@ -20,6 +21,8 @@ export interface LegRow {
   arr_ts: number | null;
   org: string | null;
   dst: string | null;
+  /** still going after the newest day the build read: no landing heard yet; a later build replaces it */
+  open: boolean;
 }
 
 /** OurAirports ident of the airport at a take-off/landing point, or null when not clearly at one */
@@ -30,6 +33,8 @@ export interface Carry {
   reg: string | null;
   type: string | null;
   points: TracePoint[];
+  /** the leg as it stands, written with open = true when no later day continues it in this build */
+  row: LegRow;
 }
 
 export interface LegOptions {
@@ -72,7 +77,7 @@ export function airframeLegs(input: AirframeDay, locate: Locate, opts: LegOption
   let carry: Carry | null = null;
   cuts.forEach((cut, i) => {
     if (i === cuts.length - 1 && isOpen(cut, points, input.dayEnd, opts.carryS)) {
-      carry = { reg, type, points: points.slice(cut.start) };
+      carry = { reg, type, points: points.slice(cut.start), row: { ...legRow(input.hex, reg, type, cut, points, locate), open: true } };
       return;
     }
     rows.push(legRow(input.hex, reg, type, cut, points, locate));
@@ -105,6 +110,7 @@ function legRow(hex: string, reg: string | null, type: string | null, cut: LegCu
     arr_ts: arr ? sec(arr.at) : null,
     org: dep ? locate(dep.lat, dep.lon) : null,
     dst: arr ? locate(arr.lat, arr.lon) : null,
+    open: false,
   };
 }
 

@@ -65,7 +65,7 @@ export async function openLog(
     await connection.run(
       `CREATE VIEW legs AS SELECT NULL::VARCHAR AS hex, NULL::VARCHAR AS callsign, NULL::VARCHAR AS reg, NULL::VARCHAR AS type,
         NULL::BIGINT AS first_ts, NULL::BIGINT AS last_ts, NULL::BIGINT AS dep_ts, NULL::BIGINT AS arr_ts,
-        NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::DATE AS day WHERE false`,
+        NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::BOOLEAN AS open, NULL::DATE AS day WHERE false`,
     );
   }
   return {

@@ -2,9 +2,10 @@
 // (zstd), Hive-partitioned. the file is written under a hidden temporary name in the same folder,
 // synced, then renamed over the old one: a killed run leaves the previous file or none, never half
 // a file, and readers globbing */legs.parquet never see the temporary.
+import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BIGINT, DuckDBDataChunk, DuckDBInstance, JSToDuckDBValueConverter, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { BIGINT, BOOLEAN, DuckDBDataChunk, DuckDBInstance, JSToDuckDBValueConverter, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import type { LegRow } from './legs.ts';
 
 /** column order and DuckDB types of legs.parquet; the day column comes from the folder name */
@@ -19,7 +20,11 @@ const LEG_COLUMNS = [
   ['arr_ts', 'BIGINT'],
   ['org', 'VARCHAR'],
   ['dst', 'VARCHAR'],
-] as const satisfies readonly (readonly [keyof LegRow, 'VARCHAR' | 'BIGINT'])[];
+  ['open', 'BOOLEAN'],
+] as const satisfies readonly (readonly [keyof LegRow, 'VARCHAR' | 'BIGINT' | 'BOOLEAN'])[];
+const DUCK_TYPES = { VARCHAR, BIGINT, BOOLEAN } as const;
+// a file written before the open column existed reads it as null in a merge: such legs were closed
+const OUT_COLUMNS = LEG_COLUMNS.map(([n]) => (n === 'open' ? 'coalesce("open", false) AS "open"' : `"${n}"`)).join(', ');
 
 /** rows per appended chunk: DuckDB's vector size */
 const CHUNK = 2048;
@@ -45,7 +50,20 @@ export class LogWriter {
   }
 
   /** Writes (or replaces) one day's file with these rows, sorted by hex then first_ts. Returns its path. */
-  async writeDay(day: string, rows: readonly LegRow[]): Promise<string> {
+  writeDay(day: string, rows: readonly LegRow[]): Promise<string> {
+    return this.write(day, rows, false);
+  }
+
+  /**
+   * Merges rows into one day's file: each new row replaces the rows of the same airframe whose time
+   * span overlaps its own (an open leg closed by a later build, a leg re-cut), the rest are kept.
+   * With no file yet, writes one with these rows.
+   */
+  mergeDay(day: string, rows: readonly LegRow[]): Promise<string> {
+    return this.write(day, rows, existsSync(dayFile(this.logDir, day)));
+  }
+
+  private async write(day: string, rows: readonly LegRow[], merge: boolean): Promise<string> {
     const dir = dayDir(this.logDir, day);
     await mkdir(dir, { recursive: true });
     await removeTemporaries(dir);
@@ -54,7 +72,7 @@ export class LogWriter {
     try {
       await c.run(`CREATE OR REPLACE TEMP TABLE day_legs (${LEG_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
       const appender = await c.createAppender('day_legs');
-      const types = LEG_COLUMNS.map(([, t]) => (t === 'BIGINT' ? BIGINT : VARCHAR));
+      const types = LEG_COLUMNS.map(([, t]) => DUCK_TYPES[t]);
       for (let i = 0; i < rows.length; i += CHUNK) {
         const slice = rows.slice(i, i + CHUNK);
         const chunk = DuckDBDataChunk.create(types);
@@ -65,8 +83,13 @@ export class LogWriter {
         appender.appendDataChunk(chunk);
       }
       appender.closeSync();
+      const old = sqlString(dayFile(this.logDir, day));
+      const source = merge
+        ? `SELECT * FROM day_legs UNION ALL BY NAME SELECT * FROM read_parquet(${old}) o WHERE NOT EXISTS (
+             SELECT 1 FROM day_legs n WHERE n.hex = o.hex AND n.first_ts <= o.last_ts AND o.first_ts <= n.last_ts)`
+        : 'SELECT * FROM day_legs';
       await c.run(
-        `COPY (SELECT * FROM day_legs ORDER BY hex, first_ts) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
+        `COPY (SELECT ${OUT_COLUMNS} FROM (${source}) ORDER BY hex, first_ts) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
       );
       await fsyncFile(tmp);
       await rename(tmp, dayFile(this.logDir, day));

@@ -43,7 +43,7 @@ export function legsFor(day: string, n: number, rand: () => number): LegRow[] {
     const arr = dep + 1800 + Math.floor(rand() * 7200);
     const org = pick(IDENTS);
     const dst = pick(IDENTS);
-    rows.push({ hex: pick(HEXES), callsign: pick(CALLS), reg: null, type: 'A320', first_ts: dep - 300, last_ts: arr + 300, dep_ts: org ? dep : null, arr_ts: dst ? arr : null, org, dst });
+    rows.push({ hex: pick(HEXES), callsign: pick(CALLS), reg: null, type: 'A320', first_ts: dep - 300, last_ts: arr + 300, dep_ts: org ? dep : null, arr_ts: dst ? arr : null, org, dst, open: false });
   }
   return rows.sort((a, b) => a.hex.localeCompare(b.hex) || a.first_ts - b.first_ts);
 }

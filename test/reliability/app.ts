@@ -34,9 +34,14 @@ export async function startApp(clock: () => number = () => NOW_MS, extraFlags: s
   const feedAt = async (nowS: number) => {
     writeFileSync(feed, JSON.stringify({ ...SAMPLE, now: nowS }));
     await app.services.feed!.pollOnce();
-    // the snapshot goes live once its gzip is made (off the event loop)
-    for (let i = 0; i < 200 && app.services.live.ageS(clock()) === null; i++) await new Promise((r) => setTimeout(r, 10));
-    await new Promise((r) => setTimeout(r, 50));
+    // the snapshot goes live once its gzip is made (off the event loop): wait until the served
+    // snapshot is this one (a refused snapshot never is: then the wait ends after 2 s)
+    const held = () => {
+      const age = app.services.live.ageS(clock());
+      return age === null ? -Infinity : clock() / 1000 - age;
+    };
+    const target = Math.min(nowS, clock() / 1000);
+    for (let i = 0; i < 200 && held() < target - 1e-6; i++) await new Promise((r) => setTimeout(r, 10));
   };
   await feedAt(clock() / 1000);
   return { app, fx, base: `http://127.0.0.1:${app.port}`, port: app.port, feed, logs, feedAt, stop: () => app.stop() };

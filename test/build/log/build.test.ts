@@ -9,7 +9,7 @@ import { dayFile } from '../../../build/log/write.ts';
 import type { Skipped } from '../../../build/history/scan.ts';
 import type { Progress } from '../../../build/progress.ts';
 import { assertValid } from '../../../schemas/index.ts';
-import { SAMPLE_TREE, midnightTree, putFile, tempDir, testLocate, tracePath } from '../../helpers/history.ts';
+import { SAMPLE_TREE, ac671b, midnightTree, putFile, splitByDay, tempDir, testLocate, tracePath } from '../../helpers/history.ts';
 
 process.env.TZ = 'UTC';
 
@@ -77,42 +77,64 @@ describe('buildLog on the real globe_history sample', () => {
 });
 
 describe('a leg crossing midnight UTC (the real ac671b trace split at midnight)', () => {
-  it('is written once, on the day it closes, with its first point from the day before', async () => {
+  it('is written once, whole, in the file of the UTC day of its first point', async () => {
     const history = midnightTree(tmp());
     const log = tmp();
     const r = await buildLog(opts(history, log));
     assert.deepEqual(r.written, ['2025-02-04', '2025-02-05']);
-    assert.equal(r.carried, 0);
-    assert.deepEqual(await readAll(log, "day = DATE '2025-02-04'"), []);
+    assert.equal(r.open, 0);
     const rows = await readAll(log);
     const dal1812 = rows.filter((x) => x.callsign === 'DAL1812');
     assert.equal(dal1812.length, 1);
-    assert.equal(dal1812[0]!.day, '2025-02-05');
+    assert.equal(dal1812[0]!.day, '2025-02-04', 'its first point is on 2025-02-04, its landing on the 5th');
     assert.equal(new Date((dal1812[0]!.first_ts as number) * 1000).toISOString(), '2025-02-04T21:13:43.000Z');
     assert.equal(dal1812[0]!.dst, 'KMSP');
+    assert.equal(dal1812[0]!.open, false);
     assert.deepEqual(rows.map((x) => x.callsign), ['DAL1812', 'DAL2418', 'DAL1615', 'DAL2927']);
+    for (const row of rows) assert.equal(row.day, new Date((row.first_ts as number) * 1000).toISOString().slice(0, 10));
     const den = rows.find((x) => x.callsign === 'DAL2927')!;
     assert.deepEqual([den.org, den.dst], ['KMSP', 'KDEN']);
   });
 
-  it('gives the same rows when the second day is built alone (its carry is rebuilt from the day before)', async () => {
+  it('gives the same rows when either day is built alone (the carry is rebuilt from the day before, closed from the day after)', async () => {
     const history = midnightTree(tmp());
     const both = tmp();
-    const alone = tmp();
     await buildLog(opts(history, both));
-    const r = await buildLog(opts(history, alone, { select: { from: '2025-02-05', to: '2025-02-05' } }));
+    const second = tmp();
+    const r = await buildLog(opts(history, second, { select: { from: '2025-02-05', to: '2025-02-05' } }));
     assert.deepEqual(r.written, ['2025-02-05']);
+    assert.deepEqual(r.merged, ['2025-02-04'], 'DAL1812 closes on the 5th and belongs to the 4th');
     assert.equal(r.files, 1, 'the warm-up day is read but not counted');
-    assert.deepEqual(await readAll(alone), await readAll(both, "day = DATE '2025-02-05'"));
+    assert.deepEqual(await readAll(second), await readAll(both));
+    const first = tmp();
+    const r1 = await buildLog(opts(history, first, { select: { from: '2025-02-04', to: '2025-02-04' } }));
+    assert.deepEqual(r1.written, ['2025-02-04']);
+    assert.equal(r1.open, 0, 'the look-ahead into the 5th closes DAL1812');
+    assert.deepEqual(await readAll(first), await readAll(both, "day = DATE '2025-02-04'"));
   });
 
-  it('leaves a leg open at the end of the newest day for the next build (counted as carried)', async () => {
-    const history = midnightTree(tmp());
+  it('writes a leg still going after the newest day as open, and the build of the next day closes it in place', async () => {
+    const history = tmp();
+    const [[d1, p1], [d2, p2]] = [...splitByDay(ac671b())];
+    putFile(tracePath(history, d1!, 'ac671b'), p1);
     const log = tmp();
-    const r = await buildLog(opts(history, log, { select: { from: '2025-02-04', to: '2025-02-04' } }));
-    assert.equal(r.legs, 0);
-    assert.equal(r.carried, 1);
-    assert.deepEqual(listLogDays(log), ['2025-02-04'], 'the day is present (archive_through moves) even with no legs');
+    const r = await buildLog(opts(history, log));
+    assert.equal(r.open, 1);
+    const open = await readAll(log);
+    assert.deepEqual(listLogDays(log), ['2025-02-04']);
+    assert.equal(open.length, 1, 'never dropped: the leg in the air at midnight is in the log');
+    assert.deepEqual([open[0]!.callsign, open[0]!.open, open[0]!.arr_ts, open[0]!.dst], ['DAL1812', true, null, null]);
+    assertValid('flight-log', { ...open[0], day: undefined });
+
+    putFile(tracePath(history, d2!, 'ac671b'), p2); // the next night: the 5th arrives
+    const next = await buildLog(opts(history, log, { select: { days: 1 } }));
+    assert.deepEqual(next.written, ['2025-02-05']);
+    assert.deepEqual(next.merged, ['2025-02-04']);
+    const rows = await readAll(log);
+    const whole = tmp();
+    await buildLog(opts(history, whole));
+    assert.deepEqual(rows, await readAll(whole), 'the same log as building both days at once: the open row replaced, not doubled');
+    assert.equal(rows.filter((x) => x.open).length, 0);
   });
 });
 
