@@ -142,13 +142,22 @@ export function departureRows(here: string, slots: readonly Slot[], published: r
       route_source,
     });
   }
+  return mergeDepartures(here, rows, published, lk.blockMinutes);
+}
+
+/**
+ * Merges a day's published departures into observed rows (all `source: observed`): the rolled
+ * board of a new local day starts from the observed rows of the document (artifacts/airport-roll.ts).
+ */
+export function mergeDepartures(here: string, observed: readonly DepartureRow[], published: readonly PublishedDeparture[], blockMinutes: RowLookups['blockMinutes']): DepartureRow[] {
+  const rows = observed.map((r) => ({ ...r }));
   const obs = rows.map((r) => ({ flight: r.flight, callsign: r.callsign, minute: parseHhmm(r.dep)! }));
   const matched = pair(obs, published, (p) => parseHhmm(p.dep)!);
   for (const p of published) {
     const i = matched.get(p);
     if (i !== undefined) rows[i]!.source = 'both';
     else {
-      const arr = otherMinute(null, parseHhmm(p.dep)!, lk.blockMinutes(here, p.dst), 1);
+      const arr = otherMinute(null, parseHhmm(p.dep)!, blockMinutes(here, p.dst), 1);
       if (arr) rows.push({ flight: p.flight, callsign: p.callsign ?? null, dst: p.dst, dep: p.dep, arr: hhmm(arr.minute), arr_source: arr.from, type: p.type ?? null, flights: 0, source: 'published' });
     }
   }
@@ -174,13 +183,19 @@ export function arrivalRows(here: string, slots: readonly Slot[], published: rea
       route_source,
     });
   }
+  return mergeArrivals(here, rows, published, lk.blockMinutes);
+}
+
+/** Merges a day's published arrivals into observed rows (all `source: observed`), as mergeDepartures. */
+export function mergeArrivals(here: string, observed: readonly ArrivalRow[], published: readonly PublishedArrival[], blockMinutes: RowLookups['blockMinutes']): ArrivalRow[] {
+  const rows = observed.map((r) => ({ ...r }));
   const obs = rows.map((r) => ({ flight: r.flight, callsign: r.callsign, minute: parseHhmm(r.arr)! }));
   const matched = pair(obs, published, (p) => parseHhmm(p.arr)!);
   for (const p of published) {
     const i = matched.get(p);
     if (i !== undefined) rows[i]!.source = 'both';
     else {
-      const dep = otherMinute(null, parseHhmm(p.arr)!, lk.blockMinutes(p.org, here), -1);
+      const dep = otherMinute(null, parseHhmm(p.arr)!, blockMinutes(p.org, here), -1);
       if (dep) rows.push({ flight: p.flight, callsign: p.callsign ?? null, org: p.org, dep: hhmm(dep.minute), dep_source: dep.from, arr: p.arr, type: p.type ?? null, flights: 0, source: 'published' });
     }
   }

@@ -5,6 +5,8 @@
 //   <root>/current -> versions/<build_id>                          (switched by one rename)
 import { readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { fileOf } from './keys.ts';
 import type { Manifest, ManifestHeader } from './manifest.ts';
 
 export const CURRENT = 'current';
@@ -44,6 +46,22 @@ function readJson<T>(dir: string, name: string): T | null {
     throw e;
   }
   return JSON.parse(text) as T;
+}
+
+/** One stored object of a version, parsed (objects are gzipped JSON), or null when it is absent. */
+export function readObject(dir: string, key: string): unknown | null {
+  let gz: Buffer;
+  try {
+    gz = readFileSync(join(dir, fileOf(key)));
+  } catch (e) {
+    if (absent(e)) return null;
+    throw e;
+  }
+  try {
+    return JSON.parse(gunzipSync(gz).toString('utf8'));
+  } catch (e) {
+    throw new Error(`${key}: ${(e as Error).message}`);
+  }
 }
 
 /** The published version, or null when nothing is published. Throws when the tree is there but unreadable. */

@@ -38,6 +38,8 @@ export const ARTIFACT_KINDS = {
   routesTable: meta('routes', 'routes-table'),
   /** code lookups the server needs for 404s, ICAO airport codes and destination positions */
   lookup: meta('lookup', 'lookup'),
+  /** typical block minutes per route, for the hourly `today` roll (build/roll.ts) */
+  boardBlocks: meta('board-blocks', 'board-blocks'),
   /** the latest night's estimate accuracy (spec 2.3) */
   accuracy: meta('estimate-accuracy', 'estimate-accuracy'),
 } as const satisfies Record<string, ArtifactKind>;

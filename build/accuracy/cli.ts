@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { isDay } from '../history/scan.ts';
-import { currentVersion } from '../../artifacts/tree.ts';
+import { currentVersion, readObject } from '../../artifacts/tree.ts';
 import { fileOf, keys } from '../../artifacts/keys.ts';
 import { decodeLookup, decodeRoutesTable, destinationLookup } from '../../artifacts/meta.ts';
 import { accuracyStep, newestDay, writeJsonAtomic } from './step.ts';
@@ -50,14 +50,7 @@ const usage =
 function publishedDestinations(root: string): (callsign: string) => { lat: number; lon: number } | null {
   const v = currentVersion(root);
   if (!v) throw new ConfigError(`nothing is published under ${root}: check --artifacts`);
-  const read = (key: string) => {
-    try {
-      return JSON.parse(gunzipSync(readFileSync(join(v.dir, fileOf(key)))).toString('utf8'));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw e;
-    }
-  };
+  const read = (key: string) => readObject(v.dir, key);
   const routes = read(keys.routesTable());
   const lookup = read(keys.lookup());
   return destinationLookup(decodeRoutesTable(routes ?? {}), lookup === null ? null : decodeLookup(lookup));

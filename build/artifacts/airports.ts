@@ -65,6 +65,10 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
     }
     ctx.progress.tick();
   }
+  // what the hourly roll needs to merge the next local day's timetable without the log
+  const minutes: Record<string, number> = {};
+  for (const [pair, m] of [...(log?.blocks ?? [])].sort(([a], [b]) => (a < b ? -1 : 1))) minutes[pair] = Math.round(m);
+  ctx.writer.put(keys.boardBlocks(), { minutes });
   ctx.counts.airports = airports.length;
   ctx.counts.airport_icao_keys = icaoKeys;
   ctx.counts.timetables = timetables.byIata.size;

@@ -29,23 +29,32 @@ export function readTimetables(
   }
   for (const { iata, tz } of airports) {
     if (!folders.has(iata)) continue;
-    const day = localDayAt(nowMs, tz);
-    const file = join(dir, timetableFile(iata, day));
-    let text: string;
-    try {
-      if (!statSync(file).isFile()) continue;
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue; // no timetable for this airport today
-    }
+    const r = readTimetable(dir, iata, localDayAt(nowMs, tz), warn);
+    if (r === null) continue;
     scan.read++;
-    const r = parseTimetable(text, { airport: iata, day });
-    if (r.error !== undefined) {
-      scan.rejected++;
-      warn(`timetables: rejected ${file}: ${r.error}`);
-      continue;
-    }
-    scan.byIata.set(iata, r.timetable);
+    if (r === 'rejected') scan.rejected++;
+    else scan.byIata.set(iata, r);
   }
   return scan;
+}
+
+/**
+ * The timetable of one airport (IATA) for one local day: null when there is no file, 'rejected'
+ * (reported through `warn` with the reason) when the file is malformed.
+ */
+export function readTimetable(dir: string, iata: string, day: string, warn: (message: string) => void): Timetable | 'rejected' | null {
+  const file = join(dir, timetableFile(iata, day));
+  let text: string;
+  try {
+    if (!statSync(file).isFile()) return null;
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null; // no timetable for this airport that day
+  }
+  const r = parseTimetable(text, { airport: iata, day });
+  if (r.error !== undefined) {
+    warn(`timetables: rejected ${file}: ${r.error}`);
+    return 'rejected';
+  }
+  return r.timetable;
 }

@@ -103,6 +103,20 @@ export class ArtifactWriter {
     return JSON.parse(gunzipSync(readFileSync(join(this.dir, fileOf(key)))).toString('utf8'));
   }
 
+  /**
+   * Keep every object of the previous version this build did not write, as it was (a partial
+   * build such as the hourly `today` roll). Call before writeManifest.
+   */
+  keepTheRest(): void {
+    for (const [key, entry] of Object.entries(this.previous?.manifest.objects ?? {})) {
+      if (this.objects[key]) continue;
+      this.objects[key] = entry;
+      this.stats.objects++;
+      this.stats.linked++;
+      this.stats.bytes += entry.gzip_bytes;
+    }
+  }
+
   /** Remove objects of the previous version this build did not produce, then write the manifest. */
   writeManifest(m: Omit<Manifest, 'objects'>): Manifest {
     for (const key of Object.keys(this.previous?.manifest.objects ?? {})) {

@@ -3,9 +3,8 @@
 // (routes table, code lookups, estimate accuracy) swapped in one assignment when a build lands.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { fileOf, keys } from '../../artifacts/keys.ts';
-import { currentHeader, type VersionHeader } from '../../artifacts/tree.ts';
+import { currentHeader, readObject, type VersionHeader } from '../../artifacts/tree.ts';
 import { artifactUnavailable } from '../../lib/errors.ts';
 import { decodeLookup, decodeRoutesTable, routeEntryOf, type Lookup, type ServedRoutes } from '../../artifacts/meta.ts';
 import type { RouteSource } from '../../artifacts/flight-routes.ts';
@@ -70,9 +69,9 @@ export class HistoryStore {
     try {
       const next: Loaded = {
         version: v,
-        routes: decodeRoutesTable(readJsonSync(v.dir, keys.routesTable()) ?? {}),
-        lookup: nullOr(readJsonSync(v.dir, keys.lookup()), decodeLookup),
-        accuracy: servedAccuracy(readJsonSync(v.dir, keys.accuracy()), (m) => this.log(`artifacts: build ${v.id}: estimate accuracy ${m}`)),
+        routes: decodeRoutesTable(readObject(v.dir, keys.routesTable()) ?? {}),
+        lookup: nullOr(readObject(v.dir, keys.lookup()), decodeLookup),
+        accuracy: servedAccuracy(readObject(v.dir, keys.accuracy()), (m) => this.log(`artifacts: build ${v.id}: estimate accuracy ${m}`)),
       };
       this.loaded = next;
       this.cache.clear();
@@ -140,15 +139,6 @@ export class HistoryStore {
       this.cache.delete(k);
       this.cacheBytes -= v?.length ?? 0;
     }
-  }
-}
-
-function readJsonSync(dir: string, key: string): unknown | null {
-  try {
-    return JSON.parse(gunzipSync(readFileSync(join(dir, fileOf(key)))).toString('utf8'));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new Error(`${key}: ${(e as Error).message}`);
   }
 }
 

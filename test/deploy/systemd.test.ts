@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/processes.ts';
 
-const UNITS = ['contrail.service', 'contrail-nightly.service', 'contrail-nightly.timer'];
+const UNITS = ['contrail.service', 'contrail-nightly.service', 'contrail-nightly.timer', 'contrail-roll.service', 'contrail-roll.timer'];
 
 test('the systemd units verify clean with systemd-analyze, rendered for this installation', (t) => {
   if (!existsSync('/usr/bin/systemd-analyze')) return t.skip('systemd-analyze is not on this machine (Debian package systemd)');
@@ -18,7 +18,7 @@ test('the systemd units verify clean with systemd-analyze, rendered for this ins
   for (const u of UNITS) {
     const text = readFileSync(join(ROOT, 'deploy', 'systemd', u), 'utf8')
       .replaceAll('__ROOT__', ROOT).replaceAll('__USER__', 'contrail').replaceAll('__FEED__', '/run/readsb/aircraft.json')
-      .replaceAll('__VAR__', v).replaceAll('__HISTORY__', '/var/globe_history');
+      .replaceAll('__VAR__', v).replaceAll('__HISTORY__', '/var/globe_history').replaceAll('__TIMETABLES__', '/srv/timetables');
     assert.ok(!/__[A-Z]+__/.test(text), `${u}: every placeholder is documented and rendered`);
     writeFileSync(join(dir, u), text);
   }

@@ -75,19 +75,20 @@ export async function makeFixture(seed = 7, perDay = 12): Promise<Fixture> {
   return { dir, log, root, rows };
 }
 
-export async function publishTree(log: string, root: string, id: string): Promise<void> {
+export async function publishTree(log: string, root: string, id: string, opts: { timetablesDir?: string; nowMs?: number } = {}): Promise<void> {
+  const nowMs = opts.nowMs ?? NOW_MS;
   const staged = stage(root, id);
   const db = await openLog(log, { threads: 1 });
   try {
     const ctx: BuildContext = {
       db: db.connection, refdata: refdata(), ref: refViewOf(refdata()), writer: staged.writer, archiveThrough: DAYS[1]!, windowStart: DAYS[0]!, windowDays: DAYS.length,
-      timetablesDir: null, nowMs: NOW_MS, progress: silentProgress, counts: {},
+      timetablesDir: opts.timetablesDir ?? null, nowMs, progress: silentProgress, counts: {},
     };
     const airports = await loadRefAirports(ctx.db, ctx.ref);
     const routes = await buildRoutes(ctx, airports);
     await buildAirframes(ctx, routes.legs);
     await buildAirports(ctx, routes.table, airports);
-    staged.writer.writeManifest({ build_id: id, built_at: new Date(NOW_MS).toISOString(), archive_through: DAYS[1]!, window_days: DAYS.length, counts: ctx.counts });
+    staged.writer.writeManifest({ build_id: id, built_at: new Date(nowMs).toISOString(), archive_through: DAYS[1]!, window_days: DAYS.length, counts: ctx.counts });
     commit(root, staged);
   } finally {
     db.close();
