@@ -1,5 +1,7 @@
 // the reference nginx front (deploy/nginx/contrail.conf), started for real on loopback over a
-// published tree built with the real builders and a live server upstream (real uWebSockets.js).
+// published tree built with the real builders, with the real live server (the whole app, real
+// uWebSockets.js, reading the same tree) as its upstream: history URLs answer through the front
+// as the spec says, stored keys from the tree and every other spelling from the live server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -12,9 +14,9 @@ import { currentVersion } from '../../artifacts/tree.ts';
 import { writeBundles } from '../../build/bundle/bundle.ts';
 import { IMMUTABLE } from '../../build/upload/headers.ts';
 import { policyFor } from '../../schemas/policy.ts';
-import { reply } from '../../server/http/types.ts';
-import { httpGet, serve, type TestServer } from '../helpers/http.ts';
-import { makeFixture, NOW_MS } from '../helpers/publish-fixture.ts';
+import { httpGet } from '../helpers/http.ts';
+import { NOW_MS } from '../helpers/publish-fixture.ts';
+import { startApp, type RunningApp } from '../reliability/app.ts';
 
 const CONF = new URL('../../deploy/nginx/contrail.conf', import.meta.url).pathname;
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
@@ -39,16 +41,16 @@ let base = '';
 let port = 0;
 let runDir = '';
 let nginx: ChildProcess | null = null;
-let live: TestServer | null = null;
-let fx: Awaited<ReturnType<typeof makeFixture>>;
+let live: RunningApp | null = null;
+let fx: RunningApp['fx'];
 let bundles: Awaited<ReturnType<typeof writeBundles>>;
 
 before(async () => {
   const bin = nginxOrFail();
-  fx = await makeFixture(4, 6);
+  live = await startApp(() => NOW_MS, ['--rate-limits', '--trust-proxy', '127.0.0.1']);
+  fx = live.fx;
   const out = join(fx.dir, 'bundles');
   bundles = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS });
-  live = await serve([{ pattern: '/v1/now', bucket: 'now', handler: () => reply({ upstream: 'live' }) }]);
   const run = mkdtempSync(join(tmpdir(), 'contrail-nginx-'));
   runDir = run;
   mkdirSync(join(run, 'logs'));
@@ -81,7 +83,7 @@ before(async () => {
 
 after(() => {
   nginx?.kill('SIGTERM');
-  live?.close();
+  live?.stop();
 });
 
 const anAirframe = () => Object.keys(currentVersion(fx.root)!.manifest.objects).find((k) => k.startsWith('v1/airframes/'))!;
@@ -112,8 +114,34 @@ test('a client without gzip gets the same document decompressed, and the singula
   assert.equal(airport.headers['cache-control'], policyFor('airport').cache);
 });
 
-test('unknown keys, upper-case hex, meta objects and the manifest answer a section-7 404 with no-store', async () => {
-  for (const path of ['/v1/airframes/000000', `/${anAirframe().toUpperCase().replace('V1/AIRFRAMES', 'v1/airframes')}`, '/meta/routes', '/manifest.json', '/v1/bundles/daily/../index.json', '/v1/bundles/x']) {
+test('history through the front as through the server: upper case, the singular, a catalog spelling, 422 and not_found', async () => {
+  const key = anAirframe();
+  const stored = await httpGet(`${base}/${key}`);
+  // keys the tree does not hold as spelled are answered by the live server from the same tree
+  const upper = await httpGet(`${base}/v1/airframe/${key.split('/').pop()!.toUpperCase()}`);
+  assert.equal(upper.status, 200);
+  assert.deepEqual(upper.json, stored.json);
+  assert.equal(upper.headers['cache-control'], policyFor('airframe').cache);
+  // everything else is the live server's answer, byte for byte: the catalog spelling fallback
+  // (EZY012 -> EZY12), not_observed for a known airline never heard, 422, not_found
+  for (const path of ['/v1/route/SWR0100', '/v1/route/SWR9999', '/v1/route/ZZZ9999', '/v1/route/x', '/v1/airports/lszh', '/v1/refdata/types/a320']) {
+    const d = await httpGet(`http://127.0.0.1:${live!.port}${path}`);
+    const r = await httpGet(`${base}${path}`);
+    assert.deepEqual([r.status, r.text, r.headers['cache-control']], [d.status, d.text, d.headers['cache-control']], path);
+  }
+  for (const [path, status, error] of [['/v1/airframes/zz', 422, 'invalid_request'], ['/v1/airports/Q', 422, 'invalid_request'], ['/v1/airframes/000000', 404, 'not_found']] as const) {
+    const r = await httpGet(`${base}${path}`);
+    const d = await httpGet(`http://127.0.0.1:${live!.port}${path}`);
+    assert.equal(r.status, d.status, path);
+    assert.equal(r.status, status, path);
+    assert.deepEqual(r.json, d.json, path);
+    assert.equal(r.json.error, error, path);
+    assert.equal(r.headers['cache-control'], 'no-store', path);
+  }
+});
+
+test('meta objects, the manifest and unknown bundle paths answer a section-7 404 with no-store', async () => {
+  for (const path of ['/meta/routes', '/manifest.json', '/v1/bundles/daily/../index.json', '/v1/bundles/x']) {
     const r = await httpGet(`${base}${path}`);
     assert.equal(r.status, 404, path);
     assert.equal(r.headers['cache-control'], 'no-store', path);
@@ -142,8 +170,8 @@ test('bundles are served as immutable downloads and the index with the docs poli
   const idx = await httpGet(`${base}/v1/bundles`, { schema: 'bundles-index' });
   assert.equal(idx.headers['cache-control'], policyFor('docs').cache);
   assert.equal(idx.json.bundles.length, bundles.index.bundles.length);
-  const now = await httpGet(`${base}/v1/now`);
-  assert.deepEqual(now.json, { upstream: 'live' });
+  const now = await httpGet(`${base}/v1/now`, { schema: 'now' });
+  assert.equal(now.status, 200);
   assert.equal(now.headers['cache-control'], policyFor('now').cache);
 });
 
@@ -170,7 +198,7 @@ const bodyOf = (res: string) => JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4
 test('HTTP/1.0, 60 headers and an absolute-form target reach the live server through the front and get answers', async () => {
   const http10 = await raw('GET /v1/now HTTP/1.0\r\nHost: x\r\n\r\n');
   assert.equal(statusOf(http10), 200, http10);
-  assert.deepEqual(bodyOf(http10), { upstream: 'live' });
+  assert.equal(typeof bodyOf(http10).generated_at, 'number', http10);
   const many = Array.from({ length: 60 }, (_, i) => `X-Filler-${i}: ${i}\r\n`).join('');
   const crowded = await raw(`GET /v1/now HTTP/1.1\r\nHost: x\r\n${many}Connection: close\r\n\r\n`);
   assert.equal(statusOf(crowded), 200, crowded.slice(0, 200));
