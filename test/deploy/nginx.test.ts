@@ -122,6 +122,7 @@ test('history through the front as through the server: upper case, the singular,
   assert.equal(upper.status, 200);
   assert.deepEqual(upper.json, stored.json);
   assert.equal(upper.headers['cache-control'], policyFor('airframe').cache);
+  assert.equal(upper.headers['uwebsockets'], undefined, 'the live server\'s stray uWebSockets header is not passed on');
   // everything else is the live server's answer, byte for byte: the catalog spelling fallback
   // (EZY012 -> EZY12), not_observed for a known airline never heard, 422, not_found
   for (const path of ['/v1/route/SWR0100', '/v1/route/SWR9999', '/v1/route/ZZZ9999', '/v1/route/x', '/v1/airports/lszh', '/v1/refdata/types/a320']) {
