@@ -34,6 +34,7 @@ export const keys = {
   routesTable: () => fill('routesTable'),
   lookup: () => fill('lookup'),
   boardBlocks: () => fill('boardBlocks'),
+  flow: () => fill('flow'),
   accuracy: () => fill('accuracy'),
 };
 

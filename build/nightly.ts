@@ -21,6 +21,8 @@ import { buildArtifacts } from './artifacts/pipeline.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { writeBundles } from './bundle/bundle.ts';
 import { installed } from '../lib/install.ts';
+import { readObject, type Version } from '../artifacts/tree.ts';
+import { decayFlow, decodeFlow, emptyFlow, encodeFlow, learnFlow, type FlowDoc } from '../lib/estimate/flow.ts';
 
 export interface NightlyConfig {
   history: string;
@@ -99,7 +101,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       };
       const made = await buildArtifacts(ctx);
       // the replay sees the routes exactly as the server will load them tonight, through its lookup
-      if (c.accuracy) await accuracyArtifact(c.history, ctx, say, destinationLookup(decodeRoutesTable(encodeRoutesTable(made.routes)), encodeLookup(ctx.ref)));
+      if (c.accuracy) await accuracyArtifact(c.history, ctx, say, destinationLookup(decodeRoutesTable(encodeRoutesTable(made.routes)), encodeLookup(ctx.ref)), staged.previous);
       ctx.counts.log_days = days.length;
       if (log) ctx.counts.log_legs_added = log.legs;
       staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
@@ -135,15 +137,32 @@ export class AfterPublishError extends Error {
   }
 }
 
-async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: string) => void, destinationOf: DestinationOf): Promise<void> {
+async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: string) => void, destinationOf: DestinationOf, previous: Version | null): Promise<void> {
   const day = await newestDay(history).catch(() => null);
   if (!day) return say('accuracy: no history day to replay; the served accuracy stays null');
+  // the traffic flow the live server had while `day` was flown: learned before it, never from it
+  const prevFlow = previous ? (readObject(previous.dir, keys.flow()) as FlowDoc | null) : null;
+  if (prevFlow && prevFlow.through >= day) {
+    // this day is learned already (the night is built again): the flow and its accuracy stay as published
+    ctx.writer.put(keys.flow(), prevFlow);
+    const acc = readObject(previous!.dir, keys.accuracy());
+    if (acc) ctx.writer.put(keys.accuracy(), acc);
+    return say(`accuracy: ${day} was learned and replayed by an earlier build; its flow and figures are kept`);
+  }
+  const before = prevFlow ? decodeFlow(prevFlow) : null;
   ctx.progress.start(`accuracy ${day}`, 0);
-  const r = await accuracyStep(history, day, destinationOf);
-  if (!r.doc) return ctx.progress.done(`no cruise stretch to score on ${day}`);
-  ctx.writer.put(keys.accuracy(), r.doc);
-  ctx.counts.accuracy_samples = r.doc.n;
-  ctx.progress.done(`n=${r.doc.n}, median ${r.doc.median_km} km`);
+  const r = await accuracyStep(history, day, destinationOf, before);
+  if (!r.doc) ctx.progress.done(`no cruise stretch to score on ${day}`);
+  else {
+    ctx.writer.put(keys.accuracy(), r.doc);
+    ctx.counts.accuracy_samples = r.doc.n;
+    ctx.progress.done(`n=${r.doc.n}, median ${r.doc.median_km} km${before ? '' : ' (no traffic flow learned before this day)'}`);
+  }
+  const field = before ? decayFlow(before) : emptyFlow();
+  const learned = learnFlow(field, r.tracks.map((t) => [...t.points].sort((a, b) => a.t - b.t)));
+  ctx.writer.put(keys.flow(), encodeFlow(field, day));
+  ctx.counts.flow_bins = field.bins.size;
+  say(`flow: learned ${learned} cruise points of ${day}; ${field.bins.size} place-and-heading bins`);
 }
 
 const maxDay = (a: string, b: string) => (a > b ? a : b);

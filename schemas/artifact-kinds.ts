@@ -40,6 +40,8 @@ export const ARTIFACT_KINDS = {
   lookup: meta('lookup', 'lookup'),
   /** typical block minutes per route, for the hourly `today` roll (build/roll.ts) */
   boardBlocks: meta('board-blocks', 'board-blocks'),
+  /** the traffic flow /v1/estimated follows after the hold (lib/estimate/flow.ts) */
+  flow: meta('flow', 'flow'),
   /** the latest night's estimate accuracy (spec 2.3) */
   accuracy: meta('estimate-accuracy', 'estimate-accuracy'),
 } as const satisfies Record<string, ArtifactKind>;

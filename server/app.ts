@@ -78,7 +78,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   // airfield heights let the trace's take-off and landing be found where transponders send no ground flag
   const traces = new TraceStore({ minutes: c.traceMinutes, fields: fieldsOf(loadLocator(installed('data/ref'))) });
   const history = new HistoryStore(c.artifacts, o.log);
-  const tracker = new Tracker({ destinationOf: destinationsFrom(history) });
+  const tracker = new Tracker({ destinationOf: destinationsFrom(history), flowOf: () => history.current?.flow ?? null });
   const stations = openStations({ state: c.state, location: c.stations, clock, log: o.log });
   // parsing runs on a worker thread: a huge or slow-to-parse feed never stalls the serving thread
   const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: new ParserThread() }) : null;

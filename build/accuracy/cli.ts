@@ -11,6 +11,7 @@ import { currentVersion, readObject } from '../../artifacts/tree.ts';
 import { fileOf, keys } from '../../artifacts/keys.ts';
 import { decodeLookup, decodeRoutesTable, destinationLookup } from '../../artifacts/meta.ts';
 import { accuracyStep, newestDay, writeJsonAtomic } from './step.ts';
+import { decodeFlow, type FlowDoc, type FlowField } from '../../lib/estimate/flow.ts';
 
 export interface AccuracyConfig {
   history: string;
@@ -56,6 +57,18 @@ function publishedDestinations(root: string): (callsign: string) => { lat: numbe
   return destinationLookup(decodeRoutesTable(routes ?? {}), lookup === null ? null : decodeLookup(lookup));
 }
 
+/** the published traffic flow, if it was learned before `day` (a flow that has seen the day would flatter it) */
+function flowBefore(root: string, day: string, log: (line: string) => void): FlowField | null {
+  const v = currentVersion(root);
+  const doc = v ? (readObject(v.dir, keys.flow()) as FlowDoc | null) : null;
+  if (!doc) return null;
+  if (doc.through >= day) {
+    log(`accuracy: the published traffic flow has learned ${doc.through}, not before ${day}: replaying without it`);
+    return null;
+  }
+  return decodeFlow(doc);
+}
+
 function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
   return {
     name: 'accuracy',
@@ -70,7 +83,8 @@ function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
       if (!day) throw new ConfigError(`no day folder YYYY/MM/DD/traces under ${config.history}: check --history`);
       const destinationOf = config.artifacts ? publishedDestinations(config.artifacts) : () => null;
       if (!config.artifacts) log('accuracy: no --artifacts: no routes known, every estimate holds its track');
-      const res = await accuracyStep(config.history, day, destinationOf);
+      const flow = config.artifacts ? flowBefore(config.artifacts, day, log) : null;
+      const res = await accuracyStep(config.history, day, destinationOf, flow);
       for (const s of res.skipped) log(`skipped ${s}`);
       if (!res.doc) {
         log(`accuracy ${day}: no cruise stretch to score in ${config.history}; nothing written`);

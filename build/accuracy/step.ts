@@ -4,6 +4,7 @@ import { writeFileSync, renameSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assertValid } from '../../schemas/index.ts';
 import { evaluate, type ObservedTrack } from '../../lib/estimate/accuracy.ts';
+import type { FlowField } from '../../lib/estimate/flow.ts';
 import { accuracyDocument, type AccuracyFile } from '../../artifacts/estimate-accuracy.ts';
 import { listDay, listDays, readTrace, TraceReadError } from '../history/scan.ts';
 
@@ -13,6 +14,8 @@ export interface AccuracyStepResult {
   day: string;
   /** one line per file left out */
   skipped: string[];
+  /** the day's tracks as read (the nightly learns the traffic flow from them) */
+  tracks: ObservedTrack[];
 }
 
 /** The newest day in a globe_history tree, or null when it holds none. */
@@ -24,8 +27,11 @@ export async function newestDay(history: string): Promise<string | null> {
 /** what the replay may know of destinations: the live server's lookup over the routes it would serve */
 export type DestinationOf = (callsign: string) => { lat: number; lon: number } | null;
 
-/** Replay one day. A bad file is counted and skipped, never fatal. */
-export async function accuracyStep(history: string, day: string, destinationOf: DestinationOf = () => null): Promise<AccuracyStepResult> {
+/**
+ * Replay one day, with the traffic flow the live server had that day (learned before it, or none).
+ * A bad file is counted and skipped, never fatal.
+ */
+export async function accuracyStep(history: string, day: string, destinationOf: DestinationOf = () => null, flow: FlowField | null = null): Promise<AccuracyStepResult> {
   const listing = await listDay(history, day);
   const skipped = listing.skipped.map((s) => `${s.path}: ${s.reason} (${s.detail})`);
   const tracks: ObservedTrack[] = [];
@@ -38,11 +44,11 @@ export async function accuracyStep(history: string, day: string, destinationOf: 
       skipped.push(`${e.path}: ${e.reason} (${e.message})`);
     }
   }
-  const ev = evaluate(day, tracks, { destinationOf });
-  if (ev.method.n === 0) return { doc: null, day, skipped };
+  const ev = evaluate(day, tracks, { destinationOf, flow });
+  if (ev.method.n === 0) return { doc: null, day, skipped, tracks };
   const doc = accuracyDocument(ev, { read: tracks.length, skipped: skipped.length });
   assertValid('estimate-accuracy', doc);
-  return { doc, day, skipped };
+  return { doc, day, skipped, tracks };
 }
 
 /** Write a document whole or not at all: a temporary name, then a rename. */

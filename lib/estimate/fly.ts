@@ -8,19 +8,29 @@
 //   error after 10 minutes (tens of km, see the nightly accuracy), and it keeps positions closed form.
 // - "holding the track" follows the great circle that starts on the last track, as an aircraft on a
 //   navigation route does (over 80 nm at 52 deg N it parts from a constant-track line by about 2 km).
+// - the turn is made only toward a destination that lies ahead: within 60 deg of the held track at
+//   the end of the hold (issue 12: the recent path must be consistent with the destination). a
+//   route's destination behind or abeam the aircraft is a stale or wrong catalog route, or a
+//   flight that is not going there yet: turning toward it flew 11 % of estimates the wrong way
+//   (86 km median error). such an estimate holds its track as one without a destination, and says
+//   so: its entry names the destination but has no eta.
 // - without a destination the track is held for 30 minutes, then the estimate is dropped.
 // - with a destination the estimate is dropped when its distance to go falls to the top of descent
 //   (3 nm per 1,000 ft of the last altitude, at least 20 nm): past that point the real aircraft
 //   descends and slows, so a cruise-speed estimate overshoots, and it is usually heard again.
 // - every estimate ends after 2 hours (the nightly accuracy measures gaps up to 120 min) and never
 //   later than 15 minutes past its ETA.
-import { bearingDeg, destinationPoint, distanceNm, normalizeDeg } from '../geo.ts';
+import { bearingDeg, destinationPoint, distanceNm, normalizeDeg, normalizeLon } from '../geo.ts';
+import { followFlow, type FlowField, type PathPoint } from './flow.ts';
 
 /** stable identifier of the method; bump the suffix when its results change */
-export const METHOD_ID = 'dr-10m-gc/1';
+export const METHOD_ID = 'dr-10m-flow/1';
 export const METHOD_NOTE =
-  'dead reckoning from the last observed position at the last observed ground speed, holding the last track for 10 minutes, ' +
-  'then an instant turn onto the great circle to the destination named by the callsign route; altitude and speed stay as last observed';
+  'dead reckoning from the last observed position at the last observed ground speed, holding the last track for 10 minutes; ' +
+  'then, minute by minute, the turn that traffic heard at that place and heading made (learned each night from the network\'s ' +
+  'own traces of the last weeks), and where the network knows no such traffic, the great circle to the destination named by ' +
+  'the callsign route when it lies ahead (within 60 degrees of the held track; otherwise the track is held and the entry names ' +
+  'the destination without an eta); altitude and speed stay as last observed';
 /** the plain straight-line baseline the nightly accuracy compares against */
 export const BASELINE_ID = 'dr-straight/1';
 
@@ -37,6 +47,8 @@ export const FLY = {
   descentNmPerKft: 3,
   /** and never closer than this; nautical miles */
   minNearNm: 20,
+  /** the turn is made only toward a destination within this angle of the held track at the turn; degrees */
+  aheadDeg: 60,
 } as const;
 
 export interface FlightStart {
@@ -67,7 +79,10 @@ export interface Position {
 /** Everything about one estimate that does not depend on the clock, computed once. */
 export interface Plan {
   start: FlightStart;
+  /** the destination flown to; null without one, or when it does not lie ahead (see `behind`) */
   dest: Target | null;
+  /** a destination was known but did not lie ahead at the turn: the track is held */
+  behind: boolean;
   /** end of the held track */
   turn: { t: number; lat: number; lon: number };
   /** great-circle distance from the turn to the destination, nm (0 without one) */
@@ -78,6 +93,8 @@ export interface Plan {
   eta: number | null;
   /** the estimate is listed strictly before this time, unix seconds */
   expiresAt: number;
+  /** after the turn: the path following the traffic flow, one point a minute; null without a flow field */
+  path: PathPoint[] | null;
 }
 
 const nmFlown = (gs: number, dtS: number) => (gs * dtS) / 3600;
@@ -87,20 +104,33 @@ export function nearNm(altFt: number): number {
   return Math.max(FLY.minNearNm, (FLY.descentNmPerKft * Math.max(0, altFt)) / 1000);
 }
 
-/** Plan an estimate from the last observed state and the destination (null when unknown). */
-export function makePlan(start: FlightStart, dest: Target | null): Plan {
+/**
+ * Plan an estimate from the last observed state, the destination (null when unknown) and the
+ * traffic flow (null or empty: the turn onto the great circle of dr-10m-gc, see the top of this file).
+ */
+export function makePlan(start: FlightStart, dest: Target | null, flow: FlowField | null = null): Plan {
+  const plan = planTurn(start, dest);
+  if (!flow || flow.bins.size === 0) return plan;
+  const from = { t: plan.turn.t, lat: plan.turn.lat, lon: plan.turn.lon, track: hold(start, FLY.holdS).track };
+  const toward = plan.dest;
+  const otherwise = (p: PathPoint) => (toward ? bearingDeg(p.lat, p.lon, toward.lat, toward.lon) : p.track);
+  return { ...plan, path: followFlow(flow, from, start.gs, plan.expiresAt, otherwise) };
+}
+
+function planTurn(start: FlightStart, dest: Target | null): Plan {
   const held = destinationPoint(start.lat, start.lon, start.track, nmFlown(start.gs, FLY.holdS));
   const turn = { t: start.t + FLY.holdS, lat: held.lat, lon: held.lon };
-  if (!dest) {
-    return { start, dest: null, turn, legNm: 0, legBearing: start.track, eta: null, expiresAt: start.t + FLY.noDestinationS };
-  }
+  const holdOnly = (behind: boolean): Plan => ({ start, dest: null, behind, turn, legNm: 0, legBearing: start.track, eta: null, expiresAt: start.t + FLY.noDestinationS, path: null });
+  if (!dest) return holdOnly(false);
   const legNm = distanceNm(turn.lat, turn.lon, dest.lat, dest.lon);
   const legBearing = bearingDeg(turn.lat, turn.lon, dest.lat, dest.lon);
+  const off = Math.abs(normalizeDeg(legBearing - hold(start, FLY.holdS).track + 180) - 180);
+  if (off > FLY.aheadDeg) return holdOnly(true);
   const eta = turn.t + (legNm / start.gs) * 3600;
   // distance to go along the estimated path falls linearly from (held + leg) to 0 at the ETA
   const nearAt = eta - (nearNm(start.alt) / start.gs) * 3600;
   const expiresAt = Math.min(nearAt, eta + FLY.etaMarginS, start.t + FLY.hardCapS);
-  return { start, dest, turn, legNm, legBearing, eta, expiresAt };
+  return { start, dest, behind: false, turn, legNm, legBearing, eta, expiresAt, path: null };
 }
 
 /** Fly the held track for `dtS` seconds: position and the great circle's track there. */
@@ -116,6 +146,7 @@ function hold(s: FlightStart, dtS: number): Position {
 export function positionAt(plan: Plan, t: number): Position {
   const { start, dest, turn } = plan;
   const dt = Math.max(0, t - start.t);
+  if (plan.path && t > turn.t) return along(plan.path, t);
   if (!dest || t <= turn.t) return hold(start, dt);
   const flown = nmFlown(start.gs, t - turn.t);
   if (flown >= plan.legNm) {
@@ -125,6 +156,19 @@ export function positionAt(plan: Plan, t: number): Position {
   }
   const p = destinationPoint(turn.lat, turn.lon, plan.legBearing, flown);
   return { lat: p.lat, lon: p.lon, track: bearingDeg(p.lat, p.lon, dest.lat, dest.lon) };
+}
+
+/** The point of a minute-by-minute path at time t (between two points: in proportion; past the end: its last point) */
+function along(path: readonly PathPoint[], t: number): Position {
+  const step = path.length > 1 ? path[1]!.t - path[0]!.t : 1;
+  const i = Math.min(path.length - 1, Math.max(0, Math.floor((t - path[0]!.t) / step)));
+  const a = path[i]!;
+  const b = path[i + 1];
+  if (!b) return { lat: a.lat, lon: a.lon, track: a.track };
+  const f = (t - a.t) / (b.t - a.t);
+  // across the antimeridian the short way round
+  const dLon = ((((b.lon - a.lon + 180) % 360) + 360) % 360) - 180;
+  return { lat: a.lat + (b.lat - a.lat) * f, lon: normalizeLon(a.lon + dLon * f), track: b.track };
 }
 
 /** The plain straight-line dead reckoning baseline: the last track held, no turn. */

@@ -14,12 +14,15 @@ import { notCruisingBecause } from '../../lib/estimate/cruise.ts';
 import { FLY, makePlan, positionAt, type FlightStart, type Plan } from '../../lib/estimate/fly.ts';
 
 import type { Destination } from '../../artifacts/meta.ts';
+import type { FlowField } from '../../lib/estimate/flow.ts';
 
 /** The routes table's answer for a callsign: where it is going, or null when unknown. */
 export type DestinationOf = (callsign: string) => Destination | null;
 
 export interface TrackerOptions {
   destinationOf: DestinationOf;
+  /** the traffic flow of the served build (meta/flow); none: estimates turn toward destinations only */
+  flowOf?: () => FlowField | null;
   /** spec 8: an estimate appears this long after the aircraft was last heard; seconds */
   appearAfterS?: number;
   /** hard bound on remembered aircraft; the longest-unheard go first */
@@ -65,6 +68,7 @@ const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 *
 export class Tracker {
   private readonly entries = new Map<string, Entry>();
   private readonly destinationOf: DestinationOf;
+  private readonly flowOf: () => FlowField | null;
   private readonly appearAfterS: number;
   private readonly maxEntries: number;
   private latest: number | null = null;
@@ -72,6 +76,7 @@ export class Tracker {
 
   constructor(opts: TrackerOptions) {
     this.destinationOf = opts.destinationOf;
+    this.flowOf = opts.flowOf ?? (() => null);
     this.appearAfterS = opts.appearAfterS ?? 90;
     this.maxEntries = opts.maxEntries ?? 200_000;
   }
@@ -125,7 +130,7 @@ export class Tracker {
       const d = this.destinationOf(e.rec.flight);
       if (d && Number.isFinite(d.lat) && Number.isFinite(d.lon) && Math.abs(d.lat) <= 90 && Math.abs(d.lon) <= 180 && d.code) dest = d;
     }
-    e.plan = makePlan(e.start, dest);
+    e.plan = makePlan(e.start, dest, this.flowOf());
     if (dest) e.destCode = dest.code;
     return e.plan;
   }
@@ -161,10 +166,9 @@ export class Tracker {
       estimated: true,
       last_seen: { at: round(e.start.t, 1), lat: e.start.lat, lon: e.start.lon },
     };
-    if (e.destCode !== undefined && plan.eta !== null) {
-      out.destination = e.destCode;
-      out.eta = Math.round(plan.eta);
-    }
+    // a destination that does not lie ahead is named, without an eta: the estimate holds its track
+    if (e.destCode !== undefined && (plan.eta !== null || plan.behind)) out.destination = e.destCode;
+    if (e.destCode !== undefined && plan.eta !== null) out.eta = Math.round(plan.eta);
     return out;
   }
 }

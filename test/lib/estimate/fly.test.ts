@@ -48,13 +48,26 @@ test('after 10 minutes it turns at once toward the destination and flies the gre
   close(arrived.lat, JFK.lat, 1e-9, 'stays at the destination after the ETA');
 });
 
-test('a destination behind the aircraft is turned to only after the 10 minutes', () => {
+test('a destination behind the aircraft is never turned to: the track is held, as without one, and the plan says why', () => {
   const behind = destinationPoint(start.lat, start.lon, 85, 400);
   const plan = makePlan(start, behind);
-  const at9 = positionAt(plan, T + 540);
-  assert.ok(distanceNm(at9.lat, at9.lon, behind.lat, behind.lon) > 400 + 70, 'still flying away at 9 minutes');
-  const at20 = positionAt(plan, T + 1200);
-  close(angleDiff(at20.track, bearingDeg(at20.lat, at20.lon, behind.lat, behind.lon)), 0, 1e-9, 'heading back after the turn');
+  assert.equal(plan.behind, true);
+  assert.equal(plan.dest, null);
+  assert.equal(plan.eta, null);
+  assert.equal(plan.expiresAt, T + FLY.noDestinationS);
+  assert.deepEqual(positionAt(plan, T + 1200), straightAt(start, T + 1200), 'still the held track at 20 minutes');
+});
+
+test('the turn is made toward a destination up to 60 degrees off the held track, not beyond', () => {
+  // bearings measured at the turn point, 10 minutes down the held track (265 deg)
+  const turn = destinationPoint(start.lat, start.lon, 265, (start.gs * FLY.holdS) / 3600);
+  const heldTrack = bearingDeg(turn.lat, turn.lon, start.lat, start.lon) + 180; // the great circle's track there
+  for (const [off, turns] of [[30, true], [59, true], [61, false], [120, false], [-59, true], [-61, false]] as const) {
+    const dest = destinationPoint(turn.lat, turn.lon, heldTrack + off, 300);
+    const plan = makePlan(start, dest);
+    assert.equal(plan.behind, !turns, `${off} deg off`);
+    assert.equal(plan.eta !== null, turns, `${off} deg off`);
+  }
 });
 
 test('without a destination the track is held, for 30 minutes', () => {

@@ -167,3 +167,16 @@ test('memory is bounded: expired estimates are swept and the entry count is capp
   tr.ingest(snap(T + FLY.noDestinationS + 60, []));
   assert.equal(tr.size, 0, 'expired entries are forgotten');
 });
+
+test('a route destination behind the aircraft is named without an eta, and the estimate holds its track', () => {
+  const LHR: Destination = { code: 'LHR', lat: 51.47, lon: -0.4543 }; // behind a westbound flight at 20 W
+  const tr = new Tracker({ destinationOf: routes({ BAW117: LHR }) });
+  heardOnceAt(tr, BAW, T + 60);
+  const e = tr.list(T + 1200)[0]!;
+  assert.equal(e.destination, 'LHR');
+  assert.equal(e.eta, undefined);
+  const held = destinationPoint(52, -20, 265, 160);
+  close(e.lat, held.lat, 1e-4, 'lat at 20 min');
+  close(e.lon, held.lon, 1e-4, 'lon at 20 min');
+  assert.deepEqual(tr.list(T + FLY.noDestinationS), [], 'and ends after 30 minutes, as without a destination');
+});
