@@ -3,32 +3,15 @@
 // headings are left alone; the published form round-trips and validates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { destinationPoint, distanceKm } from '../../../lib/geo.ts';
+import { distanceKm } from '../../../lib/geo.ts';
 import { FLY, makePlan, positionAt, straightAt, type FlightStart } from '../../../lib/estimate/fly.ts';
-import { FLOW_PARAMS, decayFlow, decodeFlow, emptyFlow, encodeFlow, learnFlow, turnAt, type FlowPoint } from '../../../lib/estimate/flow.ts';
+import { FLOW_PARAMS, decayFlow, decodeFlow, emptyFlow, encodeFlow, turnAt } from '../../../lib/estimate/flow.ts';
+import { AIRWAY_GS, airwayFlow, dogLeg } from '../../helpers/airway.ts';
 import { problems } from '../../../schemas/index.ts';
 
 const T = 1_790_000_000;
-const GS = 450;
-
-/** a dog-leg airway: east along 47 N from 4 E to 8 E, then north; points every 10 s at 450 kt */
-function dogLeg(t0: number, latOffset = 0): FlowPoint[] {
-  const pts: FlowPoint[] = [];
-  let p = { lat: 47 + latOffset, lon: 4 };
-  for (let t = 0; t < 3600; t += 10) {
-    const track = p.lon < 8 ? 90 : 0;
-    pts.push({ t: t0 + t, lat: p.lat, lon: p.lon, alt: 36000, gs: GS, track, rate: 0 });
-    p = destinationPoint(p.lat, p.lon, track, (GS * 10) / 3600);
-  }
-  return pts;
-}
-
-function learned() {
-  const field = emptyFlow();
-  // 12 flights a few km apart, as on an airway
-  const n = learnFlow(field, Array.from({ length: 12 }, (_, i) => dogLeg(T - 86_400 + i * 600, (i - 6) * 0.01)));
-  return { field, n };
-}
+const GS = AIRWAY_GS;
+const learned = () => airwayFlow(T);
 
 test('learned from a dog-leg airway, an estimate past its hold turns where the traffic turned', () => {
   const { field, n } = learned();

@@ -1,7 +1,8 @@
 // every state move of spec section 3 for the estimate list, with the clock pinned by snapshot times.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearingDeg, destinationPoint, distanceNm } from '../../../lib/geo.ts';
+import { bearingDeg, destinationPoint, distanceKm, distanceNm } from '../../../lib/geo.ts';
+import { AIRWAY_GS, airwayFlow, dogLeg } from '../../helpers/airway.ts';
 import type { AircraftRecord, FeedSnapshot } from '../../../server/feed/record.ts';
 import { FLY } from '../../../lib/estimate/fly.ts';
 import { Tracker } from '../../../server/estimate/tracker.ts';
@@ -179,4 +180,20 @@ test('a route destination behind the aircraft is named without an eta, and the e
   close(e.lat, held.lat, 1e-4, 'lat at 20 min');
   close(e.lon, held.lon, 1e-4, 'lon at 20 min');
   assert.deepEqual(tr.list(T + FLY.noDestinationS), [], 'and ends after 30 minutes, as without a destination');
+});
+
+test('with the served traffic flow, an estimate past its hold turns where the traffic turned', () => {
+  const { field } = airwayFlow(T);
+  const truth = dogLeg(T);
+  const last = truth[60]!; // heard eastbound at about 5.2 E, then lost
+  const rec: AircraftRecord = { ...BAW, lat: last.lat, lon: last.lon, track: 90, gs: AIRWAY_GS, alt_baro: 36000 };
+  const withFlow = new Tracker({ destinationOf: () => null, flowOf: () => field });
+  const without = new Tracker({ destinationOf: () => null });
+  for (const tr of [withFlow, without]) tr.ingest(snap(last.t, [rec]));
+  const at = truth[60 + 25 * 6]!; // 25 minutes later, past the turn north
+  const km = (tr: Tracker) => {
+    const e = tr.list(at.t)[0]!;
+    return distanceKm(e.lat, e.lon, at.lat, at.lon);
+  };
+  assert.ok(km(withFlow) < km(without) / 4, `flow ${km(withFlow).toFixed(1)} km, held track ${km(without).toFixed(1)} km`);
 });

@@ -76,3 +76,24 @@ test('a tree that is there but unreadable is not "nothing published": the loaded
   h.refresh();
   assert.equal(h.current, null);
 });
+
+test('the traffic flow of the served build is loaded for the estimator; a malformed one is logged and not followed', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-hs-'));
+  const flow = { through: '2026-11-21', params: { cellDeg: 0.2, sectorDeg: 5, stepS: 60, windowDeg: 10, minN: 3, decay: 0.9 }, bins: [[235, 40, 18, 12, 3.5]] };
+  const s1 = stage(root, 'b1');
+  s1.writer.put(keys.flow(), flow);
+  s1.writer.writeManifest({ build_id: 'b1', built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 30, counts: {} });
+  commit(root, s1);
+  const logs: string[] = [];
+  const h = new HistoryStore(root, (l) => logs.push(l));
+  h.refresh();
+  assert.deepEqual(h.current?.flow?.bins.get('235,40,18'), [12, 3.5]);
+  const s2 = stage(root, 'b2');
+  s2.writer.putBytes(keys.flow(), Buffer.from(JSON.stringify({ ...flow, bins: [['x']] })));
+  s2.writer.writeManifest({ build_id: 'b2', built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 30, counts: {} });
+  commit(root, s2);
+  h.refresh();
+  assert.equal(h.current?.version.id, 'b2', 'the build is served all the same');
+  assert.equal(h.current?.flow, null);
+  assert.ok(logs.some((l) => l.includes('build b2: traffic flow is malformed')), logs.join('\n'));
+});
