@@ -1,15 +1,15 @@
 // researchers' bundles: one .tar.gz per log day and one rolling bundle for the artifact window,
 // each holding the flight log as Parquet (zstd, written by DuckDB COPY), LICENSE, CREDITS, README
-// and SHA256SUMS; the rolling one also holds the published artifact tree as plain JSON.
+// and SHA256SUMS; the rolling one also holds the derived tables (airframes, airports, routes) as
+// Parquet.
 // files are named by their own hash (immutable caching), listed in <out>/index.json (served as
 // /v1/bundles). a daily bundle is rebuilt only when its day's legs.parquet changed.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { currentVersion, MANIFEST_FILE, type Version } from '../../artifacts/tree.ts';
-import { fileOf } from '../../artifacts/keys.ts';
+import { currentVersion, readObject, type Version } from '../../artifacts/tree.ts';
+import { keys } from '../../artifacts/keys.ts';
 import { assertValid } from '../../schemas/index.ts';
 import { silentProgress, type Progress } from '../progress.ts';
 import { addDays, isDay } from '../history/scan.ts';
@@ -120,7 +120,7 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
         entries.push(kept);
         continue;
       }
-      const e = await writeOne(db, work, o.out, texts, { kind: 'daily', from: d, to: d, logSha: daySha.get(d)!, version: null, created, progress });
+      const e = await writeOne(db, work, o.out, texts, { kind: 'daily', from: d, to: d, logSha: daySha.get(d)!, version: null, created });
       entries.push(e);
       built.push(e);
       progress.tick();
@@ -133,7 +133,7 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
       const kept = prev?.bundles.find((b) => b.kind === 'rolling' && existsSync(localFile(o.out, b)));
       if (kept && kept.build_id === v.id && kept.log_sha256 === logSha && kept.from === from) entries.push(kept);
       else {
-        const e = await writeOne(db, work, o.out, texts, { kind: 'rolling', from, to, logSha, version: v, created, progress });
+        const e = await writeOne(db, work, o.out, texts, { kind: 'rolling', from, to, logSha, version: v, created });
         entries.push(e);
         built.push(e);
       }
@@ -175,7 +175,6 @@ interface One {
   logSha: string;
   version: Version | null;
   created: string;
-  progress: Progress;
 }
 
 async function writeOne(db: OpenLog, work: string, out: string, texts: BundleTexts, b: One): Promise<BundleEntry> {
@@ -198,7 +197,12 @@ async function writeOne(db: OpenLog, work: string, out: string, texts: BundleTex
     await add('LICENSE', Buffer.from(licenseText()));
     await add('CREDITS', Buffer.from(creditsText(texts)));
     sums.push([await tar.addFile(`${stem}/legs.parquet`, parquet), 'legs.parquet']);
-    if (b.version) await addTree(b.version, add, b.progress);
+    if (b.version) {
+      for (const name of await writeTables(db, work, where, b.version)) {
+        sums.push([await tar.addFile(`${stem}/tables/${name}`, join(work, name)), `tables/${name}`]);
+        rmSync(join(work, name), { force: true });
+      }
+    }
     await tar.addBuffer(`${stem}/SHA256SUMS`, Buffer.from(sums.map(([h, n]) => `${h}  ${n}\n`).join('')));
   } catch (e) {
     tar.abort();
@@ -211,14 +215,38 @@ async function writeOne(db: OpenLog, work: string, out: string, texts: BundleTex
   return { kind: b.kind, path: fileUrl(b.kind, name), from: b.from, to: b.to, legs, bytes, sha256: sha, created_at: b.created, build_id: b.version?.id ?? null, log_sha256: b.logSha };
 }
 
-/** The published tree as plain JSON, each object checked against the manifest's sha256. */
-async function addTree(v: Version, add: (name: string, data: Buffer) => Promise<void>, progress: Progress): Promise<void> {
-  await add(`artifacts/${MANIFEST_FILE}`, readFileSync(join(v.dir, MANIFEST_FILE)));
-  for (const key of Object.keys(v.manifest.objects).sort()) {
-    const json = gunzipSync(readFileSync(join(v.dir, fileOf(key))));
-    if (sha256(json) !== v.manifest.objects[key]!.sha256) throw new Error(`${join(v.dir, fileOf(key))} does not match its manifest sha256: the tree is damaged, rebuild it`);
-    // .json: a key may also be a folder (v1/alliances/x and v1/alliances/x/routes)
-    await add(`artifacts/${key}.json`, json);
-    progress.tick(0);
-  }
+/**
+ * The derived tables of the rolling bundle, as Parquet beside legs.parquet (not the artifact tree
+ * as hundreds of thousands of JSON files): airframes with their legs, airports with their observed
+ * totals (circuits excluded, as /v1/airports), and the routes table the build served with each
+ * callsign's route_source. Returns the file names written into `work`.
+ */
+async function writeTables(db: OpenLog, work: string, where: string, v: Version): Promise<string[]> {
+  const c = db.connection;
+  const to = (name: string) => `TO ${sqlString(join(work, name))} (FORMAT parquet, COMPRESSION zstd)`;
+  await c.run(`COPY (
+    SELECT hex, arg_max(reg, last_ts) AS reg, arg_max(type, last_ts) AS type, count(*)::INTEGER AS legs,
+      min(day) AS first_day, max(day) AS last_day,
+      list(struct_pack(day := day, callsign := callsign, first_ts := first_ts, dep_ts := dep_ts, arr_ts := arr_ts, org := org, dst := dst, open := open) ORDER BY first_ts) AS history
+    FROM legs WHERE ${where} GROUP BY hex ORDER BY hex) ${to('airframes.parquet')}`);
+  await c.run(`COPY (
+    WITH m AS (
+      SELECT org AS ident, 1 AS dep, 0 AS arr, hex, day FROM legs WHERE ${where} AND org IS NOT NULL AND org IS DISTINCT FROM dst
+      UNION ALL
+      SELECT dst AS ident, 0 AS dep, 1 AS arr, hex, day FROM legs WHERE ${where} AND dst IS NOT NULL AND dst IS DISTINCT FROM org)
+    SELECT ident, sum(dep)::INTEGER AS departures, sum(arr)::INTEGER AS arrivals, count(DISTINCT hex)::INTEGER AS tails,
+      count(DISTINCT day)::INTEGER AS days_observed
+    FROM m GROUP BY ident ORDER BY ident) ${to('airports.parquet')}`);
+  // the routes table as the server loaded it (meta/routes: callsign -> [org, dst, route_source], IATA)
+  const table = (readObject(v.dir, keys.routesTable()) ?? {}) as Record<string, [string, string, string]>;
+  const ndjson = join(work, 'routes.ndjson');
+  const lines = Object.entries(table).map(([callsign, [org, dst, src]]) => JSON.stringify({ callsign, org, dst, route_source: src }));
+  writeFileSync(ndjson, lines.join('\n'));
+  const columns = `{'callsign': 'VARCHAR', 'org': 'VARCHAR', 'dst': 'VARCHAR', 'route_source': 'VARCHAR'}`;
+  const rows = lines.length
+    ? `SELECT * FROM read_json(${sqlString(ndjson)}, format = 'newline_delimited', columns = ${columns}) ORDER BY callsign`
+    : 'SELECT NULL::VARCHAR AS callsign, NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::VARCHAR AS route_source WHERE false';
+  await c.run(`COPY (${rows}) ${to('routes.parquet')}`);
+  rmSync(ndjson, { force: true });
+  return ['airframes.parquet', 'airports.parquet', 'routes.parquet'];
 }

@@ -70,7 +70,7 @@ export interface ReadmeFacts {
   from: string;
   to: string;
   legs: number;
-  /** artifact build id included, or null (daily bundles carry no artifact tree) */
+  /** artifact build the tables come from, or null (daily bundles carry no tables) */
   buildId: string | null;
   creditsUrl: string;
 }
@@ -97,9 +97,9 @@ export function readmeText(f: ReadmeFacts): string {
     "    SELECT org, dst, count(*) FROM 'legs.parquet' WHERE org <> dst GROUP BY ALL ORDER BY 3 DESC;",
     ...(f.buildId
       ? [
-          `- artifacts/: the published artifact tree of build ${f.buildId}, one JSON document per API URL`,
-          '  (artifacts/v1/airframes/<hex>.json answers /v1/airframes/<hex>), with artifacts/manifest.json',
-          '  listing every object with the sha256 of its JSON.',
+          `- tables/: derived tables of build ${f.buildId} as Parquet: airframes.parquet (one row per airframe,`,
+          '  its legs in order in `history`), airports.parquet (observed departures, arrivals, tails and days per',
+          '  OurAirports ident, circuits excluded), routes.parquet (each callsign\'s route with its route_source).',
         ]
       : []),
     '- LICENSE, CREDITS, README: this text and the terms.',

@@ -11,6 +11,7 @@ import { localFile, readIndex, writeBundles } from '../../../build/bundle/bundle
 import { splitName, TarGzWriter } from '../../../build/bundle/tar.ts';
 import { LogWriter } from '../../../build/log/write.ts';
 import { problems } from '../../../schemas/index.ts';
+import { currentVersion, readObject } from '../../../artifacts/tree.ts';
 import { DAYS, legsFor, makeFixture, NOW_MS, seeded } from '../../helpers/publish-fixture.ts';
 
 process.env.TZ = 'UTC';
@@ -30,7 +31,7 @@ async function query(sql: string): Promise<Record<string, unknown>[]> {
   return rows;
 }
 
-test('the rolling bundle verifies with sha256sum -c, its Parquet reads in DuckDB, and its leg counts match the airframe artifacts', async () => {
+test('the rolling bundle verifies with sha256sum -c, its Parquet reads in DuckDB, and its tables agree with the log and the artifacts', async () => {
   const fx = await makeFixture();
   const out = join(fx.dir, 'bundles');
   const r = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS });
@@ -44,12 +45,13 @@ test('the rolling bundle verifies with sha256sum -c, its Parquet reads in DuckDB
   assert.ok(file.endsWith(`-${rolling.sha256.slice(0, 12)}.tar.gz`), 'the file is named by its hash');
 
   const dir = extract(file);
-  for (const f of ['README', 'LICENSE', 'CREDITS', 'SHA256SUMS', 'legs.parquet', 'artifacts/manifest.json']) assert.ok(existsSync(join(dir, f)), f);
+  for (const f of ['README', 'LICENSE', 'CREDITS', 'SHA256SUMS', 'legs.parquet', 'tables/airframes.parquet', 'tables/airports.parquet', 'tables/routes.parquet']) assert.ok(existsSync(join(dir, f)), f);
+  assert.ok(!existsSync(join(dir, 'artifacts')), 'no artifact tree of JSON files: the tables are Parquet');
+  assert.ok(rolling.bytes < 200_000, `a small download: ${rolling.bytes} bytes`);
   const check = spawnSync('sha256sum', ['-c', '--strict', 'SHA256SUMS'], { cwd: dir, encoding: 'utf8' });
   assert.equal(check.status, 0, check.stdout + check.stderr);
   const listed = readFileSync(join(dir, 'SHA256SUMS'), 'utf8').trim().split('\n').length;
-  const manifest = JSON.parse(readFileSync(join(dir, 'artifacts/manifest.json'), 'utf8'));
-  assert.equal(listed, 5 + Object.keys(manifest.objects).length, 'every file but SHA256SUMS is listed');
+  assert.equal(listed, 7, 'every file but SHA256SUMS is listed');
   assert.match(readFileSync(join(dir, 'LICENSE'), 'utf8'), /Open Database License[\s\S]*10\.4 Choice of law/);
   const credits = readFileSync(join(dir, 'CREDITS'), 'utf8');
   for (const s of ['OurAirports', 'Virtual Radar Server', 'FlightGazer', 'feeders']) assert.ok(credits.includes(s), `CREDITS names ${s}`);
@@ -65,10 +67,19 @@ test('the rolling bundle verifies with sha256sum -c, its Parquet reads in DuckDB
   assert.deepEqual(compression.map((c) => c.compression), ['ZSTD']);
   const perHex = await query(`SELECT hex, count(*)::INT AS n FROM '${pq}' GROUP BY hex ORDER BY hex`);
   assert.ok(perHex.length >= 3);
+  const airframes = await query(`SELECT hex, legs, len(history)::INT AS h FROM '${join(dir, 'tables/airframes.parquet')}' ORDER BY hex`);
+  assert.deepEqual(airframes.map((a) => [a.hex, a.legs, a.h]), perHex.map((p) => [p.hex, p.n, p.n]), 'one airframe row per hex, its legs listed');
+  const v = currentVersion(fx.root)!;
   for (const { hex, n } of perHex) {
-    const doc = JSON.parse(readFileSync(join(dir, `artifacts/v1/airframes/${hex}.json`), 'utf8'));
+    const doc = readObject(v.dir, `v1/airframes/${hex}`) as { legs: unknown[] };
     assert.equal(doc.legs.length, n, `legs of ${hex} in the airframe artifact vs the Parquet`);
   }
+  const routes = await query(`SELECT callsign, org, dst, route_source FROM '${join(dir, 'tables/routes.parquet')}' ORDER BY callsign`);
+  const table = readObject(v.dir, 'meta/routes') as Record<string, string[]>;
+  assert.deepEqual(routes.map((x) => [x.callsign, x.org, x.dst, x.route_source]), Object.entries(table).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, e]) => [k, ...e]));
+  const airports = await query(`SELECT sum(departures)::INT AS d FROM '${join(dir, 'tables/airports.parquet')}'`);
+  const deps = await query(`SELECT count(*)::INT AS d FROM '${pq}' WHERE org IS NOT NULL AND org IS DISTINCT FROM dst`);
+  assert.deepEqual(airports, deps, 'airport departures are the log\'s, circuits excluded');
 });
 
 test('a daily bundle holds only its day and no artifact tree; an unchanged day is not rebuilt and a changed one is', async () => {
