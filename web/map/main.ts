@@ -44,7 +44,7 @@ function start(): void {
   let stale: string | null = null;
   let liveAt: number | null = null;
   let via: Via | 'connecting' = 'connecting';
-  const showStatus = () => status(`${aircraft.size.toLocaleString('en')} aircraft · ${estimates.size} estimated · ${via === 'stream' ? 'live via the push stream' : via === 'polling' ? 'live via polling' : 'connecting…'}${liveAt ? ` · ${utc(liveAt)}` : ''}`);
+  const showStatus = () => status(`${aircraft.size.toLocaleString('en')} aircraft · ${estimates.size} estimated · ${via === 'stream' ? 'live via the push stream' : via === 'polling' ? 'live via polling' : 'connecting…'}${liveAt ? ` · ${utc(liveAt)}` : ''}${stale ? ' · STALE' : ''}`);
   const setStale = (detail: string | null) => {
     stale = detail;
     sky.setStale(detail !== null);
@@ -96,7 +96,7 @@ function start(): void {
 
   void getJson<{ airports: MapAirport[] }>('/v1/map/airports').then((r) => r.ok && sky.setAirports(r.body.airports));
   void getJson<{ attribution: string; credits_url: string }>('/v1/credits').then((r) => {
-    if (r.ok) map.attributionControl.addAttribution(`${escape(r.body.attribution)} (ODbL 1.0): <a href="${escape(r.body.credits_url || '/v1/credits')}">credits</a>`);
+    if (r.ok) map.attributionControl.addAttribution(`${escape(r.body.attribution)}: <a href="${escape(r.body.credits_url || '/v1/credits')}">credits</a>`);
     else map.attributionControl.addAttribution('Data: the network\'s feeders (ODbL 1.0): <a href="/v1/credits">credits</a>');
   });
 
