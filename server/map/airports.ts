@@ -4,7 +4,7 @@
 import type { Lookup } from '../../artifacts/meta.ts';
 
 /** [iata, icao or null, lat, lon] */
-export type MapAirport = [string, string | null, number, number];
+type MapAirport = [string, string | null, number, number];
 
 export interface MapAirports {
   build_id: string;

@@ -3,12 +3,14 @@
 // borders drawn, on the map's canvas renderer. no tiles, no outside host.
 import L from 'leaflet';
 import { feature, mesh } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
 
 export async function addBasemap(map: L.Map): Promise<void> {
   const res = await fetch('/map/countries-50m.json');
   if (!res.ok) throw new Error(`basemap: ${res.status}`);
-  const topo = (await res.json()) as Topology<{ countries: GeometryCollection; land: GeometryCollection }>;
+  // world-atlas's countries-50m: objects `countries` and `land` (the types come from topojson-client's own)
+  type Topo = Parameters<typeof feature>[0];
+  type Collection = Parameters<typeof mesh>[1] & object;
+  const topo = (await res.json()) as Topo & { objects: { countries: Collection; land: Collection } };
   const pane = 'basemap';
   map.createPane(pane).style.zIndex = '200';
   const renderer = L.canvas({ pane, padding: 0.5 });

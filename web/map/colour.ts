@@ -3,11 +3,11 @@
 
 /** 2,000 ft bands from 0 to 40,000 ft and above: 21 airborne bands */
 const BAND_FT = 2000;
-export const AIRBORNE_BANDS = 21;
+const AIRBORNE_BANDS = 21;
 /** band indexes past the airborne ones */
-export const BAND_GROUND = AIRBORNE_BANDS;
-export const BAND_UNKNOWN = AIRBORNE_BANDS + 1;
-export const BANDS = AIRBORNE_BANDS + 2;
+export const BAND_GROUND = 21;
+export const BAND_UNKNOWN = 22;
+export const BANDS = 23;
 
 export function bandOf(alt: number | 'ground' | null | undefined): number {
   if (alt === 'ground') return BAND_GROUND;
