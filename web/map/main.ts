@@ -126,6 +126,12 @@ function start(): void {
       return { x: r.left + p.x, y: r.top + p.y };
     },
     trace: () => traces.current,
+    /** the sky layer's full redraw alone, in ms (the bench) */
+    redrawMs: () => {
+      const t = performance.now();
+      sky.redraw();
+      return performance.now() - t;
+    },
     mode: () => via,
     stale: () => stale,
     colourOf: (alt: number | 'ground' | undefined) => bandColour(bandOf(alt)),

@@ -29,6 +29,7 @@ const LABEL_MAX = 300;
 const AIRPORT_ZOOM = 6;
 const AIRPORT_LABEL_ZOOM = 8;
 const HIT_PX = 12;
+const OUTLINE_ZOOM = 7;
 const ESTIMATE_COLOUR = '#4a4a9a';
 
 const R2D = 180 / Math.PI;
@@ -54,8 +55,19 @@ export class SkyLayer extends L.Layer {
   private selected: string | null = null;
   private drawn: Drawn = { kind: [], id: [], x: [], y: [] };
 
+  /** Web Mercator x, y of each aircraft, worked out once per update rather than once per frame */
+  private mx = new Float64Array(0);
+  private my = new Float64Array(0);
+
   setAircraft(a: Aircraft[]): void {
     this.aircraft = a;
+    this.mx = new Float64Array(a.length);
+    this.my = new Float64Array(a.length);
+    for (let i = 0; i < a.length; i++) {
+      const r = a[i]!;
+      this.mx[i] = r.lon === undefined ? Number.NaN : mercX(r.lon);
+      this.my[i] = r.lat === undefined ? Number.NaN : mercY(r.lat);
+    }
     this.schedule();
   }
 
@@ -181,9 +193,15 @@ export class SkyLayer extends L.Layer {
       drawn.y.push(y);
     };
 
+    // the aircraft's own projection: x in world pixels, shifted by whole worlds towards the view's centre
+    const cx = mercX(centreLon);
+    const projectAt = (i: number): [number, number] => {
+      const x = this.mx[i]!;
+      return [(x + Math.round(cx - x)) * scale - ox, this.my[i]! * scale - oy];
+    };
     if (zoom >= AIRPORT_ZOOM) this.drawAirports(ctx, project, inView, note, zoom >= AIRPORT_LABEL_ZOOM);
     ctx.globalAlpha = this.stale ? 0.35 : 1;
-    this.drawAircraft(ctx, project, inView, note, zoom);
+    this.drawAircraft(ctx, projectAt, inView, note, zoom);
     this.drawEstimates(ctx, project, inView, note, zoom);
     ctx.globalAlpha = 1;
     this.drawn = drawn;
@@ -201,13 +219,14 @@ export class SkyLayer extends L.Layer {
     }
   }
 
-  private drawAircraft(ctx: CanvasRenderingContext2D, project: Project, inView: InView, note: Note, zoom: number): void {
+  private drawAircraft(ctx: CanvasRenderingContext2D, projectAt: (i: number) => [number, number], inView: InView, note: Note, zoom: number): void {
     const paths = Array.from({ length: BANDS }, () => new Path2D());
     const dots = Array.from({ length: BANDS }, () => new Path2D());
     const visible: [Aircraft, number, number][] = [];
-    for (const a of this.aircraft) {
+    for (let i = 0; i < this.aircraft.length; i++) {
+      const a = this.aircraft[i]!;
       if (a.lat === undefined || a.lon === undefined) continue;
-      const [x, y] = project(a.lat, a.lon);
+      const [x, y] = projectAt(i);
       if (!inView(x, y)) continue;
       const band = bandOf(a.alt_baro);
       if (a.track === undefined) {
@@ -220,10 +239,12 @@ export class SkyLayer extends L.Layer {
     }
     ctx.lineWidth = 0.6;
     ctx.strokeStyle = 'rgba(0,0,0,0.55)';
+    // the dark outline helps a glyph stand out once zoomed in; across a continent it only costs time
+    const outline = zoom >= OUTLINE_ZOOM;
     for (let b = 0; b < BANDS; b++) {
       ctx.fillStyle = bandColour(b);
       ctx.fill(paths[b]!);
-      ctx.stroke(paths[b]!);
+      if (outline) ctx.stroke(paths[b]!);
       ctx.fill(dots[b]!);
     }
     if (zoom >= LABEL_ZOOM || visible.length <= LABEL_MAX) {
