@@ -3,6 +3,7 @@
 // the view can be set by the URL: #<zoom>/<lat>/<lon> (and #.../poll to poll only).
 import L from 'leaflet';
 import { getJson } from './api.ts';
+import { viewFromHash } from './hash.ts';
 import { addBasemap } from './basemap.ts';
 import { bandColour, bandOf } from './colour.ts';
 import { el, utc } from './dom.ts';
@@ -14,17 +15,9 @@ import type { Aircraft, Estimate, EstimatedEnvelope, MapAirport } from './types.
 
 const ESTIMATES_MS = 15_000;
 
-function initialView(): { zoom: number; lat: number; lon: number; poll: boolean } {
-  const [z, lat, lon, mode] = location.hash.slice(1).split('/');
-  const ok = (x: number, lo: number, hi: number) => Number.isFinite(x) && x >= lo && x <= hi;
-  const v = { zoom: Number(z), lat: Number(lat), lon: Number(lon) };
-  const valid = ok(v.zoom, 1, 18) && ok(v.lat, -85, 85) && ok(v.lon, -540, 540);
-  return { ...(valid ? v : { zoom: 5, lat: 48, lon: 9 }), poll: mode === 'poll' };
-}
-
 function start(): void {
   const banner = document.getElementById('banner')!;
-  const start = initialView();
+  const start = viewFromHash(location.hash);
   const map = L.map('map', { preferCanvas: true, worldCopyJump: false, minZoom: 2, maxZoom: 14 }).setView([start.lat, start.lon], start.zoom);
   map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
   map.attributionControl.addAttribution('Basemap: <a href="https://www.naturalearthdata.com/">Natural Earth</a> (public domain)');
