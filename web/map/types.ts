@@ -1,41 +1,12 @@
 // what the map reads from the API, as the browser sees it (spec 2.1, 2.3, 2.4; the schemas in
 // schemas/ are the contract, these are the fields the map uses).
+import type { AircraftRecord, EstimatedAircraft } from '../../lib/live-records.ts';
 
-/** a live record in the 2.1 wire dialect (/v1/aircraft, /v1/stream) */
-export interface Aircraft {
-  hex: string;
-  flight?: string;
-  t?: string;
-  r?: string;
-  lat?: number;
-  lon?: number;
-  alt_baro?: number | 'ground';
-  gs?: number;
-  track?: number;
-  category?: string;
-  squawk?: string;
-  seen?: number;
-  seen_pos?: number;
-  baro_rate?: number;
-  emergency?: string;
-}
+/** a live record in the 2.1 wire dialect (/v1/aircraft, /v1/stream), the server's own type */
+export type Aircraft = AircraftRecord;
 
 /** an entry of /v1/estimated: an estimate, never an observation */
-export interface Estimate {
-  hex: string;
-  flight?: string;
-  t?: string;
-  r?: string;
-  lat: number;
-  lon: number;
-  track: number;
-  alt_baro: number;
-  gs: number;
-  estimated: true;
-  last_seen: { at: number; lat: number; lon: number };
-  destination?: string;
-  eta?: number;
-}
+export type Estimate = EstimatedAircraft;
 
 export interface EstimatedEnvelope {
   generated_at: number;
