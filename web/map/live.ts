@@ -32,7 +32,9 @@ const DEFAULTS: LiveOptions = { pollMs: 5000, streamRetryMs: 60_000, pad: 0.5, s
 export class Live {
   private readonly sky = new Sky();
   private ws: WebSocket | null = null;
+  /** the box the server says it follows (its last `subscribed`), and one asked for and not yet answered */
   private followed: Box | null = null;
+  private asked: Box | null | undefined = undefined;
   private via: Via | 'connecting' = 'connecting';
   private pollTimer: ReturnType<typeof setTimeout> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -58,9 +60,9 @@ export class Live {
   /** the view moved: follow it (a box change on the stream only when the view left the followed box) */
   viewChanged(): void {
     if (this.via === 'stream' && this.ws?.readyState === WebSocket.OPEN) {
-      if (covers(this.followed, this.view())) return;
-      this.followed = viewBox(this.view(), this.o.pad);
-      this.ws.send(JSON.stringify({ bbox: this.followed }));
+      if (covers(this.asked === undefined ? this.followed : this.asked, this.view())) return;
+      this.asked = viewBox(this.view(), this.o.pad);
+      this.ws.send(JSON.stringify({ bbox: this.asked }));
     } else if (this.via === 'polling') {
       void this.pollOnce();
     }
@@ -68,6 +70,7 @@ export class Live {
 
   private connect(): void {
     this.followed = viewBox(this.view(), this.o.pad);
+    this.asked = undefined;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const url = `${scheme}://${location.host}/v1/stream${this.followed ? `?bbox=${bboxParam(this.followed)}` : ''}`;
     let ws: WebSocket;
@@ -99,6 +102,8 @@ export class Live {
   private onMessage(m: any): void {
     switch (m.type) {
       case 'subscribed':
+        this.followed = m.bbox;
+        this.asked = undefined;
         this.sky.subscribed((m.cells as { cell: string }[]).map((c) => c.cell));
         break;
       case 'full':
@@ -114,8 +119,9 @@ export class Live {
         this.h.stale(m.detail);
         break;
       case 'error':
-        // a refused box change (rate_limited): the stream goes on with the box it had
-        this.followed = null;
+        // a refused box change (rate_limited): the stream goes on with the box it had; the next
+        // move that leaves it asks again
+        this.asked = undefined;
         break;
     }
   }

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startMapSky, T_END, type MapSky } from '../../helpers/map-sky.ts';
-import { ROOT } from '../../helpers/processes.ts';
+import { eventually, ROOT } from '../../helpers/processes.ts';
 
 process.env.TZ = 'UTC';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -66,6 +66,15 @@ test('the map in Chromium: the view\'s aircraft by the push stream, the estimate
     const expected = await expectedHexes(s, page);
     assert.ok(expected.includes('4b1814') && expected.includes('4b1815'), 'the story is in view');
     assert.deepEqual(drawn, expected, 'exactly the aircraft /v1/aircraft lists for the view are drawn');
+
+    // a view far away: the map asks the stream for a new box and draws that view's aircraft
+    const all = (await (await fetch(`${s.base}/v1/aircraft`)).json()) as { aircraft: { lat?: number; lon?: number }[] };
+    const far = all.aircraft.find((a) => a.lat !== undefined && Math.abs(a.lat) < 60 && Math.abs(a.lon! - 8.5) > 40)!;
+    await page.evaluate(([lat, lon]) => (window as any).__contrail.map.setView([lat, lon], 6, { animate: false }), [far.lat!, far.lon!]);
+    await eventually(async () => assert.deepEqual(await hook<string[]>(page, 'drawnHexes'), await expectedHexes(s, page)), 15_000);
+    assert.ok((await hook<string[]>(page, 'drawnHexes')).length > 0);
+    assert.equal(await hook<string>(page, 'mode'), 'stream');
+    await page.evaluate(() => (window as any).__contrail.map.setView([47.5, 8.5], 6, { animate: false }));
 
     // the estimate: drawn as an estimate, never among the aircraft, and its panel says so
     await page.waitForFunction(() => (window as any).__contrail.drawnEstimates().includes('3c6444'), undefined, { timeout: 15_000 });
