@@ -20,12 +20,14 @@ const SHOTS = join(ROOT, 'var/screenshots');
 const hook = <T,>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
   page.evaluate(([f, a]) => (window as any).__contrail[f as string](...(a as unknown[])), [fn, args] as const);
 
-/** the page's view as the API's bbox */
+/** the page's view as the API's bbox: longitudes wrapped into [-180, 180) (west > east crosses the antimeridian), 6 decimals */
 async function viewBbox(page: Page): Promise<string> {
-  return page.evaluate(() => {
+  const [w, s, e, n] = await page.evaluate(() => {
     const b = (window as any).__contrail.map.getBounds();
-    return [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].join(',');
+    return [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()] as number[];
   });
+  const wrap = (lon: number) => ((((lon + 180) % 360) + 360) % 360) - 180;
+  return [wrap(w!), s!, wrap(e!), n!].map((x) => x.toFixed(6)).join(',');
 }
 
 async function open(browser: Browser, s: MapSky, hash: string): Promise<{ page: Page; outside: string[] }> {
