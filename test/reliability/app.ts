@@ -34,8 +34,14 @@ export async function startApp(clock: () => number = () => NOW_MS, extraFlags: s
   const feedAt = async (nowS: number) => {
     writeFileSync(feed, JSON.stringify({ ...SAMPLE, now: nowS }));
     await app.services.feed!.pollOnce();
-    // the snapshot goes live once its gzip is made (off the event loop)
-    for (let i = 0; i < 200 && app.services.live.ageS(clock()) === null; i++) await new Promise((r) => setTimeout(r, 10));
+    // the snapshot goes live once its gzip is made (off the event loop): wait until the live age is
+    // this snapshot's, not merely any age (after an outage the old snapshot has one too); a refused
+    // snapshot (dated ahead) never comes, and the wait ends after 2 s
+    const isLive = () => {
+      const age = app.services.live.ageS(clock());
+      return age !== null && age <= clock() / 1000 - Math.min(nowS, clock() / 1000) + 1e-6;
+    };
+    for (let i = 0; i < 200 && !isLive(); i++) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
   };
   await feedAt(clock() / 1000);
