@@ -4,6 +4,7 @@
 // with the map pane; it is redrawn when a move or zoom ends and when new data arrives.
 import L from 'leaflet';
 import { addGlyph, bandColour, bandOf, BANDS } from './colour.ts';
+import { LabelGrid } from './labels.ts';
 import type { Aircraft, Estimate, MapAirport } from './types.ts';
 
 export type HitKind = 'aircraft' | 'estimate' | 'airport';
@@ -250,7 +251,12 @@ export class SkyLayer extends L.Layer {
     if (zoom >= LABEL_ZOOM || visible.length <= LABEL_MAX) {
       ctx.font = '11px system-ui, sans-serif';
       ctx.fillStyle = '#111';
-      for (const [a, x, y] of visible) ctx.fillText(a.flight ?? a.r ?? a.hex, x + 9, y + 4);
+      const grid = new LabelGrid();
+      for (const [a, x, y] of visible) {
+        const text = a.flight ?? a.r ?? a.hex;
+        // about 6.5 px per character at 11 px: measuring each label would cost more than it saves
+        if (grid.place(x + 9, y - 7, text.length * 6.5)) ctx.fillText(text, x + 9, y + 4);
+      }
     }
     const sel = visible.find(([a]) => a.hex === this.selected);
     if (sel) {
