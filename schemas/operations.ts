@@ -488,6 +488,31 @@ export const OPERATIONS: readonly Operation[] = [
     stability: 'candidate',
     errors: [],
   },
+  // spec 9: the `map` tier exists for the first-party map and can change with it
+  {
+    path: '/',
+    operationId: 'getMap',
+    tag: 'about',
+    summary: 'The live map (HTML)',
+    description: 'The first-party map: the live sky from `/v1/stream` (polling `/v1/aircraft` where the stream is refused), estimates from `/v1/estimated` drawn as estimates, traces, airframe and airport history on click. Its script, styles and Natural Earth basemap are served under `/map/` from the service itself (no CDN, no tracking, works offline).',
+    parameters: [],
+    response: { mediaType: 'text/html' },
+    bucket: 'map',
+    stability: 'map',
+    errors: [],
+  },
+  {
+    path: '/v1/map/airports',
+    operationId: 'getMapAirports',
+    tag: 'history',
+    summary: 'The airports the map draws',
+    description: 'Every airport the published build wrote a `/v1/airports/{code}` document for, as compact rows `[iata, icao, lat, lon]`, for the first-party map. 503 `artifact_unavailable` before the first build.',
+    parameters: [],
+    response: { schema: 'map-airports' },
+    bucket: 'map',
+    stability: 'map',
+    errors: ['artifact_unavailable'],
+  },
 ];
 
 /** status of each error code (lib/errors.ts decides; the spec leaves upstream_unavailable's open) */

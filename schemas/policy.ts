@@ -36,6 +36,9 @@ export const POLICIES: Record<string, Policy> = {
   stream: { limit: 300, cache: 'no-store' },
   // not shown: liveness and readiness probes, for load balancers; unlimited, never cached
   health: { limit: 0, cache: 'no-store' },
+  // not shown: the first-party map (tier map): its page, script, styles, basemap and airport list.
+  // one page load is 5 requests; the 5-minute cache lets a new build's airports show within minutes
+  map: { limit: 600, cache: cache(300, 300) },
   // documentation and the machine-readable description
   docs: { limit: 600, cache: cache(300, 300) },
 };

@@ -27,6 +27,7 @@ import { stationRoutes } from './handlers/stations.ts';
 import { historyRoutes } from './handlers/history.ts';
 import { routesRoutes } from './handlers/routes.ts';
 import { docsRoutes } from './handlers/docs.ts';
+import { mapRoutes } from './handlers/map.ts';
 import { bundleRoutes } from './handlers/bundles.ts';
 import { streamRoutes } from './handlers/stream.ts';
 import { attachStream, type Stream } from './stream/socket.ts';
@@ -109,6 +110,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...metricsRoutes(() => s.metrics.rendered),
     ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c) }),
     ...bundleRoutes(c.bundles),
+    ...mapRoutes({ history: s.history }),
   ];
 }
 

@@ -175,6 +175,8 @@ async function pickUrls(c: DemoConfig, logDir: string, feed: string, byIdent: Ma
     `/v1/alliances/${alliance}`,
     '/v1/stations',
     '/docs',
+    // the first-party map (tier map)
+    `/#7/${r1(airport.lat)}/${r1(airport.lon)}`,
   ];
 }
 

@@ -10,6 +10,7 @@
 // its estimate has run out: an aircraft heard in any other state is forgotten at once.
 // estimates live here only: nothing in this file writes anywhere.
 import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
+import type { EstimatedAircraft } from '../../lib/live-records.ts';
 import { notCruisingBecause } from '../../lib/estimate/cruise.ts';
 import { FLY, makePlan, positionAt, type FlightStart, type Plan } from '../../lib/estimate/fly.ts';
 
@@ -29,23 +30,6 @@ export interface TrackerOptions {
   maxEntries?: number;
 }
 
-/** One entry of /v1/estimated (spec 2.3). */
-export interface EstimatedAircraft {
-  hex: string;
-  flight?: string;
-  t?: string;
-  r?: string;
-  category?: string;
-  lat: number;
-  lon: number;
-  track: number;
-  alt_baro: number;
-  gs: number;
-  estimated: true;
-  last_seen: { at: number; lat: number; lon: number };
-  destination?: string;
-  eta?: number;
-}
 
 interface Entry {
   rec: AircraftRecord;

@@ -2,23 +2,9 @@
 // produced by feed/parse.ts from a decoder's aircraft.json; consumed by the live snapshot,
 // the trace store and the estimator. Optional fields are absent when unknown, never null.
 
-export interface AircraftRecord {
-  hex: string;
-  flight?: string;
-  t?: string;
-  r?: string;
-  lat?: number;
-  lon?: number;
-  alt_baro?: number | 'ground';
-  gs?: number;
-  track?: number;
-  category?: string;
-  squawk?: string;
-  seen?: number;
-  seen_pos?: number;
-  baro_rate?: number;
-  emergency?: string;
-}
+import type { AircraftRecord } from '../../lib/live-records.ts';
+
+export type { AircraftRecord };
 
 export interface FeedSnapshot {
   /** the decoder's `now`, unix seconds */

@@ -1,10 +1,12 @@
 // the folder graph of the house (docs/ARCHITECTURE.md): lib <- schemas <- artifacts <- {build, server},
 // sim on top of all of them. test/ may import anything below it, bench/ also test/'s fixture loaders; nothing imports bench/.
+// web/ is the browser code (the map): it may use lib and schemas, nothing that runs on the server;
+// the server bundles it by path (server/map/bundle.ts), never by import.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 
 /** rank of each top-level folder: a file may import only from folders of a lower rank (or its own) */
-export const RANKS: Record<string, number> = { lib: 0, schemas: 1, artifacts: 2, build: 3, server: 3, sim: 4, test: 5, bench: 6 };
+export const RANKS: Record<string, number> = { lib: 0, schemas: 1, artifacts: 2, web: 2, build: 3, server: 3, sim: 4, test: 5, bench: 6 };
 
 export interface WrongWay {
   file: string;
