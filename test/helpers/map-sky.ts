@@ -49,7 +49,7 @@ async function publishFixture(dir: string): Promise<string> {
   try {
     for (const d of DAYS) {
       const day = Date.parse(`${d}T00:00:00Z`) / 1000;
-      const leg = (hex: string, callsign: string, dep: number, org: string, dst: string): LegRow => ({ hex, callsign, reg: null, type: 'A320', first_ts: dep - 600, last_ts: dep + 6000, dep_ts: dep, arr_ts: dep + 5400, org, dst });
+      const leg = (hex: string, callsign: string, dep: number, org: string, dst: string): LegRow => ({ hex, callsign, reg: null, type: 'A320', first_ts: dep - 600, last_ts: dep + 6000, dep_ts: dep, arr_ts: dep + 5400, org, dst, open: false });
       const own = [leg('4b1814', 'SWR100', day + 6 * 3600 + 600, 'LSZH', 'EGLL'), leg('4b1815', 'SWR101', day + 9 * 3600, 'EGLL', 'LSZH')];
       await w.writeDay(d, [...legsFor(d, 6, rand), ...own].sort((a, b) => a.hex.localeCompare(b.hex) || a.first_ts - b.first_ts));
     }
