@@ -13,6 +13,8 @@ import { Tracker } from './estimate/tracker.ts';
 import { destinationLookup, type Destination } from '../artifacts/meta.ts';
 import { openStations, type Stations } from './stations/open.ts';
 import { startServer, type Running } from './http/uws.ts';
+import { SharedLimits } from './http/shared-limits.ts';
+import { WINDOW_S } from '../schemas/policy.ts';
 import type { Route } from './http/types.ts';
 import { nowRoutes } from './handlers/now.ts';
 import { aircraftRoutes } from './handlers/aircraft.ts';
@@ -139,11 +141,14 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   const metrics = services.metrics;
   await (o.poll !== false ? metrics.start() : metrics.render());
   let stream: Stream | null = null;
+  const shared = c.rateLimits && c.rateLimitRedis ? new SharedLimits({ url: c.rateLimitRedis, windowS: WINDOW_S, log: o.log }) : null;
+  await shared?.ready();
   const running = await startServer(routesOf(services, c), {
     host: c.host,
     port: c.port,
     trustProxy: c.trustProxy,
     rateLimits: c.rateLimits,
+    ...(shared ? { shared } : {}),
     clock: services.clock,
     log: o.log,
     observe: metrics.observe,
@@ -164,6 +169,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
       services.feed?.stop();
       services.stations.source?.stop();
       services.history.stop();
+      shared?.close();
       running.close();
     },
   };

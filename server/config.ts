@@ -20,6 +20,7 @@ export interface ServerConfig extends CreditsConfig {
   streamPerIp: number;
   streamMaxBuffer: number;
   rateLimits: boolean;
+  rateLimitRedis: string;
   baseUrl: string;
 }
 
@@ -92,6 +93,13 @@ export const serverOptions: Specs<ServerConfig> = {
   rateLimits: {
     flag: 'rate-limits', env: 'CONTRAIL_RATE_LIMITS', kind: 'bool', default: true,
     help: 'enforce the per-IP limits of spec section 8 (--no-rate-limits for benchmarks)',
+  },
+  // several live servers behind one front must count one budget per client: in Redis. empty: each
+  // process counts in its own memory (the single-server default)
+  rateLimitRedis: {
+    flag: 'rate-limit-redis', env: 'CONTRAIL_RATE_LIMIT_REDIS', kind: 'string', default: '',
+    help: 'redis:// URL where replicas behind one front share the rate-limit counters (empty: counted in this process; while Redis is away, counted here with one logged warning)',
+    check: (v) => (v === '' || /^rediss?:\/\/[^\s]+$/.test(v) ? undefined : 'must be a redis:// or rediss:// URL, or empty'),
   },
   baseUrl: {
     flag: 'base-url', env: 'CONTRAIL_BASE_URL', kind: 'string', default: '',
