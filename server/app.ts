@@ -81,7 +81,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   const traces = new TraceStore({ minutes: c.traceMinutes, fields: fieldsOf(loadLocator(installed('data/ref'))) });
   const history = new HistoryStore(c.artifacts, o.log);
   const tracker = new Tracker({ destinationOf: destinationsFrom(history) });
-  const stations = openStations({ state: c.state, location: c.stations, clock, log: o.log });
+  const stations = openStations({ state: c.state, location: c.stations, format: c.stationsFormat, clock, log: o.log });
   // parsing runs on a worker thread: a huge or slow-to-parse feed never stalls the serving thread
   const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: new ParserThread() }) : null;
   feed?.onSnapshot((snap) => {

@@ -3,6 +3,7 @@
 import { type Specs, parseConfig } from '../lib/cli.ts';
 import { creditsOptions, type CreditsConfig } from './credits.ts';
 import { installed } from '../lib/install.ts';
+import { STATIONS_FORMATS, type StationsFormat } from './stations/source.ts';
 
 export interface ServerConfig extends CreditsConfig {
   host: string;
@@ -11,6 +12,7 @@ export interface ServerConfig extends CreditsConfig {
   artifacts: string;
   bundles: string;
   stations: string;
+  stationsFormat: StationsFormat;
   state: string;
   trustProxy: string[];
   maxAgeS: number;
@@ -50,6 +52,12 @@ export const serverOptions: Specs<ServerConfig> = {
   stations: {
     flag: 'stations', env: 'CONTRAIL_STATIONS', kind: 'string', default: '',
     help: 'connected-feeders list: file path or http(s) URL, polled (empty: station presence unavailable)',
+  },
+  // auto: a document with a `clients` array is readsb's clients.json, anything else our own list
+  stationsFormat: {
+    flag: 'stations-format', env: 'CONTRAIL_STATIONS_FORMAT', kind: 'string', default: 'auto',
+    help: 'format of --stations: contrail (the feeder list of server/stations/README.md), readsb (readsb\'s clients.json, joined with the receivers.json beside it), auto (by content)',
+    check: (v) => (STATIONS_FORMATS.includes(v as StationsFormat) ? undefined : `must be one of ${STATIONS_FORMATS.join(', ')}`),
   },
   state: {
     flag: 'state', env: 'CONTRAIL_STATE', kind: 'string', default: installed('var/state'),

@@ -94,11 +94,13 @@ const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinit
 function savedStation(v: unknown, keys: StationKeys): SavedStation | null {
   if (typeof v !== 'object' || v === null) return null;
   const r = v as Record<string, unknown>;
-  const { key, id, coarse_lat, coarse_lon, first_seen, last_seen } = r;
+  const { key, id, coarse_lat, coarse_lon, first_seen, last_seen, position_source } = r;
   if (typeof key !== 'string' || !/^[0-9a-f]{64}$/.test(key)) return null;
   if (typeof id !== 'string' || !PUBLIC_ID.test(id) || id !== keys.publicId(Buffer.from(key, 'hex'))) return null;
   if (!num(coarse_lat) || coarse_lat < -90 || coarse_lat > 90 || !num(coarse_lon) || coarse_lon < -180 || coarse_lon > 180) return null;
   if (!num(first_seen) || !num(last_seen) || first_seen <= 0 || last_seen < first_seen || last_seen > MAX_UNIX_S) return null;
+  // a roster saved before readsb's estimates existed holds only reported positions
+  if (position_source !== undefined && position_source !== 'reported' && position_source !== 'estimated') return null;
   // rebuilt field by field: nothing else in a hand-edited file is carried forward
-  return { key, id, coarse_lat: coarse(coarse_lat), coarse_lon: coarse(coarse_lon), first_seen, last_seen };
+  return { key, id, coarse_lat: coarse(coarse_lat), coarse_lon: coarse(coarse_lon), position_source: position_source ?? 'reported', first_seen, last_seen };
 }

@@ -92,9 +92,21 @@ test('malformed saved rows are left out one by one', (t) => {
     { ...g, key: 'xyz' }, { ...g, key: g.key.toUpperCase() }, { ...g, id: 'st_aaaaaaaaaa' }, { ...g, id: 'ST_' + g.id.slice(3) },
     { ...g, coarse_lat: 91 }, { ...g, coarse_lon: -181 }, { ...g, coarse_lat: Number.NaN }, { ...g, first_seen: 0 },
     { ...g, last_seen: g.first_seen - 1 }, { ...g, last_seen: g.last_seen * 1000 }, null as never, 'x' as never,
+    { ...g, position_source: 'guessed' as never },
   ], keys);
   const l = store.load(keys);
   assert.equal(l.problem, null);
-  assert.equal(l.skipped, 12);
+  assert.equal(l.skipped, 13);
   assert.deepEqual(l.stations, good);
+});
+
+test('a roster saved before position_source existed loads with the feeders\' own (reported) positions', (t) => {
+  const dir = tempDir(t);
+  const store = new StationStore(dir);
+  const keys = new StationKeys(store.loadSecret());
+  const good = filled(keys).saved();
+  store.save(good.map(({ position_source: _, ...old }) => old as never), keys);
+  const l = store.load(keys);
+  assert.equal(l.skipped, 0);
+  assert.deepEqual(l.stations, good.map((s) => ({ ...s, position_source: 'reported' })));
 });
