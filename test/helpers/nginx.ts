@@ -1,13 +1,14 @@
 // the shipped nginx front (deploy/nginx/contrail.conf), rendered into a temp folder and started for
 // real on loopback (Debian's nginx), in front of one live server or several (an upstream of replicas).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { httpGet } from './http.ts';
 import { freePort } from './ports.ts';
 
 const CONF = new URL('../../deploy/nginx/contrail.conf', import.meta.url).pathname;
+const RENDER = new URL('../../deploy/nginx/render.sh', import.meta.url).pathname;
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 
 function nginxOrFail(): string {
@@ -30,14 +31,10 @@ export async function startFront(o: { live: string[]; artifacts: string; bundles
   const run = mkdtempSync(join(tmpdir(), 'contrail-nginx-'));
   mkdirSync(join(run, 'logs'));
   const port = await freePort();
-  const conf = readFileSync(CONF, 'utf8')
-    .replaceAll('__LISTEN__', `127.0.0.1:${port}`)
-    .replaceAll('__ARTIFACTS__', o.artifacts)
-    .replaceAll('__BUNDLES__', o.bundles)
-    .replaceAll('__RUN__', run)
-    // the upstream's one `server __LIVE__;` line becomes one line per replica
-    .replace(/^(\s*)server __LIVE__;$/m, (_, indent: string) => o.live.map((l) => `${indent}server ${l};`).join('\n'));
-  writeFileSync(join(run, 'nginx.conf'), conf);
+  // rendered by the script the compose file's front runs (deploy/nginx/render.sh)
+  const env = { ...process.env, CONTRAIL_NGINX_LISTEN: `127.0.0.1:${port}`, CONTRAIL_NGINX_ARTIFACTS: o.artifacts, CONTRAIL_NGINX_BUNDLES: o.bundles, CONTRAIL_NGINX_RUN: run, CONTRAIL_NGINX_LIVE: o.live.join(' ') };
+  const rendered = spawnSync('sh', [RENDER, CONF, join(run, 'nginx.conf')], { env, encoding: 'utf8' });
+  if (rendered.status !== 0) throw new Error(`deploy/nginx/render.sh: ${rendered.stderr}`);
   // when the test runs as root, nginx workers drop to nobody: the run folder must be theirs too
   spawnSync('chmod', ['a+rwx', run]);
   const check = spawnSync(bin, ['-t', '-p', run, '-c', join(run, 'nginx.conf'), '-e', join(run, 'error.log')], { encoding: 'utf8' });

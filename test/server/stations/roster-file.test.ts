@@ -8,7 +8,7 @@ import { StationKeys } from '../../../server/stations/ids.ts';
 import { openStations } from '../../../server/stations/open.ts';
 import { parseFeederList } from '../../../server/stations/parse.ts';
 import { Roster } from '../../../server/stations/roster.ts';
-import { ROSTER_FILE, SECRET_FILE, StationStore } from '../../../server/stations/roster-file.ts';
+import { createOnce, ROSTER_FILE, SECRET_FILE, StationStore } from '../../../server/stations/roster-file.ts';
 
 const T0 = 1795435200;
 const U1 = '5b0c3f2e-9a41-4d7e-8c55-0e6f1a2b3c4d';
@@ -109,4 +109,15 @@ test('a roster saved before position_source existed loads with the feeders\' own
   const l = store.load(keys);
   assert.equal(l.skipped, 0);
   assert.deepEqual(l.stations, good.map((s) => ({ ...s, position_source: 'reported' })));
+});
+
+test('replicas sharing one --state agree on the secret: a secret another process wrote first is never replaced', (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, SECRET_FILE);
+  // the other replica won the race between the existence check and the write
+  assert.equal(createOnce(file, `${'ab'.repeat(32)}\n`, 0o600), true);
+  assert.equal(createOnce(file, `${'cd'.repeat(32)}\n`, 0o600), false);
+  assert.equal(readFileSync(file, 'utf8'), `${'ab'.repeat(32)}\n`);
+  assert.deepEqual(new StationStore(dir).loadSecret(), Buffer.from('ab'.repeat(32), 'hex'));
+  assert.deepEqual(readdirSync(dir), [SECRET_FILE], 'no temporary file left behind');
 });
