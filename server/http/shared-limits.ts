@@ -4,7 +4,7 @@
 //
 // when Redis cannot answer (down, unreachable, slower than COMMAND_TIMEOUT_MS) no request is refused
 // or failed for it: this process counts in its own memory (ratelimit.ts, the single-server limiter)
-// until Redis answers again. one warning when that starts, one line when Redis is back; never one
+// until Redis answers again (asked again at most once a second while it hangs). one warning when that starts, one line when Redis is back; never one
 // per request. ioredis reconnects by itself (a growing pause, at most 2 s).
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -12,6 +12,8 @@ import { RateLimiter, type RateDecision } from './ratelimit.ts';
 
 /** a Redis answer slower than this counts as Redis being away (the request is then counted here) */
 const COMMAND_TIMEOUT_MS = 500;
+/** after a failed or timed-out command, requests are counted here this long before Redis is asked again */
+const RETRY_AFTER_MS = 1000;
 const KEY_PREFIX = 'contrail:rl';
 
 export interface SharedLimitsOptions {
@@ -29,6 +31,8 @@ export class SharedLimits {
   private readonly where: string;
   /** Redis is away: requests are counted in this process */
   private away = false;
+  /** while away and connected, Redis is asked again from this time (a Redis that hangs is not waited on per request) */
+  private retryAtMs = 0;
   /** requests counted here because Redis could not answer, since start */
   fallbackHits = 0;
 
@@ -69,7 +73,7 @@ export class SharedLimits {
 
   /** counts one request of `client` (client-ip.ts rateKeyOf) in `bucket`; never rejects */
   async hit(bucket: string, client: string, limit: number, nowMs: number): Promise<RateDecision> {
-    if (this.away && this.redis.status !== 'ready') return this.counted(bucket, client, limit, nowMs);
+    if (this.away && (this.redis.status !== 'ready' || Date.now() < this.retryAtMs)) return this.counted(bucket, client, limit, nowMs);
     try {
       const r = await this.limiterOf(bucket, limit).consume(client);
       this.cameBack();
@@ -80,6 +84,7 @@ export class SharedLimits {
         return decision(e, limit, false);
       }
       this.goneAway(e as Error);
+      this.retryAtMs = Date.now() + RETRY_AFTER_MS;
       return this.counted(bucket, client, limit, nowMs);
     }
   }

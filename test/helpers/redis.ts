@@ -57,3 +57,20 @@ export async function startRedis(port?: number): Promise<RedisServer> {
   await start();
   return { port: port!, url: `redis://127.0.0.1:${port}`, stop, start };
 }
+
+/** one command on a fresh connection (RESP); resolves to the first reply line */
+export function redisCommand(port: number, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1');
+    let got = '';
+    s.on('connect', () => s.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`));
+    s.on('data', (d) => {
+      got += d.toString();
+      if (got.includes('\r\n')) {
+        s.destroy();
+        resolve(got.split('\r\n')[0]!);
+      }
+    });
+    s.on('error', reject);
+  });
+}

@@ -8,13 +8,14 @@ import { policyFor, WINDOW_S } from '../../../schemas/policy.ts';
 import { reply, type Route } from '../../../server/http/types.ts';
 import { SharedLimits, redactedUrl } from '../../../server/http/shared-limits.ts';
 import { eventually } from '../../helpers/processes.ts';
-import { startRedis } from '../../helpers/redis.ts';
+import { redisCommand, startRedis } from '../../helpers/redis.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { serve } from '../../helpers/http.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 12, 0, 0);
 const routes: Route[] = [
   { pattern: '/v1/airports/:code', bucket: 'airport', handler: (req) => reply({ code: req.params.code }) },
+  { pattern: '/v1/route/:callsign', bucket: 'route', handler: (req) => reply({ callsign: req.params.callsign }) },
   { pattern: '/healthz', bucket: 'health', handler: () => reply({ ok: true }) },
 ];
 const LIMIT = policyFor('airport').limit;
@@ -94,6 +95,37 @@ test('Redis away at start and in between: requests are served, counted per serve
   } finally {
     p.close();
     await redis?.stop();
+  }
+});
+
+test('a Redis that hangs (CLIENT PAUSE) is not waited on request after request: counted here, one warning, shared again after', async () => {
+  const redis = await startRedis();
+  const p = await pair(redis.url);
+  try {
+    const [a, b] = p.servers;
+    assert.equal((await a!.get('/v1/airports/LUG')).headers['ratelimit-remaining'], String(LIMIT - 1));
+    assert.equal(await redisCommand(redis.port, ['CLIENT', 'PAUSE', '1500', 'ALL']), '+OK');
+    // the first request waits for the command timeout, then is counted here; the next ones at once
+    for (let i = 1; i <= 3; i++) {
+      const r = await a!.get('/v1/airports/LUG');
+      assert.equal(r.status, 200, `request ${i} while Redis hangs`);
+      assert.equal(r.headers['ratelimit-remaining'], String(LIMIT - i), `request ${i}: this server's own count`);
+    }
+    assert.equal(p.logs.length, 1, p.logs.join(' | '));
+    assert.match(p.logs[0]!, /does not answer \(Command timed out\)/);
+    await eventually(async () => {
+      await a!.get('/v1/route/SWR1');
+      assert.ok(p.logs.some((l) => l.includes('answers again')));
+    });
+    // Redis saw the airport request before the pause and the one that timed out (run once the pause
+    // ended), not the two after it: those were counted here without asking
+    assert.equal(await redisCommand(redis.port, ['INCRBY', 'contrail:rl:airport:127.0.0.1', '0']), ':2');
+    const x = Number((await b!.get('/v1/route/SWR2')).headers['ratelimit-remaining']);
+    const y = Number((await a!.get('/v1/route/SWR3')).headers['ratelimit-remaining']);
+    assert.equal(y, x - 1, 'one count across both servers again');
+  } finally {
+    p.close();
+    await redis.stop();
   }
 });
 
