@@ -33,8 +33,6 @@ export class SharedLimits {
   private away = false;
   /** while away and connected, Redis is asked again from this time (a Redis that hangs is not waited on per request) */
   private retryAtMs = 0;
-  /** requests counted here because Redis could not answer, since start */
-  fallbackHits = 0;
 
   constructor(private readonly o: SharedLimitsOptions) {
     this.log = o.log;
@@ -94,7 +92,6 @@ export class SharedLimits {
   }
 
   private counted(bucket: string, client: string, limit: number, nowMs: number): RateDecision {
-    this.fallbackHits++;
     return this.local.hit(bucket, client, limit, nowMs);
   }
 
