@@ -6,8 +6,8 @@ STAMP := node_modules/.contrail-installed
 
 .PHONY: install system-deps test check demo serve nightly bench typecheck clean
 
-# Debian packages the tests start for real: Chromium (the /docs page) and nginx (the CDN front)
-SYSTEM_PACKAGES := chromium nginx
+# Debian packages the tests start for real: Chromium (the /docs page), nginx (the CDN front) and
+# redis-server (rate limits shared by replicas)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 install: $(STAMP)
@@ -16,6 +16,7 @@ system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	{ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } || missing="$$missing nginx"; \
+	{ command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ]; } || missing="$$missing redis-server"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \

@@ -13,6 +13,8 @@ import { Tracker } from './estimate/tracker.ts';
 import { destinationLookup, type Destination } from '../artifacts/meta.ts';
 import { openStations, type Stations } from './stations/open.ts';
 import { startServer, type Running } from './http/uws.ts';
+import { SharedLimits } from './http/shared-limits.ts';
+import { WINDOW_S } from '../schemas/policy.ts';
 import type { Route } from './http/types.ts';
 import { nowRoutes } from './handlers/now.ts';
 import { aircraftRoutes } from './handlers/aircraft.ts';
@@ -80,7 +82,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   const traces = new TraceStore({ minutes: c.traceMinutes, fields: fieldsOf(loadLocator(installed('data/ref'))) });
   const history = new HistoryStore(c.artifacts, o.log);
   const tracker = new Tracker({ destinationOf: destinationsFrom(history), flowOf: () => history.current?.flow ?? null });
-  const stations = openStations({ state: c.state, location: c.stations, clock, log: o.log });
+  const stations = openStations({ state: c.state, location: c.stations, format: c.stationsFormat, clock, log: o.log });
   // parsing runs on a worker thread: a huge or slow-to-parse feed never stalls the serving thread
   const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: new ParserThread() }) : null;
   feed?.onSnapshot((snap) => {
@@ -141,11 +143,14 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   const metrics = services.metrics;
   await (o.poll !== false ? metrics.start() : metrics.render());
   let stream: Stream | null = null;
+  const shared = c.rateLimits && c.rateLimitRedis ? new SharedLimits({ url: c.rateLimitRedis, windowS: WINDOW_S, log: o.log }) : null;
+  await shared?.ready();
   const running = await startServer(routesOf(services, c), {
     host: c.host,
     port: c.port,
     trustProxy: c.trustProxy,
     rateLimits: c.rateLimits,
+    ...(shared ? { shared } : {}),
     clock: services.clock,
     log: o.log,
     observe: metrics.observe,
@@ -166,6 +171,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
       services.feed?.stop();
       services.stations.source?.stop();
       services.history.stop();
+      shared?.close();
       running.close();
     },
   };

@@ -3,6 +3,7 @@
 import { type Specs, parseConfig } from '../lib/cli.ts';
 import { creditsOptions, type CreditsConfig } from './credits.ts';
 import { installed } from '../lib/install.ts';
+import { STATIONS_FORMATS, type StationsFormat } from './stations/source.ts';
 
 export interface ServerConfig extends CreditsConfig {
   host: string;
@@ -11,6 +12,7 @@ export interface ServerConfig extends CreditsConfig {
   artifacts: string;
   bundles: string;
   stations: string;
+  stationsFormat: StationsFormat;
   state: string;
   trustProxy: string[];
   maxAgeS: number;
@@ -20,6 +22,7 @@ export interface ServerConfig extends CreditsConfig {
   streamPerIp: number;
   streamMaxBuffer: number;
   rateLimits: boolean;
+  rateLimitRedis: string;
   baseUrl: string;
 }
 
@@ -49,6 +52,12 @@ export const serverOptions: Specs<ServerConfig> = {
   stations: {
     flag: 'stations', env: 'CONTRAIL_STATIONS', kind: 'string', default: '',
     help: 'connected-feeders list: file path or http(s) URL, polled (empty: station presence unavailable)',
+  },
+  // auto: a document with a `clients` array is readsb's clients.json, anything else our own list
+  stationsFormat: {
+    flag: 'stations-format', env: 'CONTRAIL_STATIONS_FORMAT', kind: 'string', default: 'auto',
+    help: 'format of --stations: contrail (the feeder list of server/stations/README.md), readsb (readsb\'s clients.json, joined with the receivers.json beside it), auto (by content)',
+    check: (v) => (STATIONS_FORMATS.includes(v as StationsFormat) ? undefined : `must be one of ${STATIONS_FORMATS.join(', ')}`),
   },
   state: {
     flag: 'state', env: 'CONTRAIL_STATE', kind: 'string', default: installed('var/state'),
@@ -92,6 +101,13 @@ export const serverOptions: Specs<ServerConfig> = {
   rateLimits: {
     flag: 'rate-limits', env: 'CONTRAIL_RATE_LIMITS', kind: 'bool', default: true,
     help: 'enforce the per-IP limits of spec section 8 (--no-rate-limits for benchmarks)',
+  },
+  // several live servers behind one front must count one budget per client: in Redis. empty: each
+  // process counts in its own memory (the single-server default)
+  rateLimitRedis: {
+    flag: 'rate-limit-redis', env: 'CONTRAIL_RATE_LIMIT_REDIS', kind: 'string', default: '',
+    help: 'redis:// URL where replicas behind one front share the rate-limit counters (empty: counted in this process; while Redis is away, counted here with one logged warning)',
+    check: (v) => (v === '' || /^rediss?:\/\/[^\s]+$/.test(v) ? undefined : 'must be a redis:// or rediss:// URL, or empty'),
   },
   baseUrl: {
     flag: 'base-url', env: 'CONTRAIL_BASE_URL', kind: 'string', default: '',

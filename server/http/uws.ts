@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { ApiError } from '../../lib/errors.ts';
 import { ClientIp, rateKeyOf } from './client-ip.ts';
 import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
-import { RateLimiter } from './ratelimit.ts';
+import { RateLimiter, type RateDecision } from './ratelimit.ts';
 import { acceptsGzip, encodeError, encodeNotModified, encodeReply, etagMatches, type Wire } from './respond.ts';
 import { decodePath, Router } from './router.ts';
 import type { Req, Reply, Route } from './types.ts';
@@ -35,6 +35,11 @@ export interface ServerOptions {
   port: number;
   trustProxy: string[];
   rateLimits: boolean;
+  /**
+   * counts the HTTP buckets somewhere shared (Redis, shared-limits.ts) instead of this process's
+   * memory; its answer comes later. the /v1/stream bucket stays in this process (its upgrade is answered at once)
+   */
+  shared?: { hit(bucket: string, client: string, limit: number, nowMs: number): Promise<RateDecision> };
   /** the clock, unix ms; tests pin it */
   clock?: () => number;
   log?: (line: string) => void;
@@ -128,27 +133,34 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
       );
     }
     const policy = policyFor(match.route.bucket);
-    const rl: [string, string][] = [];
-    if (opts.rateLimits && policy.limit > 0) {
-      const d = limiter.hit(match.route.bucket, rateKeyOf(ip), policy.limit, nowMs);
-      rl.push(['RateLimit-Limit', String(d.limit)], ['RateLimit-Remaining', String(d.remaining)], ['RateLimit-Reset', String(d.resetS)]);
-      if (!d.allowed) {
-        const detail = `more than ${d.limit} requests in ${WINDOW_S} s to the ${match.route.bucket} bucket; wait ${d.resetS} s`;
-        return send(encodeError(new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(d.resetS) }), rl));
+    const answer = (d: RateDecision | null) => {
+      const rl: [string, string][] = [];
+      if (d) {
+        rl.push(['RateLimit-Limit', String(d.limit)], ['RateLimit-Remaining', String(d.remaining)], ['RateLimit-Reset', String(d.resetS)]);
+        if (!d.allowed) {
+          const detail = `more than ${d.limit} requests in ${WINDOW_S} s to the ${match.route.bucket} bucket; wait ${d.resetS} s`;
+          return send(encodeError(new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(d.resetS) }), rl));
+        }
       }
-    }
-    const req: Req = { method, path, query, params: match.params, ip, nowMs, headers };
-    const ok = (r: Reply) => send(etagMatches(headers['if-none-match'], r.etag) ? encodeNotModified(r, policy.cache, rl) : encodeReply(r, gzipOk, policy.cache, rl));
-    const fail = (e: unknown) => {
-      // log the route pattern, never the path: a path may carry a secret (a station's UUID)
-      if (!(e instanceof ApiError)) log(`error ${method} ${match.route.pattern}: ${(e as Error)?.stack ?? String(e)}`);
-      send(encodeError(e, rl));
+      const req: Req = { method, path, query, params: match.params, ip, nowMs, headers };
+      const ok = (r: Reply) => send(etagMatches(headers['if-none-match'], r.etag) ? encodeNotModified(r, policy.cache, rl) : encodeReply(r, gzipOk, policy.cache, rl));
+      try {
+        ok(match.route.handler(req));
+      } catch (e) {
+        // log the route pattern, never the path: a path may carry a secret (a station's UUID)
+        if (!(e instanceof ApiError)) log(`error ${method} ${match.route.pattern}: ${(e as Error)?.stack ?? String(e)}`);
+        send(encodeError(e, rl));
+      }
     };
-    try {
-      ok(match.route.handler(req));
-    } catch (e) {
-      fail(e);
-    }
+    if (!opts.rateLimits || policy.limit <= 0) return answer(null);
+    if (!opts.shared) return answer(limiter.hit(match.route.bucket, rateKeyOf(ip), policy.limit, nowMs));
+    // the shared count answers later: the request's data is already copied out of uReq, and a
+    // client gone meanwhile (onAborted above) is neither handled nor written to
+    void opts.shared.hit(match.route.bucket, rateKeyOf(ip), policy.limit, nowMs).then(
+      (d) => aborted || answer(d),
+      // hit() never rejects; were it to, the request is served unlimited rather than failed
+      () => aborted || answer(null),
+    );
   });
 
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 // start-up of the station parts from --state and --stations, in one call for server/app.ts.
 import { StationKeys } from './ids.ts';
 import { Roster, type RosterOptions } from './roster.ts';
-import { StationSource, type StationSourceOptions } from './source.ts';
+import { StationSource, type StationsFormat, type StationSourceOptions } from './source.ts';
 import { StationStore } from './roster-file.ts';
 
 export interface Stations {
@@ -17,6 +17,8 @@ export interface OpenStationsOptions extends RosterOptions {
   state: string;
   /** --stations: file path or http(s) URL; empty for none */
   location: string;
+  /** --stations-format; default auto */
+  format?: StationsFormat;
   clock: () => number;
   log: (line: string) => void;
   source?: Partial<Pick<StationSourceOptions, 'intervalMs' | 'saveEveryMs' | 'timeoutMs' | 'maxBytes' | 'fetch'>>;
@@ -32,7 +34,7 @@ export function openStations(o: OpenStationsOptions): Stations {
   if (loaded.skipped) o.log(`stations: ${loaded.skipped} malformed row(s) in the saved roster left out`);
   roster.restore(loaded.stations, o.clock());
   const source = o.location
-    ? new StationSource({ ...o.source, location: o.location, roster, keys, store, clock: o.clock, log: o.log })
+    ? new StationSource({ ...o.source, location: o.location, ...(o.format ? { format: o.format } : {}), roster, keys, store, clock: o.clock, log: o.log })
     : null;
   return { keys, roster, store, source };
 }

@@ -9,6 +9,8 @@ export interface Feeder {
   key: Buffer;
   lat: number;
   lon: number;
+  /** reported: the feeder's own position; estimated: readsb's, from the positions the receiver decoded (readsb.ts) */
+  positionSource: 'reported' | 'estimated';
   connected: boolean;
   software: string | null;
   messages: number | null;
@@ -29,9 +31,10 @@ export interface FeederList {
   ignoredFields: number;
 }
 
-type SkipReason = 'not_object' | 'bad_uuid' | 'bad_position' | 'bad_connected' | 'duplicate_uuid';
+/** why an entry was left out; the last four are readsb's (readsb.ts) */
+export type SkipReason = 'not_object' | 'bad_uuid' | 'bad_position' | 'bad_connected' | 'duplicate_uuid' | 'not_row' | 'no_uuid' | 'no_position' | 'bad_extent';
 
-type RejectReason = 'not_json' | 'not_object' | 'bad_generated_at' | 'bad_feeders' | 'too_many_feeders';
+type RejectReason = 'not_json' | 'not_object' | 'bad_generated_at' | 'bad_feeders' | 'too_many_feeders' | 'bad_receivers' | 'unknown_format';
 
 export type ParseResult = { ok: true; list: FeederList } | { ok: false; reason: RejectReason; detail: string };
 
@@ -55,6 +58,11 @@ export function parseFeederList(text: string, keys: StationKeys): ParseResult {
   } catch {
     return reject('not_json', 'the feeder list is not JSON');
   }
+  return parseFeederDoc(doc, keys);
+}
+
+/** parseFeederList after JSON.parse */
+export function parseFeederDoc(doc: unknown, keys: StationKeys): ParseResult {
   if (!isObject(doc)) return reject('not_object', 'the feeder list must be a JSON object {generated_at, feeders}');
   const gen = doc.generated_at;
   if (typeof gen !== 'number' || !Number.isFinite(gen) || gen <= 0 || gen > MAX_UNIX_S) {
@@ -64,41 +72,24 @@ export function parseFeederList(text: string, keys: StationKeys): ParseResult {
   if (!Array.isArray(raw)) return reject('bad_feeders', 'feeders must be an array');
   if (raw.length > MAX_FEEDERS) return reject('too_many_feeders', `more than ${MAX_FEEDERS} feeders in one list`);
 
-  const skipped: Partial<Record<SkipReason, number>> = {};
-  const skip = (r: SkipReason) => {
-    skipped[r] = (skipped[r] ?? 0) + 1;
-  };
-  const byKey = new Map<string, number>();
-  const feeders: Feeder[] = [];
   let ignoredFields = 0;
-  for (const e of raw) {
-    if (!isObject(e)) {
-      skip('not_object');
-      continue;
-    }
+  const entries = raw.map((e: unknown): Feeder | SkipReason => {
+    if (!isObject(e)) return 'not_object';
     const uuid = typeof e.uuid === 'string' ? canonicalUuid(e.uuid) : null;
-    if (uuid === null) {
-      skip('bad_uuid');
-      continue;
-    }
+    if (uuid === null) return 'bad_uuid';
     const key = keys.key(uuid);
     const { lat, lon } = e;
-    if (!isLat(lat) || !isLon(lon) || (lat === 0 && lon === 0)) {
-      skip('bad_position');
-      continue;
-    }
-    if (typeof e.connected !== 'boolean') {
-      skip('bad_connected');
-      continue;
-    }
+    if (!isLat(lat) || !isLon(lon) || (lat === 0 && lon === 0)) return 'bad_position';
+    if (typeof e.connected !== 'boolean') return 'bad_connected';
     const opt = <T>(v: T | null, present: boolean): T | null => {
       if (v === null && present) ignoredFields++;
       return v;
     };
-    const f: Feeder = {
+    return {
       key,
       lat,
       lon,
+      positionSource: 'reported',
       connected: e.connected,
       software: opt(software(e.software), e.software !== undefined && e.software !== null),
       messages: opt(count(e.messages), e.messages !== undefined && e.messages !== null),
@@ -106,8 +97,25 @@ export function parseFeederList(text: string, keys: StationKeys): ParseResult {
       aircraft: opt(count(e.aircraft), e.aircraft !== undefined && e.aircraft !== null),
       connectedSince: opt(since(e.connected_since, gen), e.connected_since !== undefined && e.connected_since !== null),
     };
+  });
+  return { ok: true, list: collectFeeders(gen, entries, ignoredFields) };
+}
+
+/** The list from parsed entries: skips counted by reason, one feeder per key (a connected entry wins). */
+export function collectFeeders(generatedAt: number, entries: readonly (Feeder | SkipReason)[], ignoredFields = 0): FeederList {
+  const skipped: Partial<Record<SkipReason, number>> = {};
+  const skip = (r: SkipReason) => {
+    skipped[r] = (skipped[r] ?? 0) + 1;
+  };
+  const byKey = new Map<string, number>();
+  const feeders: Feeder[] = [];
+  for (const f of entries) {
+    if (typeof f === 'string') {
+      skip(f);
+      continue;
+    }
     // one entry per feeder: an aggregator may list a feeder twice (two connections); the connected one wins
-    const hex = key.toString('hex');
+    const hex = f.key.toString('hex');
     const prev = byKey.get(hex);
     if (prev === undefined) {
       byKey.set(hex, feeders.length);
@@ -117,7 +125,7 @@ export function parseFeederList(text: string, keys: StationKeys): ParseResult {
       if (!feeders[prev]!.connected && f.connected) feeders[prev] = f;
     }
   }
-  return { ok: true, list: { generatedAt: gen, feeders, skipped, ignoredFields } };
+  return { generatedAt, feeders, skipped, ignoredFields };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -1,7 +1,7 @@
 // adapter: the roster on disk in --state, written whole to a temporary file and renamed (atomic).
 // files: station-secret (the HMAC key, mode 0600) and stations.json (SavedStation rows: keyed hash,
 // public id, coarse position, first/last seen). never a UUID, an IP or an exact position.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { PUBLIC_ID, SECRET_BYTES, type StationKeys } from './ids.ts';
@@ -28,7 +28,8 @@ export class StationStore {
     const file = join(this.dir, SECRET_FILE);
     if (!existsSync(file)) {
       mkdirSync(this.dir, { recursive: true });
-      writeAtomic(file, randomBytes(SECRET_BYTES).toString('hex') + '\n', 0o600);
+      // replicas sharing one --state may start together: the first secret written is everyone's
+      createOnce(file, randomBytes(SECRET_BYTES).toString('hex') + '\n', 0o600);
     }
     const hex = readFileSync(file, 'utf8').trim();
     if (!/^[0-9a-f]{64,}$/.test(hex) || hex.length % 2) {
@@ -76,9 +77,9 @@ export class StationStore {
   }
 }
 
-/** Write to a temporary name, flush it to disk, then rename over the target: readers see the old file or the new one. */
-function writeAtomic(file: string, text: string, mode: number): void {
-  const tmp = `${file}.tmp-${process.pid}`;
+/** A flushed temporary file of its own (replicas in containers share pids, so a random name too). */
+function writeTemp(file: string, text: string, mode: number): string {
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   const fd = openSync(tmp, 'w', mode);
   try {
     writeSync(fd, text);
@@ -86,7 +87,26 @@ function writeAtomic(file: string, text: string, mode: number): void {
   } finally {
     closeSync(fd);
   }
-  renameSync(tmp, file);
+  return tmp;
+}
+
+/** Write to a temporary name, flush it to disk, then rename over the target: readers see the old file or the new one. */
+function writeAtomic(file: string, text: string, mode: number): void {
+  renameSync(writeTemp(file, text, mode), file);
+}
+
+/** Create `file` whole unless it exists: a hard link fails when another writer got there first. */
+export function createOnce(file: string, text: string, mode: number): boolean {
+  const tmp = writeTemp(file, text, mode);
+  try {
+    linkSync(tmp, file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    unlinkSync(tmp);
+  }
 }
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -94,11 +114,13 @@ const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinit
 function savedStation(v: unknown, keys: StationKeys): SavedStation | null {
   if (typeof v !== 'object' || v === null) return null;
   const r = v as Record<string, unknown>;
-  const { key, id, coarse_lat, coarse_lon, first_seen, last_seen } = r;
+  const { key, id, coarse_lat, coarse_lon, first_seen, last_seen, position_source } = r;
   if (typeof key !== 'string' || !/^[0-9a-f]{64}$/.test(key)) return null;
   if (typeof id !== 'string' || !PUBLIC_ID.test(id) || id !== keys.publicId(Buffer.from(key, 'hex'))) return null;
   if (!num(coarse_lat) || coarse_lat < -90 || coarse_lat > 90 || !num(coarse_lon) || coarse_lon < -180 || coarse_lon > 180) return null;
   if (!num(first_seen) || !num(last_seen) || first_seen <= 0 || last_seen < first_seen || last_seen > MAX_UNIX_S) return null;
+  // a roster saved before readsb's estimates existed holds only reported positions
+  if (position_source !== undefined && position_source !== 'reported' && position_source !== 'estimated') return null;
   // rebuilt field by field: nothing else in a hand-edited file is carried forward
-  return { key, id, coarse_lat: coarse(coarse_lat), coarse_lon: coarse(coarse_lon), first_seen, last_seen };
+  return { key, id, coarse_lat: coarse(coarse_lat), coarse_lon: coarse(coarse_lon), position_source: position_source ?? 'reported', first_seen, last_seen };
 }

@@ -10,16 +10,21 @@ export interface SavedStation {
   id: string;
   coarse_lat: number;
   coarse_lon: number;
+  position_source: PositionSource;
   /** unix seconds */
   first_seen: number;
   last_seen: number;
 }
 
-/** spec 2.7 */
+type PositionSource = Feeder['positionSource'];
+
+/** spec 2.7, and where the position comes from */
 export interface RosterEntry {
   id: string;
   coarse_lat: number;
   coarse_lon: number;
+  /** reported: the feeder's own; estimated: readsb's, the centre of the positions the receiver decoded */
+  position_source: PositionSource;
   first_seen: string;
   last_seen: string;
   online: boolean;
@@ -57,6 +62,7 @@ interface Station {
   id: string;
   coarseLat: number;
   coarseLon: number;
+  positionSource: PositionSource;
   firstSeen: number;
   lastSeen: number;
   /** connected in the latest accepted list */
@@ -95,7 +101,7 @@ export class Roster {
     for (const s of saved) {
       if (this.byHex.has(s.key)) continue;
       this.add({
-        key: Buffer.from(s.key, 'hex'), id: s.id, coarseLat: s.coarse_lat, coarseLon: s.coarse_lon,
+        key: Buffer.from(s.key, 'hex'), id: s.id, coarseLat: s.coarse_lat, coarseLon: s.coarse_lon, positionSource: s.position_source,
         firstSeen: s.first_seen, lastSeen: s.last_seen, listed: false, report: null, rates: null,
       });
     }
@@ -123,7 +129,7 @@ export class Roster {
         continue;
       }
       if (!s) {
-        s = { key: Buffer.from(f.key), id: publicId(f.key), coarseLat: coarse(f.lat), coarseLon: coarse(f.lon), firstSeen: at, lastSeen: at, listed: false, report: null, rates: null };
+        s = { key: Buffer.from(f.key), id: publicId(f.key), coarseLat: coarse(f.lat), coarseLon: coarse(f.lon), positionSource: f.positionSource, firstSeen: at, lastSeen: at, listed: false, report: null, rates: null };
         this.add(s);
         added.push(s.id);
       }
@@ -133,9 +139,10 @@ export class Roster {
       s.lastSeen = Math.max(s.lastSeen, at);
       const cl = coarse(f.lat);
       const cn = coarse(f.lon);
-      if (cl !== s.coarseLat || cn !== s.coarseLon) moved = true;
+      if (cl !== s.coarseLat || cn !== s.coarseLon || f.positionSource !== s.positionSource) moved = true;
       s.coarseLat = cl;
       s.coarseLon = cn;
+      s.positionSource = f.positionSource;
     }
     const dropped = this.prune(nowMs);
     this.version++;
@@ -203,7 +210,7 @@ export class Roster {
   /** What to persist. */
   saved(): SavedStation[] {
     return this.stations.map((s) => ({
-      key: s.key.toString('hex'), id: s.id, coarse_lat: s.coarseLat, coarse_lon: s.coarseLon, first_seen: s.firstSeen, last_seen: s.lastSeen,
+      key: s.key.toString('hex'), id: s.id, coarse_lat: s.coarseLat, coarse_lon: s.coarseLon, position_source: s.positionSource, first_seen: s.firstSeen, last_seen: s.lastSeen,
     }));
   }
 
@@ -220,7 +227,7 @@ export class Roster {
 
 function entry(s: Station, fresh: boolean): RosterEntry {
   return {
-    id: s.id, coarse_lat: s.coarseLat, coarse_lon: s.coarseLon,
+    id: s.id, coarse_lat: s.coarseLat, coarse_lon: s.coarseLon, position_source: s.positionSource,
     first_seen: isoSeconds(s.firstSeen), last_seen: isoSeconds(s.lastSeen), online: fresh && s.listed,
   };
 }

@@ -3,14 +3,22 @@
 // list's location, an error's message (both can hold an address), a UUID or an IP: only codes,
 // counts and public ids.
 import { readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { StationKeys } from './ids.ts';
-import { parseFeederList, type FeederList } from './parse.ts';
+import { parseFeederDoc, type FeederList, type ParseResult } from './parse.ts';
+import { isReadsbClients, parseReadsbClients } from './readsb.ts';
 import type { Roster } from './roster.ts';
 import type { StationStore } from './roster-file.ts';
+
+/** contrail: the feeder list of README.md; readsb: readsb's clients.json with its receivers.json beside it; auto: by content */
+export type StationsFormat = 'auto' | 'contrail' | 'readsb';
+export const STATIONS_FORMATS: readonly StationsFormat[] = ['auto', 'contrail', 'readsb'];
 
 export interface StationSourceOptions {
   /** file path or http(s) URL of the feeder list */
   location: string;
+  /** default auto */
+  format?: StationsFormat;
   roster: Roster;
   keys: StationKeys;
   /** where the roster is saved; null keeps it in memory only */
@@ -46,7 +54,7 @@ export class StationSource {
   private readonly active = new Set<string>();
 
   constructor(opts: StationSourceOptions) {
-    this.o = { intervalMs: 10_000, saveEveryMs: 60_000, timeoutMs: 5_000, maxBytes: 32 << 20, fetch: globalThis.fetch, ...opts };
+    this.o = { intervalMs: 10_000, saveEveryMs: 60_000, timeoutMs: 5_000, maxBytes: 32 << 20, fetch: globalThis.fetch, format: 'auto', ...opts };
     this.isUrl = /^https?:\/\//i.test(opts.location);
     if (!this.isUrl && /^[a-z][a-z0-9+.-]*:\/\//i.test(opts.location)) {
       throw new Error('--stations must be a file path or an http(s) URL');
@@ -92,8 +100,13 @@ export class StationSource {
     if (text === null) outcome = 'read_failed';
     else if (text === undefined) outcome = 'unchanged';
     else {
-      const parsed = parseFeederList(text, this.o.keys);
-      if (!parsed.ok) {
+      const parsed = await this.parse(text).catch((e: unknown) => {
+        this.problem('read', `readsb receivers.json beside clients.json unreadable (${codeOf(e)}); keeping the previous state`);
+        this.lastStat = '';
+        return null;
+      });
+      if (parsed === null) outcome = 'read_failed';
+      else if (!parsed.ok) {
         this.problem('reject', `feeder list rejected (${parsed.reason}): ${parsed.detail}; keeping the previous state`);
         // a later good read of the same bytes must be parsed again
         this.lastStat = '';
@@ -109,6 +122,19 @@ export class StationSource {
     else this.problem('stale', `no feeder list newer than ${roster.staleAfterS} s: station presence unavailable (station_count null)`);
     if (this.dirty && (this.urgent || now - this.lastSaveMs >= this.o.saveEveryMs)) this.save();
     return outcome;
+  }
+
+  /** the list in the configured format (auto: readsb's clients.json by its `clients` array, else ours) */
+  private async parse(text: string): Promise<ParseResult> {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      return { ok: false, reason: 'not_json', detail: 'the feeder list is not JSON' };
+    }
+    const readsb = this.o.format === 'readsb' || (this.o.format === 'auto' && isReadsbClients(doc));
+    if (!readsb) return parseFeederDoc(doc, this.o.keys);
+    return parseReadsbClients(doc, await this.readText(receiversBeside(this.o.location)), this.o.keys);
   }
 
   private take(list: FeederList): PollOutcome {
@@ -145,6 +171,17 @@ export class StationSource {
       const text = await readFile(location, 'utf8');
       this.lastStat = sig;
       return text;
+    }
+    return this.readText(location);
+  }
+
+  /** the whole text of a file or URL, refused past maxBytes */
+  private async readText(location: string): Promise<string> {
+    const { maxBytes } = this.o;
+    if (!this.isUrl) {
+      const st = await stat(location);
+      if (st.size > maxBytes) throw Object.assign(new Error('too big'), { code: 'TOO_BIG' });
+      return readFile(location, 'utf8');
     }
     const res = await this.o.fetch(location, { signal: AbortSignal.timeout(this.o.timeoutMs), headers: { accept: 'application/json' } });
     if (res.status !== 200) {
@@ -190,6 +227,12 @@ export class StationSource {
     else if (kinds.includes('save')) this.o.log('stations: roster saved again');
     else this.o.log('stations: feeder list readable again');
   }
+}
+
+/** readsb writes receivers.json into the same folder as clients.json (its --write-json) */
+export function receiversBeside(location: string): string {
+  if (/^https?:\/\//i.test(location)) return new URL('receivers.json', location).toString();
+  return join(dirname(location), 'receivers.json');
 }
 
 // an error's code only (ENOENT, HTTP_503, TimeoutError): messages may name the path, the host or an address

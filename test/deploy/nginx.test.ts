@@ -4,10 +4,9 @@
 // as the spec says, stored keys from the tree and every other spelling from the live server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { currentVersion } from '../../artifacts/tree.ts';
@@ -16,73 +15,30 @@ import { IMMUTABLE } from '../../build/upload/headers.ts';
 import { policyFor } from '../../schemas/policy.ts';
 import { httpGet } from '../helpers/http.ts';
 import { NOW_MS } from '../helpers/publish-fixture.ts';
+import { startFront, type Front } from '../helpers/nginx.ts';
 import { startApp, type RunningApp } from '../reliability/app.ts';
-
-const CONF = new URL('../../deploy/nginx/contrail.conf', import.meta.url).pathname;
-const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
-
-function nginxOrFail(): string {
-  const r = spawnSync(NGINX, ['-v'], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) throw new Error(`nginx not found at ${NGINX}: install it with \`apt-get update && apt-get install -y nginx\` (Debian package nginx), or set NGINX=/path/to/nginx`);
-  return NGINX;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 let base = '';
 let port = 0;
 let runDir = '';
-let nginx: ChildProcess | null = null;
+let front: Front | null = null;
 let live: RunningApp | null = null;
 let fx: RunningApp['fx'];
 let bundles: Awaited<ReturnType<typeof writeBundles>>;
 
 before(async () => {
-  const bin = nginxOrFail();
   live = await startApp(() => NOW_MS, ['--rate-limits', '--trust-proxy', '127.0.0.1']);
   fx = live.fx;
   const out = join(fx.dir, 'bundles');
   bundles = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS });
-  const run = mkdtempSync(join(tmpdir(), 'contrail-nginx-'));
-  runDir = run;
-  mkdirSync(join(run, 'logs'));
-  port = await freePort();
-  const conf = readFileSync(CONF, 'utf8')
-    .replaceAll('__LISTEN__', `127.0.0.1:${port}`)
-    .replaceAll('__ARTIFACTS__', fx.root)
-    .replaceAll('__BUNDLES__', out)
-    .replaceAll('__LIVE__', `127.0.0.1:${live.port}`)
-    .replaceAll('__RUN__', run);
-  writeFileSync(join(run, 'nginx.conf'), conf);
   // when the test runs as root, nginx workers drop to nobody: the temp dirs (mode 0700) must be readable
   spawnSync('chmod', ['-R', 'a+rX', fx.dir]);
-  spawnSync('chmod', ['a+rwx', run]);
-  const check = spawnSync(bin, ['-t', '-p', run, '-c', join(run, 'nginx.conf'), '-e', join(run, 'error.log')], { encoding: 'utf8' });
-  assert.equal(check.status, 0, `nginx -t: ${check.stderr}`);
-  nginx = spawn(bin, ['-p', run, '-c', join(run, 'nginx.conf'), '-e', join(run, 'error.log'), '-g', 'daemon off;'], { stdio: 'ignore' });
-  base = `http://127.0.0.1:${port}`;
-  // wait until it answers (bounded by attempts, not by a timed assertion)
-  for (let i = 0; i < 100; i++) {
-    try {
-      await httpGet(`${base}/meta/x`);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error(`nginx did not start; see ${join(run, 'error.log')}`);
+  front = await startFront({ live: [`127.0.0.1:${live.port}`], artifacts: fx.root, bundles: out });
+  ({ base, port, run: runDir } = front);
 });
 
 after(() => {
-  nginx?.kill('SIGTERM');
+  front?.stop();
   live?.stop();
 });
 

@@ -32,6 +32,9 @@ test('malformed flags and environment values exit 2 with a message that names th
     // a bool flag takes no separate value: `maybe` would otherwise be ignored and the server start
     [['--rate-limits', 'maybe'], {}, /unexpected argument "maybe" \(see --help\)/],
     [['serve'], {}, /unexpected argument "serve"/],
+    [['--stations-format', 'clients'], {}, /--stations-format: must be one of auto, contrail, readsb/],
+    [['--rate-limit-redis', 'localhost:6379'], {}, /--rate-limit-redis: must be a redis:\/\/ or rediss:\/\/ URL, or empty/],
+    [[], { CONTRAIL_RATE_LIMIT_REDIS: 'http://10.0.0.5' }, /--rate-limit-redis: must be a redis:\/\/ or rediss:\/\/ URL/],
   ] as [string[], Record<string, string>, RegExp][]) {
     const r = run(args, [], env);
     assert.equal(r.status, 2, `${args.join(' ')} ${JSON.stringify(env)}: ${r.stderr}`);

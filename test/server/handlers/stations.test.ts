@@ -29,7 +29,7 @@ test('GET /v1/stations: the public roster, schema-valid, cached 30 s, updated wh
     const a = await s.get('/v1/stations', { schema: 'stations' });
     assert.equal(a.status, 200);
     assert.equal(a.headers['cache-control'], 'public, max-age=30, s-maxage=30');
-    assert.deepEqual(a.json, { stations: [{ id: keys.publicId(keys.key(U1)), coarse_lat: 47.5, coarse_lon: 8.6, first_seen: '2026-11-23T12:00:00Z', last_seen: '2026-11-23T12:00:00Z', online: true }] });
+    assert.deepEqual(a.json, { stations: [{ id: keys.publicId(keys.key(U1)), coarse_lat: 47.5, coarse_lon: 8.6, position_source: 'reported', first_seen: '2026-11-23T12:00:00Z', last_seen: '2026-11-23T12:00:00Z', online: true }] });
     rosterWith(T0 + 10, [{ uuid: U2, lat: 50.0379, lon: 8.5622, connected: true }], roster);
     now = (T0 + 10) * 1000;
     const b = await s.get('/v1/stations', { schema: 'stations' });

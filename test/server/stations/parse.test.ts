@@ -46,7 +46,7 @@ test('a well-formed list with and without IP fields parses; IPs and UUIDs appear
   const [a, b] = r.list.feeders;
   assert.deepEqual(a!.key, keys.key(U1));
   assert.deepEqual(b!.key, keys.key(U2), 'upper-case UUID normalised before hashing');
-  assert.deepEqual({ ...a, key: null }, { key: null, lat: 47.4581, lon: 8.5555, connected: true, software: 'readsb 3.14', messages: 100, positions: 10, aircraft: 3, connectedSince: GEN - 60 });
+  assert.deepEqual({ ...a, key: null }, { key: null, lat: 47.4581, lon: 8.5555, positionSource: 'reported', connected: true, software: 'readsb 3.14', messages: 100, positions: 10, aircraft: 3, connectedSince: GEN - 60 });
   assert.equal(b!.software, null);
   assert.deepEqual(r.list.skipped, {});
   const dump = JSON.stringify(r, (_k, v) => (Buffer.isBuffer(v) || v?.type === 'Buffer' ? 'buf' : v));

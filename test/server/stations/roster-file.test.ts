@@ -8,7 +8,7 @@ import { StationKeys } from '../../../server/stations/ids.ts';
 import { openStations } from '../../../server/stations/open.ts';
 import { parseFeederList } from '../../../server/stations/parse.ts';
 import { Roster } from '../../../server/stations/roster.ts';
-import { ROSTER_FILE, SECRET_FILE, StationStore } from '../../../server/stations/roster-file.ts';
+import { createOnce, ROSTER_FILE, SECRET_FILE, StationStore } from '../../../server/stations/roster-file.ts';
 
 const T0 = 1795435200;
 const U1 = '5b0c3f2e-9a41-4d7e-8c55-0e6f1a2b3c4d';
@@ -92,9 +92,32 @@ test('malformed saved rows are left out one by one', (t) => {
     { ...g, key: 'xyz' }, { ...g, key: g.key.toUpperCase() }, { ...g, id: 'st_aaaaaaaaaa' }, { ...g, id: 'ST_' + g.id.slice(3) },
     { ...g, coarse_lat: 91 }, { ...g, coarse_lon: -181 }, { ...g, coarse_lat: Number.NaN }, { ...g, first_seen: 0 },
     { ...g, last_seen: g.first_seen - 1 }, { ...g, last_seen: g.last_seen * 1000 }, null as never, 'x' as never,
+    { ...g, position_source: 'guessed' as never },
   ], keys);
   const l = store.load(keys);
   assert.equal(l.problem, null);
-  assert.equal(l.skipped, 12);
+  assert.equal(l.skipped, 13);
   assert.deepEqual(l.stations, good);
+});
+
+test('a roster saved before position_source existed loads with the feeders\' own (reported) positions', (t) => {
+  const dir = tempDir(t);
+  const store = new StationStore(dir);
+  const keys = new StationKeys(store.loadSecret());
+  const good = filled(keys).saved();
+  store.save(good.map(({ position_source: _, ...old }) => old as never), keys);
+  const l = store.load(keys);
+  assert.equal(l.skipped, 0);
+  assert.deepEqual(l.stations, good.map((s) => ({ ...s, position_source: 'reported' })));
+});
+
+test('replicas sharing one --state agree on the secret: a secret another process wrote first is never replaced', (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, SECRET_FILE);
+  // the other replica won the race between the existence check and the write
+  assert.equal(createOnce(file, `${'ab'.repeat(32)}\n`, 0o600), true);
+  assert.equal(createOnce(file, `${'cd'.repeat(32)}\n`, 0o600), false);
+  assert.equal(readFileSync(file, 'utf8'), `${'ab'.repeat(32)}\n`);
+  assert.deepEqual(new StationStore(dir).loadSecret(), Buffer.from('ab'.repeat(32), 'hex'));
+  assert.deepEqual(readdirSync(dir), [SECRET_FILE], 'no temporary file left behind');
 });

@@ -33,7 +33,7 @@ test('first seen: a connected feeder joins with rounded position, ISO times with
   assert.equal(res.added.length, 2);
   assert.equal(r.stationCount(ms(T0 + 2)), 2);
   const e = r.publicList(ms(T0 + 2)).find((x) => x.id === id(keys.key(U1)))!;
-  assert.deepEqual(e, { id: id(keys.key(U1)), coarse_lat: 47.5, coarse_lon: 8.6, first_seen: '2026-11-23T12:00:00Z', last_seen: '2026-11-23T12:00:00Z', online: true });
+  assert.deepEqual(e, { id: id(keys.key(U1)), coarse_lat: 47.5, coarse_lon: 8.6, position_source: 'reported', first_seen: '2026-11-23T12:00:00Z', last_seen: '2026-11-23T12:00:00Z', online: true });
   const s = r.publicList(ms(T0 + 2)).find((x) => x.id === id(keys.key(U2)))!;
   assert.deepEqual([s.coarse_lat, s.coarse_lon], [-34, 0]);
   assert.ok(Object.is(s.coarse_lon, 0), 'no negative zero');
