@@ -17,6 +17,7 @@ import { httpGet } from '../helpers/http.ts';
 import { NOW_MS } from '../helpers/publish-fixture.ts';
 import { startFront, type Front } from '../helpers/nginx.ts';
 import { startApp, type RunningApp } from '../reliability/app.ts';
+import { open } from '../helpers/ws-client.ts';
 
 let base = '';
 let port = 0;
@@ -198,5 +199,16 @@ test('the front logs no client address and masks a station UUID in a path (spec 
   for (const text of [access, error]) {
     assert.ok(!text.includes('127.0.0.1'), text);
     assert.ok(!text.includes(uuid), text);
+  }
+});
+
+test('the push stream upgrades through the front: the full state of the box arrives, from the live server', async () => {
+  const ws = await open(`${base}/v1/stream?bbox=-180,-90,180,90`);
+  try {
+    const first = await ws.next((m) => m.type !== 'subscribed', 10_000);
+    assert.equal(first.type, 'full', JSON.stringify(first).slice(0, 200));
+    assert.ok(Array.isArray(first.aircraft) && first.aircraft.length > 0, 'the sample sky, through the front');
+  } finally {
+    ws.close();
   }
 });
