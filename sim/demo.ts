@@ -3,8 +3,8 @@
 // children run in their own process groups and are killed as groups on Ctrl-C or on failure.
 //
 // the server starts beside the nightly build, reading the live feed over loopback HTTP: the feed
-// first catches up through the last hour (sim/live.ts, one snapshot per read), so by the banner
-// the server holds what it would after running for an hour: traces, and estimates for the
+// first catches up through the last 2 hours (sim/live.ts, one snapshot per read), so by the banner
+// the server holds what it would after running for 2 hours: traces, and estimates for the
 // aircraft that went quiet over oceans and coverage gaps.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -28,8 +28,9 @@ const specs: Specs<DemoConfig> = {
   ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot' },
 };
 
-/** simulated seconds of live feed the server reads before the present (~66 reads, one a second, during the nightly build) */
-export const DEMO_CATCH_UP_S = 3600;
+/** simulated seconds of live feed the server reads before the present: the estimator's 2-hour cap, so
+ * every aircraft it would list had it been running is listed (25-45 reads, one a second, during the nightly build) */
+export const DEMO_CATCH_UP_S = 7200;
 
 const children = new Set<ChildProcess>();
 let live: Live | null = null;
