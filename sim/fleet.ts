@@ -7,7 +7,7 @@
 import type { RegistryEntry } from '../lib/reference/registry.ts';
 import { distanceNm } from '../lib/geo.ts';
 import { rng, type Rng } from '../lib/random.ts';
-import { LIGHT, fittingTypes, perfOf, type Perf } from './perf.ts';
+import { LIGHT, LONG_HAUL_NM, fittingTypes, perfOf, type Perf } from './perf.ts';
 import type { Sector, SimAirport, SimRoute, World } from './world.ts';
 
 export interface Airframe {
@@ -63,10 +63,9 @@ const GA_SHARE = 0.15;
  * twin-aisle (rounded from fleet counts); picked by callsign count alone it would be one in twenty,
  * since a long-haul city pair has one or two flight numbers where a short one has many */
 const LONG_SHARE = 0.2;
-/** a sector this long or longer is long haul, nm */
-const LONG_NM = 3000;
+
 /** most round trips an airline airframe flies in a day */
-export const MAX_TRIPS = 4;
+const MAX_TRIPS = 4;
 
 const mostCommon = (xs: (string | null)[]): string | null => {
   const n = new Map<string, number>();
@@ -124,8 +123,8 @@ export function indexFleet(world: World): FleetIndex {
     }
     return false;
   });
-  const short = picker(sectors.filter((s) => s.nm < LONG_NM));
-  const long = picker(sectors.filter((s) => s.nm >= LONG_NM));
+  const short = picker(sectors.filter((s) => s.nm < LONG_HAUL_NM));
+  const long = picker(sectors.filter((s) => s.nm >= LONG_HAUL_NM));
   return { paired: paired.length ? paired : world.routes, airlines, short, long, blocksByCountry, civilBlocks: [...blocksByCountry.values()].flat(), gaFields };
 }
 

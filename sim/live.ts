@@ -30,7 +30,7 @@ export interface LiveOptions {
 }
 
 /** the last this many seconds of a catch-up are shown every 55 s, so traces start filled */
-export const TRACE_TAIL_S = 900;
+const TRACE_TAIL_S = 900;
 const TAIL_STEP_S = RETAIN_S - 5;
 
 export function writeAtomic(path: string, body: string | Buffer): void {

@@ -3,7 +3,7 @@
 // category. figures are typical published values rounded; good enough for plausible tracks and for
 // choosing which of an airline's real types can fly a sector, not for ops.
 
-export type TypeClass = 'regional' | 'narrow' | 'wide' | 'light';
+type TypeClass = 'regional' | 'narrow' | 'wide' | 'light';
 
 export interface Perf {
   type: string;
@@ -39,6 +39,9 @@ const REGIONAL = table('regional', [
   ['DH8D', 'DHC-8-400', 300, 25000, 450, 120, 'A2', 35, 1100],
   ['SF34', 'Saab 340', 270, 25000, 450, 105, 'A2', 30, 900],
   ['E120', 'Embraer EMB-120 Brasilia', 270, 25000, 450, 110, 'A2', 30, 800],
+  ['SB20', 'Saab 2000', 340, 27000, 450, 115, 'A2', 30, 1200],
+  ['B190', 'Beech 1900D', 260, 20000, 500, 105, 'A2', 25, 600],
+  ['SW4', 'Fairchild Metro', 260, 20000, 500, 105, 'A2', 25, 600],
   ['CRJ1', 'CRJ-100', 430, 35000, 380, 140, 'A2', 35, 1300],
   ['CRJ2', 'CRJ-200', 430, 35000, 380, 140, 'A2', 35, 1300],
   ['CRJ7', 'CRJ-700', 440, 35000, 380, 140, 'A3', 40, 1400],
@@ -61,6 +64,7 @@ const REGIONAL = table('regional', [
 const NARROW = table('narrow', [
   ['BCS1', 'Airbus A220-100', 450, 37000, 380, 135, 'A3', 40, 3400],
   ['BCS3', 'Airbus A220-300', 450, 37000, 370, 140, 'A3', 40, 3300],
+  ['A318', 'Airbus A318', 450, 37000, 390, 140, 'A3', 45, 3100],
   ['A319', 'Airbus A319', 450, 37000, 380, 145, 'A3', 45, 3700],
   ['A320', 'Airbus A320', 450, 37000, 350, 150, 'A3', 45, 3300],
   ['A321', 'Airbus A321', 450, 36000, 320, 155, 'A3', 50, 3200],
@@ -129,13 +133,19 @@ export function typesFor(nm: number): readonly Perf[] {
 /** no wide-body on a sector shorter than this, nm (when the registry knows only an airline's wide-bodies, its short hops are flown with types it does not list: the simulator leaves them out) */
 const WIDE_MIN_NM = 300;
 
+/** a sector this long or longer is long haul, nm */
+export const LONG_HAUL_NM = 3000;
+
 /**
- * Which of an airline's types can fly a sector: those whose range covers it, and of those the
- * single-aisle and regional ones when any can (an airline does not send a wide-body on a short hop
- * it flies with a narrow-body). Empty when none fits.
+ * Which of an airline's types can fly a sector: those whose range covers it; of those, on a
+ * long-haul sector the wide-bodies when any reaches (a single-aisle crosses an ocean only where the
+ * airline has nothing bigger), on a shorter one the single-aisle and regional ones when any reaches
+ * (no wide-body on a hop its narrow-bodies fly). Empty when none fits.
  */
 export function fittingTypes(types: readonly Perf[], nm: number): Perf[] {
   const reach = types.filter((p) => p.cls !== 'light' && p.rangeNm >= nm);
+  const wide = reach.filter((p) => p.cls === 'wide');
   const small = reach.filter((p) => p.cls !== 'wide');
+  if (nm >= LONG_HAUL_NM) return wide.length ? wide : small;
   return small.length ? small : nm < WIDE_MIN_NM ? [] : reach;
 }

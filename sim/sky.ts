@@ -17,8 +17,8 @@ export interface SimOptions {
   routeRows: number;
 }
 
-/** airframes per aircraft airborne at a busy hour (measured: `npx tsx sim/cli.ts snapshot --help`) */
-export const FLEET_PER_AIRBORNE = 2.6;
+/** airframes per aircraft heard at a busy hour: 1,040 airframes, 317 heard at 2025-06-02T14:00Z (seed 1, whole catalog; `snapshot`, whose --aircraft N is exact, grows the fleet to get N) */
+export const FLEET_PER_AIRBORNE = 3.3;
 
 export interface Sky {
   world: World;
