@@ -86,6 +86,10 @@ function commands(clock: () => number): Record<string, Command<any>> {
     usage: 'usage: npx tsx sim/cli.ts live [options]\n\nSIMULATED live feed: a readsb aircraft.json and a feeder list, rewritten every interval.',
     specs: liveSpecs,
     run: async (c) => {
+      if (c.catchUp && !c.http) {
+        process.stderr.write('sim live: --catch-up is paced by an HTTP reader: give --http PORT too\n');
+        return 2;
+      }
       const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
       return liveLoop(sky, c, clock);
     },
@@ -138,10 +142,6 @@ export async function run(argv: string[], clock: () => number = Date.now): Promi
 
 /** the live loop: runs until SIGINT/SIGTERM */
 function liveLoop(sky: Sky, c: LiveConfig, clock: () => number): Promise<number> {
-  if (c.catchUp && !c.http) {
-    process.stderr.write('sim live: --catch-up is paced by an HTTP reader: give --http PORT too\n');
-    return Promise.resolve(2);
-  }
   const handle = startLive(sky, { out: c.out, feeders: c.feeders, http: c.http, intervalMs: c.intervalMs, offsetMs: c.start ? Date.parse(c.start) - clock() : 0, catchUpS: c.catchUp }, clock);
   say(`SIMULATED live feed: ${handle.count} aircraft heard, ${sky.fleet.length} airframes, ${sky.coverage.receivers.length} stations -> ${c.out || '(no file)'}${c.http ? ` and http://127.0.0.1:${c.http}/aircraft.json` : ''} every ${c.intervalMs} ms`);
   return new Promise((resolve) => {

@@ -132,11 +132,17 @@ describe('sim cli input', () => {
       assert.equal(await run(['log', '--bogus', '1']), 2);
       assert.equal(await run(['fly']), 2);
       assert.equal(await run([]), 2, 'a command is required');
+      assert.equal(await run(['live', '--catch-up', '-5', '--http', '1']), 2);
+      assert.equal(await run(['live', '--catch-up', 'soon', '--http', '1']), 2);
+      assert.equal(await run(['live', '--catch-up', '9000', '--http', '1']), 2);
+      assert.equal(await run(['live', '--catch-up', '600']), 2, 'a catch-up is paced by an HTTP reader');
     } finally {
       process.stderr.write = write;
     }
     assert.match(errs.join(''), /--aircraft/);
     assert.match(errs.join(''), /--start/);
     assert.match(errs.join(''), /unknown flag --bogus/);
+    assert.match(errs.join(''), /--catch-up/);
+    assert.match(errs.join(''), /--catch-up is paced by an HTTP reader/);
   });
 });
