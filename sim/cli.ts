@@ -23,7 +23,7 @@ const positive = (v: number) => (v > 0 ? undefined : 'must be greater than 0');
 const timeCheck = (v: string) => (v === '' || Number.isFinite(Date.parse(v)) ? undefined : `expected an ISO time like 2025-06-02T14:00:00Z, got ${JSON.stringify(v)}`);
 const dayCheck = (v: string) => (v === '' || isDay(v) ? undefined : `expected a day YYYY-MM-DD, got ${JSON.stringify(v)}`);
 
-interface LiveConfig extends Common { out: string; feeders: string; http: number; aircraft: number; start: string; intervalMs: number }
+interface LiveConfig extends Common { out: string; feeders: string; http: number; aircraft: number; start: string; intervalMs: number; catchUp: number }
 const liveSpecs: Specs<LiveConfig> = {
   ...common,
   out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/demo/aircraft.json'), help: 'aircraft.json rewritten atomically every interval (empty with --http: none)' },
@@ -32,6 +32,10 @@ const liveSpecs: Specs<LiveConfig> = {
   aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 400, help: 'about this many aircraft airborne at a busy hour', check: positive },
   start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '', help: 'simulated time of the first snapshot, then real time passes (empty: now)', check: timeCheck },
   intervalMs: { flag: 'interval-ms', env: 'CONTRAIL_SIM_INTERVAL_MS', kind: 'int', default: 1000, help: 'milliseconds between snapshots', check: (v) => (v >= 100 ? undefined : 'must be at least 100') },
+  catchUp: {
+    flag: 'catch-up', env: 'CONTRAIL_SIM_CATCH_UP', kind: 'int', default: 0, check: (v) => (v >= 0 && v <= 7200 ? undefined : 'must be 0..7200'),
+    help: 'show an --http reader this many past simulated seconds first, one snapshot per GET (every aircraft that went quiet while cruising, the last 15 minutes every 55 s), so it starts with estimates and traces (0: off)',
+  },
 };
 
 interface HistoryConfig extends Common { out: string; days: number; start: string; aircraft: number }
@@ -82,6 +86,10 @@ function commands(clock: () => number): Record<string, Command<any>> {
     usage: 'usage: npx tsx sim/cli.ts live [options]\n\nSIMULATED live feed: a readsb aircraft.json and a feeder list, rewritten every interval.',
     specs: liveSpecs,
     run: async (c) => {
+      if (c.catchUp && !c.http) {
+        process.stderr.write('sim live: --catch-up is paced by an HTTP reader: give --http PORT too\n');
+        return 2;
+      }
       const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
       return liveLoop(sky, c, clock);
     },
@@ -134,7 +142,7 @@ export async function run(argv: string[], clock: () => number = Date.now): Promi
 
 /** the live loop: runs until SIGINT/SIGTERM */
 function liveLoop(sky: Sky, c: LiveConfig, clock: () => number): Promise<number> {
-  const handle = startLive(sky, { out: c.out, feeders: c.feeders, http: c.http, intervalMs: c.intervalMs, offsetMs: c.start ? Date.parse(c.start) - clock() : 0 }, clock);
+  const handle = startLive(sky, { out: c.out, feeders: c.feeders, http: c.http, intervalMs: c.intervalMs, offsetMs: c.start ? Date.parse(c.start) - clock() : 0, catchUpS: c.catchUp }, clock);
   say(`SIMULATED live feed: ${handle.count} aircraft heard, ${sky.fleet.length} airframes, ${sky.coverage.receivers.length} stations -> ${c.out || '(no file)'}${c.http ? ` and http://127.0.0.1:${c.http}/aircraft.json` : ''} every ${c.intervalMs} ms`);
   return new Promise((resolve) => {
     const stop = () => {

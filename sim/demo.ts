@@ -1,6 +1,11 @@
 // `make demo`: a few weeks of SIMULATED history through the real nightly pipeline, the simulated
 // live feed and feeder list, and the real server; then a banner with URLs that answered 200.
 // children run in their own process groups and are killed as groups on Ctrl-C or on failure.
+//
+// the server starts beside the nightly build, reading the live feed over loopback HTTP: the feed
+// first catches up through the last 2 hours (sim/live.ts, one snapshot per read), so by the banner
+// the server holds what it would after running for 2 hours: traces, and estimates for the
+// aircraft that went quiet over oceans and coverage gaps.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +27,10 @@ const specs: Specs<DemoConfig> = {
   seed: { flag: 'seed', env: 'CONTRAIL_SIM_SEED', kind: 'int', default: 1, help: 'simulator seed' },
   ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot' },
 };
+
+/** simulated seconds of live feed the server reads before the present: the estimator's 2-hour cap, so
+ * every aircraft it would list had it been running is listed (25-45 reads, one a second, during the nightly build) */
+export const DEMO_CATCH_UP_S = 7200;
 
 const children = new Set<ChildProcess>();
 let live: Live | null = null;
@@ -86,7 +95,14 @@ async function runDemo(c: DemoConfig): Promise<number> {
   const h = writeHistory(sky, p('globe_history'), first, c.days);
   log(`history: ${h.files} trace files, ${h.truth.length} flights (${secs()})`);
 
-  log('running the real nightly pipeline on it...');
+  // the live feed and the server start beside the nightly build: the feed's catch-up runs meanwhile
+  live = startLive(sky, { out: p('aircraft.json'), feeders: p('feeders.json'), http: 'any', intervalMs: 1000, offsetMs: 0, catchUpS: DEMO_CATCH_UP_S });
+  const feedPort = await live.port;
+  const server = npm('serve', [
+    '--feed', `http://127.0.0.1:${feedPort}/aircraft.json`, '--artifacts', p('artifacts'), '--stations', p('feeders.json'), '--state', p('state'),
+    '--port', String(c.port), '--network-name', 'Contrail demo (SIMULATED traffic)',
+  ], true);
+  log(`running the real nightly pipeline on it, while the server reads the last ${DEMO_CATCH_UP_S / 60} minutes of the live feed...`);
   const nightly = await exitCode(npm('nightly', ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts'), '--bundles', ''], true));
   if (nightly !== 0) {
     log(`the nightly build failed (exit ${nightly}); see its output above`);
@@ -95,19 +111,15 @@ async function runDemo(c: DemoConfig): Promise<number> {
   }
   log(`nightly build published (${secs()})`);
 
-  live = startLive(sky, { out: p('aircraft.json'), feeders: p('feeders.json'), http: 0, intervalMs: 1000, offsetMs: 0 });
-  const server = npm('serve', [
-    '--feed', p('aircraft.json'), '--artifacts', p('artifacts'), '--stations', p('feeders.json'), '--state', p('state'),
-    '--port', String(c.port), '--network-name', 'Contrail demo (SIMULATED traffic)',
-  ], true);
   const base = `http://127.0.0.1:${c.port}`;
   let up = false;
-  for (let i = 0; i < 120 && !up && server.exitCode === null; i++) {
-    up = (await get(`${base}/v1/now`)).status === 200;
+  // the server answers /v1/now once the feed has caught up to the present (until then its snapshots are old)
+  for (let i = 0; i < 240 && !up && server.exitCode === null; i++) {
+    up = live.caughtUp && (await get(`${base}/v1/now`)).status === 200;
     if (!up) await new Promise((r) => setTimeout(r, 500));
   }
   if (!up) {
-    log(`the server did not answer ${base}/v1/now within 60 s (port ${c.port} taken? try --port)`);
+    log(`the server did not answer ${base}/v1/now within 120 s (port ${c.port} taken? try --port)`);
     killAll();
     return 1;
   }
@@ -118,6 +130,9 @@ async function runDemo(c: DemoConfig): Promise<number> {
     if (r.status === 200) ok.push(u);
     else log(`(left out ${u}: it answered ${r.status})`);
   }
+  const est = await get(`${base}/v1/estimated`);
+  const estimated = est.status === 200 ? (JSON.parse(est.body) as { aircraft: unknown[] }).aircraft.length : 0;
+  log(`live feed caught up: ${estimated} aircraft estimated after going quiet over oceans and coverage gaps (${secs()})`);
   const banner = [
     '',
     '='.repeat(78),

@@ -17,8 +17,8 @@ export interface SimOptions {
   routeRows: number;
 }
 
-/** airframes per aircraft airborne at a busy hour (measured: `npx tsx sim/cli.ts snapshot --help`) */
-export const FLEET_PER_AIRBORNE = 2.6;
+/** airframes per aircraft heard at a busy hour: 1,040 airframes, 317 heard at 2025-06-02T14:00Z (seed 1, whole catalog; `snapshot`, whose --aircraft N is exact, grows the fleet to get N) */
+export const FLEET_PER_AIRBORNE = 3.3;
 
 export interface Sky {
   world: World;
@@ -100,9 +100,19 @@ function readsbRecord(seed: number, s: Seen, t: number): Record<string, unknown>
   return rec;
 }
 
-/** the aircraft.json document at t */
-export function aircraftJson(sky: Sky, t: number, seen: Seen[] = heardAt(sky, t)): { now: number; messages: number; aircraft: Record<string, unknown>[] } {
-  return { now: round(t, 3), messages: Math.floor(t) % 100_000_000, aircraft: seen.map((s) => readsbRecord(sky.seed, s, t)) };
+/** an aircraft last heard at `at`, still listed at t with its last values (sim/feed.ts) */
+function silentRecord(seed: number, s: Seen, at: number, t: number): Record<string, unknown> {
+  const rec = readsbRecord(seed, s, at);
+  rec.seen = round((rec.seen as number) + t - at, 1);
+  if (rec.seen_pos !== undefined) rec.seen_pos = round((rec.seen_pos as number) + t - at, 3);
+  return rec;
+}
+
+/** the aircraft.json document at t: the aircraft heard now, then those gone silent that readsb still lists */
+export function aircraftJson(sky: Sky, t: number, seen: Seen[] = heardAt(sky, t), silent: readonly { seen: Seen; at: number }[] = []): { now: number; messages: number; aircraft: Record<string, unknown>[] } {
+  const aircraft = seen.map((s) => readsbRecord(sky.seed, s, t));
+  for (const x of silent) aircraft.push(silentRecord(sky.seed, x.seen, x.at, t));
+  return { now: round(t, 3), messages: Math.floor(t) % 100_000_000, aircraft };
 }
 
 /** the aggregator's connected-feeders list at t (server/stations/README.md) */

@@ -1,6 +1,7 @@
 // the simulator's view of the shipped reference data (data/ref): airports with runways, the
-// catalog's two-airport airline routes, the registry, ICAO address blocks and registration
-// prefixes. adapter (reads files) + pure indexing; parsing reuses lib/reference's parsers.
+// catalog's two-airport airline routes (only callsigns that are a real IATA flight number, grouped
+// into sectors flown both ways), the airline table, the registry, ICAO address blocks and
+// registration prefixes. adapter (reads files) + pure indexing; parsing reuses lib/reference's parsers.
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { parseCatalog, type CatalogRow } from '../lib/reference/catalog.ts';
 import { parseRegistry, type RegistryEntry } from '../lib/reference/registry.ts';
 import { parseCodeBlocks, buildCodeBlocks, type CodeBlock, type CodeBlocks } from '../lib/reference/codeblocks.ts';
 import { readCsv } from '../lib/reference/csv.ts';
+import { mergeAirlines, parseOperators, parseVrsAirlines, type AirlineTable } from '../lib/reference/airlines.ts';
 import { distanceNm } from '../lib/geo.ts';
 
 interface Runway { a: { lat: number; lon: number }; b: { lat: number; lon: number } }
@@ -28,6 +30,19 @@ export interface SimRoute {
   nm: number;
 }
 
+/**
+ * one airline's city pair flown both ways: every catalog callsign of each direction, by flight
+ * number. `a` is the end the airline's aircraft are based at (see sim/fleet.ts).
+ */
+export interface Sector {
+  airline: string;
+  a: SimAirport;
+  b: SimAirport;
+  nm: number;
+  ab: SimRoute[];
+  ba: SimRoute[];
+}
+
 interface RegPrefix { prefix: string; country: string; hyphen: boolean; check: RegExp }
 
 export interface World {
@@ -37,6 +52,9 @@ export interface World {
   byIdent: Map<string, SimAirport>;
   /** catalog routes with two usable airline airports, and the callsign flying the way back when the catalog has one */
   routes: { out: SimRoute; back: SimRoute | null }[];
+  /** the same routes as city pairs flown both ways by one airline, with all their callsigns */
+  sectors: Sector[];
+  airlines: AirlineTable;
   registry: RegistryEntry[];
   blocks: CodeBlock[];
   codeBlocks: CodeBlocks;
@@ -88,13 +106,16 @@ export function loadWorld(opts: WorldOptions): World {
     if (a.icao && !byCode.has(a.icao)) byCode.set(a.icao, s);
   }
   const catalog = parseCatalog(headLines(read(opts.ref, 'vrs-standing-data/routes.csv.gz'), opts.routeRows)).rows;
-  const routes = pairRoutes(catalog, byCode);
+  const airlines = mergeAirlines(parseVrsAirlines(read(opts.ref, 'vrs-standing-data/airlines.csv')).rows, parseOperators(read(opts.ref, 'flightgazer/operators.csv')).rows);
+  const direct = directRoutes(catalog, byCode, airlines);
   const blocks = parseCodeBlocks(read(opts.ref, 'vrs-standing-data/code-blocks.csv')).rows;
   return {
     airports: usable,
     iata: airports.filter((a) => a.iata && a.kind !== 'closed'),
     byIdent,
-    routes,
+    routes: pairRoutes(direct),
+    sectors: groupSectors(direct),
+    airlines,
     registry: parseRegistry(read(opts.ref, 'vrs-standing-data/aircraft.csv.gz')).rows,
     blocks,
     codeBlocks: buildCodeBlocks(blocks),
@@ -105,11 +126,18 @@ export function loadWorld(opts: WorldOptions): World {
 
 const AIRLINE_KINDS = new Set(['large_airport', 'medium_airport']);
 
-/** two-airport catalog rows between airline airports, each with its way back when listed */
-function pairRoutes(rows: readonly CatalogRow[], byCode: ReadonlyMap<string, SimAirport>): { out: SimRoute; back: SimRoute | null }[] {
+const FLIGHT_NO = /^[1-9][0-9]{0,3}$/;
+
+/**
+ * two-airport catalog rows between airline airports whose callsign is a commercial flight number:
+ * the airline's ICAO code and digits only (`SWR318`, not the ATC-style `AFR31GR`) that the product
+ * turns into an IATA flight number (`LX318`) as boards show it, and not a positioning flight.
+ */
+function directRoutes(rows: readonly CatalogRow[], byCode: ReadonlyMap<string, SimAirport>, airlines: AirlineTable): SimRoute[] {
   const direct: SimRoute[] = [];
   for (const r of rows) {
-    if (r.airports.length !== 2 || !/^[A-Z]{3}$/.test(r.airline) || !r.callsign.startsWith(r.airline)) continue;
+    if (r.airports.length !== 2 || !/^[A-Z]{3}$/.test(r.airline) || !r.callsign.startsWith(r.airline) || !FLIGHT_NO.test(r.callsign.slice(3))) continue;
+    if (airlines.flightNumberFromCallsign(r.callsign) === null) continue;
     const org = byCode.get(r.airports[0]!);
     const dst = byCode.get(r.airports[1]!);
     if (!org || !dst || org === dst || !org.iata || !dst.iata) continue;
@@ -119,12 +147,41 @@ function pairRoutes(rows: readonly CatalogRow[], byCode: ReadonlyMap<string, Sim
     if (nm < 40 || nm > 8300) continue;
     direct.push({ callsign: r.callsign, airline: r.airline, org, dst, nm });
   }
+  return direct;
+}
+
+/** each route with its way back when listed (the first catalog callsign flying it) */
+function pairRoutes(direct: readonly SimRoute[]): { out: SimRoute; back: SimRoute | null }[] {
   const byLeg = new Map<string, SimRoute>();
   for (const r of direct) {
     const k = `${r.airline}|${r.org.ident}|${r.dst.ident}`;
     if (!byLeg.has(k)) byLeg.set(k, r);
   }
   return direct.map((out) => ({ out, back: byLeg.get(`${out.airline}|${out.dst.ident}|${out.org.ident}`) ?? null }));
+}
+
+const flightNo = (r: SimRoute) => Number(r.callsign.slice(3));
+
+/** routes grouped by airline and city pair, kept when the catalog has both directions */
+function groupSectors(direct: readonly SimRoute[]): Sector[] {
+  const byLeg = new Map<string, SimRoute[]>();
+  for (const r of direct) {
+    const k = `${r.airline}|${r.org.ident}|${r.dst.ident}`;
+    let l = byLeg.get(k);
+    if (!l) byLeg.set(k, (l = []));
+    if (!l.some((x) => x.callsign === r.callsign)) l.push(r);
+  }
+  const out: Sector[] = [];
+  for (const [k, ab] of byLeg) {
+    const [airline, o, d] = k.split('|') as [string, string, string];
+    if (o > d) continue; // each pair once
+    const ba = byLeg.get(`${airline}|${d}|${o}`);
+    if (!ba) continue;
+    ab.sort((x, y) => flightNo(x) - flightNo(y));
+    ba.sort((x, y) => flightNo(x) - flightNo(y));
+    out.push({ airline, a: ab[0]!.org, b: ab[0]!.dst, nm: ab[0]!.nm, ab, ba });
+  }
+  return out;
 }
 
 function parsePrefixes(input: Buffer | string): RegPrefix[] {

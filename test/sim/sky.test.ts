@@ -70,11 +70,12 @@ describe('sim fleet and physics', () => {
     }
   });
 
-  it('flies airline types plausible for the sector length', () => {
+  it('flies airline types whose range covers the sector, and no wide-body on a sector under 300 nm', () => {
     for (const af of sky.fleet.filter((a) => a.kind === 'airline')) {
       const p = perfOf(af.perf.type)!;
-      if (af.out!.nm > 3000) assert.equal(p.category, 'A5', `${af.perf.type} on ${af.out!.nm} nm`);
-      if (af.out!.nm < 300) assert.notEqual(p.category, 'A5', `${af.perf.type} on ${af.out!.nm} nm`);
+      const nm = af.outs[0]!.nm;
+      assert.ok(p.rangeNm >= nm, `${af.perf.type} (${p.rangeNm} nm) on ${Math.round(nm)} nm`);
+      if (nm < 300) assert.notEqual(p.category, 'A5', `${af.perf.type} on ${Math.round(nm)} nm`);
     }
   });
 
@@ -131,11 +132,17 @@ describe('sim cli input', () => {
       assert.equal(await run(['log', '--bogus', '1']), 2);
       assert.equal(await run(['fly']), 2);
       assert.equal(await run([]), 2, 'a command is required');
+      assert.equal(await run(['live', '--catch-up', '-5', '--http', '1']), 2);
+      assert.equal(await run(['live', '--catch-up', 'soon', '--http', '1']), 2);
+      assert.equal(await run(['live', '--catch-up', '9000', '--http', '1']), 2);
+      assert.equal(await run(['live', '--catch-up', '600']), 2, 'a catch-up is paced by an HTTP reader');
     } finally {
       process.stderr.write = write;
     }
     assert.match(errs.join(''), /--aircraft/);
     assert.match(errs.join(''), /--start/);
     assert.match(errs.join(''), /unknown flag --bogus/);
+    assert.match(errs.join(''), /--catch-up/);
+    assert.match(errs.join(''), /--catch-up is paced by an HTTP reader/);
   });
 });
