@@ -113,9 +113,15 @@ async function runDemo(c: DemoConfig): Promise<number> {
 
   const base = `http://127.0.0.1:${c.port}`;
   let up = false;
-  // the server answers /v1/now once the feed has caught up to the present (until then its snapshots are old)
+  // the server answers /v1/now once the feed has caught up to the present (until then its snapshots
+  // are old), and names the archive once it has picked up the build just published (it looks for a
+  // new one every few seconds): only then do the history URLs answer
+  const ready = async () => {
+    const r = await get(`${base}/v1/now`);
+    return r.status === 200 && (JSON.parse(r.body) as { archive_through: string | null }).archive_through !== null;
+  };
   for (let i = 0; i < 240 && !up && server.exitCode === null; i++) {
-    up = live.caughtUp && (await get(`${base}/v1/now`)).status === 200;
+    up = live.caughtUp && (await ready());
     if (!up) await new Promise((r) => setTimeout(r, 500));
   }
   if (!up) {
