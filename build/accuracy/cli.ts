@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { isDay } from '../history/scan.ts';
-import { currentVersion, readObject } from '../../artifacts/tree.ts';
+import { currentHeader, readObject, type VersionHeader } from '../../artifacts/tree.ts';
 import { fileOf, keys } from '../../artifacts/keys.ts';
 import { decodeLookup, decodeRoutesTable, destinationLookup } from '../../artifacts/meta.ts';
 import { accuracyStep, newestDay, writeJsonAtomic } from './step.ts';
@@ -47,20 +47,23 @@ const usage =
   'Replays the estimate method of /v1/estimated on a day of real traces (hidden gaps where the aircraft\n' +
   'was heard throughout) and writes the accuracy figures, beside plain straight-line dead reckoning.';
 
-/** the destination lookup of the live server over a published tree's meta/routes and meta/lookup */
-function publishedDestinations(root: string): (callsign: string) => { lat: number; lon: number } | null {
-  const v = currentVersion(root);
+/** the published version whose tables the replay reads (its header only: a year's manifest is large) */
+function publishedVersion(root: string): VersionHeader {
+  const v = currentHeader(root);
   if (!v) throw new ConfigError(`nothing is published under ${root}: check --artifacts`);
-  const read = (key: string) => readObject(v.dir, key);
-  const routes = read(keys.routesTable());
-  const lookup = read(keys.lookup());
+  return v;
+}
+
+/** the destination lookup of the live server over a published tree's meta/routes and meta/lookup */
+function publishedDestinations(v: VersionHeader): (callsign: string) => { lat: number; lon: number } | null {
+  const routes = readObject(v.dir, keys.routesTable());
+  const lookup = readObject(v.dir, keys.lookup());
   return destinationLookup(decodeRoutesTable(routes ?? {}), lookup === null ? null : decodeLookup(lookup));
 }
 
 /** the published traffic flow, if it was learned before `day` (a flow that has seen the day would flatter it) */
-function flowBefore(root: string, day: string, log: (line: string) => void): FlowField | null {
-  const v = currentVersion(root);
-  const doc = v ? (readObject(v.dir, keys.flow()) as FlowDoc | null) : null;
+function flowBefore(v: VersionHeader, day: string, log: (line: string) => void): FlowField | null {
+  const doc = readObject(v.dir, keys.flow()) as FlowDoc | null;
   if (!doc) return null;
   if (doc.through >= day) {
     log(`accuracy: the published traffic flow has learned ${doc.through}, not before ${day}: replaying without it`);
@@ -81,9 +84,10 @@ function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
     run: async (config) => {
       const day = config.day || (await newestDay(config.history));
       if (!day) throw new ConfigError(`no day folder YYYY/MM/DD/traces under ${config.history}: check --history`);
-      const destinationOf = config.artifacts ? publishedDestinations(config.artifacts) : () => null;
-      if (!config.artifacts) log('accuracy: no --artifacts: no routes known, every estimate holds its track');
-      const flow = config.artifacts ? flowBefore(config.artifacts, day, log) : null;
+      const v = config.artifacts ? publishedVersion(config.artifacts) : null;
+      const destinationOf = v ? publishedDestinations(v) : () => null;
+      if (!v) log('accuracy: no --artifacts: no routes known, every estimate holds its track');
+      const flow = v ? flowBefore(v, day, log) : null;
       const res = await accuracyStep(config.history, day, destinationOf, flow);
       for (const s of res.skipped) log(`skipped ${s}`);
       if (!res.doc) {

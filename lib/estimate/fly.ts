@@ -83,8 +83,8 @@ export interface Plan {
   dest: Target | null;
   /** a destination was known but did not lie ahead at the turn: the track is held */
   behind: boolean;
-  /** end of the held track */
-  turn: { t: number; lat: number; lon: number };
+  /** end of the held track, with the held great circle's track there */
+  turn: { t: number; lat: number; lon: number; track: number };
   /** great-circle distance from the turn to the destination, nm (0 without one) */
   legNm: number;
   /** initial bearing from the turn to the destination */
@@ -111,20 +111,18 @@ export function nearNm(altFt: number): number {
 export function makePlan(start: FlightStart, dest: Target | null, flow: FlowField | null = null): Plan {
   const plan = planTurn(start, dest);
   if (!flow || flow.bins.size === 0) return plan;
-  const from = { t: plan.turn.t, lat: plan.turn.lat, lon: plan.turn.lon, track: hold(start, FLY.holdS).track };
   const toward = plan.dest;
   const otherwise = (p: PathPoint) => (toward ? bearingDeg(p.lat, p.lon, toward.lat, toward.lon) : p.track);
-  return { ...plan, path: followFlow(flow, from, start.gs, plan.expiresAt, otherwise) };
+  return { ...plan, path: followFlow(flow, plan.turn, start.gs, plan.expiresAt, otherwise) };
 }
 
 function planTurn(start: FlightStart, dest: Target | null): Plan {
-  const held = destinationPoint(start.lat, start.lon, start.track, nmFlown(start.gs, FLY.holdS));
-  const turn = { t: start.t + FLY.holdS, lat: held.lat, lon: held.lon };
+  const turn = { t: start.t + FLY.holdS, ...hold(start, FLY.holdS) };
   const holdOnly = (behind: boolean): Plan => ({ start, dest: null, behind, turn, legNm: 0, legBearing: start.track, eta: null, expiresAt: start.t + FLY.noDestinationS, path: null });
   if (!dest) return holdOnly(false);
   const legNm = distanceNm(turn.lat, turn.lon, dest.lat, dest.lon);
   const legBearing = bearingDeg(turn.lat, turn.lon, dest.lat, dest.lon);
-  const off = Math.abs(normalizeDeg(legBearing - hold(start, FLY.holdS).track + 180) - 180);
+  const off = Math.abs(normalizeDeg(legBearing - turn.track + 180) - 180);
   if (off > FLY.aheadDeg) return holdOnly(true);
   const eta = turn.t + (legNm / start.gs) * 3600;
   // distance to go along the estimated path falls linearly from (held + leg) to 0 at the ETA
