@@ -1,13 +1,13 @@
 // benchmark, run by hand: the longest event-loop stall while the server takes an absurd but valid
 // feed (the real 12k readsb snapshot repeated 9 times: 58 MB, 111,600 aircraft, capped to 50,000),
-// parsed on this thread and on the parser's worker thread. usage: npx tsx bench/feed-stall.ts
+// parsed on this thread and on the ingest thread. usage: npx tsx bench/feed-stall.ts
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeFileSync, readFileSync, mkdtempSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { FeedSource } from '../server/feed/source.ts';
-import { ParserThread } from '../server/feed/parser-thread.ts';
+import { IngestThread } from '../server/feed/ingest-thread.ts';
 import { LiveState } from '../server/live/state.ts';
 const raw = JSON.parse(gunzipSync(readFileSync(new URL('./data/readsb_aircraft_12k.json.gz', import.meta.url))).toString());
 const big = { ...raw, now: Date.now() / 1000, aircraft: [] as any[] };
@@ -17,7 +17,7 @@ writeFileSync(file, JSON.stringify(big));
 console.log('feed', (readFileSync(file).length / 1e6).toFixed(1), 'MB', big.aircraft.length, 'aircraft');
 for (const mode of ['this thread', 'worker thread']) {
   const live = new LiveState();
-  const src = new FeedSource({ feed: file, log: () => {}, thread: mode === 'worker thread' ? new ParserThread() : null, maxAircraft: 50_000 });
+  const src = new FeedSource({ feed: file, log: () => {}, thread: mode === 'worker thread' ? new IngestThread() : null, maxAircraft: 50_000 });
   src.onSnapshot((s) => void live.acceptWhenReady(s, Date.now() / 1000));
   const h = monitorEventLoopDelay({ resolution: 5 }); h.enable();
   const t0 = performance.now(); await src.pollOnce(); await new Promise((r) => setTimeout(r, 1500)); h.disable();

@@ -35,7 +35,7 @@ function once(parse: (b: Buffer) => ParseResult, into: Times, keep: boolean): Pr
   const p = cpuMs(t);
   if (!res.ok) throw new Error(res.detail);
   t = process.cpuUsage();
-  const snap = new PreparedSnapshot(res.snapshot, { eagerGzip: false });
+  const snap = PreparedSnapshot.of(res.snapshot, { eagerGzip: false });
   const q = cpuMs(t);
   sink += snap.body.length + snap.index.size;
   if (keep) {
@@ -63,7 +63,7 @@ const stat = (xs: number[]) => {
 const res = parseFeed(bytes);
 if (!res.ok) throw new Error(res.detail);
 if (!wireOf(res.snapshot)) throw new Error('the scanner declined the bench file: the figures below would be the fallback');
-const snap = new PreparedSnapshot(res.snapshot, { eagerGzip: false });
+const snap = PreparedSnapshot.of(res.snapshot, { eagerGzip: false });
 console.log(`node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${res.snapshot.aircraft.length} aircraft, ${bytes.length} bytes in, body ${snap.body.length} bytes, ${runs} runs`);
 console.log('| step, CPU ms | scanner min | scanner median | JSON.parse min | JSON.parse median |\n|---|---|---|---|---|');
 console.log(`| parse (scan / JSON.parse + normalise) | ${stat(scanT.parse)} | ${stat(jsonT.parse)} |`);

@@ -106,7 +106,7 @@ const docs = [base];
 for (let k = 1; k <= SNAPSHOTS + 3; k++) docs.push(step(docs.at(-1)!));
 const snaps = docs.map((d) => {
   process.stderr.write('.');
-  return new PreparedSnapshot(parse(d), { eagerGzip: false });
+  return PreparedSnapshot.of(parse(d), { eagerGzip: false });
 });
 process.stderr.write('\n');
 const subs = boxes(SUBSCRIBERS, snaps[0]!);
@@ -148,8 +148,8 @@ const subs = boxes(SUBSCRIBERS, snaps[0]!);
     const started = performance.now();
     for (const b of subs) {
       const before = new Map<string, Buffer>();
-      for (const i of b ? prev.index.bbox(b) : prev.search.hexes.keys()) before.set(prev.hexOf(i), prev.record(i));
-      const ids = b ? cur.index.bbox(b) : [...cur.search.hexes.keys()];
+      for (const i of b ? prev.index.bbox(b) : Array.from({ length: prev.total }, (_, i) => i)) before.set(prev.hexOf(i), prev.record(i));
+      const ids = b ? cur.index.bbox(b) : Array.from({ length: cur.total }, (_, i) => i);
       const changed: number[] = [];
       for (const i of ids) {
         const old = before.get(cur.hexOf(i));

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerConfig } from './config.ts';
 import { FeedSource } from './feed/source.ts';
-import { ParserThread } from './feed/parser-thread.ts';
+import { IngestThread } from './feed/ingest-thread.ts';
+import { Followers } from './feed/followers.ts';
 import { LiveState } from './live/state.ts';
 import { TraceStore } from './trace/trace-store.ts';
 import { HistoryStore } from './history/history-store.ts';
@@ -83,12 +84,15 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   const history = new HistoryStore(c.artifacts, o.log);
   const tracker = new Tracker({ destinationOf: destinationsFrom(history), flowOf: () => history.current?.flow ?? null });
   const stations = openStations({ state: c.state, location: c.stations, format: c.stationsFormat, clock, log: o.log });
-  // parsing runs on a worker thread: a huge or slow-to-parse feed never stalls the serving thread
-  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: new ParserThread() }) : null;
+  // parsing, preparing and compressing run on the ingest thread: taking a snapshot here is
+  // wrapping its parts, and the trace store and estimator take its records in ~2 ms slices
+  const ingest = new IngestThread();
+  ingest.brotli = () => live.wantsBrotli(clock());
+  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
+  const followers = new Followers([traces, tracker], { log: o.log });
   feed?.onSnapshot((snap) => {
     void live.acceptWhenReady(snap, clock() / 1000).catch((e) => o.log(`live: a snapshot could not be prepared: ${(e as Error).stack ?? e}`));
-    traces.update(snap);
-    tracker.ingest(snap);
+    followers.push(snap);
   });
   const blocks = loadCodeBlocks();
   const services: Omit<Services, 'metrics'> = { live, traces, tracker, history, stations, feed, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), clock };

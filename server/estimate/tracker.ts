@@ -31,8 +31,11 @@ export interface TrackerOptions {
 }
 
 
+/** the identity fields an estimate repeats from the last record heard */
+type Identity = Pick<AircraftRecord, 'hex' | 'flight' | 't' | 'r' | 'category'>;
+
 interface Entry {
-  rec: AircraftRecord;
+  rec: Identity;
   /** last message of any kind, unix seconds */
   heardAt: number;
   start: FlightStart;
@@ -75,22 +78,31 @@ export class Tracker {
     return this.entries.size;
   }
 
-  /** Take in one live snapshot: a plain listener for the feed. Older or malformed snapshots are ignored. */
+  /** Take in one live snapshot whole (tests, replays; the server takes it in slices: feed/followers.ts). Older or malformed snapshots are ignored. */
   ingest = (snap: FeedSnapshot): void => {
-    const now = snap?.now;
-    if (typeof now !== 'number' || !Number.isFinite(now) || !Array.isArray(snap.aircraft)) return;
-    if (this.latest !== null && now < this.latest) return;
+    if (!snap || !Array.isArray(snap.aircraft) || !this.begin(snap.now)) return;
+    for (const rec of snap.aircraft) this.takeOne(rec, snap.now);
+    this.end(snap.now);
+  };
+
+  /** A snapshot begins: false when its time is malformed or older than the newest taken. */
+  begin(now: number): boolean {
+    return typeof now === 'number' && Number.isFinite(now) && (this.latest === null || now >= this.latest);
+  }
+
+  /** The snapshot is whole: it becomes the newest (the list is made at its time), then expiry and the bound. */
+  end(now: number): void {
     this.latest = now;
-    for (const rec of snap.aircraft) this.take(rec, now);
     if (now - this.swept >= SWEEP_EVERY_S) this.sweep(now);
     // map order is last-heard order (entries are re-inserted when heard): evict from the front
     for (const hex of this.entries.keys()) {
       if (this.entries.size <= this.maxEntries) break;
       this.entries.delete(hex);
     }
-  };
+  }
 
-  private take(rec: AircraftRecord, now: number): void {
+  /** The snapshot's next record (a view, maybe: nothing of it is kept but copied fields). */
+  takeOne(rec: AircraftRecord, now: number): void {
     if (!rec || typeof rec.hex !== 'string') return;
     const heardAt = now - (age(rec.seen) ?? 0);
     const known = this.entries.get(rec.hex);
@@ -98,8 +110,26 @@ export class Tracker {
     this.entries.delete(rec.hex);
     if (notCruisingBecause(rec) !== null) return;
     const posAt = now - (age(rec.seen_pos) ?? age(rec.seen) ?? 0);
-    const start: FlightStart = { t: posAt, lat: rec.lat!, lon: rec.lon!, track: rec.track!, gs: rec.gs!, alt: rec.alt_baro as number };
-    this.entries.set(rec.hex, { rec, heardAt, start });
+    // heard again while cruising: the entry is updated in place, so a second of a 12k sky leaves
+    // next to nothing for the garbage collector (a new entry per aircraft per second cost 10-40 ms
+    // scavenges on the serving thread); a string that did not change keeps its old copy
+    const e: Entry = known ?? { rec: { hex: rec.hex }, heardAt, start: { t: 0, lat: 0, lon: 0, track: 0, gs: 0, alt: 0 } };
+    e.heardAt = heardAt;
+    e.plan = undefined;
+    e.destCode = undefined;
+    const id = e.rec;
+    if (id.flight !== rec.flight) id.flight = rec.flight;
+    if (id.t !== rec.t) id.t = rec.t;
+    if (id.r !== rec.r) id.r = rec.r;
+    if (id.category !== rec.category) id.category = rec.category;
+    const st = e.start;
+    st.t = posAt;
+    st.lat = rec.lat!;
+    st.lon = rec.lon!;
+    st.track = rec.track!;
+    st.gs = rec.gs!;
+    st.alt = rec.alt_baro as number;
+    this.entries.set(rec.hex, e);
   }
 
   private sweep(now: number): void {

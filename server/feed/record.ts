@@ -3,6 +3,7 @@
 // the trace store and the estimator. Optional fields are absent when unknown, never null.
 
 import type { AircraftRecord } from '../../lib/live-records.ts';
+import type { SnapshotParts } from '../live/prepare.ts';
 
 export type { AircraftRecord };
 
@@ -14,7 +15,12 @@ export interface FeedSnapshot {
   aircraft: AircraftRecord[];
   /** each record's wire JSON, when the byte scanner read the feed (feed/wire.ts); absent on any other path */
   wire?: Wire;
+  /** the snapshot already prepared to serve, by the ingest thread (feed/ingest-worker.ts); `aircraft` is then read back from it on demand */
+  prepared?: SnapshotParts;
 }
+
+/** Aircraft in a snapshot, without reading its records back from prepared parts. */
+export const aircraftCount = (s: FeedSnapshot): number => s.prepared?.total ?? s.aircraft.length;
 
 /** records as wire JSON: record i is bytes[start[i], end[i]), records joined by commas */
 export interface Wire {

@@ -4,10 +4,10 @@
 // and logged once per kind per outage; the recovery is logged once too.
 import { readFile, stat } from 'node:fs/promises';
 import { parseFeed, type ParseResult } from './parse.ts';
-import type { ParserThread } from './parser-thread.ts';
+import type { IngestThread } from './ingest-thread.ts';
 import { capAircraft } from './cap.ts';
 import type { FeedCounters } from './normalize.ts';
-import type { FeedSnapshot } from './record.ts';
+import { aircraftCount, type FeedSnapshot } from './record.ts';
 import { escapeControl } from '../../lib/log-text.ts';
 
 export type SnapshotListener = (snap: FeedSnapshot) => void;
@@ -29,8 +29,8 @@ export interface FeedSourceOptions {
   maxAircraft?: number;
   /** this server's clock, unix ms */
   clock?: () => number;
-  /** parse off the serving thread (a ParserThread); null parses in this thread (tests, tools) */
-  thread?: ParserThread | null;
+  /** parse and prepare off the serving thread (an IngestThread); null parses in this thread (tests, tools) */
+  thread?: IngestThread | null;
 }
 
 const isUrl = (feed: string) => /^https?:\/\//i.test(feed);
@@ -190,10 +190,12 @@ export class FeedSource {
       this.fail('future_now', `${this.opts.feed}: "now" is ${Math.round(aheadS)} s ahead of this server's clock (limit ${this.opts.maxAheadS} s); keeping the previous snapshot: check the decoder's clock (NTP)`);
       return;
     }
-    const over = (r.capped ?? 0) + Math.max(0, r.snapshot.aircraft.length - this.opts.maxAircraft);
+    const count = aircraftCount(r.snapshot);
+    const over = (r.capped ?? 0) + Math.max(0, count - this.opts.maxAircraft);
     if (over > 0) {
       this.countDrop('too_many_aircraft', over, `${this.opts.maxAircraft + over} aircraft, over the ${this.opts.maxAircraft} limit: keeping the ${this.opts.maxAircraft} heard most recently`);
-      r.snapshot = capAircraft(r.snapshot, this.opts.maxAircraft);
+      // the ingest thread applies the cap itself: only a snapshot parsed here still needs it
+      if (count > this.opts.maxAircraft) r.snapshot = capAircraft(r.snapshot, this.opts.maxAircraft);
     }
     for (const [kind, n] of Object.entries(r.dropped)) {
       if (this.loggedDrops.has(kind)) continue;
@@ -201,7 +203,7 @@ export class FeedSource {
       this.opts.log(`feed: dropping ${kind} (${n} in this snapshot; logged once, counted in stats)`);
     }
     if (this.failing || this.accepted === 0) {
-      this.opts.log(`feed: ${this.accepted === 0 ? 'first' : 'recovered, new'} snapshot with ${r.snapshot.aircraft.length} aircraft from ${this.opts.feed}`);
+      this.opts.log(`feed: ${this.accepted === 0 ? 'first' : 'recovered, new'} snapshot with ${aircraftCount(r.snapshot)} aircraft from ${this.opts.feed}`);
     }
     this.failing = false;
     this.logged.clear();

@@ -41,7 +41,11 @@ export function searchRoutes(deps: SearchDeps): Route[] {
   const military = new WeakMap<PreparedSnapshot, number[]>();
   const militaryOf = (s: PreparedSnapshot) => {
     let ids = military.get(s);
-    if (!ids) military.set(s, (ids = s.search.hexes.flatMap((h, i) => (deps.isMilitaryHex(h) ? [i] : []))));
+    if (!ids) {
+      ids = [];
+      for (let i = 0; i < s.total; i++) if (deps.isMilitaryHex(s.hexOf(i))) ids.push(i);
+      military.set(s, ids);
+    }
     return ids;
   };
   const answer = (s: PreparedSnapshot, ids: readonly number[], t0: number) => {

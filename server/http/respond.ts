@@ -25,41 +25,56 @@ const STATUS: Record<number, string> = {
 /** bodies smaller than this are sent as they are: gzip would not pay for its header */
 export const GZIP_MIN_BYTES = 1024;
 
-/** Does an Accept-Encoding header accept gzip (and not with q=0)? */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
+/** the content codings a request accepts that this server can send */
+export interface Codings {
+  gzip: boolean;
+  br: boolean;
+}
+
+const NO_CODINGS: Codings = { gzip: false, br: false };
+
+/** Which of gzip and br an Accept-Encoding header accepts (q=0 refuses; `*` stands for those not named). */
+export function acceptedCodings(header: string | undefined): Codings {
+  if (!header) return NO_CODINGS;
+  const named: Partial<Record<string, boolean>> = {};
   for (const part of header.toLowerCase().split(',')) {
     const [coding, ...params] = part.trim().split(';');
-    if (coding !== 'gzip' && coding !== '*') continue;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return !q || Number(q.slice(2)) > 0;
+    named[coding!.trim()] = !q || Number(q.slice(2)) > 0;
   }
-  return false;
+  const star = named['*'] ?? false;
+  return { gzip: named.gzip ?? star, br: named.br ?? star };
 }
+
+/** Does an Accept-Encoding header accept gzip (and not with q=0)? */
+export const acceptsGzip = (header: string | undefined): boolean => acceptedCodings(header).gzip;
 
 // level 4: close to level 6's size at about half its cost, for bodies compressed per request
 const onTheFly = { level: 4, strategy: constants.Z_DEFAULT_STRATEGY };
 
-/** Choose the bytes for a payload: prepared gzip when accepted, else raw; compress or inflate as needed. */
-function chooseEncoding(body: Payload, gzipOk: boolean): { bytes: Buffer; gzip: boolean } {
-  if (gzipOk) {
-    if (body.gz) return { bytes: body.gz, gzip: true };
-    if (body.raw && body.raw.length >= GZIP_MIN_BYTES) return { bytes: gzipSync(body.raw, onTheFly), gzip: true };
-    return { bytes: body.raw ?? Buffer.alloc(0), gzip: false };
+type Coding = 'br' | 'gzip' | null;
+
+/** Choose the bytes for a payload: prepared brotli or gzip when accepted, else raw; compress or inflate as needed. */
+function chooseEncoding(body: Payload, ok: Codings): { bytes: Buffer; coding: Coding } {
+  if (ok.br && body.br) return { bytes: body.br, coding: 'br' };
+  if (ok.gzip) {
+    if (body.gz) return { bytes: body.gz, coding: 'gzip' };
+    if (body.raw && body.raw.length >= GZIP_MIN_BYTES) return { bytes: gzipSync(body.raw, onTheFly), coding: 'gzip' };
+    return { bytes: body.raw ?? Buffer.alloc(0), coding: null };
   }
-  if (body.raw) return { bytes: body.raw, gzip: false };
-  return { bytes: body.gz ? gunzipSync(body.gz) : Buffer.alloc(0), gzip: false };
+  if (body.raw) return { bytes: body.raw, coding: null };
+  return { bytes: body.gz ? gunzipSync(body.gz) : Buffer.alloc(0), coding: null };
 }
 
-export function encodeReply(r: Reply, gzipOk: boolean, cacheControl: string, extra: [string, string][]): Wire {
-  const { bytes, gzip } = chooseEncoding(r.body, gzipOk && !r.compressed);
+export function encodeReply(r: Reply, codings: Codings, cacheControl: string, extra: [string, string][]): Wire {
+  const { bytes, coding } = chooseEncoding(r.body, r.compressed ? NO_CODINGS : codings);
   const headers: [string, string][] = [
     ['Content-Type', 'application/json; charset=utf-8'],
     ['Cache-Control', r.cacheControl ?? cacheControl],
     ['Vary', 'Accept-Encoding'],
     ...extra,
   ];
-  if (gzip) headers.push(['Content-Encoding', 'gzip']);
+  if (coding) headers.push(['Content-Encoding', coding]);
   if (r.etag) headers.push(['ETag', r.etag]);
   for (const [k, v] of Object.entries(r.headers ?? {})) {
     const i = headers.findIndex(([h]) => h.toLowerCase() === k.toLowerCase());

@@ -18,10 +18,11 @@ export interface Req {
   headers: Record<string, string>;
 }
 
-/** A body prepared once: raw bytes, gzip bytes, or both. The adapter picks by Accept-Encoding. */
+/** A body prepared once: raw bytes, gzip bytes, or both (and brotli beside them). The adapter picks by Accept-Encoding. */
 export interface Payload {
   raw?: Buffer;
   gz?: Buffer;
+  br?: Buffer;
 }
 
 export interface Reply {

@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/errors.ts';
 import { ClientIp, rateKeyOf } from './client-ip.ts';
 import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter, type RateDecision } from './ratelimit.ts';
-import { acceptsGzip, encodeError, encodeNotModified, encodeReply, etagMatches, type Wire } from './respond.ts';
+import { acceptedCodings, encodeError, encodeNotModified, encodeReply, etagMatches, type Wire } from './respond.ts';
 import { decodePath, Router } from './router.ts';
 import type { Req, Reply, Route } from './types.ts';
 import type * as Uws from 'uWebSockets.js';
@@ -104,7 +104,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
     const ip = clientIp.resolve(peer, headers['x-forwarded-for']);
     const nowMs = clock();
-    const gzipOk = acceptsGzip(headers['accept-encoding']);
+    const codings = acceptedCodings(headers['accept-encoding']);
     const head = method === 'HEAD';
 
     const started = performance.now();
@@ -143,7 +143,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
         }
       }
       const req: Req = { method, path, query, params: match.params, ip, nowMs, headers };
-      const ok = (r: Reply) => send(etagMatches(headers['if-none-match'], r.etag) ? encodeNotModified(r, policy.cache, rl) : encodeReply(r, gzipOk, policy.cache, rl));
+      const ok = (r: Reply) => send(etagMatches(headers['if-none-match'], r.etag) ? encodeNotModified(r, policy.cache, rl) : encodeReply(r, codings, policy.cache, rl));
       try {
         ok(match.route.handler(req));
       } catch (e) {

@@ -1,37 +1,101 @@
 // the search keys of one snapshot (readsb's /v2 hex, callsign, reg, type and squawk searches),
-// built once when the snapshot is prepared: a request is a map lookup and a byte copy per hit.
-// keys are upper-case (hex lower-case), so every search is case-insensitive, as the peers' are.
+// built once when the snapshot is prepared (on the ingest thread) as flat sorted tables that
+// cross to the serving thread as a few strings and typed arrays, not 12,000 objects: a request is
+// a binary search and a byte copy per hit. keys are upper-case (hex lower-case), so every search
+// is case-insensitive, as the peers' are.
 import type { AircraftRecord } from '../feed/record.ts';
 
 export type SearchField = 'hex' | 'callsign' | 'reg' | 'type' | 'squawk';
+const FIELDS: readonly SearchField[] = ['hex', 'callsign', 'reg', 'type', 'squawk'];
+
+/** one field's keys, sorted (then by record): key k is keys[off[k], off[k+1]), of record ids[k] */
+interface KeyTable {
+  keys: string;
+  off: Int32Array;
+  ids: Int32Array;
+}
+
+export interface SearchParts {
+  /** every record's hex in feed order, each in a slot of `hexWidth` characters padded with spaces */
+  hexes: string;
+  hexWidth: number;
+  tables: Record<SearchField, KeyTable>;
+}
+
+function keyOf(a: AircraftRecord, field: SearchField): string | undefined {
+  switch (field) {
+    case 'hex':
+      return a.hex;
+    case 'callsign':
+      return a.flight?.toUpperCase() || undefined;
+    case 'reg':
+      return a.r?.toUpperCase() || undefined;
+    case 'type':
+      return a.t?.toUpperCase() || undefined;
+    case 'squawk':
+      return a.squawk || undefined;
+  }
+}
+
+function table(list: readonly AircraftRecord[], field: SearchField): KeyTable {
+  const pairs: [string, number][] = [];
+  for (let i = 0; i < list.length; i++) {
+    const k = keyOf(list[i]!, field);
+    if (k !== undefined) pairs.push([k, i]);
+  }
+  pairs.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]));
+  const off = new Int32Array(pairs.length + 1);
+  const ids = new Int32Array(pairs.length);
+  let at = 0;
+  for (let k = 0; k < pairs.length; k++) {
+    off[k] = at;
+    at += pairs[k]![0].length;
+    ids[k] = pairs[k]![1];
+  }
+  off[pairs.length] = at;
+  return { keys: pairs.map((p) => p[0]).join(''), off, ids };
+}
+
+/** The search tables of a snapshot's records (feed order). */
+export function searchParts(list: readonly AircraftRecord[]): SearchParts {
+  const hexWidth = list.reduce((w, a) => Math.max(w, a.hex.length), 1);
+  const hexes = list.map((a) => a.hex.padEnd(hexWidth, ' ')).join('');
+  const tables = {} as Record<SearchField, KeyTable>;
+  for (const f of FIELDS) tables[f] = table(list, f);
+  return { hexes, hexWidth, tables };
+}
 
 export class SearchIndex {
-  private readonly maps: Record<SearchField, Map<string, number[]>> = { hex: new Map(), callsign: new Map(), reg: new Map(), type: new Map(), squawk: new Map() };
-  /** every record's hex, in feed order (the military filter reads them) */
-  readonly hexes: string[];
+  constructor(readonly parts: SearchParts) {}
 
-  constructor(list: readonly AircraftRecord[]) {
-    this.hexes = new Array(list.length);
-    for (let i = 0; i < list.length; i++) {
-      const a = list[i]!;
-      this.hexes[i] = a.hex;
-      this.add('hex', a.hex, i);
-      if (a.flight) this.add('callsign', a.flight.toUpperCase(), i);
-      if (a.r) this.add('reg', a.r.toUpperCase(), i);
-      if (a.t) this.add('type', a.t.toUpperCase(), i);
-      if (a.squawk) this.add('squawk', a.squawk, i);
-    }
+  static of(list: readonly AircraftRecord[]): SearchIndex {
+    return new SearchIndex(searchParts(list));
+  }
+
+  /** records in the snapshot */
+  get size(): number {
+    return this.parts.hexes.length / this.parts.hexWidth;
+  }
+
+  /** Record i's hex. */
+  hexOf(i: number): string {
+    const w = this.parts.hexWidth;
+    return this.parts.hexes.slice(i * w, i * w + w).trimEnd();
   }
 
   /** record indexes with this key, feed order; the key as normalised by the caller */
   find(field: SearchField, key: string): readonly number[] {
-    return this.maps[field].get(key) ?? [];
-  }
-
-  private add(field: SearchField, key: string, i: number): void {
-    const m = this.maps[field];
-    const hit = m.get(key);
-    if (hit) hit.push(i);
-    else m.set(key, [i]);
+    const t = this.parts.tables[field];
+    const keyAt = (k: number) => t.keys.slice(t.off[k]!, t.off[k + 1]!);
+    let lo = 0;
+    let hi = t.ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keyAt(mid) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: number[] = [];
+    for (let k = lo; k < t.ids.length && keyAt(k) === key; k++) out.push(t.ids[k]!);
+    return out;
   }
 }

@@ -1,22 +1,18 @@
 // one feed snapshot, prepared once for every live request (STYLE: serve what was prepared once):
-// every record is serialised once into one buffer, which IS the whole /v1/aircraft body; a
-// query answers by copying slices of it. a snapshot from the byte scanner comes with its
-// records already written (feed/wire.ts): then preparing is one copy, no stringify. the gzip of the whole body is made off the main
-// thread (libuv pool) right after preparing, so ingest stays cheap and no request compresses.
-import { gzip, gzipSync } from 'node:zlib';
+// the parts (prepare.ts) hold every record serialised once into one buffer, which IS the whole
+// /v1/aircraft body; a query answers by copying slices of it. the parts are made on the ingest
+// thread (feed/ingest-worker.ts) with the whole body's gzip (and brotli while clients ask for it),
+// so taking a snapshot on the serving thread is wrapping a few arrays, no work per aircraft.
+import { brotliCompress, constants, gzip, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
-import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
+import type { FeedSnapshot } from '../feed/record.ts';
 import { SearchIndex } from './search-index.ts';
-import { wireOf } from '../feed/wire.ts';
 import { SpatialIndex, type Bbox } from './spatial.ts';
+import { BROTLI_QUALITY, CLOSE_LIST, GZIP_LEVEL, listHead, prepareParts, type SnapshotParts } from './prepare.ts';
 
 const gzipAsync = promisify(gzip);
-// level 6 (zlib's default): compressed once per snapshot, sent many times, so size wins
-const GZIP_LEVEL = 6;
-
-const OPEN_LIST = '"aircraft":[';
-const CLOSE_LIST = ']}';
-const NON_ASCII = /[^\x00-\x7f]/;
+const brotliAsync = promisify(brotliCompress);
+const asBuffer = (u: Uint8Array) => (Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
 
 export class PreparedSnapshot {
   /** snapshot time, unix seconds */
@@ -38,63 +34,29 @@ export class PreparedSnapshot {
   private readonly posLon: Float64Array;
   private gz: Promise<Buffer> | null = null;
   private gzDone: Buffer | undefined;
+  private brDone: Buffer | undefined;
 
-  constructor(snap: FeedSnapshot, opts: { eagerGzip?: boolean } = {}) {
-    const list = snap.aircraft;
-    const n = list.length;
-    this.now = snap.now;
-    this.total = n;
-    this.start = new Uint32Array(n);
-    this.end = new Uint32Array(n);
-    let withPos = 0;
-    for (let i = 0; i < n; i++) if (list[i]!.lat !== undefined && list[i]!.lon !== undefined) withPos++;
-    const lats = new Float64Array(withPos);
-    const lons = new Float64Array(withPos);
-    const ids = new Int32Array(withPos);
-    this.posLat = new Float64Array(n).fill(NaN);
-    this.posLon = new Float64Array(n).fill(NaN);
-    for (let i = 0, k = 0; i < n; i++) {
-      const a = list[i]!;
-      if (a.lat !== undefined && a.lon !== undefined) {
-        this.posLat[i] = a.lat;
-        this.posLon[i] = a.lon;
-        lats[k] = a.lat;
-        lons[k] = a.lon;
-        ids[k++] = i;
-      }
+  /** Wrap prepared parts: no work per aircraft. */
+  constructor(readonly parts: SnapshotParts) {
+    this.now = parts.now;
+    this.total = parts.total;
+    this.withPosition = parts.withPosition;
+    this.body = asBuffer(parts.body);
+    ({ start: this.start, end: this.end, posLat: this.posLat, posLon: this.posLon } = parts);
+    this.index = new SpatialIndex(parts.index);
+    this.search = new SearchIndex(parts.search);
+    if (parts.gz) {
+      this.gzDone = asBuffer(parts.gz);
+      this.gz = Promise.resolve(this.gzDone);
     }
-    this.withPosition = withPos;
-    this.search = new SearchIndex(list);
-    const head = `{"generated_at":${snap.now},"total":${n},"with_position":${withPos},${OPEN_LIST}`;
-    const wire = wireOf(snap);
-    if (wire) {
-      // the scanner already wrote every record (ASCII, joined by commas): one copy, no stringify
-      this.body = Buffer.allocUnsafe(head.length + wire.bytes.length + CLOSE_LIST.length);
-      let at = this.body.write(head, 0, 'latin1');
-      at += wire.bytes.copy(this.body, at);
-      this.body.write(CLOSE_LIST, at, 'latin1');
-      for (let i = 0; i < n; i++) {
-        this.start[i] = head.length + wire.start[i]!;
-        this.end[i] = head.length + wire.end[i]!;
-      }
-    } else {
-      const parts: string[] = new Array(n);
-      for (let i = 0; i < n; i++) parts[i] = serialize(list[i]!);
-      const joined = head + parts.join(',') + CLOSE_LIST;
-      // parse.ts keeps every string printable ASCII, so string offsets are byte offsets; records
-      // made elsewhere (a simulator) may not be: then measure each one in utf-8
-      const ascii = !NON_ASCII.test(joined);
-      let at = head.length;
-      for (let i = 0; i < n; i++) {
-        this.start[i] = at;
-        at += ascii ? parts[i]!.length : Buffer.byteLength(parts[i]!);
-        this.end[i] = at;
-        at += 1; // the comma
-      }
-      this.body = Buffer.from(joined, ascii ? 'latin1' : 'utf8');
-    }
-    this.index = new SpatialIndex(lats, lons, ids);
-    if (opts.eagerGzip ?? true) void this.gzipped().catch(() => {});
+    if (parts.br) this.brDone = asBuffer(parts.br);
+  }
+
+  /** Prepare a snapshot on this thread (tests, tools, and a server without its ingest thread); gzip starts at once unless turned off. */
+  static of(snap: FeedSnapshot, opts: { eagerGzip?: boolean } = {}): PreparedSnapshot {
+    const s = new PreparedSnapshot(prepareParts(snap));
+    if (opts.eagerGzip ?? true) void s.gzipped().catch(() => {});
+    return s;
   }
 
   /** The whole body's gzip, compressed once (shared by every caller). */
@@ -114,9 +76,20 @@ export class PreparedSnapshot {
     return this.gzDone;
   }
 
+  /** The brotli of the whole body when it was made with the snapshot, else undefined. */
+  brotliReady(): Buffer | undefined {
+    return this.brDone;
+  }
+
+  /** Make the brotli here (off the event loop, on the libuv pool), for a snapshot prepared on this thread. */
+  async brotli(): Promise<Buffer> {
+    this.brDone ??= await brotliAsync(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length } });
+    return this.brDone;
+  }
+
   /** Record i's hex. */
   hexOf(i: number): string {
-    return this.search.hexes[i]!;
+    return this.search.hexOf(i);
   }
 
   /** Record i's latitude, degrees; NaN without a position. */
@@ -137,7 +110,7 @@ export class PreparedSnapshot {
   /** /v1/aircraft body limited to records with a position inside the box (feed order). */
   bboxBody(b: Bbox): Buffer {
     const ids = this.index.bbox(b);
-    const head = Buffer.from(`{"generated_at":${this.now},"total":${this.total},"with_position":${this.withPosition},${OPEN_LIST}`, 'latin1');
+    const head = Buffer.from(listHead(this.now, this.total, this.withPosition), 'latin1');
     let size = head.length + CLOSE_LIST.length + Math.max(0, ids.length - 1);
     for (let k = 0; k < ids.length; k++) size += this.end[ids[k]!]! - this.start[ids[k]!]!;
     const out = Buffer.allocUnsafe(size);
@@ -201,13 +174,4 @@ export class PreparedSnapshot {
 function writeAscii(out: Buffer, at: number, text: string): number {
   for (let c = 0; c < text.length; c++) out[at++] = text.charCodeAt(c);
   return at;
-}
-
-/**
- * One record's JSON. records come from feed/parse.ts, which builds them with the 2.1 wire fields
- * only, in spec order (record.ts contract), so a plain stringify is exact; picking the fields
- * again here doubled the cost (measured: 54 ms vs 33 ms for 12k records).
- */
-function serialize(a: AircraftRecord): string {
-  return JSON.stringify(a);
 }

@@ -25,40 +25,56 @@ const HALF_RAD = Math.PI / 360;
 const DST_QUANTA = 1e3;
 const ID_SPAN = 2 ** 21;
 
-export class SpatialIndex {
+/** an index's arrays, made once (on the ingest thread) and handed to the serving thread as they are */
+export interface SpatialParts {
   /** longitudes, ascending, degrees [-180, 180] */
-  private readonly lon: Float64Array;
+  lon: Float64Array;
   /** latitudes in the same order, degrees [-90, 90] */
-  private readonly lat: Float64Array;
+  lat: Float64Array;
   /** caller ids in the same order */
-  private readonly id: Int32Array;
+  id: Int32Array;
   /** cos(lat), precomputed for the haversine */
+  cosLat: Float64Array;
+}
+
+/** Sort the points by longitude: `ids[i]` names the point (lats[i], lons[i]); all three have the same length. */
+export function spatialParts(lats: ArrayLike<number>, lons: ArrayLike<number>, ids: ArrayLike<number>): SpatialParts {
+  const n = ids.length;
+  if (n >= ID_SPAN) throw new RangeError(`SpatialIndex holds at most ${ID_SPAN - 1} points, got ${n}`);
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const lonIn = Float64Array.from(lons);
+  order.sort((a, b) => lonIn[a]! - lonIn[b]! || a - b);
+  const p: SpatialParts = { lon: new Float64Array(n), lat: new Float64Array(n), id: new Int32Array(n), cosLat: new Float64Array(n) };
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!;
+    p.lon[k] = lonIn[i]!;
+    p.lat[k] = lats[i]!;
+    p.id[k] = ids[i]!;
+    p.cosLat[k] = Math.cos(lats[i]! * RAD);
+  }
+  return p;
+}
+
+export class SpatialIndex {
+  private readonly lon: Float64Array;
+  private readonly lat: Float64Array;
+  private readonly id: Int32Array;
   private readonly cosLat: Float64Array;
-  // per-query scratch, reused: queries run one at a time on the event loop
+  // per-query scratch, reused: queries run one at a time on the thread that owns this object
   private readonly scratchIds: Int32Array;
   private readonly scratchH: Float64Array;
 
-  /** `ids[i]` names the point (lats[i], lons[i]); all three have the same length. */
-  constructor(lats: ArrayLike<number>, lons: ArrayLike<number>, ids: ArrayLike<number>) {
-    const n = ids.length;
-    if (n >= ID_SPAN) throw new RangeError(`SpatialIndex holds at most ${ID_SPAN - 1} points, got ${n}`);
-    const order = new Int32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    const lonIn = Float64Array.from(lons);
-    order.sort((a, b) => lonIn[a]! - lonIn[b]! || a - b);
-    this.lon = new Float64Array(n);
-    this.lat = new Float64Array(n);
-    this.id = new Int32Array(n);
-    this.cosLat = new Float64Array(n);
-    this.scratchIds = new Int32Array(n);
-    this.scratchH = new Float64Array(n);
-    for (let k = 0; k < n; k++) {
-      const i = order[k]!;
-      this.lon[k] = lonIn[i]!;
-      this.lat[k] = lats[i]!;
-      this.id[k] = ids[i]!;
-      this.cosLat[k] = Math.cos(lats[i]! * RAD);
-    }
+  /** Wrap prepared arrays (spatialParts): no work per point. */
+  constructor(readonly parts: SpatialParts) {
+    ({ lon: this.lon, lat: this.lat, id: this.id, cosLat: this.cosLat } = parts);
+    this.scratchIds = new Int32Array(this.id.length);
+    this.scratchH = new Float64Array(this.id.length);
+  }
+
+  /** Build from points: `ids[i]` names the point (lats[i], lons[i]). */
+  static of(lats: ArrayLike<number>, lons: ArrayLike<number>, ids: ArrayLike<number>): SpatialIndex {
+    return new SpatialIndex(spatialParts(lats, lons, ids));
   }
 
   get size(): number {

@@ -14,6 +14,12 @@ export interface LiveStateOptions {
 }
 
 
+/**
+ * brotli of the whole body costs ~100 ms of the ingest thread per 12k snapshot: it is made only
+ * while clients ask for it, for this long after the last one did (the first asker gets gzip)
+ */
+const BROTLI_DEMAND_S = 120;
+
 export class LiveState {
   readonly maxAgeS: number;
   readonly retryAfterS: number;
@@ -25,6 +31,7 @@ export class LiveState {
   private arrivals = 0;
   private liveSeq = 0;
   private readonly listeners: ((s: PreparedSnapshot) => void)[] = [];
+  private brotliWantedMs = -Infinity;
 
   constructor(opts: LiveStateOptions = {}) {
     this.maxAgeS = opts.maxAgeS ?? 60;
@@ -38,11 +45,16 @@ export class LiveState {
    * younger than the time it has really been held (the feed source refuses far-future ones).
    */
   accept(snap: FeedSnapshot, receivedS: number): PreparedSnapshot {
-    const prepared = new PreparedSnapshot(snap, { eagerGzip: this.eagerGzip });
+    const prepared = this.prepare(snap);
     this.snap = prepared;
     this.trustedS = Math.min(snap.now, receivedS);
     this.announce(prepared);
     return prepared;
+  }
+
+  /** wrap what the ingest thread prepared, or prepare it here */
+  private prepare(snap: FeedSnapshot): PreparedSnapshot {
+    return snap.prepared ? new PreparedSnapshot(snap.prepared) : PreparedSnapshot.of(snap, { eagerGzip: this.eagerGzip });
   }
 
   /** Hear every snapshot the moment it goes live (the push stream diffs it once for all its clients). */
@@ -55,19 +67,33 @@ export class LiveState {
   }
 
   /**
-   * Prepare a snapshot and make it current once its whole-body gzip is made (off the event loop),
-   * so no request ever waits for it or compresses it; a newer snapshot that went live meanwhile wins.
+   * Make a snapshot current once its whole-body gzip is made (off the event loop), so no request
+   * ever waits for it or compresses it; a newer snapshot that went live meanwhile wins. a snapshot
+   * the ingest thread prepared (`snap.prepared`, gzip made there) goes live at once: wrapping its
+   * parts is all the work left on this thread.
    */
   async acceptWhenReady(snap: FeedSnapshot, receivedS: number): Promise<void> {
     // by arrival, not by the feed's clock: a feed whose `now` jumps back is still the latest word
     const seq = ++this.arrivals;
-    const prepared = new PreparedSnapshot(snap, { eagerGzip: this.eagerGzip });
-    await prepared.gzipped();
+    const prepared = this.prepare(snap);
+    if (!prepared.gzipReady()) await prepared.gzipped();
+    // prepared here (no ingest thread): the brotli too while clients ask for it, off the event loop
+    if (!prepared.brotliReady() && this.wantsBrotli(receivedS * 1000)) await prepared.brotli();
     if (seq < this.liveSeq) return;
     this.liveSeq = seq;
     this.snap = prepared;
     this.trustedS = Math.min(snap.now, receivedS);
     this.announce(prepared);
+  }
+
+  /** A client asked for the whole body in brotli: snapshots carry it for the next BROTLI_DEMAND_S. */
+  noteBrotliWanted(nowMs: number): void {
+    this.brotliWantedMs = nowMs;
+  }
+
+  /** Should the next snapshot carry the brotli of its whole body? (someone asked lately) */
+  wantsBrotli(nowMs: number): boolean {
+    return nowMs - this.brotliWantedMs <= BROTLI_DEMAND_S * 1000;
   }
 
   /** aircraft in the current snapshot, whatever its age; null before the first (for /metrics) */

@@ -164,7 +164,20 @@ export class TraceStore {
   /** Adds one point per aircraft with a fresh, changed position; forgets what aged out. */
   update(snap: FeedSnapshot): void {
     for (const rec of snap.aircraft) this.add(rec, snap.now);
-    this.expire(snap.now);
+    this.end(snap.now);
+  }
+
+  // the feed follower's steps (feed/followers.ts): the snapshot a slice at a time
+  begin(): boolean {
+    return true;
+  }
+
+  takeOne(rec: AircraftRecord, now: number): void {
+    this.add(rec, now);
+  }
+
+  end(now: number): void {
+    this.expire(now);
   }
 
   /** The trace of one aircraft as served (spec 2.4); null when no point is held in the window. */

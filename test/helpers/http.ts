@@ -1,7 +1,7 @@
 // start routes on the real uWebSockets.js server on a free loopback port, and fetch from it.
 // every response is validated: non-200 against schemas/error, 200 against the schema the test names.
 import assert from 'node:assert/strict';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { problems } from '../../schemas/index.ts';
 import { startServer, type ServerOptions } from '../../server/http/uws.ts';
@@ -55,8 +55,8 @@ export function httpGet(url: string, o: { schema?: string; headers?: Record<stri
         const wire = Buffer.concat(chunks);
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
-        const gz = headers['content-encoding'] === 'gzip';
-        const text = (gz ? gunzipSync(wire) : wire).toString('utf8');
+        const coding = headers['content-encoding'];
+        const text = (coding === 'gzip' ? gunzipSync(wire) : coding === 'br' ? brotliDecompressSync(wire) : wire).toString('utf8');
         let json: unknown;
         try {
           json = text ? JSON.parse(text) : undefined;

@@ -36,8 +36,8 @@ function same(bytes: Buffer, label: string): boolean {
   assert.deepStrictEqual(gotCounters, refCounters, label);
   assert.ok(wireOf(got.snapshot), `${label}: no wire JSON attached`);
   // served bytes: prepared from the scanner's wire vs from JSON.stringify of the reference records
-  const fast = new PreparedSnapshot(got.snapshot, { eagerGzip: false });
-  const slow = new PreparedSnapshot(ref.snapshot, { eagerGzip: false });
+  const fast = PreparedSnapshot.of(got.snapshot, { eagerGzip: false });
+  const slow = PreparedSnapshot.of(ref.snapshot, { eagerGzip: false });
   assert.equal(fast.body.toString('latin1'), slow.body.toString('latin1'), label);
   for (let i = 0; i < fast.total; i++) assert.ok(fast.record(i).equals(slow.record(i)), `${label}: record ${i}`);
   assert.equal(fast.withPosition, slow.withPosition, label);

@@ -103,6 +103,31 @@ test('/v1/aircraft without bbox is the whole snapshot, identical raw and gzipped
   });
 });
 
+test('/v1/aircraft in brotli: made with the snapshots while clients ask for it, gzip or plain for the first asker', async () => {
+  const live = new LiveState();
+  await live.acceptWhenReady(SAMPLE, SAMPLE.now);
+  await withServer(live, () => SNAP_MS, async (s) => {
+    const plain = await s.get('/v1/aircraft');
+    const first = await s.get('/v1/aircraft', { schema: 'aircraft-list', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    assert.equal(first.headers['content-encoding'], 'gzip', 'no brotli made yet: the gzip prepared with the snapshot');
+    const onlyBr = await s.get('/v1/aircraft', { headers: { 'accept-encoding': 'br' } });
+    assert.equal(onlyBr.headers['content-encoding'], undefined, 'nothing the client takes is made yet: plain');
+    // the next snapshot is made with its brotli, since clients asked
+    await live.acceptWhenReady({ ...SAMPLE, now: SAMPLE.now + 1 }, SAMPLE.now + 1);
+    const br = await s.get('/v1/aircraft', { schema: 'aircraft-list', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(br.headers.vary, 'Accept-Encoding');
+    assert.ok(br.wireBytes < plain.wireBytes / 3);
+    assert.deepEqual(br.json.aircraft, plain.json.aircraft);
+    const gz = await s.get('/v1/aircraft', { headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    assert.equal(gz.headers['content-encoding'], 'gzip', 'br refused with q=0');
+  });
+  // nobody asked for a while: snapshots come without it again
+  const later = SAMPLE.now + 1000;
+  await live.acceptWhenReady({ ...SAMPLE, now: later }, later);
+  assert.equal(live.current(later * 1000).brotliReady(), undefined);
+});
+
 test('/v1/aircraft bbox lists only aircraft with a position inside, across the antimeridian; total stays whole', async () => {
   const live = new LiveState();
   live.accept(SAMPLE, SAMPLE.now);

@@ -6,7 +6,7 @@ import { reply, type Route } from '../../../server/http/types.ts';
 import { invalidRequest, notObserved } from '../../../lib/errors.ts';
 import { ClientIp, normalizeIp, rateKeyOf } from '../../../server/http/client-ip.ts';
 import { RateLimiter } from '../../../server/http/ratelimit.ts';
-import { acceptsGzip } from '../../../server/http/respond.ts';
+import { acceptedCodings, acceptsGzip } from '../../../server/http/respond.ts';
 import { Router } from '../../../server/http/router.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -169,6 +169,12 @@ test('Accept-Encoding parsing and the router', () => {
   assert.equal(acceptsGzip('identity'), false);
   assert.equal(acceptsGzip('gzip;q=0'), false);
   assert.equal(acceptsGzip(undefined), false);
+  assert.deepEqual(acceptedCodings('gzip, deflate, br'), { gzip: true, br: true });
+  assert.deepEqual(acceptedCodings('br;q=0, gzip;q=0.5'), { gzip: true, br: false });
+  assert.deepEqual(acceptedCodings('*'), { gzip: true, br: true });
+  assert.deepEqual(acceptedCodings('*, gzip;q=0'), { gzip: false, br: true });
+  assert.deepEqual(acceptedCodings('identity'), { gzip: false, br: false });
+  assert.deepEqual(acceptedCodings(',,;;q=,'), { gzip: false, br: false }, 'malformed: nothing accepted, no throw');
   const r = new Router([
     { pattern: '/v1/alliances/:slug', bucket: 'refdata', handler: () => reply(1) },
     { pattern: '/v1/alliances/:slug/routes', bucket: 'refdata', handler: () => reply(2) },

@@ -22,7 +22,7 @@ function points(seed: number, n: number) {
   lats.push(90, -90, 0, 0);
   lons.push(0, 180, -180, 180);
   const ids = lats.map((_, i) => i);
-  return { lats, lons, ids, index: new SpatialIndex(lats, lons, ids) };
+  return { lats, lons, ids, index: SpatialIndex.of(lats, lons, ids) };
 }
 
 const inBox = (b: Bbox, lat: number, lon: number) =>

@@ -10,7 +10,7 @@ import { SKY, cellName, cellOf } from '../../../server/stream/cells.ts';
 import { IndexedSnapshot, diffSnapshots, type SnapshotDiff } from '../../../server/stream/diff.ts';
 
 const T0 = 1_795_312_400;
-const snap = (now: number, aircraft: AircraftRecord[]) => new IndexedSnapshot(new PreparedSnapshot({ now, aircraft }, { eagerGzip: false }));
+const snap = (now: number, aircraft: AircraftRecord[]) => new IndexedSnapshot(PreparedSnapshot.of({ now, aircraft }, { eagerGzip: false }));
 const named = (d: SnapshotDiff, cur: IndexedSnapshot) =>
   Object.fromEntries([...d].map(([c, ch]) => [cellName(c), { upsert: ch.upsert.map((i) => cur.view.hexOf(i)).sort(), gone: [...ch.gone].sort() }]));
 

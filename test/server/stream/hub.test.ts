@@ -10,7 +10,7 @@ import type { Bbox } from '../../../server/live/spatial.ts';
 import { StreamHub, CONTROL_TOPIC, type Subscription } from '../../../server/stream/hub.ts';
 
 const T0 = 1_795_312_400;
-const view = (now: number, aircraft: AircraftRecord[]) => new PreparedSnapshot({ now, aircraft }, { eagerGzip: false });
+const view = (now: number, aircraft: AircraftRecord[]) => PreparedSnapshot.of({ now, aircraft }, { eagerGzip: false });
 const box = (minLon: number, minLat: number, maxLon: number, maxLat: number): Bbox => ({ minLon, minLat, maxLon, maxLat });
 
 function recorder() {

@@ -1,0 +1,90 @@
+// the serving thread's side of the ingest thread (ingest-worker.ts): hands it each feed file and
+// gets back the snapshot ready to serve. one job at a time: the feed polls sequentially, so a
+// queue of one suffices.
+import { Worker } from 'node:worker_threads';
+import type { FeedCounters } from './normalize.ts';
+import type { ParseResult } from './parse.ts';
+import type { AircraftRecord, FeedSnapshot } from './record.ts';
+import type { SnapshotParts } from '../live/prepare.ts';
+import type { IngestReply } from './ingest-worker.ts';
+
+export class IngestThread {
+  private worker: Worker | null = null;
+  private next = 0;
+  private readonly pending = new Map<number, { resolve: (d: IngestReply) => void; reject: (e: Error) => void }>();
+  /** make the brotli of the whole body with each snapshot (LiveState turns it on while clients ask for it) */
+  brotli: () => boolean = () => false;
+
+  /**
+   * Parse, cap, prepare and compress `bytes` on the ingest thread (the bytes are handed over: the
+   * caller must not use them afterwards). The snapshot comes back with its parts (`prepared`);
+   * its `aircraft` are read back from the parts only if someone asks for them.
+   */
+  parse(bytes: Buffer, maxAircraft = Number.MAX_SAFE_INTEGER): Promise<{ result: ParseResult; counters: FeedCounters }> {
+    const w = this.start();
+    const id = ++this.next;
+    // transfer when the Buffer owns its whole ArrayBuffer, else copy once
+    const ab = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: (d) => resolve({ result: resultOf(d), counters: d.counters }), reject });
+      w.postMessage({ id, bytes: ab, maxAircraft, brotli: this.brotli() }, [ab]);
+    });
+  }
+
+  /** ends the worker; jobs in flight are rejected */
+  stop(): void {
+    void this.worker?.terminate();
+    this.worker = null;
+    this.fail(new Error('the ingest thread was stopped'));
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    // the worker is TypeScript too, and Node 20 applies no --import loader to a worker's own entry:
+    // a two-line entry registers tsx, then loads it
+    const entry = new URL('./ingest-worker.ts', import.meta.url).href;
+    const w = new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
+    w.unref();
+    w.on('message', (d: IngestReply) => {
+      const p = this.pending.get(d.id);
+      this.pending.delete(d.id);
+      p?.resolve(d);
+    });
+    // a crashed worker fails what it held; the next job starts a new one. a worker already
+    // replaced (stopped) holds nothing: its late events must not fail its successor's work
+    const gone = (e: Error) => {
+      if (this.worker !== w) return;
+      this.worker = null;
+      this.fail(e);
+    };
+    w.on('error', gone);
+    w.on('exit', () => gone(new Error('the ingest thread exited')));
+    this.worker = w;
+    return w;
+  }
+
+  private fail(e: Error): void {
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+}
+
+function resultOf(d: IngestReply): ParseResult {
+  if (!d.ok) return { ok: false, reason: d.reason as Extract<ParseResult, { ok: false }>['reason'], detail: d.detail };
+  return { ok: true, snapshot: preparedSnapshot(d.now, d.messages, d.parts), dropped: d.dropped, ...(d.capped !== undefined && { capped: d.capped }) };
+}
+
+/** A FeedSnapshot over prepared parts: `aircraft` are parsed back from the body on first use, once. */
+function preparedSnapshot(now: number, messages: number | undefined, parts: SnapshotParts): FeedSnapshot {
+  let list: AircraftRecord[] | null = null;
+  const snap = { now, ...(messages !== undefined && { messages }), prepared: parts } as FeedSnapshot;
+  Object.defineProperty(snap, 'aircraft', { enumerable: true, get: () => (list ??= recordsOf(parts)) });
+  return snap;
+}
+
+/** The records read back from the body, which holds them as JSON joined by commas (tests and tools; the server reads the columns). */
+function recordsOf(p: SnapshotParts): AircraftRecord[] {
+  if (p.total === 0) return [];
+  const text = Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength).toString('utf8', p.start[0]!, p.end[p.total - 1]!);
+  return JSON.parse(`[${text}]`) as AircraftRecord[];
+}
