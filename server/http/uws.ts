@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/errors.ts';
 import { ClientIp, rateKeyOf } from './client-ip.ts';
 import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter, type RateDecision } from './ratelimit.ts';
-import { acceptedCodings, encodeError, encodeNotModified, encodeReply, etagMatches, type Wire } from './respond.ts';
+import { acceptedCodings, encodeError, encodeNotModified, encodeReply, etagMatches, headerBlock, type Wire } from './respond.ts';
 import { decodePath, Router } from './router.ts';
 import type { Req, Reply, Route } from './types.ts';
 import type * as Uws from 'uWebSockets.js';
@@ -70,6 +70,9 @@ export interface Running {
 const HEADERS_READ = ['accept-encoding', 'x-forwarded-for', 'if-none-match', 'user-agent'];
 /** response headers a page on another origin may read */
 const CORS_EXPOSE = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag';
+// on every answer: any origin may read it (without Expose-Headers a map's JavaScript reads
+// RateLimit-Remaining and Retry-After as null); written as one pre-built block
+const [CORS_KEY, CORS_BLOCK] = headerBlock([['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', CORS_EXPOSE]]);
 
 export function startServer(routes: Route[], opts: ServerOptions): Promise<Running> {
   const uws = loadNativeUws();
@@ -101,8 +104,9 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
       const v = uReq.getHeader(h);
       if (v) headers[h] = v;
     }
-    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
-    const ip = clientIp.resolve(peer, headers['x-forwarded-for']);
+    // the client's address is read only when something needs it (the limits; not the limit-free path)
+    let ipMemo: string | undefined;
+    const ipOf = () => (ipMemo ??= clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']));
     const nowMs = clock();
     const codings = acceptedCodings(headers['accept-encoding']);
     const head = method === 'HEAD';
@@ -142,7 +146,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
           return send(encodeError(new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(d.resetS) }), rl));
         }
       }
-      const req: Req = { method, path, query, params: match.params, ip, nowMs, headers };
+      const req: Req = { method, path, query, params: match.params, get ip() { return ipOf(); }, nowMs, headers };
       const ok = (r: Reply) => send(etagMatches(headers['if-none-match'], r.etag) ? encodeNotModified(r, policy.cache, rl) : encodeReply(r, codings, policy.cache, rl));
       try {
         ok(match.route.handler(req));
@@ -153,10 +157,11 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
       }
     };
     if (!opts.rateLimits || policy.limit <= 0) return answer(null);
-    if (!opts.shared) return answer(limiter.hit(match.route.bucket, rateKeyOf(ip), policy.limit, nowMs));
+    if (!opts.shared) return answer(limiter.hit(match.route.bucket, rateKeyOf(ipOf()), policy.limit, nowMs));
     // the shared count answers later: the request's data is already copied out of uReq, and a
     // client gone meanwhile (onAborted above) is neither handled nor written to
-    void opts.shared.hit(match.route.bucket, rateKeyOf(ip), policy.limit, nowMs).then(
+    // the address is read now, while the response is still ours to read
+    void opts.shared.hit(match.route.bucket, rateKeyOf(ipOf()), policy.limit, nowMs).then(
       (d) => aborted || answer(d),
       // hit() never rejects; were it to, the request is served unlimited rather than failed
       () => aborted || answer(null),
@@ -182,9 +187,7 @@ function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): void {
   res.cork(() => {
     res.writeStatus(w.status);
     for (const [k, v] of w.headers) res.writeHeader(k, v);
-    res.writeHeader('Access-Control-Allow-Origin', '*');
-    // without this a map's JavaScript reads RateLimit-Remaining and Retry-After as null
-    res.writeHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
+    res.writeHeader(CORS_KEY, CORS_BLOCK);
     // endWithoutBody(length) of this uWS build drops the connection afterwards: the next
     // request on it went unanswered. the length goes in as a header, the end is bare
     if (head) {

@@ -115,3 +115,31 @@ test('what uWebSockets.js itself refuses (lowercase or unknown methods) is close
     s.close();
   }
 });
+
+test('the pre-built header blocks reach the wire as separate, well-formed header lines', async () => {
+  const s = await serve(routes, { clock: () => T0 });
+  try {
+    const raw = await new Promise<string>((resolve) => {
+      const sock = connect(s.port, '127.0.0.1', () => sock.write(get('/v1/now')));
+      let buf = '';
+      sock.on('data', (d) => {
+        buf += d;
+        if (buf.includes('\r\n\r\n')) {
+          sock.destroy();
+          resolve(buf.slice(0, buf.indexOf('\r\n\r\n')));
+        }
+      });
+    });
+    const lines = raw.split('\r\n').slice(1);
+    for (const l of lines) assert.match(l, /^[A-Za-z][A-Za-z0-9-]*: [^\r\n]*$/, `a header line: ${JSON.stringify(l)}`);
+    const names = lines.map((l) => l.slice(0, l.indexOf(':')).toLowerCase());
+    for (const h of ['content-type', 'cache-control', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']) {
+      assert.equal(names.filter((n) => n === h).length, 1, `${h} exactly once`);
+    }
+    assert.ok(lines.includes('Content-Type: application/json; charset=utf-8'));
+    assert.ok(lines.includes('Vary: Accept-Encoding'));
+    assert.ok(lines.includes('Access-Control-Allow-Origin: *'));
+  } finally {
+    s.close();
+  }
+});
