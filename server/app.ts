@@ -154,6 +154,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     port: c.port,
     trustProxy: c.trustProxy,
     rateLimits: c.rateLimits,
+    gzipOffLoop: c.gzipOffLoop,
     ...(shared ? { shared } : {}),
     clock: services.clock,
     log: o.log,

@@ -21,6 +21,7 @@ export interface ServerConfig extends CreditsConfig {
   traceMinutes: number;
   streamPerIp: number;
   streamMaxBuffer: number;
+  gzipOffLoop: number;
   rateLimits: boolean;
   rateLimitRedis: string;
   baseUrl: string;
@@ -97,6 +98,15 @@ export const serverOptions: Specs<ServerConfig> = {
   streamMaxBuffer: {
     flag: 'stream-max-buffer', env: 'CONTRAIL_STREAM_MAX_BUFFER', kind: 'int', default: 8 * 1024 * 1024, check: positive,
     help: 'bytes a /v1/stream client may leave unread before it is closed (code 1008, "too slow")',
+  },
+  // a 250 nm point or a country's bbox is 100-500 KB: gzip costs 2-6 ms of CPU a request. from this
+  // size up it runs on the libuv pool, so the serving thread goes on answering meanwhile. a client
+  // that pipelines straight to the server loses its connection on such an answer (uWebSockets.js
+  // refuses a pipelined request while one is pending): browsers and nginx never pipeline
+  gzipOffLoop: {
+    flag: 'gzip-off-loop', env: 'CONTRAIL_GZIP_OFF_LOOP', kind: 'int', default: 32 * 1024,
+    help: 'bytes from which an answer compressed per request is gzipped off the serving thread (0: always on it)',
+    check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
   },
   rateLimits: {
     flag: 'rate-limits', env: 'CONTRAIL_RATE_LIMITS', kind: 'bool', default: true,

@@ -1,5 +1,6 @@
 // the one boundary where replies and typed errors become HTTP (status, headers, bytes).
-import { gunzipSync, gzipSync, constants } from 'node:zlib';
+import { gunzipSync, gzip, gzipSync, constants } from 'node:zlib';
+import { promisify } from 'node:util';
 import { ApiError, errorBody } from '../../lib/errors.ts';
 import type { Payload, Reply } from './types.ts';
 
@@ -51,6 +52,17 @@ export const acceptsGzip = (header: string | undefined): boolean => acceptedCodi
 
 // level 4: close to level 6's size at about half its cost, for bodies compressed per request
 const onTheFly = { level: 4, strategy: constants.Z_DEFAULT_STRATEGY };
+const gzipPool = promisify(gzip);
+
+/**
+ * The reply with its body gzipped on the libuv pool (off the serving thread), when it would be
+ * compressed per request and is at least `minBytes` long; null when it is sent as it is.
+ */
+export function gzipOffLoop(r: Reply, codings: Codings, minBytes: number): Promise<Reply> | null {
+  const b = r.body;
+  if (minBytes <= 0 || r.compressed || !codings.gzip || b.gz || (codings.br && b.br) || !b.raw || b.raw.length < minBytes) return null;
+  return gzipPool(b.raw, onTheFly).then((gz) => ({ ...r, body: { gz } }));
+}
 
 type Coding = 'br' | 'gzip' | null;
 

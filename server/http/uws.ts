@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/errors.ts';
 import { ClientIp, rateKeyOf } from './client-ip.ts';
 import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter, type RateDecision } from './ratelimit.ts';
-import { acceptedCodings, encodeError, encodeNotModified, encodeReply, etagMatches, headerBlock, type Wire } from './respond.ts';
+import { acceptedCodings, encodeError, encodeNotModified, encodeReply, etagMatches, gzipOffLoop, headerBlock, type Wire } from './respond.ts';
 import { decodePath, Router } from './router.ts';
 import type { Req, Reply, Route } from './types.ts';
 import type * as Uws from 'uWebSockets.js';
@@ -42,6 +42,8 @@ export interface ServerOptions {
   shared?: { hit(bucket: string, client: string, limit: number, nowMs: number): Promise<RateDecision> };
   /** the clock, unix ms; tests pin it */
   clock?: () => number;
+  /** bytes from which a body compressed per request is gzipped on the libuv pool (0: never; ServerConfig.gzipOffLoop) */
+  gzipOffLoop?: number;
   log?: (line: string) => void;
   /** hears every answer: the route pattern (never the path), its bucket, the status and the time taken */
   observe?: (route: string, bucket: string, status: number, ms: number) => void;
@@ -80,6 +82,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
   const limiter = new RateLimiter(WINDOW_S);
   const clientIp = new ClientIp(opts.trustProxy);
   const clock = opts.clock ?? Date.now;
+  const offLoop = opts.gzipOffLoop ?? 0;
   const log = opts.log ?? ((l: string) => console.error(l));
   const app = uws.App();
   opts.sockets?.(app, {
@@ -147,7 +150,16 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
         }
       }
       const req: Req = { method, path, query, params: match.params, get ip() { return ipOf(); }, nowMs, headers };
-      const ok = (r: Reply) => send(etagMatches(headers['if-none-match'], r.etag) ? encodeNotModified(r, policy.cache, rl) : encodeReply(r, codings, policy.cache, rl));
+      const ok = (r: Reply) => {
+        if (etagMatches(headers['if-none-match'], r.etag)) return send(encodeNotModified(r, policy.cache, rl));
+        const later = head ? null : gzipOffLoop(r, codings, offLoop);
+        if (!later) return send(encodeReply(r, codings, policy.cache, rl));
+        // a client gone meanwhile is not written to (send checks `aborted`)
+        later.then(
+          (z) => send(encodeReply(z, codings, policy.cache, rl)),
+          () => send(encodeReply(r, { gzip: false, br: false }, policy.cache, rl)),
+        );
+      };
       try {
         ok(match.route.handler(req));
       } catch (e) {

@@ -56,7 +56,9 @@ export function httpGet(url: string, o: { schema?: string; headers?: Record<stri
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
         const coding = headers['content-encoding'];
-        const text = (coding === 'gzip' ? gunzipSync(wire) : coding === 'br' ? brotliDecompressSync(wire) : wire).toString('utf8');
+        // a HEAD answer names its coding but has no body to decode
+        const body = o.method === 'HEAD' ? wire : coding === 'gzip' ? gunzipSync(wire) : coding === 'br' ? brotliDecompressSync(wire) : wire;
+        const text = body.toString('utf8');
         let json: unknown;
         try {
           json = text ? JSON.parse(text) : undefined;

@@ -58,4 +58,8 @@ test('config: flags override environment, which overrides defaults; lists split 
   assert.equal(config.maxAgeS, 60);
   assert.equal(loadServerConfig(['--no-rate-limits'], {}).config.rateLimits, false);
   assert.throws(() => loadServerConfig(['--trace-minutes=abc'], {}), ConfigError);
+  assert.equal(config.gzipOffLoop, 32 * 1024);
+  assert.equal(loadServerConfig(['--gzip-off-loop', '0'], {}).config.gzipOffLoop, 0);
+  assert.equal(loadServerConfig([], { CONTRAIL_GZIP_OFF_LOOP: '65536' }).config.gzipOffLoop, 65536);
+  for (const bad of ['-1', '1.5', 'big', '']) assert.throws(() => loadServerConfig(['--gzip-off-loop', bad], {}), ConfigError, bad);
 });

@@ -7,8 +7,10 @@ import { serve } from '../../helpers/http.ts';
 import { reply, type Route } from '../../../server/http/types.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 12, 0, 0);
+const BIG = { list: Array.from({ length: 4000 }, (_, i) => ({ hex: i.toString(16).padStart(6, '0'), alt_baro: 30000 + i })) };
 const routes: Route[] = [
   { pattern: '/v1/now', bucket: 'now', handler: () => reply({ fast: true }) },
+  { pattern: '/v1/aircraft', bucket: 'aircraft', handler: () => reply(BIG) },
   // a slow answer (a cold history read): 40 ms, during which the pipelined requests are in the socket
   { pattern: '/v1/airports/:code', bucket: 'airport', handler: (req) => {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 40);
@@ -141,5 +143,29 @@ test('the pre-built header blocks reach the wire as separate, well-formed header
     assert.ok(lines.includes('Access-Control-Allow-Origin: *'));
   } finally {
     s.close();
+  }
+});
+
+test('a large answer compressed per request is gzipped off the serving thread: same bytes, and the thread answers meanwhile', async () => {
+  for (const offLoop of [32 * 1024, 0]) {
+    const s = await serve(routes, { clock: () => T0, gzipOffLoop: offLoop });
+    try {
+      const plain = await s.get('/v1/aircraft');
+      assert.ok(plain.wireBytes > 32 * 1024, 'the body is over the threshold');
+      // many at once, with small answers between them: every one whole and right
+      const got = await Promise.all(Array.from({ length: 40 }, (_, i) => s.get(i % 2 ? '/v1/aircraft' : '/v1/now', { headers: { 'accept-encoding': 'gzip, deflate, br' } })));
+      for (const [i, r] of got.entries()) {
+        assert.equal(r.status, 200);
+        if (i % 2) {
+          assert.equal(r.headers['content-encoding'], 'gzip', `offLoop ${offLoop}`);
+          assert.equal(r.text, plain.text);
+          assert.ok(r.wireBytes < plain.wireBytes / 3);
+        } else assert.equal(r.text, '{"fast":true}');
+      }
+      const head = await s.get('/v1/aircraft', { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } });
+      assert.equal(head.status, 200);
+    } finally {
+      s.close();
+    }
   }
 });
