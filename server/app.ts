@@ -46,6 +46,8 @@ export interface Services {
   history: HistoryStore;
   stations: Stations;
   feed: FeedSource | null;
+  /** the ingest thread the feed runs on (its timings feed /metrics) */
+  ingest: IngestThread | null;
   isKnownHex: (hex: string) => boolean;
   isMilitaryHex: (hex: string) => boolean;
   metrics: Metrics;
@@ -95,7 +97,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
     followers.push(snap);
   });
   const blocks = loadCodeBlocks();
-  const services: Omit<Services, 'metrics'> = { live, traces, tracker, history, stations, feed, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), clock };
+  const services: Omit<Services, 'metrics'> = { live, traces, tracker, history, stations, feed, ingest: c.feed ? ingest : null, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), clock };
   return { ...services, metrics: new Metrics(services) };
 }
 

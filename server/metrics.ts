@@ -2,6 +2,7 @@
 // errors by kind (the counters the feed log promises "in stats"), requests and latency by route
 // and status, 429s by bucket, the history build served and its age. the text is rendered every
 // few seconds off the request path (handlers answer synchronously: server/http/types.ts).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Services } from './app.ts';
 
@@ -11,10 +12,25 @@ export class Metrics {
   private timer: NodeJS.Timeout | null = null;
   private readonly requests = new Counter({ name: 'contrail_http_requests_total', help: 'Answers by route pattern and status', labelNames: ['route', 'status'], registers: [this.registry] });
   private readonly latency = new Histogram({ name: 'contrail_http_request_seconds', help: 'Time to answer, by route pattern', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1], registers: [this.registry] });
+  // the serving thread's longest stall since the previous rendering (prom-client's own lag gauges
+  // never reset their maximum): sampled every 1 ms
+  private readonly loopDelay = monitorEventLoopDelay({ resolution: 1 });
   private readonly limited = new Counter({ name: 'contrail_rate_limited_total', help: '429 answers by bucket', labelNames: ['bucket'], registers: [this.registry] });
 
   constructor(s: Omit<Services, 'metrics'>) {
     collectDefaultMetrics({ register: this.registry, prefix: 'contrail_process_' });
+    const delay = this.loopDelay;
+    delay.enable();
+    new Gauge({
+      name: 'contrail_event_loop_stall_seconds', help: 'The serving thread\'s longest event-loop delay, and its 99th percentile, since the previous rendering (5 s)', labelNames: ['stat'], registers: [this.registry],
+      collect() {
+        if (delay.count > 0) {
+          this.set({ stat: 'max' }, delay.max / 1e9);
+          this.set({ stat: 'p99' }, delay.percentile(99) / 1e9);
+        }
+        delay.reset();
+      },
+    });
     const gauge = (name: string, help: string, value: () => number | null) =>
       new Gauge({ name, help, registers: [this.registry], collect() { const v = value(); if (v !== null) this.set(v); } });
     gauge('contrail_snapshot_age_seconds', 'Age of the live snapshot as trusted (the stale rule counts from it)', () => s.live.ageS(s.clock()));
@@ -37,6 +53,13 @@ export class Metrics {
         for (const [kind, n] of Object.entries(s.feed?.counters ?? {})) this.set({ kind }, n);
       },
     });
+    new Gauge({
+      name: 'contrail_ingest_seconds', help: 'The newest snapshot\'s time on the ingest thread, by step (parse, prepare, compress)', labelNames: ['step'], registers: [this.registry],
+      collect() {
+        const t = s.ingest?.last;
+        if (t) for (const [step, ms] of Object.entries(t)) this.set({ step }, ms / 1000);
+      },
+    });
     gauge('contrail_feed_snapshots_accepted', 'Good snapshots taken from the feed since start', () => s.feed?.accepted ?? null);
   }
 
@@ -56,6 +79,7 @@ export class Metrics {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    this.loopDelay.disable();
   }
 
   async render(): Promise<void> {

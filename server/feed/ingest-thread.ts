@@ -6,7 +6,7 @@ import type { FeedCounters } from './normalize.ts';
 import type { ParseResult } from './parse.ts';
 import type { AircraftRecord, FeedSnapshot } from './record.ts';
 import type { SnapshotParts } from '../live/prepare.ts';
-import type { IngestReply } from './ingest-worker.ts';
+import type { IngestReply, IngestTimes } from './ingest-worker.ts';
 
 export class IngestThread {
   private worker: Worker | null = null;
@@ -14,6 +14,8 @@ export class IngestThread {
   private readonly pending = new Map<number, { resolve: (d: IngestReply) => void; reject: (e: Error) => void }>();
   /** make the brotli of the whole body with each snapshot (LiveState turns it on while clients ask for it) */
   brotli: () => boolean = () => false;
+  /** the newest snapshot's time on the ingest thread (for /metrics); null before the first */
+  last: IngestTimes | null = null;
 
   /**
    * Parse, cap, prepare and compress `bytes` on the ingest thread (the bytes are handed over: the
@@ -48,6 +50,7 @@ export class IngestThread {
     w.on('message', (d: IngestReply) => {
       const p = this.pending.get(d.id);
       this.pending.delete(d.id);
+      if (d.ok) this.last = d.ms;
       p?.resolve(d);
     });
     // a crashed worker fails what it held; the next job starts a new one. a worker already

@@ -20,10 +20,18 @@ export interface IngestJob {
 /** what crosses back: the parse's verdict, and on success the snapshot as parts */
 export type IngestReply =
   | { id: number; counters: FeedCounters; ok: false; reason: string; detail: string }
-  | { id: number; counters: FeedCounters; ok: true; now: number; messages?: number; dropped: FeedCounters; capped?: number; parts: SnapshotParts };
+  | { id: number; counters: FeedCounters; ok: true; now: number; messages?: number; dropped: FeedCounters; capped?: number; parts: SnapshotParts; ms: IngestTimes };
+
+/** where the ingest thread's time went for one snapshot, ms */
+export interface IngestTimes {
+  parse: number;
+  prepare: number;
+  compress: number;
+}
 
 parentPort?.on('message', (job: IngestJob) => {
   const counters: FeedCounters = {};
+  const t0 = performance.now();
   const r = parseFeed(Buffer.from(job.bytes), counters);
   if (!r.ok) {
     parentPort!.postMessage({ id: job.id, counters, ok: false, reason: r.reason, detail: r.detail } satisfies IngestReply);
@@ -35,9 +43,12 @@ parentPort?.on('message', (job: IngestJob) => {
     capped = snap.aircraft.length - job.maxAircraft;
     snap = capAircraft(snap, job.maxAircraft);
   }
+  const t1 = performance.now();
   const parts = prepareParts(snap);
+  const t2 = performance.now();
   compressParts(parts, job.brotli);
   const owned = ownAll(parts);
-  const reply: IngestReply = { id: job.id, counters, ok: true, now: snap.now, dropped: r.dropped, parts: owned, ...(snap.messages !== undefined && { messages: snap.messages }), ...(capped !== undefined && { capped }) };
+  const ms = { parse: t1 - t0, prepare: t2 - t1, compress: performance.now() - t2 };
+  const reply: IngestReply = { id: job.id, counters, ok: true, now: snap.now, dropped: r.dropped, parts: owned, ms, ...(snap.messages !== undefined && { messages: snap.messages }), ...(capped !== undefined && { capped }) };
   parentPort!.postMessage(reply, transferList(owned));
 });

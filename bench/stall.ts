@@ -1,0 +1,81 @@
+// benchmark, run by hand: how long the live server's serving thread stalls while it takes a new
+// 12k-aircraft snapshot every second, as the server itself measures it (perf_hooks
+// monitorEventLoopDelay, sampled every 1 ms, reported in /metrics as contrail_event_loop_stall_seconds
+// per 5 s window). --root with an older checkout needs that metric: commits from 2026-11-25 on.
+//   npx tsx bench/stall.ts [--seconds 40] [--root <another checkout>] [--wrk]
+// --root runs another checkout's server on the same feed (e.g. a worktree of an older commit);
+// --wrk loads it meanwhile with `wrk -t2 -c64` on /v2/point/50/8.5/25 (wrk's p99 is printed too).
+import { spawn, execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { flag, numberFlag } from './flags.ts';
+
+if (process.argv.includes('--help')) {
+  console.log('Usage: npx tsx bench/stall.ts [--seconds 40] [--root DIR] [--wrk] [--port 8047]\n\nThe serving thread\'s event-loop stalls while a 12k snapshot arrives every second.');
+  process.exit(0);
+}
+const SECONDS = numberFlag('seconds', 40);
+const ROOT = resolve(flag('root', new URL('..', import.meta.url).pathname));
+const PORT = numberFlag('port', 8047);
+const WRK = process.argv.includes('--wrk');
+
+const raw = JSON.parse(gunzipSync(readFileSync(new URL('./data/readsb_aircraft_12k.json.gz', import.meta.url))).toString());
+const dir = mkdtempSync(join(tmpdir(), 'contrail-stall-'));
+const feed = join(dir, 'aircraft.json');
+let tick = 0;
+const writeFeed = () => {
+  raw.now = Date.now() / 1000;
+  // every aircraft moves a little each second, as a real sky does: the trace store takes points
+  tick++;
+  for (const a of raw.aircraft) if (typeof a.lat === 'number') a.lat += tick % 2 ? 0.001 : -0.0009;
+  writeFileSync(`${feed}.tmp`, JSON.stringify(raw));
+  renameSync(`${feed}.tmp`, feed);
+};
+
+const get = (path: string): Promise<{ status: number; text: string }> =>
+  new Promise((ok, fail) => {
+    const req = request(`http://127.0.0.1:${PORT}${path}`, { agent: false }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+
+const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+
+writeFeed();
+const child = spawn('node', ['--import', 'tsx', join(ROOT, 'server/main.ts'), '--host', '127.0.0.1', '--port', String(PORT), '--feed', feed, '--no-rate-limits'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+const refresher = setInterval(writeFeed, 1000);
+try {
+  for (let i = 0; ; i++) {
+    if (i > 300 || child.exitCode !== null) throw new Error('the server did not come up');
+    if ((await get('/v1/now').catch(() => ({ status: 0 }))).status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // warm-up: the trace store and the estimator fill, the JIT settles
+  await new Promise((r) => setTimeout(r, 10_000));
+  const load = WRK ? new Promise<string>((ok) => execFile('wrk', ['-t2', '-c64', `-d${SECONDS}s`, '--latency', `http://127.0.0.1:${PORT}/v2/point/50.0/8.5/25`], (_e, out) => ok(out))) : null;
+  const windows: { max: number; p99: number }[] = [];
+  for (let s = 0; s < SECONDS; s += 5) {
+    await new Promise((r) => setTimeout(r, 5000));
+    const m = (await get('/metrics')).text;
+    windows.push({ max: metric(m, 'contrail_event_loop_stall_seconds\\{stat="max"\\}'), p99: metric(m, 'contrail_event_loop_stall_seconds\\{stat="p99"\\}') });
+  }
+  const maxes = windows.map((w) => w.max).sort((a, b) => a - b);
+  console.log(`root ${ROOT}; node ${process.version}; ${SECONDS} s, a 12,400-aircraft snapshot every second; load average ${loadavg()[0]!.toFixed(1)}${WRK ? '; under wrk -t2 -c64 (point 25 nm)' : ''}`);
+  console.log(`event-loop delay, per 5 s window: max ${maxes.map((v) => v.toFixed(1)).join(' ')} ms`);
+  console.log(`  median of window maxima ${maxes[maxes.length >> 1]!.toFixed(1)} ms, worst ${maxes.at(-1)!.toFixed(1)} ms; p99 of samples ${windows.map((w) => w.p99.toFixed(1)).join(' ')} ms`);
+  if (load) {
+    const out = await load;
+    console.log(`  wrk: ${/Requests\/sec:\s+\S+/.exec(out)?.[0]}; latency ${/\s50%\s+\S+/.exec(out)?.[0]?.trim()}, ${/\s99%\s+\S+/.exec(out)?.[0]?.trim()}`);
+  }
+} finally {
+  clearInterval(refresher);
+  child.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
