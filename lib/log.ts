@@ -1,6 +1,8 @@
 // the log of a command: JSON lines (time, level, msg) written by pino, or one readable line per event
 // when stdout is a terminal. components never see pino: they get a Log, a function of one line and,
 // where they know it, its level. pino is created here, at the composition root (server/main.ts).
+import { writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { pino } from 'pino';
 import type { Specs } from './cli.ts';
 import { prettyLine } from './log-pretty.ts';
@@ -32,7 +34,7 @@ export const logOptions: Specs<LogConfig> = {
   },
 };
 
-/** where the lines go: stdout, or a test's sink */
+/** where the lines go when not to a file descriptor: a test's sink */
 export interface LogSink {
   write(text: string): unknown;
   isTTY?: boolean;
@@ -44,9 +46,17 @@ export interface Logger {
   event(msg: string, fields: object): void;
 }
 
-export function createLogger(c: LogConfig, out: LogSink = process.stdout, clock: () => number = Date.now): Logger {
+/**
+ * `out`: a file descriptor (stdout by default) or a sink. JSON lines to a descriptor go through pino's
+ * own writer: buffered while a write is under way, flushed at exit, and silent after EPIPE (a log
+ * reader that went away does not take the server down with it).
+ */
+export function createLogger(c: LogConfig, out: LogSink | number = 1, clock: () => number = Date.now): Logger {
   const format = c.logFormat as LogFormat;
-  const pretty = format === 'pretty' || (format === 'auto' && out.isTTY === true);
+  const tty = typeof out === 'number' ? isatty(out) : out.isTTY === true;
+  const pretty = format === 'pretty' || (format === 'auto' && tty);
+  // a terminal is written at once: a person is watching it
+  const write = typeof out === 'number' ? (text: string) => writeSync(out, text) : (text: string) => out.write(text);
   const p = pino(
     {
       level: c.logLevel,
@@ -56,7 +66,7 @@ export function createLogger(c: LogConfig, out: LogSink = process.stdout, clock:
       formatters: { level: (label) => ({ level: label }) },
     },
     // pino hands a destination one whole line per event
-    pretty ? { write: (line: string) => out.write(`${prettyLine(line)}\n`) } : out,
+    pretty ? { write: (line: string) => write(`${prettyLine(line)}\n`) } : typeof out === 'number' ? pino.destination({ dest: out, sync: false }) : out,
   );
   // the access log is asked for by its own flag, and the listening line tells the server is up:
   // --log-level silences neither

@@ -102,3 +102,14 @@ test('--log-format pretty: one readable line per event, no JSON; no access log u
   for (const l of lines) assert.throws(() => JSON.parse(l), SyntaxError, l);
   assert.ok(!lines.some((l) => l.includes(' request ')), s.output());
 });
+
+test('a log reader that goes away (EPIPE on stdout) does not take the server down', async () => {
+  const s = await startServerProcess(['--access-log', '--no-rate-limits']);
+  try {
+    s.child.stdout!.destroy();
+    for (let i = 0; i < 50; i++) assert.equal((await httpGet(`${s.base}/healthz`)).status, 200, `request ${i}`);
+    assert.equal(s.child.exitCode, null, s.output());
+  } finally {
+    await s.stop();
+  }
+});
