@@ -55,8 +55,9 @@ export function createLogger(c: LogConfig, out: LogSink | number = 1, clock: () 
   const format = c.logFormat as LogFormat;
   const tty = typeof out === 'number' ? isatty(out) : out.isTTY === true;
   const pretty = format === 'pretty' || (format === 'auto' && tty);
-  // a terminal is written at once: a person is watching it
-  const write = typeof out === 'number' ? (text: string) => writeSync(out, text) : (text: string) => out.write(text);
+  // a terminal is written at once: a person is watching it. a log line never throws into its caller
+  // (a request handler): a terminal gone away loses the line
+  const write = typeof out === 'number' ? (text: string) => void tryWrite(out, text) : (text: string) => out.write(text);
   const p = pino(
     {
       level: c.logLevel,
@@ -68,11 +69,19 @@ export function createLogger(c: LogConfig, out: LogSink | number = 1, clock: () 
     // pino hands a destination one whole line per event
     pretty ? { write: (line: string) => write(`${prettyLine(line)}\n`) } : typeof out === 'number' ? pino.destination({ dest: out, sync: false }) : out,
   );
-  // the access log is asked for by its own flag, and the listening line tells the server is up:
+  // the access log is asked for by its own flag, and the listening line tells that the server is up:
   // --log-level silences neither
   const events = p.child({}, { level: 'info' });
   return {
     log: (line, level = 'info') => p[level](line),
     event: (msg, fields) => events.info(fields, msg),
   };
+}
+
+function tryWrite(fd: number, text: string): void {
+  try {
+    writeSync(fd, text);
+  } catch {
+    // EPIPE, EIO: nobody reads the terminal any more
+  }
 }

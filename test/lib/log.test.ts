@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { createLogger, logOptions, type LogConfig } from '../../lib/log.ts';
 import { prettyLine } from '../../lib/log-pretty.ts';
 import { parseConfig, ConfigError } from '../../lib/cli.ts';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const T = Date.parse('2026-03-01T12:34:56.789Z');
 
@@ -103,4 +106,14 @@ test('the flags: --log-format and --log-level take only their listed values', ()
   ] as [string[], Record<string, string>, RegExp][]) {
     assert.throws(() => parseConfig(logOptions, argv, env), (e: unknown) => e instanceof ConfigError && says.test(e.message), `${argv.join(' ')} ${JSON.stringify(env)}`);
   }
+});
+
+test('pretty to a file descriptor: written at once; a descriptor that fails loses the line, never throws', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'contrail-log-')), 'out');
+  const fd = openSync(file, 'w');
+  const l = createLogger(config({ logFormat: 'pretty' }), fd, () => T);
+  l.log('stations: feeder list stale', 'warn');
+  assert.equal(readFileSync(file, 'utf8'), '12:34:56.789Z WARN  stations: feeder list stale\n');
+  closeSync(fd);
+  assert.doesNotThrow(() => l.log('after the close'));
 });
