@@ -13,7 +13,7 @@ import { HistoryStore } from './history/history-store.ts';
 import { Tracker } from './estimate/tracker.ts';
 import { destinationLookup, type Destination } from '../artifacts/meta.ts';
 import { openStations, type Stations } from './stations/open.ts';
-import { startServer, type Running } from './http/uws.ts';
+import { startServer, type Running, type ServerOptions } from './http/uws.ts';
 import { SharedLimits } from './http/shared-limits.ts';
 import { WINDOW_S } from '../schemas/policy.ts';
 import type { Route } from './http/types.ts';
@@ -37,6 +37,8 @@ import { attachStream, type Stream } from './stream/socket.ts';
 import { loadCredits } from './credits.ts';
 import { buildCodeBlocks, parseCodeBlocks } from '../lib/reference/codeblocks.ts';
 import { installed } from '../lib/install.ts';
+import type { Log } from '../lib/log.ts';
+import { accessEntry } from './access-log.ts';
 
 
 export interface Services {
@@ -55,7 +57,9 @@ export interface Services {
 }
 
 export interface AppOptions {
-  log: (line: string) => void;
+  log: Log;
+  /** one event with fields (the access log, lib/log.ts Logger.event); without it, a line of JSON through `log` */
+  event?: (msg: string, fields: object) => void;
   /** unix ms; tests pin it */
   clock?: () => number;
   /** start the pollers (feed, feeder list, artifact tree); tests drive them by hand */
@@ -93,7 +97,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
   const followers = new Followers([traces, tracker], { log: o.log });
   feed?.onSnapshot((snap) => {
-    void live.acceptWhenReady(snap, clock() / 1000).catch((e) => o.log(`live: a snapshot could not be prepared: ${(e as Error).stack ?? e}`));
+    void live.acceptWhenReady(snap, clock() / 1000).catch((e) => o.log(`live: a snapshot could not be prepared: ${(e as Error).stack ?? e}`, 'error'));
     followers.push(snap);
   });
   const blocks = loadCodeBlocks();
@@ -120,6 +124,16 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...bundleRoutes(c.bundles),
     ...mapRoutes({ history: s.history }),
   ];
+}
+
+/** /metrics hears every answer; the access log too when --access-log asks for it */
+function observerOf(c: ServerConfig, o: AppOptions, metrics: Metrics): ServerOptions['observe'] {
+  if (!c.accessLog) return metrics.observe;
+  const event = o.event ?? ((msg, fields) => o.log(`${msg} ${JSON.stringify(fields)}`));
+  return (route, bucket, status, ms, req) => {
+    metrics.observe(route, bucket, status, ms);
+    event('request', accessEntry(route, bucket, status, ms, req, c.logIps));
+  };
 }
 
 export interface App {
@@ -160,7 +174,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     ...(shared ? { shared } : {}),
     clock: services.clock,
     log: o.log,
-    observe: metrics.observe,
+    observe: observerOf(c, o, metrics),
     sockets: (app, edge) => {
       stream = attachStream(app, edge, { live: services.live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer });
     },

@@ -4,8 +4,9 @@ import { type Specs, parseConfig } from '../lib/cli.ts';
 import { creditsOptions, type CreditsConfig } from './credits.ts';
 import { installed } from '../lib/install.ts';
 import { STATIONS_FORMATS, type StationsFormat } from './stations/source.ts';
+import { logOptions, type LogConfig } from '../lib/log.ts';
 
-export interface ServerConfig extends CreditsConfig {
+export interface ServerConfig extends CreditsConfig, LogConfig {
   host: string;
   port: number;
   feed: string;
@@ -25,6 +26,8 @@ export interface ServerConfig extends CreditsConfig {
   rateLimits: boolean;
   rateLimitRedis: string;
   baseUrl: string;
+  accessLog: boolean;
+  logIps: boolean;
 }
 
 const positive = (v: number) => (v > 0 ? undefined : 'must be greater than 0');
@@ -126,6 +129,18 @@ export const serverOptions: Specs<ServerConfig> = {
   },
   // credits, terms and contribution URLs (spec 1): configuration, not code
   ...creditsOptions,
+  // --log-format, --log-level (lib/log.ts)
+  ...logOptions,
+  // off: at thousands of requests a second the lines cost more than /metrics, which counts the same
+  accessLog: {
+    flag: 'access-log', env: 'CONTRAIL_ACCESS_LOG', kind: 'bool', default: false,
+    help: 'one log line per HTTP request: method, route, path (never the query), status, bucket, ms, bytes',
+  },
+  // a client's address is personal data: no log line holds one unless the operator says so
+  logIps: {
+    flag: 'log-ips', env: 'CONTRAIL_LOG_IPS', kind: 'bool', default: false,
+    help: 'put the client IP (as the rate limits see it) in access-log lines',
+  },
 };
 
 export const serverUsage = 'Usage: npm run --silent serve -- [options]\n\nContrail live server: the live routes from a decoder feed, and the history routes from a published artifact tree.';

@@ -3,6 +3,7 @@ import { RUNNING, runAsMain, runCommand, type Command } from '../lib/cli.ts';
 import { serverOptions, serverUsage, type ServerConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { loadNativeUws } from './http/uws.ts';
+import { createLogger } from '../lib/log.ts';
 
 const serve: Command<ServerConfig> = {
   name: 'contrail',
@@ -15,14 +16,17 @@ const serve: Command<ServerConfig> = {
       console.error(`contrail: ${(e as Error).message}`);
       return 1;
     }
-    const app = await createApp(config, { log: (line) => console.error(line) });
-    const stop = () => {
+    // JSON lines on stdout (pretty in a terminal); a refusal to start stays a plain line on stderr
+    const { log, event } = createLogger(config);
+    const app = await createApp(config, { log, event });
+    const stop = (signal: string) => {
+      log(`contrail: stopping (${signal})`);
       app.stop();
       process.exit(0);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
-    console.log(`contrail: listening on http://${config.host}:${app.port} (feed: ${config.feed || 'none'}; artifacts: ${config.artifacts || 'none'})`);
+    event(`contrail: listening on http://${config.host}:${app.port} (feed: ${config.feed || 'none'}; artifacts: ${config.artifacts || 'none'})`, { port: app.port });
     return RUNNING;
   },
 };

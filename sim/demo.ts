@@ -101,7 +101,9 @@ async function runDemo(c: DemoConfig): Promise<number> {
   const server = npm('serve', [
     '--feed', `http://127.0.0.1:${feedPort}/aircraft.json`, '--artifacts', p('artifacts'), '--stations', p('feeders.json'), '--state', p('state'),
     '--port', String(c.port), '--network-name', 'Contrail demo (SIMULATED traffic)',
-  ], true);
+    // its log is on stdout: the listening line and what would need an operator, not the routine
+    '--log-level', 'warn',
+  ]);
   log(`running the real nightly pipeline on it, while the server reads the last ${DEMO_CATCH_UP_S / 60} minutes of the live feed...`);
   const nightly = await exitCode(npm('nightly', ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts'), '--bundles', ''], true));
   if (nightly !== 0) {

@@ -5,6 +5,7 @@
 import type { AircraftRecord, FeedSnapshot } from './record.ts';
 import { RecordView } from '../live/columns.ts';
 import { SearchIndex } from '../live/search-index.ts';
+import type { Log } from '../../lib/log.ts';
 
 /** Something that follows the feed snapshot by snapshot, in slices. */
 export interface Follower {
@@ -22,7 +23,7 @@ export interface FollowOptions {
   /** how the next slice is scheduled (tests run them at once) */
   defer?: (next: () => void) => void;
   /** a follower that throws is logged, never allowed to stop the others */
-  log: (line: string) => void;
+  log: Log;
 }
 
 export class Followers {
@@ -85,7 +86,7 @@ export class Followers {
     try {
       return fn();
     } catch (e) {
-      this.opts.log(`feed: a follower threw: ${(e as Error)?.stack ?? String(e)}`);
+      this.opts.log(`feed: a follower threw: ${(e as Error)?.stack ?? String(e)}`, 'error');
       return fallback;
     }
   }

@@ -9,13 +9,14 @@ import { capAircraft } from './cap.ts';
 import type { FeedCounters } from './normalize.ts';
 import { aircraftCount, type FeedSnapshot } from './record.ts';
 import { escapeControl } from '../../lib/log-text.ts';
+import type { Log } from '../../lib/log.ts';
 
 export type SnapshotListener = (snap: FeedSnapshot) => void;
 
 export interface FeedSourceOptions {
   /** a file path or an http(s) URL */
   feed: string;
-  log: (line: string) => void;
+  log: Log;
   /** poll period, ms (1000: readsb writes once a second) */
   intervalMs?: number;
   /** per-request timeout for a URL, ms */
@@ -200,7 +201,7 @@ export class FeedSource {
     for (const [kind, n] of Object.entries(r.dropped)) {
       if (this.loggedDrops.has(kind)) continue;
       this.loggedDrops.add(kind);
-      this.opts.log(`feed: dropping ${kind} (${n} in this snapshot; logged once, counted in stats)`);
+      this.opts.log(`feed: dropping ${kind} (${n} in this snapshot; logged once, counted in stats)`, 'warn');
     }
     if (this.failing || this.accepted === 0) {
       this.opts.log(`feed: ${this.accepted === 0 ? 'first' : 'recovered, new'} snapshot with ${aircraftCount(r.snapshot)} aircraft from ${this.opts.feed}`);
@@ -223,7 +224,7 @@ export class FeedSource {
     this.counters[kind] = (this.counters[kind] ?? 0) + n;
     if (this.loggedDrops.has(kind)) return;
     this.loggedDrops.add(kind);
-    this.opts.log(`feed: ${kind}: ${escapeControl(detail)} (logged once, counted in stats)`);
+    this.opts.log(`feed: ${kind}: ${escapeControl(detail)} (logged once, counted in stats)`, 'warn');
   }
 
   /** Count a failure; log its kind once until the next recovery. */
@@ -234,7 +235,7 @@ export class FeedSource {
     const once = kind === 'listener_error' ? this.loggedDrops : this.logged;
     if (once.has(kind)) return;
     once.add(kind);
-    this.opts.log(`feed: ${kind}: ${escapeControl(detail)} (logged once until the feed recovers)`);
+    this.opts.log(`feed: ${kind}: ${escapeControl(detail)} (logged once until the feed recovers)`, kind === 'listener_error' ? 'error' : 'warn');
   }
 }
 

@@ -12,6 +12,7 @@ import { servedAccuracy } from '../../artifacts/estimate-accuracy.ts';
 import type { Accuracy } from '../../lib/estimate/accuracy.ts';
 import { decodeFlow, type FlowDoc, type FlowField } from '../../lib/estimate/flow.ts';
 import { problems } from '../../schemas/index.ts';
+import type { Log } from '../../lib/log.ts';
 
 export interface Loaded {
   version: VersionHeader;
@@ -33,7 +34,7 @@ export class HistoryStore {
 
   constructor(
     readonly root: string,
-    private readonly log: (line: string) => void = () => {},
+    private readonly log: Log = () => {},
     /** bytes of gzip objects kept in memory (least recently used dropped first) */
     private readonly cacheLimit = 64 * 1024 * 1024,
   ) {}
@@ -61,11 +62,11 @@ export class HistoryStore {
       v = currentHeader(this.root);
     } catch (e) {
       // a transient fault (EMFILE, EACCES, EIO) is not "nothing published": keep serving what is loaded
-      this.log(`artifacts: cannot read ${this.root} (${(e as Error).message}); still serving ${this.loaded?.version.id ?? 'nothing'}`);
+      this.log(`artifacts: cannot read ${this.root} (${(e as Error).message}); still serving ${this.loaded?.version.id ?? 'nothing'}`, 'warn');
       return false;
     }
     if (!v) {
-      if (this.loaded) this.log(`artifacts: nothing published under ${this.root} any more; history routes answer 503`);
+      if (this.loaded) this.log(`artifacts: nothing published under ${this.root} any more; history routes answer 503`, 'warn');
       this.loaded = null;
       return false;
     }
@@ -75,8 +76,8 @@ export class HistoryStore {
         version: v,
         routes: decodeRoutesTable(readObject(v.dir, keys.routesTable()) ?? {}),
         lookup: nullOr(readObject(v.dir, keys.lookup()), decodeLookup),
-        accuracy: servedAccuracy(readObject(v.dir, keys.accuracy()), (m) => this.log(`artifacts: build ${v.id}: estimate accuracy ${m}`)),
-        flow: servedFlow(readObject(v.dir, keys.flow()), (m) => this.log(`artifacts: build ${v.id}: traffic flow ${m}`)),
+        accuracy: servedAccuracy(readObject(v.dir, keys.accuracy()), (m) => this.log(`artifacts: build ${v.id}: estimate accuracy ${m}`, 'warn')),
+        flow: servedFlow(readObject(v.dir, keys.flow()), (m) => this.log(`artifacts: build ${v.id}: traffic flow ${m}`, 'warn')),
       };
       this.loaded = next;
       this.cache.clear();
@@ -84,7 +85,7 @@ export class HistoryStore {
       this.log(`artifacts: serving build ${v.id} (archive through ${v.header.archive_through ?? 'none'}, window ${v.header.window_days} days)`);
       return true;
     } catch (e) {
-      this.log(`artifacts: build ${v.id} is unreadable (${(e as Error).message}); still serving ${this.loaded?.version.id ?? 'nothing'}`);
+      this.log(`artifacts: build ${v.id} is unreadable (${(e as Error).message}); still serving ${this.loaded?.version.id ?? 'nothing'}`, 'warn');
       return false;
     }
   }

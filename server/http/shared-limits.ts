@@ -9,6 +9,7 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimiter, type RateDecision } from './ratelimit.ts';
+import type { Log } from '../../lib/log.ts';
 
 /** a Redis answer slower than this counts as Redis being away (the request is then counted here) */
 const COMMAND_TIMEOUT_MS = 500;
@@ -20,14 +21,14 @@ export interface SharedLimitsOptions {
   /** redis:// or rediss:// URL */
   url: string;
   windowS: number;
-  log: (line: string) => void;
+  log: Log;
 }
 
 export class SharedLimits {
   private readonly redis: Redis;
   private readonly byBucket = new Map<string, RateLimiterRedis>();
   private readonly local: RateLimiter;
-  private readonly log: (line: string) => void;
+  private readonly log: Log;
   private readonly where: string;
   /** Redis is away: requests are counted in this process */
   private away = false;
@@ -115,7 +116,7 @@ export class SharedLimits {
   private goneAway(e: Error): void {
     if (this.away) return;
     this.away = true;
-    this.log(`rate limits: Redis at ${this.where} does not answer (${e.message.split('\n')[0]}); counting in this process until it does (limits are per server meanwhile)`);
+    this.log(`rate limits: Redis at ${this.where} does not answer (${e.message.split('\n')[0]}); counting in this process until it does (limits are per server meanwhile)`, 'warn');
   }
 
   private cameBack(): void {

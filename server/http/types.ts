@@ -52,3 +52,13 @@ export interface Route {
 
 const jsonPayload = (value: unknown): Payload => ({ raw: Buffer.from(JSON.stringify(value)) });
 export const reply = (value: unknown, extra?: Partial<Reply>): Reply => ({ body: jsonPayload(value), ...extra });
+
+/** an answered request as the access log may see it (server/access-log.ts decides what it keeps) */
+export interface Observed {
+  method: string;
+  /** the decoded path, null when undecodable */
+  path: string | null;
+  ip: string;
+  /** body bytes sent */
+  bytes: number;
+}

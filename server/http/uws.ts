@@ -3,12 +3,13 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ApiError } from '../../lib/errors.ts';
+import type { Log } from '../../lib/log.ts';
 import { ClientIp, rateKeyOf } from './client-ip.ts';
 import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter, type RateDecision } from './ratelimit.ts';
 import { acceptedCodings, encodeError, encodeNotModified, encodeReply, etagMatches, gzipOffLoop, headerBlock, type Wire } from './respond.ts';
 import { decodePath, Router } from './router.ts';
-import type { Req, Reply, Route } from './types.ts';
+import type { Observed, Req, Reply, Route } from './types.ts';
 import type * as Uws from 'uWebSockets.js';
 
 const require = createRequire(import.meta.url);
@@ -44,9 +45,9 @@ export interface ServerOptions {
   clock?: () => number;
   /** bytes from which a body compressed per request is gzipped on the libuv pool (0: never; ServerConfig.gzipOffLoop) */
   gzipOffLoop?: number;
-  log?: (line: string) => void;
-  /** hears every answer: the route pattern (never the path), its bucket, the status and the time taken */
-  observe?: (route: string, bucket: string, status: number, ms: number) => void;
+  log?: Log;
+  /** hears every answer: the route pattern, its bucket, the status, the time taken, and the request (for the access log) */
+  observe?: (route: string, bucket: string, status: number, ms: number, req: Observed) => void;
   /** registers WebSocket routes (server/stream/socket.ts) on the app before the HTTP catch-all */
   sockets?: (app: Uws.TemplatedApp, edge: SocketEdge) => void;
 }
@@ -58,7 +59,7 @@ export interface SocketEdge {
   limiter: RateLimiter;
   rateLimits: boolean;
   clock: () => number;
-  log: (line: string) => void;
+  log: Log;
   /** answer a refused upgrade with the section-7 error (and its rate-limit headers) */
   refuse(res: Uws.HttpResponse, err: unknown, rl: [string, string][]): void;
 }
@@ -118,7 +119,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     let routeLabel = 'unrouted';
     let bucketLabel = 'none';
     const send = (w: Wire) => {
-      opts.observe?.(routeLabel, bucketLabel, Number(w.status.slice(0, 3)), performance.now() - started);
+      opts.observe?.(routeLabel, bucketLabel, Number(w.status.slice(0, 3)), performance.now() - started, { method, path, get ip() { return aborted ? (ipMemo ?? '') : ipOf(); }, bytes: head ? 0 : w.body.length });
       if (aborted) return;
       writeWire(res, w, head);
     };
@@ -164,7 +165,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
         ok(match.route.handler(req));
       } catch (e) {
         // log the route pattern, never the path: a path may carry a secret (a station's UUID)
-        if (!(e instanceof ApiError)) log(`error ${method} ${match.route.pattern}: ${(e as Error)?.stack ?? String(e)}`);
+        if (!(e instanceof ApiError)) log(`error ${method} ${match.route.pattern}: ${(e as Error)?.stack ?? String(e)}`, 'error');
         send(encodeError(e, rl));
       }
     };

@@ -3,6 +3,7 @@
 import { staleSnapshot } from '../../lib/errors.ts';
 import type { FeedSnapshot } from '../feed/record.ts';
 import { PreparedSnapshot } from './snapshot.ts';
+import type { Log } from '../../lib/log.ts';
 
 export interface LiveStateOptions {
   /** seconds after which the snapshot is stale (spec: 60) */
@@ -107,11 +108,11 @@ export class LiveState {
   }
 
   /** Logs the moment the live routes turn stale and the moment they recover; call once a second. */
-  watch(nowMs: number, log: (line: string) => void): void {
+  watch(nowMs: number, log: Log): void {
     const age = this.ageS(nowMs);
     if (age === null) return;
     const stale = age > this.maxAgeS;
-    if (stale && !this.staleLogged) log(`live: the snapshot is ${Math.floor(age)} s old (limit ${this.maxAgeS} s): the feed has stopped updating; live routes answer 503 stale_snapshot`);
+    if (stale && !this.staleLogged) log(`live: the snapshot is ${Math.floor(age)} s old (limit ${this.maxAgeS} s): the feed has stopped updating; live routes answer 503 stale_snapshot`, 'warn');
     if (!stale && this.staleLogged) log(`live: fresh snapshot again (${Math.floor(age)} s old); live routes answer 200`);
     this.staleLogged = stale;
   }

@@ -3,6 +3,7 @@ import { StationKeys } from './ids.ts';
 import { Roster, type RosterOptions } from './roster.ts';
 import { StationSource, type StationsFormat, type StationSourceOptions } from './source.ts';
 import { StationStore } from './roster-file.ts';
+import type { Log } from '../../lib/log.ts';
 
 export interface Stations {
   keys: StationKeys;
@@ -20,7 +21,7 @@ export interface OpenStationsOptions extends RosterOptions {
   /** --stations-format; default auto */
   format?: StationsFormat;
   clock: () => number;
-  log: (line: string) => void;
+  log: Log;
   source?: Partial<Pick<StationSourceOptions, 'intervalMs' | 'saveEveryMs' | 'timeoutMs' | 'maxBytes' | 'fetch'>>;
 }
 
@@ -30,8 +31,8 @@ export function openStations(o: OpenStationsOptions): Stations {
   const keys = new StationKeys(store.loadSecret());
   const roster = new Roster(o);
   const loaded = store.load(keys);
-  if (loaded.problem) o.log(`stations: ${loaded.problem}`);
-  if (loaded.skipped) o.log(`stations: ${loaded.skipped} malformed row(s) in the saved roster left out`);
+  if (loaded.problem) o.log(`stations: ${loaded.problem}`, 'warn');
+  if (loaded.skipped) o.log(`stations: ${loaded.skipped} malformed row(s) in the saved roster left out`, 'warn');
   roster.restore(loaded.stations, o.clock());
   const source = o.location
     ? new StationSource({ ...o.source, location: o.location, ...(o.format ? { format: o.format } : {}), roster, keys, store, clock: o.clock, log: o.log })

@@ -9,6 +9,7 @@ import { parseFeederDoc, type FeederList, type ParseResult } from './parse.ts';
 import { isReadsbClients, parseReadsbClients } from './readsb.ts';
 import type { Roster } from './roster.ts';
 import type { StationStore } from './roster-file.ts';
+import type { Log } from '../../lib/log.ts';
 
 /** contrail: the feeder list of README.md; readsb: readsb's clients.json with its receivers.json beside it; auto: by content */
 export type StationsFormat = 'auto' | 'contrail' | 'readsb';
@@ -25,7 +26,7 @@ export interface StationSourceOptions {
   store: StationStore | null;
   /** unix ms */
   clock: () => number;
-  log: (line: string) => void;
+  log: Log;
   /** between polls; default 10 s */
   intervalMs?: number;
   /** routine saves (last_seen moving on) at most this often; new or dropped stations save at once. default 60 s */
@@ -216,7 +217,7 @@ export class StationSource {
   private problem(kind: string, text: string): void {
     if (this.active.has(kind)) return;
     this.active.add(kind);
-    this.o.log(`stations: ${text}`);
+    this.o.log(`stations: ${text}`, 'warn');
   }
 
   private clear(...kinds: string[]): void {

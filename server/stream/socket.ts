@@ -69,7 +69,7 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
     try {
       f();
     } catch (e) {
-      edge.log(`stream: ${what} failed: ${(e as Error)?.stack ?? String(e)}`);
+      edge.log(`stream: ${what} failed: ${(e as Error)?.stack ?? String(e)}`, 'error');
     }
   };
   const subscribe = (ws: Uws.WebSocket<Client>, bbox: Bbox | null) => {

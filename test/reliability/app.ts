@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type App } from '../../server/app.ts';
+import { createApp, type App, type AppOptions } from '../../server/app.ts';
 import { loadServerConfig } from '../../server/config.ts';
 import { makeFixture, NOW_MS, type Fixture } from '../helpers/publish-fixture.ts';
 
@@ -23,14 +23,15 @@ export interface RunningApp {
 
 const SAMPLE = JSON.parse(readFileSync(new URL('../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8')) as { now: number };
 
-export async function startApp(clock: () => number = () => NOW_MS, extraFlags: string[] = []): Promise<RunningApp> {
+/** `logger`: the app's log and event sinks instead of collecting lines in `logs` (test/server/logs.test.ts) */
+export async function startApp(clock: () => number = () => NOW_MS, extraFlags: string[] = [], logger?: Pick<AppOptions, 'log' | 'event'>): Promise<RunningApp> {
   const fx = await makeFixture(4, 6);
   const dir = mkdtempSync(join(tmpdir(), 'contrail-rel-'));
   const feed = join(dir, 'aircraft.json');
   writeFileSync(feed, JSON.stringify({ ...SAMPLE, now: clock() / 1000 }));
   const { config } = loadServerConfig(['--port', '0', '--feed', feed, '--artifacts', fx.root, '--state', join(dir, 'state'), ...(extraFlags.includes('--rate-limits') ? [] : ['--no-rate-limits']), ...extraFlags], {});
   const logs: string[] = [];
-  const app = await createApp(config, { log: (l) => logs.push(l), clock, poll: false });
+  const app = await createApp(config, { ...(logger ?? { log: (l) => logs.push(l) }), clock, poll: false });
   const feedAt = async (nowS: number) => {
     writeFileSync(feed, JSON.stringify({ ...SAMPLE, now: nowS }));
     await app.services.feed!.pollOnce();

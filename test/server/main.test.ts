@@ -3,8 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/processes.ts';
+import { ROOT, startServerProcess } from '../helpers/processes.ts';
+import { httpGet } from '../helpers/http.ts';
 import { serverOptions, loadServerConfig } from '../../server/config.ts';
 import { ConfigError } from '../../lib/cli.ts';
 
@@ -35,6 +37,13 @@ test('malformed flags and environment values exit 2 with a message that names th
     [['--stations-format', 'clients'], {}, /--stations-format: must be one of auto, contrail, readsb/],
     [['--rate-limit-redis', 'localhost:6379'], {}, /--rate-limit-redis: must be a redis:\/\/ or rediss:\/\/ URL, or empty/],
     [[], { CONTRAIL_RATE_LIMIT_REDIS: 'http://10.0.0.5' }, /--rate-limit-redis: must be a redis:\/\/ or rediss:\/\/ URL/],
+    [['--log-format', 'xml'], {}, /--log-format: must be one of auto, json, pretty/],
+    [[], { CONTRAIL_LOG_FORMAT: 'text' }, /--log-format: must be one of auto, json, pretty/],
+    [['--log-level', 'verbose'], {}, /--log-level: must be one of debug, info, warn, error/],
+    [[], { CONTRAIL_LOG_LEVEL: '30' }, /--log-level: must be one of debug, info, warn, error/],
+    [['--access-log', 'yes'], {}, /unexpected argument "yes" \(see --help\)/],
+    [[], { CONTRAIL_ACCESS_LOG: 'sometimes' }, /CONTRAIL_ACCESS_LOG: expected true or false/],
+    [[], { CONTRAIL_LOG_IPS: 'perhaps' }, /CONTRAIL_LOG_IPS: expected true or false/],
   ] as [string[], Record<string, string>, RegExp][]) {
     const r = run(args, [], env);
     assert.equal(r.status, 2, `${args.join(' ')} ${JSON.stringify(env)}: ${r.stderr}`);
@@ -62,4 +71,49 @@ test('config: flags override environment, which overrides defaults; lists split 
   assert.equal(loadServerConfig(['--gzip-off-loop', '0'], {}).config.gzipOffLoop, 0);
   assert.equal(loadServerConfig([], { CONTRAIL_GZIP_OFF_LOOP: '65536' }).config.gzipOffLoop, 65536);
   for (const bad of ['-1', '1.5', 'big', '']) assert.throws(() => loadServerConfig(['--gzip-off-loop', bad], {}), ConfigError, bad);
+});
+
+test('the process logs JSON lines on stdout (not a terminal: auto is json), the access log with --access-log', async () => {
+  const s = await startServerProcess(['--access-log', '--no-rate-limits']);
+  let out = '';
+  s.child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  try {
+    assert.equal((await httpGet(`${s.base}/healthz?probe=1`)).status, 200);
+  } finally {
+    await s.stop();
+  }
+  // the exit can come before the last bytes are read from the pipe
+  if (!s.child.stdout!.closed) await once(s.child.stdout!, 'close');
+  const lines = s.output().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  for (const l of lines) assert.deepEqual([typeof l.time, typeof l.level, typeof l.msg], ['string', 'string', 'string'], JSON.stringify(l));
+  assert.ok(lines.some((l) => l.msg === 'request' && l.route === '/healthz' && l.path === '/healthz' && l.status === 200 && !('ip' in l)), s.output());
+  assert.ok(lines.some((l) => /^contrail: listening on http:\/\/127\.0\.0\.1:\d+/.test(String(l.msg)) && l.port === s.port));
+  assert.ok(lines.some((l) => l.msg === 'contrail: stopping (SIGTERM)'), 'written before the exit');
+  assert.ok(out.includes('"msg":"request"'), 'on stdout');
+});
+
+test('--log-format pretty: one readable line per event, no JSON; no access log unless asked', async () => {
+  const s = await startServerProcess(['--log-format', 'pretty', '--no-rate-limits']);
+  try {
+    assert.equal((await httpGet(`${s.base}/healthz`)).status, 200);
+  } finally {
+    await s.stop();
+  }
+  // the exit can come before the last bytes are read from the pipe
+  if (!s.child.stdout!.closed) await once(s.child.stdout!, 'close');
+  const lines = s.output().split('\n').filter(Boolean);
+  assert.match(lines[0]!, /^\d\d:\d\d:\d\d\.\d{3}Z INFO  contrail: listening on http:\/\/127\.0\.0\.1:\d+ .* port=\d+$/);
+  for (const l of lines) assert.throws(() => JSON.parse(l), SyntaxError, l);
+  assert.ok(!lines.some((l) => l.includes(' request ')), s.output());
+});
+
+test('a log reader that goes away (EPIPE on stdout) does not take the server down', async () => {
+  const s = await startServerProcess(['--access-log', '--no-rate-limits']);
+  try {
+    s.child.stdout!.destroy();
+    for (let i = 0; i < 50; i++) assert.equal((await httpGet(`${s.base}/healthz`)).status, 200, `request ${i}`);
+    assert.equal(s.child.exitCode, null, s.output());
+  } finally {
+    await s.stop();
+  }
 });

@@ -22,12 +22,17 @@ const LIMIT = policyFor('airport').limit;
 
 async function pair(url: string) {
   const logs: string[] = [];
-  const log = (l: string) => logs.push(l);
+  const levels: string[] = [];
+  const log = (l: string, level = 'info') => {
+    logs.push(l);
+    levels.push(level);
+  };
   const limits = [new SharedLimits({ url, windowS: WINDOW_S, log }), new SharedLimits({ url, windowS: WINDOW_S, log })];
   await Promise.all(limits.map((l) => l.ready()));
   const servers = await Promise.all(limits.map((shared) => serve(routes, { clock: () => T0, shared, log })));
   return {
     logs,
+    levels,
     servers,
     close() {
       for (const s of servers) s.close();
@@ -81,6 +86,7 @@ test('Redis away at start and in between: requests are served, counted per serve
     }
     assert.equal(p.logs.length, 2, `one warning per server, not one per request: ${p.logs.join(' | ')}`);
     for (const l of p.logs) assert.match(l, new RegExp(`Redis at redis://127\\.0\\.0\\.1:${port} does not answer.*counting in this process`));
+    assert.deepEqual(p.levels, ['warn', 'warn'], 'the fallback is a warning');
 
     redis = await startRedis(port);
     await eventually(async () => assert.equal(p.logs.filter((l) => l.includes('answers again')).length, 2));

@@ -20,17 +20,24 @@ test('a decoder clock running ahead cannot make a snapshot look younger than the
 test('the moment the live routes turn stale and the moment they recover are logged, once each', () => {
   const live = new LiveState({ maxAgeS: 60, eagerGzip: false });
   const logs: string[] = [];
-  live.watch(T0 * 1000, (l) => logs.push(l));
+  const levels: string[] = [];
+  const log = (l: string, level = 'info') => {
+    logs.push(l);
+    levels.push(level);
+  };
+  live.watch(T0 * 1000, log);
   assert.equal(logs.length, 0, "nothing before the first snapshot");
   live.accept(snap(T0), T0);
-  for (let t = T0; t <= T0 + 70; t++) live.watch(t * 1000, (l) => logs.push(l));
+  for (let t = T0; t <= T0 + 70; t++) live.watch(t * 1000, log);
   assert.equal(logs.length, 1);
   assert.match(logs[0]!, /^live: the snapshot is 61 s old \(limit 60 s\): the feed has stopped updating; live routes answer 503 stale_snapshot$/);
   live.accept(snap(T0 + 71), T0 + 71);
-  live.watch((T0 + 71) * 1000, (l) => logs.push(l));
-  live.watch((T0 + 72) * 1000, (l) => logs.push(l));
+  live.watch((T0 + 71) * 1000, log);
+  live.watch((T0 + 72) * 1000, log);
   assert.equal(logs.length, 2);
   assert.match(logs[1]!, /^live: fresh snapshot again/);
+  // stale needs an operator: a warning; the recovery is news
+  assert.deepEqual(levels, ['warn', 'info']);
 });
 
 test('snapshots go live whole with their gzip made, in order of arrival, even when the feed clock jumps back', async () => {
