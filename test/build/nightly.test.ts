@@ -15,7 +15,7 @@ test('a bundle step that fails after the commit says the new build is live, neve
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build/nightly.ts'),
     '--ref', 'test/fixtures/ref-small', '--log', join(tmp, 'log'), '--artifacts', join(tmp, 'artifacts'),
     '--bundles', join(blocker, 'bundles'), '--no-accuracy',
-  ], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  ], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
   assert.equal(r.status, 1, r.stderr);
   const v = currentVersion(join(tmp, 'artifacts'));
   assert.ok(v, 'the build was committed before the bundles step');
@@ -28,7 +28,7 @@ test('run from another working directory, the defaults still find the shipped da
   // cron's way: some other folder, only outputs named
   // as an operator's crontab would call it: the installation's tsx, by absolute path
   const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-  const r = spawnSync(TSX, [join(ROOT, 'build/nightly.ts'), '--log', join(tmp, 'log'), '--artifacts', join(tmp, 'artifacts'), '--bundles', '', '--no-accuracy', '--ref', join(ROOT, 'test/fixtures/ref-small')], { cwd: tmp, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(TSX, [join(ROOT, 'build/nightly.ts'), '--log', join(tmp, 'log'), '--artifacts', join(tmp, 'artifacts'), '--bundles', '', '--no-accuracy', '--ref', join(ROOT, 'test/fixtures/ref-small')], { cwd: tmp, encoding: 'utf8', timeout: 300_000 });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /archive through 2023-08-30/, 'the bundled sample history, found from the installation');
   const missing = spawnSync(TSX, [join(ROOT, 'build/nightly.ts'), '--history', join(tmp, 'no-such-folder'), '--artifacts', join(tmp, 'a2')], { cwd: tmp, encoding: 'utf8', timeout: 60_000 });
