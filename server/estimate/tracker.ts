@@ -103,17 +103,18 @@ export class Tracker {
 
   /** The snapshot's next record (a view, maybe: nothing of it is kept but copied fields). */
   takeOne(rec: AircraftRecord, now: number): void {
-    if (!rec || typeof rec.hex !== 'string') return;
+    const hex = rec?.hex;
+    if (typeof hex !== 'string') return;
     const heardAt = now - (age(rec.seen) ?? 0);
-    const known = this.entries.get(rec.hex);
+    const known = this.entries.get(hex);
     if (known && heardAt <= known.heardAt + SAME_MESSAGE_S) return; // not heard again: the record is only ageing
-    this.entries.delete(rec.hex);
+    this.entries.delete(hex);
     if (notCruisingBecause(rec) !== null) return;
     const posAt = now - (age(rec.seen_pos) ?? age(rec.seen) ?? 0);
     // heard again while cruising: the entry is updated in place, so a second of a 12k sky leaves
     // next to nothing for the garbage collector (a new entry per aircraft per second cost 10-40 ms
     // scavenges on the serving thread); a string that did not change keeps its old copy
-    const e: Entry = known ?? { rec: { hex: rec.hex }, heardAt, start: { t: 0, lat: 0, lon: 0, track: 0, gs: 0, alt: 0 } };
+    const e: Entry = known ?? { rec: { hex }, heardAt, start: { t: 0, lat: 0, lon: 0, track: 0, gs: 0, alt: 0 } };
     e.heardAt = heardAt;
     e.plan = undefined;
     e.destCode = undefined;
@@ -129,7 +130,8 @@ export class Tracker {
     st.track = rec.track!;
     st.gs = rec.gs!;
     st.alt = rec.alt_baro as number;
-    this.entries.set(rec.hex, e);
+    // under the key kept in the entry: the record's own copy of the hex dies young
+    this.entries.set(e.rec.hex, e);
   }
 
   private sweep(now: number): void {

@@ -65,6 +65,8 @@ const TENTH = 10;
 const NONE16 = -32768;
 
 class Trail {
+  /** the map key, kept: re-inserting under it leaves the record's own copy of the hex to die young */
+  key = '';
   len = 0;
   start = 0;
   t: Float64Array;
@@ -244,7 +246,8 @@ export class TraceStore {
     const alt = rec.alt_baro === 'ground' ? ALT_GROUND : rec.alt_baro === undefined ? ALT_NULL : Math.round(rec.alt_baro);
     const trk = fixed16(rec.track);
     const gs = fixed16(rec.gs);
-    let tr = this.trails.get(rec.hex);
+    const hex = rec.hex;
+    let tr = this.trails.get(hex);
     if (tr && tr.count > 0) {
       const j = tr.last();
       if (t <= tr.t[j]!) return; // not newer than what we hold
@@ -254,13 +257,14 @@ export class TraceStore {
     if (tr) {
       this.remember(tr, t - this.windowS);
       tr.trim(t - this.windowS);
-      this.trails.delete(rec.hex); // re-insert: moves it to the back (freshest)
+      this.trails.delete(tr.key); // re-insert: moves it to the back (freshest)
     }
     else {
       tr = new Trail(16);
+      tr.key = hex;
       while (this.trails.size >= this.maxAircraft) this.evictOldest();
     }
-    this.trails.set(rec.hex, tr);
+    this.trails.set(tr.key, tr);
     tr.push(t, lat, lon, alt, trk, gs, this.maxPoints);
   }
 
