@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { staticPayload } from '../http/respond.ts';
 import { notFound } from '../../lib/errors.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { creditsDocument, type Credits } from '../credits.ts';
@@ -63,7 +63,7 @@ const INITIALIZER = `window.onload = function () {
 `;
 
 function prepared(raw: Buffer, contentType: string): Reply {
-  const body: Payload = contentType.startsWith('image/') ? { raw } : { raw, gz: gzipSync(raw) };
+  const body: Payload = contentType.startsWith('image/') ? { raw } : staticPayload(raw);
   return { body, headers: { 'Content-Type': contentType } };
 }
 

@@ -7,6 +7,7 @@ import { mapAirports } from '../map/airports.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { reply, type Reply, type Route } from '../http/types.ts';
 import { gzipSync } from 'node:zlib';
+import { staticPayload } from '../http/respond.ts';
 
 export interface MapDeps {
   history: HistoryStore;
@@ -32,7 +33,7 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-const asReply = (f: MapFile): Reply => ({ body: { raw: f.raw, gz: f.gz }, headers: { 'Content-Type': f.contentType } });
+const asReply = (f: MapFile): Reply => ({ body: f.body, headers: { 'Content-Type': f.contentType } });
 
 /** /v1/map/airports, prepared once per published build (503 artifact_unavailable before the first) */
 function airportsOf(history: HistoryStore): () => Reply {
@@ -50,7 +51,7 @@ function airportsOf(history: HistoryStore): () => Reply {
 export function mapRoutes(deps: MapDeps): Route[] {
   // bundle now: a broken map source fails the server at start-up, not on the first visitor
   const files = buildMapFiles();
-  const page: Reply = { body: { raw: Buffer.from(PAGE), gz: gzipSync(PAGE) }, headers: { 'Content-Type': 'text/html; charset=utf-8' } };
+  const page: Reply = { body: staticPayload(Buffer.from(PAGE)), headers: { 'Content-Type': 'text/html; charset=utf-8' } };
   const airports = airportsOf(deps.history);
   return [
     { pattern: '/', bucket: 'map', handler: () => page },

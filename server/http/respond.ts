@@ -1,5 +1,5 @@
 // the one boundary where replies and typed errors become HTTP (status, headers, bytes).
-import { gunzipSync, gzip, gzipSync, constants } from 'node:zlib';
+import { brotliCompressSync, gunzipSync, gzip, gzipSync, constants } from 'node:zlib';
 import { promisify } from 'node:util';
 import { ApiError, errorBody } from '../../lib/errors.ts';
 import type { Payload, Reply } from './types.ts';
@@ -25,6 +25,15 @@ const STATUS: Record<number, string> = {
 
 /** bodies smaller than this are sent as they are: gzip would not pay for its header */
 export const GZIP_MIN_BYTES = 1024;
+
+/**
+ * A body prepared once for the server's whole life (the map's files, the docs page): with its gzip
+ * and its brotli (quality 9: within 2 % of 11 on these files, at a fraction of its start-up time).
+ */
+export function staticPayload(raw: Buffer): Payload {
+  if (raw.length < GZIP_MIN_BYTES) return { raw };
+  return { raw, gz: gzipSync(raw, { level: 9 }), br: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }) };
+}
 
 /** the content codings a request accepts that this server can send */
 export interface Codings {

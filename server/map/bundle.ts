@@ -1,15 +1,15 @@
 // the first-party map's browser files, made once when the server starts: web/map/ bundled by
 // esbuild in memory (no built file is kept anywhere, so the page always matches the source), and
-// the Natural Earth basemap from the world-atlas package. each file is served with its gzip.
+// the Natural Earth basemap from the world-atlas package. each file is served with its gzip and brotli.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { gzipSync } from 'node:zlib';
 import { buildSync } from 'esbuild';
 import { installed } from '../../lib/install.ts';
+import { staticPayload } from '../http/respond.ts';
+import type { Payload } from '../http/types.ts';
 
 export interface MapFile {
-  raw: Buffer;
-  gz: Buffer;
+  body: Payload;
   contentType: string;
 }
 
@@ -23,7 +23,7 @@ const ENTRY_CSS = 'web/map/style.css';
  */
 const BASEMAP = 'world-atlas/countries-50m.json';
 
-const prepared = (raw: Buffer, contentType: string): MapFile => ({ raw, gz: gzipSync(raw), contentType });
+const prepared = (raw: Buffer, contentType: string): MapFile => ({ body: staticPayload(raw), contentType });
 
 /** Bundle the entries in one esbuild run (JS: an IIFE for the browsers of the last few years; CSS: with leaflet.css inlined). */
 function bundle(): { js: Buffer; css: Buffer } {

@@ -23,6 +23,11 @@ test('GET / is the page shell; /map/map.js, map.css and the basemap are served, 
     assert.match(js.headers['content-type'] ?? '', /^text\/javascript/);
     assert.match(js.text, /__contrail/, 'the bundle is the map\'s own code');
     assert.match(js.text, /Leaflet/, 'with Leaflet bundled in');
+    // as a browser asks: the brotli prepared at start, the same bytes once decoded
+    const br = await s.get('/map/map.js', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(br.text, js.text);
+    assert.ok(br.wireBytes < js.wireBytes, 'smaller than the gzip');
     const css = await s.get('/map/map.css');
     assert.match(css.text, /\.leaflet-container/, 'leaflet.css is inlined');
     const basemap = await s.get('/map/countries-50m.json');
