@@ -20,6 +20,17 @@ export interface SnapshotView {
   listBody(ids: readonly number[], head: string, tail: string): Buffer;
 }
 
+/** records handled between two yields when the work runs in slices (hub.ts acceptSliced) */
+const SLICE = 2000;
+
+/** Run a sliced computation to its end, here and now. */
+export function runAll<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
 /** A snapshot with each aircraft's cell on every grid and a hex lookup, made once when it arrives. */
 export class IndexedSnapshot {
   readonly byHex = new Map<string, number>();
@@ -27,12 +38,28 @@ export class IndexedSnapshot {
   readonly cells: Int32Array[];
   private members: Map<number, number[]> | null = null;
 
-  constructor(readonly view: SnapshotView) {
-    const n = view.total;
-    this.cells = LEVELS.map(() => new Int32Array(n));
-    for (let i = 0; i < n; i++) {
+  /** Index a snapshot here and now (see indexing for the sliced way). */
+  constructor(readonly view: SnapshotView, build = true) {
+    this.cells = LEVELS.map(() => new Int32Array(view.total));
+    if (build) this.fill(0, view.total);
+  }
+
+  /** Index a snapshot a slice of records at a time, yielding between slices. */
+  static *indexing(view: SnapshotView, slice = SLICE): Generator<void, IndexedSnapshot> {
+    const s = new IndexedSnapshot(view, false);
+    for (let at = 0; at < view.total; at += slice) {
+      s.fill(at, Math.min(view.total, at + slice));
+      yield;
+    }
+    return s;
+  }
+
+  private fill(from: number, to: number): void {
+    const view = this.view;
+    for (let i = from; i < to; i++) {
+      const hex = view.hexOf(i);
       // a repeated hex (a feed glitch) keeps its first record, so every hex is in one place only
-      if (!this.byHex.has(view.hexOf(i))) this.byHex.set(view.hexOf(i), i);
+      if (!this.byHex.has(hex)) this.byHex.set(hex, i);
       const lat = view.latOf(i);
       const lon = view.lonOf(i);
       const placed = Number.isFinite(lat) && Number.isFinite(lon);
@@ -87,11 +114,18 @@ function changeOf(d: SnapshotDiff, cell: number): CellChange {
 
 /** The changes from `prev` to `cur` in every cell at once: one pass over both snapshots. */
 export function diffSnapshots(prev: IndexedSnapshot, cur: IndexedSnapshot): SnapshotDiff {
+  return runAll(diffing(prev, cur));
+}
+
+/** diffSnapshots a slice of records at a time, yielding between slices. */
+export function* diffing(prev: IndexedSnapshot, cur: IndexedSnapshot, slice = SLICE): Generator<void, SnapshotDiff> {
   const d: SnapshotDiff = new Map();
   const still = new Uint8Array(prev.view.total);
   for (let i = 0; i < cur.view.total; i++) {
+    if (i % slice === slice - 1) yield;
     if (!cur.kept(i)) continue;
-    const p = prev.byHex.get(cur.view.hexOf(i));
+    const hex = cur.view.hexOf(i);
+    const p = prev.byHex.get(hex);
     if (p !== undefined) still[p] = 1;
     const same = p !== undefined && prev.view.record(p).equals(cur.view.record(i));
     if (!same) changeOf(d, SKY).upsert.push(i);
@@ -103,10 +137,11 @@ export function diffSnapshots(prev: IndexedSnapshot, cur: IndexedSnapshot): Snap
         continue;
       }
       if (c !== NO_CELL) changeOf(d, c).upsert.push(i);
-      if (pc !== NO_CELL) changeOf(d, pc).gone.push(cur.view.hexOf(i));
+      if (pc !== NO_CELL) changeOf(d, pc).gone.push(hex);
     }
   }
   for (let p = 0; p < prev.view.total; p++) {
+    if (p % slice === slice - 1) yield;
     if (still[p] || !prev.kept(p)) continue;
     const hex = prev.view.hexOf(p);
     changeOf(d, SKY).gone.push(hex);

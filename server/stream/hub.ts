@@ -4,7 +4,7 @@
 // the cell's subscribers); nothing here runs once per client. no uWS object crosses this file.
 import type { Bbox } from '../live/spatial.ts';
 import { cellsFor, topicOf } from './cells.ts';
-import { IndexedSnapshot, diffSnapshots, type SnapshotView } from './diff.ts';
+import { IndexedSnapshot, diffing, runAll, type SnapshotDiff, type SnapshotView } from './diff.ts';
 import { diffMessage, endMessage, fullMessage, staleMessage, subscribedMessage } from './protocol.ts';
 
 /** every client's topic for the end-of-snapshot and stale messages */
@@ -56,30 +56,82 @@ export class StreamHub {
     return this.refs.size;
   }
 
-  /** A snapshot went live. `stale` is the live routes' 503 detail when it is already too old, else null. */
+  /** A snapshot went live. `stale` is the live routes' 503 detail when it is already too old, else null. Published here and now. */
   accept(view: SnapshotView, stale: string | null): void {
     const started = performance.now();
+    runAll(this.accepting(view, stale));
+    this.last.ms = performance.now() - started;
+  }
+
+  /**
+   * The same, in slices: indexing the snapshot and the diff run a slice of records at a time, the
+   * next slice scheduled by `defer` (setImmediate), so a 12k sky never holds the serving thread
+   * for long. clients keep the previous snapshot until the diff is published whole; a snapshot
+   * arriving meanwhile waits, and only the newest waiting one is taken. `done` runs after each publish.
+   */
+  acceptSliced(view: SnapshotView, stale: string | null, defer: (next: () => void) => void = setImmediate, done: () => void = () => {}): void {
+    this.waiting = { view, stale };
+    if (this.busy) return;
+    const next = () => {
+      const w = this.waiting;
+      this.waiting = null;
+      if (!w) {
+        this.busy = false;
+        return;
+      }
+      this.busy = true;
+      const steps = this.accepting(w.view, w.stale);
+      let spent = 0;
+      const step = () => {
+        const t = performance.now();
+        let r: IteratorResult<void, void>;
+        try {
+          r = steps.next();
+        } catch (e) {
+          // a failed publish may have reached some cells: the next snapshot goes out whole
+          this.busy = false;
+          this.needsFull = true;
+          throw e;
+        }
+        spent += performance.now() - t;
+        if (!r.done) return defer(step);
+        this.last.ms = spent;
+        done();
+        defer(next);
+      };
+      step();
+    };
+    next();
+  }
+
+  private waiting: { view: SnapshotView; stale: string | null } | null = null;
+  private busy = false;
+
+  private *accepting(view: SnapshotView, stale: string | null): Generator<void, void> {
+    let diff: SnapshotDiff | null = null;
+    let cur: IndexedSnapshot | null = null;
+    if (stale === null && this.refs.size > 0 && this.view && !this.needsFull) {
+      // both indexes and the diff before anything is published: the clients (and a subscriber
+      // arriving meanwhile) hold the previous snapshot until then
+      const prev = this.indexed ?? (yield* IndexedSnapshot.indexing(this.view));
+      this.indexed = prev;
+      cur = yield* IndexedSnapshot.indexing(view);
+      diff = yield* diffing(prev, cur);
+    }
     this.last = { ms: 0, messages: 0, bytes: 0 };
-    const prev = this.refs.size > 0 && this.view ? this.current() : null;
     this.view = view;
-    this.indexed = null;
+    this.indexed = cur;
     this.fulls.clear();
     if (stale !== null) this.enterStale(stale);
     else if (this.refs.size > 0) {
-      if (!prev || this.needsFull) this.publishFull();
-      else {
-        const cur = this.current();
-        for (const [cell, change] of diffSnapshots(prev, cur)) {
-          if (this.refs.has(cell)) this.send(topicOf(cell), diffMessage(view, cell, change));
-        }
-      }
+      if (!diff) this.publishFull();
+      else for (const [cell, change] of diff) if (this.refs.has(cell)) this.send(topicOf(cell), diffMessage(view, cell, change));
       this.send(CONTROL_TOPIC, endMessage(view.now));
     }
     if (stale === null) {
       this.staleDetail = null;
       this.needsFull = false;
     }
-    this.last.ms = performance.now() - started;
   }
 
   /** Called once a second with the live routes' 503 detail (null while fresh): tells the clients the moment it turns. */

@@ -154,11 +154,10 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
   const checkAll = () => {
     for (const ws of sockets) tooSlow(ws);
   };
+  // indexed and diffed in slices between requests: a whole-sky subscriber makes the diff cover
+  // every aircraft, 15-80 ms a snapshot in one piece on this machine
   o.live.onLive((snap) =>
-    guarded('publish', () => {
-      hub.accept(snap, staleDetail());
-      checkAll();
-    }),
+    guarded('publish', () => hub.acceptSliced(snap, staleDetail(), (next) => setImmediate(() => guarded('publish', next)), checkAll)),
   );
   const timer = setInterval(() => guarded('tick', () => hub.tick(staleDetail())), TICK_MS);
   timer.unref();

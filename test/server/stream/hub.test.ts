@@ -152,3 +152,80 @@ test('before the first snapshot a subscriber is told the feed is not there yet',
   const msgs = hub.subscribe(null, null, null).messages.map((m) => JSON.parse(m.toString()));
   assert.deepEqual(msgs.map((m) => m.type), ['subscribed', 'stale']);
 });
+
+/** many aircraft spread over Europe (seeded), moved on by `k` steps; every 7th leaves at step 2 */
+function crowd(k: number): AircraftRecord[] {
+  let seed = 20261125;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return Array.from({ length: 5000 }, (_, i) => ({ hex: (0x400000 + i).toString(16), lat: 40 + rnd() * 20 + k * 0.05, lon: -5 + rnd() * 30 + k * 0.05, alt_baro: 30000 + k }))
+    .filter((_, i) => !(k >= 2 && i % 7 === 0));
+}
+
+/** run the sliced work by hand, one slice per call, counting slices */
+function stepper() {
+  const q: (() => void)[] = [];
+  return { defer: (f: () => void) => void q.push(f), step: () => q.shift()?.(), drain: () => { let n = 0; while (q.length) { q.shift()!(); n++; } return n; }, get queued() { return q.length; } };
+}
+
+test('in slices, the hub publishes exactly what it publishes in one piece, and a client holds exactly its cells', () => {
+  const whole = recorder();
+  const sliced = recorder();
+  const a = new StreamHub(whole);
+  const b = new StreamHub(sliced);
+  const s = stepper();
+  a.accept(view(T0, crowd(0)), null);
+  b.acceptSliced(view(T0, crowd(0)), null, s.defer);
+  s.drain();
+  const ca = new Client();
+  const cb = new Client();
+  for (const m of a.subscribe(null, box(0, 45, 10, 52), null).messages) ca.apply(JSON.parse(m.toString()));
+  for (const m of b.subscribe(null, box(0, 45, 10, 52), null).messages) cb.apply(JSON.parse(m.toString()));
+  a.subscribe(null, null, null);
+  b.subscribe(null, null, null);
+  for (let k = 1; k <= 3; k++) {
+    a.accept(view(T0 + k, crowd(k)), null);
+    b.acceptSliced(view(T0 + k, crowd(k)), null, s.defer);
+    assert.ok(s.drain() > 3, 'the work went in several slices');
+  }
+  assert.deepEqual(sliced.sent, whole.sent);
+  for (const m of sliced.sent) if (m.topic !== CONTROL_TOPIC && m.topic !== 'cell/sky') cb.apply(m.msg);
+  for (const m of whole.sent) if (m.topic !== CONTROL_TOPIC && m.topic !== 'cell/sky') ca.apply(m.msg);
+  const cells = b.subscribe(null, box(0, 45, 10, 52), null).sub.cells.length;
+  const inCells = new Set(b.subscribe(null, box(0, 45, 10, 52), null).messages.map((m) => JSON.parse(m.toString())).filter((m) => m.type === 'full').flatMap((m) => m.aircraft.map((x: AircraftRecord) => x.hex)));
+  assert.ok(cells > 10 && inCells.size > 500, 'the box covers many cells and aircraft');
+  assert.deepEqual(cb.hexes(), [...inCells].sort(), 'the sliced client holds exactly the aircraft its cells hold now');
+  assert.deepEqual(cb.hexes(), ca.hexes());
+});
+
+test('while a sliced snapshot is being diffed, clients (and a new subscriber) hold the previous one; a newer waiting snapshot replaces an older waiting one', () => {
+  const rec = recorder();
+  const hub = new StreamHub(rec);
+  const s = stepper();
+  hub.accept(view(T0, crowd(0)), null);
+  hub.subscribe(null, null, null);
+  hub.acceptSliced(view(T0 + 1, crowd(1)), null, s.defer);
+  s.step();
+  assert.equal(rec.sent.length, 0, 'nothing published mid-way');
+  const late = hub.subscribe(null, box(0, 45, 2, 47), null).messages.map((m) => JSON.parse(m.toString()));
+  assert.equal(late.at(-1).now, T0, 'a subscriber mid-way gets the snapshot the others hold');
+  hub.acceptSliced(view(T0 + 2, crowd(2)), null, s.defer);
+  hub.acceptSliced(view(T0 + 3, crowd(3)), null, s.defer);
+  s.drain();
+  const ends = rec.sent.filter((m) => m.topic === CONTROL_TOPIC).map((m) => m.msg.now);
+  assert.deepEqual(ends, [T0 + 1, T0 + 3], 'T0+2 waited and was replaced by T0+3');
+});
+
+test('a publish that throws mid-way does not wedge the sliced hub: the next snapshot goes out whole', () => {
+  let fail = true;
+  const sent: string[] = [];
+  const hub = new StreamHub({ publish: (topic, m) => { if (fail) throw new Error('socket gone'); sent.push(`${topic} ${JSON.parse(m.toString()).type}`); } });
+  const s = stepper();
+  hub.accept(view(T0, crowd(0)), null);
+  hub.subscribe(null, null, null);
+  hub.acceptSliced(view(T0 + 1, crowd(1)), null, s.defer);
+  assert.throws(() => s.drain(), /socket gone/);
+  fail = false;
+  hub.acceptSliced(view(T0 + 2, crowd(2)), null, s.defer);
+  s.drain();
+  assert.deepEqual(sent, ['cell/sky full', `${CONTROL_TOPIC} end`]);
+});
