@@ -1,8 +1,9 @@
 // object storage behind one small interface: the S3 adapter (any S3-compatible endpoint, via
 // @aws-sdk/client-s3) for real runs, wrappers in tests. credentials come from the standard AWS
 // environment variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ...).
-// the SDK does not retry (build/upload/retry.ts does, the same way for every request) and keeps
-// its connections alive: one socket per request slot, reused for the next object.
+// the SDK does not retry (build/upload/retry.ts does, the same way for every request); it and the
+// hand-signed PUT of small objects (s3-put.ts) share keep-alive agents: a socket per request slot,
+// reused for the next object.
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import {
@@ -12,11 +13,11 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   ListObjectsV2Command,
-  PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { ObjectHeaders } from './headers.ts';
+import { putter } from './s3-put.ts';
 
 /** what a listing says of one stored object */
 export interface Listed {
@@ -56,10 +57,16 @@ const missing = (e: unknown) => {
 
 const unquote = (etag: string | undefined) => (etag ?? '').replace(/"/g, '');
 
-/** the SDK client for an S3-compatible store, with `sockets` keep-alive connections */
-export function s3Client(o: Omit<S3Options, 'bucket'>, credentials?: { accessKeyId: string; secretAccessKey: string }, sockets = 8): S3Client {
+export interface S3Connection {
+  client: S3Client;
+  agents: { http: HttpAgent; https: HttpsAgent };
+}
+
+/** the SDK client for an S3-compatible store and its keep-alive agents, `sockets` connections each */
+export function s3Connection(o: Omit<S3Options, 'bucket'>, credentials?: { accessKeyId: string; secretAccessKey: string }, sockets = 8): S3Connection {
   const agent = { keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets };
-  return new S3Client({
+  const agents = { http: new HttpAgent(agent), https: new HttpsAgent(agent) };
+  const client = new S3Client({
     endpoint: o.endpoint || undefined,
     region: o.region,
     forcePathStyle: o.forcePathStyle,
@@ -67,12 +74,13 @@ export function s3Client(o: Omit<S3Options, 'bucket'>, credentials?: { accessKey
     // one attempt per send: build/upload/retry.ts retries
     maxAttempts: 1,
     // connect within 10 s; a socket silent for 2 min is dead (a part of 8 MB at 1 Mbit/s takes ~1 min)
-    requestHandler: { httpAgent: new HttpAgent(agent), httpsAgent: new HttpsAgent(agent), connectionTimeout: 10_000, requestTimeout: 120_000 },
+    requestHandler: { httpAgent: agents.http, httpsAgent: agents.https, connectionTimeout: 10_000, requestTimeout: 120_000 },
     // checksums only where an operation needs them: the SDK's default streams bodies as aws-chunked
     // with trailing checksums, which several S3-compatible stores keep in Content-Encoding
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  return { client, agents };
 }
 
 const objectHeaders = (h: ObjectHeaders, sha256: string) => ({
@@ -83,10 +91,17 @@ const objectHeaders = (h: ObjectHeaders, sha256: string) => ({
   Metadata: { sha256 },
 });
 
-export function s3Store(o: S3Options, client = s3Client(o)): ObjectStore & { client: S3Client } {
+export function s3Store(o: S3Options, conn = s3Connection(o)): ObjectStore & { close(): void } {
   const Bucket = o.bucket;
+  const client = conn.client;
+  // the credentials the SDK resolved (environment, profile, SSO, instance role), refreshed as it does
+  const fastPut = putter(o, () => client.config.credentials(), conn.agents);
   return {
-    client,
+    close() {
+      client.destroy();
+      conn.agents.http.destroy();
+      conn.agents.https.destroy();
+    },
     async get(Key) {
       try {
         const r = await client.send(new GetObjectCommand({ Bucket, Key }));
@@ -96,9 +111,7 @@ export function s3Store(o: S3Options, client = s3Client(o)): ObjectStore & { cli
         throw e;
       }
     },
-    async put(Key, data, h, sha256) {
-      await client.send(new PutObjectCommand({ Bucket, Key, Body: data, ContentLength: data.length, ...objectHeaders(h, sha256) }));
-    },
+    put: fastPut,
     async list(Prefix) {
       const out = new Map<string, Listed>();
       let ContinuationToken: string | undefined;

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { s3Client, s3Store, type ObjectStore } from '../../build/upload/object-store.ts';
+import { s3Connection, s3Store, type ObjectStore } from '../../build/upload/object-store.ts';
 
 const require = createRequire(import.meta.url);
 // s3rver is CommonJS without types
@@ -26,13 +26,13 @@ export async function startS3(): Promise<S3Server> {
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const store = storeAt(endpoint);
-  return { endpoint, store, close: async () => (store.client.destroy(), server.close()) };
+  return { endpoint, store, close: async () => (store.close(), server.close()) };
 }
 
 /** An S3 store of the test bucket at `endpoint` (s3rver's, or a proxy's in front of it). */
 export function storeAt(endpoint: string, sockets = 8): ReturnType<typeof s3Store> {
   const o = { endpoint, bucket: BUCKET, region: 'us-east-1', forcePathStyle: true };
-  return s3Store(o, s3Client(o, CREDS, sockets));
+  return s3Store(o, s3Connection(o, CREDS, sockets));
 }
 
 export interface Recording extends ObjectStore {

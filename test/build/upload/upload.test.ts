@@ -60,6 +60,8 @@ test('a full upload sends every object with the headers of its URL and puts the 
     assert.equal(got.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(got.headers['cache-control'], policyFor('airframe').cache);
     assert.equal(JSON.parse(gunzipSync(got.body).toString()).hex, airframe.split('/').pop());
+    const sha = (await import('../../../artifacts/tree.ts')).currentVersion(fx.root)!.manifest.objects[airframe]!.sha256;
+    assert.equal(got.headers['x-amz-meta-sha256'], sha, 'the content hash travels with the object');
 
     const rolling = b.index.bundles.find((x) => x.kind === 'rolling')!;
     const file = await rawGet(s3.endpoint, `pub${rolling.path}`);
