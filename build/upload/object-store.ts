@@ -1,20 +1,45 @@
 // object storage behind one small interface: the S3 adapter (any S3-compatible endpoint, via
 // @aws-sdk/client-s3) for real runs, wrappers in tests. credentials come from the standard AWS
 // environment variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ...).
-import { createReadStream } from 'node:fs';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+// the SDK does not retry (build/upload/retry.ts does, the same way for every request); it and the
+// hand-signed PUT of small objects (s3-put.ts) share keep-alive agents: a socket per request slot,
+// reused for the next object.
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import type { ObjectHeaders } from './headers.ts';
+import { putter } from './s3-put.ts';
 
-/** the bytes of one object: in memory, or a file streamed from disk */
-export type Body = { data: Buffer } | { file: string; bytes: number };
+/** what a listing says of one stored object */
+export interface Listed {
+  /** without quotes: an md5 for a plain PUT on most stores, `<md5>-<parts>` for a multipart one on S3 */
+  etag: string;
+  bytes: number;
+}
 
 export interface ObjectStore {
   /** the object's bytes, or null when it does not exist */
   get(key: string): Promise<Buffer | null>;
-  /** the sha256 recorded with the object when it was put, '' when none, null when the object does not exist */
-  head(key: string): Promise<string | null>;
-  put(key: string, body: Body, headers: ObjectHeaders, sha256: string): Promise<void>;
+  /** the content's sha256 travels with the object as x-amz-meta-sha256 */
+  put(key: string, data: Buffer, headers: ObjectHeaders, sha256: string): Promise<void>;
+  /** every object whose key starts with `prefix` */
+  list(prefix: string): Promise<Map<string, Listed>>;
   delete(key: string): Promise<void>;
+  /** starts a multipart upload, resolves to its id */
+  createMultipart(key: string, headers: ObjectHeaders, sha256: string): Promise<string>;
+  /** resolves to the part's ETag */
+  putPart(key: string, uploadId: string, part: number, data: Buffer): Promise<string>;
+  completeMultipart(key: string, uploadId: string, etags: readonly string[]): Promise<void>;
+  abortMultipart(key: string, uploadId: string): Promise<void>;
 }
 
 export interface S3Options {
@@ -30,24 +55,53 @@ const missing = (e: unknown) => {
   return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
 };
 
-/** the SDK client for an S3-compatible store */
-export function s3Client(o: Omit<S3Options, 'bucket'>, credentials?: { accessKeyId: string; secretAccessKey: string }): S3Client {
-  return new S3Client({
+const unquote = (etag: string | undefined) => (etag ?? '').replace(/"/g, '');
+
+export interface S3Connection {
+  client: S3Client;
+  agents: { http: HttpAgent; https: HttpsAgent };
+}
+
+/** the SDK client for an S3-compatible store and its keep-alive agents, `sockets` connections each */
+export function s3Connection(o: Omit<S3Options, 'bucket'>, credentials?: { accessKeyId: string; secretAccessKey: string }, sockets = 8): S3Connection {
+  const agent = { keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets };
+  const agents = { http: new HttpAgent(agent), https: new HttpsAgent(agent) };
+  const client = new S3Client({
     endpoint: o.endpoint || undefined,
     region: o.region,
     forcePathStyle: o.forcePathStyle,
     credentials,
+    // one attempt per send: build/upload/retry.ts retries
+    maxAttempts: 1,
+    // connect within 10 s; a socket silent for 2 min is dead (a part of 8 MB at 1 Mbit/s takes ~1 min)
+    requestHandler: { httpAgent: agents.http, httpsAgent: agents.https, connectionTimeout: 10_000, requestTimeout: 120_000 },
     // checksums only where an operation needs them: the SDK's default streams bodies as aws-chunked
     // with trailing checksums, which several S3-compatible stores keep in Content-Encoding
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  return { client, agents };
 }
 
-export function s3Store(o: S3Options, client = s3Client(o)): ObjectStore & { client: S3Client } {
+const objectHeaders = (h: ObjectHeaders, sha256: string) => ({
+  ContentType: h.contentType,
+  ContentEncoding: h.contentEncoding,
+  CacheControl: h.cacheControl,
+  ContentDisposition: h.contentDisposition,
+  Metadata: { sha256 },
+});
+
+export function s3Store(o: S3Options, conn = s3Connection(o)): ObjectStore & { close(): void } {
   const Bucket = o.bucket;
+  const client = conn.client;
+  // the credentials the SDK resolved (environment, profile, SSO, instance role), refreshed as it does
+  const fastPut = putter(o, () => client.config.credentials(), conn.agents);
   return {
-    client,
+    close() {
+      client.destroy();
+      conn.agents.http.destroy();
+      conn.agents.https.destroy();
+    },
     async get(Key) {
       try {
         const r = await client.send(new GetObjectCommand({ Bucket, Key }));
@@ -57,33 +111,34 @@ export function s3Store(o: S3Options, client = s3Client(o)): ObjectStore & { cli
         throw e;
       }
     },
-    async head(Key) {
-      try {
-        const r = await client.send(new HeadObjectCommand({ Bucket, Key }));
-        return r.Metadata?.sha256 ?? '';
-      } catch (e) {
-        if (missing(e)) return null;
-        throw e;
-      }
-    },
-    async put(Key, body, h, sha256) {
-      await client.send(
-        new PutObjectCommand({
-          Bucket,
-          Key,
-          Body: 'data' in body ? body.data : createReadStream(body.file),
-          ContentLength: 'data' in body ? body.data.length : body.bytes,
-          ContentType: h.contentType,
-          ContentEncoding: h.contentEncoding,
-          CacheControl: h.cacheControl,
-          ContentDisposition: h.contentDisposition,
-          // the content hash travels with the object: a re-run after an interruption skips what arrived
-          Metadata: { sha256 },
-        }),
-      );
+    put: fastPut,
+    async list(Prefix) {
+      const out = new Map<string, Listed>();
+      let ContinuationToken: string | undefined;
+      do {
+        const r = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
+        for (const c of r.Contents ?? []) if (c.Key) out.set(c.Key, { etag: unquote(c.ETag), bytes: c.Size ?? -1 });
+        ContinuationToken = r.IsTruncated ? r.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+      return out;
     },
     async delete(Key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key }));
+    },
+    async createMultipart(Key, h, sha256) {
+      const r = await client.send(new CreateMultipartUploadCommand({ Bucket, Key, ...objectHeaders(h, sha256) }));
+      if (!r.UploadId) throw new Error(`the store started a multipart upload of ${Key} without an upload id`);
+      return r.UploadId;
+    },
+    async putPart(Key, UploadId, PartNumber, data) {
+      const r = await client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body: data, ContentLength: data.length }));
+      return unquote(r.ETag);
+    },
+    async completeMultipart(Key, UploadId, etags) {
+      await client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) } }));
+    },
+    async abortMultipart(Key, UploadId) {
+      await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
     },
   };
 }

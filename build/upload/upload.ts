@@ -1,18 +1,33 @@
 // upload the published artifact tree and the researchers' bundles to object storage:
-// plan from the last uploaded manifest, put what changed (skipping objects a previous, interrupted
-// run already delivered: their stored sha256 matches), delete retired objects past the grace
-// period, and put <prefix>/manifest.json LAST so a reader never sees a half-published build.
+// plan from the last uploaded manifest, put what changed through a bounded pool of keep-alive
+// connections (large files in parts), retry throttling and transient failures with back-off,
+// delete retired objects past the grace period, and put <prefix>/manifest.json LAST so a reader
+// never sees a half-published build. a marker object (<prefix>/upload-pending.json) is put before
+// the first object and deleted after the manifest: when a run finds it, the previous run was cut
+// short, so it lists the prefix once and skips what already arrived (same size and ETag).
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { currentVersion, MANIFEST_FILE } from '../../artifacts/tree.ts';
 import { fileOf } from '../../artifacts/keys.ts';
 import { localFile, readIndex } from '../bundle/bundle.ts';
 import { BUNDLES_URL } from '../../artifacts/bundles.ts';
+import { mulberry32 } from '../../lib/random.ts';
 import { bundleHeaders, indexHeaders, manifestHeaders, treeHeaders, type ObjectHeaders } from './headers.ts';
 import { parseRemoteManifest, planUpload, type LocalObject, type RemoteManifest } from './plan.ts';
-import type { Body, ObjectStore } from './object-store.ts';
+import type { Listed, ObjectStore } from './object-store.ts';
+import { DEFAULT_RETRY, describe, withRetry, type RetryPolicy } from './retry.ts';
+import { limiter } from './limit.ts';
+import { fileEtags, partsOf, putMultipart, type Part, type Send } from './multipart.ts';
+import { progressLine, type Tally } from './progress.ts';
+
+/** files from this size on go up in parts of DEFAULT_PART_BYTES */
+export const DEFAULT_MULTIPART_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
+export const PENDING_FILE = 'upload-pending.json';
 
 export interface UploadOptions {
   /** artifact tree root: its `current` version is uploaded */
@@ -24,32 +39,53 @@ export interface UploadOptions {
   prefix: string;
   nowMs: number;
   graceMs: number;
+  /** requests in flight at most */
   concurrency: number;
+  retry?: RetryPolicy;
+  multipartBytes?: number;
+  partBytes?: number;
+  /** stops taking new objects when aborted; the requests in flight finish, then the upload rejects */
+  signal?: AbortSignal;
   /** progress and summary lines */
   say?: (line: string) => void;
   /** clock for rates only (never decides anything) */
   clock?: () => number;
+  /** a progress line this often while sending */
+  progressMs?: number;
+  /** back-off jitter in [0, 1) and the wait itself: seeded and instant in tests */
+  rand?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface UploadResult {
   buildId: string;
   objects: number;
   put: number;
-  /** already in the bucket with the same sha256 (a re-run after an interruption) */
+  /** already in the bucket with the same content (a re-run after an interruption) */
   skipped: number;
   unchanged: number;
   deleted: number;
   retired: number;
   bytes: number;
+  retries: number;
+  /** a previous run had been cut short: this one checked what had arrived */
+  resumed: boolean;
 }
+
+type Body = { data: Buffer } | { file: string; bytes: number };
 
 interface Item extends LocalObject {
   body: Body;
   headers: ObjectHeaders;
 }
 
+/** the upload was stopped by its signal (SIGINT, SIGTERM) */
+export class Interrupted extends Error {
+  override name = 'Interrupted';
+}
 
 const joinKey = (prefix: string, key: string) => (prefix ? `${prefix}/${key}` : key);
+const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
 /** Everything one upload sends: the tree objects, the bundle files and the bundles index. */
 function localObjects(root: string, bundles: string, prefix: string): { version: NonNullable<ReturnType<typeof currentVersion>>; items: Item[] } {
@@ -72,47 +108,104 @@ function localObjects(root: string, bundles: string, prefix: string): { version:
   return { version, items };
 }
 
+async function readBody(it: Item): Promise<Buffer> {
+  if ('data' in it.body) return it.body.data;
+  const data = await readFile(it.body.file);
+  if (data.length !== it.body.bytes) throw new Error(`${it.body.file} has ${data.length} bytes, the manifest says ${it.body.bytes}: the tree changed during the upload`);
+  return data;
+}
+
 export async function upload(o: UploadOptions): Promise<UploadResult> {
   const say = o.say ?? (() => {});
-  const clock = o.clock ?? (() => 0);
+  const clock = o.clock ?? Date.now;
+  const multipartBytes = o.multipartBytes ?? DEFAULT_MULTIPART_BYTES;
+  const partBytes = o.partBytes ?? DEFAULT_PART_BYTES;
   const { version, items } = localObjects(o.root, o.bundles, o.prefix);
-  const manifestKey = joinKey(o.prefix, MANIFEST_FILE);
-  const remote = parseRemoteManifest(await o.store.get(manifestKey), manifestKey);
-  const plan = planUpload(items, remote, o.nowMs, o.graceMs);
-  say(`upload: build ${version.id}: ${items.length} objects, ${plan.put.length} to send, ${plan.unchanged} unchanged, ${plan.delete.length} to delete, ${Object.keys(plan.retired).length} retired`);
-
-  const r: UploadResult = { buildId: version.id, objects: items.length, put: 0, skipped: 0, unchanged: plan.unchanged, deleted: 0, retired: Object.keys(plan.retired).length, bytes: 0 };
-  const started = clock();
-  let done = 0;
-  let next = 0;
-  const report = () => {
-    const s = Math.max((clock() - started) / 1000, 1e-3);
-    say(`upload: ${done}/${plan.put.length} (${r.put} sent, ${r.skipped} already there; ${Math.round(r.put / s)} objects/s, ${(r.bytes / s / 1e6).toFixed(1)} MB/s)`);
+  const store = o.store;
+  const t: Tally = { done: 0, total: 0, sent: 0, skipped: 0, bytes: 0, totalBytes: 0, retries: 0 };
+  const limit = limiter(o.concurrency);
+  const retrier = {
+    policy: o.retry ?? DEFAULT_RETRY,
+    rand: o.rand ?? mulberry32(randomInt(2 ** 31)),
+    sleep: o.sleep ?? ((ms: number) => sleep(ms)),
+    onRetry: (what: string, attempt: number, e: unknown, wait: number) => {
+      t.retries++;
+      if (t.retries <= 20 || t.retries % 100 === 0) say(`upload: ${what}: ${describe(e)}, retry ${attempt} in ${wait} ms (${t.retries} retries so far)`);
+    },
   };
-  const every = Math.max(1, Math.ceil(plan.put.length / 20));
+  const send: Send = (what, fn) => limit(() => withRetry(what, fn, retrier));
+
+  const manifestKey = joinKey(o.prefix, MANIFEST_FILE);
+  const pendingKey = joinKey(o.prefix, PENDING_FILE);
+  const remote = parseRemoteManifest(await send(`get ${manifestKey}`, () => store.get(manifestKey)), manifestKey);
+  const plan = planUpload(items, remote, o.nowMs, o.graceMs);
+  t.total = plan.put.length;
+  t.totalBytes = plan.put.reduce((s, it) => s + it.bytes, 0);
+  say(`upload: build ${version.id}: ${items.length} objects, ${plan.put.length} to send (${(t.totalBytes / 1e6).toFixed(1)} MB), ${plan.unchanged} unchanged, ${plan.delete.length} to delete, ${Object.keys(plan.retired).length} retired`);
+
+  // a marker left by a run that did not finish: what it sent may be there already
+  const pending = await send(`get ${pendingKey}`, () => store.get(pendingKey));
+  let there = new Map<string, Listed>();
+  if (pending && plan.put.length) {
+    there = await send(`list ${o.prefix}/`, () => store.list(o.prefix ? `${o.prefix}/` : ''));
+    say(`upload: ${pendingKey} is there: the last upload was cut short; ${there.size} objects in the bucket, those with the same size and ETag are not sent again`);
+  } else if (!pending && (plan.put.length || plan.delete.length)) {
+    const marker = Buffer.from(JSON.stringify({ build_id: version.id, started_at: new Date(o.nowMs).toISOString() }));
+    await send(`put ${pendingKey}`, () => store.put(pendingKey, marker, manifestHeaders(), createHash('sha256').update(marker).digest('hex')));
+  }
+
+  /** true when a previous run already delivered these bytes */
+  const arrived = async (it: Item, data: Buffer | null, parts: Part[] | null): Promise<boolean> => {
+    const l = there.get(it.key);
+    if (!l || l.bytes !== it.bytes) return false;
+    if (data) return l.etag === md5(data);
+    return 'file' in it.body && (await fileEtags(it.body.file, parts!)).includes(l.etag);
+  };
+
+  const sendOne = async (it: Item) => {
+    const parts = it.bytes >= multipartBytes && 'file' in it.body ? partsOf(it.bytes, partBytes) : null;
+    const data = parts ? null : await readBody(it);
+    if (await arrived(it, data, parts)) t.skipped++;
+    else {
+      if (parts && 'file' in it.body) await putMultipart(store, send, it.key, it.body.file, parts, it.headers, it.sha256);
+      else await send(`put ${it.key}`, () => store.put(it.key, data!, it.headers, it.sha256));
+      t.sent++;
+      t.bytes += it.bytes;
+    }
+    t.done++;
+  };
+
+  const started = clock();
+  const ticker = setInterval(() => say(progressLine(t, clock() - started)), o.progressMs ?? 2000);
+  ticker.unref();
+  let next = 0;
+  let failure: unknown = null;
   const worker = async () => {
-    while (next < plan.put.length) {
+    while (next < plan.put.length && !failure && !o.signal?.aborted) {
       const it = plan.put[next++]!;
-      if ((await o.store.head(it.key)) === it.sha256) r.skipped++;
-      else {
-        await o.store.put(it.key, it.body, it.headers, it.sha256);
-        r.put++;
-        r.bytes += it.bytes;
+      try {
+        await sendOne(it);
+      } catch (e) {
+        failure ??= e;
       }
-      if (++done % every === 0) report();
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, plan.put.length)) }, worker));
-  if (plan.put.length % every !== 0) report();
-
-  for (const key of plan.delete) {
-    await o.store.delete(key);
-    r.deleted++;
+  try {
+    // a worker per request slot: each keeps one connection busy (a multipart file's parts queue for slots)
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, plan.put.length)) }, worker));
+  } finally {
+    clearInterval(ticker);
   }
+  if (plan.put.length) say(progressLine(t, clock() - started));
+  if (failure) throw failure;
+  if (o.signal?.aborted) throw new Interrupted(`interrupted after ${t.done} of ${t.total} objects (${t.sent} sent): ${manifestKey} is unchanged; run again to send the rest`);
+
+  await Promise.all(plan.delete.map((key) => send(`delete ${key}`, () => store.delete(key))));
   const { objects: _ignored, ...meta } = version.manifest;
   const doc: RemoteManifest = { ...meta, uploaded_at: new Date(o.nowMs).toISOString(), objects: plan.objects, retired: plan.retired };
   const bytes = Buffer.from(JSON.stringify(doc));
-  await o.store.put(manifestKey, { data: bytes }, manifestHeaders(), createHash('sha256').update(bytes).digest('hex'));
-  say(`upload: done: ${r.put} sent, ${r.skipped} already there, ${r.unchanged} unchanged, ${r.deleted} deleted, ${r.retired} retired (kept for the grace period); manifest ${manifestKey} last`);
-  return r;
+  await send(`put ${manifestKey}`, () => store.put(manifestKey, bytes, manifestHeaders(), createHash('sha256').update(bytes).digest('hex')));
+  if (pending || plan.put.length || plan.delete.length) await send(`delete ${pendingKey}`, () => store.delete(pendingKey));
+  say(`upload: done: ${t.sent} sent, ${t.skipped} already there, ${plan.unchanged} unchanged, ${plan.delete.length} deleted, ${Object.keys(plan.retired).length} retired (kept for the grace period), ${t.retries} retries; manifest ${manifestKey} last`);
+  return { buildId: version.id, objects: items.length, put: t.sent, skipped: t.skipped, unchanged: plan.unchanged, deleted: plan.delete.length, retired: Object.keys(plan.retired).length, bytes: t.bytes, retries: t.retries, resumed: !!pending };
 }

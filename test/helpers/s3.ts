@@ -1,11 +1,11 @@
 // a real S3-compatible server (s3rver) on loopback with a temp directory, an S3 store for it, and a
-// store wrapper that records every put (and can fail after N puts, as an interrupted upload does).
+// store wrapper that records every object written (plain puts and completed multipart uploads).
 import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { s3Client, s3Store, type ObjectStore } from '../../build/upload/object-store.ts';
+import { s3Connection, s3Store, type ObjectStore } from '../../build/upload/object-store.ts';
 
 const require = createRequire(import.meta.url);
 // s3rver is CommonJS without types
@@ -25,26 +25,32 @@ export async function startS3(): Promise<S3Server> {
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: mkdtempSync(join(tmpdir(), 'contrail-s3rver-')), configureBuckets: [{ name: BUCKET }] });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = s3Client({ endpoint, region: 'us-east-1', forcePathStyle: true }, CREDS);
-  const store = s3Store({ endpoint, bucket: BUCKET, region: 'us-east-1', forcePathStyle: true }, client);
-  return { endpoint, store, close: async () => (client.destroy(), server.close()) };
+  const store = storeAt(endpoint);
+  return { endpoint, store, close: async () => (store.close(), server.close()) };
+}
+
+/** An S3 store of the test bucket at `endpoint` (s3rver's, or a proxy's in front of it). */
+export function storeAt(endpoint: string, sockets = 8): ReturnType<typeof s3Store> {
+  const o = { endpoint, bucket: BUCKET, region: 'us-east-1', forcePathStyle: true };
+  return s3Store(o, s3Connection(o, CREDS, sockets));
 }
 
 export interface Recording extends ObjectStore {
   puts: string[];
 }
 
-/** Records put keys in order; with failAfter, the put after that many throws (the upload dies there). */
-export function recording(inner: ObjectStore, failAfter = Infinity): Recording {
+/** Records the keys of the objects written, in the order they were complete. */
+export function recording(inner: ObjectStore): Recording {
   const puts: string[] = [];
   return {
+    ...inner,
     puts,
-    get: (k) => inner.get(k),
-    head: (k) => inner.head(k),
-    delete: (k) => inner.delete(k),
-    async put(k, body, h, sha) {
-      if (puts.length >= failAfter) throw new Error(`injected failure after ${failAfter} puts`);
-      await inner.put(k, body, h, sha);
+    async put(k, data, h, sha) {
+      await inner.put(k, data, h, sha);
+      puts.push(k);
+    },
+    async completeMultipart(k, id, etags) {
+      await inner.completeMultipart(k, id, etags);
       puts.push(k);
     },
   };

@@ -1,20 +1,26 @@
 // publishing to a real S3-compatible server (s3rver on loopback): headers per object, only changed
-// objects sent, deletion only after the grace period, the manifest last, and a resumable upload.
+// objects sent, deletion only after the grace period, the manifest last. failures come from a real
+// proxy in front of it (test/helpers/fault-proxy.ts): throttling, 5xx and resets are retried, a
+// request that keeps failing ends the run with a clear error, and an interrupted run is resumed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { commit, stage } from '../../../build/publish/publish.ts';
 import { writeBundles } from '../../../build/bundle/bundle.ts';
-import { upload, type UploadOptions } from '../../../build/upload/upload.ts';
+import { PENDING_FILE, upload, type UploadOptions } from '../../../build/upload/upload.ts';
+import { localFile } from '../../../build/bundle/bundle.ts';
+import { fileOf } from '../../../artifacts/keys.ts';
+import { mulberry32 } from '../../../lib/random.ts';
 import { bucketOfKey, IMMUTABLE } from '../../../build/upload/headers.ts';
 import { planUpload, parseRemoteManifest } from '../../../build/upload/plan.ts';
 import { policyFor } from '../../../schemas/policy.ts';
 import { makeFixture, NOW_MS } from '../../helpers/publish-fixture.ts';
-import { BUCKET, CREDS, rawGet, recording, startS3 } from '../../helpers/s3.ts';
+import { BUCKET, CREDS, rawGet, recording, startS3, storeAt } from '../../helpers/s3.ts';
+import { faultProxy, type Fault } from '../../helpers/fault-proxy.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 4, 0, 0);
 const H = 3600_000;
@@ -28,7 +34,10 @@ function publish(root: string, id: string, docs: Record<string, number>) {
 }
 
 const TREE = { 'v1/airframes/4b1814': 1, 'v1/airports/ZRH': 2, 'v1/alliances/star/routes': 3, 'v1/route/SWR100': 4, 'meta/routes': 5 };
-const opts = (root: string, store: UploadOptions['store'], nowMs = T0): UploadOptions => ({ root, bundles: '', store, prefix: 'pub', nowMs, graceMs: 48 * H, concurrency: 3 });
+// retries wait no real time here: the waits themselves are checked in retry.test.ts
+const opts = (root: string, store: UploadOptions['store'], nowMs = T0): UploadOptions => ({
+  root, bundles: '', store, prefix: 'pub', nowMs, graceMs: 48 * H, concurrency: 3, clock: () => T0, rand: mulberry32(14), sleep: async () => {},
+});
 
 test('a full upload sends every object with the headers of its URL and puts the manifest last', async () => {
   const s3 = await startS3();
@@ -39,8 +48,10 @@ test('a full upload sends every object with the headers of its URL and puts the 
     const store = recording(s3.store);
     const r = await upload({ ...opts(fx.root, store), bundles: out });
     assert.equal(store.puts.at(-1), 'pub/manifest.json', 'the manifest is the last put');
+    assert.equal(store.puts[0], `pub/${PENDING_FILE}`, 'the marker of an unfinished upload comes first');
+    assert.equal(await s3.store.get(`pub/${PENDING_FILE}`), null, 'and is gone once the manifest is in place');
     assert.equal(r.put, r.objects);
-    assert.equal(store.puts.length, r.objects + 1);
+    assert.equal(store.puts.length, r.objects + 2);
 
     const airframe = Object.keys((await import('../../../artifacts/tree.ts')).currentVersion(fx.root)!.manifest.objects).find((k) => k.startsWith('v1/airframes/'))!;
     const got = await rawGet(s3.endpoint, `pub/${airframe}`);
@@ -49,6 +60,8 @@ test('a full upload sends every object with the headers of its URL and puts the 
     assert.equal(got.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(got.headers['cache-control'], policyFor('airframe').cache);
     assert.equal(JSON.parse(gunzipSync(got.body).toString()).hex, airframe.split('/').pop());
+    const sha = (await import('../../../artifacts/tree.ts')).currentVersion(fx.root)!.manifest.objects[airframe]!.sha256;
+    assert.equal(got.headers['x-amz-meta-sha256'], sha, 'the content hash travels with the object');
 
     const rolling = b.index.bundles.find((x) => x.kind === 'rolling')!;
     const file = await rawGet(s3.endpoint, `pub${rolling.path}`);
@@ -80,7 +93,7 @@ test('a second run sends only the objects whose content changed', async () => {
     publish(root, 'b2', { ...TREE, 'v1/airports/ZRH': 20, 'v1/airframes/4b1815': 6 });
     const store = recording(s3.store);
     const r = await upload(opts(root, store, T0 + H));
-    assert.deepEqual(store.puts.sort(), ['pub/manifest.json', 'pub/v1/airframes/4b1815', 'pub/v1/airports/ZRH']);
+    assert.deepEqual(store.puts.sort(), ['pub/manifest.json', `pub/${PENDING_FILE}`, 'pub/v1/airframes/4b1815', 'pub/v1/airports/ZRH']);
     assert.deepEqual([r.put, r.unchanged, r.skipped], [2, 4, 0]);
     const again = recording(s3.store);
     await upload(opts(root, again, T0 + 2 * H));
@@ -117,28 +130,158 @@ test('an object that left the tree is deleted only after the grace period', asyn
   }
 });
 
-test('an upload interrupted midway leaves the old manifest; the re-run finishes without re-sending what arrived', async () => {
+/** a tree object's key, not the manifest or the marker */
+const isObject = (key: string) => key.startsWith('pub/') && key !== 'pub/manifest.json' && key !== `pub/${PENDING_FILE}`;
+
+/** b1 uploaded, then b2 published with all 5 objects changed and 10 new ones: 15 to send */
+async function fifteenToSend(s3: Awaited<ReturnType<typeof startS3>>): Promise<{ root: string; before: string }> {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-up-'));
+  publish(root, 'b1', TREE);
+  await upload(opts(root, s3.store));
+  const changed = Object.fromEntries(Object.entries(TREE).map(([k, n]) => [k, n + 100]));
+  for (let i = 0; i < 10; i++) changed[`v1/airframes/4b18${String(20 + i)}`] = i;
+  publish(root, 'b2', changed);
+  return { root, before: (await s3.store.get('pub/manifest.json'))!.toString() };
+}
+
+/** every object the bucket's manifest names is in the bucket with the bytes of the local tree */
+async function assertComplete(s3: Awaited<ReturnType<typeof startS3>>, root: string, buildId: string) {
+  const m = parseRemoteManifest(await s3.store.get('pub/manifest.json'), 'm')!;
+  assert.equal(m.build_id, buildId);
+  const version = (await import('../../../artifacts/tree.ts')).currentVersion(root)!;
+  for (const key of Object.keys(version.manifest.objects)) {
+    const got = await rawGet(s3.endpoint, `pub/${key}`);
+    assert.equal(got.status, 200, key);
+    assert.deepEqual(got.body, readFileSync(join(version.dir, fileOf(key))), key);
+  }
+  assert.deepEqual(Object.keys(m.objects).sort(), Object.keys(version.manifest.objects).map((k) => `pub/${k}`).sort());
+  assert.equal(await s3.store.get(`pub/${PENDING_FILE}`), null);
+}
+
+test('throttling, 5xx and connection resets are retried with back-off until every object is in place', async () => {
   const s3 = await startS3();
+  const faults: Fault[] = [{ status: 503, code: 'SlowDown' }, { status: 429, code: 'TooManyRequests' }, { status: 500, code: 'InternalError' }, 'reset'];
+  const seen = new Map<string, number>();
+  // the first attempt of every object fails, each in one of the four ways; the second fails too for every third object
+  const proxy = await faultProxy(s3.endpoint, (req, path) => {
+    if (req.method !== 'PUT' || !isObject(path)) return null;
+    const n = (seen.get(path) ?? 0) + 1;
+    seen.set(path, n);
+    const i = [...seen.keys()].indexOf(path);
+    return n === 1 || (n === 2 && i % 3 === 0) ? faults[(i + n) % faults.length]! : null;
+  });
+  const waits: number[] = [];
   try {
-    const root = mkdtempSync(join(tmpdir(), 'contrail-up-'));
-    publish(root, 'b1', TREE);
-    await upload(opts(root, s3.store));
-    const before = (await s3.store.get('pub/manifest.json'))!.toString();
-    const changed = Object.fromEntries(Object.entries(TREE).map(([k, n]) => [k, n + 100]));
-    for (let i = 0; i < 10; i++) changed[`v1/airframes/4b18${String(20 + i)}`] = i;
-    publish(root, 'b2', changed);
-    const dying = recording(s3.store, 6);
-    await assert.rejects(upload({ ...opts(root, dying, T0 + H), concurrency: 1 }), /injected failure after 6 puts/);
-    assert.equal(dying.puts.length, 6);
-    assert.equal((await s3.store.get('pub/manifest.json'))!.toString(), before, 'the remote manifest was not touched');
-    const rerun = recording(s3.store);
-    const r = await upload(opts(root, rerun, T0 + H));
-    assert.equal(r.skipped, 6, 'the six objects that arrived are not sent again');
-    assert.equal(r.put, 15 - 6);
-    assert.equal(rerun.puts.filter((k) => dying.puts.includes(k)).length, 0);
-    assert.equal(rerun.puts.at(-1), 'pub/manifest.json');
-    assert.equal(JSON.parse((await s3.store.get('pub/manifest.json'))!.toString()).build_id, 'b2');
+    const { root } = await fifteenToSend(s3);
+    const lines: string[] = [];
+    const r = await upload({ ...opts(root, storeAt(proxy.endpoint), T0 + H), sleep: async (ms) => void waits.push(ms), say: (l) => lines.push(l) });
+    assert.equal(proxy.injected, 15 + 5);
+    assert.equal(r.retries, proxy.injected, 'each injected failure cost one retry');
+    assert.deepEqual([r.put, r.skipped], [15, 0]);
+    assert.ok(waits.every((w) => w >= 0 && w < 200), `first and second retries wait under 100 and 200 ms: ${waits}`);
+    assert.ok(lines.some((l) => /put pub\/\S+: 503 SlowDown, retry 1 in \d+ ms/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /ECONNRESET|socket hang up/.test(l)), 'a reset is reported as such');
+    await assertComplete(s3, root, 'b2');
   } finally {
+    await proxy.close();
+    await s3.close();
+  }
+});
+
+test('a request that keeps failing ends the run with the request, the attempts and the cause; the bucket keeps the old manifest', async () => {
+  const s3 = await startS3();
+  const proxy = await faultProxy(s3.endpoint, (req, path) => (req.method === 'PUT' && path === 'pub/v1/airports/ZRH' ? { status: 503, code: 'SlowDown' } : null));
+  try {
+    const { root, before } = await fifteenToSend(s3);
+    const retry = { retries: 2, baseMs: 10, capMs: 1000 };
+    await assert.rejects(upload({ ...opts(root, storeAt(proxy.endpoint), T0 + H), retry }), /^RequestFailed: put pub\/v1\/airports\/ZRH: gave up after 3 attempts, last: 503 SlowDown$/m);
+    assert.equal(proxy.injected, 3);
+    assert.equal((await s3.store.get('pub/manifest.json'))!.toString(), before, 'the remote manifest was not touched');
+    const forbidden = await faultProxy(s3.endpoint, (req, path) => (req.method === 'PUT' && path === 'pub/v1/airports/ZRH' ? { status: 403, code: 'AccessDenied' } : null));
+    try {
+      await assert.rejects(upload({ ...opts(root, storeAt(forbidden.endpoint), T0 + H), retry }), /put pub\/v1\/airports\/ZRH: 403 AccessDenied \(not retried\)/);
+      assert.equal(forbidden.injected, 1);
+    } finally {
+      await forbidden.close();
+    }
+    const r = await upload(opts(root, s3.store, T0 + H));
+    // ZRH is the 13th of the 15 in key order: the twelve before it were on their way before it failed
+    assert.ok(r.resumed && r.skipped >= 12 && r.put >= 1 && r.put + r.skipped === 15, `the objects that arrived are not sent again (${r.skipped} skipped, ${r.put} sent)`);
+    await assertComplete(s3, root, 'b2');
+  } finally {
+    await proxy.close();
+    await s3.close();
+  }
+});
+
+test('an upload interrupted midway leaves the old manifest; the re-run sends only what had not arrived', async () => {
+  const s3 = await startS3();
+  const stop = new AbortController();
+  let puts = 0;
+  // the interruption: stop (as SIGINT or SIGTERM does) when the sixth object is on its way
+  const first = await faultProxy(s3.endpoint, (req, path) => {
+    if (req.method === 'PUT' && isObject(path) && ++puts === 6) stop.abort();
+    return null;
+  });
+  const second = await faultProxy(s3.endpoint);
+  try {
+    const { root, before } = await fifteenToSend(s3);
+    await assert.rejects(upload({ ...opts(root, storeAt(first.endpoint), T0 + H), signal: stop.signal }), /interrupted after \d+ of 15 objects .*pub\/manifest.json is unchanged; run again/);
+    const arrived = first.stored.filter(isObject);
+    assert.ok(arrived.length >= 6 && arrived.length < 15, `${arrived.length} arrived`);
+    assert.equal((await s3.store.get('pub/manifest.json'))!.toString(), before, 'the remote manifest was not touched');
+    assert.notEqual(await s3.store.get(`pub/${PENDING_FILE}`), null, 'the marker says the upload is unfinished');
+
+    const r = await upload(opts(root, storeAt(second.endpoint), T0 + H));
+    assert.deepEqual([r.resumed, r.skipped, r.put], [true, arrived.length, 15 - arrived.length]);
+    const sent = second.stored.filter(isObject);
+    assert.equal(sent.length, 15 - arrived.length, 'only the rest was sent');
+    assert.deepEqual(sent.filter((k) => arrived.includes(k)), [], 'nothing that had arrived was sent again');
+    assert.equal(second.forwarded.GET, 3, 'the manifest, the marker and one listing page');
+    assert.equal(second.stored.at(-1), 'pub/manifest.json');
+    await assertComplete(s3, root, 'b2');
+  } finally {
+    await first.close();
+    await second.close();
+    await s3.close();
+  }
+});
+
+test('files above the multipart threshold go up in parts (a failed part is retried alone) and are recognised on a resumed run', async () => {
+  const s3 = await startS3();
+  let failedPart = false;
+  const proxy = await faultProxy(s3.endpoint, (req) => {
+    if (req.method !== 'PUT' || !/[?&]partNumber=2(&|$)/.test(req.url ?? '') || failedPart) return null;
+    failedPart = true;
+    return { status: 503, code: 'SlowDown' };
+  });
+  try {
+    const fx = await makeFixture(2, 3);
+    const out = join(fx.dir, 'bundles');
+    const b = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS });
+    // lowered from 16 MB / 8 MB so the fixture's bundles are large files
+    const big = { multipartBytes: 4096, partBytes: 2048 };
+    const large = b.index.bundles.filter((x) => x.bytes >= big.multipartBytes);
+    assert.ok(large.length >= 1 && large.some((x) => x.bytes > 2 * big.partBytes), 'the fixture has a bundle of three parts or more');
+    const store = recording(storeAt(proxy.endpoint));
+    const r = await upload({ ...opts(fx.root, store), bundles: out, ...big });
+    assert.equal(r.retries, 1);
+    const parts = large.reduce((s, x) => s + Math.ceil(x.bytes / big.partBytes), 0);
+    assert.equal(proxy.forwarded.PUT, r.put - large.length + parts + 2, 'plain objects, every part once, the marker and the manifest');
+    assert.equal(proxy.forwarded.POST, 2 * large.length, 'a start and a completion per large file');
+    for (const x of large) {
+      const got = await rawGet(s3.endpoint, `pub${x.path}`);
+      assert.deepEqual(got.body, readFileSync(localFile(out, x)), x.path);
+      assert.equal(got.headers['content-type'], 'application/gzip');
+      assert.equal(got.headers['cache-control'], IMMUTABLE);
+    }
+    // as if the run had been cut short before its manifest: everything is checked against the listing
+    await s3.store.delete('pub/manifest.json');
+    await s3.store.put(`pub/${PENDING_FILE}`, Buffer.from('{}'), { contentType: 'application/json', cacheControl: 'no-cache' }, '');
+    const again = await upload({ ...opts(fx.root, s3.store), bundles: out, ...big });
+    assert.deepEqual([again.resumed, again.put, again.skipped], [true, 0, r.objects], 'plain and multipart objects alike are found in place');
+  } finally {
+    await proxy.close();
     await s3.close();
   }
 });
@@ -160,12 +303,27 @@ test('the publish command uploads with AWS credentials from the environment and 
     spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   const help = run(['--help']);
   assert.equal(help.status, 0);
-  for (const f of ['--endpoint', '--bucket', '--prefix', '--grace-hours', 'AWS_ACCESS_KEY_ID']) assert.ok(help.stdout.includes(f), f);
+  for (const f of ['--endpoint', '--bucket', '--prefix', '--grace-hours', '--concurrency', '--retries', '--multipart-mb', '--part-mb', 'AWS_ACCESS_KEY_ID', 'run it again']) assert.ok(help.stdout.includes(f), f);
   assert.match(run(['--bucket', 'Bad_Bucket']).stderr, /--bucket: expected a bucket name/);
   assert.match(run([]).stderr, /--bucket \(or CONTRAIL_S3_BUCKET\) is required/);
   assert.equal(run(['--bucket', 'ok-bucket', '--prefix', '/x/']).status, 2);
   assert.match(run(['--bucket', 'ok-bucket', '--endpoint', 'ftp://x']).stderr, /expected an http\(s\) URL/);
-  assert.match(run(['--bucket', 'ok-bucket', '--concurrency', 'many']).stderr, /expected an integer/);
+  for (const [args, message] of [
+    [['--concurrency', 'many'], /--concurrency: expected an integer, got "many"/],
+    [['--concurrency', '0'], /--concurrency: must be 1\.\.256/],
+    [['--retries', '-1'], /--retries: must be 0\.\.20/],
+    [['--retries', '2.5'], /--retries: expected an integer/],
+    [['--part-mb', '4'], /--part-mb: must be 5\.\.5120 \(S3's part sizes, in MiB\)/],
+    [['--multipart-mb', 'big'], /--multipart-mb: expected a number/],
+    [['--multipart-mb', '6000'], /--multipart-mb: must be 5\.\.5120/],
+    [['--grace-hours', '-3'], /--grace-hours: must be 0 or more/],
+    [['--concurrency'], /flag --concurrency needs a value/],
+    [['--no-such-flag', '1'], /unknown flag --no-such-flag/],
+  ] as const) {
+    const r = run(['--bucket', 'ok-bucket', ...args]);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, message);
+  }
   const s3 = await startS3();
   try {
     const root = mkdtempSync(join(tmpdir(), 'contrail-up-'));
