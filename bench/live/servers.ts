@@ -1,0 +1,181 @@
+// the live bench's adapters: the two servers under test as processes. Contrail's real server on a
+// feed file; readsb (a binary built by hand, never part of this project) decoding Beast frames from
+// a traffic generator given by path, writing the aircraft.json Contrail reads. every process runs in
+// its own process group so that stopping it ends what it started, and only that.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** status and body of one GET, or status 0 when nothing answers */
+function httpGet(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.end();
+  });
+}
+
+/** the unix seconds of the snapshot Contrail serves (/v1/now generated_at), NaN when unreadable */
+export async function servedSnapshotAt(base: string): Promise<number> {
+  try {
+    const at = (JSON.parse((await httpGet(`${base}/v1/now`)).body) as { generated_at?: unknown }).generated_at;
+    return typeof at === 'number' ? at : typeof at === 'string' ? Date.parse(at) / 1000 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+export interface Proc {
+  name: string;
+  child: ChildProcess;
+  /** the resident memory of its whole process group, MB (Linux /proc) */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+/** one process in a new group, its output into `log` */
+function start(name: string, cmd: string, args: string[], log: string, cwd?: string): Proc {
+  const out = openSync(log, 'w');
+  const child = spawn(cmd, args, { cwd, stdio: ['ignore', out, out], detached: true });
+  closeSync(out); // the child holds its own copy
+  return {
+    name,
+    child,
+    rssMb: () => groupRssKb(child.pid!) / 1024,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+      const gone = new Promise((r) => child.once('exit', r));
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        return; // already gone
+      }
+      if (await Promise.race([gone.then(() => true), sleep(5000, false)])) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // gone in between
+      }
+    },
+  };
+}
+
+/** VmRSS summed over the processes of group `pgid` */
+function groupRssKb(pgid: number): number {
+  let kb = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // ended while reading
+    }
+  }
+  return kb;
+}
+
+/** poll `ready` every `everyMs` until it holds; throws `what` (with the log's tail) on timeout or exit */
+async function waitFor(p: Proc, log: string, what: string, timeoutS: number, ready: () => Promise<boolean> | boolean, everyMs = 500): Promise<void> {
+  const tail = () => readFileSync(log, 'utf8').split('\n').slice(-15).join('\n');
+  for (const end = Date.now() + timeoutS * 1000; Date.now() < end; await sleep(everyMs)) {
+    if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode} before ${what}; its log ends:\n${tail()}`);
+    if (await ready()) return;
+  }
+  throw new Error(`${p.name}: no ${what} within ${timeoutS} s; its log ends:\n${tail()}`);
+}
+
+/** Contrail's real server on `feed`, rate limits off; resolves once it serves a live snapshot */
+export async function startContrail(o: { entry: string; feed: string; extraArgs: string[]; dir: string }): Promise<Proc & { base: string }> {
+  const port = await freePort();
+  const log = join(o.dir, 'contrail.log');
+  const args = ['--import', 'tsx', o.entry, '--host', '127.0.0.1', '--port', String(port), '--feed', o.feed, '--no-rate-limits', ...o.extraArgs];
+  const p = start('Contrail', process.execPath, args, log);
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(p, log, 'live snapshot (/v1/now 200)', 60, async () => (await httpGet(`${base}/v1/now`)).status === 200);
+  return { ...p, base };
+}
+
+/** positioned aircraft in a readsb aircraft.json, 0 while it is missing or half-written */
+function positioned(file: string): number {
+  try {
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { aircraft?: { lat?: unknown }[] };
+    return (doc.aircraft ?? []).filter((a) => typeof a.lat === 'number').length;
+  } catch {
+    return 0;
+  }
+}
+
+export interface Readsb {
+  base: string;
+  /** the aircraft.json readsb rewrites every second */
+  aircraftJson: string;
+  procs: Proc[];
+  /** whether the traffic generator still runs (readsb's aircraft would age out without it) */
+  feeding(): boolean;
+}
+
+/**
+ * readsb (--net-only, Beast in, its API on --net-api-port, aircraft.json every second) fed by the
+ * traffic generator at `beastFeed` (run with node: `--write-db`, then `--port P --duration S`);
+ * resolves once readsb holds `minAircraft` positioned aircraft.
+ */
+export async function startReadsb(o: { binary: string; beastFeed: string; dir: string; minAircraft: number; feedSeconds: number; extraArgs: string[] }): Promise<Readsb> {
+  const [beastPort, apiPort] = [await freePort(), await freePort()];
+  const json = join(o.dir, 'json');
+  const db = join(o.dir, 'db.csv.gz');
+  const procs: Proc[] = [];
+  const dbLog = join(o.dir, 'beast-db.log');
+  const dbProc = start('beast feed --write-db', process.execPath, [o.beastFeed, '--write-db', db], dbLog);
+  const code = await new Promise<number | null>((r) => dbProc.child.once('exit', r));
+  if (code !== 0) throw new Error(`${o.beastFeed} --write-db exited with ${code}: ${readFileSync(dbLog, 'utf8').slice(-500)}`);
+  mkdirSync(json, { recursive: true });
+  const rlog = join(o.dir, 'readsb.log');
+  const readsb = start('readsb', o.binary, [
+    '--net-only', '--net-bind-address', '127.0.0.1', '--net-bi-port', String(beastPort), '--net-api-port', String(apiPort),
+    '--write-json', json, '--write-json-every', '1', '--db-file', db, '--quiet', ...o.extraArgs,
+  ], rlog);
+  procs.push(readsb);
+  const base = `http://127.0.0.1:${apiPort}`;
+  try {
+    await waitFor(readsb, rlog, 'API answer', 30, async () => (await httpGet(`${base}/re-api/?all`)).status === 200);
+    // readsb has once been seen to reset a feeder connection during the first seconds (the generator
+    // then exits): start it again, up to twice, before giving up
+    const startFeed = (n: number) =>
+      start('beast feed', process.execPath, [o.beastFeed, '--port', String(beastPort), '--duration', String(o.feedSeconds), '--period', '10'], join(o.dir, `beast-feed-${n}.log`));
+    let restarts = 0;
+    procs.push(startFeed(restarts));
+    const aircraftJson = join(json, 'aircraft.json');
+    await waitFor(readsb, rlog, `${o.minAircraft} positioned aircraft in ${aircraftJson}`, 180, () => {
+      if (procs.at(-1)!.child.exitCode !== null) {
+        const flog = readFileSync(join(o.dir, `beast-feed-${restarts}.log`), 'utf8').slice(-500);
+        if (restarts === 2) throw new Error(`the beast feed exited with ${procs.at(-1)!.child.exitCode}: ${flog}\nreadsb's log ends: ${readFileSync(rlog, 'utf8').slice(-1500)}`);
+        console.error(`the beast feed exited (${flog.trim().split('\n').at(-1)}); starting it again`);
+        procs.push(startFeed(++restarts));
+      }
+      return positioned(aircraftJson) >= o.minAircraft;
+    }, 2000);
+    return { base, aircraftJson, procs, feeding: () => procs.at(-1)!.child.exitCode === null };
+  } catch (e) {
+    for (const p of procs) await p.stop();
+    throw e;
+  }
+}
