@@ -47,6 +47,7 @@ Options:
   --beast-feed PATH   the Beast traffic generator (a node script: --write-db FILE; --port P --duration S --period S)
   --readsb-args "A B" extra flags for readsb
   --min-aircraft N    positioned aircraft readsb must hold before the runs start (default 11500)
+  --readsb-attempts N starts of readsb in all when it aborts while the traffic arrives (default 5)
   --help              this text
 
 The bench itself only waits while wrk runs (its own CPU time is printed at the end).`;
@@ -78,6 +79,7 @@ const REFRESH_S = positive('refresh-s', 1);
 const READSB = flag('readsb', '');
 const BEAST_FEED = flag('beast-feed', '');
 const MIN_AIRCRAFT = Math.round(positive('min-aircraft', 11_500));
+const ATTEMPTS = Math.round(positive('readsb-attempts', 5));
 if (READSB && !BEAST_FEED) throw new Error('--readsb needs --beast-feed PATH (the traffic generator that feeds it Beast frames)');
 for (const [name, path] of [['readsb', READSB], ['beast-feed', BEAST_FEED], ['entry', ENTRY], ['snapshot', SNAPSHOT]] as const) {
   if (path && !existsSync(path)) throw new Error(`--${name}: no such file: ${path}`);
@@ -136,7 +138,7 @@ try {
   let feeding = () => true;
   if (READSB) {
     console.error(`starting readsb and the Beast feed; waiting for ${MIN_AIRCRAFT} positioned aircraft ...`);
-    const r = await startReadsb({ binary: READSB, beastFeed: resolve(BEAST_FEED), dir, minAircraft: MIN_AIRCRAFT, feedSeconds: Math.ceil(runSeconds) + 900, extraArgs: words('readsb-args') });
+    const r = await startReadsb({ binary: READSB, beastFeed: resolve(BEAST_FEED), dir, minAircraft: MIN_AIRCRAFT, feedSeconds: Math.ceil(runSeconds) + 900, extraArgs: words('readsb-args'), attempts: ATTEMPTS });
     procs.push(...r.procs);
     readsbBase = r.base;
     feeding = r.feeding;
@@ -186,7 +188,9 @@ try {
   console.log(`the snapshot Contrail serves moved on ${snapMoved.toFixed(0)} s over the ${wallS.toFixed(0)} s of measured runs`);
   console.log(`this bench's own CPU: ${((cpuDuring.user + cpuDuring.system) / 1e6).toFixed(1)} s during the runs, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s in all over ${((Date.now() - started) / 1000).toFixed(0)} s wall\n`);
   for (const line of table(CASES, runs)) console.log(line);
-  if (!feeding()) console.log('\nTHE BEAST FEED STOPPED during the runs: readsb\'s traffic aged out; do not use these figures');
+  if (!feeding()) {
+    console.log(`\nREADSB OR ITS BEAST FEED STOPPED during the runs; do not use these figures. readsb's log ends:\n${readFileSync(join(dir, 'readsb.log'), 'utf8').slice(-1500)}`);
+  }
 } finally {
   await cleanup();
 }
