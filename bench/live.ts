@@ -5,12 +5,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { rename, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { mulberry32 } from '../lib/random.ts';
 import { ENCODINGS, selectCases, type Case } from './live/cases.ts';
-import { servedSnapshotAt, startContrail, startReadsb, type Proc } from './live/servers.ts';
+import { servedSnapshotAt, settle, startContrail, startReadsb, type Proc } from './live/servers.ts';
 import { median, table, type Run, type Server } from './live/table.ts';
 import { parseWrk, pointsScript, samplePoints, wrkArgs, type PointStyle, type WrkResult } from './live/wrk.ts';
 import { flag } from './flags.ts';
@@ -171,8 +170,8 @@ try {
         const result = await wrk(url(s, c), c, s);
         runs.push({ caseId: c.id, server: s, round, result });
         loads.push(loadavg()[0]!);
-        console.error(`round ${round} ${c.id} ${s}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.non2xx + result.errors} bad, load ${loadavg()[0]!.toFixed(2)}`);
-        await sleep(500);
+        const waited = await settle(procs.filter((p) => p.name === 'Contrail' || p.name === 'readsb'));
+        console.error(`round ${round} ${c.id} ${s}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.non2xx + result.errors} bad, load ${loadavg()[0]!.toFixed(2)}; quiet again after ${waited.toFixed(1)} s`);
       }
     }
   }

@@ -78,19 +78,53 @@ function start(name: string, cmd: string, args: string[], log: string, cwd?: str
   };
 }
 
-/** VmRSS summed over the processes of group `pgid` */
-function groupRssKb(pgid: number): number {
-  let kb = 0;
+/** each process of group `pgid`: its /proc/PID/stat fields after the command name */
+function groupStats(pgid: number): { pid: string; fields: string[] }[] {
+  const out: { pid: string; fields: string[] }[] = [];
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // [0] state, [2] pgrp, [11] utime, [12] stime
+      if (Number(fields[2]) === pgid) out.push({ pid, fields });
+    } catch {
+      // ended while reading
+    }
+  }
+  return out;
+}
+
+/** VmRSS summed over the processes of group `pgid` */
+function groupRssKb(pgid: number): number {
+  let kb = 0;
+  for (const { pid } of groupStats(pgid)) {
+    try {
       kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
     } catch {
       // ended while reading
     }
   }
   return kb;
+}
+
+/** CPU seconds (user + system) used so far by the processes of group `pgid` (100 ticks a second) */
+function groupCpuS(pgid: number): number {
+  return groupStats(pgid).reduce((s, { fields }) => s + Number(fields[11]) + Number(fields[12]), 0) / 100;
+}
+
+/**
+ * wait until every process in `procs` is quiet (under `share` of one core over half a second), at
+ * most `maxS` seconds: a run should not start while a server still sends the last run's big answers.
+ * resolves to the seconds waited.
+ */
+export async function settle(procs: readonly Proc[], share = 0.3, maxS = 15): Promise<number> {
+  const pgids = procs.map((p) => p.child.pid!).filter(Boolean);
+  const t0 = Date.now();
+  while (Date.now() - t0 < maxS * 1000) {
+    const before = pgids.map(groupCpuS);
+    await sleep(500);
+    if (pgids.every((g, i) => groupCpuS(g) - before[i]! < share * 0.5)) break;
+  }
+  return (Date.now() - t0) / 1000;
 }
 
 const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
