@@ -8,10 +8,10 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { mulberry32 } from '../lib/random.ts';
-import { ENCODINGS, selectCases, type Case } from './live/cases.ts';
+import { ENCODINGS, selectCases, type Case } from '../test/helpers/live-bench/cases.ts';
 import { servedSnapshotAt, settle, startContrail, startReadsb, type Proc } from './live/servers.ts';
-import { median, table, type Run, type Server } from './live/table.ts';
-import { parseWrk, pointsScript, samplePoints, wrkArgs, type PointStyle, type WrkResult } from './live/wrk.ts';
+import { median, table, type Run, type Server } from '../test/helpers/live-bench/table.ts';
+import { parseWrk, pointsScript, samplePoints, wrkArgs, type PointStyle, type WrkResult } from '../test/helpers/live-bench/wrk.ts';
 import { flag } from './flags.ts';
 
 const HELP = `Usage: npx tsx bench/live.ts [options]
@@ -85,7 +85,7 @@ for (const [name, path] of [['readsb', READSB], ['beast-feed', BEAST_FEED], ['en
 }
 
 const servers: Server[] = READSB ? ['readsb', 'contrail'] : ['contrail'];
-const runSeconds = CASES.length * servers.length * (WARMUP + ROUNDS * (DURATION + 0.5));
+const runSeconds = CASES.length * servers.length * (WARMUP + ROUNDS * (DURATION + 1.5)); // ~1.5 s to settle after each run
 const started = Date.now();
 const cpu0 = process.cpuUsage();
 const dir = mkdtempSync(join(tmpdir(), 'contrail-live-bench-'));

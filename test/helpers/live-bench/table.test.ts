@@ -1,10 +1,10 @@
-// bench/live/cases.ts and table.ts: which cases --queries/--encodings select, and the medians,
+// cases.ts and table.ts (the live bench's): which cases --queries/--encodings select, and the medians,
 // ratios and markdown of the live bench's summary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { selectCases } from '../../bench/live/cases.ts';
-import { median, summarize, table, type Run } from '../../bench/live/table.ts';
-import type { WrkResult } from '../../bench/live/wrk.ts';
+import { selectCases } from './cases.ts';
+import { median, summarize, table, type Run } from './table.ts';
+import type { WrkResult } from './wrk.ts';
 
 test('selectCases: queries times encodings, in the list\'s order whatever the flag\'s', () => {
   assert.deepEqual(selectCases('all,point25', 'browser,plain').map((c) => c.id), ['point25', 'point25+browser', 'all', 'all+browser']);

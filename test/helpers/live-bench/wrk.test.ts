@@ -1,9 +1,9 @@
-// bench/live/wrk.ts: wrk's report read back, its command line, the seeded varied points and the
-// Lua script that asks about them.
+// wrk.ts (the live bench's): wrk's report read back, its command line, the seeded varied points
+// and the Lua script that asks about them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mulberry32 } from '../../lib/random.ts';
-import { parseWrk, pointsScript, samplePoints, wrkArgs, wrkMs } from '../../bench/live/wrk.ts';
+import { mulberry32 } from '../../../lib/random.ts';
+import { parseWrk, pointsScript, samplePoints, wrkArgs, wrkMs } from './wrk.ts';
 
 // a real wrk 4.1 report (against a server answering 404), then one with socket errors
 const REPORT = `Running 1s test @ http://127.0.0.1:47999/x
