@@ -56,10 +56,15 @@ if (process.argv.includes('--help')) {
   process.exit(0);
 }
 
+/** a bad flag: its message and the usage line, no stack */
+const usage = (message: string): never => {
+  console.error(`${message}\n(npx tsx bench/live.ts --help)`);
+  process.exit(2);
+};
 const positive = (name: string, dflt: number, allowZero = false): number => {
   const raw = flag(name, String(dflt)).replace(/s$/, '');
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) throw new Error(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not "${raw}"`);
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) usage(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not "${raw}"`);
   return n;
 };
 const words = (name: string) => flag(name, '').split(/\s+/).filter(Boolean);
@@ -69,7 +74,13 @@ const ROUNDS = Math.round(positive('rounds', 3));
 const WARMUP = positive('warmup', 1, true);
 const THREADS = Math.round(positive('threads', 2));
 const CONNECTIONS = Math.round(positive('connections', 64));
-const CASES = selectCases(flag('queries', 'point25,point250,bbox,all'), flag('encodings', 'plain,browser'));
+const CASES = (() => {
+  try {
+    return selectCases(flag('queries', 'point25,point250,bbox,all'), flag('encodings', 'plain,browser'));
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+})();
 const POINTS = Math.round(positive('points', 100_000));
 const SEED = Math.round(positive('seed', 7, true));
 const ENTRY = flag('entry', 'server/main.ts');
@@ -79,9 +90,9 @@ const READSB = flag('readsb', '');
 const BEAST_FEED = flag('beast-feed', '');
 const MIN_AIRCRAFT = Math.round(positive('min-aircraft', 11_500));
 const ATTEMPTS = Math.round(positive('readsb-attempts', 5));
-if (READSB && !BEAST_FEED) throw new Error('--readsb needs --beast-feed PATH (the traffic generator that feeds it Beast frames)');
+if (READSB && !BEAST_FEED) usage('--readsb needs --beast-feed PATH (the traffic generator that feeds it Beast frames)');
 for (const [name, path] of [['readsb', READSB], ['beast-feed', BEAST_FEED], ['entry', ENTRY], ['snapshot', SNAPSHOT]] as const) {
-  if (path && !existsSync(path)) throw new Error(`--${name}: no such file: ${path}`);
+  if (path && !existsSync(path)) usage(`--${name}: no such file: ${path}`);
 }
 
 const servers: Server[] = READSB ? ['readsb', 'contrail'] : ['contrail'];
@@ -90,9 +101,9 @@ const started = Date.now();
 const cpu0 = process.cpuUsage();
 const dir = mkdtempSync(join(tmpdir(), 'contrail-live-bench-'));
 const procs: Proc[] = [];
-let refresher: NodeJS.Timeout | undefined;
+let stopFeed = async () => {};
 const cleanup = async () => {
-  clearInterval(refresher);
+  await stopFeed();
   for (const p of procs.reverse()) await p.stop();
   rmSync(dir, { recursive: true, force: true });
 };
@@ -106,9 +117,17 @@ function snapshotFeed(): { feed: string; aircraft: { lat?: unknown; lon?: unknow
   const feed = join(dir, 'aircraft.json');
   const write = () => Buffer.concat([Buffer.from(`{"now":${(Date.now() / 1000).toFixed(3)},`), tail]);
   writeFileSync(feed, write());
-  refresher = setInterval(() => {
-    void writeFile(`${feed}.tmp`, write()).then(() => rename(`${feed}.tmp`, feed));
+  let writing: Promise<void> | undefined; // a tick is skipped while the last write is still going
+  const refresher = setInterval(() => {
+    writing ??= writeFile(`${feed}.tmp`, write())
+      .then(() => rename(`${feed}.tmp`, feed))
+      .catch((e: Error) => console.error(`feed rewrite failed: ${e.message}`))
+      .finally(() => (writing = undefined));
   }, REFRESH_S * 1000);
+  stopFeed = async () => {
+    clearInterval(refresher);
+    await writing;
+  };
   return { feed, aircraft: raw.aircraft ?? [] };
 }
 
