@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { mulberry32 } from '../lib/random.ts';
 import { ENCODINGS, selectCases, type Case } from '../test/helpers/live-bench/cases.ts';
-import { servedSnapshotAt, settle, startContrail, startReadsb, type Proc } from './live/servers.ts';
+import { killAll, servedSnapshotAt, settle, startContrail, startReadsb, type Proc } from './live/servers.ts';
 import { median, table, type Run, type Server } from '../test/helpers/live-bench/table.ts';
 import { parseWrk, pointsScript, samplePoints, wrkArgs, type PointStyle, type WrkResult } from '../test/helpers/live-bench/wrk.ts';
 import { flag } from './flags.ts';
@@ -107,7 +107,12 @@ const cleanup = async () => {
   for (const p of procs.reverse()) await p.stop();
   rmSync(dir, { recursive: true, force: true });
 };
-process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => void cleanup().then(() => process.exit(code)));
+// the servers run in their own process groups: whatever ends this process ends them too
+process.once('exit', () => {
+  killAll();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** Contrail alone: the snapshot rewritten with a fresh `now` by rename; serialised once, not per write */
 function snapshotFeed(): { feed: string; aircraft: { lat?: unknown; lon?: unknown }[] } {

@@ -51,11 +51,26 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
+const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
+const started: ChildProcess[] = [];
+
+/** SIGTERM at once to the group of every process started here that still runs: for process 'exit' */
+export function killAll(): void {
+  for (const child of started) {
+    try {
+      if (running(child) && child.pid) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
 /** one process in a new group, its output into `log` */
 function start(name: string, cmd: string, args: string[], log: string, cwd?: string): Proc {
   const out = openSync(log, 'w');
   const child = spawn(cmd, args, { cwd, stdio: ['ignore', out, out], detached: true });
   closeSync(out); // the child holds its own copy
+  started.push(child);
   return {
     name,
     child,
@@ -126,8 +141,6 @@ export async function settle(procs: readonly Proc[], share = 0.3, maxS = 15): Pr
   }
   return (Date.now() - t0) / 1000;
 }
-
-const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
 
 /** poll `ready` every `everyMs` until it holds; throws `what` (with the log's tail) on timeout or exit */
 async function waitFor(p: Proc, log: string, what: string, timeoutS: number, ready: () => Promise<boolean> | boolean, everyMs = 500): Promise<void> {
