@@ -1,0 +1,75 @@
+// the live bench's summary: per case and server, the median of the rounds (req/s, p50, p99, mean
+// answer size), the ratio Contrail/readsb, and the markdown table the README carries.
+import type { Case } from './cases.ts';
+import type { WrkResult } from './wrk.ts';
+
+export type Server = 'contrail' | 'readsb';
+
+export interface Run {
+  caseId: string;
+  server: Server;
+  round: number;
+  result: WrkResult;
+}
+
+export function median(xs: readonly number[]): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export interface Summary {
+  rps: number;
+  minRps: number;
+  maxRps: number;
+  p50: number;
+  p99: number;
+  /** bytes per answer, headers included */
+  meanBytes: number;
+  /** non-2xx answers plus socket errors and timeouts, over all rounds */
+  bad: number;
+  rounds: number;
+}
+
+export function summarize(runs: readonly Run[], caseId: string, server: Server): Summary | undefined {
+  const rs = runs.filter((r) => r.caseId === caseId && r.server === server).map((r) => r.result);
+  if (!rs.length) return undefined;
+  const rps = rs.map((r) => r.rps);
+  return {
+    rps: median(rps),
+    minRps: Math.min(...rps),
+    maxRps: Math.max(...rps),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    meanBytes: median(rs.map((r) => (r.requests ? r.bytes / r.requests : 0))),
+    bad: rs.reduce((s, r) => s + r.non2xx + r.errors, 0),
+    rounds: rs.length,
+  };
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+const size = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} MB` : `${(n / 1e3).toFixed(1)} KB`);
+const rate = (s: Summary) => (s.rounds > 1 ? `${int(s.rps)} (${int(s.minRps)}–${int(s.maxRps)})` : int(s.rps));
+
+/** the markdown table: Contrail alone, or readsb beside it with the ratio when readsb ran */
+export function table(cases: readonly Case[], runs: readonly Run[]): string[] {
+  const withReadsb = runs.some((r) => r.server === 'readsb');
+  const lines = withReadsb
+    ? ['| case | readsb req/s | p50 / p99 ms | answer | Contrail req/s | p50 / p99 ms | answer | ratio |', '|---|---|---|---|---|---|---|---|']
+    : ['| case | req/s | p50 / p99 ms | answer |', '|---|---|---|---|'];
+  const bad: string[] = [];
+  for (const c of cases) {
+    const co = summarize(runs, c.id, 'contrail');
+    const rd = summarize(runs, c.id, 'readsb');
+    if (!co) continue;
+    const cells = (s: Summary) => [rate(s), `${ms(s.p50)} / ${ms(s.p99)}`, size(s.meanBytes)];
+    if (withReadsb && rd) lines.push(`| ${c.name} | ${[...cells(rd), ...cells(co)].join(' | ')} | **${(co.rps / rd.rps).toFixed(2)}×** |`);
+    else lines.push(`| ${c.name} | ${cells(co).join(' | ')} |`);
+    if (co.bad) bad.push(`${c.id}: Contrail ${co.bad}`);
+    if (rd?.bad) bad.push(`${c.id}: readsb ${rd.bad}`);
+  }
+  if (bad.length) lines.push('', `non-2xx answers, socket errors or timeouts (all rounds): ${bad.join('; ')}`);
+  return lines;
+}

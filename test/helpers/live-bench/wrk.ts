@@ -1,0 +1,126 @@
+// the live bench's pure side: wrk's command line, its report read back into numbers, and the
+// varied-point traffic (points drawn from a snapshot's own aircraft, a wrk Lua script that asks
+// each request about the next one). no I/O here: bench/live.ts runs the processes.
+
+/** one wrk run read back: req/s, latency percentiles (ms) and what went wrong */
+export interface WrkResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** bytes read, headers included (wrk's own rounding: three significant digits) */
+  bytes: number;
+  non2xx: number;
+  /** connect + read + write errors and timeouts */
+  errors: number;
+}
+
+const TIME_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const SIZE_B: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 };
+
+/** "1.23ms" (wrk's format_time_us) in milliseconds */
+export function wrkMs(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(us|ms|s|m|h)$/.exec(text.trim());
+  if (!m) throw new Error(`not a wrk duration: "${text}"`);
+  return Number(m[1]) * TIME_MS[m[2]!]!;
+}
+
+/** wrk's report (run with --latency) as numbers; throws, quoting the report, when it is not one */
+export function parseWrk(out: string): WrkResult {
+  const fail = (what: string): never => {
+    throw new Error(`wrk's report has no ${what} (was wrk run with --latency?):\n${out.slice(0, 2000)}`);
+  };
+  const rps = /^Requests\/sec:\s+(\d+(?:\.\d+)?)\s*$/m.exec(out)?.[1] ?? fail('Requests/sec line');
+  const pct = (p: number) => new RegExp(`^\\s+${p}%\\s+(\\S+)\\s*$`, 'm').exec(out)?.[1] ?? fail(`${p}% latency`);
+  const total = /^\s+(\d+) requests in [^,]+, (\d+(?:\.\d+)?)(B|KB|MB|GB|TB) read\s*$/m.exec(out) ?? fail('"N requests in T, B read" line');
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    rps: Number(rps),
+    p50: wrkMs(pct(50)),
+    p99: wrkMs(pct(99)),
+    requests: Number(total[1]),
+    bytes: Math.round(Number(total[2]) * SIZE_B[total[3]!]!),
+    non2xx: Number(/^\s*Non-2xx or 3xx responses:\s+(\d+)\s*$/m.exec(out)?.[1] ?? 0),
+    errors: sock ? sock.slice(1, 5).reduce((s, n) => s + Number(n), 0) : 0,
+  };
+}
+
+export interface WrkLoad {
+  threads: number;
+  connections: number;
+  /** seconds */
+  duration: number;
+  /** the Accept-Encoding header, or '' for none */
+  acceptEncoding: string;
+  /** a Lua script (varied points), or '' for the one URL */
+  script: string;
+}
+
+export function wrkArgs(url: string, load: WrkLoad): string[] {
+  return [
+    `-t${load.threads}`, `-c${load.connections}`, `-d${load.duration}s`, '--timeout', '5s', '--latency',
+    ...(load.acceptEncoding ? ['-H', `Accept-Encoding: ${load.acceptEncoding}`] : []),
+    ...(load.script ? ['-s', load.script] : []),
+    url,
+  ];
+}
+
+const JITTER_DEG = 0.005; // ~0.3 nm: repeated draws of one aircraft still make different URLs
+
+/**
+ * `count` points at the snapshot's own aircraft (seeded: `rand` is a seeded stream), each moved by
+ * a small jitter so no two requests share a URL and no per-URL cache can answer; "lat,lon" with 4
+ * decimals. records without a finite in-range position are skipped; none at all is an error.
+ */
+export function samplePoints(aircraft: readonly unknown[], count: number, rand: () => number): string[] {
+  const at: [number, number][] = [];
+  for (const a of aircraft) {
+    const { lat, lon } = (a ?? {}) as { lat?: unknown; lon?: unknown }; // a record as readsb writes it
+    if (typeof lat === 'number' && typeof lon === 'number' && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) at.push([lat, lon]);
+  }
+  if (!at.length) throw new Error('the snapshot has no aircraft with a position to draw points from');
+  if (!Number.isInteger(count) || count < 1) throw new Error(`--points must be a positive integer, not ${count}`);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const [lat, lon] = at[Math.floor(rand() * at.length)]!;
+    const jLat = Math.max(-89.9999, Math.min(89.9999, lat + (rand() * 2 - 1) * JITTER_DEG));
+    let jLon = lon + (rand() * 2 - 1) * JITTER_DEG;
+    if (jLon > 180) jLon -= 360;
+    if (jLon < -180) jLon += 360;
+    out.push(`${jLat.toFixed(4)},${jLon.toFixed(4)}`);
+  }
+  return out;
+}
+
+/** the two servers' ways to ask "aircraft within r nm of lat,lon" */
+export type PointStyle = 'contrail' | 'readsb';
+
+/**
+ * a wrk script that reads `pointsFile` ("lat,lon" lines) and asks each request about the next
+ * point, the `threads` threads starting evenly apart in the list (deterministic: no random numbers
+ * in Lua), so a point comes round again only after the list's length in requests.
+ */
+export function pointsScript(pointsFile: string, style: PointStyle, radiusNm: number, threads: number): string {
+  const path = style === 'readsb'
+    ? `"/re-api/?circle=" .. p[1] .. "," .. p[2] .. ",${radiusNm}"`
+    : `"/v2/point/" .. p[1] .. "/" .. p[2] .. "/${radiusNm}"`;
+  return `-- generated by bench/live.ts: each request asks about the next point of the list
+local threads = 0
+function setup(thread)
+  thread:set("index", threads)
+  threads = threads + 1
+end
+local paths, i = {}, 0
+function init(args)
+  for line in io.lines(${JSON.stringify(pointsFile)}) do
+    local p = { line:match("^([%-%d%.]+),([%-%d%.]+)$") }
+    if p[1] then paths[#paths + 1] = ${path} end
+  end
+  i = math.floor((index or 0) * #paths / ${threads})
+end
+function request()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+`;
+}
