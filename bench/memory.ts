@@ -1,6 +1,8 @@
 // benchmark, run by hand: the live server's memory at 12,400 aircraft with a FULL trace store
 // (30 minutes, every aircraft turning all the time, so every point is kept: the worst case).
-//   node --expose-gc --import tsx bench/memory.ts [--minutes 30] [--step-s 2]
+//   node --expose-gc --import tsx bench/memory.ts [--minutes 30] [--step-s 2] [--turning 1]
+// --turning is the share of aircraft that turn all the time (1: all of them, the worst case; the
+// rest fly straight and level, which the trace thins to one point every 30 s)
 // the whole app runs in this process (createApp, polling by hand), fed the real 12k readsb
 // snapshot fast-forwarded: each step moves the feed clock on by --step-s seconds (the trace keeps
 // at most one point per 2 s) and every aircraft turns 5 degrees and flies on. the RSS printed is
@@ -14,11 +16,12 @@ import { loadServerConfig } from '../server/config.ts';
 import { numberFlag } from './flags.ts';
 
 if (process.argv.includes('--help')) {
-  console.log('Usage: node --expose-gc --import tsx bench/memory.ts [--minutes 30] [--step-s 2]\n\nServer memory at 12,400 aircraft with a full, worst-case trace store.');
+  console.log('Usage: node --expose-gc --import tsx bench/memory.ts [--minutes 30] [--step-s 2] [--turning 1]\n\nServer memory at 12,400 aircraft with a full trace store (--turning: share of aircraft turning all the time; 1 is the worst case).');
   process.exit(0);
 }
 const MINUTES = numberFlag('minutes', 30);
 const STEP_S = numberFlag('step-s', 2);
+const TURNING = numberFlag('turning', 1);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
 
@@ -38,9 +41,10 @@ try {
   for (let k = 0; k < steps; k++) {
     nowS = T0 + k * STEP_S;
     raw.now = nowS;
-    for (const a of raw.aircraft) {
+    for (const [i, a] of raw.aircraft.entries()) {
       if (typeof a.lat !== 'number' || typeof a.lon !== 'number') continue;
-      const trk = ((a.track ?? 0) + 5) % 360;
+      const turns = (i % 1000) < TURNING * 1000;
+      const trk = ((a.track ?? 0) + (turns ? 5 : 0)) % 360;
       a.track = trk;
       const nm = ((a.gs ?? 300) * STEP_S) / 3600;
       a.lat = Math.max(-89, Math.min(89, a.lat + (nm / 60) * Math.cos((trk * Math.PI) / 180)));
