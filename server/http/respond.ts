@@ -3,6 +3,7 @@ import { brotliCompressSync, gunzipSync, gzip, gzipSync, constants } from 'node:
 import { promisify } from 'node:util';
 import { ApiError, errorBody } from '../../lib/errors.ts';
 import type { Payload, Reply } from './types.ts';
+import { brotliOptions } from '../../lib/brotli.ts';
 
 export interface Wire {
   status: string;
@@ -32,7 +33,7 @@ export const GZIP_MIN_BYTES = 1024;
  */
 export function staticPayload(raw: Buffer): Payload {
   if (raw.length < GZIP_MIN_BYTES) return { raw };
-  return { raw, gz: gzipSync(raw, { level: 9 }), br: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }) };
+  return { raw, gz: gzipSync(raw, { level: 9 }), br: brotliCompressSync(raw, brotliOptions(9, raw.length)) };
 }
 
 /** the content codings a request accepts that this server can send */

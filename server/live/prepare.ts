@@ -3,7 +3,8 @@
 // and search indexes, and (on the ingest thread) the whole body's gzip and brotli. the parts are
 // plain bytes, typed arrays and a few strings, so they cross from the ingest thread to the serving
 // thread by transfer, without copying and without one object per aircraft (feed/ingest-worker.ts).
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliOptions } from '../../lib/brotli.ts';
 import type { FeedSnapshot } from '../feed/record.ts';
 import { wireOf } from '../feed/wire.ts';
 import { searchParts, type SearchParts } from './search-index.ts';
@@ -107,7 +108,7 @@ export function prepareParts(snap: FeedSnapshot): SnapshotParts {
 /** Compress the whole body here and now (the ingest thread's work): gzip always, brotli when asked. */
 export function compressParts(p: SnapshotParts, brotli: boolean): void {
   p.gz = gzipSync(p.body, { level: GZIP_LEVEL });
-  if (brotli) p.br = brotliCompressSync(p.body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: p.body.length } });
+  if (brotli) p.br = brotliCompressSync(p.body, brotliOptions(BROTLI_QUALITY, p.body.length));
 }
 
 /** The buffers that move with the parts (each must own its whole ArrayBuffer: see ownAll). */

@@ -3,12 +3,13 @@
 // /v1/aircraft body; a query answers by copying slices of it. the parts are made on the ingest
 // thread (feed/ingest-worker.ts) with the whole body's gzip (and brotli while clients ask for it),
 // so taking a snapshot on the serving thread is wrapping a few arrays, no work per aircraft.
-import { brotliCompress, constants, gzip, gzipSync } from 'node:zlib';
+import { brotliCompress, gzip, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { FeedSnapshot } from '../feed/record.ts';
 import { SearchIndex } from './search-index.ts';
 import { SpatialIndex, type Bbox } from './spatial.ts';
 import { BROTLI_QUALITY, CLOSE_LIST, GZIP_LEVEL, listHead, prepareParts, type SnapshotParts } from './prepare.ts';
+import { brotliOptions } from '../../lib/brotli.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -83,7 +84,7 @@ export class PreparedSnapshot {
 
   /** Make the brotli here (off the event loop, on the libuv pool), for a snapshot prepared on this thread. */
   async brotli(): Promise<Buffer> {
-    this.brDone ??= await brotliAsync(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length } });
+    this.brDone ??= await brotliAsync(this.body, brotliOptions(BROTLI_QUALITY, this.body.length));
     return this.brDone;
   }
 
@@ -109,23 +110,11 @@ export class PreparedSnapshot {
 
   /** /v1/aircraft body limited to records with a position inside the box (feed order). */
   bboxBody(b: Bbox): Buffer {
-    const ids = this.index.bbox(b);
-    const head = Buffer.from(listHead(this.now, this.total, this.withPosition), 'latin1');
-    let size = head.length + CLOSE_LIST.length + Math.max(0, ids.length - 1);
-    for (let k = 0; k < ids.length; k++) size += this.end[ids[k]!]! - this.start[ids[k]!]!;
-    const out = Buffer.allocUnsafe(size);
-    let at = head.copy(out, 0);
-    for (let k = 0; k < ids.length; k++) {
-      if (k > 0) out[at++] = 0x2c; // ,
-      const i = ids[k]!;
-      at += this.body.copy(out, at, this.start[i]!, this.end[i]!);
-    }
-    out.write(CLOSE_LIST, at, 'latin1');
-    return out;
+    return this.listBody(this.index.bbox(b), listHead(this.now, this.total, this.withPosition), CLOSE_LIST);
   }
 
   /** `head`, the listed records joined by commas (as prepared: one copy each), then `tail` */
-  listBody(ids: readonly number[], head: string, tail: string): Buffer {
+  listBody(ids: ArrayLike<number> & Iterable<number>, head: string, tail: string): Buffer {
     let size = head.length + tail.length + Math.max(0, ids.length - 1);
     for (const i of ids) size += this.end[i]! - this.start[i]!;
     const out = Buffer.allocUnsafe(size);
