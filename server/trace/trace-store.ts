@@ -1,6 +1,6 @@
 // the live trace store: about 30 minutes of positions per aircraft, in memory (spec 2.4, 4.1).
 // fed by every live snapshot; a restart forgets and trails regrow. each aircraft holds compact
-// typed arrays (24 bytes a point) that grow by doubling up to a cap; the map is kept in order of
+// point arrays (20 bytes a point, one Int32Array each) that grow by doubling up to a cap; the map is kept in order of
 // last update, so expiry and eviction only ever look at its front.
 //
 // thinning keeps the shape, as readsb's traces do: a point is kept whenever the aircraft turns,
@@ -25,9 +25,10 @@ export interface TraceStoreOptions {
   /** minutes of positions kept per aircraft (spec 8: about 30) */
   minutes: number;
   /** aircraft held at most; the one updated longest ago is evicted first. 20,000 covers a
-   * global feed (the 12k benchmark snapshot) with room; at the point cap that is < 250 MB worst case */
+   * global feed (the 12k benchmark snapshot) with room; at the point cap that is < 400 MB worst case */
   maxAircraft?: number;
-  /** points kept per aircraft at most (24 bytes each); the oldest go first */
+  /** points kept per aircraft at most (20 bytes each); the oldest go first. default: the window at
+   * one point per minSpacingS (at least 2 s), 901 for 30 minutes */
   maxPoints?: number;
   /** s. a record whose position is older than this (seen_pos) adds no point: it is a held position, not a new one */
   maxSeenPosS?: number;
@@ -64,27 +65,30 @@ const DEG = 1e6;
 const TENTH = 10;
 const NONE16 = -32768;
 
+// one point is 5 Int32s (20 bytes), in one array per aircraft: time in tenths of a second after
+// the trail's base, lat and lon in 1e-6 deg, alt_baro in ft (or a sentinel), and track and gs in
+// tenths packed into the high and low halves of the fifth
+const STRIDE = 5;
+const T = 0;
+const LAT = 1;
+const LON = 2;
+const ALT = 3;
+const TRK_GS = 4;
+
 class Trail {
   /** the map key, kept: re-inserting under it leaves the record's own copy of the hex to die young */
   key = '';
   len = 0;
   start = 0;
-  t: Float64Array;
-  lat: Int32Array;
-  lon: Int32Array;
-  alt: Int32Array;
-  track: Int16Array;
-  gs: Int16Array;
+  /** s: times are kept as tenths after this (an Int32 holds 6 years of them) */
+  readonly base: number;
+  p: Int32Array;
   /** the day's take-off, kept when its points left the window; null once the aircraft landed */
   takeoff: Takeoff | null = null;
 
-  constructor(cap: number) {
-    this.t = new Float64Array(cap);
-    this.lat = new Int32Array(cap);
-    this.lon = new Int32Array(cap);
-    this.alt = new Int32Array(cap);
-    this.track = new Int16Array(cap);
-    this.gs = new Int16Array(cap);
+  constructor(cap: number, base: number) {
+    this.p = new Int32Array(cap * STRIDE);
+    this.base = Math.floor(base);
   }
 
   get count(): number {
@@ -95,39 +99,60 @@ class Trail {
     return this.len - 1;
   }
 
+  /** s, as it was given to push (the same double: tenths are divided exactly once) */
+  t(i: number): number {
+    return (this.base * TENTH + this.p[i * STRIDE + T]!) / TENTH;
+  }
+
+  lat(i: number): number {
+    return this.p[i * STRIDE + LAT]!;
+  }
+
+  lon(i: number): number {
+    return this.p[i * STRIDE + LON]!;
+  }
+
+  alt(i: number): number {
+    return this.p[i * STRIDE + ALT]!;
+  }
+
+  track(i: number): number {
+    return this.p[i * STRIDE + TRK_GS]! >> 16;
+  }
+
+  gs(i: number): number {
+    return (this.p[i * STRIDE + TRK_GS]! << 16) >> 16;
+  }
+
   /** drops points older than `since` from the front */
   trim(since: number): void {
-    while (this.start < this.len && this.t[this.start]! < since) this.start++;
+    while (this.start < this.len && this.t(this.start) < since) this.start++;
   }
 
   push(t: number, lat: number, lon: number, alt: number, track: number, gs: number, maxPoints: number): void {
     if (this.count >= maxPoints) this.start++;
-    if (this.len === this.t.length) this.compact(maxPoints);
-    const i = this.len++;
-    this.t[i] = t;
-    this.lat[i] = lat;
-    this.lon[i] = lon;
-    this.alt[i] = alt;
-    this.track[i] = track;
-    this.gs[i] = gs;
+    if (this.len * STRIDE === this.p.length) this.compact(maxPoints);
+    const o = this.len++ * STRIDE;
+    const p = this.p;
+    p[o + T] = Math.round((t - this.base) * TENTH);
+    p[o + LAT] = lat;
+    p[o + LON] = lon;
+    p[o + ALT] = alt;
+    p[o + TRK_GS] = (track << 16) | (gs & 0xffff);
   }
 
-  /** moves live points to the front, doubling the capacity when they fill more than half */
+  /** moves live points to the front, doubling the capacity (up to maxPoints) when they fill more than half */
   private compact(maxPoints: number): void {
     const n = this.count;
-    const cap = n * 2 > this.t.length ? Math.min(Math.max(this.t.length * 2, 16), Math.max(maxPoints, 16)) : this.t.length;
-    const move = <T extends Float64Array | Int32Array | Int16Array>(a: T, make: (n: number) => T): T => {
-      const b = cap === a.length ? a : make(cap);
-      if (b === a) a.copyWithin(0, this.start, this.len);
-      else b.set(a.subarray(this.start, this.len));
-      return b;
-    };
-    this.t = move(this.t, (c) => new Float64Array(c));
-    this.lat = move(this.lat, (c) => new Int32Array(c));
-    this.lon = move(this.lon, (c) => new Int32Array(c));
-    this.alt = move(this.alt, (c) => new Int32Array(c));
-    this.track = move(this.track, (c) => new Int16Array(c));
-    this.gs = move(this.gs, (c) => new Int16Array(c));
+    const have = this.p.length / STRIDE;
+    const cap = n * 2 > have ? Math.min(Math.max(have * 2, 16), Math.max(maxPoints, 16)) : have;
+    const live = this.p.subarray(this.start * STRIDE, this.len * STRIDE);
+    if (cap === have) this.p.copyWithin(0, this.start * STRIDE, this.len * STRIDE);
+    else {
+      const b = new Int32Array(cap * STRIDE);
+      b.set(live);
+      this.p = b;
+    }
     this.start = 0;
     this.len = n;
   }
@@ -151,9 +176,9 @@ export class TraceStore {
     this.minutes = opts.minutes;
     this.windowS = opts.minutes * 60;
     this.maxAircraft = opts.maxAircraft ?? 20_000;
-    this.maxPoints = opts.maxPoints ?? 1024;
     this.maxSeenPosS = opts.maxSeenPosS ?? 15;
     this.minSpacingS = opts.minSpacingS ?? 2;
+    this.maxPoints = opts.maxPoints ?? Math.ceil(this.windowS / Math.max(this.minSpacingS, 2)) + 1;
     this.levelSpacingS = opts.levelSpacingS ?? 30;
     this.fields = opts.fields ?? null;
   }
@@ -189,7 +214,7 @@ export class TraceStore {
     if (!tr) return null;
     const since = nowS - this.windowS;
     let i0 = tr.start;
-    while (i0 < tr.len && tr.t[i0]! < since) i0++;
+    while (i0 < tr.len && tr.t(i0) < since) i0++;
     if (i0 >= tr.len) return null;
     const track = trackOf(tr, i0);
     const points: TraceTuple[] = track.map((p) => [p.t, p.lat, p.lon, p.alt, p.track ?? null]);
@@ -211,14 +236,14 @@ export class TraceStore {
 
   /** ft: the elevation of the field a point is near (so "low" at La Paz is low over La Paz), 0 without one */
   private fieldElevation(tr: Trail, i: number): number {
-    return this.fields?.(tr.lat[i]! / DEG, tr.lon[i]! / DEG)?.elevation_ft ?? 0;
+    return this.fields?.(tr.lat(i) / DEG, tr.lon(i) / DEG)?.elevation_ft ?? 0;
   }
 
   /** before low points leave the window: what the detector says of the whole trail, so a take-off is kept */
   private remember(tr: Trail, since: number): void {
     let low = false;
-    for (let i = tr.start; i < tr.len && tr.t[i]! < since; i++) {
-      const a = tr.alt[i]!;
+    for (let i = tr.start; i < tr.len && tr.t(i) < since; i++) {
+      const a = tr.alt(i);
       if (a === ALT_GROUND || (a !== ALT_NULL && a < DEPARTURE_BELOW_FT + this.fieldElevation(tr, i))) low = true;
     }
     // cruise points leaving the window say nothing about a take-off: no detector run for them
@@ -250,8 +275,8 @@ export class TraceStore {
     let tr = this.trails.get(hex);
     if (tr && tr.count > 0) {
       const j = tr.last();
-      if (t <= tr.t[j]!) return; // not newer than what we hold
-      if (tr.lat[j] === lat && tr.lon[j] === lon) return; // position did not change
+      if (t <= tr.t(j)) return; // not newer than what we hold
+      if (tr.lat(j) === lat && tr.lon(j) === lon) return; // position did not change
       if (!this.keeps(tr, t, alt, trk, gs)) return;
     }
     if (tr) {
@@ -260,7 +285,7 @@ export class TraceStore {
       this.trails.delete(tr.key); // re-insert: moves it to the back (freshest)
     }
     else {
-      tr = new Trail(16);
+      tr = new Trail(16, t);
       tr.key = hex;
       while (this.trails.size >= this.maxAircraft) this.evictOldest();
     }
@@ -271,23 +296,23 @@ export class TraceStore {
   /** whether a new point changes the shape enough to keep (the header's rule) */
   private keeps(tr: Trail, t: number, alt: number, trk: number, gs: number): boolean {
     const j = tr.last();
-    const dt = t - tr.t[j]!;
-    if ((tr.alt[j] === ALT_GROUND) !== (alt === ALT_GROUND)) return true;
+    const dt = t - tr.t(j);
+    if ((tr.alt(j) === ALT_GROUND) !== (alt === ALT_GROUND)) return true;
     if (dt < this.minSpacingS) return false;
     if (dt >= this.levelSpacingS) return true;
-    if (trk !== NONE16 && tr.track[j] !== NONE16 && angleTenths(trk, tr.track[j]!) >= TURN_DEG * TENTH) return true;
-    if (gs !== NONE16 && tr.gs[j] !== NONE16 && Math.abs(gs - tr.gs[j]!) >= SPEED_KT * TENTH) return true;
-    if (alt === ALT_GROUND || alt === ALT_NULL || tr.alt[j] === ALT_GROUND || tr.alt[j] === ALT_NULL) return false;
+    if (trk !== NONE16 && tr.track(j) !== NONE16 && angleTenths(trk, tr.track(j)) >= TURN_DEG * TENTH) return true;
+    if (gs !== NONE16 && tr.gs(j) !== NONE16 && Math.abs(gs - tr.gs(j)) >= SPEED_KT * TENTH) return true;
+    if (alt === ALT_GROUND || alt === ALT_NULL || tr.alt(j) === ALT_GROUND || tr.alt(j) === ALT_NULL) return false;
     // the climb or descent line through the last two kept points, extended to t
     const k = j - 1;
-    const rate = k >= tr.start && tr.alt[k] !== ALT_GROUND && tr.alt[k] !== ALT_NULL ? (tr.alt[j]! - tr.alt[k]!) / (tr.t[j]! - tr.t[k]!) : 0;
-    return Math.abs(alt - (tr.alt[j]! + rate * dt)) >= PROFILE_FT;
+    const rate = k >= tr.start && tr.alt(k) !== ALT_GROUND && tr.alt(k) !== ALT_NULL ? (tr.alt(j) - tr.alt(k)) / (tr.t(j) - tr.t(k)) : 0;
+    return Math.abs(alt - (tr.alt(j) + rate * dt)) >= PROFILE_FT;
   }
 
   private expire(now: number): void {
     const since = now - this.windowS;
     for (const [hex, tr] of this.trails) {
-      if (tr.t[tr.last()]! >= since) break; // everything after is fresher
+      if (tr.t(tr.last()) >= since) break; // everything after is fresher
       this.trails.delete(hex);
     }
   }
@@ -313,14 +338,14 @@ const DEPARTURE_BELOW_FT = 5000;
 function trackOf(tr: Trail, i0: number): TrackPoint[] {
   const out: TrackPoint[] = [];
   for (let i = i0; i < tr.len; i++) {
-    const a = tr.alt[i]!;
+    const a = tr.alt(i);
     out.push({
-      t: tr.t[i]!,
-      lat: tr.lat[i]! / DEG,
-      lon: tr.lon[i]! / DEG,
+      t: tr.t(i),
+      lat: tr.lat(i) / DEG,
+      lon: tr.lon(i) / DEG,
       alt: a === ALT_GROUND ? 'ground' : a === ALT_NULL ? null : a,
-      gs: tr.gs[i] === NONE16 ? null : tr.gs[i]! / TENTH,
-      track: tr.track[i] === NONE16 ? null : tr.track[i]! / TENTH,
+      gs: tr.gs(i) === NONE16 ? null : tr.gs(i) / TENTH,
+      track: tr.track(i) === NONE16 ? null : tr.track(i) / TENTH,
     });
   }
   return out;

@@ -188,3 +188,29 @@ test('a take-off first heard low over a field above 5,000 ft (La Paz, 13,300 ft)
     assert.equal(later.departure !== null, expect, known ? 'remembered with the field known' : 'without it, 13,500 ft looks like cruise');
   }
 });
+
+test('the packed point layout gives back exactly what was heard: tenths of seconds at epoch scale, signed lat/lon, sentinels, track and gs at their extremes', () => {
+  const s = new TraceStore({ minutes: 30, minSpacingS: 0, levelSpacingS: 0 });
+  const base = 1_764_072_000.7; // a start with tenths: the trail's base is its floor
+  const heard: [number, number, number, AircraftRecord['alt_baro'], number | undefined, number | undefined][] = [
+    [base, -33.946111, 151.177222, 'ground', 0, 0],
+    [base + 0.1, -89.999999, -179.999999, -1200, 359.9, 3276.7],
+    [base + 12.3, 89.999999, 179.999999, undefined, undefined, undefined],
+    [base + 1799.9, 0.000001, -0.000001, 60_000, 180, 0.1],
+  ];
+  for (const [t, lat, lon, alt, track, gs] of heard) {
+    const r = rec('c0ffee', lat, lon, { alt_baro: alt, track, gs, seen_pos: 0 });
+    if (alt === undefined) delete r.alt_baro;
+    s.update(snap(Math.round(t * 10) / 10, [r]));
+  }
+  const doc = s.get('c0ffee', base + 1799.9)!;
+  assert.deepEqual(doc.points, heard.map(([t, lat, lon, alt, track]) => [Math.round(t * 10) / 10, lat, lon, alt ?? null, track ?? null]));
+});
+
+test('the default point cap never cuts a full window: 30 minutes of constant turning at one point per 2 s are all kept, and nothing older', () => {
+  const s = new TraceStore({ minutes: 30 });
+  for (let i = 0; i <= 1200; i++) s.update(snap(T0 + i * 2, [rec('abcdef', 45 + i / 1000, 7, { track: (i * 5) % 360, alt_baro: 30_000 })]));
+  const pts = s.get('abcdef', T0 + 2400)!.points;
+  assert.equal(pts.length, 901);
+  assert.equal(pts[0]![0], T0 + 2400 - 1800);
+});
