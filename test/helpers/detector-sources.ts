@@ -14,7 +14,7 @@ export interface Source {
   tracks: Map<string, TrackPoint[]>;
 }
 
-export const SOURCE_NAMES = ['globe-sample', 'ac671b', '88nv-1hr', '88nv-20min', 'monterey-grid'] as const;
+export const SOURCE_NAMES = ['globe-sample', 'ac671b', '88nv-1hr', '88nv-20min', 'monterey-grid', 'monterey-grid-2'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
 export function loadSource(name: SourceName): Source {
@@ -29,6 +29,9 @@ export function loadSource(name: SourceName): Source {
       return { name, what: '20 minutes around 88NV the next day', heldOut: true, tracks: positionStream('88nv_20230830_20min') };
     case 'monterey-grid':
       return { name, what: 'a day of a 1x1 degree cell near Monterey (GA fields, no ground flag)', heldOut: true, tracks: positionStream('grid_20250601_36_-122') };
+    case 'monterey-grid-2':
+      // the same day, 40 other aircraft (bench/detector/pick.ts), labelled before the detector was changed or run on them
+      return { name, what: 'the Monterey day, 40 more aircraft', heldOut: true, tracks: positionStream('grid_20250601_36_-122') };
   }
 }
 

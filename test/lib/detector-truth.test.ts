@@ -10,7 +10,8 @@ import type { SourceName } from '../helpers/detector-sources.ts';
 const locator = loadProjectLocator();
 // [precision, recall] floors; the first three sources were used to set the thresholds, the last two were
 // labelled before the detector was run on them (their first-look figures are in the README)
-const FLOORS: Record<SourceName, [number, number]> = {
+// monterey-grid-2 is held out: its floor is set from its one scoring, after the detector work
+const FLOORS: Partial<Record<SourceName, [number, number]>> = {
   'globe-sample': [0.95, 0.95],
   ac671b: [0.95, 0.95],
   '88nv-1hr': [0.95, 0.95],
