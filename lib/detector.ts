@@ -45,6 +45,13 @@ export interface DetectorOptions {
   fieldSlowKt: number;
   /** ft above the field a first-heard aircraft may be and still have been heard taking off */
   firstAglFt: number;
+  /** km from the field's runways a first-heard take-off may be: the locator's runway match distance
+   * (lib/reference/locate.ts RUNWAY_KM), so a take-off is never placed where no airport matches (seen:
+   * a glider first heard 440 ft up 2.65 km from 88NV, thermalling, not taking off) */
+  firstKm: number;
+  /** ft. with airfield knowledge, "climbing away" from low over the field needs only this much (a
+   * circuit climb levels off at ~800 ft above the field: seen at Monterey, 275 ft then a turn) */
+  fieldClimbFt: number;
   /** km. "over the runway" for a leg that goes quiet on it (see lastAglFt) */
   runwayEndKm: number;
   /** ft above the field's elevation the last point of a leg that descended onto a runway and went quiet may be */
@@ -104,6 +111,8 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   belowFieldFt: 1500,
   fieldSlowKt: 45,
   firstAglFt: 1000,
+  firstKm: 2.0,
+  fieldClimbFt: 200,
   settleS: 30,
   runwayEndKm: 0.5,
   lastAglFt: 100,
@@ -437,16 +446,18 @@ function aloftDeparture(pts: TrackPoint[], c: Core, o: DetectorOptions): Departu
   while (i <= c.e && altOf(pts[i]!) === null) i++;
   if (i > c.e) return null;
   const first = altOf(pts[i]!)!;
+  let climb = o.climbMinFt;
   // with airfield knowledge: low over a field (La Paz is at 13,300 ft), not merely below 5,000 ft somewhere
   if (o.fields) {
-    const h = heightAboveField(pts[i]!, o);
-    if (h === null || h > o.firstAglFt) return null;
+    const f = o.fields(pts[i]!.lat, pts[i]!.lon);
+    if (!f || first - f.elevation_ft > o.firstAglFt || f.km > o.firstKm) return null;
+    climb = o.fieldClimbFt;
   } else if (first > o.maxFirstAltFt) return null;
   for (let j = i + 1; j <= c.e && pts[j]!.t - pts[i]!.t <= o.climbWindowS; j++) {
     const a = altOf(pts[j]!);
     if (a === null) continue;
-    if (a >= first + o.climbMinFt) return departureAt(pts, i, first);
-    if (a <= first - o.climbMinFt) return null;
+    if (a >= first + climb) return departureAt(pts, i, first);
+    if (a <= first - climb) return null;
   }
   return null;
 }

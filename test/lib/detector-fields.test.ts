@@ -51,6 +51,18 @@ test('first heard aloft: 4,000 ft over the field is no take-off; 500 ft over it 
   assert.equal(cutLegs(low, { fields })[0]!.departure!.at, low[0]!.t);
 });
 
+test('first heard aloft 2.65 km from the field (beyond the runway match distance) is no take-off, even climbing (88NV glider c07bed)', () => {
+  const thermal = along([[1340, 95, 2.65], [1500, 90, 2.9], [1700, 92, 2.5], [1900, 95, 2.8], [2000, 100, 3.5]]);
+  assert.equal(cutLegs(thermal, { fields, firstKm: 3 })[0]!.departure!.at, thermal[0]!.t, 'within a wider distance it would be one');
+  assert.equal(cutLegs(thermal, { fields })[0]!.departure, null);
+});
+
+test('first heard 440 ft over the runway, climbing 275 ft and turning level into the circuit, is a take-off (Monterey a38df3)', () => {
+  const pts = along([[1340, 66, 0.33], [1500, 70, 0.7], [1600, 75, 0.9], [1615, 90, 1.2], [1550, 90, 1.1], [1500, 85, 0.8]]);
+  assert.equal(cutLegs(pts, { fields, fieldClimbFt: 500 })[0]!.departure, null, 'a 500 ft climb, as without airfield knowledge, misses it');
+  assert.equal(cutLegs(pts, { fields })[0]!.departure!.at, pts[0]!.t);
+});
+
 test('a brief ground reading far from any field, long after the last airborne report, is a glitch, not a landing', () => {
   const pts = along([[8000, 200, 40], [8000, 200, 41], [8000, 200, 42], [8000, 200, 43]]);
   pts.push({ t: T0 + 600, lat: FIELD.lat, lon: FIELD.lon + 1, alt: 'ground', gs: 0 });
