@@ -56,6 +56,11 @@ export interface DetectorOptions {
   runwayEndKm: number;
   /** ft above the field's elevation the last point of a leg that descended onto a runway and went quiet may be */
   lastAglFt: number;
+  /** "descended": a point of the leg at most lastDescentS before its last one read lastDescentFt higher.
+   * coverage at small fields often ends on final and comes back on the runway after a 2-4 minute gap
+   * (Monterey: 1,150 ft, 196 s of silence, then two points 70 ft over the KCVH runway) */
+  lastDescentFt: number;
+  lastDescentS: number;
   /** s. touchdown and lift-off are moved from the first/last ground point to the lowest air points
    * next to it (a ground flag lags touchdown), at most this far */
   settleS: number;
@@ -116,6 +121,8 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   settleS: 30,
   runwayEndKm: 0.5,
   lastAglFt: 100,
+  lastDescentFt: 200,
+  lastDescentS: 300,
   groundAltFt: null,
   groundMaxKt: 200,
   taxiKt: 40,
@@ -401,11 +408,15 @@ function lastHeardOnRunway(pts: TrackPoint[], c: Core, o: DetectorOptions): numb
   if (next && !stoppedBetween(last, next, o)) return -1;
   const f = o.fields(last.lat, last.lon);
   if (!f || f.km > o.runwayEndKm || typeof last.alt !== 'number' || last.alt - f.elevation_ft > o.lastAglFt) return -1;
-  // it came down to get there: higher by a circuit's height within the last two minutes
+  // it came down to get there, within the last few minutes (measured from the lowest reading after,
+  // as a rolling aircraft's pressure altitude creeps up while it slows: seen 125 ft at 130 kt, 200 at 67)
   let came = false;
-  for (let i = c.e; i >= c.s && last.t - pts[i]!.t <= 120 && !came; i--) {
+  let lo = last.alt;
+  for (let i = c.e; i >= c.s && last.t - pts[i]!.t <= o.lastDescentS && !came; i--) {
     const a = pts[i]!.alt;
-    came = typeof a === 'number' && a >= last.alt + 300;
+    if (typeof a !== 'number') continue;
+    lo = Math.min(lo, a);
+    came = a >= lo + o.lastDescentFt;
   }
   return came ? settle(pts, c.e, c.e, c.s, -1, o) : -1;
 }

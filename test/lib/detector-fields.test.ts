@@ -63,6 +63,24 @@ test('first heard 440 ft over the runway, climbing 275 ft and turning level into
   assert.equal(cutLegs(pts, { fields })[0]!.departure!.at, pts[0]!.t);
 });
 
+test('coverage ends on final, comes back for two points on the runway after a 3 min gap, then silence: a landing at the first of them (Monterey a18dde)', () => {
+  const pts = along([[2000, 100, 3], [1800, 95, 2.6], [1600, 90, 2.2], [1450, 90, 1.9]]);
+  // 196 s unheard, then 70 ft and 45 ft over the field at 63 kt; back 2.5 h later climbing out
+  pts.push({ ...pts[3]!, t: pts[3]!.t + 196, lon: FIELD.lon + 0.001, alt: 970, gs: 63 }, { ...pts[3]!, t: pts[3]!.t + 200, lon: FIELD.lon, alt: 945, gs: 60 });
+  pts.push({ ...pts[3]!, t: pts[3]!.t + 9000, lon: FIELD.lon + 0.005, alt: 1600, gs: 85 }, { ...pts[3]!, t: pts[3]!.t + 9010, lon: FIELD.lon + 0.01, alt: 1800, gs: 90 });
+  assert.equal(cutLegs(pts, { fields, lastDescentS: 120 })[0]!.arrival, null, 'looking back two minutes only, the descent is not seen');
+  const legs = cutLegs(pts, { fields });
+  assert.equal(legs[0]!.arrival!.at, pts[4]!.t);
+});
+
+test('last heard rolling over the runway, its reading creeping up 75 ft as it slows: still a landing (Monterey a8359c)', () => {
+  const pts = along([[1075, 139, 0.5], [975, 140, 0.2], [825, 130, 0.05], [850, 110, 0.02], [875, 90, 0.01], [900, 67, 0]]);
+  pts.push({ ...pts[5]!, t: pts[5]!.t + 8000, lon: FIELD.lon + 0.2, alt: 4400, gs: 240 });
+  // 175 ft above the last reading, 250 ft above the lowest one
+  assert.equal(cutLegs(pts, { fields, lastDescentFt: 200 + 50 + 1 })[0]!.arrival, null);
+  assert.equal(cutLegs(pts, { fields })[0]!.arrival!.at, pts[5]!.t);
+});
+
 test('a brief ground reading far from any field, long after the last airborne report, is a glitch, not a landing', () => {
   const pts = along([[8000, 200, 40], [8000, 200, 41], [8000, 200, 42], [8000, 200, 43]]);
   pts.push({ t: T0 + 600, lat: FIELD.lat, lon: FIELD.lon + 1, alt: 'ground', gs: 0 });
