@@ -436,9 +436,14 @@ function settle(pts: TrackPoint[], g: number, from: number, to: number, dir: 1 |
   const f = o.fields(pts[g]!.lat, pts[g]!.lon);
   if (!f || !(floor - f.elevation_ft <= o.fieldAglFt)) return g;
   let best = g;
-  for (let i = from; dir * (to - i) >= 0 && Math.abs(pts[i]!.t - t0) <= o.settleS; i += dir) {
+  for (let i = from; dir * (to - i) >= 0 && Math.abs(pts[i]!.t - t0) <= 2 * o.settleS; i += dir) {
     const a = pts[i]!.alt;
     if (typeof a !== 'number' || a > floor + 50) break;
+    // further than settleS only straight across a coverage gap, from a reading below the field's
+    // elevation: touchdown fell in the gap (88NV: 187 ft below it at 70 kt, then 59 s unheard, then
+    // the first ground report). a trace heard all the way down is not moved so (an approach at 88NV
+    // read 100 ft below the field for 46 s before the flag)
+    if (Math.abs(pts[i]!.t - t0) > o.settleS && (a > f.elevation_ft || i !== from)) break;
     best = i;
   }
   return best;

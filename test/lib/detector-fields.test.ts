@@ -81,6 +81,16 @@ test('last heard rolling over the runway, its reading creeping up 75 ft as it sl
   assert.equal(cutLegs(pts, { fields })[0]!.arrival!.at, pts[5]!.t);
 });
 
+test('touchdown inside a coverage gap: placed at the last air point when it already read below the field (88NV a27d3c), never when the trace was heard all the way down', () => {
+  // 59 s unheard between a reading 190 ft below the field at 70 kt and the first ground report
+  const gap = along([[1400, 70, 3], [1200, 68, 2.4], [1050, 66, 2], [950, 64, 1.8], [710, 70, 1.56]]);
+  gap.push({ ...gap[4]!, t: gap[4]!.t + 59, lon: FIELD.lon + 0.004, alt: 'ground', gs: 13 }, { ...gap[4]!, t: gap[4]!.t + 80, lon: FIELD.lon + 0.003, alt: 'ground', gs: 5 }, { ...gap[4]!, t: gap[4]!.t + 100, lon: FIELD.lon + 0.003, alt: 'ground', gs: 0 });
+  assert.equal(cutLegs(gap, { fields })[0]!.arrival!.at, gap[4]!.t);
+  // heard every 5 s reading 100 ft below the field for 45 s: touchdown moves from the flag to the floor readings no more than settleS (30 s)
+  const heard = along([[1400, 70, 3], [1200, 68, 2.6], [1000, 66, 2.2], [800, 64, 2], [800, 64, 1.8], [800, 64, 1.6], [800, 64, 1.4], [800, 64, 1.2], [800, 64, 1], [800, 64, 0.8], [800, 64, 0.6], ['ground', 54, 0.5], ['ground', 40, 0.4], ['ground', 20, 0.35], ['ground', 5, 0.3]]);
+  assert.equal(cutLegs(heard, { fields })[0]!.arrival!.at, heard[11]!.t - 30);
+});
+
 test('a brief ground reading far from any field, long after the last airborne report, is a glitch, not a landing', () => {
   const pts = along([[8000, 200, 40], [8000, 200, 41], [8000, 200, 42], [8000, 200, 43]]);
   pts.push({ t: T0 + 600, lat: FIELD.lat, lon: FIELD.lon + 1, alt: 'ground', gs: 0 });
