@@ -97,6 +97,13 @@ export interface DetectorOptions {
   climbMinFt: number;
   /** s. ...within this long, without first dropping more than climbMinFt below it */
   climbWindowS: number;
+  /** s and ft. an aircraft heard again after a gap of at least unheardStopGapS, at most unheardStopAglFt
+   * above the field and within runwayEndKm of it, higher before the gap and climbing away after it,
+   * came down onto the runway in the gap: the leg is cut there, with the take-off at that point and the
+   * landing not heard (Monterey: circuits at KCVH heard at 1,300 ft, then 114 s later 220 ft over the
+   * runway climbing out) */
+  unheardStopGapS: number;
+  unheardStopAglFt: number;
   /** s. coverage gaps shorter than this never cut a leg (no landing, turnaround and take-off fits) */
   gapMinS: number;
   /** a gap cuts the leg when it took longer than stretch * direct time + slack: the aircraft stopped
@@ -137,6 +144,8 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   climbMinFt: 500,
   climbWindowS: 600,
   gapMinS: 600,
+  unheardStopGapS: 90,
+  unheardStopAglFt: 300,
   gapStretch: 1.5,
   gapSlackS: 1800,
   gapRefKt: 250,
@@ -339,6 +348,22 @@ function stoppedBetween(a: TrackPoint, b: TrackPoint, o: DetectorOptions): boole
   return dt > direct * o.gapStretch + o.gapSlackS;
 }
 
+/** point i (after a gap) is low over a runway climbing away from where the aircraft came down unheard: see unheardStopGapS */
+function backOnTheRunway(pts: TrackPoint[], i: number, end: number, o: DetectorOptions): boolean {
+  const p = pts[i]!;
+  const before = pts[i - 1]!.alt;
+  if (!o.fields || p.t - pts[i - 1]!.t < o.unheardStopGapS || typeof p.alt !== 'number' || typeof before !== 'number') return false;
+  const f = o.fields(p.lat, p.lon);
+  if (!f || f.km > o.runwayEndKm || p.alt - f.elevation_ft > o.unheardStopAglFt || before < p.alt + o.fieldClimbFt) return false;
+  for (let j = i + 1; j <= end && pts[j]!.t - p.t <= o.climbWindowS; j++) {
+    const a = pts[j]!.alt;
+    if (typeof a !== 'number') continue;
+    if (a >= p.alt + o.fieldClimbFt) return true;
+    if (a <= p.alt - o.fieldClimbFt) return false;
+  }
+  return false;
+}
+
 interface Core { s: number; e: number; head: [number, number] | null; tail: [number, number] | null }
 
 function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions): LegCut[] {
@@ -348,7 +373,7 @@ function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions): LegCut[] {
     if (r.cls !== AIR) continue;
     let s = r.s;
     for (let i = r.s + 1; i <= r.e; i++) {
-      if (stoppedBetween(pts[i - 1]!, pts[i]!, o)) {
+      if (stoppedBetween(pts[i - 1]!, pts[i]!, o) || backOnTheRunway(pts, i, r.e, o)) {
         cores.push({ s, e: i - 1, head: null, tail: null });
         s = i;
       }

@@ -91,6 +91,20 @@ test('touchdown inside a coverage gap: placed at the last air point when it alre
   assert.equal(cutLegs(heard, { fields })[0]!.arrival!.at, heard[11]!.t - 30);
 });
 
+test('a circuit heard at 1,300 ft, then 114 s unheard, then 220 ft over the runway climbing out: a take-off there, the landing not heard (Monterey a91be8)', () => {
+  const pts = along([[2400, 110, 3], [2200, 105, 2.5], [2200, 100, 2], [2200, 100, 2.5]]);
+  const back = { t: pts[3]!.t + 114, lat: FIELD.lat, lon: FIELD.lon, gs: 97 };
+  pts.push({ ...back, alt: 1120 }, { ...back, t: back.t + 15, alt: 1370, lon: FIELD.lon - 0.006 }, { ...back, t: back.t + 30, alt: 1720, lon: FIELD.lon - 0.012 });
+  assert.equal(cutLegs(pts, { fields, unheardStopAglFt: 200 }).length, 1, 'allowing only 200 ft, it stays one leg');
+  const legs = cutLegs(pts, { fields });
+  assert.equal(legs.length, 2);
+  assert.equal(legs[0]!.arrival, null);
+  assert.equal(legs[1]!.departure!.at, back.t);
+  // the same gap ending 220 ft up but descending further (a low approach heard late) cuts nothing
+  const low = [...pts.slice(0, 4), { ...back, alt: 1120 }, { ...back, t: back.t + 15, alt: 950 }, { ...back, t: back.t + 30, alt: 900, gs: 40 }];
+  assert.ok(cutLegs(low, { fields }).every((l) => l.departure === null));
+});
+
 test('a brief ground reading far from any field, long after the last airborne report, is a glitch, not a landing', () => {
   const pts = along([[8000, 200, 40], [8000, 200, 41], [8000, 200, 42], [8000, 200, 43]]);
   pts.push({ t: T0 + 600, lat: FIELD.lat, lon: FIELD.lon + 1, alt: 'ground', gs: 0 });
