@@ -41,6 +41,8 @@ export interface DetectorOptions {
   fieldAglFt: number;
   /** ft. a reading this far below the nearby field's elevation is not an altitude at all: ground */
   belowFieldFt: number;
+  /** ft. a run of ground flags between readings this far above the nearby field is flown through (flownThrough) */
+  flagAglFt: number;
   /** kt. "slow" for the rule above: a landing roll decelerating, a touch-and-go, taxiing */
   fieldSlowKt: number;
   /** ft above the field a first-heard aircraft may be and still have been heard taking off */
@@ -121,6 +123,7 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   fields: null,
   fieldAglFt: 500,
   belowFieldFt: 1500,
+  flagAglFt: 1500,
   fieldSlowKt: 45,
   firstAglFt: 1000,
   firstKm: 2.0,
@@ -204,6 +207,28 @@ function pointClass(pts: TrackPoint[], i: number, o: DetectorOptions): Cls | 0 {
   return h !== null && h <= o.fieldAglFt && (p.gs ?? speedKt(pts, i)) <= o.fieldSlowKt && level(pts, i) ? GROUND : AIR;
 }
 
+/** a run of ground flags flown through: some transponders say "ground" below ~45 kt, and a slow
+ * aircraft sends it for up to 40 s at 3,000-4,300 ft (Monterey). true when the readings just before and
+ * just after the run (each within 30 s) are both more than flagAglFt above the nearby field, or, with no
+ * field near, agree within 200 ft and the minute before the run has no descent (a landing comes down) */
+function flownThrough(r: Run, pts: TrackPoint[], o: DetectorOptions): boolean {
+  const before = pts[r.s - 1];
+  const after = pts[r.e + 1];
+  if (!o.fields || !before || !after || typeof before.alt !== 'number' || typeof after.alt !== 'number') return false;
+  if (pts[r.s]!.t - before.t > 30 || after.t - pts[r.e]!.t > 30 || saysGround(before, o) || saysGround(after, o)) return false;
+  const f = o.fields(pts[r.s]!.lat, pts[r.s]!.lon);
+  if (f) return before.alt - f.elevation_ft > o.flagAglFt && after.alt - f.elevation_ft > o.flagAglFt;
+  if (Math.abs(before.alt - after.alt) > 2 * LEVEL_FT) return false;
+  for (let j = r.s - 1; j >= 0 && before.t - pts[j]!.t <= 60; j--) {
+    const a = pts[j]!.alt;
+    if (typeof a === 'number' && !saysGround(pts[j]!, o) && a > before.alt + LEVEL_FT) return false;
+  }
+  return true;
+}
+
+/** ft. ground readings jitter by a mode C step; more than this is a climb or a descent */
+const LEVEL_FT = 100;
+
 /** no climb or descent within 10 s either side (a glider sinking slowly 400 ft over the field is not on
  * the ground); ground readings jitter by a mode C step */
 function level(pts: TrackPoint[], i: number): boolean {
@@ -218,7 +243,7 @@ function level(pts: TrackPoint[], i: number): boolean {
       hi = Math.max(hi, a);
     }
   }
-  return hi - lo <= 100;
+  return hi - lo <= LEVEL_FT;
 }
 
 /** ft above the nearby field's elevation; null without a numeric altitude or a field */
@@ -299,6 +324,7 @@ function gapBefore(pts: TrackPoint[], i: number): number {
 function groundConfirmed(r: Run, pts: TrackPoint[], o: DetectorOptions, edge: boolean): boolean {
   const n = r.e - r.s + 1;
   const long = n >= o.minGroundPoints && pts[r.e]!.t - pts[r.s]!.t >= o.minGroundS;
+  if (flownThrough(r, pts, o)) return false;
   // a brief ground run right next to a point high aloft is a glitch (alt 0 / gs 0 written for "no data")
   if (!long && (!reachable(pts, r.s - 1, r.s, o) || !reachable(pts, r.e + 1, r.e, o))) return false;
   // with airfield knowledge: a brief ground reading with no field near it is a glitch, not a landing

@@ -105,6 +105,25 @@ test('a circuit heard at 1,300 ft, then 114 s unheard, then 220 ft over the runw
   assert.ok(cutLegs(low, { fields }).every((l) => l.departure === null));
 });
 
+test('ground flags sent for 40 s by a slow aircraft at 3,800 ft are flown through, near a field or far from any (Monterey a5a7c3, a4ff9c)', () => {
+  const slow = (km: number): TrackPoint[] => {
+    const rows: [TrackPoint['alt'], number, number][] = [];
+    for (let i = 0; i < 12; i++) rows.push([4700, i < 6 ? 95 : 40, km + 0.05 * i]);
+    for (let i = 12; i < 20; i++) rows.push(['ground', 38, km + 0.05 * i]);
+    for (let i = 20; i < 32; i++) rows.push([4800, i < 26 ? 42 : 95, km + 0.05 * i]);
+    return along(rows);
+  };
+  const near = slow(2.5);
+  const far = slow(20);
+  for (const pts of [near, far]) {
+    assert.ok(cutLegs(pts).some((l) => l.arrival), 'the flag alone takes it as a landing');
+    assert.ok(cutLegs(pts, { fields }).every((l) => !l.arrival && !l.departure), JSON.stringify(cutLegs(pts, { fields })));
+  }
+  // the same flags after coming down from 1,500 ft far from any field (an unknown strip) stay a landing
+  const landing = along([[2400, 60, 20], [2100, 55, 20.1], [1800, 50, 20.2], [1500, 45, 20.3], [1300, 42, 20.35], ['ground', 30, 20.4], ['ground', 20, 20.45], ['ground', 10, 20.5], ['ground', 5, 20.5], ['ground', 0, 20.5]]);
+  assert.ok(cutLegs(landing, { fields })[0]!.arrival);
+});
+
 test('a brief ground reading far from any field, long after the last airborne report, is a glitch, not a landing', () => {
   const pts = along([[8000, 200, 40], [8000, 200, 41], [8000, 200, 42], [8000, 200, 43]]);
   pts.push({ t: T0 + 600, lat: FIELD.lat, lon: FIELD.lon + 1, alt: 'ground', gs: 0 });
