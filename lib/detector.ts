@@ -41,14 +41,28 @@ export interface DetectorOptions {
   fieldAglFt: number;
   /** ft. a reading this far below the nearby field's elevation is not an altitude at all: ground */
   belowFieldFt: number;
+  /** ft. a run of ground flags between readings this far above the nearby field is flown through (flownThrough) */
+  flagAglFt: number;
   /** kt. "slow" for the rule above: a landing roll decelerating, a touch-and-go, taxiing */
   fieldSlowKt: number;
   /** ft above the field a first-heard aircraft may be and still have been heard taking off */
   firstAglFt: number;
+  /** km from the field's runways a first-heard take-off may be: the locator's runway match distance
+   * (lib/reference/locate.ts RUNWAY_KM), so a take-off is never placed where no airport matches (seen:
+   * a glider first heard 440 ft up 2.65 km from 88NV, thermalling, not taking off) */
+  firstKm: number;
+  /** ft. with airfield knowledge, "climbing away" from low over the field needs only this much (a
+   * circuit climb levels off at ~800 ft above the field: seen at Monterey, 275 ft then a turn) */
+  fieldClimbFt: number;
   /** km. "over the runway" for a leg that goes quiet on it (see lastAglFt) */
   runwayEndKm: number;
   /** ft above the field's elevation the last point of a leg that descended onto a runway and went quiet may be */
   lastAglFt: number;
+  /** "descended": a point of the leg at most lastDescentS before its last one read lastDescentFt higher.
+   * coverage at small fields often ends on final and comes back on the runway after a 2-4 minute gap
+   * (Monterey: 1,150 ft, 196 s of silence, then two points 70 ft over the KCVH runway) */
+  lastDescentFt: number;
+  lastDescentS: number;
   /** s. touchdown and lift-off are moved from the first/last ground point to the lowest air points
    * next to it (a ground flag lags touchdown), at most this far */
   settleS: number;
@@ -85,6 +99,13 @@ export interface DetectorOptions {
   climbMinFt: number;
   /** s. ...within this long, without first dropping more than climbMinFt below it */
   climbWindowS: number;
+  /** s and ft. an aircraft heard again after a gap of at least unheardStopGapS, at most unheardStopAglFt
+   * above the field and within runwayEndKm of it, higher before the gap and climbing away after it,
+   * came down onto the runway in the gap: the leg is cut there, with the take-off at that point and the
+   * landing not heard (Monterey: circuits at KCVH heard at 1,300 ft, then 114 s later 220 ft over the
+   * runway climbing out) */
+  unheardStopGapS: number;
+  unheardStopAglFt: number;
   /** s. coverage gaps shorter than this never cut a leg (no landing, turnaround and take-off fits) */
   gapMinS: number;
   /** a gap cuts the leg when it took longer than stretch * direct time + slack: the aircraft stopped
@@ -102,11 +123,16 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   fields: null,
   fieldAglFt: 500,
   belowFieldFt: 1500,
+  flagAglFt: 1500,
   fieldSlowKt: 45,
   firstAglFt: 1000,
+  firstKm: 2.0,
+  fieldClimbFt: 200,
   settleS: 30,
   runwayEndKm: 0.5,
   lastAglFt: 100,
+  lastDescentFt: 200,
+  lastDescentS: 300,
   groundAltFt: null,
   groundMaxKt: 200,
   taxiKt: 40,
@@ -121,6 +147,8 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   climbMinFt: 500,
   climbWindowS: 600,
   gapMinS: 600,
+  unheardStopGapS: 90,
+  unheardStopAglFt: 300,
   gapStretch: 1.5,
   gapSlackS: 1800,
   gapRefKt: 250,
@@ -179,6 +207,28 @@ function pointClass(pts: TrackPoint[], i: number, o: DetectorOptions): Cls | 0 {
   return h !== null && h <= o.fieldAglFt && (p.gs ?? speedKt(pts, i)) <= o.fieldSlowKt && level(pts, i) ? GROUND : AIR;
 }
 
+/** a run of ground flags flown through: some transponders say "ground" below ~45 kt, and a slow
+ * aircraft sends it for up to 40 s at 3,000-4,300 ft (Monterey). true when the readings just before and
+ * just after the run (each within 30 s) are both more than flagAglFt above the nearby field, or, with no
+ * field near, agree within 200 ft and the minute before the run has no descent (a landing comes down) */
+function flownThrough(r: Run, pts: TrackPoint[], o: DetectorOptions): boolean {
+  const before = pts[r.s - 1];
+  const after = pts[r.e + 1];
+  if (!o.fields || !before || !after || typeof before.alt !== 'number' || typeof after.alt !== 'number') return false;
+  if (pts[r.s]!.t - before.t > 30 || after.t - pts[r.e]!.t > 30 || saysGround(before, o) || saysGround(after, o)) return false;
+  const f = o.fields(pts[r.s]!.lat, pts[r.s]!.lon);
+  if (f) return before.alt - f.elevation_ft > o.flagAglFt && after.alt - f.elevation_ft > o.flagAglFt;
+  if (Math.abs(before.alt - after.alt) > 2 * LEVEL_FT) return false;
+  for (let j = r.s - 1; j >= 0 && before.t - pts[j]!.t <= 60; j--) {
+    const a = pts[j]!.alt;
+    if (typeof a === 'number' && !saysGround(pts[j]!, o) && a > before.alt + LEVEL_FT) return false;
+  }
+  return true;
+}
+
+/** ft. ground readings jitter by a mode C step; more than this is a climb or a descent */
+const LEVEL_FT = 100;
+
 /** no climb or descent within 10 s either side (a glider sinking slowly 400 ft over the field is not on
  * the ground); ground readings jitter by a mode C step */
 function level(pts: TrackPoint[], i: number): boolean {
@@ -193,7 +243,7 @@ function level(pts: TrackPoint[], i: number): boolean {
       hi = Math.max(hi, a);
     }
   }
-  return hi - lo <= 100;
+  return hi - lo <= LEVEL_FT;
 }
 
 /** ft above the nearby field's elevation; null without a numeric altitude or a field */
@@ -274,6 +324,7 @@ function gapBefore(pts: TrackPoint[], i: number): number {
 function groundConfirmed(r: Run, pts: TrackPoint[], o: DetectorOptions, edge: boolean): boolean {
   const n = r.e - r.s + 1;
   const long = n >= o.minGroundPoints && pts[r.e]!.t - pts[r.s]!.t >= o.minGroundS;
+  if (flownThrough(r, pts, o)) return false;
   // a brief ground run right next to a point high aloft is a glitch (alt 0 / gs 0 written for "no data")
   if (!long && (!reachable(pts, r.s - 1, r.s, o) || !reachable(pts, r.e + 1, r.e, o))) return false;
   // with airfield knowledge: a brief ground reading with no field near it is a glitch, not a landing
@@ -323,6 +374,22 @@ function stoppedBetween(a: TrackPoint, b: TrackPoint, o: DetectorOptions): boole
   return dt > direct * o.gapStretch + o.gapSlackS;
 }
 
+/** point i (after a gap) is low over a runway climbing away from where the aircraft came down unheard: see unheardStopGapS */
+function backOnTheRunway(pts: TrackPoint[], i: number, end: number, o: DetectorOptions): boolean {
+  const p = pts[i]!;
+  const before = pts[i - 1]!.alt;
+  if (!o.fields || p.t - pts[i - 1]!.t < o.unheardStopGapS || typeof p.alt !== 'number' || typeof before !== 'number') return false;
+  const f = o.fields(p.lat, p.lon);
+  if (!f || f.km > o.runwayEndKm || p.alt - f.elevation_ft > o.unheardStopAglFt || before < p.alt + o.fieldClimbFt) return false;
+  for (let j = i + 1; j <= end && pts[j]!.t - p.t <= o.climbWindowS; j++) {
+    const a = pts[j]!.alt;
+    if (typeof a !== 'number') continue;
+    if (a >= p.alt + o.fieldClimbFt) return true;
+    if (a <= p.alt - o.fieldClimbFt) return false;
+  }
+  return false;
+}
+
 interface Core { s: number; e: number; head: [number, number] | null; tail: [number, number] | null }
 
 function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions): LegCut[] {
@@ -332,7 +399,7 @@ function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions): LegCut[] {
     if (r.cls !== AIR) continue;
     let s = r.s;
     for (let i = r.s + 1; i <= r.e; i++) {
-      if (stoppedBetween(pts[i - 1]!, pts[i]!, o)) {
+      if (stoppedBetween(pts[i - 1]!, pts[i]!, o) || backOnTheRunway(pts, i, r.e, o)) {
         cores.push({ s, e: i - 1, head: null, tail: null });
         s = i;
       }
@@ -392,11 +459,15 @@ function lastHeardOnRunway(pts: TrackPoint[], c: Core, o: DetectorOptions): numb
   if (next && !stoppedBetween(last, next, o)) return -1;
   const f = o.fields(last.lat, last.lon);
   if (!f || f.km > o.runwayEndKm || typeof last.alt !== 'number' || last.alt - f.elevation_ft > o.lastAglFt) return -1;
-  // it came down to get there: higher by a circuit's height within the last two minutes
+  // it came down to get there, within the last few minutes (measured from the lowest reading after,
+  // as a rolling aircraft's pressure altitude creeps up while it slows: seen 125 ft at 130 kt, 200 at 67)
   let came = false;
-  for (let i = c.e; i >= c.s && last.t - pts[i]!.t <= 120 && !came; i--) {
+  let lo = last.alt;
+  for (let i = c.e; i >= c.s && last.t - pts[i]!.t <= o.lastDescentS && !came; i--) {
     const a = pts[i]!.alt;
-    came = typeof a === 'number' && a >= last.alt + 300;
+    if (typeof a !== 'number') continue;
+    lo = Math.min(lo, a);
+    came = a >= lo + o.lastDescentFt;
   }
   return came ? settle(pts, c.e, c.e, c.s, -1, o) : -1;
 }
@@ -416,9 +487,14 @@ function settle(pts: TrackPoint[], g: number, from: number, to: number, dir: 1 |
   const f = o.fields(pts[g]!.lat, pts[g]!.lon);
   if (!f || !(floor - f.elevation_ft <= o.fieldAglFt)) return g;
   let best = g;
-  for (let i = from; dir * (to - i) >= 0 && Math.abs(pts[i]!.t - t0) <= o.settleS; i += dir) {
+  for (let i = from; dir * (to - i) >= 0 && Math.abs(pts[i]!.t - t0) <= 2 * o.settleS; i += dir) {
     const a = pts[i]!.alt;
     if (typeof a !== 'number' || a > floor + 50) break;
+    // further than settleS only straight across a coverage gap, from a reading below the field's
+    // elevation: touchdown fell in the gap (88NV: 187 ft below it at 70 kt, then 59 s unheard, then
+    // the first ground report). a trace heard all the way down is not moved so (an approach at 88NV
+    // read 100 ft below the field for 46 s before the flag)
+    if (Math.abs(pts[i]!.t - t0) > o.settleS && (a > f.elevation_ft || i !== from)) break;
     best = i;
   }
   return best;
@@ -437,16 +513,18 @@ function aloftDeparture(pts: TrackPoint[], c: Core, o: DetectorOptions): Departu
   while (i <= c.e && altOf(pts[i]!) === null) i++;
   if (i > c.e) return null;
   const first = altOf(pts[i]!)!;
+  let climb = o.climbMinFt;
   // with airfield knowledge: low over a field (La Paz is at 13,300 ft), not merely below 5,000 ft somewhere
   if (o.fields) {
-    const h = heightAboveField(pts[i]!, o);
-    if (h === null || h > o.firstAglFt) return null;
+    const f = o.fields(pts[i]!.lat, pts[i]!.lon);
+    if (!f || first - f.elevation_ft > o.firstAglFt || f.km > o.firstKm) return null;
+    climb = o.fieldClimbFt;
   } else if (first > o.maxFirstAltFt) return null;
   for (let j = i + 1; j <= c.e && pts[j]!.t - pts[i]!.t <= o.climbWindowS; j++) {
     const a = altOf(pts[j]!);
     if (a === null) continue;
-    if (a >= first + o.climbMinFt) return departureAt(pts, i, first);
-    if (a <= first - o.climbMinFt) return null;
+    if (a >= first + climb) return departureAt(pts, i, first);
+    if (a <= first - climb) return null;
   }
   return null;
 }

@@ -1,18 +1,21 @@
 // prints the take-off/landing detector's precision and recall per source against the hand-labelled
 // real traces (test/fixtures/traffic/labels.json; scoring in test/helpers/detector-score.ts).
-//   npx tsx bench/detector/score.ts [--verbose] [--baseline]
+//   npx tsx bench/detector/score.ts [--verbose] [--baseline] [source ...]
 // --verbose lists every miss, false detection and wrong airport; --baseline runs the detector
-// without airfield knowledge (as it was before it had any).
-import { SOURCE_NAMES, loadProjectLocator } from '../../test/helpers/detector-sources.ts';
+// without airfield knowledge (as it was before it had any). naming sources scores only those (a
+// held-out source is scored once, when the detector is done: leave it out while tuning).
+import { SOURCE_NAMES, loadProjectLocator, type SourceName } from '../../test/helpers/detector-sources.ts';
 import { scoreSource, TOLERANCE_S } from '../../test/helpers/detector-score.ts';
 
 const args = process.argv.slice(2);
-if (args.includes('--help') || args.some((a) => !['--verbose', '--baseline'].includes(a))) {
-  console.log('usage: npx tsx bench/detector/score.ts [--verbose] [--baseline]');
+const isSource = (a: string): a is SourceName => (SOURCE_NAMES as readonly string[]).includes(a);
+if (args.includes('--help') || args.some((a) => !['--verbose', '--baseline'].includes(a) && !isSource(a))) {
+  console.log(`usage: npx tsx bench/detector/score.ts [--verbose] [--baseline] [${SOURCE_NAMES.join('|')} ...]`);
   process.exit(args.includes('--help') ? 0 : 2);
 }
+const named = args.filter(isSource);
 const locator = loadProjectLocator();
-const scores = SOURCE_NAMES.map((n) => scoreSource(n, locator, args.includes('--baseline')));
+const scores = (named.length ? named : SOURCE_NAMES).map((n) => scoreSource(n, locator, args.includes('--baseline')));
 if (args.includes('--verbose')) for (const s of scores) for (const n of s.notes) console.log(n);
 const ratio = (a: number, b: number) => (b ? (a / b).toFixed(3) : '-');
 const rows = [['source', 'held out', 'labelled', 'found', 'matched', 'precision', 'recall', 'airport ok', 'median |dt| s']];

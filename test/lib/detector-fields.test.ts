@@ -51,6 +51,79 @@ test('first heard aloft: 4,000 ft over the field is no take-off; 500 ft over it 
   assert.equal(cutLegs(low, { fields })[0]!.departure!.at, low[0]!.t);
 });
 
+test('first heard aloft 2.65 km from the field (beyond the runway match distance) is no take-off, even climbing (88NV glider c07bed)', () => {
+  const thermal = along([[1340, 95, 2.65], [1500, 90, 2.9], [1700, 92, 2.5], [1900, 95, 2.8], [2000, 100, 3.5]]);
+  assert.equal(cutLegs(thermal, { fields, firstKm: 3 })[0]!.departure!.at, thermal[0]!.t, 'within a wider distance it would be one');
+  assert.equal(cutLegs(thermal, { fields })[0]!.departure, null);
+});
+
+test('first heard 440 ft over the runway, climbing 275 ft and turning level into the circuit, is a take-off (Monterey a38df3)', () => {
+  const pts = along([[1340, 66, 0.33], [1500, 70, 0.7], [1600, 75, 0.9], [1615, 90, 1.2], [1550, 90, 1.1], [1500, 85, 0.8]]);
+  assert.equal(cutLegs(pts, { fields, fieldClimbFt: 500 })[0]!.departure, null, 'a 500 ft climb, as without airfield knowledge, misses it');
+  assert.equal(cutLegs(pts, { fields })[0]!.departure!.at, pts[0]!.t);
+});
+
+test('coverage ends on final, comes back for two points on the runway after a 3 min gap, then silence: a landing at the first of them (Monterey a18dde)', () => {
+  const pts = along([[2000, 100, 3], [1800, 95, 2.6], [1600, 90, 2.2], [1450, 90, 1.9]]);
+  // 196 s unheard, then 70 ft and 45 ft over the field at 63 kt; back 2.5 h later climbing out
+  pts.push({ ...pts[3]!, t: pts[3]!.t + 196, lon: FIELD.lon + 0.001, alt: 970, gs: 63 }, { ...pts[3]!, t: pts[3]!.t + 200, lon: FIELD.lon, alt: 945, gs: 60 });
+  pts.push({ ...pts[3]!, t: pts[3]!.t + 9000, lon: FIELD.lon + 0.005, alt: 1600, gs: 85 }, { ...pts[3]!, t: pts[3]!.t + 9010, lon: FIELD.lon + 0.01, alt: 1800, gs: 90 });
+  assert.equal(cutLegs(pts, { fields, lastDescentS: 120 })[0]!.arrival, null, 'looking back two minutes only, the descent is not seen');
+  const legs = cutLegs(pts, { fields });
+  assert.equal(legs[0]!.arrival!.at, pts[4]!.t);
+});
+
+test('last heard rolling over the runway, its reading creeping up 75 ft as it slows: still a landing (Monterey a8359c)', () => {
+  const pts = along([[1075, 139, 0.5], [975, 140, 0.2], [825, 130, 0.05], [850, 110, 0.02], [875, 90, 0.01], [900, 67, 0]]);
+  pts.push({ ...pts[5]!, t: pts[5]!.t + 8000, lon: FIELD.lon + 0.2, alt: 4400, gs: 240 });
+  // 175 ft above the last reading, 250 ft above the lowest one
+  assert.equal(cutLegs(pts, { fields, lastDescentFt: 200 + 50 + 1 })[0]!.arrival, null);
+  assert.equal(cutLegs(pts, { fields })[0]!.arrival!.at, pts[5]!.t);
+});
+
+test('touchdown inside a coverage gap: placed at the last air point when it already read below the field (88NV a27d3c), never when the trace was heard all the way down', () => {
+  // 59 s unheard between a reading 190 ft below the field at 70 kt and the first ground report
+  const gap = along([[1400, 70, 3], [1200, 68, 2.4], [1050, 66, 2], [950, 64, 1.8], [710, 70, 1.56]]);
+  gap.push({ ...gap[4]!, t: gap[4]!.t + 59, lon: FIELD.lon + 0.004, alt: 'ground', gs: 13 }, { ...gap[4]!, t: gap[4]!.t + 80, lon: FIELD.lon + 0.003, alt: 'ground', gs: 5 }, { ...gap[4]!, t: gap[4]!.t + 100, lon: FIELD.lon + 0.003, alt: 'ground', gs: 0 });
+  assert.equal(cutLegs(gap, { fields })[0]!.arrival!.at, gap[4]!.t);
+  // heard every 5 s reading 100 ft below the field for 45 s: touchdown moves from the flag to the floor readings no more than settleS (30 s)
+  const heard = along([[1400, 70, 3], [1200, 68, 2.6], [1000, 66, 2.2], [800, 64, 2], [800, 64, 1.8], [800, 64, 1.6], [800, 64, 1.4], [800, 64, 1.2], [800, 64, 1], [800, 64, 0.8], [800, 64, 0.6], ['ground', 54, 0.5], ['ground', 40, 0.4], ['ground', 20, 0.35], ['ground', 5, 0.3]]);
+  assert.equal(cutLegs(heard, { fields })[0]!.arrival!.at, heard[11]!.t - 30);
+});
+
+test('a circuit heard at 1,300 ft, then 114 s unheard, then 220 ft over the runway climbing out: a take-off there, the landing not heard (Monterey a91be8)', () => {
+  const pts = along([[2400, 110, 3], [2200, 105, 2.5], [2200, 100, 2], [2200, 100, 2.5]]);
+  const back = { t: pts[3]!.t + 114, lat: FIELD.lat, lon: FIELD.lon, gs: 97 };
+  pts.push({ ...back, alt: 1120 }, { ...back, t: back.t + 15, alt: 1370, lon: FIELD.lon - 0.006 }, { ...back, t: back.t + 30, alt: 1720, lon: FIELD.lon - 0.012 });
+  assert.equal(cutLegs(pts, { fields, unheardStopAglFt: 200 }).length, 1, 'allowing only 200 ft, it stays one leg');
+  const legs = cutLegs(pts, { fields });
+  assert.equal(legs.length, 2);
+  assert.equal(legs[0]!.arrival, null);
+  assert.equal(legs[1]!.departure!.at, back.t);
+  // the same gap ending 220 ft up but descending further (a low approach heard late) cuts nothing
+  const low = [...pts.slice(0, 4), { ...back, alt: 1120 }, { ...back, t: back.t + 15, alt: 950 }, { ...back, t: back.t + 30, alt: 900, gs: 40 }];
+  assert.ok(cutLegs(low, { fields }).every((l) => l.departure === null));
+});
+
+test('ground flags sent for 40 s by a slow aircraft at 3,800 ft are flown through, near a field or far from any (Monterey a5a7c3, a4ff9c)', () => {
+  const slow = (km: number): TrackPoint[] => {
+    const rows: [TrackPoint['alt'], number, number][] = [];
+    for (let i = 0; i < 12; i++) rows.push([4700, i < 6 ? 95 : 40, km + 0.05 * i]);
+    for (let i = 12; i < 20; i++) rows.push(['ground', 38, km + 0.05 * i]);
+    for (let i = 20; i < 32; i++) rows.push([4800, i < 26 ? 42 : 95, km + 0.05 * i]);
+    return along(rows);
+  };
+  const near = slow(2.5);
+  const far = slow(20);
+  for (const pts of [near, far]) {
+    assert.ok(cutLegs(pts).some((l) => l.arrival), 'the flag alone takes it as a landing');
+    assert.ok(cutLegs(pts, { fields }).every((l) => !l.arrival && !l.departure), JSON.stringify(cutLegs(pts, { fields })));
+  }
+  // the same flags after coming down from 1,500 ft far from any field (an unknown strip) stay a landing
+  const landing = along([[2400, 60, 20], [2100, 55, 20.1], [1800, 50, 20.2], [1500, 45, 20.3], [1300, 42, 20.35], ['ground', 30, 20.4], ['ground', 20, 20.45], ['ground', 10, 20.5], ['ground', 5, 20.5], ['ground', 0, 20.5]]);
+  assert.ok(cutLegs(landing, { fields })[0]!.arrival);
+});
+
 test('a brief ground reading far from any field, long after the last airborne report, is a glitch, not a landing', () => {
   const pts = along([[8000, 200, 40], [8000, 200, 41], [8000, 200, 42], [8000, 200, 43]]);
   pts.push({ t: T0 + 600, lat: FIELD.lat, lon: FIELD.lon + 1, alt: 'ground', gs: 0 });
