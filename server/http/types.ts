@@ -35,6 +35,10 @@ export interface Reply {
   compressed?: boolean;
   /** strong validator of the body; a request whose If-None-Match names it gets a 304 */
   etag?: string;
+  /** 206: the body is the part of a file its Content-Range header (in `headers`) names */
+  partial?: boolean;
+  /** a HEAD answered without reading the file: the Content-Length a GET would send */
+  headLength?: number;
 }
 
 // synchronous on purpose: uWebSockets.js drops a keep-alive connection whose next (pipelined)
