@@ -133,7 +133,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
           log: c.log, root: c.artifacts, out: c.bundles, nowMs, progress, ...duck,
           sources: join(c.ref, 'sources.json'), baseUrl: c.baseUrl, creditsUrl: c.creditsUrl, traffic: sampleCredit(c.history, days),
         });
-        say(`bundles: ${b.written.length} files written (content changed), ${b.removed.length} removed, ${b.index.log.length} days and ${b.index.tables.length} tables listed in ${c.bundles}/index.json`);
+        say(`bundles: ${b.written.length} files written (content changed), ${b.removed.length} removed, ${b.index.log.length} days and ${b.index.tables.length} tables listed in ${c.bundles}/index.json; DuckDB memory limit ${b.duckdb.memoryLimit}, spilling to ${b.duckdb.tempDirectory}`);
       } catch (e) {
         throw new AfterPublishError(`bundles: ${(e as Error).message}`, buildId);
       }

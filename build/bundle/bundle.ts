@@ -88,6 +88,8 @@ export interface BundleResult {
   written: string[];
   /** paths (below out) removed: days gone from the log, tables of no build, the old tarballs */
   removed: string[];
+  /** DuckDB's own reading of its limits during the step (memory_limit, temp_directory) */
+  duckdb: { memoryLimit: string; tempDirectory: string };
 }
 
 const DEFAULT_SOURCES = new URL('../../data/ref/sources.json', import.meta.url).pathname;
@@ -126,6 +128,8 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
   const db = await openLog(o.log, { threads: o.threads ?? 1, memoryLimit: o.memoryLimit, tempDirectory: o.tempDirectory });
   const work = mkdtempSync(join(tmpdir(), 'contrail-bundle-'));
   try {
+    const [setting] = await db.rows(`SELECT current_setting('memory_limit') AS m, current_setting('temp_directory') AS t`);
+    const duckdb = { memoryLimit: String(setting!.m), tempDirectory: String(setting!.t) };
     for (const day of days) {
       const rel = logPath(day);
       const old = was(prev?.log, urlOf(rel));
@@ -207,7 +211,7 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
       // the .tar.gz bundles of the earlier layout, and a killed run's temporaries; nothing else here is ours to judge
       ...prune(o.out, (n) => !LEGACY.includes(n)),
     ];
-    return { index, written, removed };
+    return { index, written, removed, duckdb };
   } finally {
     db.close();
     rmSync(work, { recursive: true, force: true });

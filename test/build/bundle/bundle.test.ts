@@ -160,3 +160,11 @@ test('a malformed sources file fails the bundle step with the file named', async
   writeFileSync(bad, '{');
   await assert.rejects(writeBundles({ log: fx.log, root: fx.root, out: join(fx.dir, 'b'), nowMs: NOW_MS, sources: bad }), SyntaxError);
 });
+
+test('the step runs DuckDB under the memory limit and spill folder it is given', async () => {
+  const fx = await makeFixture(4, 6);
+  const spill = join(fx.dir, 'spill');
+  const r = await writeBundles({ log: fx.log, root: fx.root, out: join(fx.dir, 'b'), nowMs: NOW_MS, memoryLimit: '300MB', tempDirectory: spill });
+  assert.deepEqual(r.duckdb, { memoryLimit: '286.1 MiB', tempDirectory: spill });
+  await assert.rejects(writeBundles({ log: fx.log, root: fx.root, out: join(fx.dir, 'c'), nowMs: NOW_MS, memoryLimit: '1MB', tempDirectory: spill }), /Out of Memory Error: .*976\.5 KiB/);
+});
