@@ -49,7 +49,7 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: installed('data/sample/globe_history'), help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: dirSet },
   log: { flag: 'log', env: 'CONTRAIL_LOG', kind: 'string', default: installed('var/flight-log'), help: 'flight log root (day=YYYY-MM-DD/legs.parquet)', check: dirSet },
   artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: installed('var/artifacts'), help: 'artifact tree root: versions/<build>/ and the `current` link the server follows', check: dirSet },
-  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: installed('var/bundles'), help: 'researchers\' bundles (daily and rolling .tar.gz with index.json); empty: none' },
+  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: installed('var/bundles'), help: 'researchers\' data: the flight log as a Hive Parquet tree, the tables, README/LICENSE/CREDITS, index.json (served at /v1/bundles); empty: none' },
   ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot (see data/ref/SOURCES.md)', check: dirSet },
   timetables: { flag: 'timetables', env: 'CONTRAIL_TIMETABLES', kind: 'string', default: '', help: 'published timetables folder (artifacts/TIMETABLES.md); empty: boards are observed only' },
   // a night adds the newest day; a first run or a rebuild takes every day (0)

@@ -31,7 +31,7 @@ export interface Reply {
   headers?: Record<string, string>;
   /** overrides the bucket's Cache-Control (e.g. no-store for a private record) */
   cacheControl?: string;
-  /** the bytes are already compressed (a .tar.gz download): never gzip them again */
+  /** the bytes go out as they are, never gzipped (a Parquet file, a range of one) */
   compressed?: boolean;
   /** strong validator of the body; a request whose If-None-Match names it gets a 304 */
   etag?: string;
