@@ -4,7 +4,7 @@
 // the new one, never half a file; a file whose bytes are unchanged keeps its inode and mtime, so
 // its ETag and Last-Modified stay and caches stay valid.
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -40,7 +40,23 @@ function shaOrNull(file: string, was?: { sha256: string; bytes: number }): strin
 }
 
 /**
- * Puts `from` (a file to copy, or bytes) at `to` unless `to` already holds the same bytes.
+ * `to` as a hard link to `from` (no second copy of a year of log on the disk), or a copy when the
+ * two are on different file systems. safe because nothing writes a published source in place: the
+ * log's writer replaces a day by rename (build/log/write.ts), which leaves this link on the old
+ * bytes; the link is synced like a copy (its inode is the source's, already synced by its writer).
+ */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw e;
+    copyFileSync(from, to);
+  }
+}
+
+/**
+ * Puts `from` (a file to link or copy, or bytes) at `to` unless `to` already holds the same bytes.
  * `from.sha256`: its hash when the caller has it (the log's files are hashed once); `was`: what the
  * previous index recorded for `to`, so an unchanged file is not read again.
  */
@@ -52,7 +68,7 @@ export function publishFile(to: string, from: { file: string; sha256?: string } 
   const tmp = join(dirname(to), `${TMP_PREFIX}${process.pid}-${to.split('/').pop()}`);
   try {
     if ('data' in from) writeFileSync(tmp, from.data);
-    else copyFileSync(from.file, tmp);
+    else linkOrCopy(from.file, tmp);
     syncFile(tmp);
     renameSync(tmp, to);
   } catch (e) {

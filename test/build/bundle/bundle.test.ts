@@ -37,6 +37,7 @@ test('DuckDB reads the published log tree as it is: day is a DATE from the path,
   assert.deepEqual(r.index.log.map((e) => [e.day, e.path, e.rows]), DAYS.map((d) => [d, `/v1/bundles/log/day=${d}/legs.parquet`, fx.rows[d]!.length]));
   for (const e of r.index.log) {
     assert.deepEqual(readFileSync(localFile(out, e)), readFileSync(dayFile(fx.log, e.day)), 'the published day is the log\'s own file');
+    assert.equal(statSync(localFile(out, e)).ino, statSync(dayFile(fx.log, e.day)).ino, 'linked, not copied: one copy on the disk');
   }
   const names = await query(`SELECT name FROM parquet_schema('${localFile(out, r.index.log[0]!)}') WHERE name = 'day'`);
   assert.deepEqual(names, [], 'the file holds no day column: the path carries it, no conflict');
@@ -120,7 +121,10 @@ test('a rebuild that changes nothing rewrites nothing; a changed day replaces on
 
   const w = await LogWriter.open(fx.log, 1);
   await w.writeDay(DAYS[1]!, legsFor(DAYS[1]!, 3, seeded(99)));
+  // the log rewrites a day with the same rows: a new file (a new inode), the same bytes
+  await w.writeDay(DAYS[0]!, fx.rows[DAYS[0]!]!);
   w.close();
+  assert.notEqual(statSync(dayFile(fx.log, DAYS[0]!)).ino, Number(before.get(first.index.log[0]!.path)!.split(':')[0]), 'the log replaced its file');
   const third = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS + 3 * 86400_000 });
   assert.ok(third.written.includes(`log/day=${DAYS[1]}/legs.parquet`), third.written.join(' '));
   assert.ok(!third.written.some((p) => p.includes(DAYS[0]!)), 'the unchanged day is not rewritten');
