@@ -1,13 +1,40 @@
-// where researchers' bundles live, shared by the build that writes them (build/bundle) and the
-// server that lists and serves them (server/handlers/bundles.ts); no dependencies, so the live
-// server never loads the build's engine (DuckDB) to serve a file.
+// where the researchers' data lives, shared by the build that writes it (build/bundle) and the
+// servers that list and serve it (server/handlers/bundles.ts, deploy/nginx); no dependencies, so
+// the live server never loads the build's engine (DuckDB) to serve a file.
+//
+// the layout below <bundles> is the URL layout below /v1/bundles:
+//   index.json                       GET /v1/bundles (schemas/bundles-index)
+//   log/day=YYYY-MM-DD/legs.parquet  the flight log, Hive-partitioned by day
+//   tables/<name>.parquet            the derived tables of the current artifact build
+//   README LICENSE CREDITS SHA256SUMS
 
 export const INDEX_FILE = 'index.json';
-/** the URL the index answers; bundle files live below it */
+/** the URL the index answers; the files live below it */
 export const BUNDLES_URL = '/v1/bundles';
-export const KINDS = ['daily', 'rolling'] as const;
-export type BundleKind = (typeof KINDS)[number];
-/** a bundle's file name carries the first 12 hex digits of its own sha256 */
-export const BUNDLE_FILE = /^contrail-[0-9_-]+-[0-9a-f]{12}\.tar\.gz$/;
-/** content-addressed files never change: cache them for a year */
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const LOG_DIR = 'log';
+export const TABLES_DIR = 'tables';
+export const LOG_FILE = 'legs.parquet';
+export const TABLES = ['airframes', 'airports', 'routes'] as const;
+export type TableName = (typeof TABLES)[number];
+export const DOCS = ['README', 'LICENSE', 'CREDITS', 'SHA256SUMS'] as const;
+export type DocName = (typeof DOCS)[number];
+
+/** a partition folder of the log: day=YYYY-MM-DD (a real calendar date is checked apart) */
+export const DAY_PART = /^day=(\d{4}-\d{2}-\d{2})$/;
+
+/** the file's path below <bundles> (and its URL below /v1/bundles) */
+export const logPath = (day: string) => `${LOG_DIR}/day=${day}/${LOG_FILE}`;
+export const tablePath = (name: TableName) => `${TABLES_DIR}/${name}.parquet`;
+export const urlOf = (relative: string) => `${BUNDLES_URL}/${relative}`;
+
+/** IANA's type for Parquet (registered 2024) */
+export const PARQUET_TYPE = 'application/vnd.apache.parquet';
+export const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+/**
+ * Cache-Control of the data files: the URLs are stable (a Hive tree needs day=.../legs.parquet),
+ * and a file is replaced only when its content changed (the newest day when an open leg closes,
+ * the tables each night). an hour, as the history artifacts (spec 8); ETag and Last-Modified let a
+ * cache revalidate and a range reader notice a replacement between its requests.
+ */
+export const DATA_CACHE = 'public, max-age=3600, s-maxage=3600';

@@ -1,7 +1,8 @@
 // the nightly build, one command with steps:
 //   traces -> flight log -> artifacts (+ estimate accuracy) -> validate -> atomic publish
 // `npm run --silent nightly -- --help`; with no flags it builds the bundled sample into var/.
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { keys } from '../artifacts/keys.ts';
@@ -38,6 +39,8 @@ export interface NightlyConfig {
   accuracy: boolean;
   threads: number;
   memoryLimit: string;
+  baseUrl: string;
+  creditsUrl: string;
 }
 
 const dirSet = (v: string) => (v ? undefined : 'must not be empty');
@@ -46,7 +49,7 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: installed('data/sample/globe_history'), help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: dirSet },
   log: { flag: 'log', env: 'CONTRAIL_LOG', kind: 'string', default: installed('var/flight-log'), help: 'flight log root (day=YYYY-MM-DD/legs.parquet)', check: dirSet },
   artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: installed('var/artifacts'), help: 'artifact tree root: versions/<build>/ and the `current` link the server follows', check: dirSet },
-  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: installed('var/bundles'), help: 'researchers\' bundles (daily and rolling .tar.gz with index.json); empty: none' },
+  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: installed('var/bundles'), help: 'researchers\' data: the flight log as a Hive Parquet tree, the tables, README/LICENSE/CREDITS, index.json (served at /v1/bundles); empty: none' },
   ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot (see data/ref/SOURCES.md)', check: dirSet },
   timetables: { flag: 'timetables', env: 'CONTRAIL_TIMETABLES', kind: 'string', default: '', help: 'published timetables folder (artifacts/TIMETABLES.md); empty: boards are observed only' },
   // a night adds the newest day; a first run or a rebuild takes every day (0)
@@ -58,7 +61,14 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   accuracy: { flag: 'accuracy', env: 'CONTRAIL_ACCURACY', kind: 'bool', default: true, help: 'replay the estimate method on the newest history day (--no-accuracy to skip)' },
   threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: (v) => (v >= 1 ? undefined : 'must be 1 or more') },
   memoryLimit: { flag: 'memory-limit', env: 'CONTRAIL_DUCKDB_MEMORY', kind: 'string', default: '4GB', help: 'DuckDB memory limit (it spills to disk beyond it)' },
+  // the same variables as the server's: the researchers' README and CREDITS carry absolute links
+  baseUrl: { flag: 'base-url', env: 'CONTRAIL_BASE_URL', kind: 'string', default: '', help: 'public base URL of the service, for the absolute links in the researchers\' README and CREDITS (empty: none)', check: urlOrEmpty },
+  creditsUrl: { flag: 'credits-url', env: 'CONTRAIL_CREDITS_URL', kind: 'string', default: '', help: 'credits page republishers link (empty: {base-url}/v1/credits)', check: urlOrEmpty },
 };
+
+function urlOrEmpty(v: string): string | undefined {
+  return v === '' || /^https?:\/\/[^\s/]+/.test(v) ? undefined : 'must be an http(s) URL or empty';
+}
 
 export interface NightlyResult {
   buildId: string;
@@ -93,7 +103,8 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     const buildId = newBuildId(c.artifacts, nowMs);
     const staged = stage(c.artifacts, buildId);
     let result: NightlyResult;
-    const db = await openLog(c.log, { threads: c.threads, memoryLimit: c.memoryLimit, since: windowStart ?? undefined, tempDirectory: join(c.artifacts, '.duckdb-spill') });
+    const duck = { threads: c.threads, memoryLimit: c.memoryLimit, tempDirectory: join(c.artifacts, '.duckdb-spill') };
+    const db = await openLog(c.log, { ...duck, since: windowStart ?? undefined });
     try {
       const ctx: BuildContext = {
         db: db.connection, refdata, ref: refViewOf(refdata), writer: staged.writer, archiveThrough, windowStart, windowDays,
@@ -118,8 +129,11 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     // after the commit: the new tree is live whatever happens here, and the error says so
     if (c.bundles) {
       try {
-        const b = await writeBundles({ log: c.log, root: c.artifacts, out: c.bundles, nowMs, progress, threads: c.threads });
-        say(`bundles: ${b.built.length} built, ${b.index.bundles.length} listed in ${c.bundles}/index.json`);
+        const b = await writeBundles({
+          log: c.log, root: c.artifacts, out: c.bundles, nowMs, progress, ...duck,
+          sources: join(c.ref, 'sources.json'), baseUrl: c.baseUrl, creditsUrl: c.creditsUrl, traffic: sampleCredit(c.history, days),
+        });
+        say(`bundles: ${b.written.length} files written (content changed), ${b.removed.length} removed, ${b.index.log.length} days and ${b.index.tables.length} tables listed in ${c.bundles}/index.json; DuckDB memory limit ${b.duckdb.memoryLimit}, spilling to ${b.duckdb.tempDirectory}`);
       } catch (e) {
         throw new AfterPublishError(`bundles: ${(e as Error).message}`, buildId);
       }
@@ -163,6 +177,16 @@ async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: 
   ctx.writer.put(keys.flow(), encodeFlow(field, day));
   ctx.counts.flow_bins = field.bins.size;
   say(`flow: learned ${learned} cruise points of ${day}; ${field.bins.size} place-and-heading bins`);
+}
+
+/**
+ * The credit of the recorded traffic shipped in data/sample, when this log holds it: the history
+ * is that folder and the log has one of its days. a real network's build credits only its feeders.
+ */
+function sampleCredit(history: string, logDays: string[]): string[] {
+  const sample = installed('data/sample/globe_history');
+  if (resolve(history) !== sample || !logDays.some((d) => existsSync(join(sample, ...d.split('-'))))) return [];
+  return ['Sample history: adsb.lol and its feeders (https://adsb.lol), ODbL 1.0, as published in the eastham adsb_actions repository (https://github.com/eastham/adsb_actions, BSD-2-Clause).'];
 }
 
 const maxDay = (a: string, b: string) => (a > b ? a : b);

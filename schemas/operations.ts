@@ -29,7 +29,7 @@ export interface Operation {
   description: string;
   parameters: Parameter[];
   /** a schema name in this folder (schemas/<name>.schema.json), or a non-JSON media type */
-  response: { schema: string } | { mediaType: 'text/html' | 'application/gzip' | 'text/plain' } | { openapi: true } | { websocket: string };
+  response: { schema: string } | { mediaType: 'text/html' | 'application/vnd.apache.parquet' | 'text/plain' } | { openapi: true } | { websocket: string };
   /** rate-limit and cache bucket (schemas/policy.ts) */
   bucket: string;
   stability: Stability;
@@ -45,6 +45,15 @@ const pathParam = (name: string, description: string, pattern: string, example: 
   schema: { type: 'string', pattern },
   example,
 });
+
+/** a researchers' file below /v1/bundles (server/handlers/bundles.ts): Parquet or plain text, bucket bundles */
+function bundleFileOp(path: string, operationId: string, summary: string, description: string, param: Parameter) {
+  return {
+    path, operationId, tag: 'about', summary, description, parameters: [param],
+    response: { mediaType: path.includes('/log/') || path.includes('/tables/') ? 'application/vnd.apache.parquet' : 'text/plain' },
+    bucket: 'bundles', stability: 'candidate', errors: ['not_found'],
+  } as const satisfies Operation;
+}
 
 const hexParam = (what: string) => pathParam('hex', `${what}: ICAO 24-bit address, 6 hex characters, case-insensitive.`, '^[0-9A-Fa-f]{6}$', '4b1814');
 
@@ -441,29 +450,23 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/bundles',
     operationId: 'getBundles',
     tag: 'about',
-    summary: 'Researchers\' bundles: the index',
-    description: 'Daily bundles and one rolling bundle for the whole window: the flight log as Parquet (zstd), the artifact tree (rolling), LICENSE (ODbL 1.0), CREDITS, README and SHA256SUMS. Each entry gives its URL, period, size and sha256.',
+    summary: 'Researchers\' data: the index',
+    description: 'Every file below /v1/bundles with its URL, size, rows and sha256: the flight log as a Hive-partitioned Parquet tree (one file per UTC day), the derived tables of the current build as Parquet, and README, LICENSE (ODbL 1.0), CREDITS, SHA256SUMS. DuckDB reads the files in place over HTTP range requests: `read_parquet([...the log paths...], hive_partitioning = true)` gives a DATE column `day` from the path.',
     parameters: [],
     response: { schema: 'bundles-index' },
     bucket: 'docs',
     stability: 'candidate',
     errors: ['not_found'],
   },
-  {
-    path: '/v1/bundles/{kind}/{file}',
-    operationId: 'getBundle',
-    tag: 'about',
-    summary: 'One researchers\' bundle (.tar.gz)',
-    description: 'A bundle file as listed in the index; named by its own hash, so it is cached as immutable.',
-    parameters: [
-      pathParam('kind', '`daily` or `rolling`.', '^(daily|rolling)$', 'daily'),
-      pathParam('file', 'The file name from the index.', '^contrail-[0-9_-]+-[0-9a-f]{12}\\.tar\\.gz$', 'contrail-2026-11-21-0123456789ab.tar.gz'),
-    ],
-    response: { mediaType: 'application/gzip' },
-    bucket: 'docs',
-    stability: 'candidate',
-    errors: ['not_found'],
-  },
+  bundleFileOp('/v1/bundles/log/{partition}/legs.parquet', 'getLogDay', 'One day of the flight log (Parquet)',
+    'The legs whose first heard point is on this UTC day, Parquet (zstd), columns as schemas/flight-log; the day is in the path (Hive layout), not in the file. HEAD and single byte ranges are served (206 with Content-Range; 416 when the range is malformed or starts past the end; several ranges get the whole file). The URL is stable: the file is replaced atomically when the day changes (the ETag changes with it).',
+    pathParam('partition', 'The Hive partition of a log day, day=YYYY-MM-DD, as listed in the index.', '^day=[0-9]{4}-[0-9]{2}-[0-9]{2}$', 'day=2026-11-21')),
+  bundleFileOp('/v1/bundles/tables/{table}', 'getTable', 'A derived table of the current build (Parquet)',
+    'airframes.parquet (one row per airframe with its legs), airports.parquet (observed totals per airport), routes.parquet (each callsign\'s route with its route_source). Range requests as for the log days; replaced each night when its content changes.',
+    pathParam('table', 'The table\'s file name.', '^(airframes|airports|routes)\\.parquet$', 'routes.parquet')),
+  bundleFileOp('/v1/bundles/{doc}', 'getBundleText', 'README, LICENSE, CREDITS or SHA256SUMS of the researchers\' data',
+    'Plain text beside the Parquet files: how to read them, the ODbL 1.0, the credits of every source the files draw on, and their checksums.',
+    pathParam('doc', 'One of README, LICENSE, CREDITS, SHA256SUMS.', '^(README|LICENSE|CREDITS|SHA256SUMS)$', 'CREDITS')),
   {
     path: '/openapi.json',
     operationId: 'getOpenApi',

@@ -41,6 +41,11 @@ export const POLICIES: Record<string, Policy> = {
   map: { limit: 600, cache: cache(300, 300) },
   // documentation and the machine-readable description
   docs: { limit: 600, cache: cache(300, 300) },
+  // not shown: the researchers' Parquet files and texts (/v1/bundles/...). a remote query reads
+  // each file in several range requests (its footer, then column chunks): a year of days is
+  // about 1,500 requests, so the budget is ten times the docs one. an hour, as the history
+  // artifacts; the handler sets it (artifacts/bundles.ts DATA_CACHE)
+  bundles: { limit: 6000, cache: cache(HOUR, HOUR) },
 };
 
 export function policyFor(bucket: string): Policy {

@@ -51,7 +51,7 @@ export const serverOptions: Specs<ServerConfig> = {
   },
   bundles: {
     flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: '',
-    help: 'folder of researchers\' bundles written by the nightly (--bundles there); served at /v1/bundles (empty: 404)',
+    help: 'folder of researchers\' data written by the nightly (--bundles there); served at /v1/bundles with byte ranges (empty: 404)',
   },
   stations: {
     flag: 'stations', env: 'CONTRAIL_STATIONS', kind: 'string', default: '',

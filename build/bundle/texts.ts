@@ -20,13 +20,31 @@ export interface Source {
 }
 
 export interface BundleTexts {
-  /** credits page URL (spec 1 {credits_url}) */
+  /** public base URL of the service, no trailing slash; '' when none is configured */
+  base: string;
+  /** credits page URL (spec 1 {credits_url}); '' when no absolute one is known */
   creditsUrl: string;
-  /** reference-data sources (data/ref/sources.json) */
+  /** the reference-data sources the published data draws on (usedSources) */
   sources: Source[];
-  /** credits of the traffic the log was built from, one line each (feeders, upstream networks) */
+  /** credits of recorded traffic the log was built from besides the network's feeders, one line each */
   traffic: string[];
 }
+
+/**
+ * The reference sources the published files draw on, and only those: OurAirports names the
+ * airports (org, dst, the airports table) when any leg has one; the Virtual Radar Server standing
+ * data gives the catalog routes when the routes table holds one. the other sources (operators,
+ * alliances) feed artifacts, not these files.
+ */
+export function usedSources(all: Source[], used: { airports: boolean; catalog: boolean }): Source[] {
+  const want: Record<string, boolean> = { ourairports: used.airports, 'vrs-standing-data': used.catalog };
+  return all.filter((s) => want[s.id] === true);
+}
+
+/** sha256sum's format: `<hash>  <path>` per line */
+export const sumsText = (entries: [string, string][]): string => entries.map(([h, n]) => `${h}  ${n}\n`).join('');
+
+const ODBL_URL = 'https://opendatacommons.org/licenses/odbl/1-0/';
 
 export function licenseText(): string {
   return readFileSync(LICENSE_FILE, 'utf8');
@@ -48,16 +66,18 @@ export function creditsText(t: BundleTexts): string {
   const lines = [
     'CREDITS',
     '',
-    'This bundle is licensed under the Open Database License 1.0 (see LICENSE).',
-    `Republishing it, or anything made from it, carries these credits; the live list is at ${t.creditsUrl}.`,
+    `These files are licensed under the Open Database License 1.0 (LICENSE, ${ODBL_URL}).`,
+    t.creditsUrl
+      ? `Republishing them, or anything made from them, carries these credits and a link to ${t.creditsUrl}.`
+      : 'Republishing them, or anything made from them, carries these credits and a link to the credits page of the service that published them.',
     '',
     'Observations',
     '',
+    `- The network's feeders: the receiving stations${t.base ? ` listed at ${t.base}/v1/stations` : ''}, whose receivers heard every leg.`,
     ...t.traffic.map((c) => `- ${c}`),
     '',
-    'Reference data',
-    '',
   ];
+  if (t.sources.length) lines.push('Reference data', '');
   for (const s of t.sources) {
     lines.push(`- ${s.name}: ${s.credit}`, `  license: ${s.license}${s.license_url ? ` (${s.license_url})` : ''}`);
     if (s.upstream) lines.push(`  source: ${s.upstream}${s.retrieved ? `, retrieved ${s.retrieved}` : ''}`);
@@ -66,44 +86,63 @@ export function creditsText(t: BundleTexts): string {
 }
 
 export interface ReadmeFacts {
-  kind: 'daily' | 'rolling';
-  from: string;
-  to: string;
+  /** the log days published, oldest first */
+  days: string[];
   legs: number;
-  /** artifact build the tables come from, or null (daily bundles carry no tables) */
+  /** the artifact build the tables come from, null when none (no tables) */
   buildId: string | null;
-  creditsUrl: string;
+  /** the days the tables cover */
+  window: { from: string; to: string } | null;
 }
 
-export function readmeText(f: ReadmeFacts): string {
+export function readmeText(t: BundleTexts, f: ReadmeFacts): string {
   const schema = loadSchemas().get('flight-log') as { properties: Record<string, { type: unknown; description: string }> } | undefined;
-  if (!schema) throw new Error('schemas/flight-log.schema.json is missing: the bundle README lists its fields');
-  const period = f.from === f.to ? f.from : `${f.from} to ${f.to}`;
+  if (!schema) throw new Error('schemas/flight-log.schema.json is missing: the README lists its fields');
   const fields = Object.entries(schema.properties).map(([name, p]) => {
     const type = Array.isArray(p.type) ? p.type.join(' or ') : String(p.type);
     return `- ${name} (${type}): ${p.description}`;
   });
+  const host = t.base || 'https://<this service>';
+  const period = f.days.length ? `${f.days[0]} to ${f.days[f.days.length - 1]} (${f.days.length} days)` : 'no days yet';
   return [
-    `Contrail flight data, ${f.kind} bundle, ${period}`,
+    'Contrail flight data',
     '',
-    `Observed flight legs heard by the network's receivers: ${f.legs} legs.`,
+    `Observed flight legs heard by the network's receivers: ${f.legs} legs, ${period}.`,
     'License: ODbL 1.0 (LICENSE). Credit the feeders and every source in CREDITS when you republish.',
-    `Credits page: ${f.creditsUrl}`,
+    ...(t.creditsUrl ? [`Credits page: ${t.creditsUrl}`] : []),
+    `Index of every file with its size, rows and sha256: ${host}/v1/bundles`,
     '',
     'Files',
     '',
-    '- legs.parquet: the flight log for the period, one row per observed leg, Parquet (zstd),',
-    '  sorted by day, hex, first_ts. Read it with DuckDB:',
-    "    SELECT org, dst, count(*) FROM 'legs.parquet' WHERE org <> dst GROUP BY ALL ORDER BY 3 DESC;",
-    ...(f.buildId
+    '- log/day=YYYY-MM-DD/legs.parquet: the flight log, one file per UTC day, one row per observed leg,',
+    '  Parquet (zstd), sorted by hex then first_ts. Hive-partitioned: the day is the folder name, not a',
+    '  column of the file; read with hive_partitioning it is a DATE column `day`.',
+    ...(f.buildId && f.window
       ? [
-          `- tables/: derived tables of build ${f.buildId} as Parquet: airframes.parquet (one row per airframe,`,
-          '  its legs in order in `history`), airports.parquet (observed departures, arrivals, tails and days per',
-          '  OurAirports ident, circuits excluded), routes.parquet (each callsign\'s route with its route_source).',
+          `- tables/: derived tables of build ${f.buildId} over ${f.window.from} to ${f.window.to}, Parquet (zstd):`,
+          '  airframes.parquet (one row per airframe, its legs in order in `history`), airports.parquet',
+          '  (observed departures, arrivals, tails and days per OurAirports ident, circuits excluded),',
+          "  routes.parquet (each callsign's route with its route_source).",
         ]
       : []),
-    '- LICENSE, CREDITS, README: this text and the terms.',
-    '- SHA256SUMS: checksums of every other file; verify with `sha256sum -c SHA256SUMS`.',
+    '- README, LICENSE, CREDITS: this text and the terms.',
+    '- SHA256SUMS: checksums of the files above; after downloading them, `sha256sum -c SHA256SUMS`.',
+    '',
+    'Reading it in place (DuckDB with its httpfs extension; nothing to download first)',
+    '',
+    '  One day:',
+    `    SELECT org, dst, count(*) FROM '${host}/v1/bundles/log/day=${f.days[f.days.length - 1] ?? 'YYYY-MM-DD'}/legs.parquet'`,
+    '      WHERE org <> dst GROUP BY ALL ORDER BY 3 DESC;',
+    '  Every day (plain HTTP cannot list a folder: the index names the files):',
+    `    SET VARIABLE files = (SELECT list('${host}' || f.path) FROM (SELECT unnest(log) AS f FROM read_json('${host}/v1/bundles')));`,
+    "    SELECT day, count(*) FROM read_parquet(getvariable('files'), hive_partitioning = true) GROUP BY day ORDER BY day;",
+    '  From an S3 copy of this folder a glob works:',
+    "    SELECT count(*) FROM read_parquet('s3://<bucket>/v1/bundles/log/*/legs.parquet', hive_partitioning = true);",
+    '  Spark discovers the partition itself: spark.read.parquet("s3a://<bucket>/v1/bundles/log").',
+    '',
+    'Files are replaced in place, atomically, and only when their content changes (the newest day when a',
+    'leg still flying closes the next night; the tables each night). Each answer carries an ETag: a reader',
+    'that sees it change between two requests has met a replacement and should start its query again.',
     '',
     'Columns of legs.parquet',
     '',
@@ -120,10 +159,10 @@ export function readmeText(f: ReadmeFacts): string {
     '4. A flight\'s route_source is observed (both ends seen), observed+catalog (the community supplied the',
     '   end coverage never reached) or catalog (the community supplied both). Observation outranks the',
     '   catalog whenever it speaks.',
-    '5. Estimated positions are never archived or exported: they are not in this bundle.',
+    '5. Estimated positions are never archived or exported: they are not in these files.',
     '',
     'A leg is in the day of its first heard point (UTC). A leg still flying after the newest day built has',
-    'open = true (no landing yet, arr_ts and dst null); a later bundle has it closed.',
+    'open = true (no landing yet, arr_ts and dst null); a later build closes it and replaces that day\'s file.',
     '',
   ].join('\n');
 }

@@ -30,7 +30,7 @@ const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 export const PUBLISH_SPECS: Specs<PublishConfig> = {
   artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: installed('var/artifacts'), help: 'artifact tree root; its `current` version is uploaded', check: (v) => (v ? undefined : 'must not be empty') },
-  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: installed('var/bundles'), help: "bundles folder written by the nightly (index.json, daily/, rolling/); '' to upload the tree only" },
+  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: installed('var/bundles'), help: "researchers' data written by the nightly (index.json, log/, tables/, README ...); '' to upload the tree only" },
   // empty: AWS itself; set it for any other S3-compatible store (MinIO, Ceph, R2, s3rver)
   endpoint: { flag: 'endpoint', env: 'CONTRAIL_S3_ENDPOINT', kind: 'string', default: '', help: 'S3 endpoint URL, e.g. https://s3.example.net; empty for AWS' },
   bucket: { flag: 'bucket', env: 'CONTRAIL_S3_BUCKET', kind: 'string', default: '', help: 'bucket name (required)', check: (v) => (v === '' || BUCKET_NAME.test(v) ? undefined : 'expected a bucket name: 3-63 lower-case letters, digits, dots, hyphens') },
@@ -44,7 +44,7 @@ export const PUBLISH_SPECS: Specs<PublishConfig> = {
   // flight at 30 ms is ~2,000 objects/s, under S3's 3,500 PUT/s per prefix
   concurrency: { flag: 'concurrency', env: 'CONTRAIL_S3_CONCURRENCY', kind: 'int', default: 64, help: 'requests in flight at most, each on its own keep-alive connection', check: (v) => (v >= 1 && v <= 256 ? undefined : 'must be 1..256') },
   retries: { flag: 'retries', env: 'CONTRAIL_S3_RETRIES', kind: 'int', default: DEFAULT_RETRY.retries, help: 'retries of a request on throttling (503 SlowDown, 429), other 5xx, timeouts and dropped connections, with exponential back-off and jitter (0.1 s doubling, at most 20 s)', check: (v) => (v >= 0 && v <= 20 ? undefined : 'must be 0..20') },
-  multipartMb: { flag: 'multipart-mb', env: 'CONTRAIL_S3_MULTIPART_MB', kind: 'number', default: DEFAULT_MULTIPART_BYTES / MIB, help: 'files of this many MiB or more (the bundles) go up in parts', check: partSize },
+  multipartMb: { flag: 'multipart-mb', env: 'CONTRAIL_S3_MULTIPART_MB', kind: 'number', default: DEFAULT_MULTIPART_BYTES / MIB, help: 'files of this many MiB or more (large Parquet files) go up in parts', check: partSize },
   partMb: { flag: 'part-mb', env: 'CONTRAIL_S3_PART_MB', kind: 'number', default: DEFAULT_PART_BYTES / MIB, help: 'MiB per part of a multipart upload (more when a file would need over 10,000 parts)', check: partSize },
 };
 

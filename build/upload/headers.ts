@@ -1,11 +1,11 @@
 // per-object HTTP headers in object storage: the same Content-Type, Content-Encoding and
 // Cache-Control the live server sends for that URL (spec 8, schemas/policy.ts), so a CDN in
-// front of the bucket honours them as they are. bundle files are content-addressed: immutable.
+// front of the bucket honours them as they are. the researchers' files keep the live server's
+// type and an hour's cache (artifacts/bundles.ts DATA_CACHE): their URLs are stable.
 import { policyFor } from '../../schemas/policy.ts';
 import { kindOfKey } from '../../schemas/artifact-kinds.ts';
 
-import { IMMUTABLE } from '../../artifacts/bundles.ts';
-export { IMMUTABLE };
+import { DATA_CACHE, PARQUET_TYPE, TEXT_TYPE } from '../../artifacts/bundles.ts';
 /** the remote manifest and the server's meta/* inputs: always revalidated */
 const REVALIDATE = 'no-cache';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -30,9 +30,9 @@ export function treeHeaders(key: string): ObjectHeaders {
   return { contentType: JSON_TYPE, contentEncoding: 'gzip', cacheControl: bucket ? policyFor(bucket).cache : REVALIDATE };
 }
 
-/** Headers of a bundle file: a download, not a gzip-encoded document (a browser must not unpack it). */
-export function bundleHeaders(name: string): ObjectHeaders {
-  return { contentType: 'application/gzip', cacheControl: IMMUTABLE, contentDisposition: `attachment; filename="${name}"` };
+/** Headers of a researchers' file (a Parquet file or a text), stored as it is: range reads need the bytes unencoded. */
+export function bundleHeaders(key: string): ObjectHeaders {
+  return { contentType: key.endsWith('.parquet') ? PARQUET_TYPE : TEXT_TYPE, cacheControl: DATA_CACHE };
 }
 
 /** Headers of the bundles index (/v1/bundles), stored gzipped. */

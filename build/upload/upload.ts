@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { currentVersion, MANIFEST_FILE } from '../../artifacts/tree.ts';
 import { fileOf } from '../../artifacts/keys.ts';
-import { localFile, readIndex } from '../bundle/bundle.ts';
+import { indexFiles, localFile, readIndex } from '../bundle/bundle.ts';
 import { BUNDLES_URL } from '../../artifacts/bundles.ts';
 import { mulberry32 } from '../../lib/random.ts';
 import { bundleHeaders, indexHeaders, manifestHeaders, treeHeaders, type ObjectHeaders } from './headers.ts';
@@ -98,9 +98,9 @@ function localObjects(root: string, bundles: string, prefix: string): { version:
   if (bundles) {
     const index = readIndex(bundles);
     if (!index) throw new Error(`${join(bundles, 'index.json')} is missing or invalid: run the bundle step first, or pass --bundles ''`);
-    for (const b of index.bundles) {
+    for (const b of indexFiles(index)) {
       const key = b.path.slice(1);
-      items.push({ key: joinKey(prefix, key), sha256: b.sha256, bytes: b.bytes, body: { file: localFile(bundles, b), bytes: b.bytes }, headers: bundleHeaders(key.split('/').pop()!) });
+      items.push({ key: joinKey(prefix, key), sha256: b.sha256, bytes: b.bytes, body: { file: localFile(bundles, b), bytes: b.bytes }, headers: bundleHeaders(key) });
     }
     const gz = gzipSync(readFileSync(join(bundles, 'index.json')), { level: 9 });
     items.push({ key: joinKey(prefix, BUNDLES_URL.slice(1)), sha256: createHash('sha256').update(gz).digest('hex'), bytes: gz.length, body: { data: gz }, headers: indexHeaders() });

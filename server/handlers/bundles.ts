@@ -1,46 +1,117 @@
-// researchers' bundles on the live server: GET /v1/bundles (the index, schemas/bundles-index) and
-// GET /v1/bundles/{daily|rolling}/{file} (the .tar.gz, immutable: the name carries its hash).
-// bucket docs. files are read whole and synchronously per request (handlers answer at once,
-// server/http/types.ts): a deployment with large rolling bundles serves them from the bucket/CDN
-// or nginx (deploy/) instead; this keeps a single-box setup complete.
-import { readFileSync } from 'node:fs';
+// the researchers' data on the live server (build/bundle writes it):
+//   GET /v1/bundles                                 the index (schemas/bundles-index)
+//   GET /v1/bundles/log/day=YYYY-MM-DD/legs.parquet  one day of the flight log (Hive layout)
+//   GET /v1/bundles/tables/{airframes|airports|routes}.parquet
+//   GET /v1/bundles/{README|LICENSE|CREDITS|SHA256SUMS}
+// files answer HEAD and single byte ranges (206, 416), so a remote Parquet reader queries them in
+// place; only the part asked for is read, synchronously (handlers answer at once,
+// server/http/types.ts). every path is checked against the closed layout above before it touches
+// the disk: anything else is a section-7 404, never a path outside the folder.
+import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { notFound } from '../../lib/errors.ts';
-import { BUNDLE_FILE as FILE, IMMUTABLE, INDEX_FILE, KINDS } from '../../artifacts/bundles.ts';
-import type { Route } from '../http/types.ts';
+import { ApiError, notFound } from '../../lib/errors.ts';
+import { DATA_CACHE, DAY_PART, DOCS, INDEX_FILE, LOG_FILE, logPath, PARQUET_TYPE, TABLES, tablePath, TEXT_TYPE } from '../../artifacts/bundles.ts';
+import { parseRange, rangeStillValid } from '../http/range.ts';
+import type { Reply, Req, Route } from '../http/types.ts';
 
-function readOr404(dir: string, file: string, what: string): Buffer {
-  if (!dir) throw notFound('this server publishes no bundles (start it with --bundles <dir>)');
+const NONE = 'this server publishes no researchers\' data (start it with --bundles <dir>)';
+const LISTED = 'the index at /v1/bundles lists what is published';
+
+/** a real calendar date (2026-02-30 is not one) */
+const isDate = (d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d;
+
+/** the file below the folder a URL names, or null when it names none of the layout's files */
+export function fileOfParams(seg: { partition?: string; table?: string; doc?: string }): string | null {
+  if (seg.partition !== undefined) {
+    const m = DAY_PART.exec(seg.partition);
+    return m && isDate(m[1]!) ? logPath(m[1]!) : null;
+  }
+  if (seg.table !== undefined) {
+    const name = TABLES.find((t) => `${t}.parquet` === seg.table);
+    return name ? tablePath(name) : null;
+  }
+  return DOCS.find((d) => d === seg.doc) ?? null;
+}
+
+/** An open file, or a 404 when it is not there. */
+function openOr404(dir: string, rel: string): { fd: number; st: Stats } {
+  let fd: number;
   try {
-    return readFileSync(join(dir, file));
+    fd = openSync(join(dir, rel), 'r');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`${what} is not published; the index at /v1/bundles lists what is`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') throw notFound(`${rel} is not published; ${LISTED}`);
     throw e;
+  }
+  const st = fstatSync(fd);
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw notFound(`${rel} is not published; ${LISTED}`);
+  }
+  return { fd, st };
+}
+
+function readPart(fd: number, start: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, start + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === length ? buf : buf.subarray(0, got);
+}
+
+/** One published file: whole, a byte range, or (HEAD) its headers only. */
+function serveFile(dir: string, rel: string, req: Req): Reply {
+  const { fd, st } = openOr404(dir, rel);
+  try {
+    const size = st.size;
+    // nginx's form: the file's mtime and size, so both fronts name a version alike
+    const etag = `"${Math.floor(st.mtimeMs / 1000).toString(16)}-${size.toString(16)}"`;
+    const lastModified = st.mtime.toUTCString();
+    const type = rel.endsWith('.parquet') ? PARQUET_TYPE : TEXT_TYPE;
+    const headers: Record<string, string> = { 'Content-Type': type, 'Accept-Ranges': 'bytes', 'Last-Modified': lastModified };
+    const common = { headers, etag, cacheControl: DATA_CACHE, compressed: true } as const;
+    // HEAD: the length a GET sends, the file unread (RFC 9110: a Range on HEAD is ignored)
+    if (req.method === 'HEAD') return { ...common, body: { raw: Buffer.alloc(0) }, headLength: size };
+    const range = rangeStillValid(req.headers['if-range'], etag, lastModified) ? parseRange(req.headers.range, size) : ({ kind: 'whole' } as const);
+    if (range.kind === 'unsatisfiable') {
+      throw new ApiError(416, 'invalid_request', `the range ${JSON.stringify(req.headers.range.slice(0, 80))} is malformed or starts past the end of ${rel} (${size} bytes); send bytes=first-last or bytes=-suffix`, { 'Content-Range': `bytes */${size}` });
+    }
+    if (range.kind === 'whole') return { ...common, body: { raw: readPart(fd, 0, size) } };
+    const part = readPart(fd, range.start, range.end - range.start + 1);
+    return { ...common, headers: { ...headers, 'Content-Range': `bytes ${range.start}-${range.start + part.length - 1}/${size}` }, body: { raw: part }, partial: true };
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** @param dir the bundles folder written by build/bundle (index.json, daily/, rolling/) */
+/** @param dir the folder written by build/bundle (index.json, log/, tables/, README ...) */
 export function bundleRoutes(dir: string): Route[] {
+  const file = (name: (p: Record<string, string>) => string | null) => (req: Req): Reply => {
+    if (!dir) throw notFound(NONE);
+    const rel = name(req.params);
+    // a malformed name can only be a file that does not exist
+    if (!rel) throw notFound(`no such file; ${LISTED}`);
+    return serveFile(dir, rel, req);
+  };
   return [
     {
       pattern: '/v1/bundles',
       bucket: 'docs',
-      handler: () => ({ body: { raw: readOr404(dir, INDEX_FILE, 'the bundles index') } }),
-    },
-    {
-      pattern: '/v1/bundles/:kind/:file',
-      bucket: 'docs',
-      handler: (req) => {
-        const { kind = '', file = '' } = req.params;
-        // a malformed name can only be a file that does not exist: 404, never a path outside dir
-        if (!(KINDS as readonly string[]).includes(kind) || !FILE.test(file)) throw notFound(`no bundle ${kind}/${file}; the index at /v1/bundles lists them`);
-        return {
-          body: { raw: readOr404(dir, join(kind, file), `bundle ${kind}/${file}`) },
-          headers: { 'Content-Type': 'application/gzip', 'Content-Disposition': `attachment; filename="${file}"` },
-          cacheControl: IMMUTABLE,
-          compressed: true,
-        };
+      handler: () => {
+        if (!dir) throw notFound(NONE);
+        const { fd, st } = openOr404(dir, INDEX_FILE);
+        try {
+          return { body: { raw: readPart(fd, 0, st.size) } };
+        } finally {
+          closeSync(fd);
+        }
       },
     },
+    { pattern: `/v1/bundles/log/:partition/${LOG_FILE}`, bucket: 'bundles', handler: file((p) => fileOfParams({ partition: p.partition ?? '' })) },
+    { pattern: '/v1/bundles/tables/:table', bucket: 'bundles', handler: file((p) => fileOfParams({ table: p.table ?? '' })) },
+    { pattern: '/v1/bundles/:doc', bucket: 'bundles', handler: file((p) => fileOfParams({ doc: p.doc ?? '' })) },
   ];
 }

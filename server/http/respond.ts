@@ -9,13 +9,17 @@ export interface Wire {
   status: string;
   headers: [string, string][];
   body: Buffer;
+  /** the Content-Length of a HEAD answer, when it is not body.length (a file not read) */
+  headLength?: number;
 }
 
 const STATUS: Record<number, string> = {
   200: '200 OK',
+  206: '206 Partial Content',
   304: '304 Not Modified',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
+  416: '416 Range Not Satisfiable',
   422: '422 Unprocessable Entity',
   426: '426 Upgrade Required',
   429: '429 Too Many Requests',
@@ -127,7 +131,7 @@ export function encodeReply(r: Reply, codings: Codings, cacheControl: string, ex
     if (i >= 0) headers[i] = [k, v];
     else headers.push([k, v]);
   }
-  return { status: STATUS[200]!, headers, body: bytes };
+  return { status: STATUS[r.partial ? 206 : 200]!, headers, body: bytes, ...(r.headLength === undefined ? {} : { headLength: r.headLength }) };
 }
 
 /** true when an If-None-Match header names this ETag (or is *); weak comparison (RFC 9110 13.1.2) */

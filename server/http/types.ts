@@ -31,10 +31,14 @@ export interface Reply {
   headers?: Record<string, string>;
   /** overrides the bucket's Cache-Control (e.g. no-store for a private record) */
   cacheControl?: string;
-  /** the bytes are already compressed (a .tar.gz download): never gzip them again */
+  /** the bytes go out as they are, never gzipped (a Parquet file, a range of one) */
   compressed?: boolean;
   /** strong validator of the body; a request whose If-None-Match names it gets a 304 */
   etag?: string;
+  /** 206: the body is the part of a file its Content-Range header (in `headers`) names */
+  partial?: boolean;
+  /** a HEAD answered without reading the file: the Content-Length a GET would send */
+  headLength?: number;
 }
 
 // synchronous on purpose: uWebSockets.js drops a keep-alive connection whose next (pipelined)

@@ -70,9 +70,10 @@ export interface Running {
   limiter: RateLimiter;
 }
 
-const HEADERS_READ = ['accept-encoding', 'x-forwarded-for', 'if-none-match', 'user-agent'];
+// range and if-range: the researchers' Parquet files are read in parts (server/handlers/bundles.ts)
+const HEADERS_READ = ['accept-encoding', 'x-forwarded-for', 'if-none-match', 'user-agent', 'range', 'if-range'];
 /** response headers a page on another origin may read */
-const CORS_EXPOSE = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag';
+const CORS_EXPOSE = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag, Content-Range, Accept-Ranges, Content-Length, Last-Modified';
 // on every answer: any origin may read it (without Expose-Headers a map's JavaScript reads
 // RateLimit-Remaining and Retry-After as null); written as one pre-built block
 const [CORS_KEY, CORS_BLOCK] = headerBlock([['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', CORS_EXPOSE]]);
@@ -133,7 +134,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     bucketLabel = match.route.bucket;
     // a browser's CORS preflight: answered for any route, outside the rate limits (it costs nothing)
     if (method === 'OPTIONS') {
-      return send({ status: '204 No Content', headers: [['Access-Control-Allow-Methods', 'GET, HEAD'], ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, If-None-Match'], ['Access-Control-Max-Age', '86400'], ['Cache-Control', 'public, max-age=86400'], ['Allow', 'GET, HEAD, OPTIONS']], body: Buffer.alloc(0) });
+      return send({ status: '204 No Content', headers: [['Access-Control-Allow-Methods', 'GET, HEAD'], ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, If-None-Match, Range, If-Range'], ['Access-Control-Max-Age', '86400'], ['Cache-Control', 'public, max-age=86400'], ['Allow', 'GET, HEAD, OPTIONS']], body: Buffer.alloc(0) });
     }
     if (method !== 'GET' && !head) {
       return send(
@@ -204,7 +205,7 @@ function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): void {
     // endWithoutBody(length) of this uWS build drops the connection afterwards: the next
     // request on it went unanswered. the length goes in as a header, the end is bare
     if (head) {
-      res.writeHeader('Content-Length', String(w.body.length));
+      res.writeHeader('Content-Length', String(w.headLength ?? w.body.length));
       res.endWithoutBody();
     } else writeBody(res, w.body);
   });

@@ -5,13 +5,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { currentVersion } from '../../artifacts/tree.ts';
 import { writeBundles } from '../../build/bundle/bundle.ts';
-import { IMMUTABLE } from '../../build/upload/headers.ts';
+import { indexFiles, localFile } from '../../build/bundle/bundle.ts';
+import { DATA_CACHE, PARQUET_TYPE, TEXT_TYPE } from '../../artifacts/bundles.ts';
+import { checkRanges, malformedBundlePaths } from '../helpers/ranges.ts';
 import { policyFor } from '../../schemas/policy.ts';
 import { httpGet } from '../helpers/http.ts';
 import { NOW_MS } from '../helpers/publish-fixture.ts';
@@ -32,6 +34,8 @@ before(async () => {
   fx = live.fx;
   const out = join(fx.dir, 'bundles');
   bundles = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS });
+  // beside the published files, one the layout does not name: never served
+  writeFileSync(join(out, 'secret.txt'), 'not public');
   // when the test runs as root, nginx workers drop to nobody: the temp dirs (mode 0700) must be readable
   spawnSync('chmod', ['-R', 'a+rX', fx.dir]);
   front = await startFront({ live: [`127.0.0.1:${live.port}`], artifacts: fx.root, bundles: out });
@@ -99,13 +103,14 @@ test('history through the front as through the server: upper case, the singular,
 });
 
 test('meta objects, the manifest and unknown bundle paths answer a section-7 404 with no-store', async () => {
-  for (const path of ['/meta/routes', '/manifest.json', '/v1/bundles/daily/../index.json', '/v1/bundles/x']) {
+  for (const path of ['/meta/routes', '/manifest.json', '/v1/bundles/daily/../index.json', '/v1/bundles/x', ...malformedBundlePaths(bundles.index.log[0]!.day)]) {
     const r = await httpGet(`${base}${path}`);
     assert.equal(r.status, 404, path);
     assert.equal(r.headers['cache-control'], 'no-store', path);
     assert.equal(r.headers['content-type'], 'application/json; charset=utf-8', path);
     assert.equal(r.json.error, 'not_found', path);
     assert.equal(typeof r.json.detail, 'string');
+    assert.ok(!r.text.includes('not public'), path);
   }
 });
 
@@ -117,17 +122,22 @@ test('a non-GET method answers 405 with a section-7 error body', async () => {
   assert.equal(r.headers['allow'], 'GET, HEAD');
 });
 
-test('bundles are served as immutable downloads and the index with the docs policy; live routes are proxied', async () => {
-  const b = bundles.index.bundles.find((x) => x.kind === 'rolling')!;
-  const f = await httpGet(`${base}${b.path}`, { headers: { 'accept-encoding': 'gzip' } });
-  assert.equal(f.status, 200);
-  assert.equal(f.headers['content-type'], 'application/gzip');
-  assert.equal(f.headers['content-encoding'], undefined);
-  assert.equal(f.headers['cache-control'], IMMUTABLE);
-  assert.equal(f.wireBytes, b.bytes);
+test('the researchers\' files are served as they are, with byte ranges exactly as the live server answers them; the index with the docs policy', async () => {
+  const out = join(fx.dir, 'bundles');
+  for (const e of indexFiles(bundles.index)) {
+    const f = await httpGet(`${base}${e.path}`, { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(f.status, 200, e.path);
+    assert.equal(f.headers['content-type'], e.path.endsWith('.parquet') ? PARQUET_TYPE : TEXT_TYPE, e.path);
+    assert.equal(f.headers['content-encoding'], undefined);
+    assert.equal(f.headers['cache-control'], DATA_CACHE);
+    assert.equal(f.headers['access-control-allow-origin'], '*');
+    assert.deepEqual(f.body, readFileSync(localFile(out, e)), e.path);
+  }
+  await checkRanges(`${base}${bundles.index.log[0]!.path}`, readFileSync(localFile(out, bundles.index.log[0]!)));
+  await checkRanges(`${base}/v1/bundles/tables/routes.parquet`, readFileSync(join(out, 'tables/routes.parquet')));
   const idx = await httpGet(`${base}/v1/bundles`, { schema: 'bundles-index' });
   assert.equal(idx.headers['cache-control'], policyFor('docs').cache);
-  assert.equal(idx.json.bundles.length, bundles.index.bundles.length);
+  assert.deepEqual(idx.json, bundles.index);
   const now = await httpGet(`${base}/v1/now`, { schema: 'now' });
   assert.equal(now.status, 200);
   assert.equal(now.headers['cache-control'], policyFor('now').cache);

@@ -87,16 +87,21 @@ test('every history route answers from the published build, gzip passed through 
   assert.equal((await get('/v1/refdata/airlines/DAL', 'refdata-airline')).status, 200);
 });
 
-test('the researchers\' bundles of the build are listed and downloadable as they are (never gzipped twice)', async () => {
+test('the researchers\' files of the build are listed and served as they are, in byte ranges too', async () => {
   const index = await get('/v1/bundles', 'bundles-index');
   assert.equal(index.status, 200);
-  const rolling = index.json.bundles.find((b: { kind: string }) => b.kind === 'rolling');
-  assert.ok(rolling, 'a rolling bundle is listed');
-  const file = await get(rolling.path, undefined, { 'accept-encoding': 'gzip' });
+  assert.deepEqual(index.json.log.map((e: { day: string }) => e.day), ['2023-08-30'], 'the sample\'s day');
+  const day = index.json.log[0];
+  const file = await get(day.path, undefined, { 'accept-encoding': 'gzip' });
   assert.equal(file.status, 200);
-  assert.equal(file.headers['content-type'], 'application/gzip');
+  assert.equal(file.headers['content-type'], 'application/vnd.apache.parquet');
   assert.equal(file.headers['content-encoding'], undefined);
-  assert.equal(file.wireBytes, rolling.bytes);
+  assert.equal(file.wireBytes, day.bytes);
+  const footer = await get(day.path, undefined, { range: 'bytes=-4' });
+  assert.equal(footer.status, 206);
+  assert.equal(footer.text, 'PAR1', 'a remote reader\'s first question: the footer');
+  assert.equal(footer.headers['content-range'], `bytes ${day.bytes - 4}-${day.bytes - 1}/${day.bytes}`);
+  assert.deepEqual(index.json.tables.map((t: { name: string }) => t.name), ['airframes', 'airports', 'routes']);
 });
 
 test('404s say not_found for unknown keys and not_observed for real but unheard ones; 422 for malformed keys', async () => {

@@ -12,6 +12,8 @@ export interface Got {
   headers: Record<string, string>;
   /** the decoded body (gunzipped when the server sent gzip) */
   text: string;
+  /** the same as bytes (a Parquet file, a part of one) */
+  body: Buffer;
   /** bytes as they came over the wire */
   wireBytes: number;
   json: any;
@@ -65,7 +67,7 @@ export function httpGet(url: string, o: { schema?: string; headers?: Record<stri
         } catch {
           json = undefined;
         }
-        const got: Got = { status: res.statusCode ?? 0, headers, text, wireBytes: wire.length, json };
+        const got: Got = { status: res.statusCode ?? 0, headers, text, body, wireBytes: wire.length, json };
         try {
           if (o.method !== 'HEAD') checkShape(got, o.schema);
         } catch (e) {
@@ -82,6 +84,8 @@ export function httpGet(url: string, o: { schema?: string; headers?: Record<stri
 function checkShape(got: Got, schema: string | undefined): void {
   // 204 (a CORS preflight) and 304 (the client's copy is current) have no body by definition
   if (got.status === 204 || got.status === 304) return assert.equal(got.text, '', `a ${got.status} has no body`);
+  // a part of a file: its bytes, and the header saying which
+  if (got.status === 206) return assert.match(got.headers['content-range'] ?? '', /^bytes \d+-\d+\/\d+$/);
   if (got.status !== 200) {
     assert.deepEqual(problems('error', got.json), [], `${got.status} body must be a section-7 error: ${got.text}`);
     assert.equal(got.headers['cache-control'], 'no-store', 'every non-200 carries Cache-Control: no-store');

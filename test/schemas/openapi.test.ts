@@ -65,7 +65,7 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
     assert.ok(op, `${path} is missing from /openapi.json`);
     assert.equal(op['x-stability'], tier, `${path} tier`);
   }
-  const documents = ['/v1/credits', '/openapi.json', '/docs', '/v1/bundles', '/v1/bundles/{kind}/{file}', '/healthz', '/readyz', '/metrics'];
+  const documents = ['/v1/credits', '/openapi.json', '/docs', '/v1/bundles', '/v1/bundles/log/{partition}/legs.parquet', '/v1/bundles/tables/{table}', '/v1/bundles/{doc}', '/healthz', '/readyz', '/metrics'];
   // the readsb /v2 searches and the push stream (issue 17), tier candidate
   const searches = ['/v2/hex/{hex}', '/v2/callsign/{callsign}', '/v2/reg/{reg}', '/v2/type/{designator}', '/v2/sqk/{squawk}', '/v2/mil', '/v1/stream'];
   for (const extra of searches) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'candidate', extra);

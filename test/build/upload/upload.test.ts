@@ -12,10 +12,11 @@ import { gunzipSync } from 'node:zlib';
 import { commit, stage } from '../../../build/publish/publish.ts';
 import { writeBundles } from '../../../build/bundle/bundle.ts';
 import { PENDING_FILE, upload, type UploadOptions } from '../../../build/upload/upload.ts';
-import { localFile } from '../../../build/bundle/bundle.ts';
+import { indexFiles, localFile } from '../../../build/bundle/bundle.ts';
 import { fileOf } from '../../../artifacts/keys.ts';
 import { mulberry32 } from '../../../lib/random.ts';
-import { bucketOfKey, IMMUTABLE } from '../../../build/upload/headers.ts';
+import { bucketOfKey } from '../../../build/upload/headers.ts';
+import { DATA_CACHE, PARQUET_TYPE } from '../../../artifacts/bundles.ts';
 import { planUpload, parseRemoteManifest } from '../../../build/upload/plan.ts';
 import { policyFor } from '../../../schemas/policy.ts';
 import { makeFixture, NOW_MS } from '../../helpers/publish-fixture.ts';
@@ -63,16 +64,18 @@ test('a full upload sends every object with the headers of its URL and puts the 
     const sha = (await import('../../../artifacts/tree.ts')).currentVersion(fx.root)!.manifest.objects[airframe]!.sha256;
     assert.equal(got.headers['x-amz-meta-sha256'], sha, 'the content hash travels with the object');
 
-    const rolling = b.index.bundles.find((x) => x.kind === 'rolling')!;
-    const file = await rawGet(s3.endpoint, `pub${rolling.path}`);
-    assert.equal(file.headers['cache-control'], IMMUTABLE);
-    assert.equal(file.headers['content-type'], 'application/gzip');
-    assert.equal(file.headers['content-encoding'], undefined, 'a bundle is a download, not an encoded document');
-    assert.equal(file.body.length, rolling.bytes);
+    const day = b.index.log[0]!;
+    const file = await rawGet(s3.endpoint, `pub${day.path}`);
+    assert.equal(file.headers['cache-control'], DATA_CACHE);
+    assert.equal(file.headers['content-type'], PARQUET_TYPE);
+    assert.equal(file.headers['content-encoding'], undefined, 'stored as it is: a range read addresses the file\'s own bytes');
+    assert.deepEqual(file.body, readFileSync(localFile(out, day)));
+    const credits = await rawGet(s3.endpoint, 'pub/v1/bundles/CREDITS');
+    assert.equal(credits.headers['content-type'], 'text/plain; charset=utf-8');
 
     const index = await rawGet(s3.endpoint, 'pub/v1/bundles');
     assert.equal(index.headers['cache-control'], policyFor('docs').cache);
-    assert.deepEqual(JSON.parse(gunzipSync(index.body).toString()).bundles, b.index.bundles);
+    assert.deepEqual(JSON.parse(gunzipSync(index.body).toString()), b.index);
 
     const m = await rawGet(s3.endpoint, 'pub/manifest.json');
     assert.equal(m.headers['cache-control'], 'no-cache');
@@ -261,7 +264,7 @@ test('files above the multipart threshold go up in parts (a failed part is retri
     const b = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS });
     // lowered from 16 MB / 8 MB so the fixture's bundles are large files
     const big = { multipartBytes: 4096, partBytes: 2048 };
-    const large = b.index.bundles.filter((x) => x.bytes >= big.multipartBytes);
+    const large = indexFiles(b.index).filter((x) => x.bytes >= big.multipartBytes);
     assert.ok(large.length >= 1 && large.some((x) => x.bytes > 2 * big.partBytes), 'the fixture has a bundle of three parts or more');
     const store = recording(storeAt(proxy.endpoint));
     const r = await upload({ ...opts(fx.root, store), bundles: out, ...big });
@@ -272,8 +275,8 @@ test('files above the multipart threshold go up in parts (a failed part is retri
     for (const x of large) {
       const got = await rawGet(s3.endpoint, `pub${x.path}`);
       assert.deepEqual(got.body, readFileSync(localFile(out, x)), x.path);
-      assert.equal(got.headers['content-type'], 'application/gzip');
-      assert.equal(got.headers['cache-control'], IMMUTABLE);
+      assert.equal(got.headers['content-type'], x.path.endsWith('.parquet') ? PARQUET_TYPE : 'text/plain; charset=utf-8');
+      assert.equal(got.headers['cache-control'], DATA_CACHE);
     }
     // as if the run had been cut short before its manifest: everything is checked against the listing
     await s3.store.delete('pub/manifest.json');
