@@ -37,7 +37,7 @@ export const METHOD_ID = 'dr-10m-path/1';
 export const METHOD_NOTE =
   'dead reckoning from the last observed position at the last observed ground speed, holding the last track for 10 minutes; ' +
   'then steering toward where the traffic that passed the last position on that track (its paths of the last days, heard by ' +
-  'the network, those going the same way as the callsign route weighing more) was two minutes further on, so an estimate ' +
+  'the network, those going the same way as the callsign route weighing more) was three minutes further on, so an estimate ' +
   'rejoins the airway; where no such traffic is known, the turn that traffic heard at that place and heading made, and where ' +
   'the network knows nothing, the great circle to the destination named by the callsign route when it lies ahead (within 60 ' +
   'degrees of the held track; otherwise the track is held and the entry names the destination without an eta); altitude and ' +

@@ -108,9 +108,11 @@ test('no neighbour far away, on another heading, or past the ends of the paths',
 
 test('a night keeps the last keepDays days of paths and drops older ones (and any of the day itself, learned again)', () => {
   const at = (day: string) => ({ ...forked(1, 1)[0]!, day });
-  const kept = mergePaths([at('2026-09-17'), at('2026-09-18'), at('2026-09-19'), at('2026-09-20'), at(DAY)], [at(DAY)], DAY);
-  assert.equal(PATH_PARAMS.keepDays, 3);
+  const before = [at('2026-09-17'), at('2026-09-18'), at('2026-09-19'), at('2026-09-20'), at(DAY)];
+  const kept = mergePaths(before, [at(DAY)], DAY, { ...PATH_PARAMS, keepDays: 3 });
   assert.deepEqual(kept.map((p) => p.day), ['2026-09-19', '2026-09-20', DAY]);
+  assert.equal(PATH_PARAMS.keepDays, 1);
+  assert.deepEqual(mergePaths(before, [at(DAY)], DAY).map((p) => p.day), [DAY], 'by default, the newest day alone');
 });
 
 test('the published form validates and decodes to the same neighbours; malformed documents are refused', () => {
