@@ -121,8 +121,14 @@ export interface Plan {
   eta: number | null;
   /** the estimate is listed strictly before this time, unix seconds */
   expiresAt: number;
-  /** after the turn: the path following the traffic flow, one point a minute; null without a flow field */
+  /**
+   * after the turn: the path following what was learned, one point a step, flown only as far as a
+   * position has been asked for (`grow`); null with nothing learned that applies
+   */
   path: PathPoint[] | null;
+  /** flies `path` on to at least time t (never past the expiry): a plan is made once and asked every second,
+   * so a step is flown when first needed, not all two hours of them on the serving thread at once */
+  grow: ((t: number) => void) | null;
 }
 
 const nmFlown = (gs: number, dtS: number) => (gs * dtS) / 3600;
@@ -151,25 +157,23 @@ export function makePlan(start: FlightStart, dest: Target | null, learned: Learn
     if (turn !== null) return normalizeDeg(p.track + (turn * stepS) / flow!.params.stepS);
     return toward ? bearingDeg(p.lat, p.lon, toward.lat, toward.lon) : p.track;
   };
-  return { ...plan, path: flyPath(plan.turn, start.gs, stepS, plan.expiresAt, steer) };
-}
-
-/** The path from `from` at `gs` knots, one point per `stepS` until `until` (unix s), each step on the track `steer` gives. */
-function flyPath(from: PathPoint, gs: number, stepS: number, until: number, steer: (p: PathPoint) => number): PathPoint[] {
-  const out: PathPoint[] = [from];
-  let cur = from;
-  while (cur.t < until) {
-    const track = steer(cur);
-    const next = destinationPoint(cur.lat, cur.lon, track, nmFlown(gs, stepS));
-    cur = { t: cur.t + stepS, lat: next.lat, lon: next.lon, track };
-    out.push(cur);
-  }
-  return out;
+  const path: PathPoint[] = [plan.turn];
+  // one point per stepS at gs knots, each step on the track `steer` gives, up to the expiry at most
+  const grow = (t: number) => {
+    let cur = path[path.length - 1]!;
+    while (cur.t < Math.min(t, plan.expiresAt)) {
+      const track = steer(cur);
+      const next = destinationPoint(cur.lat, cur.lon, track, nmFlown(start.gs, stepS));
+      cur = { t: cur.t + stepS, lat: next.lat, lon: next.lon, track };
+      path.push(cur);
+    }
+  };
+  return { ...plan, path, grow };
 }
 
 function planTurn(start: FlightStart, dest: Target | null): Plan {
   const turn = { t: start.t + FLY.holdS, ...hold(start, FLY.holdS) };
-  const holdOnly = (behind: boolean): Plan => ({ start, dest: null, behind, turn, legNm: 0, legBearing: start.track, eta: null, expiresAt: start.t + FLY.noDestinationS, path: null });
+  const holdOnly = (behind: boolean): Plan => ({ start, dest: null, behind, turn, legNm: 0, legBearing: start.track, eta: null, expiresAt: start.t + FLY.noDestinationS, path: null, grow: null });
   if (!dest) return holdOnly(false);
   const legNm = distanceNm(turn.lat, turn.lon, dest.lat, dest.lon);
   const legBearing = bearingDeg(turn.lat, turn.lon, dest.lat, dest.lon);
@@ -179,7 +183,7 @@ function planTurn(start: FlightStart, dest: Target | null): Plan {
   // distance to go along the estimated path falls linearly from (held + leg) to 0 at the ETA
   const nearAt = eta - (nearNm(start.alt) / start.gs) * 3600;
   const expiresAt = Math.min(nearAt, eta + FLY.etaMarginS, start.t + FLY.hardCapS);
-  return { start, dest, behind: false, turn, legNm, legBearing, eta, expiresAt, path: null };
+  return { start, dest, behind: false, turn, legNm, legBearing, eta, expiresAt, path: null, grow: null };
 }
 
 /** Fly the held track for `dtS` seconds: position and the great circle's track there. */
@@ -195,7 +199,10 @@ function hold(s: FlightStart, dtS: number): Position {
 export function positionAt(plan: Plan, t: number): Position {
   const { start, dest, turn } = plan;
   const dt = Math.max(0, t - start.t);
-  if (plan.path && t > turn.t) return along(plan.path, t);
+  if (plan.path && t > turn.t) {
+    plan.grow?.(t);
+    return along(plan.path, t);
+  }
   if (!dest || t <= turn.t) return hold(start, dt);
   const flown = nmFlown(start.gs, t - turn.t);
   if (flown >= plan.legNm) {

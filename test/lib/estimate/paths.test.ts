@@ -137,3 +137,20 @@ test('the published form validates and decodes to the same neighbours; malformed
   const p = destinationPoint(47, 4, 90, 270);
   assert.ok(Math.abs(back.paths[0]!.lon[0]! - paths[0]!.lon[0]!) < 1e-4 && p.lon > 4);
 });
+
+test('the path is flown only as far as asked, and the same whatever the order positions are asked in', () => {
+  const set = pathSet(forked(0.5));
+  const start = startAt(6.5);
+  const lazy = makePlan(start, NORTH, { paths: set });
+  assert.equal(lazy.path!.length, 1, 'nothing flown before a position past the hold is asked');
+  positionAt(lazy, start.t + FLY.holdS + 60);
+  assert.ok(lazy.path!.length <= 5, `${lazy.path!.length} points for the first minute`);
+  const late = makePlan(start, NORTH, { paths: set });
+  const times = [40, 12, 25, 11, 30].map((m) => start.t + m * 60);
+  const first = positionAt(late, times[0]!);
+  for (const t of times) assert.deepEqual(positionAt(lazy, t), positionAt(late, t), `at +${(t - start.t) / 60} min`);
+  assert.deepEqual(positionAt(late, times[0]!), first);
+  // never past the expiry: asked long after it, the last point is the one at the expiry
+  positionAt(late, lazy.expiresAt + 86_400);
+  assert.ok(late.path!.at(-1)!.t < lazy.expiresAt + 20);
+});
