@@ -35,6 +35,7 @@ export const keys = {
   lookup: () => fill('lookup'),
   boardBlocks: () => fill('boardBlocks'),
   flow: () => fill('flow'),
+  paths: () => fill('paths'),
   accuracy: () => fill('accuracy'),
 };
 

@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { evaluate, type ObservedTrack, type TrackPoint } from '../lib/estimate/accuracy.ts';
 import { BASELINE_ID, METHOD_ID } from '../lib/estimate/fly.ts';
 import { emptyFlow, learnFlow } from '../lib/estimate/flow.ts';
+import { learnPaths, pathSet } from '../lib/estimate/paths.ts';
 import { createHash } from 'node:crypto';
 
 interface Row {
@@ -28,8 +29,9 @@ interface Row {
 
 const path = process.argv[2];
 if (!path || path === '--help') {
-  console.error('usage: npx tsx bench/accuracy-switzerland.ts <path to switzerland.json.gz> [--swap] [--no-flow]\n' +
-    '  the flow is learned from half the aircraft and scored on the other half (--swap: the other way round); --no-flow: without it');
+  console.error('usage: npx tsx bench/accuracy-switzerland.ts <path to switzerland.json.gz> [--swap] [--no-flow] [--no-paths]\n' +
+    '  the flow and the paths are learned from half the aircraft and scored on the other half (--swap: the other way round);\n' +
+    '  --no-flow, --no-paths: without them');
   process.exit(path ? 0 : 2);
 }
 
@@ -78,12 +80,22 @@ const learners = tracks.filter((t) => half(t.hex) !== scoredHalf);
 const scored = tracks.filter((t) => half(t.hex) === scoredHalf);
 const flow = emptyFlow();
 const learned = learnFlow(flow, learners.map((t) => [...t.points].sort((a, b) => a.t - b.t)));
+const paths = pathSet(learnPaths(day, learners, destinationOf));
+// the callsign count below is of the scored half only
+[asked, known] = [0, 0];
+seen.clear();
 const started = performance.now();
-const res = evaluate(day, scored, { gapsMin, strideS: 60, destinationOf, flow: process.argv.includes('--no-flow') ? null : flow });
+const res = evaluate(day, scored, {
+  gapsMin,
+  strideS: 60,
+  destinationOf,
+  flow: process.argv.includes('--no-flow') ? null : flow,
+  paths: process.argv.includes('--no-paths') ? null : paths,
+});
 const ms = performance.now() - started;
 
 console.log(`${rows.length} rows, ${tracks.length} aircraft, day ${day}; gaps tried (min): ${gapsMin.join(', ')}; ${ms.toFixed(0)} ms`);
-console.log(`flow learned from ${learners.length} aircraft (${learned} cruise points, ${flow.bins.size} bins); scored on the other ${scored.length}`);
+console.log(`flow and paths learned from ${learners.length} aircraft (${learned} cruise points, ${flow.bins.size} bins; ${paths.paths.length} paths); scored on the other ${scored.length} (half ${scoredHalf})`);
 console.log(`callsigns with a catalog destination: ${known} of ${asked}`);
 console.log(`| gap (min) | n | ${METHOD_ID} median km | ${BASELINE_ID} median km | ratio |`);
 console.log('|---|---|---|---|---|');

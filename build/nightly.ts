@@ -23,7 +23,9 @@ import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { writeBundles } from './bundle/bundle.ts';
 import { installed } from '../lib/install.ts';
 import { readObject, type Version } from '../artifacts/tree.ts';
-import { decayFlow, decodeFlow, emptyFlow, encodeFlow, learnFlow, type FlowDoc } from '../lib/estimate/flow.ts';
+import { decayFlow, decodeFlow, emptyFlow, encodeFlow, learnFlow } from '../lib/estimate/flow.ts';
+import { decodePaths, encodePaths, learnPaths, mergePaths } from '../lib/estimate/paths.ts';
+import { learnedDoc } from '../artifacts/learned.ts';
 
 export interface NightlyConfig {
   history: string;
@@ -154,29 +156,37 @@ export class AfterPublishError extends Error {
 async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: string) => void, destinationOf: DestinationOf, previous: Version | null): Promise<void> {
   const day = await newestDay(history).catch(() => null);
   if (!day) return say('accuracy: no history day to replay; the served accuracy stays null');
-  // the traffic flow the live server had while `day` was flown: learned before it, never from it
-  const prevFlow = previous ? (readObject(previous.dir, keys.flow()) as FlowDoc | null) : null;
-  if (prevFlow && prevFlow.through >= day) {
-    // this day is learned already (the night is built again): the flow and its accuracy stay as published
-    ctx.writer.put(keys.flow(), prevFlow);
+  // what the live server had learned while `day` was flown (the flow and the paths): before it, never from it
+  const warn = (m: string) => say(`accuracy: previous build: ${m}`);
+  const prevFlow = previous ? learnedDoc(previous.dir, 'flow', warn) : null;
+  const prevPaths = previous ? learnedDoc(previous.dir, 'paths', warn) : null;
+  if ((prevFlow && prevFlow.through >= day) || (prevPaths && prevPaths.through >= day)) {
+    // this day is learned already (the night is built again): what was learned and its accuracy stay as published
+    if (prevFlow) ctx.writer.put(keys.flow(), prevFlow);
+    if (prevPaths) ctx.writer.put(keys.paths(), prevPaths);
     const acc = readObject(previous!.dir, keys.accuracy());
     if (acc) ctx.writer.put(keys.accuracy(), acc);
-    return say(`accuracy: ${day} was learned and replayed by an earlier build; its flow and figures are kept`);
+    return say(`accuracy: ${day} was learned and replayed by an earlier build; its flow, paths and figures are kept`);
   }
-  const before = prevFlow ? decodeFlow(prevFlow) : null;
+  const before = { flow: prevFlow && decodeFlow(prevFlow), paths: prevPaths && decodePaths(prevPaths) };
   ctx.progress.start(`accuracy ${day}`, 0);
   const r = await accuracyStep(history, day, destinationOf, before);
   if (!r.doc) ctx.progress.done(`no cruise stretch to score on ${day}`);
   else {
     ctx.writer.put(keys.accuracy(), r.doc);
     ctx.counts.accuracy_samples = r.doc.n;
-    ctx.progress.done(`n=${r.doc.n}, median ${r.doc.median_km} km${before ? '' : ' (no traffic flow learned before this day)'}`);
+    ctx.progress.done(`n=${r.doc.n}, median ${r.doc.median_km} km${before.flow || before.paths ? '' : ' (nothing learned before this day)'}`);
   }
-  const field = before ? decayFlow(before) : emptyFlow();
+  const field = before.flow ? decayFlow(before.flow) : emptyFlow();
   const learned = learnFlow(field, r.tracks.map((t) => [...t.points].sort((a, b) => a.t - b.t)));
   ctx.writer.put(keys.flow(), encodeFlow(field, day));
   ctx.counts.flow_bins = field.bins.size;
   say(`flow: learned ${learned} cruise points of ${day}; ${field.bins.size} place-and-heading bins`);
+  const added = learnPaths(day, r.tracks, destinationOf);
+  const paths = mergePaths(before.paths?.paths ?? [], added, day);
+  ctx.writer.put(keys.paths(), encodePaths(paths, day));
+  ctx.counts.traffic_paths = paths.length;
+  say(`paths: learned ${added.length} paths of ${day}; ${paths.length} kept`);
 }
 
 /**

@@ -42,6 +42,8 @@ export const ARTIFACT_KINDS = {
   boardBlocks: meta('board-blocks', 'board-blocks'),
   /** the traffic flow /v1/estimated follows after the hold (lib/estimate/flow.ts) */
   flow: meta('flow', 'flow'),
+  /** the traffic paths /v1/estimated follows after the hold (lib/estimate/paths.ts, follow.ts) */
+  paths: meta('paths', 'paths'),
   /** the latest night's estimate accuracy (spec 2.3) */
   accuracy: meta('estimate-accuracy', 'estimate-accuracy'),
 } as const satisfies Record<string, ArtifactKind>;

@@ -88,7 +88,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   // airfield heights let the trace's take-off and landing be found where transponders send no ground flag
   const traces = new TraceStore({ minutes: c.traceMinutes, fields: fieldsOf(loadLocator(installed('data/ref'))) });
   const history = new HistoryStore(c.artifacts, o.log);
-  const tracker = new Tracker({ destinationOf: destinationsFrom(history), flowOf: () => history.current?.flow ?? null });
+  const tracker = new Tracker({ destinationOf: destinationsFrom(history), learnedOf: () => ({ flow: history.current?.flow ?? null, paths: history.current?.paths ?? null }) });
   const stations = openStations({ state: c.state, location: c.stations, format: c.stationsFormat, clock, log: o.log });
   // parsing, preparing and compressing run on the ingest thread: taking a snapshot here is
   // wrapping its parts, and the trace store and estimator take its records in ~2 ms slices

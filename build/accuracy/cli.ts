@@ -11,7 +11,7 @@ import { currentHeader, readObject, type VersionHeader } from '../../artifacts/t
 import { fileOf, keys } from '../../artifacts/keys.ts';
 import { decodeLookup, decodeRoutesTable, destinationLookup } from '../../artifacts/meta.ts';
 import { accuracyStep, newestDay, writeJsonAtomic } from './step.ts';
-import { decodeFlow, type FlowDoc, type FlowField } from '../../lib/estimate/flow.ts';
+import { learnedOf } from '../../artifacts/learned.ts';
 
 export interface AccuracyConfig {
   history: string;
@@ -61,17 +61,6 @@ function publishedDestinations(v: VersionHeader): (callsign: string) => { lat: n
   return destinationLookup(decodeRoutesTable(routes ?? {}), lookup === null ? null : decodeLookup(lookup));
 }
 
-/** the published traffic flow, if it was learned before `day` (a flow that has seen the day would flatter it) */
-function flowBefore(v: VersionHeader, day: string, log: (line: string) => void): FlowField | null {
-  const doc = readObject(v.dir, keys.flow()) as FlowDoc | null;
-  if (!doc) return null;
-  if (doc.through >= day) {
-    log(`accuracy: the published traffic flow has learned ${doc.through}, not before ${day}: replaying without it`);
-    return null;
-  }
-  return decodeFlow(doc);
-}
-
 function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
   return {
     name: 'accuracy',
@@ -87,8 +76,9 @@ function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
       const v = config.artifacts ? publishedVersion(config.artifacts) : null;
       const destinationOf = v ? publishedDestinations(v) : () => null;
       if (!v) log('accuracy: no --artifacts: no routes known, every estimate holds its track');
-      const flow = v ? flowBefore(v, day, log) : null;
-      const res = await accuracyStep(config.history, day, destinationOf, flow);
+      // what the live server had learned while `day` was flown: before it, never from it
+      const learned = v ? learnedOf(v.dir, (m) => log(`accuracy: ${m}`), day) : {};
+      const res = await accuracyStep(config.history, day, destinationOf, learned);
       for (const s of res.skipped) log(`skipped ${s}`);
       if (!res.doc) {
         log(`accuracy ${day}: no cruise stretch to score in ${config.history}; nothing written`);

@@ -4,7 +4,7 @@ import { writeFileSync, renameSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assertValid } from '../../schemas/index.ts';
 import { evaluate, type ObservedTrack } from '../../lib/estimate/accuracy.ts';
-import type { FlowField } from '../../lib/estimate/flow.ts';
+import type { Learned } from '../../lib/estimate/fly.ts';
 import { accuracyDocument, type AccuracyFile } from '../../artifacts/estimate-accuracy.ts';
 import { listDay, listDays, readTrace, TraceReadError } from '../history/scan.ts';
 
@@ -28,10 +28,10 @@ export async function newestDay(history: string): Promise<string | null> {
 export type DestinationOf = (callsign: string) => { lat: number; lon: number } | null;
 
 /**
- * Replay one day, with the traffic flow the live server had that day (learned before it, or none).
+ * Replay one day, with what the live server had learned that day (the flow and paths learned before it, or none).
  * A bad file is counted and skipped, never fatal.
  */
-export async function accuracyStep(history: string, day: string, destinationOf: DestinationOf = () => null, flow: FlowField | null = null): Promise<AccuracyStepResult> {
+export async function accuracyStep(history: string, day: string, destinationOf: DestinationOf = () => null, learned: Learned = {}): Promise<AccuracyStepResult> {
   const listing = await listDay(history, day);
   const skipped = listing.skipped.map((s) => `${s.path}: ${s.reason} (${s.detail})`);
   const tracks: ObservedTrack[] = [];
@@ -44,7 +44,7 @@ export async function accuracyStep(history: string, day: string, destinationOf: 
       skipped.push(`${e.path}: ${e.reason} (${e.message})`);
     }
   }
-  const ev = evaluate(day, tracks, { destinationOf, flow });
+  const ev = evaluate(day, tracks, { destinationOf, ...learned });
   if (ev.method.n === 0) return { doc: null, day, skipped, tracks };
   const doc = accuracyDocument(ev, { read: tracks.length, skipped: skipped.length });
   assertValid('estimate-accuracy', doc);

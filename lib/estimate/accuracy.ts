@@ -19,6 +19,7 @@ import { cutLegs, type TrackPoint as DetectorPoint } from '../detector.ts';
 import { isCruising } from './cruise.ts';
 import { makePlan, positionAt, straightAt, type FlightStart } from './fly.ts';
 import type { FlowField } from './flow.ts';
+import type { PathSet } from './paths.ts';
 
 /** An observed point: the detector's point, plus the vertical rate when the source has it (ft/min). */
 export type TrackPoint = DetectorPoint & { rate?: number | null; callsign?: string };
@@ -61,6 +62,8 @@ export interface EvalOptions {
   destinationOf?: (callsign: string) => { lat: number; lon: number } | null;
   /** the traffic flow the live server had (learned before the replayed day, never from it); null: none */
   flow?: FlowField | null;
+  /** the traffic paths the live server had (learned before the replayed day, never from it); null: none */
+  paths?: PathSet | null;
 }
 
 /** a gap range with fewer samples than this says so beside its median (a handful proves nothing) */
@@ -75,7 +78,7 @@ const GAP_BUCKETS: readonly (readonly [string, number, number])[] = [
   ['60-120', 60, 120],
 ];
 
-const DEFAULTS: Required<EvalOptions> = { gapsMin: [2, 10, 20, 45, 90], maxSpacingS: 120, strideS: 300, destinationOf: () => null, flow: null };
+const DEFAULTS: Required<EvalOptions> = { gapsMin: [2, 10, 20, 45, 90], maxSpacingS: 120, strideS: 300, destinationOf: () => null, flow: null, paths: null };
 const APPEAR_S = 90;
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -134,7 +137,7 @@ function samplesOfLeg(leg: TrackPoint[], o: Required<EvalOptions>, out: Sample[]
     // only what was heard up to the start point: its callsign, looked up as the live server would
     const callsign = leg[i]!.callsign;
     const dest = callsign ? o.destinationOf(callsign) : null;
-    const plan = makePlan(start, dest, o.flow);
+    const plan = makePlan(start, dest, { flow: o.flow, paths: o.paths });
     const expiresAt = plan.expiresAt;
     for (const g of o.gapsMin) {
       const j = firstAtOrAfter(leg, start.t + g * 60);

@@ -8,7 +8,6 @@
 // stepS seconds (turn, degrees, signed). a night's field is the previous one decayed (decay per
 // day: older traffic counts less) plus the new day, so it remembers the last weeks of flows.
 import { isCruising } from './cruise.ts';
-import { destinationPoint } from '../geo.ts';
 
 export interface FlowParams {
   /** grid cell size, degrees of latitude and longitude */
@@ -107,32 +106,6 @@ export function turnAt(field: FlowField, lat: number, lon: number, track: number
     }
   }
   return n >= p.minN ? sum / n : null;
-}
-
-export interface PathPoint {
-  t: number;
-  lat: number;
-  lon: number;
-  track: number;
-}
-
-/**
- * The path from `from` at `gs` knots, one point per step until `until` (unix s): each step takes
- * the flow's turn where the field knows the place and heading, else `otherwise(point)` (the
- * track to steer when the flow is silent).
- */
-export function followFlow(field: FlowField, from: PathPoint, gs: number, until: number, otherwise: (p: PathPoint) => number): PathPoint[] {
-  const step = field.params.stepS;
-  const out: PathPoint[] = [from];
-  let cur = from;
-  while (cur.t < until) {
-    const turn = turnAt(field, cur.lat, cur.lon, cur.track);
-    const track = turn === null ? otherwise(cur) : (((cur.track + turn) % 360) + 360) % 360;
-    const next = destinationPoint(cur.lat, cur.lon, track, (gs * step) / 3600);
-    cur = { t: cur.t + step, lat: next.lat, lon: next.lon, track };
-    out.push(cur);
-  }
-  return out;
 }
 
 /** The published form (meta/flow, schemas/flow.schema.json). */

@@ -1,6 +1,13 @@
 // the estimation method: from the last observed position fly on at the last observed ground speed,
-// holding the last track for 10 minutes (spec 3 and 8), then turn toward the destination and fly
-// the great circle to it. closed form: a position costs two great-circle evaluations, no stepping.
+// holding the last track for 10 minutes (spec 3 and 8), then turn toward the destination. how it
+// gets there, first that applies, re-decided every step of the path after the hold:
+// 1. the traffic paths (follow.ts): steer toward where the traffic that passed the last position on
+//    that track was 3 minutes further on (those going the aircraft's way weigh more): an estimate
+//    rejoins the airway, and takes the branch toward its destination where the traffic forks;
+// 2. the traffic flow (flow.ts): the turn that traffic at that place and heading made;
+// 3. the great circle to the destination when it lies ahead (below), else the held track.
+// without anything learned (no meta/paths, no meta/flow) the path is closed form: a position
+// costs two great-circle evaluations, no stepping (the method dr-10m-gc was).
 //
 // decisions where the spec is silent:
 // - the turn is instant. a rate-one turn (3 deg/s) at 450 kt has a 2.4 nm radius and lasts at most
@@ -21,16 +28,20 @@
 // - every estimate ends after 2 hours (the nightly accuracy measures gaps up to 120 min) and never
 //   later than 15 minutes past its ETA.
 import { bearingDeg, destinationPoint, distanceNm, normalizeDeg, normalizeLon } from '../geo.ts';
-import { followFlow, type FlowField, type PathPoint } from './flow.ts';
+import { turnAt, type FlowField } from './flow.ts';
+import { cloudAt, FOLLOW, neighboursOf } from './follow.ts';
+import type { PathSet } from './paths.ts';
 
 /** stable identifier of the method; bump the suffix when its results change */
-export const METHOD_ID = 'dr-10m-flow/1';
+export const METHOD_ID = 'dr-10m-path/1';
 export const METHOD_NOTE =
   'dead reckoning from the last observed position at the last observed ground speed, holding the last track for 10 minutes; ' +
-  'then, minute by minute, the turn that traffic heard at that place and heading made (learned each night from the network\'s ' +
-  'own traces of the last weeks), and where the network knows no such traffic, the great circle to the destination named by ' +
-  'the callsign route when it lies ahead (within 60 degrees of the held track; otherwise the track is held and the entry names ' +
-  'the destination without an eta); altitude and speed stay as last observed';
+  'then steering toward where the traffic that passed the last position on that track (its paths of the last days, heard by ' +
+  'the network, those going the same way as the callsign route weighing more) was three minutes further on, so an estimate ' +
+  'rejoins the airway; where no such traffic is known, the turn that traffic heard at that place and heading made, and where ' +
+  'the network knows nothing, the great circle to the destination named by the callsign route when it lies ahead (within 60 ' +
+  'degrees of the held track; otherwise the track is held and the entry names the destination without an eta); altitude and ' +
+  'speed stay as last observed';
 /** the plain straight-line baseline the nightly accuracy compares against */
 export const BASELINE_ID = 'dr-straight/1';
 
@@ -76,6 +87,23 @@ export interface Position {
   track: number;
 }
 
+/** One point of an estimated path after the hold. */
+interface PathPoint {
+  t: number;
+  lat: number;
+  lon: number;
+  track: number;
+}
+
+/** What the nightly learned from the network's traces (both optional: without them, the great circle). */
+export interface Learned {
+  flow?: FlowField | null;
+  paths?: PathSet | null;
+}
+
+/** the path after the hold is stepped this often when it follows traffic paths; seconds */
+const PATH_STEP_S = 20;
+
 /** Everything about one estimate that does not depend on the clock, computed once. */
 export interface Plan {
   start: FlightStart;
@@ -93,8 +121,14 @@ export interface Plan {
   eta: number | null;
   /** the estimate is listed strictly before this time, unix seconds */
   expiresAt: number;
-  /** after the turn: the path following the traffic flow, one point a minute; null without a flow field */
+  /**
+   * after the turn: the path following what was learned, one point a step, flown only as far as a
+   * position has been asked for (`grow`); null with nothing learned that applies
+   */
   path: PathPoint[] | null;
+  /** flies `path` on to at least time t (never past the expiry): a plan is made once and asked every second,
+   * so a step is flown when first needed, not all two hours of them on the serving thread at once */
+  grow: ((t: number) => void) | null;
 }
 
 const nmFlown = (gs: number, dtS: number) => (gs * dtS) / 3600;
@@ -105,20 +139,41 @@ export function nearNm(altFt: number): number {
 }
 
 /**
- * Plan an estimate from the last observed state, the destination (null when unknown) and the
- * traffic flow (null or empty: the turn onto the great circle of dr-10m-gc, see the top of this file).
+ * Plan an estimate from the last observed state, the destination (null when unknown) and what was
+ * learned (nothing: the turn onto the great circle of dr-10m-gc, see the top of this file).
  */
-export function makePlan(start: FlightStart, dest: Target | null, flow: FlowField | null = null): Plan {
+export function makePlan(start: FlightStart, dest: Target | null, learned: Learned = {}): Plan {
   const plan = planTurn(start, dest);
-  if (!flow || flow.bins.size === 0) return plan;
+  const flow = learned.flow?.bins.size ? learned.flow : null;
+  const near = learned.paths?.paths.length ? neighboursOf(learned.paths, start, dest) : [];
+  if (!flow && !near.length) return plan;
   const toward = plan.dest;
-  const otherwise = (p: PathPoint) => (toward ? bearingDeg(p.lat, p.lon, toward.lat, toward.lon) : p.track);
-  return { ...plan, path: followFlow(flow, plan.turn, start.gs, plan.expiresAt, otherwise) };
+  const stepS = near.length ? PATH_STEP_S : flow!.params.stepS;
+  const kmPerS = (start.gs * 1.852) / 3600;
+  const steer = (p: PathPoint): number => {
+    const cloud = near.length ? cloudAt(near, kmPerS * (p.t - start.t + FOLLOW.leadS)) : null;
+    if (cloud) return bearingDeg(p.lat, p.lon, cloud.lat, cloud.lon);
+    const turn = flow ? turnAt(flow, p.lat, p.lon, p.track) : null;
+    if (turn !== null) return normalizeDeg(p.track + (turn * stepS) / flow!.params.stepS);
+    return toward ? bearingDeg(p.lat, p.lon, toward.lat, toward.lon) : p.track;
+  };
+  const path: PathPoint[] = [plan.turn];
+  // one point per stepS at gs knots, each step on the track `steer` gives, up to the expiry at most
+  const grow = (t: number) => {
+    let cur = path[path.length - 1]!;
+    while (cur.t < Math.min(t, plan.expiresAt)) {
+      const track = steer(cur);
+      const next = destinationPoint(cur.lat, cur.lon, track, nmFlown(start.gs, stepS));
+      cur = { t: cur.t + stepS, lat: next.lat, lon: next.lon, track };
+      path.push(cur);
+    }
+  };
+  return { ...plan, path, grow };
 }
 
 function planTurn(start: FlightStart, dest: Target | null): Plan {
   const turn = { t: start.t + FLY.holdS, ...hold(start, FLY.holdS) };
-  const holdOnly = (behind: boolean): Plan => ({ start, dest: null, behind, turn, legNm: 0, legBearing: start.track, eta: null, expiresAt: start.t + FLY.noDestinationS, path: null });
+  const holdOnly = (behind: boolean): Plan => ({ start, dest: null, behind, turn, legNm: 0, legBearing: start.track, eta: null, expiresAt: start.t + FLY.noDestinationS, path: null, grow: null });
   if (!dest) return holdOnly(false);
   const legNm = distanceNm(turn.lat, turn.lon, dest.lat, dest.lon);
   const legBearing = bearingDeg(turn.lat, turn.lon, dest.lat, dest.lon);
@@ -128,7 +183,7 @@ function planTurn(start: FlightStart, dest: Target | null): Plan {
   // distance to go along the estimated path falls linearly from (held + leg) to 0 at the ETA
   const nearAt = eta - (nearNm(start.alt) / start.gs) * 3600;
   const expiresAt = Math.min(nearAt, eta + FLY.etaMarginS, start.t + FLY.hardCapS);
-  return { start, dest, behind: false, turn, legNm, legBearing, eta, expiresAt, path: null };
+  return { start, dest, behind: false, turn, legNm, legBearing, eta, expiresAt, path: null, grow: null };
 }
 
 /** Fly the held track for `dtS` seconds: position and the great circle's track there. */
@@ -144,7 +199,10 @@ function hold(s: FlightStart, dtS: number): Position {
 export function positionAt(plan: Plan, t: number): Position {
   const { start, dest, turn } = plan;
   const dt = Math.max(0, t - start.t);
-  if (plan.path && t > turn.t) return along(plan.path, t);
+  if (plan.path && t > turn.t) {
+    plan.grow?.(t);
+    return along(plan.path, t);
+  }
   if (!dest || t <= turn.t) return hold(start, dt);
   const flown = nmFlown(start.gs, t - turn.t);
   if (flown >= plan.legNm) {

@@ -12,18 +12,17 @@
 import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
 import type { EstimatedAircraft } from '../../lib/live-records.ts';
 import { notCruisingBecause } from '../../lib/estimate/cruise.ts';
-import { FLY, makePlan, positionAt, type FlightStart, type Plan } from '../../lib/estimate/fly.ts';
+import { FLY, makePlan, positionAt, type FlightStart, type Learned, type Plan } from '../../lib/estimate/fly.ts';
 
 import type { Destination } from '../../artifacts/meta.ts';
-import type { FlowField } from '../../lib/estimate/flow.ts';
 
 /** The routes table's answer for a callsign: where it is going, or null when unknown. */
 export type DestinationOf = (callsign: string) => Destination | null;
 
 export interface TrackerOptions {
   destinationOf: DestinationOf;
-  /** the traffic flow of the served build (meta/flow); none: estimates turn toward destinations only */
-  flowOf?: () => FlowField | null;
+  /** what the served build learned (meta/flow, meta/paths); none: estimates turn toward destinations only */
+  learnedOf?: () => Learned;
   /** spec 8: an estimate appears this long after the aircraft was last heard; seconds */
   appearAfterS?: number;
   /** hard bound on remembered aircraft; the longest-unheard go first */
@@ -55,7 +54,7 @@ const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 *
 export class Tracker {
   private readonly entries = new Map<string, Entry>();
   private readonly destinationOf: DestinationOf;
-  private readonly flowOf: () => FlowField | null;
+  private readonly learnedOf: () => Learned;
   private readonly appearAfterS: number;
   private readonly maxEntries: number;
   private latest: number | null = null;
@@ -63,7 +62,7 @@ export class Tracker {
 
   constructor(opts: TrackerOptions) {
     this.destinationOf = opts.destinationOf;
-    this.flowOf = opts.flowOf ?? (() => null);
+    this.learnedOf = opts.learnedOf ?? (() => ({}));
     this.appearAfterS = opts.appearAfterS ?? 90;
     this.maxEntries = opts.maxEntries ?? 200_000;
   }
@@ -146,7 +145,7 @@ export class Tracker {
       const d = this.destinationOf(e.rec.flight);
       if (d && Number.isFinite(d.lat) && Number.isFinite(d.lon) && Math.abs(d.lat) <= 90 && Math.abs(d.lon) <= 180 && d.code) dest = d;
     }
-    e.plan = makePlan(e.start, dest, this.flowOf());
+    e.plan = makePlan(e.start, dest, this.learnedOf());
     if (dest) e.destCode = dest.code;
     return e.plan;
   }

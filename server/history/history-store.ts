@@ -10,7 +10,9 @@ import { decodeLookup, decodeRoutesTable, routeEntryOf, type Lookup, type Served
 import type { RouteSource } from '../../artifacts/flight-routes.ts';
 import { servedAccuracy } from '../../artifacts/estimate-accuracy.ts';
 import type { Accuracy } from '../../lib/estimate/accuracy.ts';
-import { decodeFlow, type FlowDoc, type FlowField } from '../../lib/estimate/flow.ts';
+import type { FlowField } from '../../lib/estimate/flow.ts';
+import type { PathSet } from '../../lib/estimate/paths.ts';
+import { learnedOf } from '../../artifacts/learned.ts';
 import { problems } from '../../schemas/index.ts';
 import type { Log } from '../../lib/log.ts';
 
@@ -24,6 +26,8 @@ export interface Loaded {
   accuracy: Accuracy | null;
   /** the traffic flow estimates follow after the hold (meta/flow), or null in a tree without one */
   flow: FlowField | null;
+  /** the traffic paths estimates follow after the hold (meta/paths), or null in a tree without them */
+  paths: PathSet | null;
 }
 
 export class HistoryStore {
@@ -77,7 +81,7 @@ export class HistoryStore {
         routes: decodeRoutesTable(readObject(v.dir, keys.routesTable()) ?? {}),
         lookup: nullOr(readObject(v.dir, keys.lookup()), decodeLookup),
         accuracy: servedAccuracy(readObject(v.dir, keys.accuracy()), (m) => this.log(`artifacts: build ${v.id}: estimate accuracy ${m}`, 'warn')),
-        flow: servedFlow(readObject(v.dir, keys.flow()), (m) => this.log(`artifacts: build ${v.id}: traffic flow ${m}`, 'warn')),
+        ...learnedOf(v.dir, (m) => this.log(`artifacts: build ${v.id}: ${m}`, 'warn')),
       };
       this.loaded = next;
       this.cache.clear();
@@ -146,17 +150,6 @@ export class HistoryStore {
       this.cacheBytes -= v?.length ?? 0;
     }
   }
-}
-
-/** the published flow when it is well formed; a malformed one is logged and not followed */
-function servedFlow(doc: unknown, warn: (m: string) => void): FlowField | null {
-  if (doc === null) return null;
-  const p = problems('flow', doc);
-  if (p.length) {
-    warn(`is malformed (${p.slice(0, 2).join('; ')}); estimates turn toward destinations only`);
-    return null;
-  }
-  return decodeFlow(doc as FlowDoc);
 }
 
 const nullOr = <T>(doc: unknown, decode: (d: unknown) => T): T | null => (doc === null ? null : decode(doc));

@@ -5,11 +5,12 @@ import { emptyFlow, learnFlow, type FlowField, type FlowPoint } from '../../lib/
 
 export const AIRWAY_GS = 450;
 
-export function dogLeg(t0: number, latOffset = 0): FlowPoint[] {
+/** one flight along the airway; past 8 E it turns onto `branch` (degrees; the airway's is north) */
+export function dogLeg(t0: number, latOffset = 0, branch = 0): FlowPoint[] {
   const pts: FlowPoint[] = [];
   let p = { lat: 47 + latOffset, lon: 4 };
   for (let t = 0; t < 3600; t += 10) {
-    const track = p.lon < 8 ? 90 : 0;
+    const track = p.lon < 8 ? 90 : branch;
     pts.push({ t: t0 + t, lat: p.lat, lon: p.lon, alt: 36000, gs: AIRWAY_GS, track, rate: 0 });
     p = destinationPoint(p.lat, p.lon, track, (AIRWAY_GS * 10) / 3600);
   }

@@ -1,5 +1,5 @@
-// the accuracy replay may follow only a traffic flow learned before the day it replays: a field
-// that has seen the day would know where its aircraft went and flatter the figures.
+// the accuracy replay may follow only a traffic flow and traffic paths learned before the day it
+// replays: what has seen the day would know where its aircraft went and flatter the figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -9,20 +9,23 @@ import { main } from '../../../build/accuracy/cli.ts';
 import { commit, stage } from '../../../build/publish/publish.ts';
 import { readTrace, listDay } from '../../../build/history/scan.ts';
 import { emptyFlow, encodeFlow, learnFlow } from '../../../lib/estimate/flow.ts';
+import { encodePaths, learnPaths } from '../../../lib/estimate/paths.ts';
 import { SAMPLE_TREE } from '../../helpers/history.ts';
 
 process.env.TZ = 'UTC';
 const DAY = '2023-08-30';
 
-/** a published tree holding only a traffic flow learned from the sample day itself, dated `through` */
-async function treeWithFlow(through: string): Promise<string> {
+/** a published tree holding only a traffic flow (or traffic paths) learned from the sample day itself, dated `through` */
+async function treeWithFlow(through: string, kind: 'flow' | 'paths' = 'flow'): Promise<string> {
   const field = emptyFlow();
   const tracks = [];
   for (const f of (await listDay(SAMPLE_TREE, DAY)).files) tracks.push((await readTrace(f.path)).points);
-  learnFlow(field, tracks);
   const root = mkdtempSync(join(tmpdir(), 'contrail-acc-flow-'));
   const staged = stage(root, 'b1');
-  staged.writer.put('meta/flow', encodeFlow(field, through));
+  if (kind === 'flow') {
+    learnFlow(field, tracks);
+    staged.writer.put('meta/flow', encodeFlow(field, through));
+  } else staged.writer.put('meta/paths', encodePaths(learnPaths(DAY, tracks.map((points) => ({ points })), () => null), through));
   staged.writer.writeManifest({ build_id: 'b1', built_at: '2026-11-25T00:00:00Z', archive_through: null, window_days: 0, counts: {} });
   commit(root, staged);
   return root;
@@ -47,4 +50,13 @@ test('a flow learned before the day is followed (the same field, dated the day b
   assert.ok(!withFlow.lines.some((l) => l.includes('replaying without it')));
   // the field was (dishonestly, for this test) learned from the very traces replayed: it must move the long-gap estimates
   assert.notDeepEqual(withFlow.doc.by_gap_min, without.doc.by_gap_min);
+});
+
+test('traffic paths that have learned the replayed day are not followed; learned before it, they are', async () => {
+  const seen = await replay(await treeWithFlow(DAY, 'paths'));
+  assert.ok(seen.lines.some((l) => l.includes(`traffic paths have learned ${DAY}`) && l.includes('replaying without it')), seen.lines.join('\n'));
+  const before = await replay(await treeWithFlow('2023-08-29', 'paths'));
+  assert.ok(!before.lines.some((l) => l.includes('replaying without it')));
+  // the paths were (dishonestly, for this test) learned from the very traces replayed: they must move the long-gap estimates
+  assert.notDeepEqual(before.doc.by_gap_min, seen.doc.by_gap_min);
 });

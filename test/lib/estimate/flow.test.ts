@@ -20,7 +20,7 @@ test('learned from a dog-leg airway, an estimate past its hold turns where the t
   const truth = dogLeg(T);
   const last = truth[60]!; // 10 minutes in: about 5.2 E
   const start: FlightStart = { t: last.t, lat: last.lat, lon: last.lon, track: 90, gs: GS, alt: 36000 };
-  const plan = makePlan(start, null, field);
+  const plan = makePlan(start, null, { flow: field });
   const at = truth[60 + 25 * 6]!; // 25 minutes later: well past the turn
   const flown = positionAt(plan, at.t);
   const straight = straightAt(start, at.t);
@@ -40,7 +40,7 @@ test('no turn is known where no traffic flew, nor for a heading the traffic did 
   assert.equal(typeof turnAt(field, nearTurn.lat, nearTurn.lon, 0), 'number');
   // with an empty field the plan is the great-circle method's, unchanged
   const start: FlightStart = { t: T, lat: 47, lon: 5, track: 90, gs: GS, alt: 36000 };
-  assert.deepEqual(makePlan(start, null, emptyFlow()), makePlan(start, null));
+  assert.deepEqual(makePlan(start, null, { flow: emptyFlow() }), makePlan(start, null));
 });
 
 test('a night weighs yesterday by the decay, and faded bins are dropped', () => {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { bearingDeg, destinationPoint, distanceKm, distanceNm } from '../../../lib/geo.ts';
 import { AIRWAY_GS, airwayFlow, dogLeg } from '../../helpers/airway.ts';
 import type { AircraftRecord, FeedSnapshot } from '../../../server/feed/record.ts';
-import { FLY } from '../../../lib/estimate/fly.ts';
+import { FLY, makePlan, positionAt } from '../../../lib/estimate/fly.ts';
+import { learnPaths, pathSet } from '../../../lib/estimate/paths.ts';
 import { Tracker } from '../../../server/estimate/tracker.ts';
 import type { Destination } from '../../../artifacts/meta.ts';
 
@@ -187,7 +188,7 @@ test('with the served traffic flow, an estimate past its hold turns where the tr
   const truth = dogLeg(T);
   const last = truth[60]!; // heard eastbound at about 5.2 E, then lost
   const rec: AircraftRecord = { ...BAW, lat: last.lat, lon: last.lon, track: 90, gs: AIRWAY_GS, alt_baro: 36000 };
-  const withFlow = new Tracker({ destinationOf: () => null, flowOf: () => field });
+  const withFlow = new Tracker({ destinationOf: () => null, learnedOf: () => ({ flow: field }) });
   const without = new Tracker({ destinationOf: () => null });
   for (const tr of [withFlow, without]) tr.ingest(snap(last.t, [rec]));
   const at = truth[60 + 25 * 6]!; // 25 minutes later, past the turn north
@@ -196,4 +197,19 @@ test('with the served traffic flow, an estimate past its hold turns where the tr
     return distanceKm(e.lat, e.lon, at.lat, at.lon);
   };
   assert.ok(km(withFlow) < km(without) / 4, `flow ${km(withFlow).toFixed(1)} km, held track ${km(without).toFixed(1)} km`);
+});
+
+test('with the served traffic paths, an estimate follows them, exactly as the accuracy replay computes it', () => {
+  const tracks = Array.from({ length: 12 }, (_, i) => ({ points: dogLeg(T - 86_400 + i * 600, (i - 6) * 0.01).map((p) => ({ ...p, alt: 36000 })) }));
+  const paths = pathSet(learnPaths('2026-09-20', tracks, () => null));
+  const truth = dogLeg(T);
+  const last = truth[60]!;
+  const rec: AircraftRecord = { ...BAW, lat: last.lat, lon: last.lon, track: 90, gs: AIRWAY_GS, alt_baro: 36000 };
+  const tr = new Tracker({ destinationOf: () => null, learnedOf: () => ({ paths }) });
+  tr.ingest(snap(last.t, [rec]));
+  const at = truth[60 + 25 * 6]!; // 25 minutes later, past the turn north
+  const e = tr.list(at.t)[0]!;
+  const want = positionAt(makePlan({ t: last.t, lat: last.lat, lon: last.lon, track: 90, gs: AIRWAY_GS, alt: 36000 }, null, { paths }), at.t);
+  assert.deepEqual([e.lat, e.lon], [Math.round(want.lat * 1e4) / 1e4, Math.round(want.lon * 1e4) / 1e4]);
+  assert.ok(distanceKm(e.lat, e.lon, at.lat, at.lon) < 25, `${distanceKm(e.lat, e.lon, at.lat, at.lon).toFixed(1)} km from the truth`);
 });

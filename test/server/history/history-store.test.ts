@@ -1,5 +1,6 @@
 // the server's view of the published tree: follows `current`, swaps tables whole, and feeds the
 // estimator's destinations and the callsign lookups from them.
+import { encodePaths } from '../../../lib/estimate/paths.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -77,23 +78,31 @@ test('a tree that is there but unreadable is not "nothing published": the loaded
   assert.equal(h.current, null);
 });
 
-test('the traffic flow of the served build is loaded for the estimator; a malformed one is logged and not followed', () => {
+test('the traffic flow and paths of the served build are loaded for the estimator; a malformed one is logged and not followed', () => {
   const root = mkdtempSync(join(tmpdir(), 'contrail-hs-'));
   const flow = { through: '2026-11-21', params: { cellDeg: 0.2, sectorDeg: 5, stepS: 60, windowDeg: 10, minN: 3, decay: 0.9 }, bins: [[235, 40, 18, 12, 3.5]] };
+  const paths = encodePaths([], '2026-11-21');
+  paths.paths.push(['2026-11-21', [50.03, 8.57], [47, 4, 47, 6, 48, 7]]);
   const s1 = stage(root, 'b1');
   s1.writer.put(keys.flow(), flow);
+  s1.writer.put(keys.paths(), paths);
   s1.writer.writeManifest({ build_id: 'b1', built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 30, counts: {} });
   commit(root, s1);
   const logs: string[] = [];
   const h = new HistoryStore(root, (l) => logs.push(l));
   h.refresh();
   assert.deepEqual(h.current?.flow?.bins.get('235,40,18'), [12, 3.5]);
+  assert.deepEqual([...h.current!.paths!.paths[0]!.lat], [47, 47, 48]);
+  assert.deepEqual(h.current?.paths?.paths[0]?.to, { lat: 50.03, lon: 8.57 });
   const s2 = stage(root, 'b2');
   s2.writer.putBytes(keys.flow(), Buffer.from(JSON.stringify({ ...flow, bins: [['x']] })));
+  s2.writer.putBytes(keys.paths(), Buffer.from(JSON.stringify({ ...paths, paths: [['2026-11-21', null, [47]]] })));
   s2.writer.writeManifest({ build_id: 'b2', built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 30, counts: {} });
   commit(root, s2);
   h.refresh();
   assert.equal(h.current?.version.id, 'b2', 'the build is served all the same');
   assert.equal(h.current?.flow, null);
+  assert.equal(h.current?.paths, null);
   assert.ok(logs.some((l) => l.includes('build b2: traffic flow is malformed')), logs.join('\n'));
+  assert.ok(logs.some((l) => l.includes('build b2: traffic paths are malformed')), logs.join('\n'));
 });
