@@ -3,7 +3,7 @@
 // every response is validated against its schema (test/helpers/http.ts).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { httpGet } from '../helpers/http.ts';
@@ -25,7 +25,11 @@ before(async () => {
   writeFeed(Date.now() / 1000);
   server = await startServerProcess(['--feed', feed, '--artifacts', join(tmp, 'artifacts'), '--bundles', join(tmp, 'bundles'), '--state', join(tmp, 'state'), '--stations', join(ROOT, 'data/demo/feeders.json')]);
 });
-after(async () => server?.stop());
+after(async () => {
+  await server?.stop();
+  // the built tree is about 100k files: a run must not leave it behind in /tmp
+  rmSync(tmp, { recursive: true, force: true });
+});
 
 const get = (path: string, schema?: string, headers?: Record<string, string>) => httpGet(server.base + path, { schema, headers });
 
