@@ -101,7 +101,9 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
 
     const buildId = newBuildId(c.artifacts, nowMs);
     // the validation sample is seeded by the clock: each night checks other documents, a night can be replayed
+    progress.start('publish: stage (hard-link copy of the current version)', 0);
     const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs });
+    progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects linked`);
     let result: NightlyResult;
     const db = await openLog(c.log, { threads: c.threads, memoryLimit: c.memoryLimit, since: windowStart ?? undefined, tempDirectory: join(c.artifacts, '.duckdb-spill') });
     try {
@@ -114,9 +116,11 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       if (c.accuracy) await accuracyArtifact(c.history, ctx, say, destinationLookup(decodeRoutesTable(encodeRoutesTable(made.routes)), encodeLookup(ctx.ref)), staged.previous);
       ctx.counts.log_days = days.length;
       if (log) ctx.counts.log_legs_added = log.legs;
+      progress.start('publish: last writes, manifest, commit', 0);
       await staged.writer.flush();
       staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
       const published = commit(c.artifacts, staged, c.keep);
+      progress.done(`build ${published.id} is current`);
       const s = staged.writer.stats;
       say(`published build ${published.id}: ${s.objects} objects (${s.written} written, ${s.linked} unchanged, ${s.removed} removed), archive through ${archiveThrough ?? 'none'}, window ${windowDays} days`);
       result = { buildId, log, archiveThrough, windowDays, counts: ctx.counts, written: s.written, linked: s.linked };

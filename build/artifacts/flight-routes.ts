@@ -159,14 +159,16 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     const spoken = new Set([...evidence.keys()].map((cs) => ref.catalogKey(cs) ?? cs));
     let unheard = 0;
     for (const row of ref.catalogRows()) if (!spoken.has(row.callsign) && !evidence.has(row.callsign)) unheard++;
-    ctx.progress.start('routes: decide and write', evidence.size + unheard);
-    // decide first (pure, quick), then write: the writing loop waits for the write workers now
-    // and then, so the documents queued for them stay a few batches, not half a million
+    ctx.progress.start('routes: decide', evidence.size + unheard);
+    // decide first (pure), then write: the writing loop waits for the write workers now and then,
+    // so the documents queued for them stay a few batches, not half a million
     const decided: Parameters<typeof routeDoc>[] = [];
     const { table, outcomes } = computeRoutes(evidence, ref, reviews, opts.policy, (cs, d, ev, v) => {
       if (d.entry) decided.push([cs, d.entry, ev, v, ref]);
-      else ctx.progress.tick();
+      ctx.progress.tick();
     });
+    ctx.progress.done(`${table.size} routes`);
+    ctx.progress.start('routes: write', decided.length);
     for (let i = 0; i < decided.length; i++) {
       const args = decided[i]!;
       ctx.writer.put(keys.route(args[0]), routeDoc(...args));
