@@ -108,4 +108,16 @@ export function airframeDoc(id: AirframeIdentity, legs: AirframeLeg[] | null): A
   return { ...rest, legs: legs === null ? null : [...legs].sort(newestFirst).slice(0, MAX_LEGS), coverage: 'observed' };
 }
 
+/**
+ * The airframe document as JSON text, its legs given as JSON text already in document form (newest
+ * first, at most MAX_LEGS, fields in AirframeLeg order, no spaces: what DuckDB's to_json makes in
+ * build/artifacts/airframes.ts). The same bytes as JSON.stringify(airframeDoc(id, JSON.parse(legs)))
+ * without parsing the legs and writing them again: that was most of an airframe's cost.
+ */
+export function airframeJson(id: AirframeIdentity, legsJson: string): string {
+  const { serial: _serial, ...rest } = id;
+  const head = JSON.stringify(rest); // never empty: hex is always there
+  return `${head.slice(0, -1)},"legs":${legsJson},"coverage":"observed"}`;
+}
+
 /** true when the document says anything at all (else the hex is not worth a document) */

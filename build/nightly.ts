@@ -2,6 +2,7 @@
 //   traces -> flight log -> artifacts (+ estimate accuracy) -> validate -> atomic publish
 // `npm run --silent nightly -- --help`; with no flags it builds the bundled sample into var/.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
 import { loadRefdata } from '../lib/reference/index.ts';
@@ -43,9 +44,13 @@ export interface NightlyConfig {
   memoryLimit: string;
   baseUrl: string;
   creditsUrl: string;
+  writeWorkers: number;
+  validateAll: boolean;
 }
 
 const dirSet = (v: string) => (v ? undefined : 'must not be empty');
+/** one or two write workers: the cores beside the main thread, at most two (more only add queueing) */
+const defaultWriteWorkers = () => Math.min(2, Math.max(1, availableParallelism() - 1));
 
 export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: installed('data/sample/globe_history'), help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: dirSet },
@@ -62,6 +67,10 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   skipLog: { flag: 'skip-log', env: 'CONTRAIL_SKIP_LOG', kind: 'bool', default: false, help: 'do not read traces; build artifacts from the log as it is' },
   accuracy: { flag: 'accuracy', env: 'CONTRAIL_ACCURACY', kind: 'bool', default: true, help: 'replay the estimate method on the newest history day (--no-accuracy to skip)' },
   threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: (v) => (v >= 1 ? undefined : 'must be 1 or more') },
+  // the main thread builds, validates (a sample), serialises and hashes; the workers gzip and write.
+  // one worker beside the main thread fills a 2-core machine (bench/docs.ts)
+  writeWorkers: { flag: 'write-workers', env: 'CONTRAIL_WRITE_WORKERS', kind: 'int', default: defaultWriteWorkers(), help: 'threads that gzip and write the documents (0: the main thread does it)', check: (v) => (v >= 0 && v <= 16 ? undefined : 'must be 0..16') },
+  validateAll: { flag: 'validate-all', env: 'CONTRAIL_VALIDATE_ALL', kind: 'bool', default: false, help: 'validate every document against its schema (default: the first of each kind and a seeded sample; README "what is validated when")' },
   memoryLimit: { flag: 'memory-limit', env: 'CONTRAIL_DUCKDB_MEMORY', kind: 'string', default: '4GB', help: 'DuckDB memory limit (it spills to disk beyond it)' },
   // the same variables as the server's: the researchers' README and CREDITS carry absolute links
   baseUrl: { flag: 'base-url', env: 'CONTRAIL_BASE_URL', kind: 'string', default: '', help: 'public base URL of the service, for the absolute links in the researchers\' README and CREDITS (empty: none)', check: urlOrEmpty },
@@ -103,7 +112,10 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     const windowDays = archiveThrough && windowStart ? daysBetween(windowStart, archiveThrough) + 1 : 0;
 
     const buildId = newBuildId(c.artifacts, nowMs);
-    const staged = stage(c.artifacts, buildId);
+    // the validation sample is seeded by the clock: each night checks other documents, a night can be replayed
+    progress.start('publish: stage (hard-link copy of the current version)', 0);
+    const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs });
+    progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects linked`);
     let result: NightlyResult;
     const duck = { threads: c.threads, memoryLimit: c.memoryLimit, tempDirectory: join(c.artifacts, '.duckdb-spill') };
     const db = await openLog(c.log, { ...duck, since: windowStart ?? undefined });
@@ -117,15 +129,20 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       if (c.accuracy) await accuracyArtifact(c.history, ctx, say, destinationLookup(decodeRoutesTable(encodeRoutesTable(made.routes)), encodeLookup(ctx.ref)), staged.previous);
       ctx.counts.log_days = days.length;
       if (log) ctx.counts.log_legs_added = log.legs;
+      progress.start('publish: last writes, manifest, commit', 0);
+      await staged.writer.flush();
       staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
       const published = commit(c.artifacts, staged, c.keep);
+      progress.done(`build ${published.id} is current`);
       const s = staged.writer.stats;
       say(`published build ${published.id}: ${s.objects} objects (${s.written} written, ${s.linked} unchanged, ${s.removed} removed), archive through ${archiveThrough ?? 'none'}, window ${windowDays} days`);
       result = { buildId, log, archiveThrough, windowDays, counts: ctx.counts, written: s.written, linked: s.linked };
     } catch (e) {
+      await staged.writer.close(); // no worker writes into the folder being removed
       abandon(staged);
       throw e;
     } finally {
+      await staged.writer.close();
       db.close();
     }
     // after the commit: the new tree is live whatever happens here, and the error says so

@@ -5,13 +5,15 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
-import { MAX_LEGS, airframeDoc, airframeIdentity, type AirframeLeg, type LogIdentity } from '../../artifacts/airframe.ts';
+import { MAX_LEGS, airframeDoc, airframeIdentity, airframeJson, type LogIdentity } from '../../artifacts/airframe.ts';
 import { refAircraftDoc } from '../../artifacts/refdata.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
 import { allRows, sqlString, streamRows } from './duck.ts';
 
 /** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
 const LEGS_PER_BATCH = 4_000_000;
+/** documents between waits for the write workers (bounds what is queued for them) */
+const DRAIN_EVERY = 4096;
 
 /**
  * Hex ranges [lo, hi) holding at most about `maxLegs` legs each, cut from the real distribution:
@@ -45,9 +47,10 @@ const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${
 
 /**
  * one row per airframe of a hex range: the latest reg/type heard, the majority airline prefix, and
- * the newest MAX_LEGS legs as JSON, newest first. the legs are an unordered list() sorted by
- * list_sort on a leading descending key: an ordered list(... ORDER BY) aggregate keeps a sort state
- * per group and ran out of 4 GB on a year's log; this holds a batch in about 1.3 GB.
+ * the newest MAX_LEGS legs as JSON, newest first, in document form (written as it is: airframeJson).
+ * the legs are an unordered list() sorted by list_sort on a leading descending key: an ordered
+ * list(... ORDER BY) aggregate keeps a sort state per group and ran out of 4 GB on a year's log;
+ * this holds a batch in about 1.3 GB.
  */
 function airframesSql(lo: string, hi: string | null): string {
   return `
@@ -79,9 +82,11 @@ interface HexRow extends LogIdentity {
   legs: string;
 }
 
-function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | null, legs: AirframeLeg[] | null): void {
+/** `legs`: the legs as DuckDB's JSON text (airframeJson), [] when not heard in the window, null when no log is loaded */
+function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | null, legs: string | [] | null): void {
   const id = airframeIdentity(hex, log, ref);
-  ctx.writer.put(keys.airframe(hex), airframeDoc(id, legs));
+  if (typeof legs === 'string') ctx.writer.putJson(keys.airframe(hex), airframeJson(id, legs));
+  else ctx.writer.put(keys.airframe(hex), airframeDoc(id, legs));
   ctx.counts.airframes = (ctx.counts.airframes ?? 0) + 1;
   if (id.reg || id.type) {
     ctx.writer.put(keys.refAircraft(hex), refAircraftDoc(id));
@@ -98,17 +103,20 @@ export async function buildAirframes(ctx: BuildContext, _legs: RoutedLegs, db: D
       for (const r of rows) {
         if (!/^[0-9a-f]{6}$/.test(r.hex)) continue;
         seen.add(r.hex);
-        put(ctx, ref, r.hex, r, JSON.parse(r.legs) as AirframeLeg[]);
+        put(ctx, ref, r.hex, r, r.legs);
       }
       ctx.progress.tick(rows.length);
+      await ctx.writer.drain();
     }
   }
   // registry rows never heard: known airframes, not seen in the window (null legs when no log is loaded)
-  const noLegs = ctx.archiveThrough === null ? null : [];
+  const noLegs: [] | null = ctx.archiveThrough === null ? null : [];
+  let n = 0;
   for (const row of ref.allRegistry()) {
     if (seen.has(row.hex)) continue;
     seen.add(row.hex);
     put(ctx, ref, row.hex, null, noLegs);
+    if (++n % DRAIN_EVERY === 0) await ctx.writer.drain();
   }
   ctx.progress.done(`${seen.size} airframes`);
   return seen.size;

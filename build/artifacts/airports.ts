@@ -54,13 +54,12 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
       timetable: timetables.byIata.get(a.iata) ?? null,
       lookups,
     });
-    // validate and serialise once, store under both spellings
-    assertValid('airport', doc, keys.airport(a.iata));
-    const bytes = Buffer.from(JSON.stringify(doc));
-    ctx.writer.putBytes(keys.airport(a.iata), bytes);
+    // validate (when sampled) and serialise once, store under both spellings
+    const json = JSON.stringify(doc);
+    ctx.writer.putJson(keys.airport(a.iata), json, doc);
     if (a.icaoKey && !used.has(a.icaoKey)) {
       used.add(a.icaoKey);
-      ctx.writer.putBytes(keys.airport(a.icaoKey), bytes);
+      ctx.writer.putBytes(keys.airport(a.icaoKey), json);
       icaoKeys++;
     }
     ctx.progress.tick();

@@ -25,6 +25,9 @@ export interface RoutesOptions {
   policy: ReviewPolicy;
 }
 
+/** documents between waits for the write workers */
+const DRAIN_EVERY = 4096;
+
 const DEFAULT_ROUTES_OPTIONS: RoutesOptions = { reviewFile: installed('data/catalog-review.csv'), policy: 'auto' };
 
 // log evidence per callsign, circuits (org = dst) left out, callsigns that cannot be a key skipped
@@ -156,11 +159,22 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     const spoken = new Set([...evidence.keys()].map((cs) => ref.catalogKey(cs) ?? cs));
     let unheard = 0;
     for (const row of ref.catalogRows()) if (!spoken.has(row.callsign) && !evidence.has(row.callsign)) unheard++;
-    ctx.progress.start('routes: decide and write', evidence.size + unheard);
+    ctx.progress.start('routes: decide', evidence.size + unheard);
+    // decide first (pure), then write: the writing loop waits for the write workers now and then,
+    // so the documents queued for them stay a few batches, not half a million
+    const decided: Parameters<typeof routeDoc>[] = [];
     const { table, outcomes } = computeRoutes(evidence, ref, reviews, opts.policy, (cs, d, ev, v) => {
-      if (d.entry) ctx.writer.put(keys.route(cs), routeDoc(cs, d.entry, ev, v, ref));
+      if (d.entry) decided.push([cs, d.entry, ev, v, ref]);
       ctx.progress.tick();
     });
+    ctx.progress.done(`${table.size} routes`);
+    ctx.progress.start('routes: write', decided.length);
+    for (let i = 0; i < decided.length; i++) {
+      const args = decided[i]!;
+      ctx.writer.put(keys.route(args[0]), routeDoc(...args));
+      ctx.progress.tick();
+      if (i % DRAIN_EVERY === DRAIN_EVERY - 1) await ctx.writer.drain();
+    }
     ctx.writer.put(keys.routesTable(), encodeRoutesTable(table));
     ctx.writer.put(keys.lookup(), encodeLookup(ref));
     const legs = await loadRoutesTable(ctx.db, table, airports);

@@ -96,6 +96,7 @@ export async function buildRefdata(ctx: BuildContext, _legs: RoutedLegs, _airpor
     ctx.writer.put(keys.refAirport(a.ident), refAirportDoc(a, ref.runways(a.ident)));
     count('airports');
     ctx.progress.tick();
+    if (idents.size % 4096 === 0) await ctx.writer.drain();
   }
   ctx.progress.done(`${idents.size} airports`);
 
@@ -130,6 +131,7 @@ export async function buildRefdata(ctx: BuildContext, _legs: RoutedLegs, _airpor
       count('schedules');
     }
     ctx.progress.tick(rows.length);
+    await ctx.writer.drain();
   }
   ctx.progress.done(`${ctx.counts['refdata.schedules'] ?? 0} schedules`);
 }

@@ -4,7 +4,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { CURRENT, VERSIONS, currentHeader, currentVersion, type Version, type VersionHeader } from '../../artifacts/tree.ts';
-import { ArtifactWriter } from './writer.ts';
+import { ArtifactWriter, type WriterOptions } from './writer.ts';
 
 const PARTIAL = '.partial-';
 
@@ -53,12 +53,12 @@ function alive(pid: number): boolean {
 }
 
 /** Start a build: sweep leftovers of killed builds and open a fresh partial version directory. */
-export function stage(root: string, id: string): Staged {
+export function stage(root: string, id: string, opts: WriterOptions = {}): Staged {
   const versions = join(root, VERSIONS);
   mkdirSync(versions, { recursive: true });
   for (const name of readdirSync(versions)) if (name.includes(PARTIAL)) rmSync(join(versions, name), { recursive: true, force: true });
   const previous = currentVersion(root);
-  const writer = new ArtifactWriter(join(versions, `${id}${PARTIAL}${process.pid}`), previous);
+  const writer = new ArtifactWriter(join(versions, `${id}${PARTIAL}${process.pid}`), previous, opts);
   return { id, writer, previous };
 }
 

@@ -1,4 +1,6 @@
 // write one build's artifacts into a fresh version directory: validate, hash, gzip.
+// the gzip and the file write can run on worker threads (write-pool.ts) while this thread builds
+// the next documents; it hashes each one itself, so unchanged objects never leave this thread.
 // a nightly run changes a small part of the tree, so the new version starts as a hard-link copy
 // of the previous one (`cp -al`: one pass in C, no bytes copied) and only objects whose hash
 // changed are written (to a temporary name, then renamed over the link, which leaves the previous
@@ -8,20 +10,23 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { assertValid } from '../../schemas/index.ts';
 import { kindOfKey } from '../../schemas/artifact-kinds.ts';
 import { assertSafeKey, fileOf } from '../../artifacts/keys.ts';
 import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
+import { writeGzipped } from './gzip-file.ts';
+import { WritePool } from './write-pool.ts';
+import { validationSampler, type ValidateMode } from './validate-sample.ts';
 
-// most documents are a few hundred bytes: zlib's setup, not compression, is their cost, and a
-// 4 KB window (windowBits 12) compresses them exactly as well at about 1.35x the speed (measured:
-// 52k vs 39k docs/s). larger documents (an airframe's 200 legs, an airport's board) get the full
-// window at level 6: 1.7x level 9's speed for 0.6 % more bytes (5.6k vs 3.3k/s on an 18 KB
-// airframe). both are deterministic, so unchanged documents keep their bytes night after night.
-const SMALL_DOC = 4096;
-const SMALL_GZIP = { level: 9, windowBits: 12, memLevel: 5 };
-const BIG_GZIP = { level: 6 };
+export interface WriterOptions {
+  /** threads that gzip and write the files (write-pool.ts); 0: this thread, inside put itself */
+  workers?: number;
+  /** which documents are checked against their schema (validate-sample.ts); default all */
+  validate?: ValidateMode;
+  /** seeds the validation sample */
+  seed?: number;
+}
 
 export interface WriterStats {
   objects: number;
@@ -38,14 +43,18 @@ export class ArtifactWriter {
   readonly objects: Record<string, ObjectEntry> = {};
   readonly stats: WriterStats = { objects: 0, written: 0, linked: 0, removed: 0, bytes: 0 };
   private readonly dirs = new Set<string>();
+  private readonly pool: WritePool | null;
+  private readonly sampled: (kind: string, key: string) => boolean;
 
   /**
    * @param dir the new version directory (must not be published yet)
    * @param previous the published version to reuse unchanged objects from, if any
+   * @param opts write workers and validation; by default every document is validated and written here
    */
   constructor(
     readonly dir: string,
     private readonly previous: { dir: string; manifest: Manifest } | null,
+    opts: WriterOptions = {},
   ) {
     if (previous && existsSync(previous.dir)) {
       mkdirSync(dirname(dir), { recursive: true });
@@ -54,21 +63,58 @@ export class ArtifactWriter {
     } else {
       mkdirSync(dir, { recursive: true });
     }
+    this.pool = opts.workers ? new WritePool(opts.workers) : null;
+    this.sampled = validationSampler(opts.validate ?? 'all', opts.seed ?? 0);
   }
 
-  /** Validate `doc` against the schema of its kind (schemas/artifact-kinds.ts), then store it under `key`. */
+  /** Validate `doc` against the schema of its kind (schemas/artifact-kinds.ts) when sampled, then store it under `key`. */
   put(key: string, doc: unknown): void {
+    this.check(key, () => doc);
+    this.store(key, JSON.stringify(doc));
+  }
+
+  /**
+   * Store a document given as its JSON text (made by DuckDB or shared by two keys), validated like
+   * put: `doc` is the parsed document when the caller has it, else the text is parsed when sampled.
+   */
+  putJson(key: string, json: string, doc?: unknown): void {
+    this.check(key, () => (doc === undefined ? JSON.parse(json) : doc));
+    this.store(key, json);
+  }
+
+  /** Store JSON text or bytes already validated by the caller (or a second key of the same document) under `key`. */
+  putBytes(key: string, json: string | Buffer): void {
+    this.store(key, json);
+  }
+
+  /** Wait while the write workers are behind (call between chunks of a long step). */
+  async drain(): Promise<void> {
+    await this.pool?.drain();
+  }
+
+  /** Wait until every object is on disk and in `objects`; throws the first failed write. Call before writeManifest. */
+  async flush(): Promise<void> {
+    await this.pool?.flush();
+  }
+
+  /** Stop the write workers: after flush, or when the build is abandoned. */
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+
+  private check(key: string, doc: () => unknown): void {
     const k = kindOfKey(key);
     if (!k) throw new Error(`no artifact kind has a key like ${JSON.stringify(key)}: add a row to schemas/artifact-kinds.ts`);
-    assertValid(k.kind.schema, doc, key);
-    this.putBytes(key, Buffer.from(JSON.stringify(doc)));
+    if (this.sampled(k.name, key)) assertValid(k.kind.schema, doc(), key);
   }
 
-  /** Store raw JSON bytes (already validated by the caller) under `key`. */
-  putBytes(key: string, json: Buffer): void {
+  private store(key: string, json: string | Buffer): void {
     assertSafeKey(key);
     if (this.objects[key]) throw new Error(`artifact ${key} written twice in one build`);
+    // hashed here: the unchanged check needs it at once, and sha256 of a small document costs
+    // about a microsecond (bench/docs.ts)
     const sha256 = createHash('sha256').update(json).digest('hex');
+    const bytes = typeof json === 'string' ? Buffer.byteLength(json) : json.length;
     const file = join(this.dir, fileOf(key));
     const parent = dirname(file);
     if (!this.dirs.has(parent)) {
@@ -76,30 +122,37 @@ export class ArtifactWriter {
       this.dirs.add(parent);
     }
     const prev = this.previous?.manifest.objects[key];
-    let gzBytes: number;
     if (prev && prev.sha256 === sha256) {
       // already here: hard-linked from the previous version
-      gzBytes = prev.gzip_bytes;
+      this.entry(key, { sha256, bytes, gzip_bytes: prev.gzip_bytes });
       this.stats.linked++;
+    } else if (this.pool) {
+      const e: ObjectEntry = { sha256, bytes, gzip_bytes: 0 };
+      this.pool.add(key, file, json, prev !== undefined, (gz) => {
+        e.gzip_bytes = gz;
+        this.stats.bytes += gz;
+      });
+      this.entry(key, e); // gzip_bytes 0 until the worker reports it
+      this.stats.written++;
     } else {
-      const gz = gzipSync(json, json.length < SMALL_DOC ? SMALL_GZIP : BIG_GZIP);
-      if (prev) {
-        const tmp = `${file}.tmp`;
-        writeFileSync(tmp, gz);
-        renameSync(tmp, file);
-      } else {
-        writeFileSync(file, gz);
-      }
-      gzBytes = gz.length;
+      this.entry(key, { sha256, bytes, gzip_bytes: writeGzipped(file, json, prev !== undefined) });
       this.stats.written++;
     }
-    this.objects[key] = { sha256, bytes: json.length, gzip_bytes: gzBytes };
+  }
+
+  private entry(key: string, e: ObjectEntry): void {
+    this.objects[key] = e;
     this.stats.objects++;
-    this.stats.bytes += gzBytes;
+    this.stats.bytes += e.gzip_bytes;
+  }
+
+  private assertFlushed(what: string): void {
+    if (this.pool && this.pool.pending > 0) throw new Error(`${this.pool.pending} objects are still being written: await writer.flush() before ${what}`);
   }
 
   /** Read back an object of this build (for cross-checks). */
   read(key: string): unknown {
+    this.assertFlushed('read');
     return JSON.parse(gunzipSync(readFileSync(join(this.dir, fileOf(key)))).toString('utf8'));
   }
 
@@ -119,6 +172,7 @@ export class ArtifactWriter {
 
   /** Remove objects of the previous version this build did not produce, then write the manifest. */
   writeManifest(m: Omit<Manifest, 'objects'>): Manifest {
+    this.assertFlushed('writeManifest');
     for (const key of Object.keys(this.previous?.manifest.objects ?? {})) {
       if (!this.objects[key]) {
         rmSync(join(this.dir, fileOf(key)), { force: true });

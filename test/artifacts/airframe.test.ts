@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { airframeDoc, airframeIdentity, MAX_LEGS, type AirframeLeg } from '../../artifacts/airframe.ts';
+import { airframeDoc, airframeIdentity, airframeJson, MAX_LEGS, type AirframeLeg } from '../../artifacts/airframe.ts';
 import { problems } from '../../schemas/index.ts';
 import { makeRef } from '../helpers/ref-fixture.ts';
 
@@ -18,6 +18,17 @@ test('legs come out newest first and at most 200, whatever order they arrive in'
   assert.equal(doc.legs![0]!.first_seen, T0 + 229 * 3600);
   assert.equal(doc.legs![199]!.first_seen, T0 + 30 * 3600);
   assert.deepEqual(problems('airframe', doc), []);
+});
+
+test('the document made from the legs as text is byte for byte the one made from the parsed legs', () => {
+  const newest = Array.from({ length: MAX_LEGS }, (_, i) => ({ ...leg(MAX_LEGS - i), callsign: i % 2 ? 'SWR1' : null, dst: i % 3 ? 'LHR' : null }));
+  const cases: [string, AirframeLeg[]][] = [['4b1814', newest], ['4b1814', newest.slice(0, 1)], ['3c6444', []]];
+  for (const [hex, legs] of cases) {
+    const id = airframeIdentity(hex, { reg: 'HB-JVL', type: 'A320', operator_icao: 'SWR' }, ref);
+    const text = airframeJson(id, JSON.stringify(legs));
+    assert.equal(text, JSON.stringify(airframeDoc(id, legs)), `${hex} with ${legs.length} legs`);
+    assert.deepEqual(problems('airframe', JSON.parse(text)), []);
+  }
 });
 
 test('legs null (log not loaded) and [] (not seen) stay distinct and valid', () => {

@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -13,7 +14,8 @@ import { buildAirframes } from '../../../build/artifacts/airframes.ts';
 import { buildRefdata } from '../../../build/artifacts/refdata.ts';
 import type { RoutesTable } from '../../../artifacts/flight-routes.ts';
 import type { Refdata } from '../../../lib/reference/index.ts';
-import { keys } from '../../../artifacts/keys.ts';
+import { fileOf, keys } from '../../../artifacts/keys.ts';
+import { airframeDoc, type AirframeDoc } from '../../../artifacts/airframe.ts';
 import { makeRef } from '../../helpers/ref-fixture.ts';
 
 const DAY0 = Date.UTC(2024, 5, 1) / 1000; // 2024-06-01T00:00Z, pinned
@@ -101,6 +103,16 @@ test('the routes step writes the table, one document per route, the lookup, and 
   // the rejected BAW9 row is counted, never served; the circuit-only callsign has no evidence at all
   assert.equal(ctx.counts['routes.catalog_rejected'], 1);
   assert.equal(ctx.counts.routes, 5);
+});
+
+test("airframes are written from DuckDB's legs text as it is: the same bytes as parsing the legs and building the document", () => {
+  const heard = ['3c6444', '4b1814', '4b1899', '4b0002'];
+  for (const hex of heard) {
+    const text = gunzipSync(readFileSync(join(writer.dir, fileOf(keys.airframe(hex))))).toString('utf8');
+    const { legs, coverage: _c, ...id } = JSON.parse(text) as AirframeDoc;
+    assert.ok(legs && legs.length > 0, hex);
+    assert.equal(text, JSON.stringify(airframeDoc({ ...id, serial: null }, legs)), hex);
+  }
 });
 
 test('airframe legs are newest first, capped at 200, with operator_icao the majority airline prefix', () => {
@@ -198,6 +210,6 @@ test('one truth per leg: route_source says where each end came from, table_sourc
 
 test('progress totals are right: a step that announces a total ticks exactly that many', () => {
   const counted = steps.filter((x) => x.total > 0);
-  assert.ok(counted.some((x) => x.name === 'routes: decide and write'));
+  assert.deepEqual(counted.filter((x) => x.name.startsWith('routes: ')).map((x) => x.name), ['routes: decide', 'routes: write']);
   for (const x of counted) assert.equal(x.ticks, x.total, x.name);
 });

@@ -1,0 +1,140 @@
+// the main thread's side of the write workers (write-worker.ts): documents are queued in batches,
+// each batch goes to the worker with the fewest in flight, and each document's gzip length comes
+// back to its `done`. the first failure is kept and thrown by the next add, drain or flush, with
+// the key named, so a failed write fails the build.
+import { Worker } from 'node:worker_threads';
+import type { WriteBatch, WriteReply } from './write-worker.ts';
+
+/** documents per batch: one message per batch, so the per-message cost is spread thin */
+const BATCH_DOCS = 256;
+/** text per batch (an airframe with 200 legs is about 40 KB) */
+const BATCH_BYTES = 1 << 20;
+/** batches queued per worker before drain() waits: bounds the memory held for the workers */
+const QUEUED_PER_WORKER = 8;
+
+interface Sent {
+  keys: string[];
+  done: ((gzipBytes: number) => void)[];
+  worker: Slot;
+}
+
+interface Slot {
+  worker: Worker;
+  inFlight: number;
+}
+
+export class WritePool {
+  private readonly slots: Slot[];
+  private readonly sent = new Map<number, Sent>();
+  private next = 0;
+  private batch: WriteBatch & { keys: string[]; done: ((n: number) => void)[]; bytes: number } = this.emptyBatch();
+  private error: Error | null = null;
+  private waiters: (() => void)[] = [];
+  private closed = false;
+
+  constructor(threads: number) {
+    if (!Number.isInteger(threads) || threads < 1) throw new Error(`write workers must be 1 or more, not ${threads}`);
+    // the worker is TypeScript: Node 20 applies no --import loader to a worker's own entry, so a
+    // two-line entry registers tsx (resolved from here, whatever the working directory), then loads it
+    const entry = new URL('./write-worker.ts', import.meta.url).href;
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const code = `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`;
+    this.slots = Array.from({ length: threads }, () => {
+      const slot: Slot = { worker: new Worker(code, { eval: true }), inFlight: 0 };
+      slot.worker.unref();
+      slot.worker.on('message', (r: WriteReply) => this.reply(r));
+      slot.worker.on('error', (e) => this.crash(slot, e));
+      slot.worker.on('exit', (code) => this.crash(slot, new Error(`exited with code ${code}`)));
+      return slot;
+    });
+  }
+
+  /** documents queued or being written */
+  get pending(): number {
+    let n = this.batch.files.length;
+    for (const s of this.sent.values()) n += s.keys.length;
+    return n;
+  }
+
+  /** Queue one document; `done` gets its gzip length once it is on disk. Throws an earlier failure. */
+  add(key: string, file: string, json: string | Uint8Array, replace: boolean, done: (gzipBytes: number) => void): void {
+    this.throwIfFailed();
+    const b = this.batch;
+    b.keys.push(key);
+    b.files.push(file);
+    b.docs.push(json);
+    b.replace[b.files.length - 1] = replace ? 1 : 0;
+    b.done.push(done);
+    b.bytes += json.length;
+    if (b.files.length === BATCH_DOCS || b.bytes >= BATCH_BYTES) this.send();
+  }
+
+  /** Wait until the workers have room (call between chunks of a long step); throws an earlier failure. */
+  async drain(): Promise<void> {
+    await this.until(() => this.sent.size <= this.slots.length * QUEUED_PER_WORKER);
+  }
+
+  /** Send what is queued and wait until every document is on disk; throws the first failure. */
+  async flush(): Promise<void> {
+    if (this.batch.files.length) this.send();
+    await this.until(() => this.sent.size === 0);
+  }
+
+  /** Stop the workers (after flush, or to abandon the build: writes in flight are cut short). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private emptyBatch() {
+    return { id: 0, keys: [] as string[], files: [] as string[], docs: [] as (string | Uint8Array)[], replace: new Uint8Array(BATCH_DOCS), done: [] as ((n: number) => void)[], bytes: 0 };
+  }
+
+  private send(): void {
+    const b = this.batch;
+    this.batch = this.emptyBatch();
+    const slot = this.slots.reduce((a, s) => (s.inFlight < a.inFlight ? s : a));
+    const id = ++this.next;
+    this.sent.set(id, { keys: b.keys, done: b.done, worker: slot });
+    // a worker holds the process open only while it has work: an idle pool never keeps it alive
+    if (slot.inFlight++ === 0) slot.worker.ref();
+    const msg: WriteBatch = { id, files: b.files, docs: b.docs, replace: b.replace.subarray(0, b.files.length) };
+    slot.worker.postMessage(msg);
+  }
+
+  private reply(r: WriteReply): void {
+    const s = this.sent.get(r.id);
+    if (!s) return;
+    this.sent.delete(r.id);
+    if (--s.worker.inFlight === 0) s.worker.worker.unref();
+    if (r.ok) for (let i = 0; i < s.done.length; i++) s.done[i]!(r.gzipBytes[i]!);
+    else this.error ??= new Error(`cannot write artifact ${s.keys[r.index]}: ${r.message}`);
+    this.wake();
+  }
+
+  private crash(slot: Slot, e: Error): void {
+    if (this.closed) return;
+    const held = [...this.sent.values()].filter((s) => s.worker === slot).flatMap((s) => s.keys);
+    this.error ??= new Error(`a write worker stopped (${e.message}) while writing ${held.length ? held.slice(0, 3).join(', ') + (held.length > 3 ? ', ...' : '') : 'nothing'}`);
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  private throwIfFailed(): void {
+    if (this.error) throw this.error;
+    if (this.closed) throw new Error('the write workers are stopped (writer.close()): nothing more can be written');
+  }
+
+  private async until(ready: () => boolean): Promise<void> {
+    for (;;) {
+      this.throwIfFailed();
+      if (ready()) return;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+}
