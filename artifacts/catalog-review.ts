@@ -7,6 +7,7 @@
 // change of the row needs a new review; a reject covers its route (or every route for '*') and
 // wins over any accept. malformed rows are skipped and counted, never fatal.
 import { readCsv, skip, type FileCount } from '../lib/reference/csv.ts';
+import { isDay } from '../lib/localtime.ts';
 import { normalise } from './keys.ts';
 
 type Decision = 'accept' | 'reject';
@@ -31,13 +32,6 @@ export type ReviewOutcome =
 export type ReviewPolicy = 'auto' | 'reviewed';
 
 const ROUTE_RE = /^\*$|^[A-Z0-9]{4}(?:-[A-Z0-9]{4})+$/;
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-
-function isRealDate(s: string): boolean {
-  if (!DATE_RE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 export function parseReviewCsv(input: string | Buffer, file = 'data/catalog-review.csv'): { entries: ReviewEntry[]; count: FileCount } {
   const { rows, count } = readCsv(file, input, ['callsign', 'route', 'decision', 'reviewer', 'date'], (get) => {
@@ -51,7 +45,7 @@ export function parseReviewCsv(input: string | Buffer, file = 'data/catalog-revi
     const reviewer = get('reviewer');
     if (!reviewer) return skip('missing reviewer');
     const date = get('date');
-    if (!isRealDate(date)) return skip('bad date');
+    if (!isDay(date)) return skip('bad date');
     const entry: ReviewEntry = { callsign, route, decision, reviewer, date, note: get('note') };
     return entry;
   });

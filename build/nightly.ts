@@ -10,7 +10,7 @@ import { keys } from '../artifacts/keys.ts';
 import { airfieldOptions } from './log/airfields.ts';
 import { buildLog, type BuildLogResult } from './log/build.ts';
 import { summary as logSummary } from './log/cli.ts';
-import { historyProblem, isDay, type DaySelection } from './history/scan.ts';
+import { historyProblem, type DaySelection } from './history/scan.ts';
 import { addDays } from './history/scan.ts';
 import { listLogDays, openLog } from './log/read.ts';
 import { accuracyStep, newestDay, type DestinationOf } from './accuracy/step.ts';

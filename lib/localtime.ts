@@ -87,6 +87,15 @@ export function localMinute(tsSec: number, tz: string): number {
   return Math.floor((((localSec % 86400) + 86400) % 86400) / 60);
 }
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** true for a real calendar day written YYYY-MM-DD (2026-02-30 is not one) */
+export function isDay(s: string): boolean {
+  if (!DAY.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
 /** YYYY-MM-DD of a day index (days since the epoch). */
 export function isoDay(dayIndex: number): string {
   return new Date(dayIndex * 86400_000).toISOString().slice(0, 10);

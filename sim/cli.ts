@@ -5,7 +5,7 @@
 //   npx tsx sim/cli.ts log      --days 365 --legs-per-day N --out <LOG dir>
 // every command is deterministic from --seed and --start; `<command> --help` lists its options.
 import { RUNNING, runAsMain, runSubcommand, type Command, type Specs } from '../lib/cli.ts';
-import { isDay } from '../build/history/scan.ts';
+import { isDay } from '../lib/localtime.ts';
 import { FLEET_PER_AIRBORNE, aircraftJson, createSky, growSky, heardAt, type Sky } from './sky.ts';
 import { startLive, writeAtomic } from './live.ts';
 import { writeHistory } from './history.ts';

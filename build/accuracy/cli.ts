@@ -6,7 +6,7 @@ import { ConfigError, RUNNING, runAsMain, runCommand, type Command, type Specs }
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { isDay } from '../history/scan.ts';
+import { isDay } from '../../lib/localtime.ts';
 import { currentHeader, readObject, type VersionHeader } from '../../artifacts/tree.ts';
 import { fileOf, keys } from '../../artifacts/keys.ts';
 import { decodeLookup, decodeRoutesTable, destinationLookup } from '../../artifacts/meta.ts';

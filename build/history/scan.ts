@@ -5,6 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parseTraceFull, type ParsedTrace } from '../../lib/readsb-trace.ts';
+import { isDay } from '../../lib/localtime.ts';
 import { statSync } from 'node:fs';
 
 /** why a file was left out of the log */
@@ -35,15 +36,7 @@ export interface DayListing {
 
 export type DaySelection = { days: number } | { from: string; to: string } | { all: true };
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const FILE = /^trace_full_(~?)([0-9a-fA-F]{6})\.json$/;
-
-/** true for a real calendar day written YYYY-MM-DD */
-export function isDay(s: string): boolean {
-  if (!DAY.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 /** unix seconds of the day's first second (UTC) */
 export function dayStart(day: string): number {

@@ -5,7 +5,8 @@ import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '..
 import { airfieldOptions } from './airfields.ts';
 import { loadLocator } from '../../lib/reference/fields.ts';
 import { consoleProgress } from '../progress.ts';
-import { isDay, type DaySelection, historyProblem } from '../history/scan.ts';
+import { type DaySelection, historyProblem } from '../history/scan.ts';
+import { isDay } from '../../lib/localtime.ts';
 import { buildLog, type BuildLogResult } from './build.ts';
 import { installed } from '../../lib/install.ts';
 

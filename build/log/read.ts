@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { isDay } from '../history/scan.ts';
+import { isDay } from '../../lib/localtime.ts';
 import { dayFile, sqlString } from './write.ts';
 
 /** The days in the log (folders day=YYYY-MM-DD holding legs.parquet), oldest first. */

@@ -10,6 +10,7 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError, notFound } from '../../lib/errors.ts';
+import { isDay } from '../../lib/localtime.ts';
 import { DATA_CACHE, DAY_PART, DOCS, INDEX_FILE, LOG_FILE, logPath, PARQUET_TYPE, TABLES, tablePath, TEXT_TYPE } from '../../artifacts/bundles.ts';
 import { parseRange, rangeStillValid } from '../http/range.ts';
 import type { Reply, Req, Route } from '../http/types.ts';
@@ -17,14 +18,11 @@ import type { Reply, Req, Route } from '../http/types.ts';
 const NONE = 'this server publishes no researchers\' data (start it with --bundles <dir>)';
 const LISTED = 'the index at /v1/bundles lists what is published';
 
-/** a real calendar date (2026-02-30 is not one) */
-const isDate = (d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d;
-
 /** the file below the folder a URL names, or null when it names none of the layout's files */
 export function fileOfParams(seg: { partition?: string; table?: string; doc?: string }): string | null {
   if (seg.partition !== undefined) {
     const m = DAY_PART.exec(seg.partition);
-    return m && isDate(m[1]!) ? logPath(m[1]!) : null;
+    return m && isDay(m[1]!) ? logPath(m[1]!) : null;
   }
   if (seg.table !== undefined) {
     const name = TABLES.find((t) => `${t}.parquet` === seg.table);

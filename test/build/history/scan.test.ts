@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
 import {
-  TraceReadError, addDays, dayStart, decodeTrace, isDay, isGzip, listDay, listDays, readTrace, selectDays,
+  TraceReadError, addDays, dayStart, decodeTrace, isGzip, listDay, listDays, readTrace, selectDays,
 } from '../../../build/history/scan.ts';
 import { SAMPLE_TREE, putFile, tempDir, tracePath } from '../../helpers/history.ts';
+import { isDay } from '../../../lib/localtime.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
