@@ -2,7 +2,8 @@
 // each batch goes to the worker with the fewest in flight, and each document's gzip length comes
 // back to its `done`. the first failure is kept and thrown by the next add, drain or flush, with
 // the key named, so a failed write fails the build.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { tsWorker } from '../../lib/ts-worker.ts';
 import type { WriteBatch, WriteReply } from './write-worker.ts';
 
 /** documents per batch: one message per batch, so the per-message cost is spread thin */
@@ -34,13 +35,9 @@ export class WritePool {
 
   constructor(threads: number) {
     if (!Number.isInteger(threads) || threads < 1) throw new Error(`write workers must be 1 or more, not ${threads}`);
-    // the worker is TypeScript: Node 20 applies no --import loader to a worker's own entry, so a
-    // two-line entry registers tsx (resolved from here, whatever the working directory), then loads it
-    const entry = new URL('./write-worker.ts', import.meta.url).href;
-    const tsx = import.meta.resolve('tsx/esm/api');
-    const code = `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`;
+    const entry = new URL('./write-worker.ts', import.meta.url);
     this.slots = Array.from({ length: threads }, () => {
-      const slot: Slot = { worker: new Worker(code, { eval: true }), inFlight: 0 };
+      const slot: Slot = { worker: tsWorker(entry), inFlight: 0 };
       slot.worker.unref();
       slot.worker.on('message', (r: WriteReply) => this.reply(r));
       slot.worker.on('error', (e) => this.crash(slot, e));

@@ -1,7 +1,8 @@
 // the serving thread's side of the ingest thread (ingest-worker.ts): hands it each feed file and
 // gets back the snapshot ready to serve. one job at a time: the feed polls sequentially, so a
 // queue of one suffices.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { tsWorker } from '../../lib/ts-worker.ts';
 import type { FeedCounters } from './normalize.ts';
 import type { ParseResult } from './parse.ts';
 import type { AircraftRecord, FeedSnapshot } from './record.ts';
@@ -42,10 +43,7 @@ export class IngestThread {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    // the worker is TypeScript too, and Node 20 applies no --import loader to a worker's own entry:
-    // a two-line entry registers tsx, then loads it
-    const entry = new URL('./ingest-worker.ts', import.meta.url).href;
-    const w = new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
+    const w = tsWorker(new URL('./ingest-worker.ts', import.meta.url));
     w.unref();
     w.on('message', (d: IngestReply) => {
       const p = this.pending.get(d.id);
