@@ -40,6 +40,7 @@ Options:
   --seed N            seed of the point draw (default 7)
   --entry FILE        the server's entry point, run as node --import tsx FILE (default server/main.ts)
   --server-args "A B" extra flags for the server (e.g. a thread count)
+  --node-args "A B"   extra flags for the server's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
   --snapshot FILE     Contrail alone: another aircraft.json, gzip or plain (default bench/data/readsb_aircraft_12k.json.gz)
   --refresh-s S       Contrail alone: seconds between feed rewrites (default 1)
   --readsb PATH       a readsb binary: measure it side by side (needs --beast-feed)
@@ -174,7 +175,7 @@ try {
   }
   writeFileSync(join(dir, 'points.txt'), samplePoints(aircraft, POINTS, mulberry32(SEED)).join('\n') + '\n');
   console.error('starting Contrail ...');
-  const contrail = await startContrail({ entry: ENTRY, feed, extraArgs: words('server-args'), dir });
+  const contrail = await startContrail({ entry: ENTRY, feed, extraArgs: words('server-args'), nodeArgs: words('node-args'), dir });
   procs.push(contrail);
   const base: Record<Server, string> = { contrail: contrail.base, readsb: readsbBase };
   const url = (s: Server, c: Case) => base[s] + (c.query.radiusNm ? '/' : s === 'readsb' ? c.query.readsbPath : c.query.contrailPath);

@@ -2,14 +2,13 @@
 // everything read from `req` is copied out before any await (the request object dies with the callback).
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ApiError } from '../../lib/errors.ts';
 import type { Log } from '../../lib/log.ts';
-import { ClientIp, rateKeyOf } from './client-ip.ts';
-import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
+import { ClientIp } from './client-ip.ts';
+import { WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter, type RateDecision } from './ratelimit.ts';
-import { acceptedCodings, encodeError, encodeNotModified, encodeReply, etagMatches, gzipOffLoop, headerBlock, type Wire } from './respond.ts';
-import { decodePath, Router } from './router.ts';
-import type { Observed, Req, Reply, Route } from './types.ts';
+import { encodeError, headerBlock, type Wire } from './respond.ts';
+import { HEADERS_READ, makePipeline, type Incoming, type Limits, type Pipeline } from './pipeline.ts';
+import type { Observed, Route } from './types.ts';
 import type * as Uws from 'uWebSockets.js';
 
 const require = createRequire(import.meta.url);
@@ -48,6 +47,13 @@ export interface ServerOptions {
   log?: Log;
   /** hears every answer: the route pattern, its bucket, the status, the time taken, and the request (for the access log) */
   observe?: (route: string, bucket: string, status: number, ms: number, req: Observed) => void;
+  /** the rate-limit counts (default: this thread's own memory; server/serve/ shares one between serving threads) */
+  limiter?: Limits;
+  /**
+   * decides who answers a request, given this thread's pipeline (default: the pipeline itself; a
+   * serving worker forwards the routes only the main thread can answer, server/serve/)
+   */
+  dispatch?: (local: Pipeline) => Pipeline;
   /** registers WebSocket routes (server/stream/socket.ts) on the app before the HTTP catch-all */
   sockets?: (app: Uws.TemplatedApp, edge: SocketEdge) => void;
 }
@@ -56,7 +62,7 @@ export interface ServerOptions {
 export interface SocketEdge {
   /** the client IP of a request (the socket peer, or X-Forwarded-For from a trusted proxy) */
   ipOf(res: Uws.HttpResponse, forwardedFor: string): string;
-  limiter: RateLimiter;
+  limiter: Limits;
   rateLimits: boolean;
   clock: () => number;
   log: Log;
@@ -67,11 +73,9 @@ export interface SocketEdge {
 export interface Running {
   port: number;
   close(): void;
-  limiter: RateLimiter;
+  limiter: Limits;
 }
 
-// range and if-range: the researchers' Parquet files are read in parts (server/handlers/bundles.ts)
-const HEADERS_READ = ['accept-encoding', 'x-forwarded-for', 'if-none-match', 'user-agent', 'range', 'if-range'];
 /** response headers a page on another origin may read */
 const CORS_EXPOSE = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag, Content-Range, Accept-Ranges, Content-Length, Last-Modified';
 // on every answer: any origin may read it (without Expose-Headers a map's JavaScript reads
@@ -80,11 +84,9 @@ const [CORS_KEY, CORS_BLOCK] = headerBlock([['Access-Control-Allow-Origin', '*']
 
 export function startServer(routes: Route[], opts: ServerOptions): Promise<Running> {
   const uws = loadNativeUws();
-  const router = new Router(routes);
-  const limiter = new RateLimiter(WINDOW_S);
+  const limiter = opts.limiter ?? new RateLimiter(WINDOW_S);
   const clientIp = new ClientIp(opts.trustProxy);
   const clock = opts.clock ?? Date.now;
-  const offLoop = opts.gzipOffLoop ?? 0;
   const log = opts.log ?? ((l: string) => console.error(l));
   const app = uws.App();
   opts.sockets?.(app, {
@@ -96,90 +98,25 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     refuse: (res, err, rl) => writeWire(res, encodeError(err, rl), false),
   });
 
+  const pipeline = makePipeline(routes, { rateLimits: opts.rateLimits, limiter, ...(opts.shared ? { shared: opts.shared } : {}), clock, gzipOffLoop: opts.gzipOffLoop ?? 0, log, ...(opts.observe ? { observe: opts.observe } : {}) });
+  const dispatch = opts.dispatch ? opts.dispatch(pipeline) : pipeline;
   app.any('/*', (res, uReq) => {
     let aborted = false;
     res.onAborted(() => {
       aborted = true;
     });
     const method = uReq.getCaseSensitiveMethod().toUpperCase();
-    const rawPath = uReq.getUrl();
-    const query = uReq.getQuery() ?? '';
     const headers: Record<string, string> = {};
     for (const h of HEADERS_READ) {
       const v = uReq.getHeader(h);
       if (v) headers[h] = v;
     }
-    // the client's address is read only when something needs it (the limits; not the limit-free path)
+    // the client's address is read only when something needs it (the limits; not the limit-free
+    // path), and never from a response already gone (uws would throw)
     let ipMemo: string | undefined;
-    const ipOf = () => (ipMemo ??= clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']));
-    const nowMs = clock();
-    const codings = acceptedCodings(headers['accept-encoding']);
-    const head = method === 'HEAD';
-
-    const started = performance.now();
-    let routeLabel = 'unrouted';
-    let bucketLabel = 'none';
-    const send = (w: Wire) => {
-      opts.observe?.(routeLabel, bucketLabel, Number(w.status.slice(0, 3)), performance.now() - started, { method, path, get ip() { return aborted ? (ipMemo ?? '') : ipOf(); }, bytes: head ? 0 : w.body.length });
-      if (aborted) return;
-      writeWire(res, w, head);
-    };
-
-    const path = decodePath(rawPath);
-    if (path === null) return send(encodeError(new ApiError(422, 'invalid_request', 'the path has broken percent-encoding'), []));
-    const match = router.match(path);
-    // the unroutable path is not echoed: it may carry a station UUID or whatever a prober sent
-    if (!match) return send(encodeError(new ApiError(404, 'not_found', 'no such operation; /docs lists them all'), []));
-    routeLabel = match.route.pattern;
-    bucketLabel = match.route.bucket;
-    // a browser's CORS preflight: answered for any route, outside the rate limits (it costs nothing)
-    if (method === 'OPTIONS') {
-      return send({ status: '204 No Content', headers: [['Access-Control-Allow-Methods', 'GET, HEAD'], ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, If-None-Match, Range, If-Range'], ['Access-Control-Max-Age', '86400'], ['Cache-Control', 'public, max-age=86400'], ['Allow', 'GET, HEAD, OPTIONS']], body: Buffer.alloc(0) });
-    }
-    if (method !== 'GET' && !head) {
-      return send(
-        encodeError(new ApiError(405, 'invalid_request', `${method} is not supported: every operation is GET`, { Allow: 'GET, HEAD' }), []),
-      );
-    }
-    const policy = policyFor(match.route.bucket);
-    const answer = (d: RateDecision | null) => {
-      const rl: [string, string][] = [];
-      if (d) {
-        rl.push(['RateLimit-Limit', String(d.limit)], ['RateLimit-Remaining', String(d.remaining)], ['RateLimit-Reset', String(d.resetS)]);
-        if (!d.allowed) {
-          const detail = `more than ${d.limit} requests in ${WINDOW_S} s to the ${match.route.bucket} bucket; wait ${d.resetS} s`;
-          return send(encodeError(new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(d.resetS) }), rl));
-        }
-      }
-      const req: Req = { method, path, query, params: match.params, get ip() { return ipOf(); }, nowMs, headers };
-      const ok = (r: Reply) => {
-        if (etagMatches(headers['if-none-match'], r.etag)) return send(encodeNotModified(r, policy.cache, rl));
-        const later = head ? null : gzipOffLoop(r, codings, offLoop);
-        if (!later) return send(encodeReply(r, codings, policy.cache, rl));
-        // a client gone meanwhile is not written to (send checks `aborted`)
-        later.then(
-          (z) => send(encodeReply(z, codings, policy.cache, rl)),
-          () => send(encodeReply(r, { gzip: false, br: false }, policy.cache, rl)),
-        );
-      };
-      try {
-        ok(match.route.handler(req));
-      } catch (e) {
-        // log the route pattern, never the path: a path may carry a secret (a station's UUID)
-        if (!(e instanceof ApiError)) log(`error ${method} ${match.route.pattern}: ${(e as Error)?.stack ?? String(e)}`, 'error');
-        send(encodeError(e, rl));
-      }
-    };
-    if (!opts.rateLimits || policy.limit <= 0) return answer(null);
-    if (!opts.shared) return answer(limiter.hit(match.route.bucket, rateKeyOf(ipOf()), policy.limit, nowMs));
-    // the shared count answers later: the request's data is already copied out of uReq, and a
-    // client gone meanwhile (onAborted above) is neither handled nor written to
-    // the address is read now, while the response is still ours to read
-    void opts.shared.hit(match.route.bucket, rateKeyOf(ipOf()), policy.limit, nowMs).then(
-      (d) => aborted || answer(d),
-      // hit() never rejects; were it to, the request is served unlimited rather than failed
-      () => aborted || answer(null),
-    );
+    const ip = () => (ipMemo ??= aborted ? '' : clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']));
+    const incoming: Incoming = { method, rawPath: uReq.getUrl(), query: uReq.getQuery() ?? '', headers, ip };
+    dispatch(incoming, (w) => writeWire(res, w, method === 'HEAD'), () => aborted);
   });
 
   return new Promise((resolve, reject) => {

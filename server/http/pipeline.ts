@@ -1,0 +1,119 @@
+// the request pipeline: a request as plain data in, a Wire out (routing, the rate limits, the
+// handler, the encoding, typed errors mapped to section-7 answers). no uws object reaches it, so the
+// same pipeline answers a socket on this thread (uws.ts) and a request another serving thread
+// forwarded here (server/serve/).
+import { ApiError } from '../../lib/errors.ts';
+import type { Log } from '../../lib/log.ts';
+import { rateKeyOf } from './client-ip.ts';
+import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
+import type { RateDecision } from './ratelimit.ts';
+import { acceptedCodings, encodeError, encodeNotModified, encodeReply, etagMatches, gzipOffLoop, type Wire } from './respond.ts';
+import { decodePath, Router } from './router.ts';
+import type { Observed, Req, Reply, Route } from './types.ts';
+
+/** request headers the pipeline reads (range and if-range: the researchers' Parquet files are read in parts) */
+export const HEADERS_READ = ['accept-encoding', 'x-forwarded-for', 'if-none-match', 'user-agent', 'range', 'if-range'] as const;
+
+/** A request as the socket gave it, copied out of uws. */
+export interface Incoming {
+  method: string;
+  /** the path as sent, percent-encoded */
+  rawPath: string;
+  query: string;
+  /** lower-case names, HEADERS_READ only */
+  headers: Record<string, string>;
+  /** the client's address, resolved on first use (the limit-free path never reads it) */
+  ip: () => string;
+}
+
+/** counts one request of a client in a bucket's window, at once */
+export interface Limits {
+  hit(bucket: string, client: string, limit: number, nowMs: number): RateDecision;
+}
+
+export interface PipelineOptions {
+  rateLimits: boolean;
+  limiter: Limits;
+  /** counts the HTTP buckets somewhere shared (Redis); its answer comes later */
+  shared?: { hit(bucket: string, client: string, limit: number, nowMs: number): Promise<RateDecision> };
+  clock: () => number;
+  /** bytes from which a body compressed per request is gzipped on the libuv pool (0: never) */
+  gzipOffLoop: number;
+  log: Log;
+  observe?: (route: string, bucket: string, status: number, ms: number, req: Observed) => void;
+}
+
+export type Pipeline = (r: Incoming, send: (w: Wire) => void, aborted: () => boolean) => void;
+
+export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
+  const router = new Router(routes);
+  const { limiter, clock, log } = opts;
+  const offLoop = opts.gzipOffLoop;
+  return (r, write, aborted) => {
+    const { method, headers } = r;
+    const nowMs = clock();
+    const codings = acceptedCodings(headers['accept-encoding']);
+    const head = method === 'HEAD';
+    const started = performance.now();
+    let routeLabel = 'unrouted';
+    let bucketLabel = 'none';
+    const send = (w: Wire) => {
+      opts.observe?.(routeLabel, bucketLabel, Number(w.status.slice(0, 3)), performance.now() - started, { method, path, get ip() { return r.ip(); }, bytes: head ? 0 : w.body.length });
+      if (aborted()) return;
+      write(w);
+    };
+
+    const path = decodePath(r.rawPath);
+    if (path === null) return send(encodeError(new ApiError(422, 'invalid_request', 'the path has broken percent-encoding'), []));
+    const match = router.match(path);
+    // the unroutable path is not echoed: it may carry a station UUID or whatever a prober sent
+    if (!match) return send(encodeError(new ApiError(404, 'not_found', 'no such operation; /docs lists them all'), []));
+    routeLabel = match.route.pattern;
+    bucketLabel = match.route.bucket;
+    // a browser's CORS preflight: answered for any route, outside the rate limits (it costs nothing)
+    if (method === 'OPTIONS') {
+      return send({ status: '204 No Content', headers: [['Access-Control-Allow-Methods', 'GET, HEAD'], ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, If-None-Match, Range, If-Range'], ['Access-Control-Max-Age', '86400'], ['Cache-Control', 'public, max-age=86400'], ['Allow', 'GET, HEAD, OPTIONS']], body: Buffer.alloc(0) });
+    }
+    if (method !== 'GET' && !head) {
+      return send(encodeError(new ApiError(405, 'invalid_request', `${method} is not supported: every operation is GET`, { Allow: 'GET, HEAD' }), []));
+    }
+    const policy = policyFor(match.route.bucket);
+    const answer = (d: RateDecision | null) => {
+      const rl: [string, string][] = [];
+      if (d) {
+        rl.push(['RateLimit-Limit', String(d.limit)], ['RateLimit-Remaining', String(d.remaining)], ['RateLimit-Reset', String(d.resetS)]);
+        if (!d.allowed) {
+          const detail = `more than ${d.limit} requests in ${WINDOW_S} s to the ${match.route.bucket} bucket; wait ${d.resetS} s`;
+          return send(encodeError(new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(d.resetS) }), rl));
+        }
+      }
+      const req: Req = { method, path, query: r.query, params: match.params, get ip() { return r.ip(); }, nowMs, headers };
+      const ok = (rep: Reply) => {
+        if (etagMatches(headers['if-none-match'], rep.etag)) return send(encodeNotModified(rep, policy.cache, rl));
+        const later = head ? null : gzipOffLoop(rep, codings, offLoop);
+        if (!later) return send(encodeReply(rep, codings, policy.cache, rl));
+        // a client gone meanwhile is not written to (send checks `aborted`)
+        later.then(
+          (z) => send(encodeReply(z, codings, policy.cache, rl)),
+          () => send(encodeReply(rep, { gzip: false, br: false }, policy.cache, rl)),
+        );
+      };
+      try {
+        ok(match.route.handler(req));
+      } catch (e) {
+        // log the route pattern, never the path: a path may carry a secret (a station's UUID)
+        if (!(e instanceof ApiError)) log(`error ${method} ${match.route.pattern}: ${(e as Error)?.stack ?? String(e)}`, 'error');
+        send(encodeError(e, rl));
+      }
+    };
+    if (!opts.rateLimits || policy.limit <= 0) return answer(null);
+    if (!opts.shared) return answer(limiter.hit(match.route.bucket, rateKeyOf(r.ip()), policy.limit, nowMs));
+    // the shared count answers later: the request is plain data already, and a client gone
+    // meanwhile is neither handled nor written to; the address is read now, while it can be
+    void opts.shared.hit(match.route.bucket, rateKeyOf(r.ip()), policy.limit, nowMs).then(
+      (d) => aborted() || answer(d),
+      // hit() never rejects; were it to, the request is served unlimited rather than failed
+      () => aborted() || answer(null),
+    );
+  };
+}
