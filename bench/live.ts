@@ -192,8 +192,10 @@ try {
     for (const c of CASES) {
       // alternate who goes first, so neither side always runs right after the other's load
       for (const s of round % 2 ? servers : [...servers].reverse()) {
+        const proc = s === 'contrail' ? contrail : procs.find((p) => p.name === 'readsb');
+        const cpuBefore = proc?.cpuS();
         const result = await wrk(url(s, c), c, s);
-        runs.push({ caseId: c.id, server: s, round, result });
+        runs.push({ caseId: c.id, server: s, round, result, ...(proc && cpuBefore !== undefined && { cpuS: proc.cpuS() - cpuBefore }) });
         loads.push(loadavg()[0]!);
         const waited = await settle(procs.filter((p) => p.name === 'Contrail' || p.name === 'readsb'));
         console.error(`round ${round} ${c.id} ${s}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.non2xx + result.errors} bad, load ${loadavg()[0]!.toFixed(2)}; quiet again after ${waited.toFixed(1)} s`);

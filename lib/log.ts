@@ -8,7 +8,7 @@ import type { Specs } from './cli.ts';
 import { prettyLine } from './log-pretty.ts';
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogLevel = (typeof LOG_LEVELS)[number];
 const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 type LogFormat = (typeof LOG_FORMATS)[number];
 

@@ -15,6 +15,8 @@ import { destinationLookup, type Destination } from '../artifacts/meta.ts';
 import { openStations, type Stations } from './stations/open.ts';
 import { startServer, type Running, type ServerOptions } from './http/uws.ts';
 import { SharedLimits } from './http/shared-limits.ts';
+import { ThreadLimits } from './http/thread-limits.ts';
+import { ServeThreads, shareablePort } from './serve/serve-threads.ts';
 import { WINDOW_S } from '../schemas/policy.ts';
 import type { Route } from './http/types.ts';
 import { nowRoutes } from './handlers/now.ts';
@@ -35,7 +37,7 @@ import { bundleRoutes } from './handlers/bundles.ts';
 import { streamRoutes } from './handlers/stream.ts';
 import { attachStream, type Stream } from './stream/socket.ts';
 import { loadCredits } from './credits.ts';
-import { buildCodeBlocks, parseCodeBlocks } from '../lib/reference/codeblocks.ts';
+import { loadCodeBlocks } from '../lib/reference/codeblocks.ts';
 import { installed } from '../lib/install.ts';
 import type { Log } from '../lib/log.ts';
 import { accessEntry } from './access-log.ts';
@@ -64,11 +66,6 @@ export interface AppOptions {
   clock?: () => number;
   /** start the pollers (feed, feeder list, artifact tree); tests drive them by hand */
   poll?: boolean;
-}
-
-/** The ICAO address blocks, from the shipped reference data (small: read at start-up). */
-function loadCodeBlocks(refDir = installed('data/ref')) {
-  return buildCodeBlocks(parseCodeBlocks(readFileSync(join(refDir, 'vrs-standing-data/code-blocks.csv'))).rows);
 }
 
 /** Where a callsign is going, from the published build (artifacts/meta.ts destinationLookup). */
@@ -128,13 +125,16 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
 
 /** /metrics hears every answer; the access log too when --access-log asks for it */
 function observerOf(c: ServerConfig, o: AppOptions, metrics: Metrics): ServerOptions['observe'] {
-  if (!c.accessLog) return metrics.observe;
-  const event = o.event ?? ((msg, fields) => o.log(`${msg} ${JSON.stringify(fields)}`));
+  if (!c.accessLog) return (route, bucket, status, ms) => metrics.observe(route, bucket, status, ms);
+  const event = eventOf(o);
   return (route, bucket, status, ms, req) => {
     metrics.observe(route, bucket, status, ms);
     event('request', accessEntry(route, bucket, status, ms, req, c.logIps));
   };
 }
+
+/** where the access log's events go */
+const eventOf = (o: AppOptions) => o.event ?? ((msg: string, fields: object) => o.log(`${msg} ${JSON.stringify(fields)}`));
 
 export interface App {
   port: number;
@@ -144,7 +144,8 @@ export interface App {
   metrics: Metrics;
   /** the push stream (/v1/stream) */
   stream: Stream;
-  stop(): void;
+  /** resolves once the serving threads have closed their sockets and exited */
+  stop(): Promise<void>;
 }
 
 export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
@@ -165,27 +166,56 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   let stream: Stream | null = null;
   const shared = c.rateLimits && c.rateLimitRedis ? new SharedLimits({ url: c.rateLimitRedis, windowS: WINDOW_S, log: o.log }) : null;
   await shared?.ready();
+  // more than one serving thread: one table of limits and open streams for all of them, and the
+  // ingest thread's parts in shared memory (every thread answers from the same bytes)
+  const threads = c.serveThreads > 1;
+  const limitsMemory = threads ? ThreadLimits.allocate(services.clock()) : null;
+  const table = limitsMemory ? new ThreadLimits(limitsMemory, WINDOW_S) : null;
+  if (services.ingest) services.ingest.share = threads;
+  const observe = observerOf(c, o, metrics);
   const running = await startServer(routesOf(services, c), {
     host: c.host,
-    port: c.port,
+    port: threads ? await shareablePort(c.host, c.port) : c.port,
     trustProxy: c.trustProxy,
     rateLimits: c.rateLimits,
     gzipOffLoop: c.gzipOffLoop,
     ...(shared ? { shared } : {}),
+    ...(table ? { limiter: table } : {}),
     clock: services.clock,
     log: o.log,
-    observe: observerOf(c, o, metrics),
+    observe,
     sockets: (app, edge) => {
-      stream = attachStream(app, edge, { live: services.live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer });
+      stream = attachStream(app, edge, { live: services.live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer, ...(table ? { opens: table } : {}) });
     },
   });
+  const serving = threads
+    ? await ServeThreads.start({
+        config: c,
+        count: c.serveThreads - 1,
+        port: running.port,
+        limits: limitsMemory,
+        pipeline: running.pipeline,
+        observed: (ob) => {
+          metrics.observe(ob.route, ob.bucket, ob.status, ob.ms, ob.thread);
+          if (ob.entry) eventOf(o)('request', ob.entry);
+        },
+        brotliWanted: (atMs) => services.live.noteBrotliWanted(atMs),
+        log: o.log,
+      })
+    : null;
+  if (serving) {
+    // the snapshot already live, then every next one
+    const now = services.live.latest();
+    if (now) serving.push(now.snap.parts, now.trustedS);
+    services.live.onLive((s) => serving.push(s.parts, services.clock() / 1000));
+  }
   return {
     port: running.port,
     services,
     running,
     metrics,
     stream: stream!,
-    stop() {
+    async stop() {
       if (watch) clearInterval(watch);
       stream?.stop();
       metrics.stop();
@@ -194,6 +224,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
       services.history.stop();
       shared?.close();
       running.close();
+      await serving?.stop();
     },
   };
 }

@@ -23,6 +23,7 @@ export interface ServerConfig extends CreditsConfig, LogConfig {
   streamPerIp: number;
   streamMaxBuffer: number;
   gzipOffLoop: number;
+  serveThreads: number;
   rateLimits: boolean;
   rateLimitRedis: string;
   baseUrl: string;
@@ -110,6 +111,13 @@ export const serverOptions: Specs<ServerConfig> = {
     flag: 'gzip-off-loop', env: 'CONTRAIL_GZIP_OFF_LOOP', kind: 'int', default: 32 * 1024,
     help: 'bytes from which an answer compressed per request is gzipped off the serving thread (0: always on it)',
     check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
+  },
+  // the main thread plus workers on the same port (SO_REUSEPORT), all answering from one shared
+  // snapshot; the limits are one table for all of them. measured in README "Live API"
+  serveThreads: {
+    flag: 'serve-threads', env: 'CONTRAIL_SERVE_THREADS', kind: 'int', default: 1,
+    help: 'threads answering HTTP and WebSocket requests on the one port (the main thread counts as one; 1..16)',
+    check: (v) => (v >= 1 && v <= 16 ? undefined : 'must be 1..16'),
   },
   rateLimits: {
     flag: 'rate-limits', env: 'CONTRAIL_RATE_LIMITS', kind: 'bool', default: true,

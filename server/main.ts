@@ -21,8 +21,8 @@ const serve: Command<ServerConfig> = {
     const app = await createApp(config, { log, event });
     const stop = (signal: string) => {
       log(`contrail: stopping (${signal})`);
-      app.stop();
-      process.exit(0);
+      // the serving threads close their sockets first: a thread ended with sockets open aborts the process
+      void app.stop().finally(() => process.exit(0));
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

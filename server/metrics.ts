@@ -15,6 +15,7 @@ export class Metrics {
   // the serving thread's longest stall since the previous rendering (prom-client's own lag gauges
   // never reset their maximum): sampled every 1 ms
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  private readonly byThread = new Counter({ name: 'contrail_http_answers_by_thread_total', help: 'Answers by serving thread (0: the main thread; --serve-threads)', labelNames: ['thread'], registers: [this.registry] });
   private readonly limited = new Counter({ name: 'contrail_rate_limited_total', help: '429 answers by bucket', labelNames: ['bucket'], registers: [this.registry] });
 
   constructor(s: Omit<Services, 'metrics'>) {
@@ -63,9 +64,10 @@ export class Metrics {
     gauge('contrail_feed_snapshots_accepted', 'Good snapshots taken from the feed since start', () => s.feed?.accepted ?? null);
   }
 
-  /** the uws boundary's observer (ServerOptions.observe) */
-  readonly observe = (route: string, bucket: string, status: number, ms: number): void => {
+  /** the uws boundary's observer (ServerOptions.observe); `thread`: the serving thread that answered */
+  readonly observe = (route: string, bucket: string, status: number, ms: number, thread = 0): void => {
     this.requests.inc({ route, status: String(status) });
+    this.byThread.inc({ thread: String(thread) });
     this.latency.observe({ route }, ms / 1000);
     if (status === 429) this.limited.inc({ bucket });
   };

@@ -48,6 +48,8 @@ export interface Proc {
   child: ChildProcess;
   /** the resident memory of its whole process group, MB (Linux /proc) */
   rssMb(): number;
+  /** CPU seconds (user + system) its whole process group has used so far, every thread counted (Linux /proc) */
+  cpuS(): number;
   stop(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ function start(name: string, cmd: string, args: string[], log: string, cwd?: str
     name,
     child,
     rssMb: () => groupRssKb(child.pid!) / 1024,
+    cpuS: () => groupStats(child.pid!).reduce((t, { fields }) => t + Number(fields[11]) + Number(fields[12]), 0) / CLOCK_TICKS,
     async stop() {
       if (!running(child) || !child.pid) return;
       const gone = new Promise((r) => child.once('exit', r));
@@ -107,6 +110,9 @@ function groupStats(pgid: number): { pid: string; fields: string[] }[] {
   }
   return out;
 }
+
+/** /proc's clock ticks per second (USER_HZ: 100 on every Linux this runs on) */
+const CLOCK_TICKS = 100;
 
 /** VmRSS summed over the processes of group `pgid` */
 function groupRssKb(pgid: number): number {

@@ -2,6 +2,9 @@
 // flag of a hex from the smallest block containing it. The blocks nest, so they are flattened
 // once into disjoint intervals (each labelled with its smallest covering block) and a lookup is
 // one binary search.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { installed } from '../install.ts';
 import { readCsv, skip, type FileCount } from './csv.ts';
 
 export interface CodeBlock {
@@ -91,4 +94,9 @@ export function buildCodeBlocks(blocks: readonly CodeBlock[]): CodeBlocks {
       return !!b && b.country !== 'ZZ';
     },
   };
+}
+
+/** The ICAO address blocks, from the shipped reference data (small: read at start-up). */
+export function loadCodeBlocks(refDir = installed('data/ref')): CodeBlocks {
+  return buildCodeBlocks(parseCodeBlocks(readFileSync(join(refDir, 'vrs-standing-data/code-blocks.csv'))).rows);
 }

@@ -7,7 +7,7 @@ import type { FeedCounters } from './normalize.ts';
 import type { ParseResult } from './parse.ts';
 import type { AircraftRecord, FeedSnapshot } from './record.ts';
 import type { SnapshotParts } from '../live/prepare.ts';
-import type { IngestReply, IngestTimes } from './ingest-worker.ts';
+import type { IngestJob, IngestReply, IngestTimes } from './ingest-worker.ts';
 
 export class IngestThread {
   private worker: Worker | null = null;
@@ -15,6 +15,8 @@ export class IngestThread {
   private readonly pending = new Map<number, { resolve: (d: IngestReply) => void; reject: (e: Error) => void }>();
   /** make the brotli of the whole body with each snapshot (LiveState turns it on while clients ask for it) */
   brotli: () => boolean = () => false;
+  /** hand the parts back shared (SharedArrayBuffer), for several serving threads */
+  share = false;
   /** the newest snapshot's time on the ingest thread (for /metrics); null before the first */
   last: IngestTimes | null = null;
 
@@ -30,7 +32,7 @@ export class IngestThread {
     const ab = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: (d) => resolve({ result: resultOf(d), counters: d.counters }), reject });
-      w.postMessage({ id, bytes: ab, maxAircraft, brotli: this.brotli() }, [ab]);
+      w.postMessage({ id, bytes: ab, maxAircraft, brotli: this.brotli(), share: this.share } satisfies IngestJob, [ab]);
     });
   }
 

@@ -72,8 +72,13 @@ export interface SocketEdge {
 
 export interface Running {
   port: number;
+  /** stop listening (open connections finish) */
   close(): void;
+  /** stop listening and close every open connection (a serving thread that ends) */
+  closeAll(): void;
   limiter: Limits;
+  /** this thread's request pipeline (answers what another serving thread forwards) */
+  pipeline: Pipeline;
 }
 
 /** response headers a page on another origin may read */
@@ -125,8 +130,14 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
       resolve({
         port: uws.us_socket_local_port(socket),
         limiter,
+        pipeline,
         close: () => {
           uws.us_listen_socket_close(socket);
+        },
+        closeAll: () => {
+          uws.us_listen_socket_close(socket);
+          // typed in no .d.ts of this build, present in its binary
+          (app as unknown as { close?: () => void }).close?.();
         },
       });
     });

@@ -124,3 +124,22 @@ export function ownAll(p: SnapshotParts): SnapshotParts {
   const own = <T extends Uint8Array>(v: T | undefined): T | undefined => (v && (v.byteOffset !== 0 || v.byteLength !== v.buffer.byteLength) ? (new Uint8Array(v) as T) : v);
   return { ...p, body: own(p.body)!, gz: own(p.gz), br: own(p.br) };
 }
+
+/**
+ * The parts with every array copied into a SharedArrayBuffer of its own (one memcpy of the
+ * snapshot on the ingest thread), so that posting them to several serving threads shares them
+ * instead of copying them again (server/serve/).
+ */
+export function shareAll<T>(v: T): T {
+  if (ArrayBuffer.isView(v)) {
+    const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    const sab = new SharedArrayBuffer(v.byteLength);
+    new Uint8Array(sab).set(bytes);
+    // a Buffer comes back as a plain Uint8Array (the serving side wraps it again)
+    const Kind = (Buffer.isBuffer(v) ? Uint8Array : v.constructor) as new (b: SharedArrayBuffer) => T;
+    return new Kind(sab);
+  }
+  if (Array.isArray(v)) return v.map((x) => shareAll(x)) as T;
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shareAll(x)])) as T;
+  return v;
+}

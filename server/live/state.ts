@@ -97,6 +97,11 @@ export class LiveState {
     return nowMs - this.brotliWantedMs <= BROTLI_DEMAND_S * 1000;
   }
 
+  /** the current snapshot whatever its age, and the unix s its age counts from; null before the first (another serving thread starts from it) */
+  latest(): { snap: PreparedSnapshot; trustedS: number } | null {
+    return this.snap ? { snap: this.snap, trustedS: this.trustedS } : null;
+  }
+
   /** aircraft in the current snapshot, whatever its age; null before the first (for /metrics) */
   latestTotal(): number | null {
     return this.snap?.total ?? null;

@@ -26,6 +26,32 @@ export interface StreamOptions {
   perIp: number;
   /** unsent bytes a socket may hold before it is closed as too slow */
   maxBufferBytes: number;
+  /** open streams per client, counted across serving threads (default: this thread's own count) */
+  opens?: OpenCounts;
+}
+
+/** open streams per client key (ThreadLimits counts them for every serving thread of a process) */
+interface OpenCounts {
+  opened(key: string): number;
+  open(key: string, max: number): boolean;
+  close(key: string): void;
+}
+
+/** this thread's own count of open streams per client */
+function localOpens(): OpenCounts {
+  const perIp = new Map<string, number>();
+  return {
+    opened: (key) => perIp.get(key) ?? 0,
+    open: (key) => {
+      perIp.set(key, (perIp.get(key) ?? 0) + 1);
+      return true;
+    },
+    close: (key) => {
+      const n = (perIp.get(key) ?? 1) - 1;
+      if (n > 0) perIp.set(key, n);
+      else perIp.delete(key);
+    },
+  };
 }
 
 interface Client {
@@ -47,7 +73,7 @@ export interface Stream {
 export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamOptions): Stream {
   const hub = new StreamHub({ publish: (topic, m) => void app.publish(topic, m) });
   const sockets = new Set<Uws.WebSocket<Client>>();
-  const perIp = new Map<string, number>();
+  const opens = o.opens ?? localOpens();
   // the live routes' 503 detail now, or null while they would answer 200
   const staleDetail = (): string | null => {
     try {
@@ -116,7 +142,7 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
       const rateKey = rateKeyOf(ip);
       const { rl, refusal } = limited(rateKey);
       if (refusal) return edge.refuse(res, refusal, rl);
-      if ((perIp.get(rateKey) ?? 0) >= o.perIp) {
+      if (opens.opened(rateKey) >= o.perIp) {
         return edge.refuse(res, new ApiError(429, 'rate_limited', `${o.perIp} streams are open from your address already; close one first (one stream can follow any box)`, { 'Retry-After': '60' }), rl);
       }
       res.upgrade<Client>({ ip, key: rateKey, bbox, sub: null }, key, protocol, extensions, context);
@@ -124,7 +150,7 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
     open: (ws) => {
       const c = ws.getUserData();
       sockets.add(ws);
-      perIp.set(c.key, (perIp.get(c.key) ?? 0) + 1);
+      opens.open(c.key, Number.POSITIVE_INFINITY);
       ws.subscribe(CONTROL_TOPIC);
       guarded('subscribe', () => subscribe(ws, c.bbox));
     },
@@ -144,9 +170,7 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
     close: (ws) => {
       const c = ws.getUserData();
       sockets.delete(ws);
-      const n = (perIp.get(c.key) ?? 1) - 1;
-      if (n > 0) perIp.set(c.key, n);
-      else perIp.delete(c.key);
+      opens.close(c.key);
       if (c.sub) hub.unsubscribe(c.sub);
     },
   });

@@ -44,6 +44,10 @@ test('malformed flags and environment values exit 2 with a message that names th
     [['--access-log', 'yes'], {}, /unexpected argument "yes" \(see --help\)/],
     [[], { CONTRAIL_ACCESS_LOG: 'sometimes' }, /CONTRAIL_ACCESS_LOG: expected true or false/],
     [[], { CONTRAIL_LOG_IPS: 'perhaps' }, /CONTRAIL_LOG_IPS: expected true or false/],
+    [['--serve-threads', '0'], {}, /--serve-threads: must be 1..16/],
+    [['--serve-threads', 'two'], {}, /--serve-threads: expected an integer/],
+    [['--serve-threads', '1.5'], {}, /--serve-threads: expected an integer/],
+    [[], { CONTRAIL_SERVE_THREADS: '17' }, /--serve-threads: must be 1..16/],
   ] as [string[], Record<string, string>, RegExp][]) {
     const r = run(args, [], env);
     assert.equal(r.status, 2, `${args.join(' ')} ${JSON.stringify(env)}: ${r.stderr}`);

@@ -10,6 +10,8 @@ export interface Run {
   server: Server;
   round: number;
   result: WrkResult;
+  /** the server's CPU seconds (all its threads) during the run, when measured */
+  cpuS?: number;
 }
 
 export function median(xs: readonly number[]): number {
@@ -30,11 +32,15 @@ export interface Summary {
   /** non-2xx answers plus socket errors and timeouts, over all rounds */
   bad: number;
   rounds: number;
+  /** the server's CPU microseconds per answer (median over the rounds); NaN when not measured */
+  cpuUs: number;
 }
 
 export function summarize(runs: readonly Run[], caseId: string, server: Server): Summary | undefined {
-  const rs = runs.filter((r) => r.caseId === caseId && r.server === server).map((r) => r.result);
+  const mine = runs.filter((r) => r.caseId === caseId && r.server === server);
+  const rs = mine.map((r) => r.result);
   if (!rs.length) return undefined;
+  const cpu = mine.filter((r) => r.cpuS !== undefined && r.result.requests > 0).map((r) => (r.cpuS! * 1e6) / r.result.requests);
   const rps = rs.map((r) => r.rps);
   return {
     rps: median(rps),
@@ -45,6 +51,7 @@ export function summarize(runs: readonly Run[], caseId: string, server: Server):
     meanBytes: median(rs.map((r) => (r.requests ? r.bytes / r.requests : 0))),
     bad: rs.reduce((s, r) => s + r.non2xx + r.errors, 0),
     rounds: rs.length,
+    cpuUs: median(cpu),
   };
 }
 
@@ -57,14 +64,14 @@ const rate = (s: Summary) => (s.rounds > 1 ? `${int(s.rps)} (${int(s.minRps)}–
 export function table(cases: readonly Case[], runs: readonly Run[]): string[] {
   const withReadsb = runs.some((r) => r.server === 'readsb');
   const lines = withReadsb
-    ? ['| case | readsb req/s | p50 / p99 ms | answer | Contrail req/s | p50 / p99 ms | answer | ratio |', '|---|---|---|---|---|---|---|---|']
-    : ['| case | req/s | p50 / p99 ms | answer |', '|---|---|---|---|'];
+    ? ['| case | readsb req/s | p50 / p99 ms | answer | CPU µs/answer | Contrail req/s | p50 / p99 ms | answer | CPU µs/answer | ratio |', '|---|---|---|---|---|---|---|---|---|---|']
+    : ['| case | req/s | p50 / p99 ms | answer | CPU µs/answer |', '|---|---|---|---|---|'];
   const bad: string[] = [];
   for (const c of cases) {
     const co = summarize(runs, c.id, 'contrail');
     const rd = summarize(runs, c.id, 'readsb');
     if (!co) continue;
-    const cells = (s: Summary) => [rate(s), `${ms(s.p50)} / ${ms(s.p99)}`, size(s.meanBytes)];
+    const cells = (s: Summary) => [rate(s), `${ms(s.p50)} / ${ms(s.p99)}`, size(s.meanBytes), Number.isNaN(s.cpuUs) ? '—' : int(s.cpuUs)];
     if (withReadsb && rd) lines.push(`| ${c.name} | ${[...cells(rd), ...cells(co)].join(' | ')} | **${(co.rps / rd.rps).toFixed(2)}×** |`);
     else lines.push(`| ${c.name} | ${cells(co).join(' | ')} |`);
     if (co.bad) bad.push(`${c.id}: Contrail ${co.bad}`);

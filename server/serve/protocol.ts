@@ -1,0 +1,55 @@
+// what the main thread and the serving workers (serve-worker.ts) say to each other. the snapshot
+// parts are SharedArrayBuffers: posting them shares them, so every serving thread answers from
+// the one prepared snapshot the ingest thread made, never a copy.
+import type { SnapshotParts } from '../live/prepare.ts';
+import type { Wire } from '../http/respond.ts';
+import type { ServerConfig } from '../config.ts';
+import type { LogLevel } from '../../lib/log.ts';
+
+/** what a serving worker starts with (workerData) */
+export interface ServeWorkerData {
+  config: ServerConfig;
+  /** the port the main thread listens on: the worker listens on it too (SO_REUSEPORT) */
+  port: number;
+  /** ThreadLimits' table, when the limits are counted in this process */
+  limits: SharedArrayBuffer | null;
+  /** the listen address of this worker, for its log line */
+  index: number;
+}
+
+/** main -> worker */
+export type ToWorker =
+  /** a snapshot went live: `receivedS` is the main thread's clock on its arrival (the stale rule counts from it) */
+  | { t: 'snapshot'; parts: SnapshotParts; receivedS: number }
+  /** the answer to a forwarded request */
+  | { t: 'reply'; id: number; status: string; headers: [string, string][]; body: Uint8Array; headLength?: number }
+  | { t: 'stop' };
+
+/** one answer a worker gave, for /metrics and the access log (`entry`: the access log's fields, when it is on) */
+export interface Observation {
+  /** the serving thread that answered */
+  thread: number;
+  route: string;
+  bucket: string;
+  status: number;
+  ms: number;
+  entry?: object;
+}
+
+/** worker -> main */
+export type FromWorker =
+  | { t: 'listening' }
+  | { t: 'failed'; message: string }
+  /** a request only the main thread can answer (history, traces, estimates, stations, /metrics ...) */
+  | { t: 'forward'; id: number; method: string; rawPath: string; query: string; headers: Record<string, string>; ip: string }
+  | { t: 'observed'; batch: Observation[] }
+  /** a client asked for the whole body in brotli lately */
+  | { t: 'brotli'; atMs: number }
+  | { t: 'log'; line: string; level?: LogLevel };
+
+/** A Wire as it crosses threads: the body copied to a buffer of its own (a view may share a big one). */
+export function replyOf(id: number, w: Wire): Extract<ToWorker, { t: 'reply' }> {
+  const body = new Uint8Array(w.body.length);
+  body.set(w.body);
+  return { t: 'reply', id, status: w.status, headers: w.headers, body, ...(w.headLength !== undefined && { headLength: w.headLength }) };
+}

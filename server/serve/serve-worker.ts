@@ -1,0 +1,108 @@
+// a serving thread (--serve-threads): its own uWS app on the main thread's port, answering the
+// live routes that need only the snapshot (/v1/aircraft, /v2/point, the /v2 searches, /v1/stream)
+// from the parts the main thread shares with it; every other request is forwarded to the main
+// thread and answered there by the same pipeline. the rate limits and the open-stream counts are
+// the process's one shared table (ThreadLimits), or Redis when the limits are shared by replicas.
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadCodeBlocks } from '../../lib/reference/codeblocks.ts';
+import { WINDOW_S } from '../../schemas/policy.ts';
+import { accessEntry } from '../access-log.ts';
+import { aircraftRoutes } from '../handlers/aircraft.ts';
+import { pointRoutes } from '../handlers/point.ts';
+import { searchRoutes } from '../handlers/search.ts';
+import { streamRoutes } from '../handlers/stream.ts';
+import type { Pipeline } from '../http/pipeline.ts';
+import { decodePath, Router } from '../http/router.ts';
+import { SharedLimits } from '../http/shared-limits.ts';
+import { ThreadLimits } from '../http/thread-limits.ts';
+import type { Wire } from '../http/respond.ts';
+import { startServer, type ServerOptions } from '../http/uws.ts';
+import type { FeedSnapshot } from '../feed/record.ts';
+import { LiveState } from '../live/state.ts';
+import { attachStream, type Stream } from '../stream/socket.ts';
+import type { Log } from '../../lib/log.ts';
+import type { FromWorker, Observation, ServeWorkerData, ToWorker } from './protocol.ts';
+
+const FLUSH_MS = 100;
+const port = parentPort!;
+const data = workerData as ServeWorkerData;
+const c = data.config;
+const post = (m: FromWorker) => port.postMessage(m);
+const log: Log = (line, level) => post({ t: 'log', line: `serving thread ${data.index}: ${line}`, ...(level && { level }) });
+
+const live = new LiveState({ maxAgeS: c.maxAgeS, eagerGzip: false });
+const blocks = loadCodeBlocks();
+const routes = [...aircraftRoutes(live), ...pointRoutes(live), ...searchRoutes({ live, isMilitaryHex: (h) => blocks.isMilitaryHex(h) }), ...streamRoutes()];
+const mine = new Router(routes);
+const table = data.limits ? new ThreadLimits(data.limits, WINDOW_S) : null;
+const shared = c.rateLimits && c.rateLimitRedis ? new SharedLimits({ url: c.rateLimitRedis, windowS: WINDOW_S, log }) : null;
+
+// answers this thread gave, handed to the main thread's /metrics (and access log) in batches
+let batch: Observation[] = [];
+const observe: ServerOptions['observe'] = (route, bucket, status, ms, req) => {
+  batch.push({ thread: data.index, route, bucket, status, ms, ...(c.accessLog && { entry: accessEntry(route, bucket, status, ms, req, c.logIps) }) });
+};
+
+// requests forwarded to the main thread, until it answers
+const waiting = new Map<number, { write: (w: Wire) => void; aborted: () => boolean }>();
+let nextId = 0;
+const dispatch = (local: Pipeline): Pipeline => (r, write, aborted) => {
+  const path = decodePath(r.rawPath);
+  if (path === null || mine.match(path)) return local(r, write, aborted);
+  const id = ++nextId;
+  waiting.set(id, { write, aborted });
+  post({ t: 'forward', id, method: r.method, rawPath: r.rawPath, query: r.query, headers: r.headers, ip: r.ip() });
+};
+
+let stream: Stream | null = null;
+let timers: NodeJS.Timeout[] = [];
+
+async function main(): Promise<void> {
+  await shared?.ready();
+  const running = await startServer(routes, {
+    host: c.host,
+    port: data.port,
+    trustProxy: c.trustProxy,
+    rateLimits: c.rateLimits,
+    gzipOffLoop: c.gzipOffLoop,
+    ...(table && { limiter: table }),
+    ...(shared && { shared }),
+    log,
+    observe,
+    dispatch,
+    sockets: (app, edge) => {
+      stream = attachStream(app, edge, { live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer, ...(table && { opens: table }) });
+    },
+  });
+  timers = [
+    setInterval(() => {
+      if (batch.length === 0) return;
+      post({ t: 'observed', batch });
+      batch = [];
+    }, FLUSH_MS),
+    // the main thread's ingest makes the whole body's brotli while clients ask for it
+    setInterval(() => {
+      const now = Date.now();
+      if (live.wantsBrotli(now)) post({ t: 'brotli', atMs: now });
+    }, 1000),
+  ];
+  port.on('message', (m: ToWorker) => {
+    if (m.t === 'snapshot') {
+      live.accept({ now: m.parts.now, aircraft: [], prepared: m.parts } as FeedSnapshot, m.receivedS);
+    } else if (m.t === 'reply') {
+      const w = waiting.get(m.id);
+      waiting.delete(m.id);
+      if (w && !w.aborted()) w.write({ status: m.status, headers: m.headers, body: Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength), ...(m.headLength !== undefined && { headLength: m.headLength }) });
+    } else if (m.t === 'stop') {
+      for (const t of timers) clearInterval(t);
+      stream?.stop();
+      shared?.close();
+      running.closeAll();
+      port.close();
+    }
+  });
+  log(`listening on port ${running.port}`);
+  post({ t: 'listening' });
+}
+
+main().catch((e: Error) => post({ t: 'failed', message: e.message }));
