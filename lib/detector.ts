@@ -397,7 +397,7 @@ function aloftDeparture(pts: TrackPoint[], c: Core, o: DetectorOptions): Departu
   for (let j = i + 1; j <= c.e && pts[j]!.t - pts[i]!.t <= o.climbWindowS; j++) {
     const a = altOf(pts[j]!);
     if (a === null) continue;
-    if (a >= first + climb) return departureAt(pts, i, first);
+    if (a >= first + climb) return !o.fields || ((a - first) / (pts[j]!.t - pts[i]!.t)) * 60 >= o.firstClimbFpm ? departureAt(pts, i, first) : null;
     if (a <= first - climb) return null;
   }
   return null;

@@ -29,6 +29,10 @@ export interface DetectorOptions {
   /** ft. with airfield knowledge, "climbing away" from low over the field needs only this much (a
    * circuit climb levels off at ~800 ft above the field: seen at Monterey, 275 ft then a turn) */
   fieldClimbFt: number;
+  /** ft/min. with airfield knowledge, a first-heard take-off reaches fieldClimbFt above its first reading
+   * at least this fast: the first-heard take-offs labelled climb at 480-2,700 ft/min; a TIS-B track heard
+   * twice, 870 ft over KCVH and 200 ft higher 96 s later (125 ft/min), is an aircraft passing over */
+  firstClimbFpm: number;
   /** km. "over the runway" for a leg that goes quiet on it (see lastAglFt) */
   runwayEndKm: number;
   /** ft above the field's elevation the last point of a leg that descended onto a runway and went quiet may be */
@@ -103,6 +107,7 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   firstAglFt: 1000,
   firstKm: 2.0,
   fieldClimbFt: 200,
+  firstClimbFpm: 250,
   settleS: 30,
   runwayEndKm: 0.5,
   lastAglFt: 100,

@@ -146,3 +146,13 @@ test('a ground flag stuck for 80 s in flight at 55 kt stays flight: the 88nv tow
   assert.equal(legs.filter((l) => l.departure).length, 2);
   assert.equal(legs.filter((l) => l.arrival).length, 2);
 });
+
+test('first heard 870 ft over the field, then 200 ft higher over it 96 s later (125 ft/min): passing over, no take-off (Monterey-2 TIS-B ~2b383d)', () => {
+  const pts = along([[1770, 60, 1.6]]);
+  pts.push({ ...pts[0]!, t: pts[0]!.t + 96, lon: FIELD.lon, alt: 1970, gs: null });
+  assert.ok(cutLegs(pts, { fields, firstClimbFpm: 0 })[0]!.departure, 'without a climb rate it is taken for a take-off');
+  assert.equal(cutLegs(pts, { fields })[0]!.departure, null);
+  // the same two readings 20 s apart (600 ft/min) are a climb-out
+  pts[1]!.t = pts[0]!.t + 20;
+  assert.equal(cutLegs(pts, { fields })[0]!.departure!.at, pts[0]!.t);
+});
