@@ -51,7 +51,10 @@ export function cutLegs(points: TrackPoint[], opts?: Partial<DetectorOptions>): 
 
 /** per-point class; unknown altitudes borrow the class before them. null when there is no air and no ground at all */
 function classify(points: TrackPoint[], o: DetectorOptions): Cls[] | null {
-  const raw: (Cls | 0)[] = points.map((p, i) => pointClass(points, i, o));
+  // the altitude of each slow reading near a field (Infinity elsewhere), for hovering()
+  const slowAt: number[] = new Array<number>(points.length).fill(Infinity);
+  const raw: (Cls | 0)[] = points.map((p, i) => pointClass(points, i, o, slowAt));
+  hovering(points, raw, slowAt, o);
   const first = raw.findIndex((c) => c !== 0);
   if (first < 0) {
     // no altitude anywhere: moving at flight speed is the only evidence left
@@ -72,13 +75,35 @@ function saysGround(p: TrackPoint, o: DetectorOptions): boolean {
   return p.alt === 'ground' || (o.groundAltFt !== null && typeof p.alt === 'number' && p.alt <= o.groundAltFt);
 }
 
-function pointClass(pts: TrackPoint[], i: number, o: DetectorOptions): Cls | 0 {
+function pointClass(pts: TrackPoint[], i: number, o: DetectorOptions, slowAt: number[]): Cls | 0 {
   const p = pts[i]!;
   const h = heightAboveField(p, o); // one field lookup per point
   if (saysGround(p, o) || (h !== null && h < -o.belowFieldFt)) return speedKt(pts, i) > o.groundMaxKt ? AIR : GROUND;
   if (typeof p.alt !== 'number') return 0;
   // the reported speed first here: speeds from positions 1-3 s apart are too coarse to tell 40 kt from 50
-  return h !== null && h <= o.fieldAglFt && (p.gs ?? speedKt(pts, i)) <= o.fieldSlowKt && level(pts, i) ? GROUND : AIR;
+  const slow = h !== null && (p.gs ?? speedKt(pts, i)) <= o.fieldSlowKt;
+  if (slow) slowAt[i] = p.alt;
+  return slow && h <= o.fieldAglFt && level(pts, i) ? GROUND : AIR;
+}
+
+/** a slow, level point at a field's height that reads more than LEVEL_FT above another slow reading
+ * there within hoverS is off the ground: a helicopter hovering 210 ft up before it sets down in a gap,
+ * a light aircraft first heard on short final at 47 kt. ground readings at one field agree within a
+ * mode C step. (sliding minimum over the window: one pass) */
+function hovering(pts: TrackPoint[], raw: (Cls | 0)[], slowAt: number[], o: DetectorOptions): void {
+  const dq: number[] = [];
+  let head = 0;
+  let add = 0;
+  for (let i = 0; i < pts.length; i++) {
+    const t = pts[i]!.t;
+    for (; add < pts.length && pts[add]!.t <= t + o.hoverS; add++) {
+      if (slowAt[add] === Infinity) continue;
+      while (dq.length > head && slowAt[dq[dq.length - 1]!]! >= slowAt[add]!) dq.pop();
+      dq.push(add);
+    }
+    while (head < dq.length && pts[dq[head]!]!.t < t - o.hoverS) head++;
+    if (raw[i] === GROUND && slowAt[i]! < Infinity && head < dq.length && slowAt[i]! > slowAt[dq[head]!]! + LEVEL_FT) raw[i] = AIR;
+  }
 }
 
 /** a run of ground flags flown through: some transponders say "ground" below ~45 kt, and a slow

@@ -14,6 +14,10 @@ export interface DetectorOptions {
    * on the ground is the elevation plus ~27 ft per hPa below standard, and mode C is coarse: measured on
    * the labelled traces, ground reads from 660 ft below (MSP in a cold high) to 470 ft above (Hollister) */
   fieldAglFt: number;
+  /** s. a slow point at the field's height is on the ground only when no slow reading there within this
+   * long (either side) is more than a mode C step lower (Monterey a81f3c: a helicopter at 25 kt 210 ft
+   * over KWVI, on the ground 175 ft lower after a 230 s gap) */
+  hoverS: number;
   /** ft. a reading this far below the nearby field's elevation is not an altitude at all: ground */
   belowFieldFt: number;
   /** ft. a run of ground flags between readings this far above the nearby field is flown through (flownThrough) */
@@ -101,6 +105,7 @@ export interface DetectorOptions {
 export const DEFAULT_DETECTOR: DetectorOptions = {
   fields: null,
   fieldAglFt: 500,
+  hoverS: 300,
   belowFieldFt: 1500,
   flagAglFt: 1500,
   fieldSlowKt: 45,

@@ -156,3 +156,12 @@ test('first heard 870 ft over the field, then 200 ft higher over it 96 s later (
   pts[1]!.t = pts[0]!.t + 20;
   assert.equal(cutLegs(pts, { fields })[0]!.departure!.at, pts[0]!.t);
 });
+
+test('a helicopter hovering 200 ft over the field at 25 kt, then heard on the ground 175 ft lower after a 230 s gap: it set down in the gap, not where it hovered (Monterey a81f3c)', () => {
+  const pts = along([[2000, 80, 3], [1700, 70, 2.5], [1400, 60, 2], [1200, 50, 1.5], [1125, 26, 0.3], [1100, 25, 0.2], [1100, 24, 0.15]]);
+  // 230 s unheard, then on the ground (20 ft over the elevation), air-taxiing at 10-20 kt
+  const down = along([[920, 10, 0.1], [925, 15, 0.08], [920, 20, 0.05], [920, 8, 0.05], [920, 0, 0.05]]).map((p) => ({ ...p, t: p.t + 30 + 230 }));
+  const all = [...pts, ...down];
+  assert.equal(cutLegs(all, { fields, hoverS: 0 })[0]!.arrival!.at, pts[4]!.t, 'without the check it is down where it hovered');
+  assert.equal(cutLegs(all, { fields })[0]!.arrival!.at, down[0]!.t);
+});
