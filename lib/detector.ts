@@ -256,8 +256,20 @@ function reachable(pts: TrackPoint[], a: number, g: number, o: DetectorOptions):
 
 function airConfirmed(r: Run, pts: TrackPoint[], o: DetectorOptions, edge: boolean): boolean {
   let maxGs = -1;
-  for (let i = r.s; i <= r.e; i++) maxGs = Math.max(maxGs, pts[i]!.gs ?? -1);
-  const fast = maxGs < 0 || maxGs >= o.airMinKt; // unknown speed: trust the altitude
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = r.s; i <= r.e; i++) {
+    const p = pts[i]!;
+    maxGs = Math.max(maxGs, p.gs ?? -1);
+    if (typeof p.alt === 'number' && !saysGround(p, o) && !belowField(p, o)) {
+      lo = Math.min(lo, p.alt);
+      hi = Math.max(hi, p.alt);
+    }
+  }
+  // unknown speed: trust the altitude. a run that climbs or descends more than a mode C step is flight
+  // at any speed (a flag does not flap through a descent): a light aircraft first heard on short final
+  // at 47-49 kt (Monterey aa34f1)
+  const fast = maxGs < 0 || maxGs >= o.airMinKt || hi - lo > LEVEL_FT;
   if (edge) return fast;
   return fast && pts[r.e]!.t - pts[r.s]!.t >= o.minAirS;
 }

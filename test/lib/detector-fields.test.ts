@@ -165,3 +165,11 @@ test('a helicopter hovering 200 ft over the field at 25 kt, then heard on the gr
   assert.equal(cutLegs(all, { fields, hoverS: 0 })[0]!.arrival!.at, pts[4]!.t, 'without the check it is down where it hovered');
   assert.equal(cutLegs(all, { fields })[0]!.arrival!.at, down[0]!.t);
 });
+
+test('first heard on short final at 47-49 kt, 115 ft up and descending onto the runway: a landing, not a flag flapping on the ground (Monterey aa34f1)', () => {
+  const pts = along([[1015, 0, 0.4], [940, 47, 0.3], [915, 49, 0.2], [865, 47, 0.1], [865, 42, 0.05], [890, 37, 0], [890, 35, -0.05], [890, 20, -0.1], [890, 10, -0.12]]);
+  pts[0]!.gs = null;
+  assert.equal(cutLegs(pts, { fields }).length, 1, JSON.stringify(cutLegs(pts, { fields })));
+  const leg = cutLegs(pts, { fields })[0]!;
+  assert.ok(leg.arrival && leg.arrival.at <= pts[3]!.t, JSON.stringify(leg));
+});
