@@ -173,3 +173,18 @@ test('first heard on short final at 47-49 kt, 115 ft up and descending onto the 
   const leg = cutLegs(pts, { fields })[0]!;
   assert.ok(leg.arrival && leg.arrival.at <= pts[3]!.t, JSON.stringify(leg));
 });
+
+test('a ground flag stuck through the take-off roll and the climb, broken by readings 600-730 ft above the field: the lift-off is where that climb meets the field, not where the flag ends (88NV tow plane a9ddb5)', () => {
+  const rows: [TrackPoint['alt'], number, number][] = [];
+  const km = (i: number) => -1 + i * 0.08;
+  for (const gs of [5, 8, 10, 8, 6, 10, 20, 30, 40, 47, 52, 56]) rows.push(['ground', gs, km(rows.length)]); // taxi, roll
+  for (let i = 0; i < 9; i++) rows.push(['ground', 55, km(rows.length)]); // airborne, the flag stuck
+  for (const alt of [1500, 1565, 1630]) rows.push([alt, 58, km(rows.length)]); // 600-730 ft up, 13 ft/s
+  for (let i = 0; i < 12; i++) rows.push(['ground', 54, km(rows.length)]);
+  for (let i = 0; i < 10; i++) rows.push([2500 + 65 * i, 62, km(rows.length)]);
+  const pts = along(rows);
+  const legs = cutLegs(pts, { fields });
+  assert.equal(legs.length, 1);
+  // lift-off extrapolated: 600 ft at 13.3 ft/s before the first reading (t+105) is t+60, point 12
+  assert.equal(legs[0]!.departure!.at, pts[12]!.t, JSON.stringify(legs[0]));
+});
