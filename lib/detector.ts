@@ -4,163 +4,23 @@
 //
 // the track is first classified point by point (ground / air / unknown), then debounced run by
 // run (a flapping on-ground flag, a bad 'ground' at speed and a single glitch never make a
-// landing), then cut. see DetectorOptions for every threshold and why.
+// landing), then cut. see DetectorOptions (lib/detector/options.ts) for every threshold and why;
+// the point-by-point reading is lib/detector/points.ts.
 
 import { distanceNm } from './geo.ts';
-
-export interface TrackPoint {
-  /** unix seconds */
-  t: number;
-  lat: number;
-  lon: number;
-  /** barometric altitude, feet; 'ground' when the transponder says so; null when unknown */
-  alt: number | 'ground' | null;
-  /** ground speed, knots */
-  gs?: number | null;
-  /** track, degrees true */
-  track?: number | null;
-}
+import { DEFAULT_DETECTOR, type DetectorOptions } from './detector/options.ts';
+import {
+  AIR, GROUND, LEVEL_FT, belowField, classify, flownThrough, heightAboveField, nearField, saysGround, speedKt, speedOf,
+  type Cls, type Run, type TrackPoint,
+} from './detector/points.ts';
 
 interface Departure { at: number; lat: number; lon: number; alt_ft: number; index: number }
 interface Arrival { at: number; lat: number; lon: number; index: number }
 /** start/end: inclusive indexes into points. consecutive legs may share one index (a stop heard once). */
 export interface LegCut { start: number; end: number; departure: Departure | null; arrival: Arrival | null }
 
-/** the airfield nearest a point (within the lookup's own radius) and its elevation, or null */
-export type FieldLookup = (lat: number, lon: number) => { elevation_ft: number; km: number } | null;
-
-export interface DetectorOptions {
-  /** airfield knowledge (lib/reference/fields.ts). with it, ground is also recognised without a ground
-   * flag: slow and within fieldAglFt of a field's elevation, or a reading far below the field (88NV
-   * writes ground as altitude 0 at 3,912 ft); a first-heard take-off must be low over a field; a brief
-   * ground reading far from every field is a glitch. null: the flag alone, as readsb's own legs */
-  fields: FieldLookup | null;
-  /** ft above the field's elevation a slow point may read and still be on the ground. pressure altitude
-   * on the ground is the elevation plus ~27 ft per hPa below standard, and mode C is coarse: measured on
-   * the labelled traces, ground reads from 660 ft below (MSP in a cold high) to 470 ft above (Hollister) */
-  fieldAglFt: number;
-  /** ft. a reading this far below the nearby field's elevation is not an altitude at all: ground */
-  belowFieldFt: number;
-  /** ft. a run of ground flags between readings this far above the nearby field is flown through (flownThrough) */
-  flagAglFt: number;
-  /** kt. "slow" for the rule above: a landing roll decelerating, a touch-and-go, taxiing */
-  fieldSlowKt: number;
-  /** ft above the field a first-heard aircraft may be and still have been heard taking off */
-  firstAglFt: number;
-  /** km from the field's runways a first-heard take-off may be: the locator's runway match distance
-   * (lib/reference/locate.ts RUNWAY_KM), so a take-off is never placed where no airport matches (seen:
-   * a glider first heard 440 ft up 2.65 km from 88NV, thermalling, not taking off) */
-  firstKm: number;
-  /** ft. with airfield knowledge, "climbing away" from low over the field needs only this much (a
-   * circuit climb levels off at ~800 ft above the field: seen at Monterey, 275 ft then a turn) */
-  fieldClimbFt: number;
-  /** km. "over the runway" for a leg that goes quiet on it (see lastAglFt) */
-  runwayEndKm: number;
-  /** ft above the field's elevation the last point of a leg that descended onto a runway and went quiet may be */
-  lastAglFt: number;
-  /** "descended": a point of the leg at most lastDescentS before its last one read lastDescentFt higher.
-   * coverage at small fields often ends on final and comes back on the runway after a 2-4 minute gap
-   * (Monterey: 1,150 ft, 196 s of silence, then two points 70 ft over the KCVH runway) */
-  lastDescentFt: number;
-  lastDescentS: number;
-  /** s. touchdown and lift-off are moved from the first/last ground point to the lowest air points
-   * next to it (a ground flag lags touchdown), at most this far */
-  settleS: number;
-  /** a numeric altitude at or below this (ft) counts as on the ground; null = only the string 'ground'.
-   * position streams that report ground as altitude 0 (the 88nv files) pass 0. */
-  groundAltFt: number | null;
-  /** kt. an on-ground flag moving faster than this is a bad flag, read as air (no airliner rolls this
-   * fast). speed from the neighbours' positions when close in time, else the reported gs */
-  groundMaxKt: number;
-  /** kt. a ground run between two flights must slow to this: a touch-and-go (~55 kt for ~10 s)
-   * and a ground flag flapping in flight never do, so a circuit stays one leg */
-  taxiKt: number;
-  /** points. a ground run between two flights needs at least this many: one point is a glitch */
-  minGroundPoints: number;
-  /** s. a ground run shorter than this is "brief": checked against the air points beside it
-   * (maxVertFpm), and when no speed is known at all it cannot separate two flights */
-  minGroundS: number;
-  /** ft/min. the steepest climb or descent believed next to a brief ground run; faster means the
-   * ground point is a glitch (seen: "alt 0, gs 0" written 78 s after 15,350 ft)... */
-  maxVertFpm: number;
-  /** ft. ...counted down to this height, since the field elevation is not known here: above DEN
-   * (5,431), MEX (7,316) and BOG (8,360). a brief ground run at a higher field (La Paz) right after
-   * an air point is distrusted; a landing heard on the ground for minGroundS is always kept */
-  maxFieldFt: number;
-  /** s. an air run between two ground runs shorter than this is a flapping flag while taxiing */
-  minAirS: number;
-  /** kt. an air run that never reaches this speed is a flapping flag on the ground */
-  airMinKt: number;
-  /** s. the last ground point is the take-off only when the first air point follows within this */
-  takeoffGapMaxS: number;
-  /** ft. first heard aloft at or below this and climbing away still counts as a heard take-off (spec 2.4) */
-  maxFirstAltFt: number;
-  /** ft. "climbing away": the altitude must rise this much above the first air point... */
-  climbMinFt: number;
-  /** s. ...within this long, without first dropping more than climbMinFt below it */
-  climbWindowS: number;
-  /** s and ft. an aircraft heard again after a gap of at least unheardStopGapS, at most unheardStopAglFt
-   * above the field and within runwayEndKm of it, higher before the gap and climbing away after it,
-   * came down onto the runway in the gap: the leg is cut there, with the take-off at that point and the
-   * landing not heard (Monterey: circuits at KCVH heard at 1,300 ft, then 114 s later 220 ft over the
-   * runway climbing out) */
-  unheardStopGapS: number;
-  unheardStopAglFt: number;
-  /** s. coverage gaps shorter than this never cut a leg (no landing, turnaround and take-off fits) */
-  gapMinS: number;
-  /** a gap cuts the leg when it took longer than stretch * direct time + slack: the aircraft stopped
-   * somewhere. stretch allows for routing detours, in cruise ~1.1-1.3 */
-  gapStretch: number;
-  /** s. the slack of the rule above: the least time a landing, turnaround and climb-out take */
-  gapSlackS: number;
-  /** kt. the speed assumed across a gap when neither end reports one */
-  gapRefKt: number;
-  /** nm. a ground track that jumps this far across a gap was flown unheard: the ground run is cut */
-  groundJumpNm: number;
-}
-
-export const DEFAULT_DETECTOR: DetectorOptions = {
-  fields: null,
-  fieldAglFt: 500,
-  belowFieldFt: 1500,
-  flagAglFt: 1500,
-  fieldSlowKt: 45,
-  firstAglFt: 1000,
-  firstKm: 2.0,
-  fieldClimbFt: 200,
-  settleS: 30,
-  runwayEndKm: 0.5,
-  lastAglFt: 100,
-  lastDescentFt: 200,
-  lastDescentS: 300,
-  groundAltFt: null,
-  groundMaxKt: 200,
-  taxiKt: 40,
-  minGroundPoints: 2,
-  minGroundS: 20,
-  maxVertFpm: 4000,
-  maxFieldFt: 9000,
-  minAirS: 30,
-  airMinKt: 50,
-  takeoffGapMaxS: 300,
-  maxFirstAltFt: 5000,
-  climbMinFt: 500,
-  climbWindowS: 600,
-  gapMinS: 600,
-  unheardStopGapS: 90,
-  unheardStopAglFt: 300,
-  gapStretch: 1.5,
-  gapSlackS: 1800,
-  gapRefKt: 250,
-  groundJumpNm: 3,
-};
-
-const GROUND = 1;
-const AIR = 2;
-type Cls = typeof GROUND | typeof AIR;
-
-/** a maximal run of same-class points, inclusive indexes */
-interface Run { cls: Cls; s: number; e: number }
+export { DEFAULT_DETECTOR, type DetectorOptions, type FieldLookup } from './detector/options.ts';
+export type { TrackPoint } from './detector/points.ts';
 
 /** Splits a track (oldest first) into legs at landings and at long coverage gaps. */
 export function cutLegs(points: TrackPoint[], opts?: Partial<DetectorOptions>): LegCut[] {
@@ -173,106 +33,7 @@ export function cutLegs(points: TrackPoint[], opts?: Partial<DetectorOptions>): 
   return cut(runs, points, o);
 }
 
-// ---- classification -------------------------------------------------------------------------
-
-/** per-point class; unknown altitudes borrow the class before them. null when there is no air and no ground at all */
-function classify(points: TrackPoint[], o: DetectorOptions): Cls[] | null {
-  const raw: (Cls | 0)[] = points.map((p, i) => pointClass(points, i, o));
-  const first = raw.findIndex((c) => c !== 0);
-  if (first < 0) {
-    // no altitude anywhere: moving at flight speed is the only evidence left
-    if (!points.some((p) => (p.gs ?? 0) >= o.airMinKt)) return null;
-    return points.map(() => AIR);
-  }
-  const out: Cls[] = new Array(points.length);
-  let last = raw[first] as Cls;
-  for (let i = 0; i < points.length; i++) {
-    const c = raw[i];
-    if (c !== 0) last = c;
-    out[i] = last;
-  }
-  return out;
-}
-
-function saysGround(p: TrackPoint, o: DetectorOptions): boolean {
-  return p.alt === 'ground' || (o.groundAltFt !== null && typeof p.alt === 'number' && p.alt <= o.groundAltFt);
-}
-
-function pointClass(pts: TrackPoint[], i: number, o: DetectorOptions): Cls | 0 {
-  const p = pts[i]!;
-  const h = heightAboveField(p, o); // one field lookup per point
-  if (saysGround(p, o) || (h !== null && h < -o.belowFieldFt)) return speedKt(pts, i) > o.groundMaxKt ? AIR : GROUND;
-  if (typeof p.alt !== 'number') return 0;
-  // the reported speed first here: speeds from positions 1-3 s apart are too coarse to tell 40 kt from 50
-  return h !== null && h <= o.fieldAglFt && (p.gs ?? speedKt(pts, i)) <= o.fieldSlowKt && level(pts, i) ? GROUND : AIR;
-}
-
-/** a run of ground flags flown through: some transponders say "ground" below ~45 kt, and a slow
- * aircraft sends it for up to 40 s at 3,000-4,300 ft (Monterey). true when the readings just before and
- * just after the run (each within 30 s) are both more than flagAglFt above the nearby field, or, with no
- * field near, agree within 200 ft and the minute before the run has no descent (a landing comes down) */
-function flownThrough(r: Run, pts: TrackPoint[], o: DetectorOptions): boolean {
-  const before = pts[r.s - 1];
-  const after = pts[r.e + 1];
-  if (!o.fields || !before || !after || typeof before.alt !== 'number' || typeof after.alt !== 'number') return false;
-  if (pts[r.s]!.t - before.t > 30 || after.t - pts[r.e]!.t > 30 || saysGround(before, o) || saysGround(after, o)) return false;
-  const f = o.fields(pts[r.s]!.lat, pts[r.s]!.lon);
-  if (f) return before.alt - f.elevation_ft > o.flagAglFt && after.alt - f.elevation_ft > o.flagAglFt;
-  if (Math.abs(before.alt - after.alt) > 2 * LEVEL_FT) return false;
-  for (let j = r.s - 1; j >= 0 && before.t - pts[j]!.t <= 60; j--) {
-    const a = pts[j]!.alt;
-    if (typeof a === 'number' && !saysGround(pts[j]!, o) && a > before.alt + LEVEL_FT) return false;
-  }
-  return true;
-}
-
-/** ft. ground readings jitter by a mode C step; more than this is a climb or a descent */
-const LEVEL_FT = 100;
-
-/** no climb or descent within 10 s either side (a glider sinking slowly 400 ft over the field is not on
- * the ground); ground readings jitter by a mode C step */
-function level(pts: TrackPoint[], i: number): boolean {
-  const t = pts[i]!.t;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const dir of [-1, 1]) {
-    for (let j = i; j >= 0 && j < pts.length && Math.abs(pts[j]!.t - t) <= 10; j += dir) {
-      const a = pts[j]!.alt;
-      if (typeof a !== 'number') continue;
-      lo = Math.min(lo, a);
-      hi = Math.max(hi, a);
-    }
-  }
-  return hi - lo <= LEVEL_FT;
-}
-
-/** ft above the nearby field's elevation; null without a numeric altitude or a field */
-function heightAboveField(p: TrackPoint, o: DetectorOptions): number | null {
-  if (typeof p.alt !== 'number' || !o.fields) return null;
-  const f = o.fields(p.lat, p.lon);
-  return f ? p.alt - f.elevation_ft : null;
-}
-
-/** a reading far below the field it is next to: the feed's way of writing "on the ground" */
-function belowField(p: TrackPoint, o: DetectorOptions): boolean {
-  const h = heightAboveField(p, o);
-  return h !== null && h < -o.belowFieldFt;
-}
-
-const nearField = (p: TrackPoint, o: DetectorOptions) => o.fields !== null && o.fields(p.lat, p.lon) !== null;
-
-/** the point's speed, knots: from its neighbours' positions when one is close in time (a reported
- * speed can be stale or garbage: seen 468 kt on a taxiway), else the reported one; 0 when unknown */
-function speedKt(pts: TrackPoint[], i: number): number {
-  const p = pts[i]!;
-  for (const j of [i - 1, i + 1]) {
-    const q = pts[j];
-    if (!q) continue;
-    const dt = Math.abs(q.t - p.t);
-    if (dt >= 1 && dt <= 120) return (distanceNm(p.lat, p.lon, q.lat, q.lon) / dt) * 3600;
-  }
-  return p.gs ?? 0;
-}
+// ---- runs ----------------------------------------------------------------------------------
 
 function toRuns(cls: Cls[]): Run[] {
   const runs: Run[] = [];
@@ -357,8 +118,20 @@ function reachable(pts: TrackPoint[], a: number, g: number, o: DetectorOptions):
 
 function airConfirmed(r: Run, pts: TrackPoint[], o: DetectorOptions, edge: boolean): boolean {
   let maxGs = -1;
-  for (let i = r.s; i <= r.e; i++) maxGs = Math.max(maxGs, pts[i]!.gs ?? -1);
-  const fast = maxGs < 0 || maxGs >= o.airMinKt; // unknown speed: trust the altitude
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = r.s; i <= r.e; i++) {
+    const p = pts[i]!;
+    maxGs = Math.max(maxGs, p.gs ?? -1);
+    if (typeof p.alt === 'number' && !saysGround(p, o) && !belowField(p, o)) {
+      lo = Math.min(lo, p.alt);
+      hi = Math.max(hi, p.alt);
+    }
+  }
+  // unknown speed: trust the altitude. a run that climbs or descends more than a mode C step is flight
+  // at any speed (a flag does not flap through a descent): a light aircraft first heard on short final
+  // at 47-49 kt (Monterey aa34f1)
+  const fast = maxGs < 0 || maxGs >= o.airMinKt || hi - lo > LEVEL_FT;
   if (edge) return fast;
   return fast && pts[r.e]!.t - pts[r.s]!.t >= o.minAirS;
 }
@@ -438,7 +211,7 @@ function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions): LegCut[] {
     if (toNext) next!.head = [nextStart, r.e];
   }
   return cores.map((c) => {
-    const off = c.head ? settle(pts, c.head[1], c.s, c.e, 1, o) : -1;
+    const off = c.head ? stuckFlagLiftOff(pts, c.head[0], c.head[1], c.e, o) ?? settle(pts, c.head[1], c.s, c.e, 1, o) : -1;
     const on = c.tail ? settle(pts, c.tail[0], c.e, c.s, -1, o) : lastHeardOnRunway(pts, c, o);
     return {
       start: c.head ? c.head[0] : c.s,
@@ -500,6 +273,34 @@ function settle(pts: TrackPoint[], g: number, from: number, to: number, dir: 1 |
   return best;
 }
 
+/** a ground flag stuck through the take-off roll and the climb (an 88NV tow plane wrote "0" for 2.5 min,
+ * broken by readings 500-1,700 ft above the field): when the end of a ground run (hs..he) never slows
+ * to taxi speed (taxiKt; the tow climbed at 45-60 kt) and holds a reading more than fieldAglFt above
+ * the field, the aircraft was flying there. the lift-off is where the climb heard from that reading (to the next one
+ * climbMinFt higher), extended back, meets the field's elevation: the ground point nearest that time,
+ * not before the flying-speed stretch began. null when the run does not end so. */
+function stuckFlagLiftOff(pts: TrackPoint[], hs: number, he: number, ce: number, o: DetectorOptions): number | null {
+  if (!o.fields) return null;
+  let k = he;
+  while (k > hs && speedOf(pts, k - 1) > o.taxiKt) k--;
+  if (speedOf(pts, he) <= o.taxiKt) return null;
+  for (let x = k; x <= he; x++) {
+    const p = pts[x]!;
+    const h = heightAboveField(p, o);
+    if (typeof p.alt !== 'number' || saysGround(p, o) || h === null || h <= o.fieldAglFt) continue;
+    for (let j = x + 1; j <= ce && pts[j]!.t - p.t <= o.climbWindowS; j++) {
+      const a = pts[j]!.alt;
+      if (typeof a !== 'number' || saysGround(pts[j]!, o) || belowField(pts[j]!, o) || a < p.alt + o.climbMinFt) continue;
+      const at = p.t - h / ((a - p.alt) / (pts[j]!.t - p.t));
+      let best = k;
+      for (let i = k; i < x; i++) if (Math.abs(pts[i]!.t - at) < Math.abs(pts[best]!.t - at)) best = i;
+      return best;
+    }
+    return null;
+  }
+  return null;
+}
+
 function departureAt(pts: TrackPoint[], i: number, altFt: number): Departure {
   const p = pts[i]!;
   return { at: p.t, lat: p.lat, lon: p.lon, alt_ft: altFt, index: i };
@@ -523,7 +324,7 @@ function aloftDeparture(pts: TrackPoint[], c: Core, o: DetectorOptions): Departu
   for (let j = i + 1; j <= c.e && pts[j]!.t - pts[i]!.t <= o.climbWindowS; j++) {
     const a = altOf(pts[j]!);
     if (a === null) continue;
-    if (a >= first + climb) return departureAt(pts, i, first);
+    if (a >= first + climb) return !o.fields || ((a - first) / (pts[j]!.t - pts[i]!.t)) * 60 >= o.firstClimbFpm ? departureAt(pts, i, first) : null;
     if (a <= first - climb) return null;
   }
   return null;

@@ -18,9 +18,11 @@ const hhmmss = (t: number) => new Date(t * 1000).toISOString().slice(11, 19);
 
 for (const [hex, pts] of [...src.tracks].sort()) {
   if (only && hex !== only) continue;
-  // a point is "low" when it says ground or is within 1,500 ft of a field it is near
+  // a point is "low" when it says ground or is within 1,500 ft of a field it is near (for
+  // monterey-grid-3, picked by altitude alone, also when it is below 3,000 ft above sea level)
   const low = pts.map((p) => {
     if (p.alt === 'ground') return true;
+    if (name === 'monterey-grid-3' && typeof p.alt === 'number' && p.alt < 3000) return true;
     const f = loc.nearest(p.lat, p.lon);
     return typeof p.alt === 'number' && f !== null && p.alt - (f.airport.elevation_ft ?? 0) < 1500;
   });

@@ -45,10 +45,13 @@ export function scoreSource(name: SourceName, locator: AirportLocator, baseline 
       ([['dep', leg.departure], ['arr', leg.arrival]] as const).flatMap(([kind, e]) =>
         e ? [{ hex, kind, t: e.at, lat: e.lat, lon: e.lon, airport: locator.locate(e.lat, e.lon)?.ident ?? null }] : []));
   const truth = lab.events.filter((e) => !ignored(e.hex, e.t));
-  const found = [...src.tracks].filter(([hex]) => scored(hex)).flatMap(([hex, pts]) => detect(hex, pts)).filter((f) => !ignored(f.hex, f.t));
+  // a label outside an ignore window matches a detection inside it too (a window that ends on the first
+  // point after a gap must not hide the take-off labelled there); unmatched detections in a window are
+  // not scored
+  const found = [...src.tracks].filter(([hex]) => scored(hex)).flatMap(([hex, pts]) => detect(hex, pts));
   // greedy: each label takes the nearest unused detection of its aircraft and kind within the tolerance
   const used = new Set<Found>();
-  const s: Score = { name, heldOut: src.heldOut, labelled: truth.length, found: found.length, matched: 0, airportOk: 0, dts: [], notes: [] };
+  const s: Score = { name, heldOut: src.heldOut, labelled: truth.length, found: 0, matched: 0, airportOk: 0, dts: [], notes: [] };
   for (const l of truth) {
     let best: Found | null = null;
     for (const f of found) {
@@ -66,7 +69,13 @@ export function scoreSource(name: SourceName, locator: AirportLocator, baseline 
     if (best.airport === l.airport) s.airportOk++;
     else s.notes.push(`${name} ${l.hex} ${l.kind} ${hhmmss(l.t)}: airport ${best.airport} (labelled ${l.airport})`);
   }
-  for (const f of found) if (!used.has(f)) s.notes.push(`${name} ${f.hex} ${f.kind} ${hhmmss(f.t)} ${f.airport ?? '-'}: FALSE`);
+  for (const f of found) {
+    if (used.has(f)) s.found++;
+    else if (!ignored(f.hex, f.t)) {
+      s.found++;
+      s.notes.push(`${name} ${f.hex} ${f.kind} ${hhmmss(f.t)} ${f.airport ?? '-'}: FALSE`);
+    }
+  }
   s.dts.sort((a, b) => a - b);
   return s;
 }

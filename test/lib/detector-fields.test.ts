@@ -146,3 +146,45 @@ test('a ground flag stuck for 80 s in flight at 55 kt stays flight: the 88nv tow
   assert.equal(legs.filter((l) => l.departure).length, 2);
   assert.equal(legs.filter((l) => l.arrival).length, 2);
 });
+
+test('first heard 870 ft over the field, then 200 ft higher over it 96 s later (125 ft/min): passing over, no take-off (Monterey-2 TIS-B ~2b383d)', () => {
+  const pts = along([[1770, 60, 1.6]]);
+  pts.push({ ...pts[0]!, t: pts[0]!.t + 96, lon: FIELD.lon, alt: 1970, gs: null });
+  assert.ok(cutLegs(pts, { fields, firstClimbFpm: 0 })[0]!.departure, 'without a climb rate it is taken for a take-off');
+  assert.equal(cutLegs(pts, { fields })[0]!.departure, null);
+  // the same two readings 20 s apart (600 ft/min) are a climb-out
+  pts[1]!.t = pts[0]!.t + 20;
+  assert.equal(cutLegs(pts, { fields })[0]!.departure!.at, pts[0]!.t);
+});
+
+test('a helicopter hovering 200 ft over the field at 25 kt, then heard on the ground 175 ft lower after a 230 s gap: it set down in the gap, not where it hovered (Monterey a81f3c)', () => {
+  const pts = along([[2000, 80, 3], [1700, 70, 2.5], [1400, 60, 2], [1200, 50, 1.5], [1125, 26, 0.3], [1100, 25, 0.2], [1100, 24, 0.15]]);
+  // 230 s unheard, then on the ground (20 ft over the elevation), air-taxiing at 10-20 kt
+  const down = along([[920, 10, 0.1], [925, 15, 0.08], [920, 20, 0.05], [920, 8, 0.05], [920, 0, 0.05]]).map((p) => ({ ...p, t: p.t + 30 + 230 }));
+  const all = [...pts, ...down];
+  assert.equal(cutLegs(all, { fields, hoverS: 0 })[0]!.arrival!.at, pts[4]!.t, 'without the check it is down where it hovered');
+  assert.equal(cutLegs(all, { fields })[0]!.arrival!.at, down[0]!.t);
+});
+
+test('first heard on short final at 47-49 kt, 115 ft up and descending onto the runway: a landing, not a flag flapping on the ground (Monterey aa34f1)', () => {
+  const pts = along([[1015, 0, 0.4], [940, 47, 0.3], [915, 49, 0.2], [865, 47, 0.1], [865, 42, 0.05], [890, 37, 0], [890, 35, -0.05], [890, 20, -0.1], [890, 10, -0.12]]);
+  pts[0]!.gs = null;
+  assert.equal(cutLegs(pts, { fields }).length, 1, JSON.stringify(cutLegs(pts, { fields })));
+  const leg = cutLegs(pts, { fields })[0]!;
+  assert.ok(leg.arrival && leg.arrival.at <= pts[3]!.t, JSON.stringify(leg));
+});
+
+test('a ground flag stuck through the take-off roll and the climb, broken by readings 600-730 ft above the field: the lift-off is where that climb meets the field, not where the flag ends (88NV tow plane a9ddb5)', () => {
+  const rows: [TrackPoint['alt'], number, number][] = [];
+  const km = (i: number) => -1 + i * 0.08;
+  for (const gs of [5, 8, 10, 8, 6, 10, 20, 30, 40, 47, 52, 56]) rows.push(['ground', gs, km(rows.length)]); // taxi, roll
+  for (let i = 0; i < 9; i++) rows.push(['ground', 55, km(rows.length)]); // airborne, the flag stuck
+  for (const alt of [1500, 1565, 1630]) rows.push([alt, 58, km(rows.length)]); // 600-730 ft up, 13 ft/s
+  for (let i = 0; i < 12; i++) rows.push(['ground', 54, km(rows.length)]);
+  for (let i = 0; i < 10; i++) rows.push([2500 + 65 * i, 62, km(rows.length)]);
+  const pts = along(rows);
+  const legs = cutLegs(pts, { fields });
+  assert.equal(legs.length, 1);
+  // lift-off extrapolated: 600 ft at 13.3 ft/s before the first reading (t+105) is t+60, point 12
+  assert.equal(legs[0]!.departure!.at, pts[12]!.t, JSON.stringify(legs[0]));
+});
