@@ -174,6 +174,13 @@ test('Accept-Encoding parsing and the router', () => {
   assert.deepEqual(acceptedCodings('*'), { gzip: true, br: true });
   assert.deepEqual(acceptedCodings('*, gzip;q=0'), { gzip: false, br: true });
   assert.deepEqual(acceptedCodings('identity'), { gzip: false, br: false });
+  // headers are remembered once read: asked again, each still gets its own answer
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(acceptedCodings('br;q=0, gzip;q=0.5'), { gzip: true, br: false });
+    assert.deepEqual(acceptedCodings('*, gzip;q=0'), { gzip: false, br: true });
+  }
+  // a flood of distinct headers is parsed each time, never remembered past the bound, never wrong
+  for (let i = 0; i < 600; i++) assert.deepEqual(acceptedCodings(`gzip;q=0.${(i % 9) + 1}, x-${i}`), { gzip: true, br: false });
   assert.deepEqual(acceptedCodings(',,;;q=,'), { gzip: false, br: false }, 'malformed: nothing accepted, no throw');
   const r = new Router([
     { pattern: '/v1/alliances/:slug', bucket: 'refdata', handler: () => reply(1) },
