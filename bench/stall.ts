@@ -2,7 +2,7 @@
 // 12k-aircraft snapshot every second, as the server itself measures it (perf_hooks
 // monitorEventLoopDelay, sampled every 1 ms, reported in /metrics as contrail_event_loop_stall_seconds
 // per 5 s window). --root with an older checkout needs that metric: commits from 2026-11-25 on.
-//   npx tsx bench/stall.ts [--seconds 40] [--root <another checkout>] [--wrk]
+//   npx tsx bench/stall.ts [--seconds 40] [--root <another checkout>] [--wrk] [--server-args "A B"] [--node-args "A B"]
 // --root runs another checkout's server on the same feed (e.g. a worktree of an older commit);
 // --wrk loads it meanwhile with `wrk -t2 -c64` on /v2/point/50/8.5/25 (wrk's p99 is printed too).
 import { spawn, execFile } from 'node:child_process';
@@ -14,13 +14,14 @@ import { gunzipSync } from 'node:zlib';
 import { flag, numberFlag } from './flags.ts';
 
 if (process.argv.includes('--help')) {
-  console.log('Usage: npx tsx bench/stall.ts [--seconds 40] [--root DIR] [--wrk] [--port 8047]\n\nThe serving thread\'s event-loop stalls while a 12k snapshot arrives every second.');
+  console.log('Usage: npx tsx bench/stall.ts [--seconds 40] [--root DIR] [--wrk] [--port 8047] [--server-args "A B"] [--node-args "A B"]\n\nThe serving thread\'s event-loop stalls while a 12k snapshot arrives every second.\n--server-args: extra server flags (e.g. "--serve-threads 2"); --node-args: extra node flags (e.g. "--trace-gc").');
   process.exit(0);
 }
 const SECONDS = numberFlag('seconds', 40);
 const ROOT = resolve(flag('root', new URL('..', import.meta.url).pathname));
 const PORT = numberFlag('port', 8047);
 const WRK = process.argv.includes('--wrk');
+const words = (name: string) => flag(name, '').split(/\s+/).filter(Boolean);
 
 const raw = JSON.parse(gunzipSync(readFileSync(new URL('./data/readsb_aircraft_12k.json.gz', import.meta.url))).toString());
 const dir = mkdtempSync(join(tmpdir(), 'contrail-stall-'));
@@ -49,7 +50,7 @@ const get = (path: string): Promise<{ status: number; text: string }> =>
 const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
 
 writeFeed();
-const child = spawn('node', ['--import', 'tsx', join(ROOT, 'server/main.ts'), '--host', '127.0.0.1', '--port', String(PORT), '--feed', feed, '--no-rate-limits'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+const child = spawn('node', [...words('node-args'), '--import', 'tsx', join(ROOT, 'server/main.ts'), '--host', '127.0.0.1', '--port', String(PORT), '--feed', feed, '--no-rate-limits', ...words('server-args')], { cwd: ROOT, stdio: ['ignore', process.argv.includes('--node-args') ? 'inherit' : 'ignore', 'inherit'] });
 const refresher = setInterval(writeFeed, 1000);
 try {
   for (let i = 0; ; i++) {

@@ -1,6 +1,6 @@
 // composition: the services the configuration asks for, the route table over them, and the server.
 // every adapter (feed, feeder list, artifact tree, clock) is created here and nowhere else.
-import { fieldsOf, loadLocator } from '../lib/reference/fields.ts';
+import { loadFieldLookup } from '../lib/reference/fields.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerConfig } from './config.ts';
@@ -83,7 +83,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   const clock = o.clock ?? Date.now;
   const live = new LiveState({ maxAgeS: c.maxAgeS });
   // airfield heights let the trace's take-off and landing be found where transponders send no ground flag
-  const traces = new TraceStore({ minutes: c.traceMinutes, fields: fieldsOf(loadLocator(installed('data/ref'))) });
+  const traces = new TraceStore({ minutes: c.traceMinutes, fields: loadFieldLookup(installed('data/ref')) });
   const history = new HistoryStore(c.artifacts, o.log);
   const tracker = new Tracker({ destinationOf: destinationsFrom(history), learnedOf: () => ({ flow: history.current?.flow ?? null, paths: history.current?.paths ?? null }) });
   const stations = openStations({ state: c.state, location: c.stations, format: c.stationsFormat, clock, log: o.log });

@@ -14,6 +14,20 @@ export function loadLocator(refDir: string): AirportLocator {
   return buildLocator(parseAirports(csv('airports.csv.gz')).airports, parseRunways(csv('runways.csv.gz')).runways);
 }
 
+/**
+ * The field lookup alone, for a process that needs nothing else of the airports (the live
+ * server's trace store): each airport keeps only what the lookup reads (kind, position,
+ * elevation), so the 85k airports' names and places are not held for the server's life. That is
+ * a third of the serving thread's heap at start-up, and every full collection marks it again
+ * (README "Serving-thread stalls").
+ */
+export function loadFieldLookup(refDir: string): FieldLookup {
+  const csv = (name: string) => gunzipSync(readFileSync(join(refDir, 'ourairports', name))).toString('utf8');
+  const slim = parseAirports(csv('airports.csv.gz')).airports.map((a) => ({ ident: a.ident, kind: a.kind, lat: a.lat, lon: a.lon, elevation_ft: a.elevation_ft, iata: null, icao: null, name: '', iso_country: '', iso_region: '', municipality: '', scheduled_service: false, tz: '' }));
+  const runways = parseRunways(csv('runways.csv.gz')).runways;
+  return fieldsOf(buildLocator(slim, runways));
+}
+
 /** The detector's field lookup over a locator: airports without an elevation are no help and are skipped. */
 export function fieldsOf(locator: AirportLocator): FieldLookup {
   return (lat, lon) => {

@@ -50,6 +50,44 @@ export interface AirportLocator {
   readonly size: number;
 }
 
+const NO_SEGS: number[] = [];
+const SEQ_SPAN = 2 ** 29;
+
+/**
+ * cells as sorted keys, each with its run of entry numbers (filing order kept within a cell): cell
+ * c's entries are list[start[c]] .. list[start[c + 1] - 1]
+ */
+function flatGrid(filed: Float64Array, entryOf: readonly number[]): { find(k: number): number; start: Int32Array; list: Int32Array } {
+  const order = filed.slice().sort();
+  const keys: number[] = [];
+  const start: number[] = [];
+  const list = new Int32Array(order.length);
+  for (let i = 0; i < order.length; i++) {
+    const k = Math.floor(order[i]! / SEQ_SPAN);
+    if (keys.length === 0 || keys[keys.length - 1] !== k) {
+      keys.push(k);
+      start.push(i);
+    }
+    list[i] = entryOf[order[i]! - k * SEQ_SPAN]!;
+  }
+  start.push(order.length);
+  const cellKeys = Int32Array.from(keys);
+  return {
+    start: Int32Array.from(start),
+    list,
+    find(k) {
+      let lo = 0;
+      let hi = cellKeys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (cellKeys[mid]! < k) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo < cellKeys.length && cellKeys[lo] === k ? lo : -1;
+    },
+  };
+}
+
 const wrapLon = (d: number) => (d > 180 ? d - 360 : d < -180 ? d + 360 : d);
 const latCell = (lat: number) => Math.floor((lat + 90) / CELL_DEG);
 const lonCell = (lon: number) => ((Math.floor((lon + 180) / CELL_DEG) % LON_CELLS) + LON_CELLS) % LON_CELLS;
@@ -105,13 +143,29 @@ export function buildLocator(airports: readonly Airport[], runways: readonly Run
     if (!list) segsByIdent.set(r.airport_ident, (list = []));
     list.push(a.lat, a.lon, b.lat, b.lon);
   }
-  const grid = new Map<number, Entry[]>();
-  let size = 0;
+  // the grid as flat arrays (cell key, entry) sorted by cell, not a Map of arrays: about 500k
+  // filings for the 85k airports, which as JS arrays were two thirds of the live server's heap
+  // and slowed every full collection (README "Serving-thread stalls")
+  const entries: Entry[] = [];
+  let filed = new Float64Array(1 << 16);
+  let nFiled = 0;
+  const fileEntry: number[] = [];
+  const file = (k: number, e: number) => {
+    if (nFiled === filed.length) {
+      const bigger = new Float64Array(filed.length * 2);
+      bigger.set(filed);
+      filed = bigger;
+    }
+    // cell key (< 2^23) above the filing's sequence number (< 2^29): one exact double, sorted as a number
+    filed[nFiled] = k * SEQ_SPAN + nFiled;
+    nFiled++;
+    fileEntry[nFiled - 1] = e;
+  };
   for (const airport of airports) {
     if (airport.kind === 'closed') continue;
-    const segs = segsByIdent.get(airport.ident) ?? [];
+    const segs = segsByIdent.get(airport.ident) ?? NO_SEGS;
     const entry: Entry = { airport, refRadiusKm: REF_RADIUS_KM[airport.kind] ?? 1.0, segs };
-    size++;
+    const at = entries.push(entry) - 1;
     // the area where this airport can match: its reference circle and its runways plus RUNWAY_KM
     let minLat = airport.lat, maxLat = airport.lat, minDLon = 0, maxDLon = 0;
     for (let i = 0; i < segs.length; i += 2) {
@@ -131,37 +185,41 @@ export function buildLocator(airports: readonly Airport[], runways: readonly Run
     const loEnd = Math.floor((airport.lon + maxDLon + padLon + 180) / CELL_DEG);
     for (let la = la0; la <= la1; la++) {
       for (let lo = loStart; lo <= loEnd; lo++) {
-        const k = key(la, ((lo % LON_CELLS) + LON_CELLS) % LON_CELLS);
-        let cell = grid.get(k);
-        if (!cell) grid.set(k, (cell = []));
-        cell.push(entry);
+        file(key(la, ((lo % LON_CELLS) + LON_CELLS) % LON_CELLS), at);
       }
     }
   }
-  const cellAt = (lat: number, lon: number): Entry[] | null => {
-    if (!Number.isFinite(lat) || !Number.isFinite(lon) || lat < -90 || lat > 90) return null;
-    return grid.get(key(Math.min(latCell(lat), latCell(90) - 1), lonCell(wrapLon(lon)))) ?? null;
+  const grid = flatGrid(filed.subarray(0, nFiled), fileEntry);
+  // the lookups' closures share this scope: the filing arrays must not live on with them
+  filed = new Float64Array(0);
+  fileEntry.length = 0;
+  /** the cell's position in the grid, -1 when no airport is filed there (or the point is not one) */
+  const cellAt = (lat: number, lon: number): number => {
+    if (!Number.isFinite(lat) || !Number.isFinite(lon) || lat < -90 || lat > 90) return -1;
+    return grid.find(key(Math.min(latCell(lat), latCell(90) - 1), lonCell(wrapLon(lon))));
   };
   return {
-    size,
+    size: entries.length,
     nearest(lat, lon) {
-      const cell = cellAt(lat, lon);
-      if (!cell) return null;
+      const c = cellAt(lat, lon);
+      if (c < 0) return null;
       const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);
       let best: { airport: Airport; km: number } | null = null;
-      for (const e of cell) {
+      for (let j = grid.start[c]!; j < grid.start[c + 1]!; j++) {
+        const e = entries[grid.list[j]!]!;
         const d = matchKm(e, lat, lon, kx, FIELD_KM, FIELD_KM);
         if (d < (best?.km ?? Infinity)) best = { airport: e.airport, km: d };
       }
       return best;
     },
     locate(lat, lon) {
-      const cell = cellAt(lat, lon);
-      if (!cell) return null;
+      const c = cellAt(lat, lon);
+      if (c < 0) return null;
       const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);
       let nearest = Infinity;
       const hits: { e: Entry; d: number }[] = [];
-      for (const e of cell) {
+      for (let j = grid.start[c]!; j < grid.start[c + 1]!; j++) {
+        const e = entries[grid.list[j]!]!;
         const d = matchKm(e, lat, lon, kx);
         if (d === Infinity) continue;
         hits.push({ e, d });
