@@ -60,8 +60,8 @@ test('a day of traces becomes one simplified path per leg heard at altitude, wit
 
 test('past its hold an estimate rejoins the airway the traffic flew, where dead reckoning flies on', () => {
   const set = pathSet(forked(1));
-  // heard at 5.5 E just south of the airway, its last track 4 degrees off it, then lost: the truth stays on the airway and turns north at 8 E (the
-  // estimate steers toward the traffic 3 minutes ahead, so it cuts that corner a little)
+  // heard at 5.5 E just south of the airway, its last track 4 degrees off it, then lost: the truth stays on the airway and turns north at 8 E
+  // (the estimate turns back onto the airway after its hold, behind the traffic by the detour)
   const truth = dogLeg(T - 3600, -0.013, 0);
   const i = truth.findIndex((p) => p.lon >= 5.5);
   const last = truth[i]!;
