@@ -1,18 +1,22 @@
 // the estimation method: from the last observed position fly on at the last observed ground speed,
 // holding the last track for 10 minutes (spec 3 and 8), then turn toward the destination. how it
 // gets there, first that applies, re-decided every step of the path after the hold:
-// 1. the traffic paths (follow.ts): steer toward where the traffic that passed the last position on
-//    that track was 3 minutes further on (those going the aircraft's way weigh more): an estimate
-//    rejoins the airway, and takes the branch toward its destination where the traffic forks;
+// 1. the traffic paths (follow.ts): the traffic that passed the last position on that track (those
+//    going to the same airport weigh more). an estimate within reach of it (where it was at the same
+//    time, or the path it flew) joins it and flies with it, corners and all; one off it (it held its
+//    track while the aircraft turned) turns back toward it, at most at a standard rate (3 deg/s),
+//    until it can join. it takes the branch toward its destination where traffic forks;
 // 2. the traffic flow (flow.ts): the turn that traffic at that place and heading made;
 // 3. the great circle to the destination when it lies ahead (below), else the held track.
 // without anything learned (no meta/paths, no meta/flow) the path is closed form: a position
 // costs two great-circle evaluations, no stepping (the method dr-10m-gc was).
 //
 // decisions where the spec is silent:
-// - the turn is instant. a rate-one turn (3 deg/s) at 450 kt has a 2.4 nm radius and lasts at most
-//   a minute, moving the aircraft a few km from the instant-turn path: well below the method's own
-//   error after 10 minutes (tens of km, see the nightly accuracy), and it keeps positions closed form.
+// - with anything learned the path is stepped (20 s) and turns at most at a standard rate (3 deg/s,
+//   60 deg a step), as an airliner does. without (the great circle alone) the turn is instant: a
+//   rate-one turn at 450 kt has a 2.4 nm radius and lasts at most a minute, a few km from the
+//   instant-turn path, well below the method's own error after 10 minutes, and it keeps positions
+//   closed form.
 // - "holding the track" follows the great circle that starts on the last track, as an aircraft on a
 //   navigation route does (over 80 nm at 52 deg N it parts from a constant-track line by about 2 km).
 // - the turn is made only toward a destination that lies ahead: within 60 deg of the held track at
@@ -29,16 +33,16 @@
 //   later than 15 minutes past its ETA.
 import { bearingDeg, destinationPoint, distanceNm, normalizeDeg, normalizeLon } from '../geo.ts';
 import { turnAt, type FlowField } from './flow.ts';
-import { cloudAt, FOLLOW, neighboursOf } from './follow.ts';
+import { follower, neighboursOf } from './follow.ts';
 import type { PathSet } from './paths.ts';
 
 /** stable identifier of the method; bump the suffix when its results change */
-export const METHOD_ID = 'dr-10m-path/1';
+export const METHOD_ID = 'dr-10m-path/2';
 export const METHOD_NOTE =
   'dead reckoning from the last observed position at the last observed ground speed, holding the last track for 10 minutes; ' +
-  'then steering toward where the traffic that passed the last position on that track (its paths of the last days, heard by ' +
-  'the network, those going the same way as the callsign route weighing more) was three minutes further on, so an estimate ' +
-  'rejoins the airway; where no such traffic is known, the turn that traffic heard at that place and heading made, and where ' +
+  'then turning (at most at a standard rate) to rejoin the traffic that passed the last position on that track (its paths of ' +
+  'the last days, heard by the network, those going to the same airport as the callsign route weighing more) and flying with ' +
+  'it where it was at the same time; where no such traffic is known, the turn that traffic heard at that place and heading made, and where ' +
   'the network knows nothing, the great circle to the destination named by the callsign route when it lies ahead (within 60 ' +
   'degrees of the held track; otherwise the track is held and the entry names the destination without an eta); altitude and ' +
   'speed stay as last observed';
@@ -60,6 +64,8 @@ export const FLY = {
   minNearNm: 20,
   /** the turn is made only toward a destination within this angle of the held track at the turn; degrees */
   aheadDeg: 60,
+  /** a stepped path turns at most this fast (a standard-rate turn); degrees per second */
+  turnRateDegS: 3,
 } as const;
 
 export interface FlightStart {
@@ -149,27 +155,37 @@ export function makePlan(start: FlightStart, dest: Target | null, learned: Learn
   if (!flow && !near.length) return plan;
   const toward = plan.dest;
   const stepS = near.length ? PATH_STEP_S : flow!.params.stepS;
-  const kmPerS = (start.gs * 1.852) / 3600;
+  const stepNm = nmFlown(start.gs, stepS);
+  const maxTurn = FLY.turnRateDegS * stepS;
+  const traffic = near.length ? follower(near, start, stepS, maxTurn) : null;
   const steer = (p: PathPoint): number => {
-    const cloud = near.length ? cloudAt(near, kmPerS * (p.t - start.t + FOLLOW.leadS)) : null;
+    const cloud = traffic ? traffic.aim(p) : null;
     if (cloud) return bearingDeg(p.lat, p.lon, cloud.lat, cloud.lon);
     const turn = flow ? turnAt(flow, p.lat, p.lon, p.track) : null;
     if (turn !== null) return normalizeDeg(p.track + (turn * stepS) / flow!.params.stepS);
     return toward ? bearingDeg(p.lat, p.lon, toward.lat, toward.lon) : p.track;
   };
   const path: PathPoint[] = [plan.turn];
-  // one point per stepS at gs knots, each step on the track `steer` gives, up to the expiry at most
+  // one point per stepS at gs knots (never faster), up to the expiry at most: with the traffic when
+  // it is within reach, else on the track `steer` gives, turning at most maxTurn a step
   const grow = (t: number) => {
     let cur = path[path.length - 1]!;
     while (cur.t < Math.min(t, plan.expiresAt)) {
-      const track = steer(cur);
-      const next = destinationPoint(cur.lat, cur.lon, track, nmFlown(start.gs, stepS));
-      cur = { t: cur.t + stepS, lat: next.lat, lon: next.lon, track };
+      const t1 = cur.t + stepS;
+      const next = traffic ? traffic.step(cur, t1) : null;
+      if (next) {
+        cur = next;
+      } else {
+        const track = normalizeDeg(cur.track + clamp(normalizeDeg(steer(cur) - cur.track + 180) - 180, maxTurn));
+        cur = { t: t1, ...destinationPoint(cur.lat, cur.lon, track, stepNm), track };
+      }
       path.push(cur);
     }
   };
   return { ...plan, path, grow };
 }
+
+const clamp = (v: number, m: number) => Math.max(-m, Math.min(m, v));
 
 function planTurn(start: FlightStart, dest: Target | null): Plan {
   const turn = { t: start.t + FLY.holdS, ...hold(start, FLY.holdS) };
