@@ -14,7 +14,7 @@ export function aircraftRoutes(live: LiveState): Route[] {
         // validate before the staleness check: a malformed request is 422 whatever the feed does
         const bbox = parseBboxQuery(req.query);
         const s = live.current(req.nowMs);
-        if (bbox) return { body: { raw: s.bboxBody(bbox) } };
+        if (bbox) return { body: s.bboxPayload(bbox) };
         const raw = s.body;
         const ok = acceptedCodings(req.headers['accept-encoding']);
         // brotli is made with the snapshots while clients ask for it: the first asker gets gzip

@@ -10,8 +10,12 @@ import { SearchIndex } from './search-index.ts';
 import { SpatialIndex, type Bbox } from './spatial.ts';
 import { BROTLI_QUALITY, CLOSE_LIST, GZIP_LEVEL, listHead, prepareParts, type SnapshotParts } from './prepare.ts';
 import { brotliOptions } from '../../lib/brotli.ts';
+import { GZIP_MIN_BYTES } from '../http/respond.ts';
+import type { Payload } from '../http/types.ts';
 
 const gzipAsync = promisify(gzip);
+/** distinct boxes whose answers a snapshot keeps (about 300 KB each at most, with the gzip) */
+const BOX_CACHE = 32;
 const brotliAsync = promisify(brotliCompress);
 const asBuffer = (u: Uint8Array) => (Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
 
@@ -34,6 +38,8 @@ export class PreparedSnapshot {
   private readonly posLat: Float64Array;
   private readonly posLon: Float64Array;
   private gz: Promise<Buffer> | null = null;
+  /** bbox answers of this snapshot, by box (bboxPayload) */
+  private readonly boxes = new Map<string, Payload>();
   private gzDone: Buffer | undefined;
   private brDone: Buffer | undefined;
 
@@ -111,6 +117,28 @@ export class PreparedSnapshot {
   /** /v1/aircraft body limited to records with a position inside the box (feed order). */
   bboxBody(b: Bbox): Buffer {
     return this.listBody(this.index.bbox(b), listHead(this.now, this.total, this.withPosition), CLOSE_LIST);
+  }
+
+  /**
+   * The bbox answer as a payload shared by every request for the same box while this snapshot is
+   * live: the body is assembled once, and its gzip made once on the libuv pool (a map's default
+   * view, a region page: many clients ask the same box). the first BOX_CACHE boxes of a snapshot
+   * are kept; past that each request assembles its own (a flood of distinct boxes costs what it did).
+   */
+  bboxPayload(b: Bbox): Payload {
+    const key = `${b.minLon},${b.minLat},${b.maxLon},${b.maxLat}`;
+    const hit = this.boxes.get(key);
+    if (hit) return hit;
+    const p: Payload = { raw: this.bboxBody(b) };
+    if (this.boxes.size >= BOX_CACHE) return p;
+    this.boxes.set(key, p);
+    if (p.raw!.length >= GZIP_MIN_BYTES) {
+      gzipAsync(p.raw!, { level: GZIP_LEVEL }).then(
+        (gz) => void (p.gz = gz),
+        () => {}, // the requests gzip it themselves
+      );
+    }
+    return p;
   }
 
   /** `head`, the listed records joined by commas (as prepared: one copy each), then `tail` */
