@@ -107,9 +107,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
   const dispatch = opts.dispatch ? opts.dispatch(pipeline) : pipeline;
   app.any('/*', (res, uReq) => {
     let aborted = false;
-    res.onAborted(() => {
-      aborted = true;
-    });
+    let answered = false;
     const method = uReq.getCaseSensitiveMethod().toUpperCase();
     const headers: Record<string, string> = {};
     for (const h of HEADERS_READ) {
@@ -117,11 +115,33 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
       if (v) headers[h] = v;
     }
     // the client's address is read only when something needs it (the limits; not the limit-free
-    // path), and never from a response already gone (uws would throw)
+    // path), and never from a response already gone (uws would throw). no named closure per
+    // request (see pipeline.ts Flight)
     let ipMemo: string | undefined;
-    const ip = () => (ipMemo ??= aborted ? '' : clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']));
-    const incoming: Incoming = { method, rawPath: uReq.getUrl(), query: uReq.getQuery() ?? '', headers, ip };
-    dispatch(incoming, (w) => writeWire(res, w, method === 'HEAD'), () => aborted);
+    const incoming: Incoming = {
+      method,
+      rawPath: uReq.getUrl(),
+      query: uReq.getQuery() ?? '',
+      headers,
+      ip() {
+        return (ipMemo ??= aborted ? '' : clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']));
+      },
+    };
+    dispatch(
+      incoming,
+      (w) => {
+        answered = true;
+        writeWire(res, w, method === 'HEAD');
+      },
+      () => aborted,
+    );
+    // answered later (a forwarded request, a gzip on the pool, a Redis count): uws must hear now
+    // that we will; an answer already written needs no such hook (one native call fewer)
+    if (!answered) {
+      res.onAborted(() => {
+        aborted = true;
+      });
+    }
   });
 
   return new Promise((resolve, reject) => {
@@ -159,8 +179,15 @@ function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): void {
   });
 }
 
-/** Write a whole body, respecting backpressure (the uws VideoStreamer pattern). */
+/** bodies up to this size are handed to uws whole: it keeps what the socket does not take yet */
+const END_WHOLE_BYTES = 64 * 1024;
+
+/** Write a whole body, respecting backpressure (the uws VideoStreamer pattern for large ones). */
 function writeBody(res: Uws.HttpResponse, body: Buffer): void {
+  if (body.length <= END_WHOLE_BYTES) {
+    res.end(body);
+    return;
+  }
   const total = body.length;
   const start = res.getWriteOffset();
   const [ok, done] = res.tryEnd(body, total);

@@ -56,6 +56,19 @@ export function spatialParts(lats: ArrayLike<number>, lons: ArrayLike<number>, i
   return p;
 }
 
+/** one radius query's constants and its hit count, handed to each longitude band's scan */
+interface Query {
+  lat: number;
+  lon: number;
+  /** latitude band */
+  lo: number;
+  hi: number;
+  cos0: number;
+  /** haversine term of the radius */
+  hMax: number;
+  n: number;
+}
+
 export class SpatialIndex {
   private readonly lon: Float64Array;
   private readonly lat: Float64Array;
@@ -64,12 +77,14 @@ export class SpatialIndex {
   // per-query scratch, reused: queries run one at a time on the thread that owns this object
   private readonly scratchIds: Int32Array;
   private readonly scratchH: Float64Array;
+  private readonly scratchKeys: Float64Array;
 
   /** Wrap prepared arrays (spatialParts): no work per point. */
   constructor(readonly parts: SpatialParts) {
     ({ lon: this.lon, lat: this.lat, id: this.id, cosLat: this.cosLat } = parts);
     this.scratchIds = new Int32Array(this.id.length);
     this.scratchH = new Float64Array(this.id.length);
+    this.scratchKeys = new Float64Array(this.id.length);
   }
 
   /** Build from points: `ids[i]` names the point (lats[i], lons[i]). */
@@ -84,75 +99,77 @@ export class SpatialIndex {
   /** Ids inside the box, edges included; west > east crosses the antimeridian. Ascending id order. */
   bbox(b: Bbox): Int32Array {
     const out: number[] = [];
-    const scan = (from: number, to: number) => {
-      for (let k = this.lowerBound(from); k < this.id.length && this.lon[k]! <= to; k++) {
-        const la = this.lat[k]!;
-        if (la >= b.minLat && la <= b.maxLat) out.push(this.id[k]!);
-      }
-    };
-    if (b.minLon <= b.maxLon) scan(b.minLon, b.maxLon);
+    if (b.minLon <= b.maxLon) this.scanBox(out, b, b.minLon, b.maxLon);
     else {
-      scan(b.minLon, 180);
-      scan(-180, b.maxLon);
+      this.scanBox(out, b, b.minLon, 180);
+      this.scanBox(out, b, -180, b.maxLon);
     }
     return Int32Array.from(out).sort();
   }
 
+  private scanBox(out: number[], b: Bbox, from: number, to: number): void {
+    for (let k = this.lowerBound(from); k < this.id.length && this.lon[k]! <= to; k++) {
+      const la = this.lat[k]!;
+      if (la >= b.minLat && la <= b.maxLat) out.push(this.id[k]!);
+    }
+  }
+
   /** Ids within `radiusNm` (great circle) of the point, nearest first to 0.001 nm (ties by longitude). */
   within(lat: number, lon: number, radiusNm: number): Near {
-    let n = 0;
-    const ids = this.scratchIds;
-    const hs = this.scratchH;
     // haversine term of the radius: compare h, take asin only for hits
     const sMax = Math.sin(Math.min(Math.PI, radiusNm / EARTH_RADIUS_NM) / 2);
-    const hMax = sMax * sMax;
-    const dLat = latHalfHeightDeg(radiusNm);
-    const lo = lat - dLat;
-    const hi = lat + dLat;
-    const cos0 = Math.cos(lat * RAD);
-    const scan = (from: number, to: number) => {
-      for (let k = this.lowerBound(from); k < this.id.length && this.lon[k]! <= to; k++) {
-        const la = this.lat[k]!;
-        if (la < lo || la > hi) continue;
-        const s1 = Math.sin((la - lat) * HALF_RAD);
-        const s2 = Math.sin((this.lon[k]! - lon) * HALF_RAD);
-        const h = s1 * s1 + cos0 * this.cosLat[k]! * s2 * s2;
-        if (h <= hMax) {
-          ids[n] = this.id[k]!;
-          hs[n++] = h;
-        }
-      }
-    };
+    const q: Query = { lat, lon, lo: lat - latHalfHeightDeg(radiusNm), hi: lat + latHalfHeightDeg(radiusNm), cos0: Math.cos(lat * RAD), hMax: sMax * sMax, n: 0 };
     const half = lonHalfWidthDeg(lat, radiusNm);
-    if (half >= 180) scan(-180, 180);
+    if (half >= 180) this.scanNear(q, -180, 180);
     else {
       const west = lon - half - BAND_SLACK_DEG;
       const east = lon + half + BAND_SLACK_DEG;
       if (west < -180) {
-        scan(west + 360, 180);
-        scan(-180, east);
+        this.scanNear(q, west + 360, 180);
+        this.scanNear(q, -180, east);
       } else if (east > 180) {
-        scan(west, 180);
-        scan(-180, east - 360);
-      } else scan(west, east);
+        this.scanNear(q, west, 180);
+        this.scanNear(q, -180, east - 360);
+      } else this.scanNear(q, west, east);
     }
+    const { n } = q;
+    const ids = this.scratchIds;
+    const hs = this.scratchH;
     // sort without a comparator: pack (distance in the 3 decimals /v2/point prints, hit position)
     // into one double, exact below 2^53 (10,800 nm * 1000 < 2^24; positions < 2^21); so the
     // printed dst never decreases, and equal printed distances keep longitude order
-    const keys = new Float64Array(n);
-    const dst = new Float64Array(n);
+    const keys = this.scratchKeys.subarray(0, n);
     for (let j = 0; j < n; j++) {
-      dst[j] = 2 * Math.asin(Math.sqrt(Math.min(1, hs[j]!))) * EARTH_RADIUS_NM;
-      keys[j] = Math.round(dst[j]! * DST_QUANTA) * ID_SPAN + j;
+      // the distance is kept in hs from here on (a hit's h is read once, just above)
+      hs[j] = 2 * Math.asin(Math.sqrt(Math.min(1, hs[j]!))) * EARTH_RADIUS_NM;
+      keys[j] = Math.round(hs[j]! * DST_QUANTA) * ID_SPAN + j;
     }
     keys.sort();
     const near: Near = { ids: new Int32Array(n), dst: new Float64Array(n) };
     for (let j = 0; j < n; j++) {
       const at = keys[j]! % ID_SPAN;
       near.ids[j] = ids[at]!;
-      near.dst[j] = dst[at]!;
+      near.dst[j] = hs[at]!;
     }
     return near;
+  }
+
+  /** the hits of one longitude band into the scratch arrays (haversine term in scratchH) */
+  private scanNear(q: Query, from: number, to: number): void {
+    const { lat, lon, lo, hi, cos0, hMax } = q;
+    let n = q.n;
+    for (let k = this.lowerBound(from); k < this.id.length && this.lon[k]! <= to; k++) {
+      const la = this.lat[k]!;
+      if (la < lo || la > hi) continue;
+      const s1 = Math.sin((la - lat) * HALF_RAD);
+      const s2 = Math.sin((this.lon[k]! - lon) * HALF_RAD);
+      const h = s1 * s1 + cos0 * this.cosLat[k]! * s2 * s2;
+      if (h <= hMax) {
+        this.scratchIds[n] = this.id[k]!;
+        this.scratchH[n++] = h;
+      }
+    }
+    q.n = n;
   }
 
   /** First position whose longitude is >= lon. */

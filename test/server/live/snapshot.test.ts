@@ -1,9 +1,11 @@
-// PreparedSnapshot.bboxPayload: one body (and one gzip, made off the serving thread) per box and
-// snapshot, the same bytes a fresh assembly gives; bounded, so a flood of boxes is still answered.
+// PreparedSnapshot: bboxPayload gives one body (and one gzip, made off the serving thread) per box
+// and snapshot, the same bytes a fresh assembly gives, bounded so a flood of boxes is still
+// answered; the point body's dst is written digit by digit exactly as JavaScript prints it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
-import { PreparedSnapshot } from '../../../server/live/snapshot.ts';
+import { PreparedSnapshot, writeDstTail } from '../../../server/live/snapshot.ts';
+import { mulberry32 } from '../../../lib/random.ts';
 import type { AircraftRecord } from '../../../server/feed/record.ts';
 
 const sky = (now: number): PreparedSnapshot =>
@@ -35,4 +37,28 @@ test('past 32 boxes a snapshot keeps no more: each answer is still right, assemb
   assert.notEqual(p1, p2, 'not kept');
   assert.deepEqual(p1.raw, s.bboxBody(late));
   assert.equal(p1.gz, undefined, 'no gzip is started for it (the request compresses it if asked)');
+});
+
+test('the dst tail is the text JavaScript prints for the distance rounded to 0.001 nm', () => {
+  const out = Buffer.alloc(32);
+  const check = (nm: number) => {
+    const end = writeDstTail(out, 0, nm);
+    assert.equal(out.toString('latin1', 0, end), `,"dst":${Math.round(nm * 1000) / 1000}}`, `at ${nm}`);
+  };
+  // every thousandth up to 200 nm, then a seeded sample up to half the earth, and the edges
+  for (let milli = 0; milli <= 200_000; milli++) check(milli / 1000);
+  const rnd = mulberry32(3);
+  for (let i = 0; i < 200_000; i++) check(rnd() * 10_800);
+  for (const nm of [0.0004, 0.0005, 0.9995, 9.9999, 10_799.9996, 10_800, 249.99950001]) check(nm);
+});
+
+test('a point body: nearest first, each record closed by its dst, valid JSON', () => {
+  const s = sky(1_800_000_000);
+  const body = s.pointBody(40, 0, 250, '{"ac":', (n) => `,"total":${n}}`);
+  const doc = JSON.parse(body.toString()) as { ac: { hex: string; dst: number }[]; total: number };
+  assert.ok(doc.total > 5);
+  assert.equal(doc.ac.length, doc.total);
+  for (let i = 1; i < doc.ac.length; i++) assert.ok(doc.ac[i]!.dst >= doc.ac[i - 1]!.dst);
+  assert.equal(doc.ac[0]!.dst, 0);
+  assert.equal(JSON.stringify(doc), body.toString(), 'exactly the JSON, no slack bytes after the tail');
 });
