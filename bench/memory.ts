@@ -14,12 +14,13 @@ import { loadServerConfig } from '../server/config.ts';
 import { numberFlag } from './flags.ts';
 
 if (process.argv.includes('--help')) {
-  console.log('Usage: node --expose-gc --import tsx bench/memory.ts [--minutes 30] [--step-s 2] [--turning 1]\n\nServer memory at 12,400 aircraft with a full trace store (--turning: share of aircraft turning all the time; 1 is the worst case).');
+  console.log('Usage: node --expose-gc --import tsx bench/memory.ts [--minutes 30] [--step-s 2] [--turning 1] [--serve-threads 1]\n\nServer memory at 12,400 aircraft with a full trace store (--turning: share of aircraft turning all the time; 1 is the worst case; --serve-threads: the server\'s serving threads, workers included in the RSS).');
   process.exit(0);
 }
 const MINUTES = numberFlag('minutes', 30);
 const STEP_S = numberFlag('step-s', 2);
 const TURNING = numberFlag('turning', 1);
+const THREADS = numberFlag('serve-threads', 1);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
 
@@ -39,7 +40,7 @@ let nowS = T0;
 gc();
 const before = process.memoryUsage();
 console.log(`start: RSS ${mb(before.rss)} (node and the app's modules), heap ${mb(before.heapUsed)}`);
-const { config } = loadServerConfig(['--port', '0', '--feed', feed, '--no-rate-limits', '--state', join(dir, 'state')], {});
+const { config } = loadServerConfig(['--port', '0', '--feed', feed, '--no-rate-limits', '--state', join(dir, 'state'), '--serve-threads', String(THREADS)], {});
 const app = await createApp(config, { log: () => {}, clock: () => nowS * 1000, poll: false });
 const steps = Math.ceil((MINUTES * 60) / STEP_S) + 1;
 const started = performance.now();
@@ -59,7 +60,7 @@ try {
   const pts = hexes.map((h) => app.services.traces.get(h, nowS)?.points.length ?? 0);
   console.log(`full: RSS ${mb(m.rss)} (${mb(m.rss - before.rss)} over the start), heap ${mb(m.heapUsed)}, array buffers ${mb(m.arrayBuffers)}; ${app.services.traces.size} aircraft traced, ${(pts.reduce((a, b) => a + b, 0) / pts.length).toFixed(0)} points each on average (of ${hexes.length} sampled)`);
 } finally {
-  app.stop();
+  await app.stop();
   writer.kill();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -171,7 +171,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   const threads = c.serveThreads > 1;
   const limitsMemory = threads ? ThreadLimits.allocate(services.clock()) : null;
   const table = limitsMemory ? new ThreadLimits(limitsMemory, WINDOW_S) : null;
-  if (services.ingest) services.ingest.share = threads;
+  if (services.ingest) services.ingest.copies = c.serveThreads - 1;
   const observe = observerOf(c, o, metrics);
   const running = await startServer(routesOf(services, c), {
     host: c.host,
@@ -204,10 +204,11 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
       })
     : null;
   if (serving) {
-    // the snapshot already live, then every next one
+    // the snapshot already live (copied once, here), then every next one with the copies the
+    // ingest thread made for the workers
     const now = services.live.latest();
-    if (now) serving.push(now.snap.parts, now.trustedS);
-    services.live.onLive((s) => serving.push(s.parts, services.clock() / 1000));
+    if (now) serving.push(now.snap.parts, [], now.trustedS);
+    services.feed?.onSnapshot((snap) => snap.prepared && serving.push(snap.prepared, snap.servingCopies ?? [], services.clock() / 1000));
   }
   return {
     port: running.port,

@@ -15,8 +15,8 @@ export class IngestThread {
   private readonly pending = new Map<number, { resolve: (d: IngestReply) => void; reject: (e: Error) => void }>();
   /** make the brotli of the whole body with each snapshot (LiveState turns it on while clients ask for it) */
   brotli: () => boolean = () => false;
-  /** hand the parts back shared (SharedArrayBuffer), for several serving threads */
-  share = false;
+  /** copies of each snapshot's parts made for the other serving threads (server/serve/) */
+  copies = 0;
   /** the newest snapshot's time on the ingest thread (for /metrics); null before the first */
   last: IngestTimes | null = null;
 
@@ -32,7 +32,7 @@ export class IngestThread {
     const ab = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: (d) => resolve({ result: resultOf(d), counters: d.counters }), reject });
-      w.postMessage({ id, bytes: ab, maxAircraft, brotli: this.brotli(), share: this.share } satisfies IngestJob, [ab]);
+      w.postMessage({ id, bytes: ab, maxAircraft, brotli: this.brotli(), copies: this.copies } satisfies IngestJob, [ab]);
     });
   }
 
@@ -74,13 +74,13 @@ export class IngestThread {
 
 function resultOf(d: IngestReply): ParseResult {
   if (!d.ok) return { ok: false, reason: d.reason as Extract<ParseResult, { ok: false }>['reason'], detail: d.detail };
-  return { ok: true, snapshot: preparedSnapshot(d.now, d.messages, d.parts), dropped: d.dropped, ...(d.capped !== undefined && { capped: d.capped }) };
+  return { ok: true, snapshot: preparedSnapshot(d.now, d.messages, d.parts, d.copies), dropped: d.dropped, ...(d.capped !== undefined && { capped: d.capped }) };
 }
 
 /** A FeedSnapshot over prepared parts: `aircraft` are parsed back from the body on first use, once. */
-function preparedSnapshot(now: number, messages: number | undefined, parts: SnapshotParts): FeedSnapshot {
+function preparedSnapshot(now: number, messages: number | undefined, parts: SnapshotParts, copies: SnapshotParts[]): FeedSnapshot {
   let list: AircraftRecord[] | null = null;
-  const snap = { now, ...(messages !== undefined && { messages }), prepared: parts } as FeedSnapshot;
+  const snap = { now, ...(messages !== undefined && { messages }), prepared: parts, ...(copies.length > 0 && { servingCopies: copies }) } as FeedSnapshot;
   Object.defineProperty(snap, 'aircraft', { enumerable: true, get: () => (list ??= recordsOf(parts)) });
   return snap;
 }

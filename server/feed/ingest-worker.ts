@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { parseFeed } from './parse.ts';
 import { capAircraft } from './cap.ts';
 import type { FeedCounters } from './normalize.ts';
-import { compressParts, ownAll, prepareParts, shareAll, transferList, type SnapshotParts } from '../live/prepare.ts';
+import { compressParts, ownAll, prepareParts, servingCopy, transferList, type SnapshotParts } from '../live/prepare.ts';
 
 export interface IngestJob {
   id: number;
@@ -15,14 +15,14 @@ export interface IngestJob {
   maxAircraft: number;
   /** make the brotli of the whole body too (clients asked for it lately) */
   brotli: boolean;
-  /** hand the parts back in SharedArrayBuffers (several serving threads answer from them) */
-  share: boolean;
+  /** copies of the parts for the other serving threads, each theirs to keep (server/serve/) */
+  copies: number;
 }
 
 /** what crosses back: the parse's verdict, and on success the snapshot as parts */
 export type IngestReply =
   | { id: number; counters: FeedCounters; ok: false; reason: string; detail: string }
-  | { id: number; counters: FeedCounters; ok: true; now: number; messages?: number; dropped: FeedCounters; capped?: number; parts: SnapshotParts; ms: IngestTimes };
+  | { id: number; counters: FeedCounters; ok: true; now: number; messages?: number; dropped: FeedCounters; capped?: number; parts: SnapshotParts; copies: SnapshotParts[]; ms: IngestTimes };
 
 /** where the ingest thread's time went for one snapshot, ms */
 export interface IngestTimes {
@@ -49,8 +49,9 @@ parentPort?.on('message', (job: IngestJob) => {
   const parts = prepareParts(snap);
   const t2 = performance.now();
   compressParts(parts, job.brotli);
-  const owned = job.share ? shareAll(parts) : ownAll(parts);
+  const owned = ownAll(parts);
+  const copies = Array.from({ length: job.copies }, () => servingCopy(owned));
   const ms = { parse: t1 - t0, prepare: t2 - t1, compress: performance.now() - t2 };
-  const reply: IngestReply = { id: job.id, counters, ok: true, now: snap.now, dropped: r.dropped, parts: owned, ms, ...(snap.messages !== undefined && { messages: snap.messages }), ...(capped !== undefined && { capped }) };
-  parentPort!.postMessage(reply, job.share ? [] : transferList(owned));
+  const reply: IngestReply = { id: job.id, counters, ok: true, now: snap.now, dropped: r.dropped, parts: owned, copies, ms, ...(snap.messages !== undefined && { messages: snap.messages }), ...(capped !== undefined && { capped }) };
+  parentPort!.postMessage(reply, [...transferList(owned), ...copies.flatMap(transferList)]);
 });

@@ -113,7 +113,7 @@ export function compressParts(p: SnapshotParts, brotli: boolean): void {
 
 /** The buffers that move with the parts (each must own its whole ArrayBuffer: see ownAll). */
 export function transferList(p: SnapshotParts): ArrayBuffer[] {
-  const views = [p.body, p.start, p.end, p.posLat, p.posLon, p.index.lon, p.index.lat, p.index.id, p.index.cosLat, p.search.tables.hex.off, p.search.tables.hex.ids, p.search.tables.callsign.off, p.search.tables.callsign.ids, p.search.tables.reg.off, p.search.tables.reg.ids, p.search.tables.type.off, p.search.tables.type.ids, p.search.tables.squawk.off, p.search.tables.squawk.ids, ...columnArrays(p.columns), p.gz, p.br];
+  const views = [p.body, p.start, p.end, p.posLat, p.posLon, p.index.lon, p.index.lat, p.index.id, p.index.cosLat, p.search.tables.hex.off, p.search.tables.hex.ids, p.search.tables.callsign.off, p.search.tables.callsign.ids, p.search.tables.reg.off, p.search.tables.reg.ids, p.search.tables.type.off, p.search.tables.type.ids, p.search.tables.squawk.off, p.search.tables.squawk.ids, ...(p.columns ? columnArrays(p.columns) : []), p.gz, p.br];
   const out = new Set<ArrayBuffer>();
   for (const v of views) if (v && v.byteLength > 0) out.add(v.buffer as ArrayBuffer);
   return [...out];
@@ -126,20 +126,27 @@ export function ownAll(p: SnapshotParts): SnapshotParts {
 }
 
 /**
- * The parts with every array copied into a SharedArrayBuffer of its own (one memcpy of the
- * snapshot on the ingest thread), so that posting them to several serving threads shares them
- * instead of copying them again (server/serve/).
+ * A serving thread's own copy of the parts (server/serve/): every array copied into a buffer of
+ * its own, without the columns (only the main thread's trace store reads them), to be
+ * transferred. made on the ingest thread, so no serving thread copies anything; the copy is the
+ * worker's alone, so its own collector frees it (shared buffers, tried first, piled up in an idle
+ * worker: 1 GB in three minutes of bench/memory.ts, its heap too small to ever collect).
  */
-export function shareAll<T>(v: T): T {
+export function servingCopy(p: SnapshotParts): SnapshotParts {
+  const { columns: _, ...rest } = p;
+  return copyViews(rest) as SnapshotParts;
+}
+
+function copyViews<T>(v: T): T {
   if (ArrayBuffer.isView(v)) {
     const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-    const sab = new SharedArrayBuffer(v.byteLength);
-    new Uint8Array(sab).set(bytes);
+    const own = new ArrayBuffer(v.byteLength);
+    new Uint8Array(own).set(bytes);
     // a Buffer comes back as a plain Uint8Array (the serving side wraps it again)
-    const Kind = (Buffer.isBuffer(v) ? Uint8Array : v.constructor) as new (b: SharedArrayBuffer) => T;
-    return new Kind(sab);
+    const Kind = (Buffer.isBuffer(v) ? Uint8Array : v.constructor) as new (b: ArrayBuffer) => T;
+    return new Kind(own);
   }
-  if (Array.isArray(v)) return v.map((x) => shareAll(x)) as T;
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shareAll(x)])) as T;
+  if (Array.isArray(v)) return v.map((x) => copyViews(x)) as T;
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copyViews(x)])) as T;
   return v;
 }

@@ -1,6 +1,6 @@
-// what the main thread and the serving workers (serve-worker.ts) say to each other. the snapshot
-// parts are SharedArrayBuffers: posting them shares them, so every serving thread answers from
-// the one prepared snapshot the ingest thread made, never a copy.
+// what the main thread and the serving workers (serve-worker.ts) say to each other. each worker's
+// snapshot parts are its own copy, made on the ingest thread and transferred through the main
+// thread without being copied again (prepare.ts servingCopy says why not shared memory).
 import type { SnapshotParts } from '../live/prepare.ts';
 import type { Wire } from '../http/respond.ts';
 import type { ServerConfig } from '../config.ts';

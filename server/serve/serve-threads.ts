@@ -1,6 +1,6 @@
 // the main thread's side of the extra serving threads (--serve-threads): each worker
 // (serve-worker.ts) listens on the same port (the kernel spreads connections across the threads,
-// SO_REUSEPORT) and answers the live routes from the same shared snapshot; what only the main
+// SO_REUSEPORT) and answers the live routes from its own copy of each snapshot; what only the main
 // thread holds (traces, estimates, history, stations, /metrics) it forwards here, and this thread
 // answers through the same request pipeline as its own sockets.
 import { createServer } from 'node:net';
@@ -9,7 +9,7 @@ import { tsWorker } from '../../lib/ts-worker.ts';
 import type { Log } from '../../lib/log.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Pipeline } from '../http/pipeline.ts';
-import type { SnapshotParts } from '../live/prepare.ts';
+import { transferList, type SnapshotParts } from '../live/prepare.ts';
 import { replyOf, type FromWorker, type Observation, type ServeWorkerData, type ToWorker } from './protocol.ts';
 
 export interface ServeThreadsOptions {
@@ -39,12 +39,20 @@ export class ServeThreads {
     return s;
   }
 
-  /** a snapshot went live on the main thread: the workers take the same parts (shared, not copied) */
-  push(parts: SnapshotParts, receivedS: number): void {
+  /**
+   * A snapshot arrived: each worker takes its own copy, made by the ingest thread and moved here
+   * untouched (transferred: no copy on this thread); without one (the snapshot already live when
+   * a worker starts) the parts are copied by postMessage, once.
+   */
+  push(parts: SnapshotParts, copies: SnapshotParts[], receivedS: number): void {
     // the workers serve HTTP only from the snapshot: the columns stay with the trace store here
-    const m: ToWorker = { t: 'snapshot', parts: { ...parts, columns: undefined as never }, receivedS };
-    this.latest = m;
-    for (const w of this.workers) w.postMessage(m);
+    const { columns: _, ...served } = parts;
+    this.latest = { t: 'snapshot', parts: served as SnapshotParts, receivedS };
+    this.workers.forEach((w, i) => {
+      const own = copies[i];
+      if (own) w.postMessage({ t: 'snapshot', parts: own, receivedS } satisfies ToWorker, transferList(own));
+      else w.postMessage(this.latest);
+    });
   }
 
   /** Close the workers' sockets; resolves when they have exited. */
