@@ -41,7 +41,7 @@ gc();
 const before = process.memoryUsage();
 console.log(`start: RSS ${mb(before.rss)} (node and the app's modules), heap ${mb(before.heapUsed)}`);
 const { config } = loadServerConfig(['--port', '0', '--feed', feed, '--no-rate-limits', '--state', join(dir, 'state'), '--serve-threads', String(THREADS)], {});
-const app = await createApp(config, { log: () => {}, clock: () => nowS * 1000, poll: false });
+const app = await createApp(config, { log: () => {}, clock: () => nowS * 1000, workersOnSystemClock: true, poll: false });
 const steps = Math.ceil((MINUTES * 60) / STEP_S) + 1;
 const started = performance.now();
 try {

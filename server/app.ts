@@ -62,8 +62,14 @@ export interface AppOptions {
   log: Log;
   /** one event with fields (the access log, lib/log.ts Logger.event); without it, a line of JSON through `log` */
   event?: (msg: string, fields: object) => void;
-  /** unix ms; tests pin it */
+  /**
+   * unix ms; tests pin it. the serving workers cannot read a clock that is a function on this
+   * thread, so with a pinned clock the app serves on this thread alone (whatever --serve-threads
+   * says) unless `workersOnSystemClock` accepts that the workers read the system clock
+   */
   clock?: () => number;
+  /** a bench whose pinned clock does not matter to the workers (bench/memory.ts) */
+  workersOnSystemClock?: boolean;
   /** start the pollers (feed, feeder list, artifact tree); tests drive them by hand */
   poll?: boolean;
 }
@@ -144,6 +150,8 @@ export interface App {
   metrics: Metrics;
   /** the push stream (/v1/stream) */
   stream: Stream;
+  /** threads answering requests: 1, or --serve-threads when the workers started */
+  threads: number;
   /** resolves once the serving threads have closed their sockets and exited */
   stop(): Promise<void>;
 }
@@ -168,10 +176,10 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   await shared?.ready();
   // more than one serving thread: one table of limits and open streams for all of them, and the
   // ingest thread's parts in shared memory (every thread answers from the same bytes)
-  const threads = c.serveThreads > 1;
+  const threads = c.serveThreads > 1 && (!o.clock || o.workersOnSystemClock === true);
   const limitsMemory = threads ? ThreadLimits.allocate(services.clock()) : null;
   const table = limitsMemory ? new ThreadLimits(limitsMemory, WINDOW_S) : null;
-  if (services.ingest) services.ingest.copies = c.serveThreads - 1;
+  if (services.ingest) services.ingest.copies = threads ? c.serveThreads - 1 : 0;
   const observe = observerOf(c, o, metrics);
   const running = await startServer(routesOf(services, c), {
     host: c.host,
@@ -216,6 +224,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     running,
     metrics,
     stream: stream!,
+    threads: serving ? c.serveThreads : 1,
     async stop() {
       if (watch) clearInterval(watch);
       stream?.stop();

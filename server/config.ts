@@ -112,10 +112,11 @@ export const serverOptions: Specs<ServerConfig> = {
     help: 'bytes from which an answer compressed per request is gzipped off the serving thread (0: always on it)',
     check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
   },
-  // the main thread plus workers on the same port (SO_REUSEPORT), all answering from one shared
-  // snapshot; the limits are one table for all of them. measured in README "Live API"
+  // the main thread plus workers on the same port (SO_REUSEPORT), each answering from its copy of
+  // the snapshot; the limits are one table for all of them. 2 on this 2-core machine: faster in
+  // most cases of the live bench, 453 against 371 MB with a full trace store (README "Live API")
   serveThreads: {
-    flag: 'serve-threads', env: 'CONTRAIL_SERVE_THREADS', kind: 'int', default: 1,
+    flag: 'serve-threads', env: 'CONTRAIL_SERVE_THREADS', kind: 'int', default: 2,
     help: 'threads answering HTTP and WebSocket requests on the one port (the main thread counts as one; 1..16)',
     check: (v) => (v >= 1 && v <= 16 ? undefined : 'must be 1..16'),
   },

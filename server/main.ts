@@ -26,7 +26,7 @@ const serve: Command<ServerConfig> = {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
-    event(`contrail: listening on http://${config.host}:${app.port} (feed: ${config.feed || 'none'}; artifacts: ${config.artifacts || 'none'})`, { port: app.port });
+    event(`contrail: listening on http://${config.host}:${app.port} (feed: ${config.feed || 'none'}; artifacts: ${config.artifacts || 'none'}; serving threads: ${app.threads})`, { port: app.port, threads: app.threads });
     return RUNNING;
   },
 };

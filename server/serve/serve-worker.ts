@@ -101,7 +101,6 @@ async function main(): Promise<void> {
       port.close();
     }
   });
-  log(`listening on port ${running.port}`);
   post({ t: 'listening' });
 }
 

@@ -106,7 +106,7 @@ test('--log-format pretty: one readable line per event, no JSON; no access log u
   // the exit can come before the last bytes are read from the pipe
   if (!s.child.stdout!.closed) await once(s.child.stdout!, 'close');
   const lines = s.output().split('\n').filter(Boolean);
-  assert.match(lines[0]!, /^\d\d:\d\d:\d\d\.\d{3}Z INFO  contrail: listening on http:\/\/127\.0\.0\.1:\d+ .* port=\d+$/);
+  assert.match(lines[0]!, /^\d\d:\d\d:\d\d\.\d{3}Z INFO  contrail: listening on http:\/\/127\.0\.0\.1:\d+ .* port=\d+ threads=2$/);
   for (const l of lines) assert.throws(() => JSON.parse(l), SyntaxError, l);
   assert.ok(!lines.some((l) => l.includes(' request ')), s.output());
 });

@@ -38,7 +38,7 @@ const answersByThread = (metrics: string) => {
 test('two serving threads: the same snapshot on every connection, forwarded routes answered, both threads serve, a clean stop', async () => {
   const { s, dir } = await start(['--serve-threads', '2', '--no-rate-limits']);
   try {
-    assert.match(s.output(), /serving thread 1: listening on port/);
+    assert.match(s.output(), /listening on http:\/\/127\.0\.0\.1:\d+ .*serving threads: 2\)/);
     const first = await httpGet(`${s.base}/v1/aircraft`);
     assert.equal(first.status, 200);
     const hex = (first.json as { aircraft: { hex: string; lat?: number; lon?: number }[] }).aircraft.find((a) => a.lat !== undefined)!;
