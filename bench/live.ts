@@ -105,6 +105,11 @@ const procs: Proc[] = [];
 let stopFeed = async () => {};
 const cleanup = async () => {
   await stopFeed();
+  // a server that ended on its own during the runs says why before its folder goes
+  for (const p of procs) {
+    const log = join(dir, `${p.name.toLowerCase()}.log`);
+    if (p.child.exitCode !== null || p.child.signalCode !== null) console.error(`${p.name} ENDED during the bench (${p.child.exitCode ?? p.child.signalCode}); its log ends:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(no log)'}`);
+  }
   for (const p of procs.reverse()) await p.stop();
   rmSync(dir, { recursive: true, force: true });
 };

@@ -130,13 +130,13 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     dispatch(
       incoming,
       (w) => {
-        answered = true;
-        writeWire(res, w, method === 'HEAD');
+        answered = writeWire(res, w, method === 'HEAD');
       },
       () => aborted,
     );
-    // answered later (a forwarded request, a gzip on the pool, a Redis count): uws must hear now
-    // that we will; an answer already written needs no such hook (one native call fewer)
+    // answered later (a forwarded request, a gzip on the pool, a Redis count) or not all sent yet
+    // (a large body under backpressure): uws must hear now that we will finish; an answer already
+    // complete needs no such hook (one native call fewer). uws aborts the process otherwise
     if (!answered) {
       res.onAborted(() => {
         aborted = true;
@@ -165,7 +165,9 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
 }
 
 /** Write a status, its headers (with the CORS ones) and the body, corked into one send. */
-function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): void {
+/** ... and whether the answer is complete (false: the rest goes out as the socket drains) */
+function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): boolean {
+  let ended = true;
   res.cork(() => {
     res.writeStatus(w.status);
     for (const [k, v] of w.headers) res.writeHeader(k, v);
@@ -175,25 +177,27 @@ function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): void {
     if (head) {
       res.writeHeader('Content-Length', String(w.headLength ?? w.body.length));
       res.endWithoutBody();
-    } else writeBody(res, w.body);
+    } else ended = writeBody(res, w.body);
   });
+  return ended;
 }
 
 /** bodies up to this size are handed to uws whole: it keeps what the socket does not take yet */
 const END_WHOLE_BYTES = 64 * 1024;
 
-/** Write a whole body, respecting backpressure (the uws VideoStreamer pattern for large ones). */
-function writeBody(res: Uws.HttpResponse, body: Buffer): void {
+/** Write a whole body, respecting backpressure (the uws VideoStreamer pattern for large ones); false while some is left to send. */
+function writeBody(res: Uws.HttpResponse, body: Buffer): boolean {
   if (body.length <= END_WHOLE_BYTES) {
     res.end(body);
-    return;
+    return true;
   }
   const total = body.length;
   const start = res.getWriteOffset();
   const [ok, done] = res.tryEnd(body, total);
-  if (ok || done) return;
+  if (ok || done) return true;
   res.onWritable((offset) => {
     const [ok2] = res.tryEnd(body.subarray(offset - start), total);
     return ok2;
   });
+  return false;
 }

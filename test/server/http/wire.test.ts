@@ -169,3 +169,43 @@ test('a large answer compressed per request is gzipped off the serving thread: s
     }
   }
 });
+
+test('a large answer to a client that reads slowly goes out whole as the socket drains, and the server lives on', async () => {
+  // 4 MB: more than the socket takes at once, so uws holds the rest and the answer completes later
+  // (a response left without an abort hook then made uws abort the whole process)
+  const body = Buffer.alloc(4 * 1024 * 1024, 0x61);
+  const s = await serve([{ pattern: '/huge', bucket: 'aircraft', handler: () => ({ body: { raw: body } }) }, ...routes], { rateLimits: false });
+  try {
+    const received = await new Promise<number>((resolve, reject) => {
+      const sock = connect(s.port, '127.0.0.1');
+      let bytes = 0;
+      sock.on('data', (b: Buffer) => {
+        bytes += b.length;
+        if (bytes >= body.length) {
+          sock.destroy();
+          resolve(bytes);
+        }
+      });
+      sock.on('error', reject);
+      sock.write(get('/huge'));
+      // read nothing for a while: the server's send buffer fills and the rest waits in uws
+      sock.pause();
+      setTimeout(() => sock.resume(), 400);
+    });
+    assert.ok(received >= body.length, `the whole body arrived (${received} bytes)`);
+    // a client that goes away mid-answer: the server must not fall over either
+    await new Promise<void>((resolve) => {
+      const sock = connect(s.port, '127.0.0.1', () => {
+        sock.write(get('/huge'));
+        sock.pause();
+        setTimeout(() => {
+          sock.destroy();
+          resolve();
+        }, 200);
+      });
+    });
+    assert.equal((await s.get('/v1/now')).status, 200, 'the server answers on');
+  } finally {
+    s.close();
+  }
+});
