@@ -21,6 +21,7 @@ test('a bundle step that fails after the commit says the new build is live, neve
   assert.ok(v, 'the build was committed before the bundles step');
   assert.match(r.stderr, new RegExp(`bundles: .*\\(build ${v.id} is published and served; only this later step failed: rerun the nightly\\)`));
   assert.doesNotMatch(r.stderr, /published tree is unchanged/);
+  rmSync(tmp, { recursive: true, force: true }); // a built tree: about 400 MB
 });
 
 test('run from another working directory, the defaults still find the shipped data; the bundle step gets the build\'s DuckDB limits; a missing --history is exit 2, not an empty build', () => {
@@ -40,6 +41,7 @@ test('run from another working directory, the defaults still find the shipped da
   assert.equal(missing.status, 2, missing.stderr);
   assert.match(missing.stderr, /nightly: --history .*no-such-folder: no such folder/);
   assert.equal(currentVersion(join(tmp, 'a2')), null, 'nothing built');
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 test('a night whose inputs equal the published build\'s builds nothing; a changed log day or --rebuild builds', async () => {
