@@ -1,7 +1,7 @@
 // the nightly build, one command with steps:
 //   traces -> flight log -> artifacts (+ estimate accuracy) -> validate -> atomic publish
 // `npm run --silent nightly -- --help`; with no flags it builds the bundled sample into var/.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
@@ -23,7 +23,9 @@ import { buildArtifacts } from './artifacts/pipeline.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { writeBundles } from './bundle/bundle.ts';
 import { installed } from '../lib/install.ts';
-import { readObject, type Version } from '../artifacts/tree.ts';
+import { currentHeader, readObject, type Version } from '../artifacts/tree.ts';
+import { readInputs, readRecordedInputs, writeInputs, type InputSources } from './publish/inputs.ts';
+import { dayFile } from './log/write.ts';
 import { decayFlow, decodeFlow, emptyFlow, encodeFlow, learnFlow } from '../lib/estimate/flow.ts';
 import { decodePaths, encodePaths, learnPaths, mergePaths } from '../lib/estimate/paths.ts';
 import { learnedDoc } from '../artifacts/learned.ts';
@@ -46,6 +48,7 @@ export interface NightlyConfig {
   creditsUrl: string;
   writeWorkers: number;
   validateAll: boolean;
+  rebuild: boolean;
 }
 
 const dirSet = (v: string) => (v ? undefined : 'must not be empty');
@@ -71,6 +74,7 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   // one worker beside the main thread fills a 2-core machine (bench/docs.ts)
   writeWorkers: { flag: 'write-workers', env: 'CONTRAIL_WRITE_WORKERS', kind: 'int', default: defaultWriteWorkers(), help: 'threads that gzip and write the documents (0: the main thread does it)', check: (v) => (v >= 0 && v <= 16 ? undefined : 'must be 0..16') },
   validateAll: { flag: 'validate-all', env: 'CONTRAIL_VALIDATE_ALL', kind: 'bool', default: false, help: 'validate every document against its schema (default: the first of each kind and a seeded sample; README "what is validated when")' },
+  rebuild: { flag: 'rebuild', env: 'CONTRAIL_REBUILD', kind: 'bool', default: false, help: 'build even when the inputs (code, reference data, the window\'s log files, options) equal those of the published build' },
   memoryLimit: { flag: 'memory-limit', env: 'CONTRAIL_DUCKDB_MEMORY', kind: 'string', default: '4GB', help: 'DuckDB memory limit (it spills to disk beyond it)' },
   // the same variables as the server's: the researchers' README and CREDITS carry absolute links
   baseUrl: { flag: 'base-url', env: 'CONTRAIL_BASE_URL', kind: 'string', default: '', help: 'public base URL of the service, for the absolute links in the researchers\' README and CREDITS (empty: none)', check: urlOrEmpty },
@@ -89,6 +93,8 @@ export interface NightlyResult {
   counts: Record<string, number>;
   written: number;
   linked: number;
+  /** true when the inputs equalled the published build's and nothing was built */
+  unchanged?: boolean;
 }
 
 export async function runNightly(c: NightlyConfig, progress: Progress, say: (line: string) => void, nowMs = Date.now()): Promise<NightlyResult> {
@@ -111,18 +117,33 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     const windowStart = archiveThrough ? maxDay(days[0]!, addDays(archiveThrough, 1 - c.windowDays)) : null;
     const windowDays = archiveThrough && windowStart ? daysBetween(windowStart, archiveThrough) + 1 : 0;
 
+    // a night whose inputs equal the published build's would make the same documents: stop here
+    const current = currentHeader(c.artifacts);
+    const recorded = current ? readRecordedInputs(current.dir) : null;
+    const windowLogDays = windowStart ? days.filter((d) => d >= windowStart) : [];
+    const inputs = readInputs(nightlyInputSources(c, windowLogDays, archiveThrough, windowStart, c.accuracy ? await newestDay(c.history).catch(() => null) : null, nowMs), recorded);
+    if (current && recorded && recorded.digest === inputs.digest && !c.rebuild) {
+      say(`inputs unchanged since build ${current.id} (code, reference data, ${windowLogDays.length} log days, options): nothing built, build ${current.id} stays current (--rebuild to build anyway)`);
+      const h = current.header;
+      // the bundles of that build may have failed after its commit ("rerun the nightly"): made here if so
+      if (bundlesBuildOf(c.bundles) !== current.id) await bundleStep(c, current.id, days, nowMs, progress, say);
+      return { buildId: current.id, log, archiveThrough: h.archive_through, windowDays: h.window_days, counts: h.counts, written: 0, linked: 0, unchanged: true };
+    }
+
     const buildId = newBuildId(c.artifacts, nowMs);
     // the validation sample is seeded by the clock: each night checks other documents, a night can be replayed
     progress.start('publish: stage (hard-link copy of the current version)', 0);
     const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs });
     progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects linked`);
     let result: NightlyResult;
-    const duck = { threads: c.threads, memoryLimit: c.memoryLimit, tempDirectory: join(c.artifacts, '.duckdb-spill') };
+    const duck = duckOf(c);
     const db = await openLog(c.log, { ...duck, since: windowStart ?? undefined });
     try {
       const ctx: BuildContext = {
         db: db.connection, refdata, ref: refViewOf(refdata), writer: staged.writer, archiveThrough, windowStart, windowDays,
         timetablesDir: c.timetables || null, nowMs, progress, counts: {},
+        // documents whose own inputs are unchanged are kept from the previous build when it was made by this code from this reference data
+        reuse: staged.previous && recorded?.static_digest === inputs.static_digest ? staged.previous.dir : null,
       };
       const made = await buildArtifacts(ctx);
       // the replay sees the routes exactly as the server will load them tonight, through its lookup
@@ -132,6 +153,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       progress.start('publish: last writes, manifest, commit', 0);
       await staged.writer.flush();
       staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
+      writeInputs(staged.writer.dir, inputs);
       const published = commit(c.artifacts, staged, c.keep);
       progress.done(`build ${published.id} is current`);
       const s = staged.writer.stats;
@@ -146,20 +168,37 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       db.close();
     }
     // after the commit: the new tree is live whatever happens here, and the error says so
-    if (c.bundles) {
-      try {
-        const b = await writeBundles({
-          log: c.log, root: c.artifacts, out: c.bundles, nowMs, progress, ...duck,
-          sources: join(c.ref, 'sources.json'), baseUrl: c.baseUrl, creditsUrl: c.creditsUrl, traffic: sampleCredit(c.history, days),
-        });
-        say(`bundles: ${b.written.length} files written (content changed), ${b.removed.length} removed, ${b.index.log.length} days and ${b.index.tables.length} tables listed in ${c.bundles}/index.json; DuckDB memory limit ${b.duckdb.memoryLimit}, spilling to ${b.duckdb.tempDirectory}`);
-      } catch (e) {
-        throw new AfterPublishError(`bundles: ${(e as Error).message}`, buildId);
-      }
-    }
+    await bundleStep(c, buildId, days, nowMs, progress, say);
     return result;
   } finally {
     release();
+  }
+}
+
+const duckOf = (c: NightlyConfig) => ({ threads: c.threads, memoryLimit: c.memoryLimit, tempDirectory: join(c.artifacts, '.duckdb-spill') });
+
+/** the researchers' files of the published build `buildId` (a failure says the build is live) */
+async function bundleStep(c: NightlyConfig, buildId: string, days: string[], nowMs: number, progress: Progress, say: (line: string) => void): Promise<void> {
+  if (!c.bundles) return;
+  const duck = duckOf(c);
+  try {
+    const b = await writeBundles({
+      log: c.log, root: c.artifacts, out: c.bundles, nowMs, progress, ...duck,
+      sources: join(c.ref, 'sources.json'), baseUrl: c.baseUrl, creditsUrl: c.creditsUrl, traffic: sampleCredit(c.history, days),
+    });
+    say(`bundles: ${b.written.length} files written (content changed), ${b.removed.length} removed, ${b.index.log.length} days and ${b.index.tables.length} tables listed in ${c.bundles}/index.json; DuckDB memory limit ${b.duckdb.memoryLimit}, spilling to ${b.duckdb.tempDirectory}`);
+  } catch (e) {
+    throw new AfterPublishError(`bundles: ${(e as Error).message}`, buildId);
+  }
+}
+
+/** the build the researchers' files were last made from (their index.json), null when none */
+function bundlesBuildOf(bundles: string): string | null {
+  if (!bundles) return null;
+  try {
+    return (JSON.parse(readFileSync(join(bundles, 'index.json'), 'utf8')) as { build_id: string | null }).build_id;
+  } catch {
+    return null;
   }
 }
 
@@ -204,6 +243,22 @@ async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: 
   ctx.writer.put(keys.paths(), encodePaths(paths, day));
   ctx.counts.traffic_paths = paths.length;
   say(`paths: learned ${added.length} paths of ${day}; ${paths.length} kept`);
+}
+
+/**
+ * What decides tonight's documents: the code (its source folders and the locked dependencies,
+ * DuckDB among them), the reference data, the review list, the window's log files and the options.
+ * published timetables are read against the clock (each airport's local day), so a build with
+ * them never counts as unchanged.
+ */
+function nightlyInputSources(c: NightlyConfig, windowLogDays: string[], archiveThrough: string | null, windowStart: string | null, accuracyDay: string | null, nowMs: number): InputSources {
+  return {
+    folders: { artifacts: installed('artifacts'), build: installed('build'), lib: installed('lib'), schemas: installed('schemas'), ref: c.ref },
+    files: { lock: installed('package-lock.json'), review: installed('data/catalog-review.csv') },
+    logFiles: Object.fromEntries(windowLogDays.map((d) => [`log:${d}`, dayFile(c.log, d)])),
+    values: { window_days: c.windowDays, log_empty: archiveThrough === null, timetables: c.timetables ? nowMs : null },
+    logValues: { archive_through: archiveThrough, window_start: windowStart, accuracy_day: accuracyDay },
+  };
 }
 
 /**

@@ -2,13 +2,15 @@
 // heard, with legs []), plus v1/refdata/aircraft/<hex> where reg or type is known. DuckDB does the
 // work per batch of hexes (bounded memory): the newest 200 legs as one JSON string per hex, the
 // majority callsign prefix, the latest reg/type heard. needs `legs_routed` (routes builder).
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { MAX_LEGS, airframeDoc, airframeIdentity, airframeJson, type LogIdentity } from '../../artifacts/airframe.ts';
 import { refAircraftDoc } from '../../artifacts/refdata.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
-import { allRows, sqlString, streamRows } from './duck.ts';
+import { allRows, loadTable, sqlString, streamRows } from './duck.ts';
 
 /** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
 const LEGS_PER_BATCH = 4_000_000;
@@ -51,6 +53,9 @@ const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${
  * the legs are an unordered list() sorted by list_sort on a leading descending key: an ordered
  * list(... ORDER BY) aggregate keeps a sort state per group and ran out of 4 GB on a year's log;
  * this holds a batch in about 1.3 GB.
+ * `digest` hashes everything of the document that comes from the log (reg, type, operator, the
+ * legs); the JSON text is made only where it differs from the previous build's (`af_prev`), so an
+ * unchanged airframe costs a hash, not a document.
  */
 function airframesSql(lo: string, hi: string | null): string {
   return `
@@ -64,23 +69,33 @@ lg AS (
   SELECT hex,
     arg_max(reg, last_ts) FILTER (WHERE reg IS NOT NULL AND reg <> '') AS reg,
     arg_max(upper(type), last_ts) FILTER (WHERE type IS NOT NULL AND type <> '') AS type,
-    to_json(list_transform(list_slice(list_sort(list({
+    list_slice(list_sort(list({
       k1: -first_ts, k2: -last_ts,
       date: CAST(CAST(to_timestamp(coalesce(dep_ts, first_ts)) AT TIME ZONE 'UTC' AS DATE) AS VARCHAR),
       org: org, dst: dst, org_ident: org_ident, dst_ident: dst_ident, callsign: callsign,
       dep: dep_ts, arr: arr_ts, first_seen: first_ts, last_seen: last_ts,
-      route_source: route_source, table_source: table_source})), 1, ${MAX_LEGS}),
+      route_source: route_source, table_source: table_source})), 1, ${MAX_LEGS}) AS l
+  FROM b GROUP BY hex),
+d AS (SELECT lg.*, ops.operator_icao, hash(lg.reg, lg.type, ops.operator_icao, lg.l)::VARCHAR AS digest FROM lg LEFT JOIN ops USING (hex))
+SELECT d.hex, d.reg, d.type, d.operator_icao, d.digest,
+  CASE WHEN p.digest IS DISTINCT FROM d.digest THEN to_json(list_transform(d.l,
       x -> {date: x.date, org: x.org, dst: x.dst, org_ident: x.org_ident, dst_ident: x.dst_ident, callsign: x.callsign,
             dep: x.dep, arr: x.arr, first_seen: x.first_seen, last_seen: x.last_seen,
-            route_source: x.route_source, table_source: x.table_source}))::VARCHAR AS legs
-  FROM b GROUP BY hex)
-SELECT lg.hex, lg.reg, lg.type, ops.operator_icao, lg.legs FROM lg LEFT JOIN ops USING (hex)`;
+            route_source: x.route_source, table_source: x.table_source}))::VARCHAR END AS legs
+FROM d LEFT JOIN af_prev p USING (hex)`;
 }
 
 interface HexRow extends LogIdentity {
   hex: string;
-  legs: string;
+  digest: string;
+  /** null: unchanged since the previous build (kept) */
+  legs: string | null;
 }
+
+/** the digest recorded for an airframe the log did not hear (its document comes from the registry alone) */
+const UNHEARD = 'unheard';
+/** where a version records each airframe's digest, for the next build */
+const AIRFRAME_STATE = join('state', 'airframe-digests.parquet');
 
 /** `legs`: the legs as DuckDB's JSON text (airframeJson), [] when not heard in the window, null when no log is loaded */
 function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | null, legs: string | [] | null): void {
@@ -94,16 +109,56 @@ function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | nu
   }
 }
 
+/** keep both documents of an airframe whose inputs did not change (the previous build wrote them) */
+function keep(ctx: BuildContext, hex: string): void {
+  if (!ctx.writer.keep(keys.airframe(hex))) {
+    throw new Error(`the previous build recorded a digest for airframe ${hex} but has no ${keys.airframe(hex)}: its state is inconsistent; rerun with --rebuild`);
+  }
+  ctx.counts.airframes = (ctx.counts.airframes ?? 0) + 1;
+  if (ctx.writer.keep(keys.refAircraft(hex))) ctx.counts['refdata.aircraft'] = (ctx.counts['refdata.aircraft'] ?? 0) + 1;
+}
+
+/** `af_prev(hex, digest)`: the previous build's digests when its documents may be kept (ctx.reuse), else empty */
+async function loadPrevious(ctx: BuildContext, db: DuckDBConnection): Promise<Set<string>> {
+  const file = ctx.reuse ? join(ctx.reuse, AIRFRAME_STATE) : null;
+  if (file && existsSync(file)) {
+    await db.run(`CREATE OR REPLACE TEMP TABLE af_prev AS SELECT hex, digest FROM read_parquet(${sqlString(file)})`);
+    const unheard = await allRows<{ hex: string }>(db, `SELECT hex FROM af_prev WHERE digest = '${UNHEARD}'`);
+    return new Set(unheard.map((r) => r.hex));
+  }
+  await db.run(`CREATE OR REPLACE TEMP TABLE af_prev (hex VARCHAR, digest VARCHAR)`);
+  return new Set();
+}
+
+/** record every airframe's digest in the version being built (a new file: the previous version's stays as it was) */
+async function saveDigests(ctx: BuildContext, db: DuckDBConnection, digests: [string, string][]): Promise<void> {
+  const file = join(ctx.writer.dir, AIRFRAME_STATE);
+  mkdirSync(dirname(file), { recursive: true });
+  await loadTable(db, 'af_digest', [['hex', 'VARCHAR'], ['digest', 'VARCHAR']], digests);
+  const tmp = `${file}.tmp-${process.pid}`;
+  await db.run(`COPY af_digest TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
+  renameSync(tmp, file);
+  await db.run(`DROP TABLE af_digest`);
+  await db.run(`DROP TABLE IF EXISTS af_prev`);
+}
+
 export async function buildAirframes(ctx: BuildContext, _legs: RoutedLegs, db: DuckDBConnection = ctx.db, maxLegs = LEGS_PER_BATCH): Promise<number> {
   const ref = ctx.ref;
   const seen = new Set<string>();
+  const digests: [string, string][] = [];
+  const unheardBefore = await loadPrevious(ctx, db);
+  let kept = 0;
   ctx.progress.start('airframes', 0);
   for (const [lo, hi] of await hexBatches(db, maxLegs)) {
     for await (const rows of streamRows<HexRow>(db, airframesSql(lo, hi))) {
       for (const r of rows) {
         if (!/^[0-9a-f]{6}$/.test(r.hex)) continue;
         seen.add(r.hex);
-        put(ctx, ref, r.hex, r, r.legs);
+        digests.push([r.hex, r.digest]);
+        if (r.legs === null) {
+          keep(ctx, r.hex);
+          kept++;
+        } else put(ctx, ref, r.hex, r, r.legs);
       }
       ctx.progress.tick(rows.length);
       await ctx.writer.drain();
@@ -115,10 +170,14 @@ export async function buildAirframes(ctx: BuildContext, _legs: RoutedLegs, db: D
   for (const row of ref.allRegistry()) {
     if (seen.has(row.hex)) continue;
     seen.add(row.hex);
-    put(ctx, ref, row.hex, null, noLegs);
+    digests.push([row.hex, UNHEARD]);
+    if (unheardBefore.has(row.hex)) {
+      keep(ctx, row.hex);
+      kept++;
+    } else put(ctx, ref, row.hex, null, noLegs);
     if (++n % DRAIN_EVERY === 0) await ctx.writer.drain();
   }
-  ctx.progress.done(`${seen.size} airframes`);
+  await saveDigests(ctx, db, digests);
+  ctx.progress.done(`${seen.size} airframes (${kept} unchanged since the previous build, kept unbuilt)`);
   return seen.size;
 }
-

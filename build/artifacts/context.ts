@@ -27,6 +27,12 @@ export interface BuildContext {
   progress: Progress;
   /** counts per artifact kind, filled by the builders, written to the manifest */
   counts: Record<string, number>;
+  /**
+   * the previous version's folder when it was built by the same code from the same reference data
+   * and options (build/publish/inputs.ts static_digest): a step may keep its documents whose own
+   * inputs it finds unchanged (recorded in the folder's state/) without building them; null: build all
+   */
+  reuse?: string | null;
 }
 
 // DuckDB objects one step makes for later ones. a step that reads one takes its handle as an

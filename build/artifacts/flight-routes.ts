@@ -3,7 +3,8 @@
 // (artifacts/meta.ts), and returns what later steps need: the table itself (airports) and the
 // DuckDB view `legs_routed` (legs with IATA ends, a missing end filled from the table when the
 // heard end agrees; airframes and refdata).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RefAirports, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
@@ -169,12 +170,21 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     });
     ctx.progress.done(`${table.size} routes`);
     ctx.progress.start('routes: write', decided.length);
+    // a route the log never heard is the catalog's row, checked against the reference data: when the
+    // previous build had it unheard too and was made from the same code and data, it is kept unbuilt
+    const unheardBefore = readUnheard(ctx.reuse ?? null);
+    const unheardNow: string[] = [];
+    let kept = 0;
     for (let i = 0; i < decided.length; i++) {
       const args = decided[i]!;
-      ctx.writer.put(keys.route(args[0]), routeDoc(...args));
+      const cs = args[0];
+      if (args[2] === null) unheardNow.push(cs);
+      if (args[2] === null && unheardBefore.has(cs) && ctx.writer.keep(keys.route(cs))) kept++;
+      else ctx.writer.put(keys.route(cs), routeDoc(...args));
       ctx.progress.tick();
       if (i % DRAIN_EVERY === DRAIN_EVERY - 1) await ctx.writer.drain();
     }
+    writeUnheard(ctx.writer.dir, unheardNow);
     ctx.writer.put(keys.routesTable(), encodeRoutesTable(table));
     ctx.writer.put(keys.lookup(), encodeLookup(ref));
     const legs = await loadRoutesTable(ctx.db, table, airports);
@@ -182,9 +192,29 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     for (const [k, n] of Object.entries(outcomes)) ctx.counts[`routes.${k}`] = n;
     if (skipped) ctx.counts['routes.review_rows_skipped'] = skipped;
     const fmt = Object.entries(outcomes).map(([k, n]) => `${k} ${n}`).join(', ');
-    ctx.progress.done(`${table.size} routes (${fmt}); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`);
+    ctx.progress.done(`${table.size} routes (${fmt}; ${kept} unheard and unchanged, kept unbuilt); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`);
     return { table, legs };
   };
 }
 
 export const buildRoutes = makeRoutesBuilder();
+
+/** where a version records the callsigns whose route came from the catalog alone (never heard in its window) */
+const UNHEARD_ROUTES_STATE = join('state', 'routes-unheard.json');
+
+function readUnheard(reuse: string | null): Set<string> {
+  if (!reuse) return new Set();
+  try {
+    return new Set(JSON.parse(readFileSync(join(reuse, UNHEARD_ROUTES_STATE), 'utf8')) as string[]);
+  } catch {
+    return new Set(); // not recorded (an older build): every route is built
+  }
+}
+
+/** a new file under a temporary name, then renamed: the previous version's hard link stays as it was */
+function writeUnheard(versionDir: string, callsigns: string[]): void {
+  const file = join(versionDir, UNHEARD_ROUTES_STATE);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, JSON.stringify(callsigns));
+  renameSync(`${file}.tmp`, file);
+}

@@ -13,9 +13,12 @@ const BATCH_BYTES = 1 << 20;
 /** batches queued per worker before drain() waits: bounds the memory held for the workers */
 const QUEUED_PER_WORKER = 8;
 
+/** a document's gzip length, and its sha256 and UTF-8 length when the worker was asked to hash it ('' and 0 otherwise) */
+export type WriteDone = (gzipBytes: number, sha256: string, bytes: number) => void;
+
 interface Sent {
   keys: string[];
-  done: ((gzipBytes: number) => void)[];
+  done: WriteDone[];
   worker: Slot;
 }
 
@@ -28,7 +31,7 @@ export class WritePool {
   private readonly slots: Slot[];
   private readonly sent = new Map<number, Sent>();
   private next = 0;
-  private batch: WriteBatch & { keys: string[]; done: ((n: number) => void)[]; bytes: number } = this.emptyBatch();
+  private batch: WriteBatch & { keys: string[]; done: WriteDone[]; bytes: number; transfer: ArrayBuffer[] } = this.emptyBatch();
   private error: Error | null = null;
   private waiters: (() => void)[] = [];
   private closed = false;
@@ -53,14 +56,20 @@ export class WritePool {
     return n;
   }
 
-  /** Queue one document; `done` gets its gzip length once it is on disk. Throws an earlier failure. */
-  add(key: string, file: string, json: string | Uint8Array, replace: boolean, done: (gzipBytes: number) => void): void {
+  /**
+   * Queue one document; `done` gets its gzip length once it is on disk (and its hash with `hash`).
+   * A Uint8Array that alone fills its ArrayBuffer is moved to the worker, not copied: the caller
+   * must not touch it again. Throws an earlier failure.
+   */
+  add(key: string, file: string, json: string | Uint8Array, replace: boolean, hash: boolean, done: WriteDone): void {
     this.throwIfFailed();
     const b = this.batch;
     b.keys.push(key);
     b.files.push(file);
     b.docs.push(json);
     b.replace[b.files.length - 1] = replace ? 1 : 0;
+    b.hash[b.files.length - 1] = hash ? 1 : 0;
+    if (typeof json !== 'string' && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength && json.buffer instanceof ArrayBuffer) b.transfer.push(json.buffer);
     b.done.push(done);
     b.bytes += json.length;
     if (b.files.length === BATCH_DOCS || b.bytes >= BATCH_BYTES) this.send();
@@ -84,7 +93,10 @@ export class WritePool {
   }
 
   private emptyBatch() {
-    return { id: 0, keys: [] as string[], files: [] as string[], docs: [] as (string | Uint8Array)[], replace: new Uint8Array(BATCH_DOCS), done: [] as ((n: number) => void)[], bytes: 0 };
+    return {
+      id: 0, keys: [] as string[], files: [] as string[], docs: [] as (string | Uint8Array)[], replace: new Uint8Array(BATCH_DOCS), hash: new Uint8Array(BATCH_DOCS),
+      done: [] as WriteDone[], bytes: 0, transfer: [] as ArrayBuffer[],
+    };
   }
 
   private send(): void {
@@ -95,8 +107,8 @@ export class WritePool {
     this.sent.set(id, { keys: b.keys, done: b.done, worker: slot });
     // a worker holds the process open only while it has work: an idle pool never keeps it alive
     if (slot.inFlight++ === 0) slot.worker.ref();
-    const msg: WriteBatch = { id, files: b.files, docs: b.docs, replace: b.replace.subarray(0, b.files.length) };
-    slot.worker.postMessage(msg);
+    const msg: WriteBatch = { id, files: b.files, docs: b.docs, replace: b.replace.subarray(0, b.files.length), hash: b.hash.subarray(0, b.files.length) };
+    slot.worker.postMessage(msg, b.transfer);
   }
 
   private reply(r: WriteReply): void {
@@ -104,7 +116,7 @@ export class WritePool {
     if (!s) return;
     this.sent.delete(r.id);
     if (--s.worker.inFlight === 0) s.worker.worker.unref();
-    if (r.ok) for (let i = 0; i < s.done.length; i++) s.done[i]!(r.gzipBytes[i]!);
+    if (r.ok) for (let i = 0; i < s.done.length; i++) s.done[i]!(r.gzipBytes[i]!, r.sha256[i]!, r.bytes[i]!);
     else this.error ??= new Error(`cannot write artifact ${s.keys[r.index]}: ${r.message}`);
     this.wake();
   }

@@ -19,6 +19,9 @@ import { writeGzipped } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
 import { validationSampler, type ValidateMode } from './validate-sample.ts';
 
+/** texts from this length on (an airframe, a board) go to the workers as their UTF-8 bytes, moved, not copied */
+const TRANSFER_FROM = 4096;
+
 export interface WriterOptions {
   /** threads that gzip and write the files (write-pool.ts); 0: this thread, inside put itself */
   workers?: number;
@@ -87,6 +90,19 @@ export class ArtifactWriter {
     this.store(key, json);
   }
 
+  /**
+   * Keep the previous version's object under `key` unbuilt (the caller knows its inputs are
+   * unchanged): it is already here as a hard link. false when the previous version has no such object.
+   */
+  keep(key: string): boolean {
+    const prev = this.previous?.manifest.objects[key];
+    if (!prev) return false;
+    if (this.objects[key]) throw new Error(`artifact ${key} written twice in one build`);
+    this.entry(key, prev);
+    this.stats.linked++;
+    return true;
+  }
+
   /** Wait while the write workers are behind (call between chunks of a long step). */
   async drain(): Promise<void> {
     await this.pool?.drain();
@@ -111,10 +127,6 @@ export class ArtifactWriter {
   private store(key: string, json: string | Buffer): void {
     assertSafeKey(key);
     if (this.objects[key]) throw new Error(`artifact ${key} written twice in one build`);
-    // hashed here: the unchanged check needs it at once, and sha256 of a small document costs
-    // about a microsecond (bench/docs.ts)
-    const sha256 = createHash('sha256').update(json).digest('hex');
-    const bytes = typeof json === 'string' ? Buffer.byteLength(json) : json.length;
     const file = join(this.dir, fileOf(key));
     const parent = dirname(file);
     if (!this.dirs.has(parent)) {
@@ -122,20 +134,38 @@ export class ArtifactWriter {
       this.dirs.add(parent);
     }
     const prev = this.previous?.manifest.objects[key];
+    if (!prev && this.pool) {
+      // nothing to compare with (a first build, a new key): the worker hashes it beside the gzip
+      const e: ObjectEntry = { sha256: '', bytes: 0, gzip_bytes: 0 };
+      this.pool.add(key, file, json, false, true, (gz, sha256, bytes) => {
+        e.sha256 = sha256;
+        e.bytes = bytes;
+        e.gzip_bytes = gz;
+        this.stats.bytes += gz;
+      });
+      this.entry(key, e); // filled in when the worker reports
+      this.stats.written++;
+      return;
+    }
+    // the unchanged check needs the hash at once. a large text is hashed as the UTF-8 bytes the
+    // worker will gzip, and those bytes move to the worker instead of a copy of the text
+    const data = this.pool && typeof json === 'string' && json.length >= TRANSFER_FROM ? Buffer.from(json) : json;
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
     if (prev && prev.sha256 === sha256) {
       // already here: hard-linked from the previous version
       this.entry(key, { sha256, bytes, gzip_bytes: prev.gzip_bytes });
       this.stats.linked++;
     } else if (this.pool) {
       const e: ObjectEntry = { sha256, bytes, gzip_bytes: 0 };
-      this.pool.add(key, file, json, prev !== undefined, (gz) => {
+      this.pool.add(key, file, data, prev !== undefined, false, (gz) => {
         e.gzip_bytes = gz;
         this.stats.bytes += gz;
       });
       this.entry(key, e); // gzip_bytes 0 until the worker reports it
       this.stats.written++;
     } else {
-      this.entry(key, { sha256, bytes, gzip_bytes: writeGzipped(file, json, prev !== undefined) });
+      this.entry(key, { sha256, bytes, gzip_bytes: writeGzipped(file, data, prev !== undefined) });
       this.stats.written++;
     }
   }

@@ -1,7 +1,7 @@
 // the nightly as cron runs it: what it says when a step after the commit fails must be true.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { currentVersion } from '../../artifacts/tree.ts';
@@ -21,6 +21,7 @@ test('a bundle step that fails after the commit says the new build is live, neve
   assert.ok(v, 'the build was committed before the bundles step');
   assert.match(r.stderr, new RegExp(`bundles: .*\\(build ${v.id} is published and served; only this later step failed: rerun the nightly\\)`));
   assert.doesNotMatch(r.stderr, /published tree is unchanged/);
+  rmSync(tmp, { recursive: true, force: true }); // a built tree: about 400 MB
 });
 
 test('run from another working directory, the defaults still find the shipped data; the bundle step gets the build\'s DuckDB limits; a missing --history is exit 2, not an empty build', () => {
@@ -40,4 +41,49 @@ test('run from another working directory, the defaults still find the shipped da
   assert.equal(missing.status, 2, missing.stderr);
   assert.match(missing.stderr, /nightly: --history .*no-such-folder: no such folder/);
   assert.equal(currentVersion(join(tmp, 'a2')), null, 'nothing built');
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+test('a night whose inputs equal the published build\'s builds nothing; a changed log day or --rebuild builds', async () => {
+  const { parseConfig } = await import('../../lib/cli.ts');
+  const { NIGHTLY_SPECS, runNightly } = await import('../../build/nightly.ts');
+  const { silentProgress } = await import('../../build/progress.ts');
+  const { cpSync, utimesSync } = await import('node:fs');
+  const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-same-'));
+  const artifacts = join(tmp, 'artifacts');
+  const log = join(tmp, 'log');
+  const base = ['--ref', join(ROOT, 'test/fixtures/ref-small'), '--log', log, '--artifacts', artifacts, '--bundles', '', '--no-accuracy'];
+  const run = (extra: string[], nowMs: number) => {
+    const lines: string[] = [];
+    const c = parseConfig(NIGHTLY_SPECS, [...base, ...extra], {}).config;
+    return runNightly(c, silentProgress, (l) => void lines.push(l), nowMs).then((r) => ({ r, lines }));
+  };
+  const first = await run([], Date.UTC(2026, 10, 25, 3));
+  assert.ok(first.r.written > 0 && !first.r.unchanged);
+  // the next night, the same log (read from the traces again) and the same code and data: nothing built
+  const same = await run(['--skip-log'], Date.UTC(2026, 10, 26, 3));
+  assert.equal(same.r.unchanged, true);
+  assert.equal(same.r.buildId, first.r.buildId);
+  assert.equal(currentVersion(artifacts)!.id, first.r.buildId);
+  assert.match(same.lines.join('\n'), new RegExp(`inputs unchanged since build ${first.r.buildId}`));
+  // --rebuild builds anyway, and writes nothing new
+  const forced = await run(['--skip-log', '--rebuild'], Date.UTC(2026, 10, 27, 3));
+  assert.ok(!forced.r.unchanged && forced.r.buildId !== first.r.buildId);
+  assert.equal(forced.r.written, 0);
+  // one log day's file replaced by other bytes: a build
+  const day = first.r.archiveThrough!;
+  const file = join(log, `day=${day}`, 'legs.parquet');
+  cpSync(file, `${file}.copy`);
+  writeFileSync(file, readFileSync(`${file}.copy`).subarray(0)); // same bytes, new mtime: hashed again, still unchanged
+  utimesSync(file, new Date(), new Date(Date.now() + 10_000));
+  assert.equal((await run(['--skip-log'], Date.UTC(2026, 10, 28, 3))).r.unchanged, true);
+  // the day without its first leg: other bytes, a build
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  await db.run(`COPY (SELECT * FROM read_parquet('${file}.copy') OFFSET 1) TO '${file}' (FORMAT parquet)`);
+  db.closeSync();
+  const changed = await run(['--skip-log'], Date.UTC(2026, 10, 29, 3));
+  assert.ok(!changed.r.unchanged && changed.r.written > 0);
+  rmSync(`${file}.copy`);
+  rmSync(tmp, { recursive: true, force: true });
 });
