@@ -17,7 +17,8 @@ import { flag } from './flags.ts';
 const HELP = `Usage: npx tsx bench/live.ts [options]
 
 The live server over loopback under wrk (-t2 -c64 by default), every case measured --rounds times
-and summarised as medians: req/s (min-max over the rounds), p50 / p99 latency, mean answer size.
+and summarised as medians: req/s (min-max over the rounds), p50 / p99 latency, mean answer size, and
+each server's CPU time per answer (its whole process group, every thread, from /proc).
 Point cases ask each request about a different point drawn from the snapshot's own aircraft.
 
 Contrail alone (default): the server reads a copy of --snapshot that this bench rewrites with a
