@@ -174,8 +174,8 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   let stream: Stream | null = null;
   const shared = c.rateLimits && c.rateLimitRedis ? new SharedLimits({ url: c.rateLimitRedis, windowS: WINDOW_S, log: o.log }) : null;
   await shared?.ready();
-  // more than one serving thread: one table of limits and open streams for all of them, and the
-  // ingest thread's parts in shared memory (every thread answers from the same bytes)
+  // more than one serving thread: one table of limits and open streams for all of them, and a
+  // copy of each snapshot's parts per worker, made by the ingest thread
   const threads = c.serveThreads > 1 && (!o.clock || o.workersOnSystemClock === true);
   const limitsMemory = threads ? ThreadLimits.allocate(services.clock()) : null;
   const table = limitsMemory ? new ThreadLimits(limitsMemory, WINDOW_S) : null;

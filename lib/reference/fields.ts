@@ -10,9 +10,10 @@ import { parseRunways } from './runways.ts';
 
 /** The OurAirports locator (airports and runway ends) from a reference folder (data/ref). */
 export function loadLocator(refDir: string): AirportLocator {
-  const csv = (name: string) => gunzipSync(readFileSync(join(refDir, 'ourairports', name))).toString('utf8');
-  return buildLocator(parseAirports(csv('airports.csv.gz')).airports, parseRunways(csv('runways.csv.gz')).runways);
+  return buildLocator(parseAirports(ourAirports(refDir, 'airports.csv.gz')).airports, parseRunways(ourAirports(refDir, 'runways.csv.gz')).runways);
 }
+
+const ourAirports = (refDir: string, name: string) => gunzipSync(readFileSync(join(refDir, 'ourairports', name))).toString('utf8');
 
 /**
  * The field lookup alone, for a process that needs nothing else of the airports (the live
@@ -22,9 +23,8 @@ export function loadLocator(refDir: string): AirportLocator {
  * (README "Serving-thread stalls").
  */
 export function loadFieldLookup(refDir: string): FieldLookup {
-  const csv = (name: string) => gunzipSync(readFileSync(join(refDir, 'ourairports', name))).toString('utf8');
-  const slim = parseAirports(csv('airports.csv.gz')).airports.map((a) => ({ ident: a.ident, kind: a.kind, lat: a.lat, lon: a.lon, elevation_ft: a.elevation_ft, iata: null, icao: null, name: '', iso_country: '', iso_region: '', municipality: '', scheduled_service: false, tz: '' }));
-  const runways = parseRunways(csv('runways.csv.gz')).runways;
+  const slim = parseAirports(ourAirports(refDir, 'airports.csv.gz')).airports.map((a) => ({ ident: a.ident, kind: a.kind, lat: a.lat, lon: a.lon, elevation_ft: a.elevation_ft, iata: null, icao: null, name: '', iso_country: '', iso_region: '', municipality: '', scheduled_service: false, tz: '' }));
+  const runways = parseRunways(ourAirports(refDir, 'runways.csv.gz')).runways;
   return fieldsOf(buildLocator(slim, runways));
 }
 

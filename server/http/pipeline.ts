@@ -41,6 +41,11 @@ export interface PipelineOptions {
   gzipOffLoop: number;
   log: Log;
   observe?: (route: string, bucket: string, status: number, ms: number, req: Observed) => void;
+  /**
+   * answers a request no route of this pipeline matches, instead of the 404 (a serving worker
+   * forwards it to the main thread, server/serve/); it is then neither counted nor observed here
+   */
+  unrouted?: Pipeline;
 }
 
 export type Pipeline = (r: Incoming, send: (w: Wire) => void, aborted: () => boolean) => void;
@@ -71,7 +76,7 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
     f.write(w);
   }
 
-  function answer(f: Flight, match: Match, d: RateDecision | null): void {
+  function answer(f: Flight, match: Match, cache: string, d: RateDecision | null): void {
     const rl: [string, string][] = [];
     if (d) {
       rl.push(['RateLimit-Limit', String(d.limit)], ['RateLimit-Remaining', String(d.remaining)], ['RateLimit-Reset', String(d.resetS)]);
@@ -84,7 +89,6 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
     const req: Req = { method: r.method, path: f.path!, query: r.query, params: match.params, get ip() { return r.ip(); }, nowMs: f.nowMs, headers: r.headers };
     try {
       const rep = match.route.handler(req);
-      const cache = policyFor(match.route.bucket).cache;
       if (etagMatches(r.headers['if-none-match'], rep.etag)) return send(f, encodeNotModified(rep, cache, rl));
       const later = f.head ? null : gzipOffLoop(rep, f.codings, offLoop);
       if (!later) return send(f, encodeReply(rep, f.codings, cache, rl));
@@ -106,6 +110,7 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
     f.path = decodePath(r.rawPath);
     if (f.path === null) return send(f, encodeError(new ApiError(422, 'invalid_request', 'the path has broken percent-encoding'), []));
     const match = router.match(f.path);
+    if (!match && opts.unrouted) return opts.unrouted(r, write, aborted);
     // the unroutable path is not echoed: it may carry a station UUID or whatever a prober sent
     if (!match) return send(f, encodeError(new ApiError(404, 'not_found', 'no such operation; /docs lists them all'), []));
     f.route = match.route.pattern;
@@ -118,14 +123,14 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
       return send(f, encodeError(new ApiError(405, 'invalid_request', `${method} is not supported: every operation is GET`, { Allow: 'GET, HEAD' }), []));
     }
     const policy = policyFor(match.route.bucket);
-    if (!opts.rateLimits || policy.limit <= 0) return answer(f, match, null);
-    if (!opts.shared) return answer(f, match, limiter.hit(match.route.bucket, rateKeyOf(r.ip()), policy.limit, f.nowMs));
+    if (!opts.rateLimits || policy.limit <= 0) return answer(f, match, policy.cache, null);
+    if (!opts.shared) return answer(f, match, policy.cache, limiter.hit(match.route.bucket, rateKeyOf(r.ip()), policy.limit, f.nowMs));
     // the shared count answers later: the request is plain data already, and a client gone
     // meanwhile is neither handled nor written to; the address is read now, while it can be
     void opts.shared.hit(match.route.bucket, rateKeyOf(r.ip()), policy.limit, f.nowMs).then(
-      (d) => aborted() || answer(f, match, d),
+      (d) => aborted() || answer(f, match, policy.cache, d),
       // hit() never rejects; were it to, the request is served unlimited rather than failed
-      () => aborted() || answer(f, match, null),
+      () => aborted() || answer(f, match, policy.cache, null),
     );
   };
 }

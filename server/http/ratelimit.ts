@@ -123,7 +123,7 @@ export class RateLimiter {
 }
 
 /** 32-bit FNV-1a of a string */
-function fnv1a(s: string): number {
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

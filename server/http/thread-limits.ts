@@ -10,7 +10,7 @@
 // - window starts are whole seconds, so a window may end up to a second early.
 // known race, bounded: a new client's first two requests on two threads at the instant a slot's
 // window ends may open two windows for it; each still allows at most `limit`.
-import type { RateDecision } from './ratelimit.ts';
+import { fnv1a, type RateDecision } from './ratelimit.ts';
 
 const EMPTY = 0;
 /** a slot being written by a thread: readers wait (a handful of stores) */
@@ -123,14 +123,12 @@ export class ThreadLimits {
       let free = -1;
       let freeTag = EMPTY;
       let i = (h1 & this.mask) || 1;
-      let k = 0;
-      for (; k < PROBE; k++, i = ((i + 1) & this.mask) || 1) {
+      for (let k = 0; k < PROBE; k++, i = ((i + 1) & this.mask) || 1) {
         const at = i * W;
-        const tag = Atomics.load(a, at);
-        if (tag === BUSY) {
-          k--; // being written: read it again
-          continue;
-        }
+        let tag = Atomics.load(a, at);
+        // being written by another thread (four stores): read this slot again until it is done,
+        // never step past it (it may be this very key being filed)
+        while (tag === BUSY) tag = Atomics.load(a, at);
         if (tag === h1 && Atomics.load(a, at + 1) === h2) {
           if (!gauge) this.restartIfEnded(at, now);
           return at;
@@ -165,15 +163,8 @@ export class ThreadLimits {
   }
 }
 
-/** 32-bit FNV-1a, never EMPTY or BUSY */
-function hashA(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h | 2;
-}
+/** RateLimiter's FNV-1a, never EMPTY or BUSY */
+const hashA = (s: string): number => fnv1a(s) | 2;
 
 /** a second, independent 32-bit hash (a multiply-xorshift over the characters) */
 function hashB(s: string): number {

@@ -49,11 +49,8 @@ export interface ServerOptions {
   observe?: (route: string, bucket: string, status: number, ms: number, req: Observed) => void;
   /** the rate-limit counts (default: this thread's own memory; server/serve/ shares one between serving threads) */
   limiter?: Limits;
-  /**
-   * decides who answers a request, given this thread's pipeline (default: the pipeline itself; a
-   * serving worker forwards the routes only the main thread can answer, server/serve/)
-   */
-  dispatch?: (local: Pipeline) => Pipeline;
+  /** answers what no route here matches, instead of the 404 (a serving worker forwards it, server/serve/) */
+  unrouted?: Pipeline;
   /** registers WebSocket routes (server/stream/socket.ts) on the app before the HTTP catch-all */
   sockets?: (app: Uws.TemplatedApp, edge: SocketEdge) => void;
 }
@@ -103,8 +100,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     refuse: (res, err, rl) => writeWire(res, encodeError(err, rl), false),
   });
 
-  const pipeline = makePipeline(routes, { rateLimits: opts.rateLimits, limiter, ...(opts.shared ? { shared: opts.shared } : {}), clock, gzipOffLoop: opts.gzipOffLoop ?? 0, log, ...(opts.observe ? { observe: opts.observe } : {}) });
-  const dispatch = opts.dispatch ? opts.dispatch(pipeline) : pipeline;
+  const pipeline = makePipeline(routes, { rateLimits: opts.rateLimits, limiter, ...(opts.shared ? { shared: opts.shared } : {}), clock, gzipOffLoop: opts.gzipOffLoop ?? 0, log, ...(opts.observe ? { observe: opts.observe } : {}), ...(opts.unrouted ? { unrouted: opts.unrouted } : {}) });
   app.any('/*', (res, uReq) => {
     let aborted = false;
     let answered = false;
@@ -127,7 +123,7 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
         return (ipMemo ??= aborted ? '' : clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']));
       },
     };
-    dispatch(
+    pipeline(
       incoming,
       (w) => {
         answered = writeWire(res, w, method === 'HEAD');

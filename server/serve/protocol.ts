@@ -13,7 +13,7 @@ export interface ServeWorkerData {
   port: number;
   /** ThreadLimits' table, when the limits are counted in this process */
   limits: SharedArrayBuffer | null;
-  /** the listen address of this worker, for its log line */
+  /** this worker's number (1, 2, ...; the main thread is 0): its log lines and /metrics name it */
   index: number;
 }
 

@@ -1,6 +1,6 @@
 // a serving thread (--serve-threads): its own uWS app on the main thread's port, answering the
 // live routes that need only the snapshot (/v1/aircraft, /v2/point, the /v2 searches, /v1/stream)
-// from the parts the main thread shares with it; every other request is forwarded to the main
+// from its own copy of each snapshot's parts; every other request is forwarded to the main
 // thread and answered there by the same pipeline. the rate limits and the open-stream counts are
 // the process's one shared table (ThreadLimits), or Redis when the limits are shared by replicas.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -12,7 +12,6 @@ import { pointRoutes } from '../handlers/point.ts';
 import { searchRoutes } from '../handlers/search.ts';
 import { streamRoutes } from '../handlers/stream.ts';
 import type { Pipeline } from '../http/pipeline.ts';
-import { decodePath, Router } from '../http/router.ts';
 import { SharedLimits } from '../http/shared-limits.ts';
 import { ThreadLimits } from '../http/thread-limits.ts';
 import type { Wire } from '../http/respond.ts';
@@ -33,7 +32,6 @@ const log: Log = (line, level) => post({ t: 'log', line: `serving thread ${data.
 const live = new LiveState({ maxAgeS: c.maxAgeS, eagerGzip: false });
 const blocks = loadCodeBlocks();
 const routes = [...aircraftRoutes(live), ...pointRoutes(live), ...searchRoutes({ live, isMilitaryHex: (h) => blocks.isMilitaryHex(h) }), ...streamRoutes()];
-const mine = new Router(routes);
 const table = data.limits ? new ThreadLimits(data.limits, WINDOW_S) : null;
 const shared = c.rateLimits && c.rateLimitRedis ? new SharedLimits({ url: c.rateLimitRedis, windowS: WINDOW_S, log }) : null;
 
@@ -46,9 +44,8 @@ const observe: ServerOptions['observe'] = (route, bucket, status, ms, req) => {
 // requests forwarded to the main thread, until it answers
 const waiting = new Map<number, { write: (w: Wire) => void; aborted: () => boolean }>();
 let nextId = 0;
-const dispatch = (local: Pipeline): Pipeline => (r, write, aborted) => {
-  const path = decodePath(r.rawPath);
-  if (path === null || mine.match(path)) return local(r, write, aborted);
+// what no route here matches goes to the main thread (the pipeline has decoded and routed it once)
+const forward: Pipeline = (r, write, aborted) => {
   const id = ++nextId;
   waiting.set(id, { write, aborted });
   post({ t: 'forward', id, method: r.method, rawPath: r.rawPath, query: r.query, headers: r.headers, ip: r.ip() });
@@ -69,7 +66,7 @@ async function main(): Promise<void> {
     ...(shared && { shared }),
     log,
     observe,
-    dispatch,
+    unrouted: forward,
     sockets: (app, edge) => {
       stream = attachStream(app, edge, { live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer, ...(table && { opens: table }) });
     },
