@@ -212,11 +212,18 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
       })
     : null;
   if (serving) {
-    // the snapshot already live (copied once, here), then every next one with the copies the
-    // ingest thread made for the workers
+    // the snapshot already live goes to each worker as it starts (copied once, here); every next
+    // one is published here and its copies go from the ingest thread to the workers directly
     const now = services.live.latest();
-    if (now) serving.push(now.snap.parts, [], now.trustedS);
-    services.feed?.onSnapshot((snap) => snap.prepared && serving.push(snap.prepared, snap.servingCopies ?? [], services.clock() / 1000));
+    if (now) serving.push(now.snap.parts, now.trustedS, true);
+    const ingest = services.ingest;
+    ingest?.connect(() => serving.channels());
+    services.feed?.onSnapshot((snap) => {
+      if (!snap.prepared) return;
+      const receivedS = services.clock() / 1000;
+      serving.push(snap.prepared, receivedS);
+      if (snap.ingestId !== undefined) ingest?.publish(snap.ingestId, receivedS);
+    });
   }
   return {
     port: running.port,

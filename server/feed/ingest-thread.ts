@@ -1,13 +1,19 @@
 // the serving thread's side of the ingest thread (ingest-worker.ts): hands it each feed file and
 // gets back the snapshot ready to serve. one job at a time: the feed polls sequentially, so a
 // queue of one suffices.
-import type { Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { tsWorker } from '../../lib/ts-worker.ts';
 import type { FeedCounters } from './normalize.ts';
 import type { ParseResult } from './parse.ts';
 import type { AircraftRecord, FeedSnapshot } from './record.ts';
 import type { SnapshotParts } from '../live/prepare.ts';
-import type { IngestJob, IngestReply, IngestTimes } from './ingest-worker.ts';
+import type { IngestControl, IngestJob, IngestReply, IngestTimes } from './ingest-worker.ts';
+
+/** what a job gives back: the parse's verdict (reason `read_error` for a file not read) and its counts */
+export interface IngestResult {
+  result: ParseResult | { ok: false; reason: 'read_error'; detail: string };
+  counters: FeedCounters;
+}
 
 export class IngestThread {
   private worker: Worker | null = null;
@@ -17,6 +23,8 @@ export class IngestThread {
   brotli: () => boolean = () => false;
   /** copies of each snapshot's parts made for the other serving threads (server/serve/) */
   copies = 0;
+  /** makes a port to each other serving thread, for the copies (asked again when the worker restarts) */
+  private sinks: (() => MessagePort[]) | null = null;
   /** the newest snapshot's time on the ingest thread (for /metrics); null before the first */
   last: IngestTimes | null = null;
 
@@ -25,15 +33,48 @@ export class IngestThread {
    * caller must not use them afterwards). The snapshot comes back with its parts (`prepared`);
    * its `aircraft` are read back from the parts only if someone asks for them.
    */
-  parse(bytes: Buffer, maxAircraft = Number.MAX_SAFE_INTEGER): Promise<{ result: ParseResult; counters: FeedCounters }> {
-    const w = this.start();
-    const id = ++this.next;
+  parse(bytes: Buffer, maxAircraft = Number.MAX_SAFE_INTEGER): Promise<IngestResult> {
     // transfer when the Buffer owns its whole ArrayBuffer, else copy once
     const ab = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
+    return this.run({ bytes: ab }, maxAircraft, [ab]);
+  }
+
+  /**
+   * The same for a file the ingest thread reads itself: its bytes (6.5 MB a second for a 12k
+   * feed) are never allocated on the serving thread, where each would count toward the external
+   * memory that sets off a full collection. A file that cannot be read, or has grown past
+   * `maxBytes` since it was looked at, fails with reason `read_error`.
+   */
+  read(path: string, maxBytes: number, maxAircraft = Number.MAX_SAFE_INTEGER): Promise<IngestResult> {
+    return this.run({ path, maxBytes }, maxAircraft, []);
+  }
+
+  private run(input: IngestJob['input'], maxAircraft: number, transfer: ArrayBuffer[]): Promise<IngestResult> {
+    const w = this.start();
+    const id = ++this.next;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: (d) => resolve({ result: resultOf(d), counters: d.counters }), reject });
-      w.postMessage({ id, bytes: ab, maxAircraft, brotli: this.brotli(), copies: this.copies } satisfies IngestJob, [ab]);
+      w.postMessage({ id, input, maxAircraft, brotli: this.brotli(), copies: this.copies } satisfies IngestJob, transfer);
     });
+  }
+
+  /**
+   * Send the copies of each snapshot straight to the other serving threads: `sinks` makes one
+   * port to each, in the order of the copies. Called again whenever the ingest worker restarts.
+   */
+  connect(sinks: () => MessagePort[]): void {
+    this.sinks = sinks;
+    if (this.worker) this.sendPorts(this.worker);
+  }
+
+  /** The snapshot of job `id` went live (`receivedS`, this thread's clock): its copies go to the other serving threads. */
+  publish(id: number, receivedS: number): void {
+    this.worker?.postMessage({ t: 'publish', id, receivedS } satisfies IngestControl);
+  }
+
+  private sendPorts(w: Worker): void {
+    const ports = this.sinks!();
+    w.postMessage({ t: 'ports', ports } satisfies IngestControl, ports);
   }
 
   /** ends the worker; jobs in flight are rejected */
@@ -63,6 +104,7 @@ export class IngestThread {
     w.on('error', gone);
     w.on('exit', () => gone(new Error('the ingest thread exited')));
     this.worker = w;
+    if (this.sinks) this.sendPorts(w);
     return w;
   }
 
@@ -72,15 +114,15 @@ export class IngestThread {
   }
 }
 
-function resultOf(d: IngestReply): ParseResult {
-  if (!d.ok) return { ok: false, reason: d.reason as Extract<ParseResult, { ok: false }>['reason'], detail: d.detail };
-  return { ok: true, snapshot: preparedSnapshot(d.now, d.messages, d.parts, d.copies), dropped: d.dropped, ...(d.capped !== undefined && { capped: d.capped }) };
+function resultOf(d: IngestReply): IngestResult['result'] {
+  if (!d.ok) return { ok: false, reason: d.reason as Extract<IngestResult['result'], { ok: false }>['reason'], detail: d.detail };
+  return { ok: true, snapshot: preparedSnapshot(d.id, d.now, d.messages, d.parts), dropped: d.dropped, ...(d.capped !== undefined && { capped: d.capped }) };
 }
 
 /** A FeedSnapshot over prepared parts: `aircraft` are parsed back from the body on first use, once. */
-function preparedSnapshot(now: number, messages: number | undefined, parts: SnapshotParts, copies: SnapshotParts[]): FeedSnapshot {
+function preparedSnapshot(id: number, now: number, messages: number | undefined, parts: SnapshotParts): FeedSnapshot {
   let list: AircraftRecord[] | null = null;
-  const snap = { now, ...(messages !== undefined && { messages }), prepared: parts, ...(copies.length > 0 && { servingCopies: copies }) } as FeedSnapshot;
+  const snap = { now, ...(messages !== undefined && { messages }), prepared: parts, ingestId: id } as FeedSnapshot;
   Object.defineProperty(snap, 'aircraft', { enumerable: true, get: () => (list ??= recordsOf(parts)) });
   return snap;
 }

@@ -17,8 +17,9 @@ export interface FeedSnapshot {
   wire?: Wire;
   /** the snapshot already prepared to serve, by the ingest thread (feed/ingest-worker.ts); `aircraft` is then read back from it on demand */
   prepared?: SnapshotParts;
-  /** copies of `prepared` made by the ingest thread for the other serving threads, one each (server/serve/) */
-  servingCopies?: SnapshotParts[];
+  /** the ingest thread's job number: it holds this snapshot's copies for the other serving threads
+   * until the main thread publishes it (IngestThread.publish, server/serve/) */
+  ingestId?: number;
 }
 
 /** Aircraft in a snapshot, without reading its records back from prepared parts. */

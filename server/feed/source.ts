@@ -4,7 +4,7 @@
 // and logged once per kind per outage; the recovery is logged once too.
 import { readFile, stat } from 'node:fs/promises';
 import { parseFeed, type ParseResult } from './parse.ts';
-import type { IngestThread } from './ingest-thread.ts';
+import type { IngestResult, IngestThread } from './ingest-thread.ts';
 import { capAircraft } from './cap.ts';
 import type { FeedCounters } from './normalize.ts';
 import { aircraftCount, type FeedSnapshot } from './record.ts';
@@ -97,14 +97,24 @@ export class FeedSource {
   /** One poll: fetch or stat+read, parse, publish. Never throws. */
   async pollOnce(): Promise<void> {
     try {
-      const bytes = isUrl(this.opts.feed) ? await this.fetchUrl() : await this.readIfChanged();
-      if (bytes) this.take(await this.parse(bytes));
+      if (isUrl(this.opts.feed)) {
+        const bytes = await this.fetchUrl();
+        if (bytes) this.take(await this.parse(bytes));
+        return;
+      }
+      const key = await this.changedKey();
+      if (key === null) return;
+      const r = await this.readAndParse();
+      // a file that could not be read is tried again at the next poll
+      if (r.ok || r.reason !== 'read_error') this.fileKey = key;
+      this.take(r);
     } catch (e) {
       this.fail('internal', (e as Error)?.message ?? String(e));
     }
   }
 
-  private async readIfChanged(): Promise<Buffer | null> {
+  /** The feed file's identity when it changed since the last read and may be read; null otherwise. */
+  private async changedKey(): Promise<string | null> {
     let st;
     try {
       st = await stat(this.opts.feed);
@@ -120,14 +130,20 @@ export class FeedSource {
       this.fail('too_large', `${this.opts.feed} is ${st.size} bytes, over the ${this.opts.maxBytes} limit`);
       return null;
     }
+    return key;
+  }
+
+  /** Read the file and parse it: on the ingest thread when there is one (the bytes never come here). */
+  private async readAndParse(): Promise<IngestResult['result']> {
+    const { thread, feed, maxBytes, maxAircraft } = this.opts;
+    if (thread) return this.counted(await thread.read(feed, maxBytes, maxAircraft));
+    let bytes: Buffer;
     try {
-      const bytes = await readFile(this.opts.feed);
-      this.fileKey = key;
-      return bytes;
+      bytes = await readFile(feed);
     } catch (e) {
-      this.fail('read_error', `cannot read ${this.opts.feed}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      return null;
+      return { ok: false, reason: 'read_error', detail: `cannot read ${feed}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
     }
+    return parseFeed(bytes, this.counters);
   }
 
   private async fetchUrl(): Promise<Buffer | null> {
@@ -176,14 +192,19 @@ export class FeedSource {
 
   private async parse(bytes: Buffer): Promise<ParseResult> {
     if (!this.opts.thread) return parseFeed(bytes, this.counters);
-    const { result, counters } = await this.opts.thread.parse(bytes, this.opts.maxAircraft);
+    return this.counted(await this.opts.thread.parse(bytes, this.opts.maxAircraft)) as ParseResult;
+  }
+
+  /** the ingest thread's counts added to this source's */
+  private counted({ result, counters }: IngestResult): IngestResult['result'] {
     for (const [k, n] of Object.entries(counters)) this.counters[k] = (this.counters[k] ?? 0) + n;
     return result;
   }
 
-  private take(r: ParseResult): void {
+  private take(r: IngestResult['result']): void {
     if (!r.ok) {
-      this.fail(r.reason, `${this.opts.feed}: ${r.detail}; keeping the previous snapshot`);
+      // a read failure names the file itself
+      this.fail(r.reason, r.reason === 'read_error' ? r.detail : `${this.opts.feed}: ${r.detail}; keeping the previous snapshot`);
       return;
     }
     const aheadS = r.snapshot.now - this.opts.clock() / 1000;

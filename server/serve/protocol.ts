@@ -1,6 +1,8 @@
 // what the main thread and the serving workers (serve-worker.ts) say to each other. each worker's
-// snapshot parts are its own copy, made on the ingest thread and transferred through the main
-// thread without being copied again (prepare.ts servingCopy says why not shared memory).
+// snapshot parts are its own copy, made on the ingest thread and sent from there on a port of
+// its own once the main thread has published the snapshot (prepare.ts servingCopy says why not
+// shared memory; feed/ingest-worker.ts why not through the main thread).
+import type { MessagePort } from 'node:worker_threads';
 import type { SnapshotParts } from '../live/prepare.ts';
 import type { Wire } from '../http/respond.ts';
 import type { ServerConfig } from '../config.ts';
@@ -19,8 +21,11 @@ export interface ServeWorkerData {
 
 /** main -> worker */
 export type ToWorker =
-  /** a snapshot went live: `receivedS` is the main thread's clock on its arrival (the stale rule counts from it) */
+  /** a snapshot went live: `receivedS` is the main thread's clock on its arrival (the stale rule counts from it).
+   * sent by the main thread only for the snapshot already live when a worker starts; the next ones come on the channel */
   | { t: 'snapshot'; parts: SnapshotParts; receivedS: number }
+  /** the port on which the ingest thread sends each next snapshot's copy (ingest-worker.ts CopyMessage), replacing any before */
+  | { t: 'channel'; port: MessagePort }
   /** the answer to a forwarded request */
   | { t: 'reply'; id: number; status: string; headers: [string, string][]; body: Uint8Array; headLength?: number }
   | { t: 'stop' };

@@ -1,15 +1,16 @@
 // the main thread's side of the extra serving threads (--serve-threads): each worker
 // (serve-worker.ts) listens on the same port (the kernel spreads connections across the threads,
-// SO_REUSEPORT) and answers the live routes from its own copy of each snapshot; what only the main
+// SO_REUSEPORT) and answers the live routes from its own copy of each snapshot, which the ingest
+// thread sends it on a channel made here; what only the main
 // thread holds (traces, estimates, history, stations, /metrics) it forwards here, and this thread
 // answers through the same request pipeline as its own sockets.
 import { createServer } from 'node:net';
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { tsWorker } from '../../lib/ts-worker.ts';
 import type { Log } from '../../lib/log.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Pipeline } from '../http/pipeline.ts';
-import { transferList, type SnapshotParts } from '../live/prepare.ts';
+import type { SnapshotParts } from '../live/prepare.ts';
 import { replyOf, type FromWorker, type Observation, type ServeWorkerData, type ToWorker } from './protocol.ts';
 
 export interface ServeThreadsOptions {
@@ -40,18 +41,26 @@ export class ServeThreads {
   }
 
   /**
-   * A snapshot arrived: each worker takes its own copy, made by the ingest thread and moved here
-   * untouched (transferred: no copy on this thread); without one (the snapshot already live when
-   * a worker starts) the parts are copied by postMessage, once.
+   * A snapshot went live on the main thread: kept to start a worker with (posted, so copied
+   * once, only then); `postNow` posts it to the running workers as well (the snapshot already
+   * live when they started). Otherwise they get theirs from the ingest thread (channels).
    */
-  push(parts: SnapshotParts, copies: SnapshotParts[], receivedS: number): void {
+  push(parts: SnapshotParts, receivedS: number, postNow = false): void {
     // the workers serve HTTP only from the snapshot: the columns stay with the trace store here
     const { columns: _, ...served } = parts;
     this.latest = { t: 'snapshot', parts: served as SnapshotParts, receivedS };
-    this.workers.forEach((w, i) => {
-      const own = copies[i];
-      if (own) w.postMessage({ t: 'snapshot', parts: own, receivedS } satisfies ToWorker, transferList(own));
-      else w.postMessage(this.latest);
+    if (postNow) for (const w of this.workers) w.postMessage(this.latest);
+  }
+
+  /**
+   * A new channel to each worker, for the ingest thread's copies (IngestThread.connect): one
+   * port goes to the worker, the other is returned, in the order of the workers.
+   */
+  channels(): MessagePort[] {
+    return this.workers.map((w) => {
+      const { port1, port2 } = new MessageChannel();
+      w.postMessage({ t: 'channel', port: port2 } satisfies ToWorker, [port2]);
+      return port1;
     });
   }
 

@@ -3,7 +3,7 @@
 // from its own copy of each snapshot's parts; every other request is forwarded to the main
 // thread and answered there by the same pipeline. the rate limits and the open-stream counts are
 // the process's one shared table (ThreadLimits), or Redis when the limits are shared by replicas.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { loadCodeBlocks } from '../../lib/reference/codeblocks.ts';
 import { WINDOW_S } from '../../schemas/policy.ts';
 import { accessEntry } from '../access-log.ts';
@@ -53,6 +53,9 @@ const forward: Pipeline = (r, write, aborted) => {
 
 let stream: Stream | null = null;
 let timers: NodeJS.Timeout[] = [];
+// where the ingest thread sends each snapshot's copy
+let channel: MessagePort | null = null;
+const accept = (m: Extract<ToWorker, { t: 'snapshot' }>) => live.accept({ now: m.parts.now, aircraft: [], prepared: m.parts } as FeedSnapshot, m.receivedS);
 
 async function main(): Promise<void> {
   await shared?.ready();
@@ -85,7 +88,11 @@ async function main(): Promise<void> {
   ];
   port.on('message', (m: ToWorker) => {
     if (m.t === 'snapshot') {
-      live.accept({ now: m.parts.now, aircraft: [], prepared: m.parts } as FeedSnapshot, m.receivedS);
+      accept(m);
+    } else if (m.t === 'channel') {
+      channel?.close();
+      channel = m.port;
+      channel.on('message', accept);
     } else if (m.t === 'reply') {
       const w = waiting.get(m.id);
       waiting.delete(m.id);
@@ -95,6 +102,7 @@ async function main(): Promise<void> {
       stream?.stop();
       shared?.close();
       running.closeAll();
+      channel?.close();
       port.close();
     }
   });

@@ -4,7 +4,7 @@
 // process stops cleanly. the real server process, real sockets, a connection per request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, startServerProcess, type ServerProcess } from '../helpers/processes.ts';
@@ -83,6 +83,34 @@ test('two serving threads: the same snapshot on every connection, forwarded rout
     rmSync(dir, { recursive: true, force: true });
   }
   assert.equal(s.child.exitCode, 0, `a clean exit (a thread ended with open sockets would abort): ${s.output().slice(-500)}`);
+});
+
+test('two serving threads: each next snapshot reaches the worker too (its copy sent from the ingest thread)', async () => {
+  const { s, dir } = await start(['--serve-threads', '2', '--no-rate-limits']);
+  try {
+    const sample = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/feed/readsb_sample.json'), 'utf8')) as { now: number; aircraft: { hex: string }[] };
+    const kept = sample.aircraft.slice(0, 10);
+    const gone = sample.aircraft[20]!.hex;
+    const feed = join(dir, 'aircraft.json');
+    writeFileSync(`${feed}.tmp`, JSON.stringify({ ...sample, now: sample.now + 1, aircraft: kept }));
+    renameSync(`${feed}.tmp`, feed);
+    for (let i = 0; i < 100 && (await httpGet(`${s.base}/v1/now`)).json?.aircraft_count !== 10; i++) await new Promise((r) => setTimeout(r, 100));
+    const before = answersByThread((await httpGet(`${s.base}/metrics`)).text)['1'] ?? 0;
+    // the worker may take the copy a moment after the main thread: wait until a worker's answer is the new one
+    const got = await Promise.all(Array.from({ length: REQUESTS }, () => httpGet(`${s.base}/v1/aircraft`)));
+    for (const r of got) assert.equal((r.json as { total: number }).total, 10, 'every thread serves the new snapshot');
+    const searched = await Promise.all(Array.from({ length: REQUESTS }, () => httpGet(`${s.base}/v2/hex/${gone}`)));
+    for (const r of searched) assert.equal((r.json as { ac: unknown[] }).ac.length, 0, 'an aircraft gone from the feed is gone on every thread');
+    let after = before;
+    for (let i = 0; i < 80 && after === before; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = answersByThread((await httpGet(`${s.base}/metrics`)).text)['1'] ?? 0;
+    }
+    assert.ok(after > before, 'the worker answered some of them');
+  } finally {
+    await s.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('two serving threads: one rate-limit budget and one open-stream count per client across both', async () => {

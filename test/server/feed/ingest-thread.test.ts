@@ -3,7 +3,9 @@
 // brotli when asked) are the body's; a bad file is classified the same way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseFeed } from '../../../server/feed/parse.ts';
 import { IngestThread } from '../../../server/feed/ingest-thread.ts';
@@ -70,5 +72,25 @@ test('the aircraft cap is applied on the parser thread: only the kept records cr
     assert.equal(result.snapshot.prepared?.total, 4, 'only the kept records were prepared');
   } finally {
     t.stop();
+  }
+});
+
+test('a feed file read on the ingest thread gives the snapshot its bytes give; a missing or oversized file is a read_error', { timeout: 30_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contrail-ingest-read-'));
+  const t = new IngestThread();
+  try {
+    const file = join(dir, 'aircraft.json');
+    writeFileSync(file, BIG);
+    const [read, given] = [await t.read(file, BIG.length), await t.parse(Buffer.from(BIG))];
+    assert.ok(read.result.ok && given.result.ok);
+    assert.ok(Buffer.from(read.result.snapshot.prepared!.body).equals(Buffer.from(given.result.snapshot.prepared!.body)), 'the same served bytes');
+    assert.deepEqual(read.counters, given.counters);
+    const small = await t.read(file, BIG.length - 1);
+    assert.deepEqual(small.result, { ok: false, reason: 'read_error', detail: `${file} is ${BIG.length} bytes, over the ${BIG.length - 1} limit` });
+    const gone = await t.read(join(dir, 'nope.json'), 1 << 20);
+    assert.deepEqual(gone.result, { ok: false, reason: 'read_error', detail: `cannot read ${join(dir, 'nope.json')}: ENOENT` });
+  } finally {
+    t.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

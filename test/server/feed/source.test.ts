@@ -2,12 +2,13 @@
 // polls are driven by hand (pollOnce) so nothing depends on timing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FeedSource } from '../../../server/feed/source.ts';
+import { IngestThread } from '../../../server/feed/ingest-thread.ts';
 import type { FeedSnapshot } from '../../../server/feed/record.ts';
 
 const SAMPLE = readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8');
@@ -16,7 +17,7 @@ const feedAt = (now: number, hexes: string[]) => JSON.stringify({ now, messages:
 // the server's clock, pinned a few seconds after the fixtures' `now`
 const CLOCK_MS = 1795312405_000;
 
-function harness(feed: string, timeoutMs = 5000, extra: { maxAircraft?: number; maxBytes?: number } = {}) {
+function harness(feed: string, timeoutMs = 5000, extra: { maxAircraft?: number; maxBytes?: number; thread?: IngestThread } = {}) {
   const logs: string[] = [];
   const got: FeedSnapshot[] = [];
   const src = new FeedSource({ feed, log: (l) => logs.push(l), timeoutMs, clock: () => CLOCK_MS, ...extra });
@@ -276,6 +277,32 @@ test('bytes from a bad feed are escaped before they reach the log', async () => 
     assert.ok(!/[\u0000-\u001f]/.test(logs[0]!), JSON.stringify(logs[0]));
     assert.ok(!logs[0]!.includes('\n'));
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('with an ingest thread the file is read there: a read that fails is counted, logged once and tried again at the next poll', { timeout: 30_000 }, async () => {
+  const dir = tempDir();
+  const thread = new IngestThread();
+  try {
+    const file = join(dir, 'aircraft.json');
+    // a folder where the file should be: stat succeeds, the read on the ingest thread fails (EISDIR)
+    mkdirSync(file);
+    const { src, got, logs } = harness(file, 5000, { thread });
+    await src.pollOnce();
+    await src.pollOnce();
+    assert.equal(src.counters.read_error, 2, 'the unchanged path is read again, not skipped as already seen');
+    assert.deepEqual(logs.filter((l) => l.includes('read_error')), [`feed: read_error: cannot read ${file}: EISDIR (logged once until the feed recovers)`]);
+    rmSync(file, { recursive: true });
+    writeFileSync(file, SAMPLE);
+    await src.pollOnce();
+    assert.equal(got.length, 1);
+    assert.ok(got[0]!.prepared, 'prepared on the ingest thread');
+    await src.pollOnce();
+    assert.equal(got.length, 1, 'an unchanged file is not read again');
+    assert.ok(logs.some((l) => l.includes('first snapshot with 183 aircraft')));
+  } finally {
+    thread.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 });
