@@ -93,10 +93,18 @@ export class Tracker {
   end(now: number): void {
     this.latest = now;
     if (now - this.swept >= SWEEP_EVERY_S) this.sweep(now);
-    // map order is last-heard order (entries are re-inserted when heard): evict from the front
-    for (const hex of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries) break;
-      this.entries.delete(hex);
+    if (this.entries.size > this.maxEntries) this.evictOldest();
+  }
+
+  /** Over the bound: the entries heard longest ago go, down to 99 % of it (so this runs seldom). */
+  private evictOldest(): void {
+    const keep = Math.floor(this.maxEntries * 0.99);
+    const heard = Float64Array.from(this.entries.values(), (e) => e.heardAt).sort();
+    // heard[cut] is the oldest time kept; ties at it go in map order until the size is reached
+    const cut = heard[heard.length - keep]!;
+    for (const [hex, e] of this.entries) {
+      if (this.entries.size <= keep) break;
+      if (e.heardAt <= cut) this.entries.delete(hex);
     }
   }
 
@@ -107,12 +115,17 @@ export class Tracker {
     const heardAt = now - (age(rec.seen) ?? 0);
     const known = this.entries.get(hex);
     if (known && heardAt <= known.heardAt + SAME_MESSAGE_S) return; // not heard again: the record is only ageing
-    this.entries.delete(hex);
-    if (notCruisingBecause(rec) !== null) return;
+    if (notCruisingBecause(rec) !== null) {
+      if (known) this.entries.delete(hex);
+      return;
+    }
     const posAt = now - (age(rec.seen_pos) ?? age(rec.seen) ?? 0);
-    // heard again while cruising: the entry is updated in place, so a second of a 12k sky leaves
-    // next to nothing for the garbage collector (a new entry per aircraft per second cost 10-40 ms
-    // scavenges on the serving thread); a string that did not change keeps its old copy
+    // heard again while cruising: the entry is updated in place and stays where it is in the map,
+    // so a second of a 12k sky leaves next to nothing for the garbage collector (a new entry per
+    // aircraft per second cost 10-40 ms scavenges on the serving thread; deleting and re-inserting
+    // every entry to keep the map in last-heard order made V8 rebuild the map's table, ~1 MB
+    // allocated straight in the old generation, about every second: a full collection every 2-3 s);
+    // a string that did not change keeps its old copy
     const e: Entry = known ?? { rec: { hex }, heardAt, start: { t: 0, lat: 0, lon: 0, track: 0, gs: 0, alt: 0 } };
     e.heardAt = heardAt;
     e.plan = undefined;
@@ -130,7 +143,7 @@ export class Tracker {
     st.gs = rec.gs!;
     st.alt = rec.alt_baro as number;
     // under the key kept in the entry: the record's own copy of the hex dies young
-    this.entries.set(e.rec.hex, e);
+    if (!known) this.entries.set(e.rec.hex, e);
   }
 
   private sweep(now: number): void {

@@ -163,8 +163,13 @@ test('malformed and out-of-order snapshots are ignored; list() without a time us
 test('memory is bounded: expired estimates are swept and the entry count is capped', () => {
   const tr = new Tracker({ destinationOf: routes({}), maxEntries: 50 });
   const many = Array.from({ length: 80 }, (_, i) => ({ ...BAW, hex: (0xa10000 + i).toString(16) }));
-  tr.ingest(snap(T, many));
-  assert.equal(tr.size, 50, 'capped');
+  tr.ingest(snap(T, many.slice(0, 50)));
+  assert.equal(tr.size, 50, 'up to the bound, all kept');
+  // ten of the first heard again, thirty new: over the bound, the ones heard longest ago go (down to 99 % of it)
+  tr.ingest(snap(T + 10, [...many.slice(0, 10), ...many.slice(50)]));
+  assert.equal(tr.size, 49, 'capped');
+  const kept = new Set(tr.list(T + 100).map((e) => e.hex));
+  for (const a of [...many.slice(0, 10), ...many.slice(50)]) assert.ok(kept.has(a.hex), `${a.hex}, heard last, is kept`);
   tr.list(T + 600);
   tr.ingest(snap(T + FLY.noDestinationS + 60, []));
   assert.equal(tr.size, 0, 'expired entries are forgotten');
