@@ -24,6 +24,7 @@ export interface ServerConfig extends CreditsConfig, LogConfig {
   streamMaxBuffer: number;
   gzipOffLoop: number;
   serveThreads: number;
+  heapGrowthPercent: number;
   rateLimits: boolean;
   rateLimitRedis: string;
   baseUrl: string;
@@ -119,6 +120,16 @@ export const serverOptions: Specs<ServerConfig> = {
     flag: 'serve-threads', env: 'CONTRAIL_SERVE_THREADS', kind: 'int', default: 2,
     help: 'threads answering HTTP and WebSocket requests on the one port (the main thread counts as one; 1..16)',
     check: (v) => (v >= 1 && v <= 16 ? undefined : 'must be 1..16'),
+  },
+  // how far V8 lets the old generation grow past what a full collection left before it starts the
+  // next one. V8's own choice here was about 50 %: the serving thread's ~45 MB heap then came within
+  // a young generation's size of its limit, so marking restarted at once and a full collection (its
+  // final pause 6-60 ms) ran every 2.5 s. 100 % spaces them 10 s apart for ~20 MB more heap
+  // (README "Serving-thread stalls"). process-wide (every thread's heap); set once at start.
+  heapGrowthPercent: {
+    flag: 'heap-growth-percent', env: 'CONTRAIL_HEAP_GROWTH_PERCENT', kind: 'int', default: 100,
+    help: "old-generation growth allowed between V8's full collections, percent (0: V8's own heuristic; 1..400)",
+    check: (v) => (v >= 0 && v <= 400 ? undefined : 'must be 0..400'),
   },
   rateLimits: {
     flag: 'rate-limits', env: 'CONTRAIL_RATE_LIMITS', kind: 'bool', default: true,

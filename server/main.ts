@@ -1,4 +1,5 @@
 // the live server's entry point: `npm run --silent serve -- [flags]` (see --help).
+import { setFlagsFromString } from 'node:v8';
 import { RUNNING, runAsMain, runCommand, type Command } from '../lib/cli.ts';
 import { serverOptions, serverUsage, type ServerConfig } from './config.ts';
 import { createApp } from './app.ts';
@@ -16,6 +17,8 @@ const serve: Command<ServerConfig> = {
       console.error(`contrail: ${(e as Error).message}`);
       return 1;
     }
+    // before the app allocates: the threads it starts take the flag too (see config.ts)
+    if (config.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
     // JSON lines on stdout (pretty in a terminal); a refusal to start stays a plain line on stderr
     const { log, event } = createLogger(config);
     const app = await createApp(config, { log, event });

@@ -48,6 +48,9 @@ test('malformed flags and environment values exit 2 with a message that names th
     [['--serve-threads', 'two'], {}, /--serve-threads: expected an integer/],
     [['--serve-threads', '1.5'], {}, /--serve-threads: expected an integer/],
     [[], { CONTRAIL_SERVE_THREADS: '17' }, /--serve-threads: must be 1..16/],
+    [['--heap-growth-percent', '-5'], {}, /--heap-growth-percent: must be 0..400/],
+    [['--heap-growth-percent', 'lots'], {}, /--heap-growth-percent: expected an integer/],
+    [[], { CONTRAIL_HEAP_GROWTH_PERCENT: '1000' }, /--heap-growth-percent: must be 0..400/],
   ] as [string[], Record<string, string>, RegExp][]) {
     const r = run(args, [], env);
     assert.equal(r.status, 2, `${args.join(' ')} ${JSON.stringify(env)}: ${r.stderr}`);
