@@ -30,9 +30,11 @@ $(STAMP): package.json package-lock.json
 	npm install --no-audit --no-fund
 	@touch $@
 
-# the full suite, as CI runs it
+# the full suite, as CI runs it. its temporary files go in a folder of their own, removed at the
+# end: fixtures and killed processes leave folders behind, and CI's machine is reused (its /tmp
+# once ran out of inodes)
 test: install system-deps
-	npm test
+	@tmp=$$(mktemp -d /tmp/contrail-test-XXXXXX); TMPDIR=$$tmp npm test; rc=$$?; rm -rf "$$tmp"; exit $$rc
 
 # the edit-test loop: typecheck + every test that starts no process and no real server (under a minute)
 check: install
