@@ -15,12 +15,16 @@
 //   before, every leg's first cruising point was a start and the grid ran from there: where
 //   coverage begins was over-sampled, and on the swiss traffic (held-out half) the 0-5 minute
 //   median was 0.87 km against 0.43 km over every cruising point (bench/accuracy-live.ts found it).
-// - each start is scored as the live list is seen: every minute from the moment it is listed (90 s,
-//   150 s, ...) while it is listed, up to 120 minutes, each time against the first point at or after
-//   that moment. so a range's median is over the ages a user meets in it, not at one gap length:
-//   the fixed lengths 2, 10 and 20 minutes used before put every 0-5 sample at 2 minutes and every
-//   5-15 one at 10, and the overall median (mostly 2-minute samples) was 2.0 km where the ages
-//   listed give 3.0. `gapsMin` still asks for fixed lengths (bench/accuracy-switzerland.ts).
+// - each start is scored as the live list is seen: every 30 s from the moment it is listed (90 s,
+//   120 s, ...) while it is listed, up to 120 minutes, each time against the first point at or after
+//   that moment; each sample stands for 30 s of listing, so each range holds samples in proportion
+//   to the time an estimate is listed in it (every minute from 90 s would put 4 in the 3.5 listed
+//   minutes of 0-5 against 10 in the 10 of 5-15, and the overall median, which sits where the error
+//   climbs fast, would be 10 % low). a range's median is then over the ages a user meets in it, not
+//   one gap length: the fixed lengths 2, 10 and 20 minutes used before put every 0-5 sample at 2
+//   minutes and every 5-15 one at 10, and the overall median (mostly 2-minute samples) was 2.0 km on
+//   the swiss held-out half where the listed ages give 3.4. `gapsMin` still asks for fixed lengths
+//   (bench/accuracy-switzerland.ts).
 // - a sample counts only while the estimate would be listed (past 90 s, before it expires), and
 //   the straight-line baseline is scored on exactly the same samples.
 import { distanceKm } from '../geo.ts';
@@ -63,7 +67,7 @@ export interface Evaluation {
 export interface EvalOptions {
   /** fixed hidden gap lengths tried from every start, minutes; null (the default): every `everyS` while listed */
   gapsMin?: number[] | null;
-  /** without gapsMin, a start is scored this often from the moment it is listed; seconds */
+  /** without gapsMin, a start is scored this often from the moment it is listed (each sample stands for this much listed time); seconds */
   everyS?: number;
   /** two points further apart than this break "heard throughout", seconds */
   maxSpacingS?: number;
@@ -89,7 +93,7 @@ const GAP_BUCKETS: readonly (readonly [string, number, number])[] = [
   ['60-120', 60, 120],
 ];
 
-const DEFAULTS: Required<EvalOptions> = { gapsMin: null, everyS: 60, maxSpacingS: 120, strideS: 300, destinationOf: () => null, flow: null, paths: null };
+const DEFAULTS: Required<EvalOptions> = { gapsMin: null, everyS: 30, maxSpacingS: 120, strideS: 300, destinationOf: () => null, flow: null, paths: null };
 const APPEAR_S = 90;
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

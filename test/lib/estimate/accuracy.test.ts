@@ -124,13 +124,13 @@ test('the nightly step on real readsb traces writes the figures for both methods
     // table (no --artifacts): every estimate holds its track, so it equals the baseline
     assert.equal(doc.day, '2023-08-30');
     assert.equal(doc.method, METHOD_ID);
-    assert.equal(doc.n, 1357);
-    assert.equal(doc.median_km, 1.3);
-    assert.deepEqual(doc.by_gap_min['15-30'], { n: 335, median_km: 7.5 });
-    assert.deepEqual(doc.baseline.by_gap_min['15-30'], { n: 335, median_km: 7.5 });
+    assert.equal(doc.n, 2660);
+    assert.equal(doc.median_km, 1.4);
+    assert.deepEqual(doc.by_gap_min['15-30'], { n: 685, median_km: 7.6 });
+    assert.deepEqual(doc.baseline.by_gap_min['15-30'], { n: 685, median_km: 7.6 });
     assert.deepEqual(doc.traces, { read: 22, skipped: 0 });
     assert.deepEqual(servedAccuracy(doc), { day: doc.day, n: doc.n, median_km: doc.median_km, by_gap_min: doc.by_gap_min });
-    assert.ok(logged.some((l) => l.includes('n=1357')));
+    assert.ok(logged.some((l) => l.includes('n=2660')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -227,7 +227,7 @@ test('start points are the first point at or after each 5 minutes of the clock, 
   assert.equal(Math.min(...after) % 300 < 20, true, 'the first start after the climb is on the grid');
 });
 
-test('each start is scored every minute from the moment it is listed while it is listed, as the live list is seen', () => {
+test('each start is scored every 30 s from the moment it is listed while it is listed, each range in proportion to its listed time', () => {
   assert.deepEqual(listedAges(60, 330), [90, 150, 210, 270]);
   assert.deepEqual(listedAges(60, 90), []);
   // points every 10 s: the ages are the listed moments themselves
@@ -235,7 +235,10 @@ test('each start is scored every minute from the moment it is listed while it is
   const samples = samplesOf([{ hex: 'abc123', points: pts }]);
   const first = samples.filter((x) => x.startT === samples[0]!.startT).map((x) => Math.round(x.gapMin * 10) / 10);
   // no route: listed from 90 s until 30 minutes after last heard
-  assert.deepEqual(first, Array.from({ length: 29 }, (_, i) => 1.5 + i));
+  assert.deepEqual(first, Array.from({ length: 57 }, (_, i) => 1.5 + i / 2));
+  // 3.5 listed minutes in 0-5, 10 in 5-15: 7 and 20 samples
+  assert.equal(first.filter((a) => a < 5).length, 7);
+  assert.equal(first.filter((a) => a >= 5 && a < 15).length, 20);
   // fixed gap lengths are still there to ask for
   const fixed = samplesOf([{ hex: 'abc123', points: pts }], { gapsMin: [2, 10] });
   assert.deepEqual([...new Set(fixed.map((x) => Math.round(x.gapMin)))], [2, 10]);
