@@ -5,27 +5,13 @@
 // destinations come from what a live server would know for this traffic: the shipped community
 // route catalog (data/ref), looked up by callsign as broadcast, else in the catalog's spelling; the
 // route's last airport. never the flight's own observed end (that would flatter the turn).
-import { readFileSync } from 'node:fs';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
-import { gunzipSync } from 'node:zlib';
-import { evaluate, type ObservedTrack, type TrackPoint } from '../lib/estimate/accuracy.ts';
+import { evaluate } from '../lib/estimate/accuracy.ts';
 import { BASELINE_ID, METHOD_ID } from '../lib/estimate/fly.ts';
 import { emptyFlow, learnFlow } from '../lib/estimate/flow.ts';
 import { learnPaths, pathSet } from '../lib/estimate/paths.ts';
-import { createHash } from 'node:crypto';
-
-interface Row {
-  timestamp: number;
-  icao24: string;
-  callsign?: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  altitude: number | null;
-  groundspeed: number | null;
-  track: number | null;
-  vertical_rate: number | null;
-}
+import { halfOf, readTrafficLib } from './accuracy/traffic-lib.ts';
 
 const path = process.argv[2];
 if (!path || path === '--help') {
@@ -35,27 +21,7 @@ if (!path || path === '--help') {
   process.exit(path ? 0 : 2);
 }
 
-const bytes = readFileSync(path);
-const rows = JSON.parse((bytes[0] === 0x1f ? gunzipSync(bytes) : bytes).toString('utf8')) as Row[];
-const byHex = new Map<string, TrackPoint[]>();
-for (const r of rows) {
-  if (r.latitude == null || r.longitude == null) continue;
-  const p: TrackPoint = {
-    t: r.timestamp / 1000,
-    lat: r.latitude,
-    lon: r.longitude,
-    alt: r.altitude,
-    gs: r.groundspeed,
-    track: r.track,
-    rate: r.vertical_rate,
-    ...(r.callsign ? { callsign: r.callsign.trim() } : {}),
-  };
-  let list = byHex.get(r.icao24);
-  if (!list) byHex.set(r.icao24, (list = []));
-  list.push(p);
-}
-const tracks: ObservedTrack[] = [...byHex].map(([hex, points]) => ({ hex, points }));
-const day = new Date(Math.min(...rows.map((r) => r.timestamp))).toISOString().slice(0, 10);
+const { day, rows, tracks } = readTrafficLib(path);
 
 const ref = refViewOf(await loadRefdata());
 let asked = 0;
@@ -74,10 +40,9 @@ const destinationOf = (cs: string) => {
 const gapsMin = [2, 5, 10, 15, 20, 25];
 // the traffic flow may not see the aircraft it is scored on: half the aircraft (by a hash of the
 // address) teach it, the other half are scored, and the table says which half
-const half = (hex: string) => createHash('sha256').update(hex).digest()[0]! & 1;
 const scoredHalf = process.argv.includes('--swap') ? 0 : 1;
-const learners = tracks.filter((t) => half(t.hex) !== scoredHalf);
-const scored = tracks.filter((t) => half(t.hex) === scoredHalf);
+const learners = tracks.filter((t) => halfOf(t.hex) !== scoredHalf);
+const scored = tracks.filter((t) => halfOf(t.hex) === scoredHalf);
 const flow = emptyFlow();
 const learned = learnFlow(flow, learners.map((t) => [...t.points].sort((a, b) => a.t - b.t)));
 const paths = pathSet(learnPaths(day, learners, destinationOf));
@@ -94,7 +59,7 @@ const res = evaluate(day, scored, {
 });
 const ms = performance.now() - started;
 
-console.log(`${rows.length} rows, ${tracks.length} aircraft, day ${day}; gaps tried (min): ${gapsMin.join(', ')}; ${ms.toFixed(0)} ms`);
+console.log(`${rows} rows, ${tracks.length} aircraft, day ${day}; gaps tried (min): ${gapsMin.join(', ')}; ${ms.toFixed(0)} ms`);
 console.log(`flow and paths learned from ${learners.length} aircraft (${learned} cruise points, ${flow.bins.size} bins; ${paths.paths.length} paths); scored on the other ${scored.length} (half ${scoredHalf})`);
 console.log(`callsigns with a catalog destination: ${known} of ${asked}`);
 console.log(`| gap (min) | n | ${METHOD_ID} median km | ${BASELINE_ID} median km | ratio |`);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bearingDeg, destinationPoint } from '../../../lib/geo.ts';
 import { problems } from '../../../schemas/index.ts';
-import { evaluate, medianKm, samplesOf, type TrackPoint } from '../../../lib/estimate/accuracy.ts';
+import { evaluate, listedAges, medianKm, samplesOf, type TrackPoint } from '../../../lib/estimate/accuracy.ts';
 import { accuracyDocument, servedAccuracy } from '../../../artifacts/estimate-accuracy.ts';
 import { METHOD_ID } from '../../../lib/estimate/fly.ts';
 import { main } from '../../../build/accuracy/cli.ts';
@@ -124,13 +124,13 @@ test('the nightly step on real readsb traces writes the figures for both methods
     // table (no --artifacts): every estimate holds its track, so it equals the baseline
     assert.equal(doc.day, '2023-08-30');
     assert.equal(doc.method, METHOD_ID);
-    assert.equal(doc.n, 237);
-    assert.equal(doc.median_km, 0.5);
-    assert.deepEqual(doc.by_gap_min['15-30'], { n: 35, median_km: 14.6 });
-    assert.deepEqual(doc.baseline.by_gap_min['15-30'], { n: 35, median_km: 14.6 });
+    assert.equal(doc.n, 2660);
+    assert.equal(doc.median_km, 1.4);
+    assert.deepEqual(doc.by_gap_min['15-30'], { n: 685, median_km: 7.6 });
+    assert.deepEqual(doc.baseline.by_gap_min['15-30'], { n: 685, median_km: 7.6 });
     assert.deepEqual(doc.traces, { read: 22, skipped: 0 });
     assert.deepEqual(servedAccuracy(doc), { day: doc.day, n: doc.n, median_km: doc.median_km, by_gap_min: doc.by_gap_min });
-    assert.ok(logged.some((l) => l.includes('n=237')));
+    assert.ok(logged.some((l) => l.includes('n=2660')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -203,10 +203,43 @@ test('the served accuracy is null for a malformed or other-method document, and 
 });
 
 test('a gap range with fewer than 30 samples says so beside its median', () => {
-  const pts = flown([[90, 130]]);
+  const pts = flown([[90, 25]]);
   const ev = evaluate('d', [{ hex: 'abc123', points: pts }], routeTo(endOf(pts)));
   for (const b of Object.values(ev.method.by_gap_min)) assert.equal(b.too_few_samples, b.n < 30 ? true : undefined, JSON.stringify(b));
   assert.ok(Object.values(ev.method.by_gap_min).some((b) => b.too_few_samples), 'one short track gives thin ranges');
   const many = Array.from({ length: 12 }, (_, i) => ({ hex: `abc12${i}`, points: pts }));
   assert.ok(Object.values(evaluate('d', many, routeTo(endOf(pts))).method.by_gap_min).every((b) => b.n >= 30 && b.too_few_samples === undefined));
+});
+
+test('start points are the first point at or after each 5 minutes of the clock, never the first point of a leg off that grid', () => {
+  // points every 20 s from 150 s past a multiple of 300 s: the old rule started at the leg's first
+  // point and every 5 minutes after it (150 s off the grid), over-sampling where coverage begins
+  const t0 = Math.floor(T / 300) * 300 + 150;
+  const pts = flown([[90, 60]]).map((p) => ({ ...p, t: p.t - T + t0 }));
+  const starts = [...new Set(samplesOf([{ hex: 'abc123', points: pts }]).map((x) => x.startT))];
+  assert.ok(starts.length >= 10, `${starts.length} starts`);
+  assert.ok(!starts.includes(t0), 'the leg\'s first point is off the grid');
+  for (const s of starts) assert.ok(s % 300 < 20, `start ${s - t0} s after the first point is ${s % 300} s past the grid`);
+  // a stretch that is not cruising is skipped whole: the next start is the next grid point, not the first cruising point
+  const climbUntil = t0 + 1000;
+  const climbing = pts.map((p) => (p.t < climbUntil ? { ...p, rate: 2000 } : p));
+  const after = [...new Set(samplesOf([{ hex: 'abc123', points: climbing }]).map((x) => x.startT))];
+  assert.equal(Math.min(...after) % 300 < 20, true, 'the first start after the climb is on the grid');
+});
+
+test('each start is scored every 30 s from the moment it is listed while it is listed, each range in proportion to its listed time', () => {
+  assert.deepEqual(listedAges(60, 330), [90, 150, 210, 270]);
+  assert.deepEqual(listedAges(60, 90), []);
+  // points every 10 s: the ages are the listed moments themselves
+  const pts = flown([[90, 60]], 10);
+  const samples = samplesOf([{ hex: 'abc123', points: pts }]);
+  const first = samples.filter((x) => x.startT === samples[0]!.startT).map((x) => Math.round(x.gapMin * 10) / 10);
+  // no route: listed from 90 s until 30 minutes after last heard
+  assert.deepEqual(first, Array.from({ length: 57 }, (_, i) => 1.5 + i / 2));
+  // 3.5 listed minutes in 0-5, 10 in 5-15: 7 and 20 samples
+  assert.equal(first.filter((a) => a < 5).length, 7);
+  assert.equal(first.filter((a) => a >= 5 && a < 15).length, 20);
+  // fixed gap lengths are still there to ask for
+  const fixed = samplesOf([{ hex: 'abc123', points: pts }], { gapsMin: [2, 10] });
+  assert.deepEqual([...new Set(fixed.map((x) => Math.round(x.gapMin)))], [2, 10]);
 });
