@@ -32,6 +32,8 @@ export async function answering(base: string, paths: readonly string[], get: Get
   return out;
 }
 
+export const daysOf = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+
 const RULE = '='.repeat(78);
 const SIMULATED = [
   ' ALL DATA HERE IS SIMULATED (sim/): generated flights on real airports, routes and',
@@ -59,7 +61,7 @@ export function liveBanner(b: LiveBanner): string[] {
     ...b.ok.map((u) => `  ${b.base}${u}`),
     '',
     ...STILL_LOADING,
-    ` (${b.days} days of simulated history.) Ctrl-C stops the server and the simulator.`,
+    ` (${daysOf(b.days)} of simulated history.) Ctrl-C stops the server and the simulator.`,
     '',
   ];
 }

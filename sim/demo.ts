@@ -19,7 +19,7 @@ import { runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
 import { FLEET_PER_AIRBORNE, createSky } from './sky.ts';
 import { startLive, type Live } from './live.ts';
 import { installed } from '../lib/install.ts';
-import { answering, historyBanner, httpGet, liveBanner } from './demo-banner.ts';
+import { answering, daysOf, historyBanner, httpGet, liveBanner } from './demo-banner.ts';
 import { historyUrls, liveUrls } from './demo-urls.ts';
 
 interface DemoConfig { dir: string; port: number; days: number; aircraft: number; seed: number; ref: string }
@@ -138,7 +138,7 @@ async function runDemo(c: DemoConfig): Promise<number> {
   const ref = resolve(c.ref);
   const p = (name: string) => join(dir, name);
   const secs = () => Math.round((Date.now() - t0) / 1000);
-  log(`SIMULATED traffic, seed ${c.seed}. Started at once: ${c.days} days of history (sim history, then the real nightly build on it) and the live feed with the real server`);
+  log(`SIMULATED traffic, seed ${c.seed}. Started at once: ${daysOf(c.days)} of history (sim history, then the real nightly build on it) and the live feed with the real server`);
   clearAside(dir, ['globe_history', 'log']);
   const first = new Date((Math.floor(Date.now() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
   // the history in a process of its own (its days print as they are written); the same sky: same seed, fleet and catalog

@@ -51,6 +51,8 @@ describe('demo banners', () => {
     assert.ok(live.includes('  http://h:1/v1/now\n  http://h:1/docs\n'));
     for (const l of STILL_LOADING) assert.ok(live.includes(l));
     assert.match(live, /estimates wait for it/);
+    assert.match(live, /\(14 days of simulated history\.\)/);
+    assert.match(liveBanner({ base: 'http://h:1', secs: 1, ok: [], days: 1 }).join('\n'), /\(1 day of simulated history\.\)/);
     const hist = historyBanner({ base: 'http://h:1', secs: 90, ok: ['/v1/estimated'], build: 'B1', archiveThrough: '2026-01-02', estimated: 1 }).join('\n');
     assert.match(hist, /history ready in 90 s \(build B1, archive through 2026-01-02\)/);
     assert.ok(hist.includes('  http://h:1/v1/estimated\n'));
@@ -70,71 +72,107 @@ describe('demo banners', () => {
   });
 });
 
+interface Banner { title: string; urls: string[] }
+interface DemoRun {
+  banners: Banner[];
+  /** the output until the second banner */
+  stdout: string;
+  stderr: string;
+  /** the test's own GET of every URL printed, made as soon as its banner was complete */
+  checks: Promise<{ url: string; status: number }[]>;
+  /** Ctrl-C; resolves to the exit code */
+  stop(): Promise<number | null>;
+}
+
+/** runs sim/demo.ts until its second banner is out */
+async function demoUntilHistory(dir: string, port: number, more: string[] = []): Promise<DemoRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'sim/demo.ts'), '--dir', dir, '--port', String(port), '--days', '1', '--ref', join(ROOT, 'test/fixtures/ref-small'), ...more], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  });
+  const run = { banners: [] as Banner[], stdout: '', stderr: '' };
+  const checks: Promise<{ url: string; status: number }>[] = [];
+  child.stderr.on('data', (b: Buffer) => (run.stderr += b.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const parse = () => {
+    for (const b of run.stdout.split(/\n(?==+\n Contrail demo:)/)) {
+      const title = /Contrail demo: (live|history)/.exec(b)?.[1];
+      // a banner is complete once its closing line is out
+      if (!title || !/Ctrl-C stops the server/.test(b) || run.banners.some((x) => x.title === title)) continue;
+      const urls = [...b.matchAll(/^ {2}(http:\/\/\S+)$/gm)].map((m) => m[1]!);
+      run.banners.push({ title, urls });
+      for (const url of urls) checks.push(fetch(url).then(async (r) => ({ url, status: (await r.text(), r.status) })));
+    }
+  };
+  const stop = async () => {
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
+    return exited;
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no history banner in 240 s:\n${run.stdout}\n${run.stderr.slice(-3000)}`)), 240_000);
+      child.stdout.on('data', (b: Buffer) => {
+        run.stdout += b.toString();
+        parse();
+        if (run.banners.length === 2) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      void exited.then((code) => reject(new Error(`the demo exited ${code}:\n${run.stdout}\n${run.stderr.slice(-3000)}`)));
+    });
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { ...run, checks: Promise.all(checks), stop };
+}
+
+const buildOf = (stdout: string) => /\(build (\S+), archive through (\d{4}-\d{2}-\d{2})\)/.exec(stdout)?.[1];
+
 describe('make demo, end to end (small reference data, one day)', () => {
-  it('prints the live URLs first, then the history; every URL printed answers 200; Ctrl-C stops it all', { timeout: 300_000 }, async () => {
+  it('prints the live URLs first, then the history; every URL printed answers 200; Ctrl-C stops it all; a second run waits for its own build', { timeout: 600_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'contrail-demo-'));
     dirs.push(dir);
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'sim/demo.ts'), '--dir', dir, '--port', String(port), '--days', '1', '--ref', join(ROOT, 'test/fixtures/ref-small')], {
-      cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     const base = `http://127.0.0.1:${port}`;
-    const banners: { title: string; urls: string[]; at: number }[] = [];
-    // each URL is fetched by the test as soon as its banner is complete
-    const checks: Promise<{ url: string; status: number }>[] = [];
-    const parse = () => {
-      const blocks = stdout.split(/\n(?==+\n Contrail demo:)/);
-      for (const b of blocks) {
-        const title = /Contrail demo: (live|history)/.exec(b)?.[1];
-        // a banner is complete once its closing line is out
-        if (!title || !/Ctrl-C stops the server/.test(b) || banners.some((x) => x.title === title)) continue;
-        const urls = [...b.matchAll(/^ {2}(http:\/\/\S+)$/gm)].map((m) => m[1]!);
-        banners.push({ title, urls, at: Date.now() });
-        for (const url of urls) checks.push(fetch(url).then(async (r) => ({ url, status: (await r.text(), r.status) })));
-      }
-    };
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const first = await demoUntilHistory(dir, port);
+    let firstBuild: string | undefined;
     try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no history banner in 240 s:\n${stdout}\n${stderr.slice(-3000)}`)), 240_000);
-        child.stdout.on('data', (b: Buffer) => {
-          stdout += b.toString();
-          parse();
-          if (banners.length === 2) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        void exited.then((code) => reject(new Error(`the demo exited ${code}:\n${stdout}\n${stderr.slice(-3000)}`)));
-      });
-      assert.deepEqual(banners.map((b) => b.title), ['live', 'history'], 'the live banner first');
-      const [live, hist] = banners as [typeof banners[0], typeof banners[0]];
+      assert.deepEqual(first.banners.map((b) => b.title), ['live', 'history'], 'the live banner first');
+      const [live, hist] = first.banners as [Banner, Banner];
       for (const kind of ['/v1/now', '/v1/aircraft', '/v2/point/', '/v1/stations', '/docs']) assert.ok(live.urls.some((u) => u.startsWith(base + kind)), `live banner lists ${kind}: ${live.urls.join(' ')}`);
       for (const kind of ['/v1/airframes/', '/v1/airports/', '/v1/route/', '/v1/alliances/', '/v1/estimated', '/#7/']) {
         assert.ok(!live.urls.some((u) => u.startsWith(base + kind)), `the live banner holds back ${kind}`);
         assert.ok(hist.urls.some((u) => u.startsWith(base + kind)), `the history banner lists ${kind}`);
       }
-      for (const c of await Promise.all(checks)) assert.equal(c.status, 200, `${c.url} answered ${c.status} right after it was printed`);
+      for (const c of await first.checks) assert.equal(c.status, 200, `${c.url} answered ${c.status} right after it was printed`);
       // this run's build, the one the server has loaded
-      const build = /\(build (\S+), archive through (\d{4}-\d{2}-\d{2})\)/.exec(stdout);
-      assert.ok(build, stdout);
+      firstBuild = buildOf(first.stdout);
+      assert.ok(firstBuild, first.stdout);
       const health = (await (await fetch(`${base}/healthz`)).json()) as { history_build: string };
-      assert.equal(health.history_build, build[1]);
+      assert.equal(health.history_build, firstBuild);
       // progress the whole time: the history's days, the catch-up, the nightly's steps
-      assert.match(stderr, /sim: history day 1\/1 /);
-      assert.match(stderr, /live feed on 127\.0\.0\.1:\d+ .*: (\d+) snapshots, one every 0\.25 s/);
-      assert.match(stderr, /routes: write: started \((\d+) expected\)/);
-      const expected = Number(/routes: write: started \((\d+) expected\)/.exec(stderr)![1]);
-      assert.match(stderr, new RegExp(`routes: write: ${expected} routes `), 'the routes step ends at the total it announced');
+      assert.match(first.stderr, /sim: history day 1\/1 /);
+      assert.match(first.stderr, /live feed on 127\.0\.0\.1:\d+ .*: (\d+) snapshots, one every 0\.25 s/);
+      const expected = Number(/routes: write: started \((\d+) expected\)/.exec(first.stderr)?.[1]);
+      assert.ok(expected > 0, first.stderr);
+      assert.match(first.stderr, new RegExp(`routes: write: ${expected} routes `), 'the routes step ends at the total it announced');
     } finally {
-      if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
+      assert.equal(await first.stop(), 130, 'Ctrl-C: exit 130');
     }
-    assert.equal(await exited, 130, 'Ctrl-C: exit 130');
     await new Promise((r) => setTimeout(r, 500));
-    const after = await fetch(`${base}/v1/now`).then((r) => r.status, () => 0);
-    assert.equal(after, 0, 'the server it started is gone');
+    assert.equal(await fetch(`${base}/v1/now`).then((r) => r.status, () => 0), 0, 'the server it started is gone');
+
+    // the same folder again, another seed (the same one the same day would make the same inputs: no
+    // new build): the server serves the earlier build at once, and the history banner waits for this run's
+    const second = await demoUntilHistory(dir, port, ['--seed', '2']);
+    try {
+      const build = buildOf(second.stdout);
+      assert.ok(build && build !== firstBuild, `a new build: ${build} after ${firstBuild}`);
+      assert.equal(((await (await fetch(`${base}/healthz`)).json()) as { history_build: string }).history_build, build);
+      for (const c of await second.checks) assert.equal(c.status, 200, `${c.url} answered ${c.status} right after it was printed`);
+    } finally {
+      assert.equal(await second.stop(), 130);
+    }
   });
 });
