@@ -194,7 +194,7 @@ async function runDemo(c: DemoConfig): Promise<number> {
   // this run's build (a folder of an earlier run has the server serving that one's meanwhile)
   const build = currentHeader(p('artifacts'));
   if (!build) return fail(`the nightly build ended without publishing a build in ${p('artifacts')}`);
-  log(`nightly build ${build.id} published (${secs()} s); waiting for the server to load it`);
+  log(`nightly build ${build.id} is current (${secs()} s); waiting for the server to load it`);
   const loaded = await until(async () => {
     const r = await httpGet(`${base}/healthz`);
     return r.status === 200 && (JSON.parse(r.body) as { history_build: string | null }).history_build === build.id;
