@@ -97,7 +97,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   // wrapping its parts, and the trace store and estimator take its records in ~2 ms slices
   const ingest = new IngestThread();
   ingest.brotli = () => live.wantsBrotli(clock());
-  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
+  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, intervalMs: c.feedInterval * 1000, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
   const followers = new Followers([traces, tracker], { log: o.log });
   feed?.onSnapshot((snap) => {
     void live.acceptWhenReady(snap, clock() / 1000).catch((e) => o.log(`live: a snapshot could not be prepared: ${(e as Error).stack ?? e}`, 'error'));

@@ -19,6 +19,7 @@ export interface ServerConfig extends CreditsConfig, LogConfig {
   maxAgeS: number;
   feedMaxAheadS: number;
   feedMaxAircraft: number;
+  feedInterval: number;
   traceMinutes: number;
   streamPerIp: number;
   streamMaxBuffer: number;
@@ -87,6 +88,11 @@ export const serverOptions: Specs<ServerConfig> = {
   feedMaxAircraft: {
     flag: 'feed-max-aircraft', env: 'CONTRAIL_FEED_MAX_AIRCRAFT', kind: 'int', default: 50_000, check: positive,
     help: 'aircraft kept per snapshot at most, the most recently heard first (logged when it bites)',
+  },
+  // readsb writes aircraft.json once a second unless told otherwise (its --write-json-every)
+  feedInterval: {
+    flag: 'feed-interval', env: 'CONTRAIL_FEED_INTERVAL', kind: 'number', default: 1, check: (v) => (v >= 0.05 && v <= 60 ? undefined : 'must be 0.05..60'),
+    help: 'seconds between reads of --feed (a URL fetched, a file checked for a change): the decoder\'s write period (readsb --write-json-every, 1 s by default)',
   },
   // spec 8: about 30 minutes
   traceMinutes: {

@@ -101,7 +101,9 @@ function commands(clock: () => number): Record<string, Command<any>> {
     run: async (c) => {
       const first = c.start || new Date((Math.floor(clock() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
       const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
-      const r = writeHistory(sky, c.out, first, c.days, (day, files) => say(`${day}: ${files} trace files`));
+      say(`simulated world loaded: ${sky.fleet.length} airframes; writing ${c.days} days from ${first}`);
+      let done = 0;
+      const r = writeHistory(sky, c.out, first, c.days, (day, files) => say(`history day ${++done}/${c.days} (${day}): ${files} trace files`));
       say(`simulated history: ${r.days.length} days, ${r.files} files, ${r.truth.length} flights -> ${c.out}`);
       return 0;
     },

@@ -1,22 +1,26 @@
-// `make demo`: a few weeks of SIMULATED history through the real nightly pipeline, the simulated
-// live feed and feeder list, and the real server; then a banner with URLs that answered 200.
-// children run in their own process groups and are killed as groups on Ctrl-C or on failure.
+// `make demo`: the simulated live feed and feeder list read by the real server, and a few weeks of
+// SIMULATED history through the real nightly pipeline, started at once. two banners, each URL
+// printed only after it answered 200: the live URLs as soon as the server has caught up with the
+// feed, the history URLs (and the estimates and map, which use the build) once the build is
+// published and loaded. children run in their own process groups, killed as groups on Ctrl-C or
+// on failure.
 //
-// the server starts beside the nightly build, reading the live feed over loopback HTTP: the feed
-// first catches up through the last 2 hours (sim/live.ts, one snapshot per read), so by the banner
-// the server holds what it would after running for 2 hours: traces, and estimates for the
-// aircraft that went quiet over oceans and coverage gaps.
+// the feed first catches up through the last 2 hours (sim/live.ts, one snapshot per read; the demo's
+// server reads four a second), so by the first banner the server holds what it would after running
+// for 2 hours: traces, and the aircraft that went quiet over oceans and coverage gaps. the history
+// is written by `sim history` in a process of its own while this one loads the live feed's world.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { currentHeader } from '../artifacts/tree.ts';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
-import { openLog } from '../build/log/read.ts';
-import { parseAlliances } from '../lib/reference/alliances.ts';
-import { readFileSync } from 'node:fs';
 import { FLEET_PER_AIRBORNE, createSky } from './sky.ts';
-import { writeHistory } from './history.ts';
 import { startLive, type Live } from './live.ts';
 import { installed } from '../lib/install.ts';
+import { answering, daysOf, historyBanner, httpGet, liveBanner } from './demo-banner.ts';
+import { historyUrls, liveUrls } from './demo-urls.ts';
 
 interface DemoConfig { dir: string; port: number; days: number; aircraft: number; seed: number; ref: string }
 const specs: Specs<DemoConfig> = {
@@ -25,22 +29,34 @@ const specs: Specs<DemoConfig> = {
   days: { flag: 'days', env: 'CONTRAIL_DEMO_DAYS', kind: 'int', default: 14, help: 'days of simulated history, ending yesterday (UTC)', check: (v) => (v >= 1 && v <= 60 ? undefined : 'must be 1..60') },
   aircraft: { flag: 'aircraft', env: 'CONTRAIL_DEMO_AIRCRAFT', kind: 'int', default: 120, help: 'about this many aircraft airborne at a busy hour', check: (v) => (v >= 10 ? undefined : 'must be at least 10') },
   seed: { flag: 'seed', env: 'CONTRAIL_SIM_SEED', kind: 'int', default: 1, help: 'simulator seed' },
-  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot' },
+  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot (the simulator\'s and the nightly build\'s)' },
 };
 
 /** simulated seconds of live feed the server reads before the present: the estimator's 2-hour cap, so
- * every aircraft it would list had it been running is listed (25-45 reads, one a second, during the nightly build) */
+ * every aircraft it would list had it been running is listed (25-45 snapshots) */
 export const DEMO_CATCH_UP_S = 7200;
+/** s between the demo server's reads of the feed: the catch-up's snapshots go by four a second
+ * (readsb's own period is 1 s; the present snapshot changes once a second, and a read that brings
+ * nothing new is ignored) */
+export const DEMO_FEED_INTERVAL_S = 0.25;
+/** how long each wait may take before the demo gives up (a busy machine is several times slower) */
+const LIVE_WAIT_MS = 300_000;
+const LOAD_WAIT_MS = 120_000;
 
 const children = new Set<ChildProcess>();
 let live: Live | null = null;
+/** Ctrl-C or SIGTERM: the exit code is 130 whatever the waits then see */
+let interrupted = false;
 const log = (s: string) => process.stderr.write(`demo: ${s}\n`);
 
-/** runs `npm run --silent <script> -- args` in its own process group */
-function npm(script: string, args: string[], quiet = false): ChildProcess {
-  const child = spawn('npm', ['run', '--silent', script, '--', ...args], { detached: true, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
+/** runs `node --import tsx <script> args` from the install folder, in its own process group */
+function start(script: string, args: string[], o: { stdout: 'inherit' | 'ignore'; onStderrLine?: (line: string) => void }): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', installed(script), ...args], {
+    cwd: installed('.'), detached: true, stdio: ['ignore', o.stdout, o.onStderrLine ? 'pipe' : 'inherit'],
+  });
   children.add(child);
   child.on('exit', () => children.delete(child));
+  if (o.onStderrLine) createInterface({ input: child.stderr! }).on('line', o.onStderrLine);
   return child;
 }
 
@@ -56,21 +72,48 @@ function killAll(): void {
 }
 
 function exitCode(child: ChildProcess): Promise<number> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode ?? 1);
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
-async function get(url: string): Promise<{ status: number; body: string }> {
-  try {
-    const r = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-    return { status: r.status, body: await r.text() };
-  } catch {
-    return { status: 0, body: '' };
+/**
+ * Moves the folders of an earlier run aside at once (the new run writes fresh ones meanwhile) and
+ * removes them in the background: thousands of trace files took 24 s to delete on a busy disk.
+ */
+function clearAside(dir: string, names: string[]): void {
+  mkdirSync(dir, { recursive: true });
+  for (const old of readdirSync(dir).filter((n) => n.startsWith(OLD))) void rm(join(dir, old), { recursive: true, force: true }).catch(() => {}); // left for the next run
+  const aside = join(dir, `${OLD}${process.pid}-${Date.now()}`);
+  for (const name of names) {
+    if (!existsSync(join(dir, name))) continue;
+    mkdirSync(aside, { recursive: true });
+    renameSync(join(dir, name), join(aside, name));
   }
+  if (existsSync(aside)) void rm(aside, { recursive: true, force: true }).catch(() => {});
+}
+const OLD = '.old-';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** polls `ready` every 250 ms until it holds (true), `gone` names a reason to stop (false) or the time is up (false); `say` every 5 s */
+async function until(ready: () => Promise<boolean> | boolean, o: { timeoutMs: number; gone: () => string | null; say: () => void }): Promise<boolean> {
+  const end = Date.now() + o.timeoutMs;
+  let said = Date.now();
+  while (Date.now() < end) {
+    if (o.gone()) return false;
+    if (await ready()) return true;
+    if (Date.now() - said >= 5000) {
+      said = Date.now();
+      o.say();
+    }
+    await sleep(250);
+  }
+  return false;
 }
 
 const demo: Command<DemoConfig> = {
   name: 'demo',
-  usage: 'usage: npx tsx sim/demo.ts [options]   (make demo)\n\nRuns Contrail on SIMULATED traffic: history -> nightly build -> live feed + server.',
+  usage: 'usage: npx tsx sim/demo.ts [options]   (make demo)\n\nRuns Contrail on SIMULATED traffic: the live feed and the real server at once (their URLs first),\nand history -> the real nightly build beside them (its URLs when it is published).',
   specs,
   run: (c) => runDemo(c),
 };
@@ -78,133 +121,97 @@ const demo: Command<DemoConfig> = {
 async function runDemo(c: DemoConfig): Promise<number> {
   const t0 = Date.now();
   const stop = (sig: string) => {
+    interrupted = true;
     log(`${sig}: stopping the server and the simulator`);
     killAll();
     setTimeout(() => process.exit(130), 300);
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  const fail = (why: string) => {
+    if (!interrupted) log(why);
+    killAll();
+    return 1;
+  };
 
-  const p = (name: string) => join(c.dir, name);
-  const secs = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
-  log(`simulating ${c.days} days of history (SIMULATED traffic, seed ${c.seed})...`);
-  const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: 0 });
-  rmSync(p('globe_history'), { recursive: true, force: true });
-  rmSync(p('log'), { recursive: true, force: true });
+  const dir = resolve(c.dir);
+  const ref = resolve(c.ref);
+  const p = (name: string) => join(dir, name);
+  const secs = () => Math.round((Date.now() - t0) / 1000);
+  log(`SIMULATED traffic, seed ${c.seed}. Started at once: ${daysOf(c.days)} of history (sim history, then the real nightly build on it) and the live feed with the real server`);
+  clearAside(dir, ['globe_history', 'log']);
   const first = new Date((Math.floor(Date.now() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
-  const h = writeHistory(sky, p('globe_history'), first, c.days);
-  log(`history: ${h.files} trace files, ${h.truth.length} flights (${secs()})`);
+  // the history in a process of its own (its days print as they are written); the same sky: same seed, fleet and catalog
+  const sim = ['--seed', String(c.seed), '--aircraft', String(c.aircraft), '--ref', ref];
+  const history = start('sim/cli.ts', ['history', '--days', String(c.days), '--start', first, '--out', p('globe_history'), ...sim], { stdout: 'inherit' });
 
-  // the live feed and the server start beside the nightly build: the feed's catch-up runs meanwhile
+  log('loading the simulated world for the live feed...');
+  const sky = createSky({ ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: 0 });
   live = startLive(sky, { out: p('aircraft.json'), feeders: p('feeders.json'), http: 'any', intervalMs: 1000, offsetMs: 0, catchUpS: DEMO_CATCH_UP_S });
   const feedPort = await live.port;
-  const server = npm('serve', [
-    '--feed', `http://127.0.0.1:${feedPort}/aircraft.json`, '--artifacts', p('artifacts'), '--stations', p('feeders.json'), '--state', p('state'),
+  log(`live feed on 127.0.0.1:${feedPort} (${sky.fleet.length} airframes, ${secs()} s); the server starts and reads the last ${DEMO_CATCH_UP_S / 60} minutes of it first: ${live.catchUpSnapshots} snapshots, one every ${DEMO_FEED_INTERVAL_S} s`);
+  log('(until it has caught up, the server\'s warnings about an old snapshot are expected)');
+  const server = start('server/main.ts', [
+    '--feed', `http://127.0.0.1:${feedPort}/aircraft.json`, '--feed-interval', String(DEMO_FEED_INTERVAL_S),
+    '--artifacts', p('artifacts'), '--stations', p('feeders.json'), '--state', p('state'),
     '--port', String(c.port), '--network-name', 'Contrail demo (SIMULATED traffic)',
     // its log is on stdout: the listening line and what would need an operator, not the routine
     '--log-level', 'warn',
-  ]);
-  log(`running the real nightly pipeline on it, while the server reads the last ${DEMO_CATCH_UP_S / 60} minutes of the live feed...`);
-  const nightly = await exitCode(npm('nightly', ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts'), '--bundles', ''], true));
-  if (nightly !== 0) {
-    log(`the nightly build failed (exit ${nightly}); see its output above`);
-    killAll();
-    return 1;
-  }
-  log(`nightly build published (${secs()})`);
-
+  ], { stdout: 'inherit' });
   const base = `http://127.0.0.1:${c.port}`;
-  let up = false;
-  // the server answers /v1/now once the feed has caught up to the present (until then its snapshots
-  // are old), and names the archive once it has picked up the build just published (it looks for a
-  // new one every few seconds): only then do the history URLs answer
-  const ready = async () => {
-    const r = await get(`${base}/v1/now`);
-    return r.status === 200 && (JSON.parse(r.body) as { archive_through: string | null }).archive_through !== null;
-  };
-  for (let i = 0; i < 240 && !up && server.exitCode === null; i++) {
-    up = live.caughtUp && (await ready());
-    if (!up) await new Promise((r) => setTimeout(r, 500));
-  }
-  if (!up) {
-    log(`the server did not answer ${base}/v1/now within 120 s (port ${c.port} taken? try --port)`);
-    killAll();
-    return 1;
-  }
-  const urls = await pickUrls(c, p('log'), p('aircraft.json'), sky.world.byIdent, base);
-  const ok: string[] = [];
-  for (const u of urls) {
-    const r = await get(base + u);
-    if (r.status === 200) ok.push(u);
-    else log(`(left out ${u}: it answered ${r.status})`);
-  }
-  const est = await get(`${base}/v1/estimated`);
-  const estimated = est.status === 200 ? (JSON.parse(est.body) as { aircraft: unknown[] }).aircraft.length : 0;
-  log(`live feed caught up: ${estimated} aircraft estimated after going quiet over oceans and coverage gaps (${secs()})`);
-  const banner = [
-    '',
-    '='.repeat(78),
-    ` Contrail demo: ready in ${secs()} at ${base}`,
-    ' ALL DATA HERE IS SIMULATED (sim/): generated flights on real airports, routes and',
-    ' airframes; not observations of real aircraft.',
-    '='.repeat(78),
-    ...ok.map((u) => `  ${base}${u}`),
-    '',
-    ' Ctrl-C stops the server and the simulator.',
-    '',
-  ];
-  process.stdout.write(`${banner.join('\n')}\n`);
+  const serverGone = () => (server.exitCode !== null || server.signalCode !== null ? `the server exited (${server.exitCode ?? server.signalCode}); port ${c.port} taken? try --port` : null);
+
+  // history -> nightly, beside the live part
+  const built = (async (): Promise<string | null> => {
+    const simulated = await exitCode(history);
+    if (simulated !== 0) return `the history simulation failed (exit ${simulated}); see its output above`;
+    const nightly = start('build/nightly.ts', ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts'), '--ref', ref, '--bundles', ''], {
+      stdout: 'ignore',
+      onStderrLine: (line) => process.stderr.write(`${line}\n`),
+    });
+    const code = await exitCode(nightly);
+    return code === 0 ? null : `the nightly build failed (exit ${code}); see its output above`;
+  })();
+  let buildError: string | null | undefined;
+  void built.then((e) => (buildError = e));
+
+  // the live URLs: the server answers /v1/now once the feed has caught up to the present
+  const liveUp = await until(async () => live!.caughtUp && (await httpGet(`${base}/v1/now`)).status === 200, {
+    timeoutMs: LIVE_WAIT_MS,
+    gone: () => serverGone() ?? (buildError ? buildError : null),
+    say: () => log(live!.caughtUp ? `live feed caught up; waiting for ${base}/v1/now to answer 200 (${secs()} s)` : `live feed: the server has read ${live!.catchUpShown}/${live!.catchUpSnapshots} catch-up snapshots (${secs()} s)`),
+  });
+  if (!liveUp) return fail(serverGone() ?? buildError ?? `${base}/v1/now did not answer 200 within ${LIVE_WAIT_MS / 1000} s`);
+  const lv = liveUrls(sky, p('aircraft.json'));
+  const liveOk = await answering(base, lv.urls);
+  for (const l of liveOk.left) log(`(left out ${l.path}: it answered ${l.status})`);
+  process.stdout.write(`${liveBanner({ base, secs: secs(), ok: liveOk.ok, days: c.days }).join('\n')}\n`);
+
+  // the history URLs: once the build is published (its own progress meanwhile) and the server has
+  // picked it up (it looks for a new build every few seconds)
+  const published = await until(() => buildError !== undefined, { timeoutMs: Infinity, gone: serverGone, say: () => {} });
+  if (!published || buildError) return fail(serverGone() ?? buildError ?? 'the nightly build did not finish');
+  // this run's build (a folder of an earlier run has the server serving that one's meanwhile)
+  const build = currentHeader(p('artifacts'));
+  if (!build) return fail(`the nightly build ended without publishing a build in ${p('artifacts')}`);
+  log(`nightly build ${build.id} is current (${secs()} s); waiting for the server to load it`);
+  const loaded = await until(async () => {
+    const r = await httpGet(`${base}/healthz`);
+    return r.status === 200 && (JSON.parse(r.body) as { history_build: string | null }).history_build === build.id;
+  }, { timeoutMs: LOAD_WAIT_MS, gone: serverGone, say: () => log(`waiting for the server to load build ${build.id} (${secs()} s)`) });
+  if (!loaded) return fail(serverGone() ?? `the server did not load build ${build.id} within ${LOAD_WAIT_MS / 1000} s`);
+  const hOk = await answering(base, await historyUrls(p('log'), ref, sky.world.byIdent, lv.place));
+  for (const l of hOk.left) log(`(left out ${l.path}: it answered ${l.status})`);
+  const est = await httpGet(`${base}/v1/estimated`);
+  const estimated = est.status === 200 ? (JSON.parse(est.body) as { aircraft: unknown[] }).aircraft.length : null;
+  process.stdout.write(`${historyBanner({ base, secs: secs(), ok: hOk.ok, build: build.id, archiveThrough: build.header.archive_through ?? 'none', estimated }).join('\n')}\n`);
   await exitCode(server);
   killAll();
   return 0;
 }
 
-/** one URL per kind of resource, from what the build and the feed actually hold */
-async function pickUrls(c: DemoConfig, logDir: string, feed: string, byIdent: Map<string, { iata: string | null; lat: number; lon: number }>, _base: string): Promise<string[]> {
-  const l = await openLog(logDir, { threads: 1 });
-  let hex = '';
-  let callsign = '';
-  let airport = { iata: '', lat: 50, lon: 8.5 };
-  try {
-    const [af] = await l.rows('SELECT hex, count(*) AS n FROM legs WHERE org IS NOT NULL AND dst IS NOT NULL GROUP BY hex ORDER BY n DESC, hex LIMIT 1');
-    hex = String(af?.hex ?? '');
-    const [cs] = await l.rows('SELECT callsign, count(*) AS n FROM legs WHERE callsign IS NOT NULL AND org IS NOT NULL AND dst IS NOT NULL AND org <> dst GROUP BY callsign ORDER BY n DESC, callsign LIMIT 1');
-    callsign = String(cs?.callsign ?? '');
-    const busiest = await l.rows('SELECT org, count(*) AS n FROM legs WHERE org IS NOT NULL AND org <> dst GROUP BY org ORDER BY n DESC, org LIMIT 20');
-    for (const b of busiest) {
-      const a = byIdent.get(String(b.org));
-      if (a?.iata) {
-        airport = { iata: a.iata, lat: a.lat, lon: a.lon };
-        break;
-      }
-    }
-  } finally {
-    l.close();
-  }
-  const doc = JSON.parse(readFileSync(feed, 'utf8')) as { aircraft: { hex: string; alt_baro?: unknown; lat?: number }[] };
-  const aloft = doc.aircraft.find((a) => typeof a.alt_baro === 'number' && a.lat !== undefined);
-  const alliance = parseAlliances(readFileSync(join(c.ref, 'alliances.json'))).alliances[0]?.slug ?? 'star-alliance';
-  const r1 = (x: number) => Math.round(x * 10) / 10;
-  const bbox = [r1(airport.lon - 3), r1(airport.lat - 2), r1(airport.lon + 3), r1(airport.lat + 2)].join(',');
-  return [
-    '/v1/now',
-    `/v1/aircraft?bbox=${bbox}`,
-    `/v2/point/${r1(airport.lat)}/${r1(airport.lon)}/100`,
-    ...(aloft ? [`/v1/trace/${aloft.hex}`] : []),
-    '/v1/estimated',
-    ...(hex ? [`/v1/airframes/${hex}`] : []),
-    ...(airport.iata ? [`/v1/airports/${airport.iata}`] : []),
-    ...(callsign ? [`/v1/route/${callsign}`] : []),
-    `/v1/alliances/${alliance}`,
-    '/v1/stations',
-    '/docs',
-    // the first-party map (tier map)
-    `/#7/${r1(airport.lat)}/${r1(airport.lon)}`,
-  ];
-}
-
 runAsMain(import.meta.url, async () => {
   const code = await runCommand(demo, process.argv.slice(2));
   killAll();
-  return code;
+  return interrupted ? 130 : code;
 });

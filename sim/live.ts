@@ -46,6 +46,8 @@ export interface Live {
   readonly caughtUp: boolean;
   /** snapshots of the catch-up, all told */
   readonly catchUpSnapshots: number;
+  /** catch-up snapshots a reader has been shown so far (catchUpSnapshots once caught up) */
+  readonly catchUpShown: number;
   /** the HTTP port once listening; null without HTTP */
   readonly port: Promise<number | null>;
   stop(): void;
@@ -110,6 +112,9 @@ export function startLive(sky: Sky, o: LiveOptions, clock: () => number = Date.n
       return queue === null;
     },
     catchUpSnapshots,
+    get catchUpShown() {
+      return queue === null ? catchUpSnapshots : catchUpSnapshots - queue.length;
+    },
     port,
     stop() {
       clearInterval(timer);

@@ -27,6 +27,8 @@ test('malformed flags and environment values exit 2 with a message that names th
     [['--port', 'eighty'], {}, /--port: expected an integer/],
     [['--port', '70000'], {}, /--port: must be 0..65535/],
     [['--max-age', '-1'], {}, /--max-age: must be greater than 0/],
+    [['--feed-interval', '0'], {}, /--feed-interval: must be 0.05..60/],
+    [[], { CONTRAIL_FEED_INTERVAL: 'often' }, /CONTRAIL_FEED_INTERVAL: expected a number/],
     [['--bogus'], {}, /unknown flag --bogus/],
     [['--feed'], {}, /--feed needs a value/],
     [[], { CONTRAIL_PORT: '12ab' }, /CONTRAIL_PORT: expected an integer/],

@@ -1,0 +1,178 @@
+// `make demo` (sim/demo.ts): two banners, the live URLs first (as soon as the server has caught up
+// with the simulated feed), then the history, estimates and map once this run's nightly build is
+// published and loaded; a URL is printed only after it answered 200. the pieces alone (the check,
+// the banners, the live place), then the whole command end to end on the small reference data
+// (test/fixtures/ref-small: its nightly build takes seconds) with one day of history.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { answering, historyBanner, liveBanner, STILL_LOADING } from '../../sim/demo-banner.ts';
+import { livePlace } from '../../sim/demo-urls.ts';
+import { freePort } from '../helpers/ports.ts';
+import { ROOT } from '../helpers/processes.ts';
+import type { Sky } from '../../sim/sky.ts';
+
+process.env.TZ = 'UTC';
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('demo banners', () => {
+  it('keeps only the paths that answered 200, in the order asked, and says what the others answered', async () => {
+    const codes: Record<string, number> = { '/a': 200, '/b': 503, '/c': 200, '/d': 404 };
+    const asked: string[] = [];
+    const srv = createServer((req, res) => {
+      asked.push(req.url!);
+      res.writeHead(codes[req.url!] ?? 500).end('{}');
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+      const r = await answering(base, ['/a', '/b', '/c', '/d']);
+      assert.deepEqual(r.ok, ['/a', '/c']);
+      assert.deepEqual(r.left, [{ path: '/b', status: 503 }, { path: '/d', status: 404 }]);
+      assert.deepEqual(asked, ['/a', '/b', '/c', '/d']);
+      // nothing listening: status 0, left out
+      const closed = await answering('http://127.0.0.1:1', ['/x']);
+      assert.deepEqual(closed, { ok: [], left: [{ path: '/x', status: 0 }] });
+    } finally {
+      srv.close();
+    }
+  });
+
+  it('the live banner lists its URLs and says what is still being built; the history banner names the build', () => {
+    const live = liveBanner({ base: 'http://h:1', secs: 12, ok: ['/v1/now', '/docs'], days: 14 }).join('\n');
+    assert.match(live, /live in 12 s at http:\/\/h:1/);
+    assert.match(live, /SIMULATED/);
+    assert.ok(live.includes('  http://h:1/v1/now\n  http://h:1/docs\n'));
+    for (const l of STILL_LOADING) assert.ok(live.includes(l));
+    assert.match(live, /estimates wait for it/);
+    assert.match(live, /\(14 days of simulated history\.\)/);
+    assert.match(liveBanner({ base: 'http://h:1', secs: 1, ok: [], days: 1 }).join('\n'), /\(1 day of simulated history\.\)/);
+    const hist = historyBanner({ base: 'http://h:1', secs: 90, ok: ['/v1/estimated'], build: 'B1', archiveThrough: '2026-01-02', estimated: 1 }).join('\n');
+    assert.match(hist, /history ready in 90 s \(build B1, archive through 2026-01-02\)/);
+    assert.ok(hist.includes('  http://h:1/v1/estimated\n'));
+    assert.match(hist, /1 aircraft is estimated/);
+  });
+
+  it('centres the live URLs on the fleet\'s airport with the most aircraft of the snapshot in its box', () => {
+    const ap = (iata: string, lat: number, lon: number) => ({ iata, lat, lon });
+    const [zrh, jfk, bfl] = [ap('ZRH', 47.46, 8.55), ap('JFK', 40.64, -73.78), ap('BFL', 35.43, -119.06)];
+    const route = (org: typeof zrh, dst: typeof zrh) => ({ callsign: 'X1', airline: 'X', org, dst, nm: 1 });
+    const sky = { fleet: [{ outs: [route(zrh, jfk)], backs: [route(jfk, zrh)] }, { outs: [route(bfl, jfk)], backs: [] }] } as unknown as Pick<Sky, 'fleet'>;
+    const near = (p: typeof zrh, i: number) => ({ hex: `a${i}`, lat: p.lat + 0.1 * i, lon: p.lon - 0.1 * i });
+    assert.equal(livePlace(sky, [near(jfk, 1), near(zrh, 1), near(jfk, 2), { hex: 'x' }])?.iata, 'JFK');
+    assert.equal(livePlace(sky, [near(bfl, 1)])?.iata, 'BFL');
+    // no aircraft anywhere: the first by code, still a place of the fleet
+    assert.equal(livePlace(sky, [])?.iata, 'BFL');
+  });
+});
+
+interface Banner { title: string; urls: string[] }
+interface DemoRun {
+  banners: Banner[];
+  /** the output until the second banner */
+  stdout: string;
+  stderr: string;
+  /** the test's own GET of every URL printed, made as soon as its banner was complete */
+  checks: Promise<{ url: string; status: number }[]>;
+  /** Ctrl-C; resolves to the exit code */
+  stop(): Promise<number | null>;
+}
+
+/** runs sim/demo.ts until its second banner is out */
+async function demoUntilHistory(dir: string, port: number, more: string[] = []): Promise<DemoRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'sim/demo.ts'), '--dir', dir, '--port', String(port), '--days', '1', '--ref', join(ROOT, 'test/fixtures/ref-small'), ...more], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  });
+  const run = { banners: [] as Banner[], stdout: '', stderr: '' };
+  const checks: Promise<{ url: string; status: number }>[] = [];
+  child.stderr.on('data', (b: Buffer) => (run.stderr += b.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const parse = () => {
+    for (const b of run.stdout.split(/\n(?==+\n Contrail demo:)/)) {
+      const title = /Contrail demo: (live|history)/.exec(b)?.[1];
+      // a banner is complete once its closing line is out
+      if (!title || !/Ctrl-C stops the server/.test(b) || run.banners.some((x) => x.title === title)) continue;
+      const urls = [...b.matchAll(/^ {2}(http:\/\/\S+)$/gm)].map((m) => m[1]!);
+      run.banners.push({ title, urls });
+      for (const url of urls) checks.push(fetch(url).then(async (r) => ({ url, status: (await r.text(), r.status) })));
+    }
+  };
+  const stop = async () => {
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
+    return exited;
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no history banner in 240 s:\n${run.stdout}\n${run.stderr.slice(-3000)}`)), 240_000);
+      child.stdout.on('data', (b: Buffer) => {
+        run.stdout += b.toString();
+        parse();
+        if (run.banners.length === 2) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      void exited.then((code) => reject(new Error(`the demo exited ${code}:\n${run.stdout}\n${run.stderr.slice(-3000)}`)));
+    });
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { ...run, checks: Promise.all(checks), stop };
+}
+
+const buildOf = (stdout: string) => /\(build (\S+), archive through (\d{4}-\d{2}-\d{2})\)/.exec(stdout)?.[1];
+
+describe('make demo, end to end (small reference data, one day)', () => {
+  it('prints the live URLs first, then the history; every URL printed answers 200; Ctrl-C stops it all; a second run waits for its own build', { timeout: 600_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'contrail-demo-'));
+    dirs.push(dir);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const first = await demoUntilHistory(dir, port);
+    let firstBuild: string | undefined;
+    try {
+      assert.deepEqual(first.banners.map((b) => b.title), ['live', 'history'], 'the live banner first');
+      const [live, hist] = first.banners as [Banner, Banner];
+      for (const kind of ['/v1/now', '/v1/aircraft', '/v2/point/', '/v1/stations', '/docs']) assert.ok(live.urls.some((u) => u.startsWith(base + kind)), `live banner lists ${kind}: ${live.urls.join(' ')}`);
+      for (const kind of ['/v1/airframes/', '/v1/airports/', '/v1/route/', '/v1/alliances/', '/v1/estimated', '/#7/']) {
+        assert.ok(!live.urls.some((u) => u.startsWith(base + kind)), `the live banner holds back ${kind}`);
+        assert.ok(hist.urls.some((u) => u.startsWith(base + kind)), `the history banner lists ${kind}`);
+      }
+      for (const c of await first.checks) assert.equal(c.status, 200, `${c.url} answered ${c.status} right after it was printed`);
+      // this run's build, the one the server has loaded
+      firstBuild = buildOf(first.stdout);
+      assert.ok(firstBuild, first.stdout);
+      const health = (await (await fetch(`${base}/healthz`)).json()) as { history_build: string };
+      assert.equal(health.history_build, firstBuild);
+      // progress the whole time: the history's days, the catch-up, the nightly's steps
+      assert.match(first.stderr, /sim: history day 1\/1 /);
+      assert.match(first.stderr, /live feed on 127\.0\.0\.1:\d+ .*: (\d+) snapshots, one every 0\.25 s/);
+      const expected = Number(/routes: write: started \((\d+) expected\)/.exec(first.stderr)?.[1]);
+      assert.ok(expected > 0, first.stderr);
+      assert.match(first.stderr, new RegExp(`routes: write: ${expected} routes `), 'the routes step ends at the total it announced');
+    } finally {
+      assert.equal(await first.stop(), 130, 'Ctrl-C: exit 130');
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await fetch(`${base}/v1/now`).then((r) => r.status, () => 0), 0, 'the server it started is gone');
+
+    // the same folder again, another seed (the same one the same day would make the same inputs: no
+    // new build): the server serves the earlier build at once, and the history banner waits for this run's
+    const second = await demoUntilHistory(dir, port, ['--seed', '2']);
+    try {
+      const build = buildOf(second.stdout);
+      assert.ok(build && build !== firstBuild, `a new build: ${build} after ${firstBuild}`);
+      assert.equal(((await (await fetch(`${base}/healthz`)).json()) as { history_build: string }).history_build, build);
+      for (const c of await second.checks) assert.equal(c.status, 200, `${c.url} answered ${c.status} right after it was printed`);
+    } finally {
+      assert.equal(await second.stop(), 130);
+    }
+  });
+});
