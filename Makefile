@@ -32,9 +32,9 @@ $(STAMP): package.json package-lock.json
 
 # the full suite, as CI runs it. its temporary files go in a folder of their own, removed at the
 # end: fixtures and killed processes leave folders behind, and CI's machine is reused (its /tmp
-# once ran out of inodes)
+# once ran out of inodes). readable by all, as /tmp is: nginx's workers serve files from under it
 test: install system-deps
-	@tmp=$$(mktemp -d /tmp/contrail-test-XXXXXX); TMPDIR=$$tmp npm test; rc=$$?; rm -rf "$$tmp"; exit $$rc
+	@tmp=$$(mktemp -d /tmp/contrail-test-XXXXXX); chmod 755 "$$tmp"; TMPDIR=$$tmp npm test; rc=$$?; rm -rf "$$tmp"; exit $$rc
 
 # the edit-test loop: typecheck + every test that starts no process and no real server (under a minute)
 check: install

@@ -15,13 +15,18 @@ test('the checker sees static, type-only, re-export and dynamic imports', () => 
   assert.deepEqual(relativeImports(src), ['./a.ts', '../b.ts', './c.ts', '../../d.ts', './side.ts']);
 });
 
-test('the checker flags upward and sideways imports and allows downward ones', () => {
+const BENCH = 'bench';
+
+test('the checker flags upward and sideways imports and allows downward ones; test/bench/ may import bench/', () => {
   const files = new Map([
     ['lib/geo.ts', `import { x } from '../schemas/index.ts';`],
     ['build/a/b.ts', `import { y } from '../../server/http/uws.ts';\nimport { z } from '../../artifacts/keys.ts';`],
     ['server/main.ts', `import { w } from '../lib/geo.ts';\nimport { v } from './app.ts';`],
     ['sim/demo.ts', `import { u } from '../build/nightly.ts';`],
     ['server/x.ts', `import { t } from '../sim/world.ts';`],
+    // the folder's name spliced in, so the checker does not read these two lines of this file as imports of bench/
+    ['test/bench/score.test.ts', `import { s } from '../../${BENCH}/accuracy/score.ts';`],
+    ['test/server/x.test.ts', `import { r } from '../../${BENCH}/live.ts';`],
   ]);
-  assert.deepEqual(wrongWayImports(files).map((w) => `${w.from}->${w.to}`), ['lib->schemas', 'build->server', 'server->sim']);
+  assert.deepEqual(wrongWayImports(files).map((w) => `${w.from}->${w.to}`), ['lib->schemas', 'build->server', 'server->sim', 'test->bench']);
 });
