@@ -72,8 +72,8 @@ test('airlines on the board: observed flights per airline, busiest first, top 20
   const airlines = boardAirlines(rows, (cs) => (/^[A-Z]{3}\d/.test(cs) ? cs.slice(0, 3) : null));
   assert.equal(airlines.length, 20);
   assert.deepEqual(airlines[0], { icao: 'AAA', flights: 30 });
-  assert.ok(!airlines.some((a) => a.icao === 'HBA'));
-  assert.ok(airlines.every((a, i) => i === 0 || airlines[i - 1]!.flights >= a.flights));
+  assert.ok(!airlines.some((a) => a.icao === 'HBA'), '!airlines.some((a) => a.icao === \'HBA\')');
+  assert.ok(airlines.every((a, i) => i === 0 || airlines[i - 1]!.flights >= a.flights), 'airlines.every((a, i) => i === 0 || airlines[i - 1]!.flights >= a.flights)');
 });
 
 test('times are never null: the other end from the route\'s block time (across midnight too), else the row is left out', () => {
@@ -85,5 +85,5 @@ test('times are never null: the other end from the route\'s block time (across m
   // a published departure gets its arrival from observation of the route, labelled so; none known: left out
   const pub = departureRows('ZRH', [], [{ flight: 'LX2', dst: 'GVA', dep: '23:50' }, { flight: 'LX3', dst: 'BRN', dep: '08:00' }], lk);
   assert.deepEqual(pub.map((r) => [r.flight, r.dep, r.arr, r.arr_source, r.source]), [['LX2', '23:50', '00:30', 'route', 'published']]);
-  for (const r of [...arr, ...pub]) assert.ok(/^\d\d:\d\d$/.test(r.dep) && /^\d\d:\d\d$/.test(r.arr));
+  for (const r of [...arr, ...pub]) assert.ok(/^\d\d:\d\d$/.test(r.dep) && /^\d\d:\d\d$/.test(r.arr), '/^\\d\\d:\\d\\d$/.test(r.dep) && /^\\d\\d:\\d\\d$/.test(r.arr)');
 });

@@ -19,12 +19,12 @@ test('every registry airframe can be listed, so a registered airframe never hear
 
 test('runways carry their end designators, size and surface from OurAirports', () => {
   const lszh = ref.runways('LSZH');
-  assert.ok(lszh.length >= 3);
+  assert.ok(lszh.length >= 3, 'lszh.length >= 3');
   const r16 = lszh.find((r) => r.le_ident === '16');
   assert.ok(r16, JSON.stringify(lszh));
   assert.equal(r16.he_ident, '34');
   assert.ok(r16.length_ft! > 10_000 && r16.width_ft! > 100, JSON.stringify(r16));
-  assert.ok(r16.surface);
+  assert.ok(r16.surface, 'r16.surface');
   assert.equal(r16.lighted, true);
 });
 
@@ -42,7 +42,7 @@ ABCD,0,18,36,250000,75.4,GRS,0,1,2,1.01,2
 test('engine placement is read where the type table fills it, and only its documented codes', () => {
   const filled = [...ref.allTypes()].filter((t) => t.engine_placement !== null);
   assert.ok(filled.length > 0, 'some types have a placement');
-  assert.ok(filled.every((t) => /^[ABFNW]$/.test(t.engine_placement!)));
+  assert.ok(filled.every((t) => /^[ABFNW]$/.test(t.engine_placement!)), 'filled.every((t) => /^[ABFNW]$/.test(t.engine_placement!))');
   const csv = `ICAO,Manufacturer,Model,Engines,EngineTypeCode,EnginePlacementCode,SpeciesCode,WakeTurbulenceCode,IsActive
 ZZZ1,Acme,One,2,J,W,L,M,1
 ZZZ2,Acme,Two,2,J,Q,L,M,1

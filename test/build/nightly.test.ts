@@ -59,7 +59,7 @@ test('a night whose inputs equal the published build\'s builds nothing; a change
     return runNightly(c, silentProgress, (l) => void lines.push(l), nowMs).then((r) => ({ r, lines }));
   };
   const first = await run([], Date.UTC(2026, 10, 25, 3));
-  assert.ok(first.r.written > 0 && !first.r.unchanged);
+  assert.ok(first.r.written > 0 && !first.r.unchanged, 'first.r.written > 0 && !first.r.unchanged');
   // the next night, the same log (read from the traces again) and the same code and data: nothing built
   const same = await run(['--skip-log'], Date.UTC(2026, 10, 26, 3));
   assert.equal(same.r.unchanged, true);
@@ -68,7 +68,7 @@ test('a night whose inputs equal the published build\'s builds nothing; a change
   assert.match(same.lines.join('\n'), new RegExp(`inputs unchanged since build ${first.r.buildId}`));
   // --rebuild builds anyway, and writes nothing new
   const forced = await run(['--skip-log', '--rebuild'], Date.UTC(2026, 10, 27, 3));
-  assert.ok(!forced.r.unchanged && forced.r.buildId !== first.r.buildId);
+  assert.ok(!forced.r.unchanged && forced.r.buildId !== first.r.buildId, '!forced.r.unchanged && forced.r.buildId !== first.r.buildId');
   assert.equal(forced.r.written, 0);
   // one log day's file replaced by other bytes: a build
   const day = first.r.archiveThrough!;
@@ -83,7 +83,7 @@ test('a night whose inputs equal the published build\'s builds nothing; a change
   await db.run(`COPY (SELECT * FROM read_parquet('${file}.copy') OFFSET 1) TO '${file}' (FORMAT parquet)`);
   db.closeSync();
   const changed = await run(['--skip-log'], Date.UTC(2026, 10, 29, 3));
-  assert.ok(!changed.r.unchanged && changed.r.written > 0);
+  assert.ok(!changed.r.unchanged && changed.r.written > 0, '!changed.r.unchanged && changed.r.written > 0');
   rmSync(`${file}.copy`);
   rmSync(tmp, { recursive: true, force: true });
 });

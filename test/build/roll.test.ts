@@ -55,7 +55,7 @@ describe('the today roll on a published tree, served by the real server', () => 
   it('the nightly sets today to each airport\'s local day at its own clock', async () => {
     const zrh = await airport('ZRH');
     assert.equal(zrh.today?.day, '2026-11-22');
-    assert.ok(zrh.board.some((r) => r.flight === 'LX22' && r.source === 'published'));
+    assert.ok(zrh.board.some((r) => r.flight === 'LX22' && r.source === 'published'), 'zrh.board.some((r) => r.flight === \'LX22\' && r.source === \'published\')');
     assert.equal((await airport('NRT')).today?.day, '2026-11-22');
   });
 
@@ -85,8 +85,8 @@ describe('the today roll on a published tree, served by the real server', () => 
     const zrh = await airport('ZRH');
     assert.equal(zrh.today?.day, '2026-11-23');
     assert.deepEqual(zrh.today?.departures.map((d) => d.flight), ['LX23']);
-    assert.ok(zrh.board.some((x) => x.flight === 'LX23' && x.dep === '09:30' && x.source === 'published'));
-    assert.ok(!zrh.board.some((x) => x.flight === 'LX22'));
+    assert.ok(zrh.board.some((x) => x.flight === 'LX23' && x.dep === '09:30' && x.source === 'published'), 'zrh.board.some((x) => x.flight === \'LX23\' && x.dep === \'09:30\' && x.source === \'published\')');
+    assert.ok(!zrh.board.some((x) => x.flight === 'LX22'), '!zrh.board.some((x) => x.flight === \'LX22\')');
     assert.deepEqual(await airport('LSZH'), zrh, 'the ICAO spelling is the same document');
     // the observed rows are untouched by the roll
     const observed = (d: AirportDoc) => d.board.filter((x) => x.source !== 'published').map((x) => ({ ...x, source: 'observed' }));

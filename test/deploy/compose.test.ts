@@ -38,7 +38,7 @@ test('the compose file runs the whole service: 2 live replicas, the front, Redis
 
 test('the settings agree: shared limits in the Redis service, the front trusted, the feed and the tree where they are mounted', () => {
   assert.equal(flag('live', 'rate-limit-redis'), 'redis://redis:6379');
-  assert.ok(services.redis.command.includes('redis-server'));
+  assert.ok(services.redis.command.includes('redis-server'), 'services.redis.command.includes(\'redis-server\')');
   assert.equal(flag('live', 'trust-proxy'), compose.networks.contrail.ipam.config[0].subnet, 'the front\'s network is trusted, or every user shares one budget');
   for (const s of ['live', 'front', 'redis', 'nightly', 'objects', 'objects-init']) assert.deepEqual(services[s].networks, ['contrail'], s);
   const mounts = (s: string) => ((services[s].volumes ?? []) as string[]).map((v) => defaulted(v).split(':'));
@@ -47,13 +47,13 @@ test('the settings agree: shared limits in the Redis service, the front trusted,
   for (const f of ['artifacts', 'bundles', 'state']) assert.ok(mountedAt('live', flag('live', f)!), f);
   assert.ok(mounts('live').find(([, at]) => at === flag('live', 'artifacts'))![2] === 'ro', 'the live servers only read the tree');
   const env = services.nightly.environment;
-  assert.ok(mountedAt('nightly', env.CONTRAIL_HISTORY));
+  assert.ok(mountedAt('nightly', env.CONTRAIL_HISTORY), 'mountedAt(\'nightly\', env.CONTRAIL_HISTORY)');
   assert.equal(env.CONTRAIL_S3_ENDPOINT, 'http://objects:9000');
   assert.match(services['objects-init'].entrypoint.join(' '), new RegExp(`mc mb --ignore-existing local/${env.CONTRAIL_S3_BUCKET}`));
   assert.equal(services.nightly.depends_on['objects-init'].condition, 'service_completed_successfully');
   // the front proxies to the live service on the port it listens on
   assert.equal(services.front.environment.CONTRAIL_NGINX_LIVE, `live:${flag('live', 'port')}`);
-  assert.ok(mountedAt('front', services.front.environment.CONTRAIL_NGINX_ARTIFACTS));
+  assert.ok(mountedAt('front', services.front.environment.CONTRAIL_NGINX_ARTIFACTS), 'mountedAt(\'front\', services.front.environment.CONTRAIL_NGINX_ARTIFACTS)');
   // each named volume used is declared
   for (const s of Object.keys(services)) {
     for (const [from] of mounts(s).filter(([f]) => !f!.startsWith('/') && !f!.startsWith('.'))) assert.ok(from! in compose.volumes, `${s}: volume ${from}`);
@@ -70,7 +70,7 @@ test('every file the compose file names from the repository exists', () => {
       assert.ok(existsSync(resolve(DEPLOY, from)), `${name}: ${from}`);
     }
   }
-  assert.ok(named >= 2);
+  assert.ok(named >= 2, 'named >= 2');
   assert.match(services.front.entrypoint.join(' '), /\/contrail\/render\.sh \/contrail\/contrail\.conf/);
 });
 

@@ -132,7 +132,7 @@ test('a stale feed is a 503 stale_snapshot with Retry-After, never an empty sky'
     return x;
   });
   assert.equal(r.json.error, 'stale_snapshot');
-  assert.ok(Number(r.headers['retry-after']) > 0);
+  assert.ok(Number(r.headers['retry-after']) > 0, 'Number(r.headers[\'retry-after\']) > 0');
   assert.equal((await get('/v1/now')).status, 503);
   writeFeed(Date.now() / 1000);
   await eventually(async () => assert.equal((await get('/v1/now')).status, 200));
@@ -144,7 +144,7 @@ test('without a published tree, history routes answer 503 artifact_unavailable a
     const r = await httpGet(`${bare.base}/v1/airframes/a3c78c`);
     assert.equal(r.status, 503);
     assert.equal(r.json.error, 'artifact_unavailable');
-    assert.ok(r.headers['retry-after']);
+    assert.ok(r.headers['retry-after'], 'r.headers[\'retry-after\']');
     const now = await eventually(async () => {
       const x = await httpGet(`${bare.base}/v1/now`, { schema: 'now' });
       assert.equal(x.status, 200);

@@ -40,7 +40,7 @@ export async function checkRanges(url: string, file: Buffer): Promise<void> {
   assert.equal(head.headers['accept-ranges'], 'bytes');
   const etag = head.headers.etag!;
   assert.match(etag, /^"[0-9a-f]+-[0-9a-f]+"$/);
-  assert.ok(head.headers['last-modified']);
+  assert.ok(head.headers['last-modified'], 'head.headers[\'last-modified\']');
 
   const whole = await ask(url, { 'accept-encoding': 'gzip, br' });
   assert.equal(whole.status, 200);

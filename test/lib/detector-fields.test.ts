@@ -102,7 +102,7 @@ test('a circuit heard at 1,300 ft, then 114 s unheard, then 220 ft over the runw
   assert.equal(legs[1]!.departure!.at, back.t);
   // the same gap ending 220 ft up but descending further (a low approach heard late) cuts nothing
   const low = [...pts.slice(0, 4), { ...back, alt: 1120 }, { ...back, t: back.t + 15, alt: 950 }, { ...back, t: back.t + 30, alt: 900, gs: 40 }];
-  assert.ok(cutLegs(low, { fields }).every((l) => l.departure === null));
+  assert.ok(cutLegs(low, { fields }).every((l) => l.departure === null), 'cutLegs(low, { fields }).every((l) => l.departure === null)');
 });
 
 test('ground flags sent for 40 s by a slow aircraft at 3,800 ft are flown through, near a field or far from any (Monterey a5a7c3, a4ff9c)', () => {
@@ -121,7 +121,7 @@ test('ground flags sent for 40 s by a slow aircraft at 3,800 ft are flown throug
   }
   // the same flags after coming down from 1,500 ft far from any field (an unknown strip) stay a landing
   const landing = along([[2400, 60, 20], [2100, 55, 20.1], [1800, 50, 20.2], [1500, 45, 20.3], [1300, 42, 20.35], ['ground', 30, 20.4], ['ground', 20, 20.45], ['ground', 10, 20.5], ['ground', 5, 20.5], ['ground', 0, 20.5]]);
-  assert.ok(cutLegs(landing, { fields })[0]!.arrival);
+  assert.ok(cutLegs(landing, { fields })[0]!.arrival, 'cutLegs(landing, { fields })[0]!.arrival');
 });
 
 test('a brief ground reading far from any field, long after the last airborne report, is a glitch, not a landing', () => {

@@ -23,7 +23,7 @@ const FLOORS: Record<Exclude<SourceName, 'monterey-grid-3'>, [number, number]> =
 for (const [name, [p, r]] of Object.entries(FLOORS) as [SourceName, [number, number]][]) {
   test(`${name}: precision >= ${p}, recall >= ${r} at ±30 s, and every matched event at the labelled airport`, () => {
     const s = scoreSource(name, locator);
-    assert.ok(s.labelled > 0);
+    assert.ok(s.labelled > 0, 's.labelled > 0');
     assert.ok(s.matched / s.found >= p, `precision ${s.matched}/${s.found}\n${s.notes.join('\n')}`);
     assert.ok(s.matched / s.labelled >= r, `recall ${s.matched}/${s.labelled}\n${s.notes.join('\n')}`);
     assert.equal(s.airportOk, s.matched, s.notes.join('\n'));

@@ -19,9 +19,9 @@ function assertWellFormed(legs: LegCut[], pts: TrackPoint[]): void {
   let prevEnd = -1;
   for (const l of legs) {
     assert.ok(l.start <= l.end && l.start >= prevEnd && l.end < pts.length, `leg ${l.start}-${l.end} after ${prevEnd}`);
-    if (l.departure) assert.ok(l.departure.index >= l.start && l.departure.index <= l.end && pts[l.departure.index]!.t === l.departure.at);
-    if (l.arrival) assert.ok(l.arrival.index >= l.start && l.arrival.index <= l.end && pts[l.arrival.index]!.t === l.arrival.at);
-    if (l.departure && l.arrival) assert.ok(l.departure.at < l.arrival.at);
+    if (l.departure) assert.ok(l.departure.index >= l.start && l.departure.index <= l.end && pts[l.departure.index]!.t === l.departure.at, 'l.departure.index >= l.start && l.departure.index <= l.end && pts[l.departure.index]!.t === l.departure.at');
+    if (l.arrival) assert.ok(l.arrival.index >= l.start && l.arrival.index <= l.end && pts[l.arrival.index]!.t === l.arrival.at, 'l.arrival.index >= l.start && l.arrival.index <= l.end && pts[l.arrival.index]!.t === l.arrival.at');
+    if (l.departure && l.arrival) assert.ok(l.departure.at < l.arrival.at, 'l.departure.at < l.arrival.at');
     prevEnd = l.end;
   }
 }
@@ -36,16 +36,16 @@ test('ac671b (Delta 737-900, a day): lands at MSP, takes off from MSP, lands at 
   const [a, b, c, d] = legs as [LegCut, LegCut, LegCut, LegCut];
   // 1: first heard at FL320 over Belize: no departure; lands at MSP
   assert.equal(a.departure, null);
-  assert.ok(near(a.arrival!.at, '2025-02-05T01:12:26Z') && km(a.arrival!, MSP) < 3);
+  assert.ok(near(a.arrival!.at, '2025-02-05T01:12:26Z') && km(a.arrival!, MSP) < 3, 'near(a.arrival!.at, \'2025-02-05T01:12:26Z\') && km(a.arrival!, MSP) < 3');
   // 2: the 135-minute silence at the gate is the turnaround; take-off from MSP, landing near GEG not heard
-  assert.ok(near(b.departure!.at, '2025-02-05T03:43:47Z') && km(b.departure!, MSP) < 3 && b.departure!.alt_ft === 0);
+  assert.ok(near(b.departure!.at, '2025-02-05T03:43:47Z') && km(b.departure!, MSP) < 3 && b.departure!.alt_ft === 0, 'near(b.departure!.at, \'2025-02-05T03:43:47Z\') && km(b.departure!, MSP) < 3 && b.departure!.alt_ft === 0');
   assert.equal(b.arrival, null);
   // 3: 8.4 h later it reappears 8 nm away at 11,275 ft: it must have landed; first heard above 5,000 ft -> no departure
   assert.equal(c.departure, null);
-  assert.ok(near(c.arrival!.at, '2025-02-05T17:00:18Z') && km(c.arrival!, MSP) < 3);
+  assert.ok(near(c.arrival!.at, '2025-02-05T17:00:18Z') && km(c.arrival!, MSP) < 3, 'near(c.arrival!.at, \'2025-02-05T17:00:18Z\') && km(c.arrival!, MSP) < 3');
   // 4: MSP to DEN
-  assert.ok(near(d.departure!.at, '2025-02-05T18:14:35Z') && km(d.departure!, MSP) < 3);
-  assert.ok(near(d.arrival!.at, '2025-02-05T19:54:30Z') && km(d.arrival!, DEN) < 6);
+  assert.ok(near(d.departure!.at, '2025-02-05T18:14:35Z') && km(d.departure!, MSP) < 3, 'near(d.departure!.at, \'2025-02-05T18:14:35Z\') && km(d.departure!, MSP) < 3');
+  assert.ok(near(d.arrival!.at, '2025-02-05T19:54:30Z') && km(d.arrival!, DEN) < 6, 'near(d.arrival!.at, \'2025-02-05T19:54:30Z\') && km(d.arrival!, DEN) < 6');
   assert.equal(d.end, tr.points.length - 1);
 });
 
@@ -54,8 +54,8 @@ test('ac671b: cruise gaps of 21 to 48 minutes that the aircraft could fly straig
   const legs = cutLegs(tr.points);
   // the 48-minute gap over the Gulf of Mexico (380 nm at ~470 kt) lies inside leg 1
   const gapAt = tr.points.findIndex((p, i) => i > 0 && p.t - tr.points[i - 1]!.t > 45 * 60 && p.t - tr.points[i - 1]!.t < 50 * 60);
-  assert.ok(gapAt > 0);
-  assert.ok(legs[0]!.start < gapAt && legs[0]!.end >= gapAt);
+  assert.ok(gapAt > 0, 'gapAt > 0');
+  assert.ok(legs[0]!.start < gapAt && legs[0]!.end >= gapAt, 'legs[0]!.start < gapAt && legs[0]!.end >= gapAt');
 });
 
 test('globe_history sample: GA aircraft at 88NV have every heard take-off and landing, airliners in cruise have none', () => {
@@ -85,7 +85,7 @@ test('C172 aa178d doing six flights from 88NV: each leg departs before it lands,
   const tr = sampleTrace('aa178d');
   const legs = cutLegs(tr.points);
   assert.equal(legs.length, 6);
-  for (let i = 1; i < legs.length; i++) assert.ok(legs[i]!.departure!.at > legs[i - 1]!.arrival!.at);
+  for (let i = 1; i < legs.length; i++) assert.ok(legs[i]!.departure!.at > legs[i - 1]!.arrival!.at, 'legs[i]!.departure!.at > legs[i - 1]!.arrival!.at');
   // two take-offs were first heard rolling at 3,650-3,700 ft baro (no ground flag): departure keeps that altitude
   assert.deepEqual(legs.map((l) => l.departure!.alt_ft > 0), [false, false, false, false, true, true]);
 });
@@ -213,7 +213,7 @@ test('a touch-and-go (10 s on the runway, never below 55 kt) stays one circuit l
   assert.equal(stop.length, 2);
   assert.deepEqual(count(stop), { dep: 2, arr: 2 });
   // the single stop's points go to the first leg's landing and the second leg's take-off
-  assert.ok(stop[0]!.end >= 66 && stop[1]!.start <= 68 && stop[0]!.end <= stop[1]!.start);
+  assert.ok(stop[0]!.end >= 66 && stop[1]!.start <= 68 && stop[0]!.end <= stop[1]!.start, 'stop[0]!.end >= 66 && stop[1]!.start <= 68 && stop[0]!.end <= stop[1]!.start');
 });
 
 test('a 3 h silence in cruise that ends 20 nm away cuts two legs; a 40 min one covering 300 nm does not', () => {

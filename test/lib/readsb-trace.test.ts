@@ -19,8 +19,8 @@ test('a real trace_full: header fields, absolute times oldest first, nothing dro
   assert.equal(tr.points.length, 464);
   // timestamp 1693353600 (2023-08-30T00:00Z) + the first row's 52085.xx s
   assert.equal(new Date(tr.points[0]!.t * 1000).toISOString().slice(0, 19), '2023-08-30T14:28:05');
-  for (let i = 1; i < tr.points.length; i++) assert.ok(tr.points[i]!.t >= tr.points[i - 1]!.t);
-  assert.ok(tr.points.some((p) => p.alt === 'ground') && tr.points.some((p) => typeof p.alt === 'number'));
+  for (let i = 1; i < tr.points.length; i++) assert.ok(tr.points[i]!.t >= tr.points[i - 1]!.t, 'tr.points[i]!.t >= tr.points[i - 1]!.t');
+  assert.ok(tr.points.some((p) => p.alt === 'ground') && tr.points.some((p) => typeof p.alt === 'number'), 'tr.points.some((p) => p.alt === \'ground\') && tr.points.some((p) => typeof p.alt === \'number\')');
 });
 
 test('ac671b: owner, build year as a number, callsigns from detail objects carried forward and reset at readsb new-leg flags', () => {

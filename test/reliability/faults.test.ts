@@ -20,7 +20,7 @@ test('the feed stops, then lies about its clock, then breaks in every way: never
     now += 1_000;
     for (const p of ['/v1/now', '/v1/aircraft', '/v2/point/50/8/25', '/v1/estimated', '/v1/trace/3c6444']) assert.equal(await status(p), 503, p);
     a.app.services.live.watch(now, (l) => a.logs.push(l));
-    assert.ok(a.logs.some((l) => l.includes('feed has stopped updating')));
+    assert.ok(a.logs.some((l) => l.includes('feed has stopped updating')), 'a.logs.some((l) => l.includes(\'feed has stopped updating\'))');
     // recovery: the next good snapshot is served at once
     await a.feedAt(now / 1000);
     assert.equal(await status(), 200);

@@ -96,8 +96,8 @@ test('/v1/routes documents its callsigns query parameter: required, comma-separa
   assert.equal(p.required, true);
   assert.match(p.description, /up to 80/);
   const re = new RegExp(p.schema.pattern);
-  assert.ok(re.test('SWR123,DLH4AB') && re.test('swr123'));
-  assert.ok(!re.test('SWR123,,X') && !re.test('SWR-1'));
+  assert.ok(re.test('SWR123,DLH4AB') && re.test('swr123'), 're.test(\'SWR123,DLH4AB\') && re.test(\'swr123\')');
+  assert.ok(!re.test('SWR123,,X') && !re.test('SWR-1'), '!re.test(\'SWR123,,X\') && !re.test(\'SWR-1\')');
 });
 
 test('every $ref resolves inside the document and every response schema names a file in schemas/', () => {
@@ -107,7 +107,7 @@ test('every $ref resolves inside the document and every response schema names a 
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === '$ref' ? refs.push(x as string) : walk(x);
   };
   walk(doc);
-  assert.ok(refs.length > 100);
+  assert.ok(refs.length > 100, 'refs.length > 100');
   for (const r of refs) {
     assert.match(r, /^#\//, `${r} must be local to the document`);
     const target = r.slice(2).split('/').reduce<any>((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
@@ -122,11 +122,11 @@ test('each response lists 200, 405, 429, 500 and its own error statuses; errors 
   const trace = doc.paths['/v1/trace/{hex}'].get.responses;
   assert.deepEqual(Object.keys(trace), ['200', '404', '405', '422', '429', '500']);
   assert.match(trace['500'].description, /internal_error/);
-  assert.ok(trace['405'].headers.Allow);
+  assert.ok(trace['405'].headers.Allow, 'trace[\'405\'].headers.Allow');
   assert.match(trace['404'].description, /not_found.*not_observed/);
   const now = doc.paths['/v1/now'].get.responses;
   assert.deepEqual(Object.keys(now), ['200', '405', '429', '500', '503']);
-  assert.ok(now['503'].headers['Retry-After'] && now['429'].headers['Retry-After'] && !trace['404'].headers['Retry-After']);
+  assert.ok(now['503'].headers['Retry-After'] && now['429'].headers['Retry-After'] && !trace['404'].headers['Retry-After'], 'now[\'503\'].headers[\'Retry-After\'] && now[\'429\'].headers[\'Retry-After\'] && !trace[\'404\'].headers[\'Retry-After\']');
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [status, r] of Object.entries<any>(item.get.responses)) {
       // a 405 is refused before any bucket is counted: no RateLimit headers on it

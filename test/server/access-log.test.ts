@@ -75,14 +75,14 @@ test('--access-log: one line per answer with method, route, path without the que
     const strip = (l: Line) => {
       const { time, level, msg, ms, ...rest } = l;
       assert.equal(typeof ms, 'number');
-      assert.ok((ms as number) >= 0);
+      assert.ok((ms as number) >= 0, '(ms as number) >= 0');
       assert.equal(level, 'info');
       return rest;
     };
     const [now, aircraft, station, unrouted, trace, head, post] = got.map(strip);
     assert.deepEqual(now, { method: 'GET', route: '/v1/now', path: '/v1/now', status: 200, bucket: 'now', bytes: Buffer.byteLength(body.text) });
     assert.deepEqual(aircraft, { method: 'GET', route: '/v1/aircraft', path: '/v1/aircraft', status: 200, bucket: 'aircraft', bytes: aircraft!.bytes });
-    assert.ok((aircraft!.bytes as number) > 0);
+    assert.ok((aircraft!.bytes as number) > 0, '(aircraft!.bytes as number) > 0');
     assert.deepEqual({ ...station, bytes: 0 }, { method: 'GET', route: '/v1/stations/:uuid', path: '/v1/stations/:uuid', status: 404, bucket: 'station', bytes: 0 });
     assert.deepEqual({ ...unrouted, bytes: 0 }, { method: 'GET', route: 'unrouted', status: 404, bucket: 'none', bytes: 0 });
     assert.deepEqual({ ...trace, bytes: 0 }, { method: 'GET', route: '/v1/trace/:hex', path: '/v1/trace/zzzzzz', status: 422, bucket: 'trace', bytes: 0 });
@@ -103,7 +103,7 @@ test('--log-ips puts the client address (as the rate limits see it) in access li
   // without the access log, --log-ips has nothing to add an address to
   await withApp(['--log-ips'], async (a, lines) => {
     await traffic(a);
-    assert.ok(!JSON.stringify(lines()).includes(CLIENT));
+    assert.ok(!JSON.stringify(lines()).includes(CLIENT), '!JSON.stringify(lines()).includes(CLIENT)');
   });
 });
 

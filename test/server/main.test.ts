@@ -96,7 +96,7 @@ test('the process logs JSON lines on stdout (not a terminal: auto is json), the 
   const lines = s.output().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
   for (const l of lines) assert.deepEqual([typeof l.time, typeof l.level, typeof l.msg], ['string', 'string', 'string'], JSON.stringify(l));
   assert.ok(lines.some((l) => l.msg === 'request' && l.route === '/healthz' && l.path === '/healthz' && l.status === 200 && !('ip' in l)), s.output());
-  assert.ok(lines.some((l) => /^contrail: listening on http:\/\/127\.0\.0\.1:\d+/.test(String(l.msg)) && l.port === s.port));
+  assert.ok(lines.some((l) => /^contrail: listening on http:\/\/127\.0\.0\.1:\d+/.test(String(l.msg)) && l.port === s.port), 'lines.some((l) => /^contrail: listening on http:\\/\\/127\\.0\\.0\\.1:\\d+/.test(String(l.msg)) && l.port === s.port)');
   assert.ok(lines.some((l) => l.msg === 'contrail: stopping (SIGTERM)'), 'written before the exit');
   assert.ok(out.includes('"msg":"request"'), 'on stdout');
 });

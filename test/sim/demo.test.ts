@@ -48,14 +48,14 @@ describe('demo banners', () => {
     const live = liveBanner({ base: 'http://h:1', secs: 12, ok: ['/v1/now', '/docs'], days: 14 }).join('\n');
     assert.match(live, /live in 12 s at http:\/\/h:1/);
     assert.match(live, /SIMULATED/);
-    assert.ok(live.includes('  http://h:1/v1/now\n  http://h:1/docs\n'));
-    for (const l of STILL_LOADING) assert.ok(live.includes(l));
+    assert.ok(live.includes('  http://h:1/v1/now\n  http://h:1/docs\n'), 'live.includes(\' http://h:1/v1/now\\n http://h:1/docs\\n\')');
+    for (const l of STILL_LOADING) assert.ok(live.includes(l), 'live.includes(l)');
     assert.match(live, /estimates wait for it/);
     assert.match(live, /\(14 days of simulated history\.\)/);
     assert.match(liveBanner({ base: 'http://h:1', secs: 1, ok: [], days: 1 }).join('\n'), /\(1 day of simulated history\.\)/);
     const hist = historyBanner({ base: 'http://h:1', secs: 90, ok: ['/v1/estimated'], build: 'B1', archiveThrough: '2026-01-02', estimated: 1 }).join('\n');
     assert.match(hist, /history ready in 90 s \(build B1, archive through 2026-01-02\)/);
-    assert.ok(hist.includes('  http://h:1/v1/estimated\n'));
+    assert.ok(hist.includes('  http://h:1/v1/estimated\n'), 'hist.includes(\' http://h:1/v1/estimated\\n\')');
     assert.match(hist, /1 aircraft is estimated/);
   });
 

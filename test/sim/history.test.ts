@@ -29,7 +29,7 @@ describe('sim globe_history', () => {
     writeHistory(testSky(40), a, '2025-06-02', 1);
     writeHistory(testSky(40), b, '2025-06-02', 1);
     const fa = filesOf(a);
-    assert.ok(fa.length > 10);
+    assert.ok(fa.length > 10, 'fa.length > 10');
     assert.deepEqual(fa.map((f) => f.slice(a.length)), filesOf(b).map((f) => f.slice(b.length)));
     for (const f of fa) assert.ok(readFileSync(f).equals(readFileSync(join(b, f.slice(a.length)))), f);
   });
@@ -40,15 +40,15 @@ describe('sim globe_history', () => {
     assert.deepEqual(await listDays(root), ['2025-06-02']);
     const listing = await listDay(root, '2025-06-02');
     assert.deepEqual(listing.skipped, []);
-    assert.ok(listing.files.length > 20);
+    assert.ok(listing.files.length > 20, 'listing.files.length > 20');
     for (const f of listing.files) {
       const bytes = readFileSync(f.path);
       assert.equal(bytes[0], 0x1f, 'gzip bytes under a .json name');
       const t = decodeTrace(bytes, f.path);
       assert.equal(t.hex, f.hex);
       assert.equal(t.dropped, 0);
-      assert.ok(t.points.length > 0 && t.type);
-      assert.ok(t.points.every((p) => p.t >= Date.parse('2025-06-02T00:00:00Z') / 1000 && p.t < Date.parse('2025-06-03T00:00:00Z') / 1000));
+      assert.ok(t.points.length > 0 && t.type, 't.points.length > 0 && t.type');
+      assert.ok(t.points.every((p) => p.t >= Date.parse('2025-06-02T00:00:00Z') / 1000 && p.t < Date.parse('2025-06-03T00:00:00Z') / 1000), 't.points.every((p) => p.t >= Date.parse(\'2025-06-02T00:00:00Z\') / 1000 && p.t < Date.parse(\'2025-06-03T00:00:00Z\') / 1000)');
       assert.ok(t.points.some((p) => p.callsign), 'callsign from the details objects');
     }
   });

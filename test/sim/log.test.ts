@@ -42,7 +42,7 @@ describe('sim flight-log fast path', () => {
       assert.equal(overlap!.n, 0);
       const [share] = await l.rows('SELECT avg((org IS NULL)::INT) AS no_org, count(DISTINCT hex) AS tails FROM legs');
       assert.ok((share!.no_org as number) > 0.02 && (share!.no_org as number) < 0.12, 'a few ends go unheard');
-      assert.ok((share!.tails as number) > 2000);
+      assert.ok((share!.tails as number) > 2000, '(share!.tails as number) > 2000');
     } finally {
       l.close();
     }
@@ -62,6 +62,6 @@ describe('sim flight-log fast path', () => {
       }
     };
     assert.deepEqual(await read(a), await read(b));
-    assert.ok(readFileSync(dayFile(a, '2025-03-01')).length > 1000);
+    assert.ok(readFileSync(dayFile(a, '2025-03-01')).length > 1000, 'readFileSync(dayFile(a, \'2025-03-01\')).length > 1000');
   });
 });

@@ -10,7 +10,7 @@ describe('sim random', () => {
     const sa = Array.from({ length: 20 }, () => a.next());
     assert.deepEqual(sa, Array.from({ length: 20 }, () => b.next()));
     assert.notDeepEqual(sa, Array.from({ length: 20 }, () => c.next()));
-    assert.ok(sa.every((x) => x >= 0 && x < 1));
+    assert.ok(sa.every((x) => x >= 0 && x < 1), 'sa.every((x) => x >= 0 && x < 1)');
   });
 
   it('hashes keys independently of call order, and mixes both halves of large numbers', () => {
@@ -30,7 +30,7 @@ describe('sim random', () => {
     const r = rng(1);
     for (let i = 0; i < 1000; i++) {
       const v = r.int(7);
-      assert.ok(Number.isInteger(v) && v >= 0 && v < 7);
+      assert.ok(Number.isInteger(v) && v >= 0 && v < 7, 'Number.isInteger(v) && v >= 0 && v < 7');
     }
   });
 });

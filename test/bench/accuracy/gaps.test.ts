@@ -35,7 +35,7 @@ test('one seeded gap per aircraft, at a cruising point with 2 minutes of track a
   assert.deepEqual([...a.keys()], ['aaaaaa', 'bbbbbb'], 'the aircraft that only climbs has no gap');
   for (const g of a.values()) {
     assert.ok(g.from >= (g.hex === 'aaaaaa' ? T + 600 : T), 'not while climbing');
-    assert.ok(g.from <= T + 40 * 60 - GAPS.tailS);
+    assert.ok(g.from <= T + 40 * 60 - GAPS.tailS, 'g.from <= T + 40 * 60 - GAPS.tailS');
     assert.equal(g.to - g.from, GAPS.maxS);
   }
   assert.equal(a.get('aaaaaa')!.among, 30 * 6 + 1 - GAPS.tailS / 10);

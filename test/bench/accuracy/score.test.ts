@@ -24,7 +24,7 @@ test('the truth is interpolated between the two points around a time, and unknow
   ];
   assert.deepEqual(truthAt(pts, T + 10), { lat: 46.1, lon: 7.2 });
   const mid = truthAt(pts, T + 5)!;
-  assert.ok(Math.abs(mid.lat - 46.05) < 1e-9 && Math.abs(mid.lon - 7.1) < 1e-9);
+  assert.ok(Math.abs(mid.lat - 46.05) < 1e-9 && Math.abs(mid.lon - 7.1) < 1e-9, 'Math.abs(mid.lat - 46.05) < 1e-9 && Math.abs(mid.lon - 7.1) < 1e-9');
   assert.equal(truthAt(pts, T + 100), null, '190 s between the points: not heard there');
   assert.equal(truthAt(pts, T - 1), null);
   assert.equal(truthAt(pts, T + 201), null);
@@ -33,7 +33,7 @@ test('the truth is interpolated between the two points around a time, and unknow
 test('straight-line dead reckoning flies the last track at the last speed', () => {
   const p = straightLine({ t: T, lat: 46, lon: 7, track: 90, gs: 480 }, T + 600);
   assert.ok(Math.abs(distanceKm(46, 7, p.lat, p.lon) - 80 * 1.852) < 0.01, '80 nm in 10 minutes');
-  assert.ok(p.lon > 7 && Math.abs(p.lat - 46) < 0.05);
+  assert.ok(p.lon > 7 && Math.abs(p.lat - 46) < 0.05, 'p.lon > 7 && Math.abs(p.lat - 46) < 0.05');
   const before = straightLine({ t: T, lat: 46, lon: 7, track: 90, gs: 480 }, T - 5);
   assert.ok(distanceKm(46, 7, before.lat, before.lon) < 1e-6, 'never flown backwards');
 });
@@ -41,7 +41,7 @@ test('straight-line dead reckoning flies the last track at the last speed', () =
 test('medians: the middle value, the mean of the middle two, and by weight', () => {
   assert.equal(median([3, 1, 2]), 2);
   assert.equal(median([4, 1, 3, 2]), 2.5);
-  assert.ok(Number.isNaN(median([])));
+  assert.ok(Number.isNaN(median([])), 'Number.isNaN(median([]))');
   assert.equal(weightedMedian([{ value: 1, weight: 1 }, { value: 10, weight: 3 }]), 10);
   assert.equal(weightedMedian([{ value: 1, weight: 3 }, { value: 10, weight: 1 }]), 1);
   assert.equal(weightedMedian([{ value: 1, weight: 2 }, { value: 10, weight: 2 }]), 5.5);

@@ -47,7 +47,7 @@ test('a published flow that has learned the replayed day is not followed, and th
 test('a flow learned before the day is followed (the same field, dated the day before, changes the figures)', async () => {
   const withFlow = await replay(await treeWithFlow('2023-08-29'));
   const without = await replay(await treeWithFlow(DAY));
-  assert.ok(!withFlow.lines.some((l) => l.includes('replaying without it')));
+  assert.ok(!withFlow.lines.some((l) => l.includes('replaying without it')), '!withFlow.lines.some((l) => l.includes(\'replaying without it\'))');
   // the field was (dishonestly, for this test) learned from the very traces replayed: it must move the long-gap estimates
   assert.notDeepEqual(withFlow.doc.by_gap_min, without.doc.by_gap_min);
 });
@@ -56,7 +56,7 @@ test('traffic paths that have learned the replayed day are not followed; learned
   const seen = await replay(await treeWithFlow(DAY, 'paths'));
   assert.ok(seen.lines.some((l) => l.includes(`traffic paths have learned ${DAY}`) && l.includes('replaying without it')), seen.lines.join('\n'));
   const before = await replay(await treeWithFlow('2023-08-29', 'paths'));
-  assert.ok(!before.lines.some((l) => l.includes('replaying without it')));
+  assert.ok(!before.lines.some((l) => l.includes('replaying without it')), '!before.lines.some((l) => l.includes(\'replaying without it\'))');
   // the paths were (dishonestly, for this test) learned from the very traces replayed: they must move the long-gap estimates
   assert.notDeepEqual(before.doc.by_gap_min, seen.doc.by_gap_min);
 });

@@ -99,7 +99,7 @@ test('the routes step writes the table, one document per route, the lookup, and 
   const lookup = writer.read(keys.lookup()) as { airports_icao_to_iata: Record<string, string>; airlines: string[] };
   assert.equal(lookup.airports_icao_to_iata.LSZH, 'ZRH');
   assert.equal(lookup.airports_icao_to_iata.LSZT, undefined);
-  assert.ok(lookup.airlines.includes('SWR'));
+  assert.ok(lookup.airlines.includes('SWR'), 'lookup.airlines.includes(\'SWR\')');
   // the rejected BAW9 row is counted, never served; the circuit-only callsign has no evidence at all
   assert.equal(ctx.counts['routes.catalog_rejected'], 1);
   assert.equal(ctx.counts.routes, 5);
@@ -118,7 +118,7 @@ test("airframes are written from DuckDB's legs text as it is: the same bytes as 
 test('airframe legs are newest first, capped at 200, with operator_icao the majority airline prefix', () => {
   const doc = writer.read(keys.airframe('3c6444')) as { legs: { first_seen: number; callsign: string; dst: string | null; route_source: string | null; table_source: string | null }[]; operator_icao: string; country: string; reg: null; source: string };
   assert.equal(doc.legs.length, 200);
-  for (let i = 1; i < doc.legs.length; i++) assert.ok(doc.legs[i - 1]!.first_seen > doc.legs[i]!.first_seen);
+  for (let i = 1; i < doc.legs.length; i++) assert.ok(doc.legs[i - 1]!.first_seen > doc.legs[i]!.first_seen, 'doc.legs[i - 1]!.first_seen > doc.legs[i]!.first_seen');
   assert.equal(doc.legs[0]!.first_seen, DAY0 - 200 * 86400 + 249 * 12 * H);
   assert.equal(doc.operator_icao, 'DLH');
   assert.equal(doc.country, 'DE');
@@ -230,7 +230,7 @@ test('next night: airframes whose legs did not change are kept unbuilt from the 
   const full = new ArtifactWriter(join(dir, 'v3'), null);
   await buildAirframes({ ...ctx, writer: full, counts: {} }, { view: 'legs_routed' }, db, 4);
   const kinds = Object.keys(full.objects).filter((k) => k.startsWith('v1/airframes/') || k.startsWith('v1/refdata/aircraft/'));
-  assert.ok(kinds.length > 5);
+  assert.ok(kinds.length > 5, 'kinds.length > 5');
   for (const k of kinds) assert.equal(night.objects[k]?.sha256, full.objects[k]!.sha256, k);
   assert.deepEqual(Object.keys(night.objects).sort(), Object.keys(full.objects).sort());
 });

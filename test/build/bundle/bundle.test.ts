@@ -66,7 +66,7 @@ test('the tables agree with the log and the artifacts; the texts verify and cred
   assert.deepEqual(r.index.tables.map((t) => t.path), ['airframes', 'airports', 'routes'].map((n) => `/v1/bundles/tables/${n}.parquet`));
   const pq = `${out}/log/*/legs.parquet`;
   const perHex = await query(`SELECT hex, count(*)::INT AS n FROM '${pq}' GROUP BY hex ORDER BY hex`);
-  assert.ok(perHex.length >= 3);
+  assert.ok(perHex.length >= 3, 'perHex.length >= 3');
   const airframes = await query(`SELECT hex, legs, len(history)::INT AS h FROM '${out}/tables/airframes.parquet' ORDER BY hex`);
   assert.deepEqual(airframes.map((a) => [a.hex, a.legs, a.h]), perHex.map((p) => [p.hex, p.n, p.n]), 'one airframe row per hex, its legs listed');
   const v = currentVersion(fx.root)!;
@@ -150,7 +150,7 @@ test('with no published build there are no tables; an empty log publishes an emp
   const r = await writeBundles({ log: fx.log, root: join(fx.dir, 'nothing'), out, nowMs: NOW_MS });
   assert.deepEqual([r.index.tables, r.index.build_id, r.index.tables_from], [[], null, null]);
   assert.equal(existsSync(join(out, 'tables')), false);
-  assert.ok(!readFileSync(join(out, 'README'), 'utf8').includes('tables/'));
+  assert.ok(!readFileSync(join(out, 'README'), 'utf8').includes('tables/'), '!readFileSync(join(out, \'README\'), \'utf8\').includes(\'tables/\')');
   const empty = await writeBundles({ log: join(fx.dir, 'no-log'), root: join(fx.dir, 'nothing'), out: join(fx.dir, 'b2'), nowMs: NOW_MS });
   assert.deepEqual([empty.index.log, empty.index.archive_through], [[], null]);
   assert.deepEqual(problems('bundles-index', empty.index), []);

@@ -64,7 +64,7 @@ describe('listDay', () => {
     assert.deepEqual(l.skipped, []);
     const hexes = l.files.map((f) => f.hex);
     assert.deepEqual(hexes, [...hexes].sort());
-    assert.ok(hexes.includes('a3c78c'));
+    assert.ok(hexes.includes('a3c78c'), 'hexes.includes(\'a3c78c\')');
   });
 
   it('reports bad names, misfiled files and non-ICAO addresses instead of listing them', async () => {
@@ -102,7 +102,7 @@ describe('decodeTrace / readTrace', () => {
     const b = decodeTrace(gunzipSync(gz), file);
     assert.equal(a.hex, 'a3c78c');
     assert.equal(a.reg, 'N3423Q');
-    assert.ok(a.points.length > 400);
+    assert.ok(a.points.length > 400, 'a.points.length > 400');
     assert.deepEqual(b, a);
   });
 
@@ -111,7 +111,7 @@ describe('decodeTrace / readTrace', () => {
       decodeTrace(Buffer.from(bytes), '/x/trace_full_a3c78c.json');
       return 'decoded';
     } catch (e) {
-      assert.ok(e instanceof TraceReadError);
+      assert.ok(e instanceof TraceReadError, 'e instanceof TraceReadError');
       assert.match(e.message, /^\/x\/trace_full_a3c78c\.json: /, 'the message names the file');
       return e.reason;
     }

@@ -40,17 +40,17 @@ describe('buildLog on the real globe_history sample', () => {
     const r = await buildLog(opts(SAMPLE_TREE, log));
     assert.deepEqual(r.written, ['2023-08-30']);
     assert.equal(r.files, 22);
-    assert.ok(existsSync(join(log, 'day=2023-08-30', 'legs.parquet')));
+    assert.ok(existsSync(join(log, 'day=2023-08-30', 'legs.parquet')), 'existsSync(join(log, \'day=2023-08-30\', \'legs.parquet\'))');
     const rows = await readAll(log);
     assert.equal(rows.length, r.legs);
-    assert.ok(rows.length > 20);
+    assert.ok(rows.length > 20, 'rows.length > 20');
     for (const row of rows) {
       assert.equal(row.day, '2023-08-30');
       assertValid('flight-log', row);
     }
     // the PA-28 N3423Q flew circuits at Black Rock City: kept in the log with org = dst
     const circuits = rows.filter((x) => x.hex === 'a3c78c');
-    assert.ok(circuits.length >= 1);
+    assert.ok(circuits.length >= 1, 'circuits.length >= 1');
     for (const c of circuits) {
       assert.equal(c.org, '88NV');
       assert.equal(c.dst, '88NV');
@@ -70,7 +70,7 @@ describe('buildLog on the real globe_history sample', () => {
     const again = await buildLog(opts(history, log));
     const rows = await readAll(log);
     assert.equal(rows.length, again.legs);
-    assert.ok(again.legs < before.legs);
+    assert.ok(again.legs < before.legs, 'again.legs < before.legs');
     assert.equal(rows.filter((x) => x.hex === 'aa178d').length, 0);
     assert.deepEqual(readdirSync(join(log, 'day=2023-08-30')), ['legs.parquet']);
   });
@@ -155,8 +155,8 @@ describe('bad input files are skipped, counted and reported once', () => {
     assert.deepEqual(r.skipped, { bad_name: 2, non_icao: 1, unreadable: 0, corrupt: 2, not_trace: 2 });
     assert.equal(seen.length, 7);
     assert.equal(new Set(seen.map((s) => s.path)).size, 7, 'each file reported once');
-    assert.ok(seen.some((s) => s.path.endsWith('trace_full_a0000b.json') && s.reason === 'corrupt'));
-    assert.ok(seen.some((s) => s.path.endsWith('trace_full_a0003b.json') && s.reason === 'not_trace'));
+    assert.ok(seen.some((s) => s.path.endsWith('trace_full_a0000b.json') && s.reason === 'corrupt'), 'seen.some((s) => s.path.endsWith(\'trace_full_a0000b.json\') && s.reason === \'corrupt\')');
+    assert.ok(seen.some((s) => s.path.endsWith('trace_full_a0003b.json') && s.reason === 'not_trace'), 'seen.some((s) => s.path.endsWith(\'trace_full_a0003b.json\') && s.reason === \'not_trace\')');
     assert.equal(r.legs, 4);
   });
 });
@@ -205,6 +205,6 @@ describe('atomic day files', () => {
     assert.equal((await readAll(log)).length, n);
     await buildLog(opts(SAMPLE_TREE, log));
     assert.equal(existsSync(stale), false);
-    assert.ok(statSync(dayFile(log, '2023-08-30')).size > 0);
+    assert.ok(statSync(dayFile(log, '2023-08-30')).size > 0, 'statSync(dayFile(log, \'2023-08-30\')).size > 0');
   });
 });

@@ -32,13 +32,13 @@ describe('flight-log legs from the real Delta ac671b trace', () => {
       assert.equal(r.hex, 'ac671b');
       assert.equal(r.reg, 'N899DN');
       assert.equal(r.type, 'B739');
-      assert.ok(r.first_ts <= r.last_ts);
+      assert.ok(r.first_ts <= r.last_ts, 'r.first_ts <= r.last_ts');
       for (const k of ['first_ts', 'last_ts', 'dep_ts', 'arr_ts'] as const) if (r[k] !== null) assert.ok(Number.isInteger(r[k]), k);
     }
     const den = rows[3]!;
     assert.equal(iso(den.dep_ts!), '2025-02-05T18:14:36.000Z');
     assert.equal(iso(den.arr_ts!), '2025-02-05T19:54:30.000Z');
-    assert.ok(den.first_ts <= den.dep_ts! && den.arr_ts! <= den.last_ts);
+    assert.ok(den.first_ts <= den.dep_ts! && den.arr_ts! <= den.last_ts, 'den.first_ts <= den.dep_ts! && den.arr_ts! <= den.last_ts');
     // null dep/arr where the take-off or landing was not heard
     assert.equal(rows[0]!.dep_ts, null);
     assert.equal(rows[1]!.arr_ts, null);
@@ -51,7 +51,7 @@ describe('flight-log legs from the real Delta ac671b trace', () => {
     const d2 = parseTraceFull(parts.get('2025-02-05'));
     const first = airframeLegs({ hex: 'ac671b', reg: d1.reg, type: d1.type, carry: null, points: d1.points, dayEnd: FEB5 }, testLocate);
     assert.deepEqual(first.rows, [], 'nothing closes on 2025-02-04: DAL1812 is still in the air at midnight');
-    assert.ok(first.carry);
+    assert.ok(first.carry, 'first.carry');
     assert.equal(first.carry.points.length, d1.points.length);
 
     const second = airframeLegs({ hex: 'ac671b', reg: d2.reg, type: d2.type, carry: first.carry, points: d2.points, dayEnd: FEB6 }, testLocate);

@@ -85,7 +85,7 @@ test('an object the new build no longer produces is gone from the new version an
   const b = publishOne(root, 'b2', { 'v1/x/1': 1 });
   assert.equal(b.stats.removed, 1);
   assert.deepEqual(Object.keys(currentVersion(root)!.manifest.objects), ['v1/x/1']);
-  assert.ok(!readdirSync(join(root, 'versions/b2/v1/x')).includes('gone.gz'));
+  assert.ok(!readdirSync(join(root, 'versions/b2/v1/x')).includes('gone.gz'), '!readdirSync(join(root, \'versions/b2/v1/x\')).includes(\'gone.gz\')');
   assert.ok(readdirSync(join(root, 'versions/b1/v1/x')).includes('gone.gz'), 'the previous version is untouched');
 });
 

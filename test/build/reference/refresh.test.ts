@@ -59,7 +59,7 @@ test('a good download is copied, gzipped where the snapshot keeps .gz, and its s
   assert.equal(dates['vrs-standing-data'], '2030-01-02');
   assert.equal(dates.alliances, '2030-01-02');
   assert.notEqual(dates.ourairports, '2030-01-02');
-  assert.ok(lines.some((l) => /changed\s+vrs-standing-data\/code-blocks.csv\s+rows 811 -> 812/.test(l)));
+  assert.ok(lines.some((l) => /changed\s+vrs-standing-data\/code-blocks.csv\s+rows 811 -> 812/.test(l)), 'lines.some((l) => /changed\\s+vrs-standing-data\\/code-blocks.csv\\s+rows 811 -> 812/.test(l))');
   await rm(to, { recursive: true });
   await rm(from, { recursive: true });
 });

@@ -75,7 +75,7 @@ test('a large file is split into parts of the part size, grown when 10,000 would
   assert.deepEqual(partsOf(20, 8), [{ number: 1, offset: 0, length: 8 }, { number: 2, offset: 8, length: 8 }, { number: 3, offset: 16, length: 4 }]);
   assert.deepEqual(partsOf(16, 8).map((p) => p.length), [8, 8]);
   const huge = partsOf(MAX_PARTS * 8 + 1, 8);
-  assert.ok(huge.length <= MAX_PARTS);
+  assert.ok(huge.length <= MAX_PARTS, 'huge.length <= MAX_PARTS');
   assert.equal(huge.reduce((s, p) => s + p.length, 0), MAX_PARTS * 8 + 1);
   assert.equal(huge[0]!.length, 9);
   // S3's multipart ETag: md5 of the concatenated binary md5s of the parts, then the part count

@@ -24,7 +24,7 @@ test('selectCases refuses unknown and empty lists, naming the known ones', () =>
 test('median: odd, even, unsorted, empty', () => {
   assert.equal(median([3, 1, 2]), 2);
   assert.equal(median([4, 1, 3, 2]), 2.5);
-  assert.ok(Number.isNaN(median([])));
+  assert.ok(Number.isNaN(median([])), 'Number.isNaN(median([]))');
 });
 
 const res = (rps: number, p99: number, extra: Partial<WrkResult> = {}): WrkResult => ({

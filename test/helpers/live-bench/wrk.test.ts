@@ -80,7 +80,7 @@ test('samplePoints draws only positioned aircraft, jittered by <= 0.005 deg, wra
   for (const p of pts) {
     assert.match(p, /^-?\d+\.\d{4},-?\d+\.\d{4}$/);
     const [lat, lon] = p.split(',').map(Number) as [number, number];
-    assert.ok(Math.abs(lon) <= 180);
+    assert.ok(Math.abs(lon) <= 180, 'Math.abs(lon) <= 180');
     const frankfurt = Math.abs(lat - 50.1) <= 0.0051 && Math.abs(lon - 8.6) <= 0.0051;
     const sydney = Math.abs(lat + 33.9) <= 0.0051 && (Math.abs(lon - 179.999) <= 0.0051 || Math.abs(lon + 180.001) <= 0.0051);
     assert.ok(frankfurt || sydney, p);

@@ -42,10 +42,10 @@ test('a straight flight is estimated with no error at every gap length, in the s
   const ev = evaluate('2026-09-20', [{ hex: 'abc123', points: pts }], routeTo(endOf(pts)));
   assert.deepEqual(Object.keys(ev.method.by_gap_min), ['0-5', '5-15', '15-30', '30-60', '60-120']);
   assert.equal(ev.method.day, '2026-09-20');
-  assert.ok(ev.method.n > 20);
+  assert.ok(ev.method.n > 20, 'ev.method.n > 20');
   // the held great circle and the turn toward a destination on it are both exact here
   assert.ok(ev.method.median_km <= 0.1, `median ${ev.method.median_km}`);
-  for (const b of Object.values(ev.method.by_gap_min)) assert.ok(b.median_km <= 0.1);
+  for (const b of Object.values(ev.method.by_gap_min)) assert.ok(b.median_km <= 0.1, 'b.median_km <= 0.1');
   assert.deepEqual(ev.straight.n, ev.method.n, 'the baseline is scored on the same samples');
 });
 
@@ -130,7 +130,7 @@ test('the nightly step on real readsb traces writes the figures for both methods
     assert.deepEqual(doc.baseline.by_gap_min['15-30'], { n: 685, median_km: 7.6 });
     assert.deepEqual(doc.traces, { read: 22, skipped: 0 });
     assert.deepEqual(servedAccuracy(doc), { day: doc.day, n: doc.n, median_km: doc.median_km, by_gap_min: doc.by_gap_min });
-    assert.ok(logged.some((l) => l.includes('n=2660')));
+    assert.ok(logged.some((l) => l.includes('n=2660')), 'logged.some((l) => l.includes(\'n=2660\'))');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -150,7 +150,7 @@ test('the nightly step skips corrupt files, picks the newest day, and writes not
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     assert.equal(doc.day, '2023-08-21', 'the newest day by default');
     assert.deepEqual(doc.traces, { read: 1, skipped: 2 });
-    assert.ok(logged.some((l) => l.includes('trace_full_ac138c.json') && l.includes('corrupt')));
+    assert.ok(logged.some((l) => l.includes('trace_full_ac138c.json') && l.includes('corrupt')), 'logged.some((l) => l.includes(\'trace_full_ac138c.json\') && l.includes(\'corrupt\'))');
 
     // the C172's day: pattern work below 6,000 ft, nothing cruising
     const quiet = join(dir, 'quiet', '2023', '08', '22', 'traces', '8d');
@@ -178,7 +178,7 @@ test('the nightly step rejects malformed flags and an empty tree with exit 2', a
     assert.equal(await main(['--history', HISTORY, '--out', out, 'extra'], log), 2);
     assert.equal(await main(['--history', dir, '--out', out], log), 2, 'no day folders');
     assert.ok(lines.every((l) => l.startsWith('accuracy: ')), lines.join('\n'));
-    assert.ok(lines[0]!.includes('YYYY-MM-DD'));
+    assert.ok(lines[0]!.includes('YYYY-MM-DD'), 'lines[0]!.includes(\'YYYY-MM-DD\')');
     assert.equal(existsSync(out), false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -198,7 +198,7 @@ test('the served accuracy is null for a malformed or other-method document, and 
   assert.equal(servedAccuracy({ ...good, by_gap_min: { '5-10': { n: 1, median_km: 1 } } }, warn), null, 'unknown gap range');
   assert.equal(servedAccuracy({ ...good, method: 'dr-10m-gc/0' }, warn), null);
   assert.equal(warned.length, 3);
-  assert.ok(warned[2]!.includes('dr-10m-gc/0'));
+  assert.ok(warned[2]!.includes('dr-10m-gc/0'), 'warned[2]!.includes(\'dr-10m-gc/0\')');
   assert.deepEqual(servedAccuracy(good, warn), { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } });
 });
 
@@ -208,7 +208,7 @@ test('a gap range with fewer than 30 samples says so beside its median', () => {
   for (const b of Object.values(ev.method.by_gap_min)) assert.equal(b.too_few_samples, b.n < 30 ? true : undefined, JSON.stringify(b));
   assert.ok(Object.values(ev.method.by_gap_min).some((b) => b.too_few_samples), 'one short track gives thin ranges');
   const many = Array.from({ length: 12 }, (_, i) => ({ hex: `abc12${i}`, points: pts }));
-  assert.ok(Object.values(evaluate('d', many, routeTo(endOf(pts))).method.by_gap_min).every((b) => b.n >= 30 && b.too_few_samples === undefined));
+  assert.ok(Object.values(evaluate('d', many, routeTo(endOf(pts))).method.by_gap_min).every((b) => b.n >= 30 && b.too_few_samples === undefined), 'Object.values(evaluate(\'d\', many, routeTo(endOf(pts))).method.by_gap_min).every((b) => b.n >= 30 && b.too_few_samples === undefined)');
 });
 
 test('start points are the first point at or after each 5 minutes of the clock, never the first point of a leg off that grid', () => {

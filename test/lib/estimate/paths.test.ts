@@ -52,7 +52,7 @@ test('a day of traces becomes one simplified path per leg heard at altitude, wit
   const pts = dogLeg(T, 0).map((p, i) => ({ ...p, alt: i >= 100 && i < 110 ? 8000 : 36000, t: p.t + (i >= 250 ? 600 : 0), callsign: 'X1' }));
   const split = learnPaths(DAY, [{ points: pts }], destinationOf);
   assert.equal(split.length, 3);
-  assert.ok(split.every((p) => p.to === null));
+  assert.ok(split.every((p) => p.to === null), 'split.every((p) => p.to === null)');
   // malformed points are left out, not fatal
   const bad = [...dogLeg(T, 0).map((p) => ({ ...p, alt: 36000 })), { t: T + 5, lat: Number.NaN, lon: 5, alt: 36000 }];
   assert.equal(learnPaths(DAY, [{ points: bad }], destinationOf).length, 1);
@@ -120,7 +120,7 @@ test('back to the traffic the estimate turns at most at a standard rate (3 deg/s
   assert.ok(km < distanceKm(held.lat, held.lon, at.lat, at.lon) / 5, `28 min: ${km.toFixed(1)} km behind`);
   // its track is the bearing it flew
   const a = path[5]!, b = path[6]!;
-  assert.ok(Math.abs(((bearingDeg(a.lat, a.lon, b.lat, b.lon) - b.track + 540) % 360) - 180) < 0.5);
+  assert.ok(Math.abs(((bearingDeg(a.lat, a.lon, b.lat, b.lon) - b.track + 540) % 360) - 180) < 0.5, 'Math.abs(((bearingDeg(a.lat, a.lon, b.lat, b.lon) - b.track + 540) % 360) - 180) < 0.5');
 });
 
 test('a neighbour weighs less the further off the track and the further away it passed, more going to the same airport, a tenth just begun', () => {
@@ -140,9 +140,9 @@ test('a neighbour weighs less the further off the track and the further away it 
   const near = neighboursOf(pathSet([{ ...from, to: null }, ...fresh]), startAt(startLon), null);
   assert.equal(near.length, 2);
   const [old, young] = near[0]!.at > near[1]!.at ? [near[0]!, near[1]!] : [near[1]!, near[0]!];
-  assert.ok(young.at < FOLLOW.freshKm && old.at > FOLLOW.freshKm);
+  assert.ok(young.at < FOLLOW.freshKm && old.at > FOLLOW.freshKm, 'young.at < FOLLOW.freshKm && old.at > FOLLOW.freshKm');
   // (both parallel to the last track to within a hair: the ratio is the fresh weight and the distances' fall-off)
-  assert.ok(Math.abs(young.weight / old.weight / (FOLLOW.freshWeight * Math.exp(-((young.km / FOLLOW.distanceScaleKm) ** 2) + (old.km / FOLLOW.distanceScaleKm) ** 2)) - 1) < 1e-6);
+  assert.ok(Math.abs(young.weight / old.weight / (FOLLOW.freshWeight * Math.exp(-((young.km / FOLLOW.distanceScaleKm) ** 2) + (old.km / FOLLOW.distanceScaleKm) ** 2)) - 1) < 1e-6, 'Math.abs(young.weight / old.weight / (FOLLOW.freshWeight * Math.exp(-((young.km / FOLLOW.distanceScaleKm) ** 2) + (old.km / FOLLOW.distanceScaleKm) ** 2)) - 1) < 1e-6');
 });
 
 test('where the traffic forks, the estimate takes the branch that goes to its destination', () => {
@@ -191,7 +191,7 @@ test('the published form validates and decodes to the same neighbours; malformed
   // the weights fall off with distance and direction, so the 4-decimal rounding moves them a little
   assert.equal(b.length, a.length);
   for (let k = 0; k < a.length; k++) {
-    assert.ok(Math.abs(a[k]!.at - b[k]!.at) < 0.05 && Math.abs(a[k]!.km - b[k]!.km) < 0.05);
+    assert.ok(Math.abs(a[k]!.at - b[k]!.at) < 0.05 && Math.abs(a[k]!.km - b[k]!.km) < 0.05, 'Math.abs(a[k]!.at - b[k]!.at) < 0.05 && Math.abs(a[k]!.km - b[k]!.km) < 0.05');
     assert.ok(Math.abs(a[k]!.weight - b[k]!.weight) < 1e-3 * a[k]!.weight, `weight ${k}: ${a[k]!.weight} vs ${b[k]!.weight}`);
   }
   const one = doc.paths[0]!;
@@ -205,7 +205,7 @@ test('the published form validates and decodes to the same neighbours; malformed
   ] as const) assert.ok(problems('paths', JSON.parse(JSON.stringify(bad))).length > 0, what);
   // a point 500 km east stays 500 km east after the round trip (4 decimals: about 10 m)
   const p = destinationPoint(47, 4, 90, 270);
-  assert.ok(Math.abs(back.paths[0]!.lon[0]! - paths[0]!.lon[0]!) < 1e-4 && p.lon > 4);
+  assert.ok(Math.abs(back.paths[0]!.lon[0]! - paths[0]!.lon[0]!) < 1e-4 && p.lon > 4, 'Math.abs(back.paths[0]!.lon[0]! - paths[0]!.lon[0]!) < 1e-4 && p.lon > 4');
 });
 
 test('the path is flown only as far as asked, and the same whatever the order positions are asked in', () => {
@@ -222,5 +222,5 @@ test('the path is flown only as far as asked, and the same whatever the order po
   assert.deepEqual(positionAt(late, times[0]!), first);
   // never past the expiry: asked long after it, the last point is the one at the expiry
   positionAt(late, lazy.expiresAt + 86_400);
-  assert.ok(late.path!.at(-1)!.t < lazy.expiresAt + 20);
+  assert.ok(late.path!.at(-1)!.t < lazy.expiresAt + 20, 'late.path!.at(-1)!.t < lazy.expiresAt + 20');
 });

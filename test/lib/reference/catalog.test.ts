@@ -10,7 +10,7 @@ const catalog = buildCatalog(parsed.rows);
 
 test('the shipped catalog parses whole and answers by normalised callsign', () => {
   assert.equal(parsed.count.skipped, 0);
-  assert.ok(catalog.size > 600_000);
+  assert.ok(catalog.size > 600_000, 'catalog.size > 600_000');
   assert.deepEqual(catalog.route('AAC710'), ['KONT', 'KGSO']);
   assert.deepEqual(catalog.route('aac0710'), ['KONT', 'KGSO']);
   assert.deepEqual(catalog.route('AAE124'), ['VHHH', 'UACC', 'EBLG']); // multi-stop kept in order
@@ -22,7 +22,7 @@ test('every catalog row can be iterated', () => {
   let n = 0;
   for (const r of catalog.rows()) {
     n++;
-    assert.ok(r.airports.length >= 2);
+    assert.ok(r.airports.length >= 2, 'r.airports.length >= 2');
   }
   assert.equal(n, catalog.size);
 });
@@ -44,7 +44,7 @@ test('the shipped alliances file has sourced memberships', async () => {
   const doc = parseAlliances(await readRefFile('data/ref', 'alliances.json'));
   assert.deepEqual(doc.alliances.map((a) => a.slug), ['star-alliance', 'oneworld', 'skyteam']);
   for (const a of doc.alliances) assert.match(a.source, /^https:\/\//);
-  assert.ok(doc.alliances.find((a) => a.slug === 'skyteam')!.members.some((m) => m.icao === 'DAL' && m.iata === 'DL'));
+  assert.ok(doc.alliances.find((a) => a.slug === 'skyteam')!.members.some((m) => m.icao === 'DAL' && m.iata === 'DL'), 'doc.alliances.find((a) => a.slug === \'skyteam\')!.members.some((m) => m.icao === \'DAL\' && m.iata === \'DL\')');
 });
 
 test('a malformed alliances file is refused with the path of the problem', () => {

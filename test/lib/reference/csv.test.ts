@@ -26,8 +26,8 @@ test('a row the mapper rejects is counted under its reason', () => {
 test('a broken quote is counted as a csv syntax skip instead of throwing', () => {
   const { count } = readCsv('t.csv', 'a,b\n1,2\n3,"4"x\n', ['a', 'b'], map);
   assert.equal(count.rows, 1);
-  assert.ok(count.skipped >= 1);
-  assert.ok(Object.keys(count.reasons).every((r) => r.startsWith('csv syntax')));
+  assert.ok(count.skipped >= 1, 'count.skipped >= 1');
+  assert.ok(Object.keys(count.reasons).every((r) => r.startsWith('csv syntax')), 'Object.keys(count.reasons).every((r) => r.startsWith(\'csv syntax\'))');
 });
 
 test('a file missing a required column is refused with the column named', () => {

@@ -19,7 +19,7 @@ test('loadRefdata builds every table from the shipped snapshot and reports per-f
   assert.deepEqual(ref.catalog.route('AAC710'), ['KONT', 'KGSO']);
   assert.equal(ref.alliances.alliances.length, 3);
   const files = ref.counts.map((c) => c.file);
-  assert.ok(files.includes('vrs-standing-data/routes.csv.gz'));
+  assert.ok(files.includes('vrs-standing-data/routes.csv.gz'), 'files.includes(\'vrs-standing-data/routes.csv.gz\')');
   for (const c of ref.counts) assert.ok(c.rows > 0 && c.skipped <= c.rows / 100, c.file);
 });
 
@@ -28,7 +28,7 @@ test('sources.json lists every shipped file, each with a license and credit, and
   for (const df of DATA_FILES) assert.ok(listed.has(df.path), df.path);
   for (const p of listed) await access(join('data/ref', p));
   for (const s of ref.sources) {
-    assert.ok(s.license && s.credit && s.upstream);
+    assert.ok(s.license && s.credit && s.upstream, 's.license && s.credit && s.upstream');
     // each source keeps its license text beside its data, except the compiled alliance facts
     if (s.id !== 'alliances') assert.ok(s.files.some((f) => /LICENSE/.test(f)), s.id);
   }

@@ -8,9 +8,9 @@ const HEADER = 'ICAO,Registration,ModelICAO,Manufacturer,Model,ManufacturerAndMo
 
 test('the shipped registry gives reg, type, operator, airline, serial, year and provenance by hex', async () => {
   const parsed = parseRegistry(await readRefFile('data/ref', 'vrs-standing-data/aircraft.csv.gz'));
-  assert.ok(parsed.rows.length > 16_000);
+  assert.ok(parsed.rows.length > 16_000, 'parsed.rows.length > 16_000');
   // the shipped file has a handful of impossible build years (e.g. 9999): skipped, counted
-  assert.ok(parsed.count.skipped < 20);
+  assert.ok(parsed.count.skipped < 20, 'parsed.count.skipped < 20');
   assert.deepEqual(Object.keys(parsed.count.reasons), ['bad year']);
   const reg = buildRegistry(parsed.rows);
   const e = reg.get('00800A');

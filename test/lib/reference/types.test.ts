@@ -8,7 +8,7 @@ const types = buildTypes(parsed.rows);
 
 test('the shipped model-type file parses whole', () => {
   assert.equal(parsed.count.skipped, 0);
-  assert.ok(types.size > 2500);
+  assert.ok(types.size > 2500, 'types.size > 2500');
 });
 
 test('real designators fall in the documented categories', () => {
@@ -31,7 +31,7 @@ test('type names are manufacturer and model, case-insensitive lookup, null when 
   assert.equal(types.typeName('B738'), 'Boeing 737-800'); // not the BBJ2 row
   assert.equal(types.typeName('9Z9Z'), null);
   assert.equal(types.category(''), null);
-  assert.ok(types.get('C172')!.variants.includes('Reims F172'));
+  assert.ok(types.get('C172')!.variants.includes('Reims F172'), 'types.get(\'C172\')!.variants.includes(\'Reims F172\')');
 });
 
 test('every curated designator exists in the table (a typo would silently do nothing)', () => {

@@ -31,7 +31,7 @@ test('an aircraft last heard cruising is not listed before 90 s and is listed fr
   tr.ingest(snap(T + 30, [{ ...BAW, seen: 30, seen_pos: 30 }]));
   assert.deepEqual(tr.list(T + 89.9), []);
   const [e] = tr.list(T + 90);
-  assert.ok(e);
+  assert.ok(e, 'e');
   assert.equal(e.hex, '400abc');
   assert.equal(e.estimated, true);
   assert.deepEqual(e.last_seen, { at: T, lat: 52, lon: -20 });

@@ -17,7 +17,7 @@ import { Tracker } from '../../../server/estimate/tracker.ts';
 
 const BIG = gunzipSync(readFileSync(new URL('../../../bench/data/readsb_aircraft_12k.json.gz', import.meta.url)));
 const base = parseFeed(BIG);
-assert.ok(base.ok);
+assert.ok(base.ok, 'base.ok');
 const T0 = base.snapshot.now;
 
 /** the 12k snapshot moved on `k` seconds: every aircraft heard again a little further on */
@@ -100,7 +100,7 @@ test('a follower that throws is logged and neither stops the others nor the next
   f.push(small(T0 + 1));
   q.drain();
   assert.deepEqual(seen, [T0, T0, T0, T0 + 1, T0 + 1, T0 + 1], 'every record of both snapshots, in order');
-  assert.ok(logs.length > 0 && logs.every((l) => /a follower threw: Error: boom/.test(l)));
+  assert.ok(logs.length > 0 && logs.every((l) => /a follower threw: Error: boom/.test(l)), 'logs.length > 0 && logs.every((l) => /a follower threw: Error: boom/.test(l))');
 });
 
 test('a snapshot older than the newest taken is skipped by the estimator, not applied', () => {

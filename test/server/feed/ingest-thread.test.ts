@@ -23,7 +23,7 @@ test('an ingest-thread snapshot equals one parsed and prepared here: bytes, inde
       const here: FeedCounters = {};
       const local = parseFeed(Buffer.from(bytes), here);
       const { result, counters } = await t.parse(Buffer.from(bytes));
-      assert.ok(local.ok && result.ok);
+      assert.ok(local.ok && result.ok, 'local.ok && result.ok');
       const parts = result.snapshot.prepared;
       assert.ok(parts, 'the snapshot came back prepared');
       assert.equal(result.snapshot.wire, undefined, 'no per-record objects or wire JSON cross: only the parts');
@@ -36,14 +36,14 @@ test('an ingest-thread snapshot equals one parsed and prepared here: bytes, inde
       assert.deepEqual(counters, here);
       const a = new PreparedSnapshot(parts);
       const b = PreparedSnapshot.of(local.snapshot, { eagerGzip: false });
-      assert.ok(a.body.equals(b.body));
+      assert.ok(a.body.equals(b.body), 'a.body.equals(b.body)');
       assert.deepEqual(a.search.find('type', 'A320'), b.search.find('type', 'A320'));
       assert.deepEqual(a.index.within(50, 8, 250), b.index.within(50, 8, 250));
     }
     t.brotli = () => true;
     const { result } = await t.parse(Buffer.from(BIG));
     assert.ok(result.ok && result.snapshot.prepared?.br, 'brotli made when asked');
-    assert.ok(brotliDecompressSync(result.snapshot.prepared.br).equals(Buffer.from(result.snapshot.prepared.body)));
+    assert.ok(brotliDecompressSync(result.snapshot.prepared.br).equals(Buffer.from(result.snapshot.prepared.body)), 'brotliDecompressSync(result.snapshot.prepared.br).equals(Buffer.from(result.snapshot.prepared.body))');
     const broken = await t.parse(Buffer.from('{"now": 17'));
     assert.equal(broken.result.ok ? 'ok' : broken.result.reason, 'invalid_json');
   } finally {
@@ -66,7 +66,7 @@ test('the aircraft cap is applied on the parser thread: only the kept records cr
   try {
     const aircraft = Array.from({ length: 10 }, (_, i) => ({ hex: `00000${i}`, lat: 50, lon: 8, seen: 10 - i }));
     const { result } = await t.parse(Buffer.from(JSON.stringify({ now: 1795312389, aircraft })), 4);
-    assert.ok(result.ok);
+    assert.ok(result.ok, 'result.ok');
     assert.deepEqual(result.snapshot.aircraft.map((a) => a.hex), ['000006', '000007', '000008', '000009']);
     assert.equal(result.capped, 6);
     assert.equal(result.snapshot.prepared?.total, 4, 'only the kept records were prepared');
@@ -82,7 +82,7 @@ test('a feed file read on the ingest thread gives the snapshot its bytes give; a
     const file = join(dir, 'aircraft.json');
     writeFileSync(file, BIG);
     const [read, given] = [await t.read(file, BIG.length), await t.parse(Buffer.from(BIG))];
-    assert.ok(read.result.ok && given.result.ok);
+    assert.ok(read.result.ok && given.result.ok, 'read.result.ok && given.result.ok');
     assert.ok(Buffer.from(read.result.snapshot.prepared!.body).equals(Buffer.from(given.result.snapshot.prepared!.body)), 'the same served bytes');
     assert.deepEqual(read.counters, given.counters);
     const small = await t.read(file, BIG.length - 1);

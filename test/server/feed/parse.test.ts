@@ -42,9 +42,9 @@ test('flight loses its trailing spaces; a position comes with lat, lon and seen_
     track: 246.45, category: 'A5', squawk: '7732', seen: 5.3, seen_pos: 5.328, baro_rate: 0, emergency: 'none',
   });
   const noPos = r.snapshot.aircraft.filter((a) => a.lat === undefined);
-  assert.ok(noPos.length >= 20);
-  for (const a of noPos) assert.ok(a.lon === undefined && a.seen_pos === undefined);
-  assert.ok(r.snapshot.aircraft.some((a) => a.alt_baro === 'ground'));
+  assert.ok(noPos.length >= 20, 'noPos.length >= 20');
+  for (const a of noPos) assert.ok(a.lon === undefined && a.seen_pos === undefined, 'a.lon === undefined && a.seen_pos === undefined');
+  assert.ok(r.snapshot.aircraft.some((a) => a.alt_baro === 'ground'), 'r.snapshot.aircraft.some((a) => a.alt_baro === \'ground\')');
 });
 
 test('whole-file problems reject the snapshot with a typed reason', () => {
@@ -61,7 +61,7 @@ test('whole-file problems reject the snapshot with a typed reason', () => {
     assert.equal(r.ok, false, file);
     if (!r.ok) {
       assert.equal(r.reason, reason, file);
-      assert.ok(r.detail.length > 0);
+      assert.ok(r.detail.length > 0, 'r.detail.length > 0');
     }
   }
   for (const [text, reason] of [
@@ -82,7 +82,7 @@ test('whole-file problems reject the snapshot with a typed reason', () => {
 test('per-record problems drop the bad field or the record and are counted by kind', () => {
   const counters: FeedCounters = { bad_hex: 1 };
   const r = parseFeed(fixture('bad-records.json'), counters);
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   const byHex = new Map(r.snapshot.aircraft.map((a) => [a.hex, a]));
   assert.deepEqual([...byHex.keys()], ['3c6444', '4b1801', '4b1802', '4b1803', '4b1804', '4b1805']);
   // upper-case hex is lower-cased; geom_rate is not a fallback for baro_rate; the duplicate is dropped
@@ -110,7 +110,7 @@ test('per-record problems drop the bad field or the record and are counted by ki
 
 test('readsb ~ addresses (TIS-B / MLAT anonymous) are neither served nor counted', () => {
   const r = parseFeed('{"now": 1795312389, "aircraft": [{"hex": "~abc123", "lat": 1, "lon": 2}, {"hex": "abc123", "lat": 1, "lon": 2}]}');
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   assert.deepEqual(r.snapshot.aircraft, [{ hex: 'abc123', lat: 1, lon: 2 }]);
   assert.deepEqual(r.dropped, { non_icao_hex: 1 });
 });
@@ -130,7 +130,7 @@ test('a string and a Buffer of the same text parse the same; messages is optiona
   const text = '{"now": 1795312389.25, "aircraft": [{"hex": "ABCDEF", "flight": "X1 "}]}';
   const a = parseFeed(text);
   const b = parseFeed(Buffer.from(text));
-  assert.ok(a.ok && b.ok);
+  assert.ok(a.ok && b.ok, 'a.ok && b.ok');
   // the Buffer went through the byte scanner, which also hands over each record's wire JSON
   const { wire, ...scanned } = b.snapshot;
   assert.equal(wire?.bytes.toString('latin1'), '{"hex":"abcdef","flight":"X1"}');

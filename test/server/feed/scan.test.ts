@@ -91,7 +91,7 @@ test('whole-file faults are declined by the scanner and classified by the refere
   assert.equal(scanFeed(twice), null);
   const counters: FeedCounters = {};
   const r = parseFeed(twice, counters);
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   assert.deepEqual(r.snapshot.aircraft, [{ hex: 'bbbbbb' }]);
   assert.equal(r.snapshot.wire, undefined, 'the reference reader makes no wire JSON');
   // a snapshot the scanner left to JSON.parse is counted, so a feed that always misses the fast path shows

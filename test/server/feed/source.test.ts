@@ -275,7 +275,7 @@ test('bytes from a bad feed are escaped before they reach the log', async () => 
     await src.pollOnce();
     assert.equal(logs.length, 1);
     assert.ok(!/[\u0000-\u001f]/.test(logs[0]!), JSON.stringify(logs[0]));
-    assert.ok(!logs[0]!.includes('\n'));
+    assert.ok(!logs[0]!.includes('\n'), '!logs[0]!.includes(\'\\n\')');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -300,7 +300,7 @@ test('with an ingest thread the file is read there: a read that fails is counted
     assert.ok(got[0]!.prepared, 'prepared on the ingest thread');
     await src.pollOnce();
     assert.equal(got.length, 1, 'an unchanged file is not read again');
-    assert.ok(logs.some((l) => l.includes('first snapshot with 183 aircraft')));
+    assert.ok(logs.some((l) => l.includes('first snapshot with 183 aircraft')), 'logs.some((l) => l.includes(\'first snapshot with 183 aircraft\'))');
   } finally {
     thread.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -57,7 +57,7 @@ test('/docs in headless Chromium lists every operation and a try-it-out call to 
 
     const outside = requested.filter((u) => !u.startsWith(s.base + '/'));
     assert.deepEqual(outside, [], 'no CDN, no telemetry: every request goes to the server itself');
-    assert.ok(requested.includes(`${s.base}/openapi.json`));
+    assert.ok(requested.includes(`${s.base}/openapi.json`), 'requested.includes(`${s.base}/openapi.json`)');
   } finally {
     await browser.close();
     s.close();

@@ -40,7 +40,7 @@ test('lists cruising aircraft that went quiet 90 s ago, with and without a known
     assert.equal(r.headers['cache-control'], 'public, max-age=10, s-maxage=15');
     assert.equal(r.json.generated_at, T + 100);
     assert.equal(r.json.method, METHOD_ID);
-    assert.ok(r.json.method_note.includes('10 minutes'));
+    assert.ok(r.json.method_note.includes('10 minutes'), 'r.json.method_note.includes(\'10 minutes\')');
     assert.deepEqual(r.json.accuracy, ACC);
     assert.deepEqual(r.json.aircraft.map((a: { hex: string }) => a.hex), ['3c4b26', '400abc'], 'sorted by hex; the climbing one is absent');
     const [quiet, baw] = r.json.aircraft;
@@ -49,7 +49,7 @@ test('lists cruising aircraft that went quiet 90 s ago, with and without a known
     assert.equal(quiet.destination, undefined);
     assert.equal(quiet.eta, undefined);
     assert.equal(quiet.flight, undefined, 'unknown fields are absent, never null');
-    assert.ok(r.json.aircraft.every((a: { estimated: boolean }) => a.estimated === true));
+    assert.ok(r.json.aircraft.every((a: { estimated: boolean }) => a.estimated === true), 'r.json.aircraft.every((a: { estimated: boolean }) => a.estimated === true)');
   } finally {
     s.close();
   }

@@ -13,7 +13,7 @@ test('healthz always answers; readyz is 200 only with a fresh snapshot and a loa
     assert.equal(h.status, 200);
     assert.equal(h.headers['cache-control'], 'no-store');
     assert.equal(h.headers['ratelimit-limit'], undefined, 'outside the rate limits');
-    assert.ok(h.json.history_build);
+    assert.ok(h.json.history_build, 'h.json.history_build');
     assert.equal((await httpGet(`${a.base}/readyz`, { schema: 'health' })).status, 200);
     for (let i = 0; i < 700; i++) assert.equal((await httpGet(`${a.base}/healthz`)).status, 200, `probe ${i}`);
     now += 61_000;

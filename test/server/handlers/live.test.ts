@@ -61,7 +61,7 @@ test('a snapshot is served up to 60 s old and answers 503 past that, never an em
       assert.equal(r.status, 503, p);
       assert.equal(r.json.error, 'stale_snapshot');
       assert.match(r.json.detail, /61 s old \(limit 60 s\)/);
-      assert.ok(Number(r.headers['retry-after']) >= 1);
+      assert.ok(Number(r.headers['retry-after']) >= 1, 'Number(r.headers[\'retry-after\']) >= 1');
     }
     // a fresh snapshot heals it
     live.accept({ ...SAMPLE, now: now / 1000 }, now / 1000);
@@ -97,7 +97,7 @@ test('/v1/aircraft without bbox is the whole snapshot, identical raw and gzipped
     assert.deepEqual(plain.json.aircraft, SAMPLE.aircraft);
     const gz = await s.get('/v1/aircraft', { schema: 'aircraft-list', headers: { 'accept-encoding': 'gzip' } });
     assert.equal(gz.headers['content-encoding'], 'gzip');
-    assert.ok(gz.wireBytes < plain.wireBytes / 3);
+    assert.ok(gz.wireBytes < plain.wireBytes / 3, 'gz.wireBytes < plain.wireBytes / 3');
     assert.equal(gz.text, plain.text);
     assert.equal(plain.headers['cache-control'], 'public, max-age=5, s-maxage=10');
   });
@@ -117,7 +117,7 @@ test('/v1/aircraft in brotli: made with the snapshots while clients ask for it, 
     const br = await s.get('/v1/aircraft', { schema: 'aircraft-list', headers: { 'accept-encoding': 'gzip, deflate, br' } });
     assert.equal(br.headers['content-encoding'], 'br');
     assert.equal(br.headers.vary, 'Accept-Encoding');
-    assert.ok(br.wireBytes < plain.wireBytes / 3);
+    assert.ok(br.wireBytes < plain.wireBytes / 3, 'br.wireBytes < plain.wireBytes / 3');
     assert.deepEqual(br.json.aircraft, plain.json.aircraft);
     const gz = await s.get('/v1/aircraft', { headers: { 'accept-encoding': 'gzip, br;q=0' } });
     assert.equal(gz.headers['content-encoding'], 'gzip', 'br refused with q=0');
@@ -162,7 +162,7 @@ test('/v2/point: nearest first with great-circle dst, radius capped at 250 nm, t
   await withServer(live, () => 1795312390_000, async (s) => {
     const r = await s.get('/v2/point/50.0/8.5/1000', { schema: 'point' });
     assert.deepEqual(r.json.ac.map((a: AircraftRecord) => a.hex), ['aaaaa1', 'aaaaa2', 'aaaaa3']);
-    for (const a of r.json.ac) assert.ok(Math.abs(a.dst - distanceNm(50, 8.5, a.lat, a.lon)) <= 0.0005);
+    for (const a of r.json.ac) assert.ok(Math.abs(a.dst - distanceNm(50, 8.5, a.lat, a.lon)) <= 0.0005, 'Math.abs(a.dst - distanceNm(50, 8.5, a.lat, a.lon)) <= 0.0005');
     assert.equal(r.json.ac[1].dst, 100);
     assert.equal(r.json.msg, 'No error');
     assert.equal(r.json.now, 1795312389.5);

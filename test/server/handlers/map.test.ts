@@ -32,7 +32,7 @@ test('GET / is the page shell; /map/map.js, map.css and the basemap are served, 
     assert.match(css.text, /\.leaflet-container/, 'leaflet.css is inlined');
     const basemap = await s.get('/map/countries-50m.json');
     assert.equal(basemap.json.type, 'Topology');
-    assert.ok(basemap.json.objects.land && basemap.json.objects.countries);
+    assert.ok(basemap.json.objects.land && basemap.json.objects.countries, 'basemap.json.objects.land && basemap.json.objects.countries');
     assert.match(page.headers['cache-control'] ?? '', /max-age=300/);
   } finally {
     s.close();
@@ -59,7 +59,7 @@ test('/v1/map/airports: 503 artifact_unavailable without a build, then the build
     const r = await none.get('/v1/map/airports');
     assert.equal(r.status, 503);
     assert.equal(r.json.error, 'artifact_unavailable');
-    assert.ok(r.headers['retry-after']);
+    assert.ok(r.headers['retry-after'], 'r.headers[\'retry-after\']');
   } finally {
     none.close();
   }

@@ -16,7 +16,7 @@ const keys = new StationKeys(Buffer.alloc(32, 7));
 
 function rosterWith(gen: number, feeders: Record<string, unknown>[], r = new Roster()): Roster {
   const p = parseFeederList(JSON.stringify({ generated_at: gen, feeders }), keys);
-  assert.ok(p.ok);
+  assert.ok(p.ok, 'p.ok');
   r.apply(p.list, gen * 1000, (k) => keys.publicId(k));
   return r;
 }
@@ -88,8 +88,8 @@ test('the lookup compares against every stored key whether or not the UUID exist
   const first = counting();
   const last = counting();
   const none = counting();
-  assert.ok(roster.status(keys.key(feeders[0]!.uuid), T0 * 1000, first.eq));
-  assert.ok(roster.status(keys.key(feeders[49]!.uuid), T0 * 1000, last.eq));
+  assert.ok(roster.status(keys.key(feeders[0]!.uuid), T0 * 1000, first.eq), 'roster.status(keys.key(feeders[0]!.uuid), T0 * 1000, first.eq)');
+  assert.ok(roster.status(keys.key(feeders[49]!.uuid), T0 * 1000, last.eq), 'roster.status(keys.key(feeders[49]!.uuid), T0 * 1000, last.eq)');
   assert.equal(roster.status(keys.key(UNKNOWN), T0 * 1000, none.eq), null);
   assert.deepEqual([first.c.n, last.c.n, none.c.n], [50, 50, 50]);
   const ks = [Buffer.alloc(32, 1), Buffer.alloc(32, 2), Buffer.alloc(32, 3)];

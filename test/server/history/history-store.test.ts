@@ -47,7 +47,7 @@ test('callsigns are found as broadcast or in the catalog spelling, and a new bui
   assert.equal(h.refresh(), true);
   assert.equal(h.route('EZY012'), null);
   assert.equal(h.archiveThrough(), '2026-11-21');
-  assert.ok(logs.some((l) => l.includes('serving build b2')));
+  assert.ok(logs.some((l) => l.includes('serving build b2')), 'logs.some((l) => l.includes(\'serving build b2\'))');
 });
 
 test('with nothing published, history answers 503 artifact_unavailable', () => {

@@ -59,7 +59,7 @@ test('two servers sharing one Redis count one budget: the request past the limit
       assert.equal(r.json.error, 'rate_limited');
       assert.equal(r.headers['ratelimit-remaining'], '0');
       const retry = Number(r.headers['retry-after']);
-      assert.ok(retry >= 1 && retry <= WINDOW_S);
+      assert.ok(retry >= 1 && retry <= WINDOW_S, 'retry >= 1 && retry <= WINDOW_S');
       assert.equal(r.headers['ratelimit-reset'], r.headers['retry-after']);
     }
     // an unlimited bucket never asks Redis and carries no RateLimit headers
@@ -121,7 +121,7 @@ test('a Redis that hangs (CLIENT PAUSE) is not waited on request after request: 
     assert.match(p.logs[0]!, /does not answer \(Command timed out\)/);
     await eventually(async () => {
       await a!.get('/v1/route/SWR1');
-      assert.ok(p.logs.some((l) => l.includes('answers again')));
+      assert.ok(p.logs.some((l) => l.includes('answers again')), 'p.logs.some((l) => l.includes(\'answers again\'))');
     });
     // Redis saw the airport request before the pause and the one that timed out (run once the pause
     // ended), not the two after it: those were counted here without asking

@@ -138,9 +138,9 @@ test('the pre-built header blocks reach the wire as separate, well-formed header
     for (const h of ['content-type', 'cache-control', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']) {
       assert.equal(names.filter((n) => n === h).length, 1, `${h} exactly once`);
     }
-    assert.ok(lines.includes('Content-Type: application/json; charset=utf-8'));
-    assert.ok(lines.includes('Vary: Accept-Encoding'));
-    assert.ok(lines.includes('Access-Control-Allow-Origin: *'));
+    assert.ok(lines.includes('Content-Type: application/json; charset=utf-8'), 'lines.includes(\'Content-Type: application/json; charset=utf-8\')');
+    assert.ok(lines.includes('Vary: Accept-Encoding'), 'lines.includes(\'Vary: Accept-Encoding\')');
+    assert.ok(lines.includes('Access-Control-Allow-Origin: *'), 'lines.includes(\'Access-Control-Allow-Origin: *\')');
   } finally {
     s.close();
   }
@@ -159,7 +159,7 @@ test('a large answer compressed per request is gzipped off the serving thread: s
         if (i % 2) {
           assert.equal(r.headers['content-encoding'], 'gzip', `offLoop ${offLoop}`);
           assert.equal(r.text, plain.text);
-          assert.ok(r.wireBytes < plain.wireBytes / 3);
+          assert.ok(r.wireBytes < plain.wireBytes / 3, 'r.wireBytes < plain.wireBytes / 3');
         } else assert.equal(r.text, '{"fast":true}');
       }
       const head = await s.get('/v1/aircraft', { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } });

@@ -6,7 +6,7 @@ import { parseBbox, parseBboxQuery, parseDecimal, parsePoint, RADIUS_CAP_NM } fr
 
 function refuses(f: () => unknown, mention: RegExp) {
   assert.throws(f, (e: unknown) => {
-    assert.ok(e instanceof ApiError);
+    assert.ok(e instanceof ApiError, 'e instanceof ApiError');
     assert.equal(e.status, 422);
     assert.equal(e.code, 'invalid_request');
     assert.match(e.detail, mention);

@@ -56,9 +56,9 @@ test('a point body: nearest first, each record closed by its dst, valid JSON', (
   const s = sky(1_800_000_000);
   const body = s.pointBody(40, 0, 250, '{"ac":', (n) => `,"total":${n}}`);
   const doc = JSON.parse(body.toString()) as { ac: { hex: string; dst: number }[]; total: number };
-  assert.ok(doc.total > 5);
+  assert.ok(doc.total > 5, 'doc.total > 5');
   assert.equal(doc.ac.length, doc.total);
-  for (let i = 1; i < doc.ac.length; i++) assert.ok(doc.ac[i]!.dst >= doc.ac[i - 1]!.dst);
+  for (let i = 1; i < doc.ac.length; i++) assert.ok(doc.ac[i]!.dst >= doc.ac[i - 1]!.dst, 'doc.ac[i]!.dst >= doc.ac[i - 1]!.dst');
   assert.equal(doc.ac[0]!.dst, 0);
   assert.equal(JSON.stringify(doc), body.toString(), 'exactly the JSON, no slack bytes after the tail');
 });

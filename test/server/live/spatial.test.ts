@@ -73,7 +73,7 @@ test('within returns exactly the points inside the circle, nearest first, near t
     assert.deepEqual([...got.ids].sort((a, b) => a - b), expect, `${lat},${lon} r=${rad}`);
     for (let k = 0; k < got.ids.length; k++) {
       const i = got.ids[k]!;
-      assert.ok(Math.abs(got.dst[k]! - distanceNm(lat, lon, lats[i]!, lons[i]!)) < 1e-9);
+      assert.ok(Math.abs(got.dst[k]! - distanceNm(lat, lon, lats[i]!, lons[i]!)) < 1e-9, 'Math.abs(got.dst[k]! - distanceNm(lat, lon, lats[i]!, lons[i]!)) < 1e-9');
       // nearest first at the printed resolution (3 decimals)
       if (k > 0) assert.ok(Math.round(got.dst[k - 1]! * 1000) <= Math.round(got.dst[k]! * 1000), 'nearest first');
     }
@@ -81,22 +81,22 @@ test('within returns exactly the points inside the circle, nearest first, near t
 });
 
 test('the longitude band widens as 1/cos(lat) and covers every longitude when the circle reaches a pole', () => {
-  assert.ok(Math.abs(lonHalfWidthDeg(0, 60) - 60 / 60.04) < 0.01);
-  assert.ok(Math.abs(lonHalfWidthDeg(60, 60) - 2 * lonHalfWidthDeg(0, 60)) < 0.01);
+  assert.ok(Math.abs(lonHalfWidthDeg(0, 60) - 60 / 60.04) < 0.01, 'Math.abs(lonHalfWidthDeg(0, 60) - 60 / 60.04) < 0.01');
+  assert.ok(Math.abs(lonHalfWidthDeg(60, 60) - 2 * lonHalfWidthDeg(0, 60)) < 0.01, 'Math.abs(lonHalfWidthDeg(60, 60) - 2 * lonHalfWidthDeg(0, 60)) < 0.01');
   assert.equal(lonHalfWidthDeg(89.9, 25), Infinity);
   assert.equal(lonHalfWidthDeg(-86, 250), Infinity);
-  assert.ok(Number.isFinite(lonHalfWidthDeg(85, 250)));
+  assert.ok(Number.isFinite(lonHalfWidthDeg(85, 250)), 'Number.isFinite(lonHalfWidthDeg(85, 250))');
 });
 
 test('great-circle helpers agree with known distances and invert each other', () => {
   // one degree of latitude is 60.04 nm on the mean sphere; Frankfurt-JFK is about 3,345 nm
-  assert.ok(Math.abs(distanceNm(0, 0, 1, 0) - 60.04) < 0.01);
-  assert.ok(Math.abs(distanceNm(50.0333, 8.5706, 40.6398, -73.7789) - 3345) < 10);
+  assert.ok(Math.abs(distanceNm(0, 0, 1, 0) - 60.04) < 0.01, 'Math.abs(distanceNm(0, 0, 1, 0) - 60.04) < 0.01');
+  assert.ok(Math.abs(distanceNm(50.0333, 8.5706, 40.6398, -73.7789) - 3345) < 10, 'Math.abs(distanceNm(50.0333, 8.5706, 40.6398, -73.7789) - 3345) < 10');
   assert.ok(Math.abs(distanceKm(0, 179.5, 0, -179.5) - 111.19) < 0.1, 'short across the antimeridian');
   assert.equal(distanceNm(10, 20, 10, 20), 0);
-  assert.ok(Math.abs(bearingDeg(0, 0, 1, 0)) < 1e-9);
-  assert.ok(Math.abs(bearingDeg(0, 0, 0, 1) - 90) < 1e-9);
-  assert.ok(Math.abs(bearingDeg(0, 179.5, 0, -179.5) - 90) < 1e-9);
+  assert.ok(Math.abs(bearingDeg(0, 0, 1, 0)) < 1e-9, 'Math.abs(bearingDeg(0, 0, 1, 0)) < 1e-9');
+  assert.ok(Math.abs(bearingDeg(0, 0, 0, 1) - 90) < 1e-9, 'Math.abs(bearingDeg(0, 0, 0, 1) - 90) < 1e-9');
+  assert.ok(Math.abs(bearingDeg(0, 179.5, 0, -179.5) - 90) < 1e-9, 'Math.abs(bearingDeg(0, 179.5, 0, -179.5) - 90) < 1e-9');
   const r = rng(5);
   for (let i = 0; i < 200; i++) {
     const lat = r() * 170 - 85;
@@ -104,9 +104,9 @@ test('great-circle helpers agree with known distances and invert each other', ()
     const brg = r() * 360;
     const d = r() * 2000;
     const p = destinationPoint(lat, lon, brg, d);
-    assert.ok(p.lon >= -180 && p.lon < 180);
-    assert.ok(Math.abs(distanceNm(lat, lon, p.lat, p.lon) - d) < 1e-6 * Math.max(1, d));
-    if (d > 1) assert.ok(Math.abs(((bearingDeg(lat, lon, p.lat, p.lon) - brg + 540) % 360) - 180) < 1e-6);
+    assert.ok(p.lon >= -180 && p.lon < 180, 'p.lon >= -180 && p.lon < 180');
+    assert.ok(Math.abs(distanceNm(lat, lon, p.lat, p.lon) - d) < 1e-6 * Math.max(1, d), 'Math.abs(distanceNm(lat, lon, p.lat, p.lon) - d) < 1e-6 * Math.max(1, d)');
+    if (d > 1) assert.ok(Math.abs(((bearingDeg(lat, lon, p.lat, p.lon) - brg + 540) % 360) - 180) < 1e-6, 'Math.abs(((bearingDeg(lat, lon, p.lat, p.lon) - brg + 540) % 360) - 180) < 1e-6');
   }
   assert.equal(normalizeLon(180), -180);
   assert.equal(normalizeLon(-190), 170);

@@ -40,7 +40,7 @@ test('a well-formed list with and without IP fields parses; IPs and UUIDs appear
     feeder({ uuid: U2.toUpperCase(), lat: -33.9, lon: 151.2, connected: false }),
   ], { aggregator: 'x', version: 3 });
   const r = parseFeederList(text, keys);
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.generatedAt, GEN);
   assert.equal(r.list.feeders.length, 2);
   const [a, b] = r.list.feeders;
@@ -51,7 +51,7 @@ test('a well-formed list with and without IP fields parses; IPs and UUIDs appear
   assert.deepEqual(r.list.skipped, {});
   const dump = JSON.stringify(r, (_k, v) => (Buffer.isBuffer(v) || v?.type === 'Buffer' ? 'buf' : v));
   for (const needle of ['192.0.2.55', U1, U2, U2.toUpperCase(), U1.replace(/-/g, '')]) assert.ok(!dump.includes(needle), needle);
-  assert.ok(!('ip' in a!) && !('uuid' in a!));
+  assert.ok(!('ip' in a!) && !('uuid' in a!), '!(\'ip\' in a!) && !(\'uuid\' in a!)');
 });
 
 test('malformed files are rejected whole with a typed reason', () => {
@@ -85,14 +85,14 @@ test('malformed entries are skipped and counted by reason; the rest of the list 
     feeder({ uuid: U2, connected: 'yes' }), feeder({ uuid: U2, connected: undefined }),
     feeder({ uuid: U1.toUpperCase() }),
   ]), keys);
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.feeders.length, 1);
   assert.deepEqual(r.list.skipped, { not_object: 3, bad_uuid: 4, bad_position: 6, bad_connected: 2, duplicate_uuid: 1 });
 });
 
 test('edge positions are accepted: the poles and the antimeridian', () => {
   const r = parseFeederList(list([feeder({ lat: 90, lon: -180 }), feeder({ uuid: U2, lat: -90, lon: 180 })]), keys);
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.feeders.length, 2);
 });
 
@@ -100,18 +100,18 @@ test('malformed optional fields are read as absent and counted; the feeder is ke
   const r = parseFeederList(list([feeder({
     software: 'x'.repeat(65), messages: -1, positions: 1.5, aircraft: '3', connected_since: GEN + 10,
   }), feeder({ uuid: U2, software: 'readsb from 10.1.2.3', messages: null })]), keys);
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   const [a, b] = r.list.feeders;
   assert.deepEqual([a!.software, a!.messages, a!.positions, a!.aircraft, a!.connectedSince], [null, null, null, null, null]);
   assert.equal(b!.software, null, 'a software string carrying an address is dropped');
   assert.equal(r.list.ignoredFields, 6, 'null counts as absent, not malformed');
   const v6 = parseFeederList(list([feeder({ software: 'fw 2001:db8::1' }), feeder({ uuid: U2, software: 'ctl\u0007' })]), keys);
-  assert.ok(v6.ok && v6.list.feeders.every((f) => f.software === null));
+  assert.ok(v6.ok && v6.list.feeders.every((f) => f.software === null), 'v6.ok && v6.list.feeders.every((f) => f.software === null)');
 });
 
 test('a feeder listed twice keeps the connected entry', () => {
   const r = parseFeederList(list([feeder({ connected: false, aircraft: 1 }), feeder({ connected: true, aircraft: 2 }), feeder({ connected: false, aircraft: 3 })]), keys);
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.feeders.length, 1);
   assert.equal(r.list.feeders[0]!.aircraft, 2);
   assert.equal(r.list.skipped.duplicate_uuid, 2);
@@ -119,7 +119,7 @@ test('a feeder listed twice keeps the connected entry', () => {
 
 test('the shipped demo list parses whole: six connected sample stations, one disconnected, nothing skipped', () => {
   const r = parseFeederList(readFileSync(new URL('../../../data/demo/feeders.json', import.meta.url), 'utf8'), keys);
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   assert.deepEqual(r.list.skipped, {});
   assert.equal(r.list.ignoredFields, 0);
   assert.deepEqual([r.list.feeders.filter((f) => f.connected).length, r.list.feeders.filter((f) => !f.connected).length], [6, 1]);

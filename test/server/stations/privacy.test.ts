@@ -84,7 +84,7 @@ test('no IP and no UUID reaches the state directory, the logs or a public respon
     bodies.push(roster.text);
     for (const u of UUIDS) {
       const r = await s.get(`/v1/stations/${u}`);
-      assert.ok(r.status === 200 || r.status === 404);
+      assert.ok(r.status === 200 || r.status === 404, 'r.status === 200 || r.status === 404');
       if (r.status === 200) bodies.push(r.text);
     }
     await s.get(`/v1/stations/${IPS[0]}`);

@@ -49,7 +49,7 @@ test('without receivers.json beside clients.json the poll fails with one clear l
   assert.equal(s.st.roster.stationCount(NOW_MS), null, 'no list taken: presence unavailable');
   copyFileSync(join(FX, 'receivers.json'), join(s.dir, 'receivers.json'));
   assert.equal(await s.src.poll(), 'applied', 'the unchanged clients.json is read again once receivers.json is there');
-  assert.ok(s.logs.includes('stations: feeder list readable again'));
+  assert.ok(s.logs.includes('stations: feeder list readable again'), 's.logs.includes(\'stations: feeder list readable again\')');
 });
 
 test('a broken receivers.json or clients.json rejects the list with its reason', async (t) => {

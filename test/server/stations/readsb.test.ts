@@ -19,7 +19,7 @@ const parse = (clients: unknown, receivers = receiversText) => parseReadsbClient
 
 test('the two readsb files join by the first 64 bits of the UUID into connected stations at readsb\'s estimated centre', () => {
   const r = parse(JSON.parse(clientsText));
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.generatedAt, NOW, 'the list is as fresh as clients.json says');
   assert.equal(r.list.feeders.length, 2);
   const [a, b] = r.list.feeders;
@@ -35,7 +35,7 @@ test('the two readsb files join by the first 64 bits of the UUID into connected 
 
 test('no address from the host:port column and no UUID is in what the parser returns', () => {
   const r = parse(JSON.parse(clientsText));
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   const out = JSON.stringify(r.list, (_k, v) => (Buffer.isBuffer(v) || (v && v.type === 'Buffer') ? '<key>' : v));
   for (const secret of ['192.0.2.10', '2001:db8::17', '51234', U1, U1.replaceAll('-', ''), '5b0c3f2e']) assert.ok(!out.includes(secret), secret);
 });
@@ -54,24 +54,24 @@ test('malformed client rows are skipped and counted by reason, the rest is used'
     now: NOW,
     clients: [good, 'row', [U1], null, [42, ...good.slice(1)], ['not-a-uuid', ...good.slice(1)], ['00000000-0000-0000-0000-000000000000', ...good.slice(1)], [...good], [U1, good[1], 'x', 'y', 'z', 0, 0, 0, -5]],
   });
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.feeders.length, 1);
   assert.deepEqual(r.list.skipped, { not_row: 3, bad_uuid: 3, duplicate_uuid: 2 });
   // a malformed figure is read as absent, the station kept
   const odd = parse({ now: NOW, clients: [[U1, good[1], 'x', 'y', 'z', 0, 0, 0, -5]] });
-  assert.ok(odd.ok);
+  assert.ok(odd.ok, 'odd.ok');
   assert.deepEqual([odd.list.feeders[0]!.messages, odd.list.feeders[0]!.positions, odd.list.feeders[0]!.connectedSince], [null, null, null]);
 });
 
 test('malformed receiver rows leave their clients without a position (counted), never a crash', () => {
   const rows = [['5b0c3f2e-9a41-4d7e', 1, 0, 46, 48, 6, 10, 0, 'north', 8], ['5b0c3f2e-9a41-4d7e-8c55'], 'x', null, ['9c8b7a69-5847-4362', 1, 0, 0, 0, 0, 0, 0, 95, 151]];
   const r = parse(JSON.parse(clientsText), JSON.stringify({ now: NOW, receivers: rows }));
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.feeders.length, 0);
   // 5b0c3f2e's centre is not a number, 9c8b7a69's latitude is out of range, the other two have no row
   assert.deepEqual(r.list.skipped, { no_position: 4, no_uuid: 1 });
   const empty = parse(JSON.parse(clientsText), '{"now": 1, "receivers": []}');
-  assert.ok(empty.ok);
+  assert.ok(empty.ok, 'empty.ok');
   assert.equal(empty.list.feeders.length, 0);
 });
 

@@ -25,7 +25,7 @@ function filled(keys: StationKeys): Roster {
   const p = parseFeederList(JSON.stringify({ generated_at: T0, feeders: [
     { uuid: U1, lat: 47.4581, lon: 8.5555, connected: true }, { uuid: U2, lat: 50.0379, lon: 8.5622, connected: true },
   ] }), keys);
-  assert.ok(p.ok);
+  assert.ok(p.ok, 'p.ok');
   r.apply(p.list, T0 * 1000, (k) => keys.publicId(k));
   return r;
 }

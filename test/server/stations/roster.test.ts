@@ -14,7 +14,7 @@ const ms = (s: number) => s * 1000;
 
 function mk(gen: number, feeders: Record<string, unknown>[]): FeederList {
   const r = parseFeederList(JSON.stringify({ generated_at: gen, feeders }), keys);
-  assert.ok(r.ok);
+  assert.ok(r.ok, 'r.ok');
   return r.list;
 }
 const f1 = (o: Record<string, unknown> = {}) => ({ uuid: U1, lat: 47.4581, lon: 8.5555, connected: true, ...o });
@@ -29,7 +29,7 @@ test('no list yet: presence unavailable, station_count null (never 0)', () => {
 test('first seen: a connected feeder joins with rounded position, ISO times with offset, online', () => {
   const r = new Roster();
   const res = r.apply(mk(T0, [f1(), f2()]), ms(T0 + 2), id);
-  assert.ok(res.applied && res.urgent);
+  assert.ok(res.applied && res.urgent, 'res.applied && res.urgent');
   assert.equal(res.added.length, 2);
   assert.equal(r.stationCount(ms(T0 + 2)), 2);
   const e = r.publicList(ms(T0 + 2)).find((x) => x.id === id(keys.key(U1)))!;
@@ -45,7 +45,7 @@ test('a feeder that leaves the list goes offline at once; count is 0, not null; 
   const r = new Roster();
   r.apply(mk(T0, [f1(), f2()]), ms(T0), id);
   const res = r.apply(mk(T0 + 10, [f2()]), ms(T0 + 10), id);
-  assert.ok(res.applied && !res.urgent && res.added.length === 0);
+  assert.ok(res.applied && !res.urgent && res.added.length === 0, 'res.applied && !res.urgent && res.added.length === 0');
   const e = r.publicList(ms(T0 + 10)).find((x) => x.id === id(keys.key(U1)))!;
   assert.equal(e.online, false);
   assert.equal(e.last_seen, isoSeconds(T0));
@@ -58,7 +58,7 @@ test('listed as disconnected: an existing station goes offline, an unknown feede
   const r = new Roster();
   r.apply(mk(T0, [f1()]), ms(T0), id);
   const res = r.apply(mk(T0 + 10, [f1({ connected: false }), f2({ connected: false })]), ms(T0 + 10), id);
-  assert.ok(res.applied);
+  assert.ok(res.applied, 'res.applied');
   assert.equal(r.size, 1);
   assert.equal(r.publicList(ms(T0 + 10))[0]!.online, false);
   assert.equal(r.stationCount(ms(T0 + 10)), 0);

@@ -83,7 +83,7 @@ test('a new snapshot publishes one diff per subscribed cell that changed, whatev
   assert.deepEqual({ type: diff.type, cell: diff.cell, now: diff.now, gone: diff.gone }, { type: 'diff', cell: '2/8/46', now: T0 + 1, gone: ['4b1815'] });
   assert.deepEqual(diff.upsert.map((a: any) => [a.hex, a.alt_baro]), [['4b1814', 400], ['4b1816', undefined]]);
   assert.deepEqual(rec.sent[1]!.msg, { type: 'end', now: T0 + 1 });
-  assert.ok(hub.last.messages === 2 && hub.last.bytes > 100 && hub.last.ms >= 0);
+  assert.ok(hub.last.messages === 2 && hub.last.bytes > 100 && hub.last.ms >= 0, 'hub.last.messages === 2 && hub.last.bytes > 100 && hub.last.ms >= 0');
   for (const c of clients) c.apply(diff);
   assert.deepEqual(clients[0]!.hexes(), ['4b1814', '4b1816']);
 });

@@ -166,14 +166,14 @@ test('a feed change arrives as one diff per changed cell with the snapshot time,
   await feed(changed, t0 + 1);
   const msgs = await s.untilEnd();
   assert.ok(msgs.every((m) => m.type === 'diff' || m.type === 'end'), msgs.map((m) => m.type).join());
-  assert.ok(msgs.every((m) => m.now === t0 + 1));
+  assert.ok(msgs.every((m) => m.now === t0 + 1), 'msgs.every((m) => m.now === t0 + 1)');
   const upserted = msgs.flatMap((m) => m.upsert ?? []).map((a: any) => a.hex);
   assert.deepEqual(upserted.sort(), [climbing.hex, 'c0ffee'].sort(), 'only what changed, nothing unchanged');
   assert.deepEqual(msgs.flatMap((m) => m.gone ?? []), [leaving.hex]);
   for (const m of msgs) apply(held, m);
   for (const a of await aircraftIn('5,45,15,55')) assert.deepEqual(held.get(a.hex)?.rec, a, `${a.hex} after the diff`);
   assert.equal(held.get(climbing.hex).rec.alt_baro, 12345);
-  assert.ok(!held.has(leaving.hex));
+  assert.ok(!held.has(leaving.hex), '!held.has(leaving.hex)');
   await feed(SAMPLE.aircraft, t0 + 2);
   await shut(s);
 });
@@ -257,7 +257,7 @@ test('connections and box changes count against the stream bucket: past it a box
     const r = (await connect(`${limited.base}/v1/stream`)) as Refused;
     assert.equal(r.status, 429);
     assert.equal(r.headers['ratelimit-remaining'], '0');
-    assert.ok(Number(r.headers['retry-after']) > 0);
+    assert.ok(Number(r.headers['retry-after']) > 0, 'Number(r.headers[\'retry-after\']) > 0');
     assert.equal(JSON.parse(r.body).error, 'rate_limited');
     c.close();
     await c.closed;
@@ -269,5 +269,5 @@ test('connections and box changes count against the stream bucket: past it a box
 test('every message the streams above received matches schemas/stream-message (the contract in /openapi.json)', () => {
   assert.deepEqual(seen.problems.slice(0, 5), []);
   assert.deepEqual([...seen.types].sort(), ['diff', 'end', 'error', 'full', 'stale', 'subscribed']);
-  assert.ok(seen.messages > 300);
+  assert.ok(seen.messages > 300, 'seen.messages > 300');
 });

@@ -117,7 +117,7 @@ test('a remembered take-off is shown with its landing, and forgotten once the la
   // ten minutes after landing: the whole flight, its take-off 53 minutes ago included
   const after = s.get('4b1815', landing + 600)!;
   assert.equal(after.departure?.at, t0 + 30);
-  assert.ok(after.arrival);
+  assert.ok(after.arrival, 'after.arrival');
   taxi(21, 70);
   // 35 minutes after: the landing left the window too, and the take-off is forgotten with it
   const later = s.get('4b1815', landing + 35 * 60)!;
@@ -150,11 +150,11 @@ test('replayed C172 aa178d: after its take-off the trace has a departure; after 
   // first flight: taxi from 17:39, take-off ~17:40:37, landing 17:52:37 (thinned to one point per 4 s)
   replay(s, 'aa178d', tr.points[0]!.t, t('2023-08-30T17:45:00Z'));
   const climbing = s.get('aa178d', t('2023-08-30T17:45:00Z'))!;
-  assert.ok(climbing.departure && climbing.departure.alt_ft === 0 && Math.abs(climbing.departure.at - t('2023-08-30T17:40:37Z')) <= 4);
+  assert.ok(climbing.departure && climbing.departure.alt_ft === 0 && Math.abs(climbing.departure.at - t('2023-08-30T17:40:37Z')) <= 4, 'climbing.departure && climbing.departure.alt_ft === 0 && Math.abs(climbing.departure.at - t(\'2023-08-30T17:40:37Z\')) <= 4');
   assert.equal(climbing.arrival, null);
   replay(s, 'aa178d', t('2023-08-30T17:45:00Z') + 0.001, t('2023-08-30T17:54:00Z'));
   const landed = s.get('aa178d', t('2023-08-30T17:54:00Z'))!;
-  assert.ok(landed.arrival && Math.abs(landed.arrival.at - t('2023-08-30T17:52:37Z')) <= 4);
+  assert.ok(landed.arrival && Math.abs(landed.arrival.at - t('2023-08-30T17:52:37Z')) <= 4, 'landed.arrival && Math.abs(landed.arrival.at - t(\'2023-08-30T17:52:37Z\')) <= 4');
   assert.deepEqual(landed.departure, climbing.departure);
   assertValid('trace', landed);
 });

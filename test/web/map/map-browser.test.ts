@@ -74,7 +74,7 @@ test('the map in Chromium: the view\'s aircraft by the push stream, the estimate
     const far = all.aircraft.find((a) => a.lat !== undefined && Math.abs(a.lat) < 60 && Math.abs(a.lon! - 8.5) > 40)!;
     await page.evaluate(([lat, lon]) => (window as any).__contrail.map.setView([lat, lon], 6, { animate: false }), [far.lat!, far.lon!]);
     await eventually(async () => assert.deepEqual(await hook<string[]>(page, 'drawnHexes'), await expectedHexes(s, page)), 15_000);
-    assert.ok((await hook<string[]>(page, 'drawnHexes')).length > 0);
+    assert.ok((await hook<string[]>(page, 'drawnHexes')).length > 0, '(await hook<string[]>(page, \'drawnHexes\')).length > 0');
     assert.equal(await hook<string>(page, 'mode'), 'stream');
     await page.evaluate(() => (window as any).__contrail.map.setView([47.5, 8.5], 6, { animate: false }));
 
