@@ -2,10 +2,10 @@
 // (live/prepare.ts: body, offsets, indexes) and compressed here, and the parts transferred back.
 // the serving thread receives no object per aircraft: taking a snapshot there is wrapping a few
 // arrays (server/feed/ingest-thread.ts), so a 12k-aircraft feed never stalls it.
-import { readFileSync } from 'node:fs';
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { parseFeed } from './parse.ts';
 import { capAircraft } from './cap.ts';
+import { readFeedFile } from './read-file.ts';
 import type { FeedCounters } from './normalize.ts';
 import { compressParts, ownAll, prepareParts, servingCopy, transferList, type SnapshotParts } from '../live/prepare.ts';
 
@@ -98,14 +98,7 @@ function ingest(job: IngestJob): void {
   parentPort!.postMessage(reply, transferList(owned));
 }
 
-/** The job's bytes, or why they could not be read (the file may have gone or grown since its stat). */
+/** The job's bytes, or why they could not be read. */
 function inputOf(job: IngestJob): Buffer | string {
-  if ('bytes' in job.input) return Buffer.from(job.input.bytes);
-  const { path, maxBytes } = job.input;
-  try {
-    const bytes = readFileSync(path);
-    return bytes.length > maxBytes ? `${path} is ${bytes.length} bytes, over the ${maxBytes} limit` : bytes;
-  } catch (e) {
-    return `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
-  }
+  return 'bytes' in job.input ? Buffer.from(job.input.bytes) : readFeedFile(job.input.path, job.input.maxBytes);
 }

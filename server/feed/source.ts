@@ -2,10 +2,11 @@
 // second; readsb replaces it by rename), or an http(s) URL polled once a second.
 // bad input never throws out of here and never replaces a good snapshot: it is counted per kind
 // and logged once per kind per outage; the recovery is logged once too.
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { parseFeed, type ParseResult } from './parse.ts';
 import type { IngestResult, IngestThread } from './ingest-thread.ts';
 import { capAircraft } from './cap.ts';
+import { errnoOf, overLimit, readFeedFile } from './read-file.ts';
 import type { FeedCounters } from './normalize.ts';
 import { aircraftCount, type FeedSnapshot } from './record.ts';
 import { escapeControl } from '../../lib/log-text.ts';
@@ -119,7 +120,7 @@ export class FeedSource {
     try {
       st = await stat(this.opts.feed);
     } catch (e) {
-      this.fail('read_error', `cannot stat ${this.opts.feed}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      this.fail('read_error', `cannot stat ${this.opts.feed}: ${errnoOf(e)}`);
       return null;
     }
     // a rename gives a new inode; an in-place write changes mtime or size
@@ -127,7 +128,7 @@ export class FeedSource {
     if (key === this.fileKey) return null;
     if (st.size > this.opts.maxBytes) {
       this.fileKey = key;
-      this.fail('too_large', `${this.opts.feed} is ${st.size} bytes, over the ${this.opts.maxBytes} limit`);
+      this.fail('too_large', overLimit(this.opts.feed, st.size, this.opts.maxBytes));
       return null;
     }
     return key;
@@ -137,13 +138,8 @@ export class FeedSource {
   private async readAndParse(): Promise<IngestResult['result']> {
     const { thread, feed, maxBytes, maxAircraft } = this.opts;
     if (thread) return this.counted(await thread.read(feed, maxBytes, maxAircraft));
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(feed);
-    } catch (e) {
-      return { ok: false, reason: 'read_error', detail: `cannot read ${feed}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
-    }
-    return parseFeed(bytes, this.counters);
+    const bytes = readFeedFile(feed, maxBytes);
+    return typeof bytes === 'string' ? { ok: false, reason: 'read_error', detail: bytes } : parseFeed(bytes, this.counters);
   }
 
   private async fetchUrl(): Promise<Buffer | null> {
