@@ -47,8 +47,6 @@ const get = (path: string): Promise<{ status: number; text: string }> =>
     req.end();
   });
 
-const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
-
 writeFeed();
 const child = spawn('node', [...words('node-args'), '--import', 'tsx', join(ROOT, 'server/main.ts'), '--host', '127.0.0.1', '--port', String(PORT), '--feed', feed, '--no-rate-limits', ...words('server-args')], { cwd: ROOT, stdio: ['ignore', process.argv.includes('--node-args') ? 'inherit' : 'ignore', 'inherit'] });
 const refresher = setInterval(writeFeed, 1000);
@@ -61,16 +59,26 @@ try {
   // warm-up: the trace store and the estimator fill, the JIT settles
   await new Promise((r) => setTimeout(r, 10_000));
   const load = WRK ? new Promise<string>((ok) => execFile('wrk', ['-t2', '-c64', `-d${SECONDS}s`, '--latency', `http://127.0.0.1:${PORT}/v2/point/50.0/8.5/25`], (_e, out) => ok(out))) : null;
-  const windows: { max: number; p99: number }[] = [];
+  // per serving thread (0: the main thread; each --serve-threads worker reports its own window)
+  const windows = new Map<string, { max: number; p99: number }[]>();
   for (let s = 0; s < SECONDS; s += 5) {
     await new Promise((r) => setTimeout(r, 5000));
     const m = (await get('/metrics')).text;
-    windows.push({ max: metric(m, 'contrail_event_loop_stall_seconds\\{stat="max"\\}'), p99: metric(m, 'contrail_event_loop_stall_seconds\\{stat="p99"\\}') });
+    const at = new Map<string, { max: number; p99: number }>();
+    // older servers (before the thread label) report the main thread only
+    for (const x of m.matchAll(/^contrail_event_loop_stall_seconds\{(?:thread="(\d+)",)?stat="(max|p99)"\} (\S+)$/gm)) {
+      const w = at.get(x[1] ?? '0') ?? { max: NaN, p99: NaN };
+      w[x[2] as 'max' | 'p99'] = Number(x[3]) * 1000;
+      at.set(x[1] ?? '0', w);
+    }
+    for (const [thread, w] of at) windows.set(thread, [...(windows.get(thread) ?? []), w]);
   }
-  const maxes = windows.map((w) => w.max).sort((a, b) => a - b);
   console.log(`root ${ROOT}; node ${process.version}; ${SECONDS} s, a 12,400-aircraft snapshot every second; load average ${loadavg()[0]!.toFixed(1)}${WRK ? '; under wrk -t2 -c64 (point 25 nm)' : ''}`);
-  console.log(`event-loop delay, per 5 s window: max ${maxes.map((v) => v.toFixed(1)).join(' ')} ms`);
-  console.log(`  median of window maxima ${maxes[maxes.length >> 1]!.toFixed(1)} ms, worst ${maxes.at(-1)!.toFixed(1)} ms; p99 of samples ${windows.map((w) => w.p99.toFixed(1)).join(' ')} ms`);
+  for (const [thread, ws] of [...windows].sort()) {
+    const maxes = ws.map((w) => w.max).sort((a, b) => a - b);
+    console.log(`thread ${thread} (${thread === '0' ? 'main' : 'worker'}): event-loop delay, per 5 s window: max ${maxes.map((v) => v.toFixed(1)).join(' ')} ms`);
+    console.log(`  median of window maxima ${maxes[maxes.length >> 1]!.toFixed(1)} ms, worst ${maxes.at(-1)!.toFixed(1)} ms; p99 of samples ${ws.map((w) => w.p99.toFixed(1)).join(' ')} ms`);
+  }
   if (load) {
     const out = await load;
     console.log(`  wrk: ${/Requests\/sec:\s+\S+/.exec(out)?.[0]}; latency ${/\s50%\s+\S+/.exec(out)?.[0]?.trim()}, ${/\s99%\s+\S+/.exec(out)?.[0]?.trim()}`);

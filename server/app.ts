@@ -208,6 +208,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
           if (ob.entry) eventOf(o)('request', ob.entry);
         },
         brotliWanted: (atMs) => services.live.noteBrotliWanted(atMs),
+        stalled: (thread, st) => metrics.stalled(thread, { max: st.max, p99: st.p99 }),
         log: o.log,
       })
     : null;

@@ -2,9 +2,9 @@
 // errors by kind (the counters the feed log promises "in stats"), requests and latency by route
 // and status, 429s by bucket, the history build served and its age. the text is rendered every
 // few seconds off the request path (handlers answer synchronously: server/http/types.ts).
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Services } from './app.ts';
+import { LoopStall, STALL_WINDOW_MS, type Stall } from './loop-stall.ts';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -12,24 +12,25 @@ export class Metrics {
   private timer: NodeJS.Timeout | null = null;
   private readonly requests = new Counter({ name: 'contrail_http_requests_total', help: 'Answers by route pattern and status', labelNames: ['route', 'status'], registers: [this.registry] });
   private readonly latency = new Histogram({ name: 'contrail_http_request_seconds', help: 'Time to answer, by route pattern', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1], registers: [this.registry] });
-  // the serving thread's longest stall since the previous rendering (prom-client's own lag gauges
-  // never reset their maximum): sampled every 1 ms
-  private readonly loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  // each serving thread's longest stall per window (prom-client's own lag gauges never reset their
+  // maximum): the main thread's own (thread 0), taken at each rendering, and each worker's latest report
+  private readonly loopDelay = new LoopStall();
+  private readonly stalls = new Map<number, Stall>();
   private readonly byThread = new Counter({ name: 'contrail_http_answers_by_thread_total', help: 'Answers by serving thread (0: the main thread; --serve-threads)', labelNames: ['thread'], registers: [this.registry] });
   private readonly limited = new Counter({ name: 'contrail_rate_limited_total', help: '429 answers by bucket', labelNames: ['bucket'], registers: [this.registry] });
 
   constructor(s: Omit<Services, 'metrics'>) {
     collectDefaultMetrics({ register: this.registry, prefix: 'contrail_process_' });
-    const delay = this.loopDelay;
-    delay.enable();
+    const { loopDelay, stalls } = this;
     new Gauge({
-      name: 'contrail_event_loop_stall_seconds', help: 'The serving thread\'s longest event-loop delay, and its 99th percentile, since the previous rendering (5 s)', labelNames: ['stat'], registers: [this.registry],
+      name: 'contrail_event_loop_stall_seconds', help: 'Each serving thread\'s longest event-loop delay, and its 99th percentile, over its latest 5 s window (thread 0: the main thread; --serve-threads)', labelNames: ['thread', 'stat'], registers: [this.registry],
       collect() {
-        if (delay.count > 0) {
-          this.set({ stat: 'max' }, delay.max / 1e9);
-          this.set({ stat: 'p99' }, delay.percentile(99) / 1e9);
+        const own = loopDelay.take();
+        if (own) stalls.set(0, own);
+        for (const [thread, st] of stalls) {
+          this.set({ thread: String(thread), stat: 'max' }, st.max);
+          this.set({ thread: String(thread), stat: 'p99' }, st.p99);
         }
-        delay.reset();
       },
     });
     const gauge = (name: string, help: string, value: () => number | null) =>
@@ -72,8 +73,13 @@ export class Metrics {
     if (status === 429) this.limited.inc({ bucket });
   };
 
+  /** a serving worker's window of event-loop delay (its own LoopStall, reported every STALL_WINDOW_MS) */
+  stalled(thread: number, s: Stall): void {
+    this.stalls.set(thread, s);
+  }
+
   /** render now and every `everyMs` */
-  async start(everyMs = 5000): Promise<void> {
+  async start(everyMs = STALL_WINDOW_MS): Promise<void> {
     await this.render();
     this.timer = setInterval(() => void this.render(), everyMs);
     this.timer.unref();
@@ -81,7 +87,7 @@ export class Metrics {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
-    this.loopDelay.disable();
+    this.loopDelay.stop();
   }
 
   async render(): Promise<void> {

@@ -24,6 +24,8 @@ export interface ServeThreadsOptions {
   /** hears every answer a worker gave (/metrics; the access log's entry when it is on) */
   observed: (o: Observation) => void;
   brotliWanted: (atMs: number) => void;
+  /** hears a worker's event-loop stall window (/metrics) */
+  stalled: (thread: number, s: { max: number; p99: number }) => void;
   log: Log;
 }
 
@@ -103,6 +105,8 @@ export class ServeThreads {
             return;
           case 'brotli':
             return o.brotliWanted(m.atMs);
+          case 'stall':
+            return o.stalled(index, m);
           case 'log':
             return o.log(m.line, m.level);
         }

@@ -20,6 +20,7 @@ import type { FeedSnapshot } from '../feed/record.ts';
 import { LiveState } from '../live/state.ts';
 import { attachStream, type Stream } from '../stream/socket.ts';
 import type { Log } from '../../lib/log.ts';
+import { LoopStall, STALL_WINDOW_MS } from '../loop-stall.ts';
 import type { FromWorker, Observation, ServeWorkerData, ToWorker } from './protocol.ts';
 
 const FLUSH_MS = 100;
@@ -55,6 +56,7 @@ let stream: Stream | null = null;
 let timers: NodeJS.Timeout[] = [];
 // where the ingest thread sends each snapshot's copy
 let channel: MessagePort | null = null;
+const stall = new LoopStall();
 const accept = (m: Extract<ToWorker, { t: 'snapshot' }>) => live.accept({ now: m.parts.now, aircraft: [], prepared: m.parts } as FeedSnapshot, m.receivedS);
 
 async function main(): Promise<void> {
@@ -80,6 +82,11 @@ async function main(): Promise<void> {
       post({ t: 'observed', batch });
       batch = [];
     }, FLUSH_MS),
+    // this thread's stalls, for /metrics beside the main thread's own
+    setInterval(() => {
+      const s = stall.take();
+      if (s) post({ t: 'stall', ...s });
+    }, STALL_WINDOW_MS),
     // the main thread's ingest makes the whole body's brotli while clients ask for it
     setInterval(() => {
       const now = Date.now();
@@ -99,6 +106,7 @@ async function main(): Promise<void> {
       if (w && !w.aborted()) w.write({ status: m.status, headers: m.headers, body: Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength), ...(m.headLength !== undefined && { headLength: m.headLength }) });
     } else if (m.t === 'stop') {
       for (const t of timers) clearInterval(t);
+      stall.stop();
       stream?.stop();
       shared?.close();
       running.closeAll();

@@ -30,8 +30,8 @@ test('/metrics counts answers by route pattern and status, feed events by kind, 
     assert.match(m, /^contrail_http_request_seconds_bucket\{le="0\.1",route="\/v1\/now"\} 3$/m);
     // the ingest thread's time per step, and the serving thread's event-loop delay
     for (const step of ['parse', 'prepare', 'compress']) assert.match(m, new RegExp(`^contrail_ingest_seconds\\{step="${step}"\\} \\d`, 'm'));
-    assert.match(m, /^contrail_event_loop_stall_seconds\{stat="max"\} \d/m);
-    assert.match(m, /^contrail_event_loop_stall_seconds\{stat="p99"\} \d/m);
+    assert.match(m, /^contrail_event_loop_stall_seconds\{thread="0",stat="max"\} \d/m);
+    assert.match(m, /^contrail_event_loop_stall_seconds\{thread="0",stat="p99"\} \d/m);
     // labels are route patterns: no path, so no station UUID, and no client address
     assert.ok(!m.includes('2f1c6a1e') && !m.includes('127.0.0.1'), '!m.includes(\'2f1c6a1e\') && !m.includes(\'127.0.0.1\')');
   } finally {

@@ -73,11 +73,16 @@ test('two serving threads: the same snapshot on every connection, forwarded rout
     }
     // the workers hand their counts over every 100 ms; /metrics renders every 5 s
     let by: Record<string, number> = {};
-    for (let i = 0; i < 80 && !(by['0'] && by['1']); i++) {
+    // each thread's event-loop stall too: a worker reports its window every 5 s
+    let stalls: string[] = [];
+    for (let i = 0; i < 150 && !(by['0'] && by['1'] && stalls.length === 4); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      by = answersByThread((await httpGet(`${s.base}/metrics`)).text);
+      const m = (await httpGet(`${s.base}/metrics`)).text;
+      by = answersByThread(m);
+      stalls = [...m.matchAll(/^contrail_event_loop_stall_seconds\{thread="(\d+)",stat="(max|p99)"\} [\d.e-]+$/gm)].map((x) => `${x[1]} ${x[2]}`).sort();
     }
     assert.ok(by['0']! > 0 && by['1']! > 0, `both threads answered: ${JSON.stringify(by)}`);
+    assert.deepEqual(stalls, ['0 max', '0 p99', '1 max', '1 p99'], 'both serving threads\' event-loop stalls are in /metrics');
   } finally {
     await s.stop();
     rmSync(dir, { recursive: true, force: true });

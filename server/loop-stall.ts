@@ -1,0 +1,34 @@
+// how long a serving thread's event loop stalls: perf_hooks' delay monitor sampled every 1 ms,
+// read as (longest, 99th percentile) per window and reset. the main thread reads its own when
+// /metrics renders; each serving worker reads its own on the same period and reports it
+// (serve/protocol.ts 'stall'), so /metrics shows every thread that answers requests.
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+
+/** one window of a thread's event-loop delay, seconds */
+export interface Stall {
+  max: number;
+  p99: number;
+}
+
+/** a window's length: /metrics renders on this period, and each worker reports on it */
+export const STALL_WINDOW_MS = 5000;
+
+export class LoopStall {
+  private readonly h: IntervalHistogram = monitorEventLoopDelay({ resolution: 1 });
+
+  constructor() {
+    this.h.enable();
+  }
+
+  /** The window since the previous take (null when the loop took no sample), and start the next. */
+  take(): Stall | null {
+    const h = this.h;
+    const out = h.count > 0 ? { max: h.max / 1e9, p99: h.percentile(99) / 1e9 } : null;
+    h.reset();
+    return out;
+  }
+
+  stop(): void {
+    this.h.disable();
+  }
+}
