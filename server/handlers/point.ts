@@ -21,7 +21,8 @@ export function pointRoutes(live: LiveState, timer: () => number = () => perform
         const q = parsePoint(req.params);
         const s = live.current(req.nowMs);
         now = s.now;
-        return { body: { raw: s.pointBody(q.lat, q.lon, q.radiusNm, '{"ac":', tail) } };
+        // a view of the thread's scratch buffer (Payload.transient)
+        return { body: { raw: s.pointBody(q.lat, q.lon, q.radiusNm, '{"ac":', tail), transient: true } };
       },
     },
   ];

@@ -11,6 +11,8 @@ export interface Wire {
   body: Buffer;
   /** the Content-Length of a HEAD answer, when it is not body.length (a file not read) */
   headLength?: number;
+  /** the body is a scratch buffer's view (Payload.transient): copied if kept past the write */
+  transient?: boolean;
 }
 
 const STATUS: Record<number, string> = {
@@ -91,7 +93,13 @@ const gzipPool = promisify(gzip);
 export function gzipOffLoop(r: Reply, codings: Codings, minBytes: number): Promise<Reply> | null {
   const b = r.body;
   if (minBytes <= 0 || r.compressed || !codings.gzip || b.gz || (codings.br && b.br) || !b.raw || b.raw.length < minBytes) return null;
-  return gzipPool(b.raw, perRequest(b.raw)).then((gz) => ({ ...r, body: { gz } }));
+  // a scratch buffer's view is overwritten by the thread's next answer: the pool reads a copy
+  const raw = b.transient ? Buffer.from(b.raw) : b.raw;
+  // should the gzip fail, the copy goes out as it is
+  return gzipPool(raw, perRequest(raw)).then(
+    (gz) => ({ ...r, body: { gz } }),
+    () => ({ ...r, body: { raw }, compressed: true }),
+  );
 }
 
 type Coding = 'br' | 'gzip' | null;
@@ -132,7 +140,7 @@ export function encodeReply(r: Reply, codings: Codings, cacheControl: string, ex
     const headers = [jsonBlock(r.cacheControl ?? cacheControl), ...extra];
     if (coding) headers.push(['Content-Encoding', coding]);
     if (r.etag) headers.push(['ETag', r.etag]);
-    return { status: STATUS[200]!, headers, body: bytes };
+    return { status: STATUS[200]!, headers, body: bytes, ...(r.body.transient && bytes === r.body.raw && { transient: true }) };
   }
   const headers: [string, string][] = [
     ['Content-Type', 'application/json; charset=utf-8'],
@@ -147,7 +155,7 @@ export function encodeReply(r: Reply, codings: Codings, cacheControl: string, ex
     if (i >= 0) headers[i] = [k, v];
     else headers.push([k, v]);
   }
-  return { status: STATUS[r.partial ? 206 : 200]!, headers, body: bytes, ...(r.headLength === undefined ? {} : { headLength: r.headLength }) };
+  return { status: STATUS[r.partial ? 206 : 200]!, headers, body: bytes, ...(r.headLength === undefined ? {} : { headLength: r.headLength }), ...(r.body.transient && bytes === r.body.raw && { transient: true }) };
 }
 
 /** true when an If-None-Match header names this ETag (or is *); weak comparison (RFC 9110 13.1.2) */

@@ -23,6 +23,12 @@ export interface Payload {
   raw?: Buffer;
   gz?: Buffer;
   br?: Buffer;
+  /**
+   * `raw` is a view of a scratch buffer the handler's thread reuses for its next answer (a point
+   * answer: server/live/snapshot.ts): valid while this request is handled, so whatever keeps
+   * it longer (an off-loop gzip, a socket under backpressure) copies it first
+   */
+  transient?: boolean;
 }
 
 export interface Reply {

@@ -173,7 +173,7 @@ function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): boolean {
     if (head) {
       res.writeHeader('Content-Length', String(w.headLength ?? w.body.length));
       res.endWithoutBody();
-    } else ended = writeBody(res, w.body);
+    } else ended = writeBody(res, w.body, w.transient === true);
   });
   return ended;
 }
@@ -181,8 +181,12 @@ function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): boolean {
 /** bodies up to this size are handed to uws whole: it keeps what the socket does not take yet */
 const END_WHOLE_BYTES = 64 * 1024;
 
-/** Write a whole body, respecting backpressure (the uws VideoStreamer pattern for large ones); false while some is left to send. */
-function writeBody(res: Uws.HttpResponse, body: Buffer): boolean {
+/**
+ * Write a whole body, respecting backpressure (the uws VideoStreamer pattern for large ones); false
+ * while some is left to send. uws copies what it takes during the call and keeps no reference to
+ * the rest, so a `transient` body (a scratch buffer's view) is copied before it is kept for later.
+ */
+function writeBody(res: Uws.HttpResponse, body: Buffer, transient: boolean): boolean {
   if (body.length <= END_WHOLE_BYTES) {
     res.end(body);
     return true;
@@ -191,8 +195,9 @@ function writeBody(res: Uws.HttpResponse, body: Buffer): boolean {
   const start = res.getWriteOffset();
   const [ok, done] = res.tryEnd(body, total);
   if (ok || done) return true;
+  const rest = transient ? Buffer.from(body) : body;
   res.onWritable((offset) => {
-    const [ok2] = res.tryEnd(body.subarray(offset - start), total);
+    const [ok2] = res.tryEnd(rest.subarray(offset - start), total);
     return ok2;
   });
   return false;

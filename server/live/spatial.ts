@@ -1,6 +1,8 @@
 // a static spatial index over one snapshot's positions: points sorted by longitude in flat
 // typed arrays; a query binary-searches its longitude range (split in two at the antimeridian,
-// as readsb's api.c does) and tests latitude, then distance, only inside that range.
+// as readsb's api.c does) and tests latitude, then distance, only inside that range. the
+// distance test is the haversine term from unit vectors made once per snapshot: sin²(d/2) is a
+// quarter of the squared chord, so a candidate costs a few multiplications, no sine.
 import { EARTH_RADIUS_NM, latHalfHeightDeg, lonHalfWidthDeg } from '../../lib/geo.ts';
 
 export interface Bbox {
@@ -20,7 +22,6 @@ export interface Near {
 // a hair of slack on the longitude band: the exact distance test decides, the band only prunes
 const BAND_SLACK_DEG = 1e-9;
 const RAD = Math.PI / 180;
-const HALF_RAD = Math.PI / 360;
 // sort keys: distance in the printed 0.001 nm steps, times 2^21 positions (2,097,152 aircraft)
 const DST_QUANTA = 1e3;
 const ID_SPAN = 2 ** 21;
@@ -33,8 +34,8 @@ export interface SpatialParts {
   lat: Float64Array;
   /** caller ids in the same order */
   id: Int32Array;
-  /** cos(lat), precomputed for the haversine */
-  cosLat: Float64Array;
+  /** each point's unit vector (x, y, z), three numbers per point in the same order */
+  xyz: Float64Array;
 }
 
 /** Sort the points by longitude: `ids[i]` names the point (lats[i], lons[i]); all three have the same length. */
@@ -45,25 +46,33 @@ export function spatialParts(lats: ArrayLike<number>, lons: ArrayLike<number>, i
   for (let i = 0; i < n; i++) order[i] = i;
   const lonIn = Float64Array.from(lons);
   order.sort((a, b) => lonIn[a]! - lonIn[b]! || a - b);
-  const p: SpatialParts = { lon: new Float64Array(n), lat: new Float64Array(n), id: new Int32Array(n), cosLat: new Float64Array(n) };
+  const p: SpatialParts = { lon: new Float64Array(n), lat: new Float64Array(n), id: new Int32Array(n), xyz: new Float64Array(3 * n) };
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
     p.lon[k] = lonIn[i]!;
     p.lat[k] = lats[i]!;
     p.id[k] = ids[i]!;
-    p.cosLat[k] = Math.cos(lats[i]! * RAD);
+    unitVector(p.lat[k]!, p.lon[k]!, p.xyz, 3 * k);
   }
   return p;
 }
 
+/** The unit vector of (lat, lon) degrees, written at out[at..at+2]. */
+function unitVector(lat: number, lon: number, out: Float64Array, at: number): void {
+  const c = Math.cos(lat * RAD);
+  out[at] = c * Math.cos(lon * RAD);
+  out[at + 1] = c * Math.sin(lon * RAD);
+  out[at + 2] = Math.sin(lat * RAD);
+}
+
+// the query point's unit vector (queries run one at a time on the thread that owns the index)
+const here = new Float64Array(3);
+
 /** one radius query's constants and its hit count, handed to each longitude band's scan */
 interface Query {
-  lat: number;
-  lon: number;
   /** latitude band */
   lo: number;
   hi: number;
-  cos0: number;
   /** haversine term of the radius */
   hMax: number;
   n: number;
@@ -73,7 +82,7 @@ export class SpatialIndex {
   private readonly lon: Float64Array;
   private readonly lat: Float64Array;
   private readonly id: Int32Array;
-  private readonly cosLat: Float64Array;
+  private readonly xyz: Float64Array;
   // per-query scratch, reused: queries run one at a time on the thread that owns this object
   private readonly scratchIds: Int32Array;
   private readonly scratchH: Float64Array;
@@ -81,7 +90,7 @@ export class SpatialIndex {
 
   /** Wrap prepared arrays (spatialParts): no work per point. */
   constructor(readonly parts: SpatialParts) {
-    ({ lon: this.lon, lat: this.lat, id: this.id, cosLat: this.cosLat } = parts);
+    ({ lon: this.lon, lat: this.lat, id: this.id, xyz: this.xyz } = parts);
     this.scratchIds = new Int32Array(this.id.length);
     this.scratchH = new Float64Array(this.id.length);
     this.scratchKeys = new Float64Array(this.id.length);
@@ -118,7 +127,8 @@ export class SpatialIndex {
   within(lat: number, lon: number, radiusNm: number): Near {
     // haversine term of the radius: compare h, take asin only for hits
     const sMax = Math.sin(Math.min(Math.PI, radiusNm / EARTH_RADIUS_NM) / 2);
-    const q: Query = { lat, lon, lo: lat - latHalfHeightDeg(radiusNm), hi: lat + latHalfHeightDeg(radiusNm), cos0: Math.cos(lat * RAD), hMax: sMax * sMax, n: 0 };
+    const q: Query = { lo: lat - latHalfHeightDeg(radiusNm), hi: lat + latHalfHeightDeg(radiusNm), hMax: sMax * sMax, n: 0 };
+    unitVector(lat, lon, here, 0);
     const half = lonHalfWidthDeg(lat, radiusNm);
     if (half >= 180) this.scanNear(q, -180, 180);
     else {
@@ -156,14 +166,20 @@ export class SpatialIndex {
 
   /** the hits of one longitude band into the scratch arrays (haversine term in scratchH) */
   private scanNear(q: Query, from: number, to: number): void {
-    const { lat, lon, lo, hi, cos0, hMax } = q;
+    const { lo, hi, hMax } = q;
+    const xyz = this.xyz;
+    const x0 = here[0]!;
+    const y0 = here[1]!;
+    const z0 = here[2]!;
     let n = q.n;
     for (let k = this.lowerBound(from); k < this.id.length && this.lon[k]! <= to; k++) {
       const la = this.lat[k]!;
       if (la < lo || la > hi) continue;
-      const s1 = Math.sin((la - lat) * HALF_RAD);
-      const s2 = Math.sin((this.lon[k]! - lon) * HALF_RAD);
-      const h = s1 * s1 + cos0 * this.cosLat[k]! * s2 * s2;
+      const dx = xyz[3 * k]! - x0;
+      const dy = xyz[3 * k + 1]! - y0;
+      const dz = xyz[3 * k + 2]! - z0;
+      // sin²(d/2) = (chord / 2)²
+      const h = (dx * dx + dy * dy + dz * dz) / 4;
       if (h <= hMax) {
         this.scratchIds[n] = this.id[k]!;
         this.scratchH[n++] = h;

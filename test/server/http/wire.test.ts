@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
+import { pbkdf2 } from 'node:crypto';
 import { serve } from '../../helpers/http.ts';
 import { reply, type Route } from '../../../server/http/types.ts';
 
@@ -205,6 +206,62 @@ test('a large answer to a client that reads slowly goes out whole as the socket 
       });
     });
     assert.equal((await s.get('/v1/now')).status, 200, 'the server answers on');
+  } finally {
+    s.close();
+  }
+});
+
+test('a transient body (a scratch buffer the thread reuses) reaches the client as it was when answered, under backpressure and when gzipped off the loop', async () => {
+  // the route answers from one scratch buffer, as /v2/point does, and the test overwrites it as
+  // the thread's next answer would, once the answer has been handed over
+  const scratch = Buffer.alloc(8 * 1024 * 1024);
+  let size = scratch.length;
+  // a JSON string of `size` bytes at the scratch's start
+  const fill = (byte: number) => {
+    scratch[0] = 0x22; // "
+    scratch.fill(byte, 1, size - 1);
+    scratch[size - 1] = 0x22;
+  };
+  const served = (byte: number, size: number) => `"${String.fromCharCode(byte).repeat(size - 2)}"`;
+  const s = await serve([{ pattern: '/scratch', bucket: 'aircraft', handler: () => ({ body: { raw: scratch.subarray(0, size), transient: true } }) }, ...routes], { rateLimits: false, gzipOffLoop: 32 * 1024 });
+  try {
+    // 1. backpressure: 8 MB to a client that reads nothing at first; uws holds what the socket did not take
+    fill(0x61);
+    const text = await new Promise<string>((resolve, reject) => {
+      const sock = connect(s.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      let got = 0;
+      sock.on('data', (b: Buffer) => {
+        chunks.push(b);
+        got += b.length;
+        const all = Buffer.concat(chunks);
+        const end = all.indexOf('\r\n\r\n');
+        if (end >= 0 && all.length - end - 4 >= scratch.length) {
+          sock.destroy();
+          resolve(all.subarray(end + 4, end + 4 + scratch.length).toString('latin1'));
+        }
+      });
+      sock.on('error', reject);
+      sock.write(get('/scratch'));
+      sock.pause();
+      // the answer is handed over: the thread's next answer overwrites the scratch
+      setTimeout(() => fill(0x62), 100);
+      setTimeout(() => sock.resume(), 300);
+    });
+    const want = served(0x61, scratch.length);
+    assert.ok(text === want, `the body is the one answered, not the scratch rewritten since (b at ${text.indexOf('b')})`);
+    // 2. gzip on the libuv pool: the pool's four threads are kept busy first, so the gzip starts
+    // only after the scratch has been overwritten
+    size = 256 * 1024;
+    fill(0x63);
+    const busy = Array.from({ length: 4 }, () => new Promise((r) => pbkdf2('x', 'y', 200_000, 32, 'sha256', r)));
+    const answer = s.get('/scratch', { headers: { 'accept-encoding': 'gzip' } });
+    await new Promise((r) => setTimeout(r, 20));
+    fill(0x64);
+    const r = await answer;
+    await Promise.all(busy);
+    assert.equal(r.headers['content-encoding'], 'gzip');
+    assert.ok(r.text === served(0x63, size), `the gzipped body is the one answered, not the scratch rewritten since (${r.text.slice(0, 12)}, ${r.text.length})`);
   } finally {
     s.close();
   }
