@@ -61,6 +61,7 @@ try {
   const load = WRK ? new Promise<string>((ok) => execFile('wrk', ['-t2', '-c64', `-d${SECONDS}s`, '--latency', `http://127.0.0.1:${PORT}/v2/point/50.0/8.5/25`], (_e, out) => ok(out))) : null;
   // per serving thread (0: the main thread; each --serve-threads worker reports its own window)
   const windows = new Map<string, { max: number; p99: number }[]>();
+  const blocking = new Map<string, number[]>();
   for (let s = 0; s < SECONDS; s += 5) {
     await new Promise((r) => setTimeout(r, 5000));
     const m = (await get('/metrics')).text;
@@ -72,12 +73,20 @@ try {
       at.set(x[1] ?? '0', w);
     }
     for (const [thread, w] of at) windows.set(thread, [...(windows.get(thread) ?? []), w]);
+    // the server's own work per snapshot (commits from 2026-11-26 on): taking it, and the followers' slices
+    for (const x of m.matchAll(/^contrail_snapshot_blocking_seconds\{thread="(\d+)",step="(\w+)"\} (\S+)$/gm)) {
+      const k = `${x[1]} ${x[2]}`;
+      blocking.set(k, [...(blocking.get(k) ?? []), Number(x[3]) * 1000]);
+    }
   }
   console.log(`root ${ROOT}; node ${process.version}; ${SECONDS} s, a 12,400-aircraft snapshot every second; load average ${loadavg()[0]!.toFixed(1)}${WRK ? '; under wrk -t2 -c64 (point 25 nm)' : ''}`);
   for (const [thread, ws] of [...windows].sort()) {
     const maxes = ws.map((w) => w.max).sort((a, b) => a - b);
     console.log(`thread ${thread} (${thread === '0' ? 'main' : 'worker'}): event-loop delay, per 5 s window: max ${maxes.map((v) => v.toFixed(1)).join(' ')} ms`);
     console.log(`  median of window maxima ${maxes[maxes.length >> 1]!.toFixed(1)} ms, worst ${maxes.at(-1)!.toFixed(1)} ms; p99 of samples ${ws.map((w) => w.p99.toFixed(1)).join(' ')} ms`);
+    for (const [k, v] of [...blocking].filter(([k]) => k.startsWith(`${thread} `)).sort()) {
+      console.log(`  its own work, longest per window, ${k.slice(thread.length + 1)}: ${v.map((x) => x.toFixed(1)).join(' ')} ms`);
+    }
   }
   if (load) {
     const out = await load;

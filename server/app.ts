@@ -52,6 +52,8 @@ export interface Services {
   feed: FeedSource | null;
   /** the ingest thread the feed runs on (its timings feed /metrics) */
   ingest: IngestThread | null;
+  /** the trace store and the estimator taking each snapshot in slices (their longest slice feeds /metrics) */
+  followers: Followers;
   isKnownHex: (hex: string) => boolean;
   isMilitaryHex: (hex: string) => boolean;
   metrics: Metrics;
@@ -104,7 +106,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
     followers.push(snap);
   });
   const blocks = loadCodeBlocks();
-  const services: Omit<Services, 'metrics'> = { live, traces, tracker, history, stations, feed, ingest: c.feed ? ingest : null, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), clock };
+  const services: Omit<Services, 'metrics'> = { live, traces, tracker, history, stations, feed, ingest: c.feed ? ingest : null, followers, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), clock };
   return { ...services, metrics: new Metrics(services) };
 }
 
@@ -208,7 +210,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
           if (ob.entry) eventOf(o)('request', ob.entry);
         },
         brotliWanted: (atMs) => services.live.noteBrotliWanted(atMs),
-        stalled: (thread, st) => metrics.stalled(thread, { max: st.max, p99: st.p99 }),
+        stalled: (thread, st) => metrics.stalled(thread, { max: st.max, p99: st.p99, arrival: st.arrival }),
         log: o.log,
       })
     : null;

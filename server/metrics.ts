@@ -15,22 +15,32 @@ export class Metrics {
   // each serving thread's longest stall per window (prom-client's own lag gauges never reset their
   // maximum): the main thread's own (thread 0), taken at each rendering, and each worker's latest report
   private readonly loopDelay = new LoopStall();
-  private readonly stalls = new Map<number, Stall>();
+  private readonly stalls = new Map<number, Stall & { arrival: number }>();
   private readonly byThread = new Counter({ name: 'contrail_http_answers_by_thread_total', help: 'Answers by serving thread (0: the main thread; --serve-threads)', labelNames: ['thread'], registers: [this.registry] });
   private readonly limited = new Counter({ name: 'contrail_rate_limited_total', help: '429 answers by bucket', labelNames: ['bucket'], registers: [this.registry] });
 
   constructor(s: Omit<Services, 'metrics'>) {
     collectDefaultMetrics({ register: this.registry, prefix: 'contrail_process_' });
     const { loopDelay, stalls } = this;
+    const feed = s.feed;
+    const followers = s.followers;
     new Gauge({
       name: 'contrail_event_loop_stall_seconds', help: 'Each serving thread\'s longest event-loop delay, and its 99th percentile, over its latest 5 s window (thread 0: the main thread; --serve-threads)', labelNames: ['thread', 'stat'], registers: [this.registry],
       collect() {
         const own = loopDelay.take();
-        if (own) stalls.set(0, own);
+        if (own) stalls.set(0, { ...own, arrival: 0 });
         for (const [thread, st] of stalls) {
           this.set({ thread: String(thread), stat: 'max' }, st.max);
           this.set({ thread: String(thread), stat: 'p99' }, st.p99);
         }
+      },
+    });
+    new Gauge({
+      name: 'contrail_snapshot_blocking_seconds', help: 'The longest time a serving thread\'s own work on a snapshot held its event loop over the latest 5 s window: taking it on arrival (the main thread: the live state, and the followers\' first slice), and each later slice of the trace store and estimator (main thread)', labelNames: ['thread', 'step'], registers: [this.registry],
+      collect() {
+        if (feed) this.set({ thread: '0', step: 'arrival' }, feed.arrivals.take());
+        this.set({ thread: '0', step: 'follower_slice' }, followers.slices.take());
+        for (const [thread, st] of stalls) if (thread > 0) this.set({ thread: String(thread), step: 'arrival' }, st.arrival);
       },
     });
     const gauge = (name: string, help: string, value: () => number | null) =>
@@ -74,7 +84,7 @@ export class Metrics {
   };
 
   /** a serving worker's window of event-loop delay (its own LoopStall, reported every STALL_WINDOW_MS) */
-  stalled(thread: number, s: Stall): void {
+  stalled(thread: number, s: Stall & { arrival: number }): void {
     this.stalls.set(thread, s);
   }
 

@@ -1,11 +1,15 @@
 // the feed's followers (the trace store, the estimator) take each snapshot a slice of records at
 // a time, yielding to the event loop between slices, so a 12k-aircraft snapshot never holds up a
-// request for more than one slice. a snapshot the ingest thread prepared has no record objects:
+// request for more than one slice. a slice is bounded in time, not in records: it reads the clock
+// every `chunk` records and yields once `budgetMs` has passed (1,000 records a slice, the rule
+// before, took 9-25 ms of the serving thread under load: bench/stall.ts). the first slice waits for
+// the next turn of the loop too, so a snapshot's arrival is only its hand-over. a snapshot the ingest thread prepared has no record objects:
 // its records are read through one view over its columns (live/columns.ts), no JSON, no garbage.
 import type { AircraftRecord, FeedSnapshot } from './record.ts';
 import { RecordView } from '../live/columns.ts';
 import { SearchIndex } from '../live/search-index.ts';
 import type { Log } from '../../lib/log.ts';
+import { Longest } from '../loop-stall.ts';
 
 /** Something that follows the feed snapshot by snapshot, in slices. */
 export interface Follower {
@@ -18,8 +22,10 @@ export interface Follower {
 }
 
 export interface FollowOptions {
-  /** records per slice: 1000 keeps a slice near 1 ms on this machine (both followers) */
-  slice?: number;
+  /** records taken between two reads of the clock (default 128) */
+  chunk?: number;
+  /** a slice yields once this much time has passed (default 2 ms; 0: one chunk per slice) */
+  budgetMs?: number;
   /** how the next slice is scheduled (tests run them at once) */
   defer?: (next: () => void) => void;
   /** a follower that throws is logged, never allowed to stop the others */
@@ -29,21 +35,27 @@ export interface FollowOptions {
 export class Followers {
   private readonly queue: FeedSnapshot[] = [];
   private busy = false;
-  private readonly slice: number;
+  private readonly chunk: number;
+  private readonly budgetMs: number;
   private readonly defer: (next: () => void) => void;
+  /** the longest slice (a step of every follower, or their end) since /metrics last read it */
+  readonly slices = new Longest();
 
   constructor(
     private readonly followers: Follower[],
     private readonly opts: FollowOptions,
   ) {
-    this.slice = opts.slice ?? 1000;
+    this.chunk = opts.chunk ?? 128;
+    this.budgetMs = opts.budgetMs ?? 2;
     this.defer = opts.defer ?? ((next) => setImmediate(next));
   }
 
   /** Queue a snapshot; they are taken in arrival order, one at a time. */
   push(snap: FeedSnapshot): void {
     this.queue.push(snap);
-    if (!this.busy) this.run();
+    if (this.busy) return;
+    this.busy = true;
+    this.defer(() => this.run());
   }
 
   /** snapshots queued or being taken */
@@ -67,15 +79,23 @@ export class Followers {
     const live = this.followers.filter((f) => this.guard(() => f.begin(now), false));
     let at = 0;
     const step = () => {
-      const to = Math.min(total, at + this.slice);
-      for (const f of live) {
-        this.guard(() => {
-          for (let i = at; i < to; i++) f.takeOne(view ? view.at(i) : list![i]!, now);
-        }, undefined);
+      const t0 = performance.now();
+      do {
+        const from = at;
+        const to = Math.min(total, at + this.chunk);
+        for (const f of live) {
+          this.guard(() => {
+            for (let i = from; i < to; i++) f.takeOne(view ? view.at(i) : list![i]!, now);
+          }, undefined);
+        }
+        at = to;
+      } while (at < total && performance.now() - t0 < this.budgetMs);
+      if (at < total) {
+        this.slices.note(performance.now() - t0);
+        return this.defer(step);
       }
-      at = to;
-      if (at < total) return this.defer(step);
       for (const f of live) this.guard(() => f.end(now), undefined);
+      this.slices.note(performance.now() - t0);
       this.queue.shift();
       this.defer(() => this.run());
     };

@@ -11,6 +11,7 @@ import type { FeedCounters } from './normalize.ts';
 import { aircraftCount, type FeedSnapshot } from './record.ts';
 import { escapeControl } from '../../lib/log-text.ts';
 import type { Log } from '../../lib/log.ts';
+import { Longest } from '../loop-stall.ts';
 
 export type SnapshotListener = (snap: FeedSnapshot) => void;
 
@@ -44,6 +45,8 @@ export class FeedSource {
   accepted = 0;
   private readonly opts: Required<FeedSourceOptions>;
   private readonly listeners: SnapshotListener[] = [];
+  /** the longest hand-over of a snapshot to its listeners on this thread (the live state, the followers' first slice) since /metrics last read it */
+  readonly arrivals = new Longest();
   private last: FeedSnapshot | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
@@ -227,6 +230,7 @@ export class FeedSource {
     this.logged.clear();
     this.accepted++;
     this.last = r.snapshot;
+    const t0 = performance.now();
     for (const l of this.listeners) {
       try {
         l(r.snapshot);
@@ -234,6 +238,7 @@ export class FeedSource {
         this.fail('listener_error', `a snapshot listener threw: ${(e as Error)?.stack ?? String(e)}`);
       }
     }
+    this.arrivals.note(performance.now() - t0);
   }
 
   /** Count records dropped for a reason; log the reason once. */

@@ -48,8 +48,8 @@ export type FromWorker =
   /** a request only the main thread can answer (history, traces, estimates, stations, /metrics ...) */
   | { t: 'forward'; id: number; method: string; rawPath: string; query: string; headers: Record<string, string>; ip: string }
   | { t: 'observed'; batch: Observation[] }
-  /** the worker's event loop over its latest window (server/loop-stall.ts), seconds */
-  | { t: 'stall'; max: number; p99: number }
+  /** the worker's event loop over its latest window (server/loop-stall.ts), and its longest taking of a snapshot; seconds */
+  | { t: 'stall'; max: number; p99: number; arrival: number }
   /** a client asked for the whole body in brotli lately */
   | { t: 'brotli'; atMs: number }
   | { t: 'log'; line: string; level?: LogLevel };

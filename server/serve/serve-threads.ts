@@ -25,7 +25,7 @@ export interface ServeThreadsOptions {
   observed: (o: Observation) => void;
   brotliWanted: (atMs: number) => void;
   /** hears a worker's event-loop stall window (/metrics) */
-  stalled: (thread: number, s: { max: number; p99: number }) => void;
+  stalled: (thread: number, s: { max: number; p99: number; arrival: number }) => void;
   log: Log;
 }
 

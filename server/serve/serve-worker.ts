@@ -20,7 +20,7 @@ import type { FeedSnapshot } from '../feed/record.ts';
 import { LiveState } from '../live/state.ts';
 import { attachStream, type Stream } from '../stream/socket.ts';
 import type { Log } from '../../lib/log.ts';
-import { LoopStall, STALL_WINDOW_MS } from '../loop-stall.ts';
+import { Longest, LoopStall, STALL_WINDOW_MS } from '../loop-stall.ts';
 import type { FromWorker, Observation, ServeWorkerData, ToWorker } from './protocol.ts';
 
 const FLUSH_MS = 100;
@@ -57,7 +57,12 @@ let timers: NodeJS.Timeout[] = [];
 // where the ingest thread sends each snapshot's copy
 let channel: MessagePort | null = null;
 const stall = new LoopStall();
-const accept = (m: Extract<ToWorker, { t: 'snapshot' }>) => live.accept({ now: m.parts.now, aircraft: [], prepared: m.parts } as FeedSnapshot, m.receivedS);
+const arrivals = new Longest();
+const accept = (m: Extract<ToWorker, { t: 'snapshot' }>) => {
+  const t0 = performance.now();
+  live.accept({ now: m.parts.now, aircraft: [], prepared: m.parts } as FeedSnapshot, m.receivedS);
+  arrivals.note(performance.now() - t0);
+};
 
 async function main(): Promise<void> {
   await shared?.ready();
@@ -85,7 +90,7 @@ async function main(): Promise<void> {
     // this thread's stalls, for /metrics beside the main thread's own
     setInterval(() => {
       const s = stall.take();
-      if (s) post({ t: 'stall', ...s });
+      if (s) post({ t: 'stall', ...s, arrival: arrivals.take() });
     }, STALL_WINDOW_MS),
     // the main thread's ingest makes the whole body's brotli while clients ask for it
     setInterval(() => {

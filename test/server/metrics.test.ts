@@ -32,6 +32,11 @@ test('/metrics counts answers by route pattern and status, feed events by kind, 
     for (const step of ['parse', 'prepare', 'compress']) assert.match(m, new RegExp(`^contrail_ingest_seconds\\{step="${step}"\\} \\d`, 'm'));
     assert.match(m, /^contrail_event_loop_stall_seconds\{thread="0",stat="max"\} \d/m);
     assert.match(m, /^contrail_event_loop_stall_seconds\{thread="0",stat="p99"\} \d/m);
+    // the server's own work on the snapshot it took, apart from the loop's delay: more than nothing
+    for (const step of ['arrival', 'follower_slice']) {
+      const v = Number(new RegExp(`^contrail_snapshot_blocking_seconds\\{thread="0",step="${step}"\\} (\\S+)$`, 'm').exec(m)?.[1]);
+      assert.ok(v > 0 && v < 5, `${step}: ${v} s`);
+    }
     // labels are route patterns: no path, so no station UUID, and no client address
     assert.ok(!m.includes('2f1c6a1e') && !m.includes('127.0.0.1'), '!m.includes(\'2f1c6a1e\') && !m.includes(\'127.0.0.1\')');
   } finally {

@@ -83,6 +83,8 @@ test('two serving threads: the same snapshot on every connection, forwarded rout
     }
     assert.ok(by['0']! > 0 && by['1']! > 0, `both threads answered: ${JSON.stringify(by)}`);
     assert.deepEqual(stalls, ['0 max', '0 p99', '1 max', '1 p99'], 'both serving threads\' event-loop stalls are in /metrics');
+    const m = (await httpGet(`${s.base}/metrics`)).text;
+    assert.match(m, /^contrail_snapshot_blocking_seconds\{thread="1",step="arrival"\} [\d.e-]+$/m, 'the worker\'s own time taking a snapshot is in /metrics');
   } finally {
     await s.stop();
     rmSync(dir, { recursive: true, force: true });
