@@ -113,7 +113,7 @@ export function compressParts(p: SnapshotParts, brotli: boolean): void {
 
 /** The buffers that move with the parts (each must own its whole ArrayBuffer: see ownAll). */
 export function transferList(p: SnapshotParts): ArrayBuffer[] {
-  const views = [p.body, p.start, p.end, p.posLat, p.posLon, p.index.lon, p.index.lat, p.index.id, p.index.xyz, p.search.tables.hex.off, p.search.tables.hex.ids, p.search.tables.callsign.off, p.search.tables.callsign.ids, p.search.tables.reg.off, p.search.tables.reg.ids, p.search.tables.type.off, p.search.tables.type.ids, p.search.tables.squawk.off, p.search.tables.squawk.ids, ...(p.columns ? columnArrays(p.columns) : []), p.gz, p.br];
+  const views = [p.body, p.start, p.end, p.posLat, p.posLon, p.index.lon, p.index.lat, p.index.id, p.index.xyz, p.search.hexes, ...Object.values(p.search.tables).flatMap((t) => [t.keys, t.off, t.ids]), ...(p.columns ? columnArrays(p.columns) : []), p.gz, p.br];
   const out = new Set<ArrayBuffer>();
   for (const v of views) if (v && v.byteLength > 0) out.add(v.buffer as ArrayBuffer);
   return [...out];

@@ -1,23 +1,25 @@
 // the search keys of one snapshot (readsb's /v2 hex, callsign, reg, type and squawk searches),
 // built once when the snapshot is prepared (on the ingest thread) as flat sorted tables that
-// cross to the serving thread as a few strings and typed arrays, not 12,000 objects: a request is
-// a binary search and a byte copy per hit. keys are upper-case (hex lower-case), so every search
-// is case-insensitive, as the peers' are.
+// cross to the serving thread as a few byte arrays, not 12,000 objects: a request is a binary
+// search and a byte copy per hit. keys are upper-case (hex lower-case), so every search is
+// case-insensitive, as the peers' are. the keys travel as UTF-8 bytes, not strings: a transferred
+// buffer stays outside the receiving thread's heap, where ~400 KB of key strings a snapshot had
+// filled a serving worker's old generation and set off a full collection every 2.4 s.
 import type { AircraftRecord } from '../feed/record.ts';
 
 export type SearchField = 'hex' | 'callsign' | 'reg' | 'type' | 'squawk';
 const FIELDS: readonly SearchField[] = ['hex', 'callsign', 'reg', 'type', 'squawk'];
 
-/** one field's keys, sorted (then by record): key k is keys[off[k], off[k+1]), of record ids[k] */
+/** one field's keys, sorted as strings (then by record): key k is keys[off[k], off[k+1]) in UTF-8, of record ids[k] */
 interface KeyTable {
-  keys: string;
+  keys: Uint8Array;
   off: Int32Array;
   ids: Int32Array;
 }
 
 export interface SearchParts {
-  /** every record's hex in feed order, each in a slot of `hexWidth` characters padded with spaces */
-  hexes: string;
+  /** every record's hex in feed order, UTF-8, each in a slot of `hexWidth` bytes padded with spaces */
+  hexes: Uint8Array;
   hexWidth: number;
   tables: Record<SearchField, KeyTable>;
 }
@@ -46,27 +48,43 @@ function table(list: readonly AircraftRecord[], field: SearchField): KeyTable {
   pairs.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]));
   const off = new Int32Array(pairs.length + 1);
   const ids = new Int32Array(pairs.length);
+  const keys = bytesOf(pairs.map((p) => p[0]).join(''));
   let at = 0;
   for (let k = 0; k < pairs.length; k++) {
     off[k] = at;
-    at += pairs[k]![0].length;
+    at += Buffer.byteLength(pairs[k]![0]);
     ids[k] = pairs[k]![1];
   }
   off[pairs.length] = at;
-  return { keys: pairs.map((p) => p[0]).join(''), off, ids };
+  return { keys, off, ids };
 }
+
+/** A string's UTF-8 bytes in a buffer of their own (transferable: not a slice of Node's pool). */
+function bytesOf(text: string): Uint8Array {
+  const out = new Uint8Array(Buffer.byteLength(text));
+  Buffer.from(out.buffer, 0, out.length).write(text, 'utf8');
+  return out;
+}
+
+const textOf = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
 /** The search tables of a snapshot's records (feed order). */
 export function searchParts(list: readonly AircraftRecord[]): SearchParts {
-  const hexWidth = list.reduce((w, a) => Math.max(w, a.hex.length), 1);
-  const hexes = list.map((a) => a.hex.padEnd(hexWidth, ' ')).join('');
+  const hexWidth = list.reduce((w, a) => Math.max(w, Buffer.byteLength(a.hex)), 1);
+  const hexes = bytesOf(list.map((a) => a.hex + ' '.repeat(hexWidth - Buffer.byteLength(a.hex))).join(''));
   const tables = {} as Record<SearchField, KeyTable>;
   for (const f of FIELDS) tables[f] = table(list, f);
   return { hexes, hexWidth, tables };
 }
 
 export class SearchIndex {
-  constructor(readonly parts: SearchParts) {}
+  private readonly hexText: Buffer;
+  private readonly keyText: Record<SearchField, Buffer>;
+
+  constructor(readonly parts: SearchParts) {
+    this.hexText = textOf(parts.hexes);
+    this.keyText = Object.fromEntries(FIELDS.map((f) => [f, textOf(parts.tables[f].keys)])) as Record<SearchField, Buffer>;
+  }
 
   static of(list: readonly AircraftRecord[]): SearchIndex {
     return new SearchIndex(searchParts(list));
@@ -74,19 +92,21 @@ export class SearchIndex {
 
   /** records in the snapshot */
   get size(): number {
-    return this.parts.hexes.length / this.parts.hexWidth;
+    return this.parts.hexes.byteLength / this.parts.hexWidth;
   }
 
   /** Record i's hex. */
   hexOf(i: number): string {
     const w = this.parts.hexWidth;
-    return this.parts.hexes.slice(i * w, i * w + w).trimEnd();
+    return this.hexText.toString('utf8', i * w, i * w + w).trimEnd();
   }
 
   /** record indexes with this key, feed order; the key as normalised by the caller */
   find(field: SearchField, key: string): readonly number[] {
     const t = this.parts.tables[field];
-    const keyAt = (k: number) => t.keys.slice(t.off[k]!, t.off[k + 1]!);
+    const text = this.keyText[field];
+    // compared as strings, as the table was sorted
+    const keyAt = (k: number) => text.toString('utf8', t.off[k]!, t.off[k + 1]!);
     let lo = 0;
     let hi = t.ids.length;
     while (lo < hi) {
