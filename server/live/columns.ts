@@ -4,9 +4,13 @@
 // (reading the records back with JSON.parse cost ~43 ms a snapshot and most of the GC pauses).
 import type { AircraftRecord } from '../feed/record.ts';
 
-/** one text field of every record: record i's value is text[off[i], off[i+1]); empty is absent */
+/**
+ * one text field of every record: record i's value is text[off[i], off[i+1]) in UTF-8; empty is
+ * absent. bytes, not a string: transferred, they stay out of the receiving thread's heap (as the
+ * search tables do: search-index.ts)
+ */
 interface TextColumn {
-  text: string;
+  text: Uint8Array;
   off: Int32Array;
 }
 
@@ -41,10 +45,13 @@ function texts(list: readonly AircraftRecord[], get: (a: AircraftRecord) => stri
   for (let i = 0; i < list.length; i++) {
     off[i] = at;
     parts[i] = get(list[i]!) ?? '';
-    at += parts[i]!.length;
+    at += Buffer.byteLength(parts[i]!);
   }
   off[list.length] = at;
-  return { text: parts.join(''), off };
+  // a buffer of its own (transferable: not a slice of Node's pool)
+  const text = new Uint8Array(at);
+  Buffer.from(text.buffer, 0, at).write(parts.join(''), 'utf8');
+  return { text, off };
 }
 
 export function recordColumns(list: readonly AircraftRecord[]): RecordColumns {
@@ -64,13 +71,19 @@ export function recordColumns(list: readonly AircraftRecord[]): RecordColumns {
 }
 
 /** the typed arrays of the columns (to transfer them) */
-export const columnArrays = (c: RecordColumns) => [c.alt, c.gs, c.track, c.baroRate, c.seen, c.seenPos, c.flight.off, c.t.off, c.r.off, c.category.off, c.emergency.off];
+export const columnArrays = (c: RecordColumns) => [c.alt, c.gs, c.track, c.baroRate, c.seen, c.seenPos, ...[c.flight, c.t, c.r, c.category, c.emergency].flatMap((t) => [t.text, t.off])];
 
 const num = (a: Float64Array, i: number) => {
   const v = a[i]!;
   return Number.isNaN(v) ? undefined : v;
 };
-const str = (c: TextColumn, i: number) => (c.off[i] === c.off[i + 1] ? undefined : c.text.slice(c.off[i]!, c.off[i + 1]!));
+/** a text column read as strings: its bytes wrapped once, as a Buffer */
+interface TextReader {
+  bytes: Buffer;
+  off: Int32Array;
+}
+const reader = (c: TextColumn): TextReader => ({ bytes: Buffer.from(c.text.buffer, c.text.byteOffset, c.text.byteLength), off: c.off });
+const str = (c: TextReader, i: number) => (c.off[i] === c.off[i + 1] ? undefined : c.bytes.toString('utf8', c.off[i]!, c.off[i + 1]!));
 
 /**
  * One record read out of the columns, as the followers see a record: move it with at(i). The view
@@ -78,13 +91,24 @@ const str = (c: TextColumn, i: number) => (c.off[i] === c.off[i + 1] ? undefined
  */
 export class RecordView {
   private i = 0;
+  private readonly flightText: TextReader;
+  private readonly tText: TextReader;
+  private readonly rText: TextReader;
+  private readonly categoryText: TextReader;
+  private readonly emergencyText: TextReader;
 
   constructor(
     private readonly c: RecordColumns,
     private readonly lats: Float64Array,
     private readonly lons: Float64Array,
     private readonly hexOf: (i: number) => string,
-  ) {}
+  ) {
+    this.flightText = reader(c.flight);
+    this.tText = reader(c.t);
+    this.rText = reader(c.r);
+    this.categoryText = reader(c.category);
+    this.emergencyText = reader(c.emergency);
+  }
 
   /** Point the view at record i; returns it typed as a record. */
   at(i: number): AircraftRecord {
@@ -121,18 +145,18 @@ export class RecordView {
     return num(this.c.seenPos, this.i);
   }
   get flight(): string | undefined {
-    return str(this.c.flight, this.i);
+    return str(this.flightText, this.i);
   }
   get t(): string | undefined {
-    return str(this.c.t, this.i);
+    return str(this.tText, this.i);
   }
   get r(): string | undefined {
-    return str(this.c.r, this.i);
+    return str(this.rText, this.i);
   }
   get category(): string | undefined {
-    return str(this.c.category, this.i);
+    return str(this.categoryText, this.i);
   }
   get emergency(): string | undefined {
-    return str(this.c.emergency, this.i);
+    return str(this.emergencyText, this.i);
   }
 }

@@ -40,6 +40,8 @@ function inline() {
 
 test('the columns view reads back every record field the followers use', () => {
   const snap = moved(0);
+  // text beyond ASCII too (a simulator's records may carry it; the feed's are printable ASCII)
+  snap.aircraft[1] = { ...snap.aircraft[1]!, flight: 'ÄB1', r: 'D-ÉFGH' };
   const p = prepareParts(snap);
   const search = new SearchIndex(p.search);
   const view = new RecordView(p.columns, p.posLat, p.posLon, (i) => search.hexOf(i));
