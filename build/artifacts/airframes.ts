@@ -5,13 +5,13 @@
 // a night that reuses the previous build aggregates only the airframes airframes-changed.ts names.
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
-import { MAX_LEGS, airframeDoc, airframeIdentity, airframeJson, type LogIdentity } from '../../artifacts/airframe.ts';
+import { MAX_LEGS, airframeBytes, airframeDoc, airframeIdentity, type LogIdentity } from '../../artifacts/airframe.ts';
 import { refAircraftDoc } from '../../artifacts/refdata.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
-import { allRows, loadTable, sqlString, streamRows } from './duck.ts';
+import { allRows, loadTable, sqlString, streamChunks, streamRows } from './duck.ts';
 import { ROUTES_STATE, changedAirframes } from './airframes-changed.ts';
 
 /** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
@@ -51,7 +51,7 @@ const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${
 
 /**
  * one row per airframe of a hex range: the latest reg/type heard, the majority airline prefix, and
- * the newest MAX_LEGS legs as JSON, newest first, in document form (written as it is: airframeJson).
+ * the newest MAX_LEGS legs as JSON, newest first, in document form (written as it is: airframeBytes).
  * the legs are an unordered list() sorted by list_sort on a leading descending key: an ordered
  * list(... ORDER BY) aggregate keeps a sort state per group and ran out of 4 GB on a year's log;
  * this holds a batch in about 1.3 GB.
@@ -80,18 +80,27 @@ lg AS (
   FROM b GROUP BY hex),
 d AS (SELECT lg.*, ops.operator_icao, hash(lg.reg, lg.type, ops.operator_icao, lg.l)::VARCHAR AS digest FROM lg LEFT JOIN ops USING (hex))
 SELECT d.hex, d.reg, d.type, d.operator_icao, d.digest,
-  CASE WHEN p.digest IS DISTINCT FROM d.digest THEN to_json(list_transform(d.l,
+  CASE WHEN p.digest IS DISTINCT FROM d.digest THEN encode(to_json(list_transform(d.l,
       x -> {date: x.date, org: x.org, dst: x.dst, org_ident: x.org_ident, dst_ident: x.dst_ident, callsign: x.callsign,
             dep: x.dep, arr: x.arr, first_seen: x.first_seen, last_seen: x.last_seen,
-            route_source: x.route_source, table_source: x.table_source}))::VARCHAR END AS legs
+            route_source: x.route_source, table_source: x.table_source}))::VARCHAR) END AS legs
 FROM d LEFT JOIN af_prev p USING (hex)`;
 }
 
-interface HexRow extends LogIdentity {
-  hex: string;
-  digest: string;
-  /** null: unchanged since the previous build (kept) */
-  legs: string | null;
+/**
+ * the rows of airframesSql, column by column: the legs arrive as bytes (BLOB), so their ~19 KB of
+ * JSON never become a JavaScript string (null: unchanged since the previous build, kept)
+ */
+function* hexRows(chunk: DuckDBDataChunk): Generator<{ hex: string; log: LogIdentity; digest: string; legs: Uint8Array | null }> {
+  const text = (i: number) => chunk.getColumnVector(i) as DuckDBVarCharVector;
+  const [hex, reg, type, operator, digest] = [text(0), text(1), text(2), text(3), text(4)];
+  const legs = chunk.getColumnVector(5) as DuckDBBlobVector;
+  for (let i = 0; i < chunk.rowCount; i++) {
+    yield {
+      hex: hex.getItem(i)!, digest: digest.getItem(i)!, legs: legs.getItemBytes(i),
+      log: { reg: reg.getItem(i), type: type.getItem(i), operator_icao: operator.getItem(i) },
+    };
+  }
 }
 
 /** the digest recorded for an airframe the log did not hear (its document comes from the registry alone) */
@@ -99,10 +108,10 @@ const UNHEARD = 'unheard';
 /** where a version records each airframe's digest, for the next build */
 const AIRFRAME_STATE = join('state', 'airframe-digests.parquet');
 
-/** `legs`: the legs as DuckDB's JSON text (airframeJson), [] when not heard in the window, null when no log is loaded */
-function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | null, legs: string | [] | null): void {
+/** `legs`: the UTF-8 bytes of the legs' JSON as DuckDB made it (airframeBytes), [] when not heard in the window, null when no log is loaded */
+function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | null, legs: Uint8Array | [] | null): void {
   const id = airframeIdentity(hex, log, ref);
-  if (typeof legs === 'string') ctx.writer.putJson(keys.airframe(hex), airframeJson(id, legs));
+  if (legs instanceof Uint8Array) ctx.writer.putJson(keys.airframe(hex), airframeBytes(id, legs));
   else ctx.writer.put(keys.airframe(hex), airframeDoc(id, legs));
   ctx.counts.airframes = (ctx.counts.airframes ?? 0) + 1;
   if (id.reg || id.type) {
@@ -161,17 +170,17 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
   const only = changed === null ? '' : ` AND hex IN (SELECT hex FROM af_changed)`;
   ctx.progress.start(changed === null ? 'airframes' : `airframes (${changed} with legs in the ${ctx.logDays!.added.length} new and ${ctx.logDays!.dropped.length} dropped days or a changed route)`, 0);
   for (const [lo, hi] of await hexBatches(db, only, maxLegs)) {
-    for await (const rows of streamRows<HexRow>(db, airframesSql(lo, hi, only))) {
-      for (const r of rows) {
+    for await (const chunk of streamChunks(db, airframesSql(lo, hi, only))) {
+      for (const r of hexRows(chunk)) {
         if (!/^[0-9a-f]{6}$/.test(r.hex)) continue;
         seen.add(r.hex);
         digests.push([r.hex, r.digest]);
         if (r.legs === null) {
           keep(ctx, r.hex);
           kept++;
-        } else put(ctx, ref, r.hex, r, r.legs);
+        } else put(ctx, ref, r.hex, r.log, r.legs);
       }
-      ctx.progress.tick(rows.length);
+      ctx.progress.tick(chunk.rowCount);
       await ctx.writer.drain();
     }
   }

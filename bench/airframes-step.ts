@@ -1,0 +1,77 @@
+// benchmark (run by hand, never a test): the nightly's airframes step alone (build/artifacts/airframes.ts)
+// over a real flight log (e.g. one `sim/cli.ts log` wrote), a first build into a fresh folder each
+// run: wall time, documents/s, the main thread's CPU against the whole process's (the step is
+// bound by the main thread when the first is near the wall time), peak RSS, and a digest of every
+// (key, sha256) written, so two versions of the code can be shown to write the same bytes.
+// The routes table is left empty (a leg's missing end is never filled): the same work for any code.
+// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 1] [--dir /tmp]
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { loadRefdata } from '../lib/reference/index.ts';
+import { refViewOf } from '../artifacts/reference-view-adapter.ts';
+import { ArtifactWriter } from '../build/publish/writer.ts';
+import { loadRefAirports } from '../build/artifacts/duck.ts';
+import { buildAirframes } from '../build/artifacts/airframes.ts';
+import type { BuildContext } from '../build/artifacts/context.ts';
+import { silentProgress } from '../build/progress.ts';
+import { flag, numberFlag } from './flags.ts';
+
+const LOG = flag('log', '');
+const BELOW = flag('below', 'ffffff~');
+const RUNS = numberFlag('runs', 1);
+const WORKERS = numberFlag('workers', 1);
+const DIR = flag('dir', '/tmp');
+if (!LOG) throw new Error('--log <flight log root> is required');
+
+/** this thread's CPU seconds (Linux: the main thread's task has the process id) */
+function mainThreadCpu(): number {
+  const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+const ref = await loadRefdata();
+const db = await (await DuckDBInstance.create(':memory:', { threads: '2', preserve_insertion_order: 'false', memory_limit: '4GB' })).connect();
+await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet('${join(LOG, '*', 'legs.parquet')}', hive_partitioning = true, hive_types = {'day': DATE}) WHERE hex < '${BELOW}'`);
+const view = refViewOf(ref);
+await loadRefAirports(db, view);
+await db.run(`CREATE TABLE routes_table (callsign VARCHAR, org VARCHAR, dst VARCHAR, org_ident VARCHAR, dst_ident VARCHAR, route_source VARCHAR, org_seen BOOLEAN, dst_seen BOOLEAN)`);
+await db.run(`CREATE VIEW legs_routed AS
+  SELECT hex, upper(trim(callsign)) AS callsign, reg, type, first_ts, last_ts, dep_ts, arr_ts, day, org AS org_ident, dst AS dst_ident,
+    ao.iata AS org, ad.iata AS dst,
+    CASE WHEN org IS NOT NULL AND dst IS NOT NULL AND ao.iata IS NOT NULL AND ad.iata IS NOT NULL THEN 'observed' END AS route_source,
+    NULL::VARCHAR AS table_source
+  FROM legs l LEFT JOIN ref_airports ao ON ao.ident = l.org LEFT JOIN ref_airports ad ON ad.ident = l.dst`);
+let peak = 0;
+const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+for (let run = 1; run <= RUNS; run++) {
+  const dir = mkdtempSync(join(DIR, 'airframes-step-'));
+  const writer = new ArtifactWriter(join(dir, 'v'), null, { workers: WORKERS, validate: 'sample', seed: 1 });
+  const ctx: BuildContext = {
+    db, refdata: ref, ref: view, writer, archiveThrough: '2025-12-31', windowStart: '2025-01-01', windowDays: 365,
+    timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress: silentProgress, counts: {},
+  };
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpu();
+  await buildAirframes(ctx, { view: 'legs_routed', table: 'routes_table' } as Parameters<typeof buildAirframes>[1]);
+  await writer.flush();
+  const wall = (performance.now() - t0) / 1000;
+  const main = mainThreadCpu() - main0;
+  const cpu = process.cpuUsage(cpu0);
+  const all = (cpu.user + cpu.system) / 1e6;
+  await writer.close();
+  const h = createHash('sha256');
+  const ks = Object.keys(writer.objects).sort();
+  for (const k of ks) h.update(`${k}\0${writer.objects[k]!.sha256}\n`);
+  const docs = ks.length;
+  console.log(
+    `run ${run}: ${docs} documents (${ctx.counts.airframes} airframes) in ${wall.toFixed(1)} s = ${Math.round(docs / wall)} documents/s; ` +
+      `main thread ${main.toFixed(1)} s CPU (${Math.round((main / docs) * 1e6)} µs/document, ${Math.round((main / wall) * 100)} % of the wall), ` +
+      `all threads ${all.toFixed(1)} s; peak RSS ${(peak / 2 ** 30).toFixed(2)} GB; keys+sha256 digest ${h.digest('hex').slice(0, 16)}`,
+  );
+  rmSync(dir, { recursive: true, force: true });
+}
+clearInterval(timer);
+db.closeSync();
