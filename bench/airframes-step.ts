@@ -6,7 +6,7 @@
 // The routes table is left empty (a leg's missing end is never filled): the same work for any code.
 // usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 1] [--dir /tmp]
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
@@ -25,10 +25,25 @@ const WORKERS = numberFlag('workers', 1);
 const DIR = flag('dir', '/tmp');
 if (!LOG) throw new Error('--log <flight log root> is required');
 
-/** this thread's CPU seconds (Linux: the main thread's task has the process id) */
-function mainThreadCpu(): number {
-  const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+/** a thread's CPU seconds (Linux /proc; the main thread's task has the process id) */
+function taskCpu(tid: string): number {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in ticks (USER_HZ 100)
+}
+const mainThreadCpu = () => taskCpu(String(process.pid));
+
+/** CPU seconds per thread (DuckDB's threads, the write worker, V8's and libuv's helpers: Node names them all "node") */
+function cpuByThread(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      out.set(tid, taskCpu(tid));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
 }
 
 const ref = await loadRefdata();
@@ -55,10 +70,13 @@ for (let run = 1; run <= RUNS; run++) {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpu();
+  const threads0 = cpuByThread();
   await buildAirframes(ctx, { view: 'legs_routed', table: 'routes_table' } as Parameters<typeof buildAirframes>[1]);
   await writer.flush();
   const wall = (performance.now() - t0) / 1000;
   const main = mainThreadCpu() - main0;
+  // the busiest threads but the main one: the write worker and DuckDB's, by CPU
+  const threads = [...cpuByThread()].filter(([t]) => t !== String(process.pid)).map(([t, c]) => c - (threads0.get(t) ?? 0)).sort((a, b) => b - a).slice(0, 4);
   const cpu = process.cpuUsage(cpu0);
   const all = (cpu.user + cpu.system) / 1e6;
   await writer.close();
@@ -69,7 +87,7 @@ for (let run = 1; run <= RUNS; run++) {
   console.log(
     `run ${run}: ${docs} documents (${ctx.counts.airframes} airframes) in ${wall.toFixed(1)} s = ${Math.round(docs / wall)} documents/s; ` +
       `main thread ${main.toFixed(1)} s CPU (${Math.round((main / docs) * 1e6)} µs/document, ${Math.round((main / wall) * 100)} % of the wall), ` +
-      `all threads ${all.toFixed(1)} s; peak RSS ${(peak / 2 ** 30).toFixed(2)} GB; keys+sha256 digest ${h.digest('hex').slice(0, 16)}`,
+      `all threads ${all.toFixed(1)} s (busiest others: ${threads.map((c) => c.toFixed(1)).join(', ')} s); peak RSS ${(peak / 2 ** 30).toFixed(2)} GB; keys+sha256 digest ${h.digest('hex').slice(0, 16)}`,
   );
   rmSync(dir, { recursive: true, force: true });
 }
