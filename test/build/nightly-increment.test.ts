@@ -37,8 +37,9 @@ async function hexesByDay(log: string): Promise<Map<string, Set<string>>> {
   }
 }
 
-test('an increment builds only the airframes of the new and dropped days, and publishes the tree a fresh build makes', { timeout: 240_000 }, async () => {
+test('an increment builds only the airframes of the new and dropped days, and publishes the tree a fresh build makes', { timeout: 240_000 }, async (t) => {
   const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-increment-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
   const log = join(tmp, 'log');
   const world = loadWorld({ ref: REF, routeRows: 0 });
   // more airframes than legs a day: many fly on one day of the four only
@@ -96,5 +97,4 @@ test('an increment builds only the airframes of the new and dropped days, and pu
   steps.length = 0;
   await run(nights, Date.UTC(2026, 10, 27, 3));
   assert.ok(steps.includes('airframes'), `the full path: ${steps.find((s) => s.startsWith('airframes'))}`);
-  rmSync(tmp, { recursive: true, force: true });
 });

@@ -21,9 +21,13 @@ import { makeRef } from '../../helpers/ref-fixture.ts';
 const DAY0 = Date.UTC(2024, 5, 1) / 1000; // 2024-06-01T00:00Z, pinned
 const H = 3600;
 
-test('an increment rebuilds an airframe whose one-ended leg a changed route fills, keeps the untouched, and equals a full build', async () => {
+test('an increment rebuilds an airframe whose one-ended leg a changed route fills, keeps the untouched, and equals a full build', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'contrail-airframes-increment-'));
   const db = await (await DuckDBInstance.create(':memory:')).connect();
+  t.after(() => {
+    db.closeSync();
+    rmSync(dir, { recursive: true, force: true });
+  });
   await db.run(`CREATE TABLE legs (hex VARCHAR, callsign VARCHAR, reg VARCHAR, type VARCHAR, first_ts BIGINT, last_ts BIGINT, dep_ts BIGINT, arr_ts BIGINT, org VARCHAR, dst VARCHAR, day DATE)`);
   const leg = (hex: string, cs: string, d: number, org: string | null, dst: string | null) => {
     const t = DAY0 + d * 86400 + 8 * H;
@@ -62,6 +66,4 @@ test('an increment rebuilds an airframe whose one-ended leg a changed route fill
   const kinds = Object.keys(full.objects).filter((k) => k.startsWith('v1/airframes/') || k.startsWith('v1/refdata/aircraft/')).sort();
   assert.deepEqual(Object.keys(night.objects).filter((k) => kinds.includes(k) || k.startsWith('v1/airframes/')).sort(), kinds);
   for (const k of kinds) assert.equal(night.objects[k]!.sha256, full.objects[k]!.sha256, k);
-  db.closeSync();
-  rmSync(dir, { recursive: true, force: true });
 });
