@@ -4,7 +4,12 @@
 // bound by the main thread when the first is near the wall time), peak RSS, and a digest of every
 // (key, sha256) written, so two versions of the code can be shown to write the same bytes.
 // The routes table is left empty (a leg's missing end is never filled): the same work for any code.
-// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 1] [--dir /tmp]
+// With --new-day D: the first build leaves out day D, then each round builds the night that adds
+// it over that first build twice, alternating: restricted (ctx.logDays: only the airframes with
+// legs in D are aggregated, airframes-changed.ts) and full (every airframe aggregated, unchanged
+// digests kept: the path before the restriction, and the fallback). Wall time excludes the
+// hard-link copy of the first build.
+// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 1] [--dir /tmp] [--new-day YYYY-MM-DD]
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +28,7 @@ const BELOW = flag('below', 'ffffff~');
 const RUNS = numberFlag('runs', 1);
 const WORKERS = numberFlag('workers', 1);
 const DIR = flag('dir', '/tmp');
+const NEW_DAY = flag('new-day', '');
 if (!LOG) throw new Error('--log <flight log root> is required');
 
 /** a thread's CPU seconds (Linux /proc; the main thread's task has the process id) */
@@ -48,7 +54,10 @@ function cpuByThread(): Map<string, number> {
 
 const ref = await loadRefdata();
 const db = await (await DuckDBInstance.create(':memory:', { threads: '2', preserve_insertion_order: 'false', memory_limit: '4GB' })).connect();
-await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet('${join(LOG, '*', 'legs.parquet')}', hive_partitioning = true, hive_types = {'day': DATE}) WHERE hex < '${BELOW}'`);
+// the newest day the legs view shows: the day before --new-day for the first build
+await db.run(`CREATE TABLE bench_upto AS SELECT ${NEW_DAY ? `DATE '${NEW_DAY}' - 1` : `DATE '9999-12-31'`} AS upto`);
+await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet('${join(LOG, '*', 'legs.parquet')}', hive_partitioning = true, hive_types = {'day': DATE})
+  WHERE hex < '${BELOW}' AND day <= (SELECT upto FROM bench_upto)`);
 const view = refViewOf(ref);
 await loadRefAirports(db, view);
 await db.run(`CREATE TABLE routes_table (callsign VARCHAR, org VARCHAR, dst VARCHAR, org_ident VARCHAR, dst_ident VARCHAR, route_source VARCHAR, org_seen BOOLEAN, dst_seen BOOLEAN)`);
@@ -60,12 +69,12 @@ await db.run(`CREATE VIEW legs_routed AS
   FROM legs l LEFT JOIN ref_airports ao ON ao.ident = l.org LEFT JOIN ref_airports ad ON ad.ident = l.dst`);
 let peak = 0;
 const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
-for (let run = 1; run <= RUNS; run++) {
-  const dir = mkdtempSync(join(DIR, 'airframes-step-'));
-  const writer = new ArtifactWriter(join(dir, 'v'), null, { workers: WORKERS, validate: 'sample', seed: 1 });
+
+/** one build of the step into `writer`, timed and printed */
+async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<BuildContext> = {}): Promise<void> {
   const ctx: BuildContext = {
     db, refdata: ref, ref: view, writer, archiveThrough: '2025-12-31', windowStart: '2025-01-01', windowDays: 365,
-    timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress: silentProgress, counts: {},
+    timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress: silentProgress, counts: {}, ...extra,
   };
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -85,11 +94,35 @@ for (let run = 1; run <= RUNS; run++) {
   for (const k of ks) h.update(`${k}\0${writer.objects[k]!.sha256}\n`);
   const docs = ks.length;
   console.log(
-    `run ${run}: ${docs} documents (${ctx.counts.airframes} airframes) in ${wall.toFixed(1)} s = ${Math.round(docs / wall)} documents/s; ` +
+    `${label}: ${docs} documents (${ctx.counts.airframes} airframes; ${writer.stats.written} written, ${writer.stats.linked} unchanged) in ${wall.toFixed(1)} s = ${Math.round(docs / wall)} documents/s; ` +
       `main thread ${main.toFixed(1)} s CPU (${Math.round((main / docs) * 1e6)} µs/document, ${Math.round((main / wall) * 100)} % of the wall), ` +
       `all threads ${all.toFixed(1)} s (busiest others: ${threads.map((c) => c.toFixed(1)).join(', ')} s); peak RSS ${(peak / 2 ** 30).toFixed(2)} GB; keys+sha256 digest ${h.digest('hex').slice(0, 16)}`,
   );
-  rmSync(dir, { recursive: true, force: true });
+}
+
+const newWriter = (dir: string, previous: ArtifactWriter | null) =>
+  new ArtifactWriter(join(dir, 'v'), previous && { dir: previous.dir, manifest: { build_id: 'first', built_at: '', archive_through: null, window_days: 365, counts: {}, objects: previous.objects } }, { workers: WORKERS, validate: 'sample', seed: 1 });
+
+if (!NEW_DAY) {
+  for (let run = 1; run <= RUNS; run++) {
+    const dir = mkdtempSync(join(DIR, 'airframes-step-'));
+    await timedRun(`run ${run}`, newWriter(dir, null));
+    rmSync(dir, { recursive: true, force: true });
+  }
+} else {
+  const firstDir = mkdtempSync(join(DIR, 'airframes-step-'));
+  const first = newWriter(firstDir, null);
+  await timedRun(`first build, without ${NEW_DAY}`, first);
+  await db.run(`UPDATE bench_upto SET upto = DATE '9999-12-31'`);
+  for (let run = 1; run <= RUNS; run++) {
+    for (const restricted of [true, false]) {
+      const dir = mkdtempSync(join(DIR, 'airframes-step-'));
+      const night = newWriter(dir, first);
+      await timedRun(`round ${run}, + ${NEW_DAY}, ${restricted ? 'restricted' : 'full path'}`, night, { reuse: first.dir, logDays: restricted ? { added: [NEW_DAY], dropped: [] } : null });
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  rmSync(firstDir, { recursive: true, force: true });
 }
 clearInterval(timer);
 db.closeSync();
