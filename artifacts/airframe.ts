@@ -115,9 +115,32 @@ export function airframeDoc(id: AirframeIdentity, legs: AirframeLeg[] | null): A
  * without parsing the legs and writing them again: that was most of an airframe's cost.
  */
 export function airframeJson(id: AirframeIdentity, legsJson: string): string {
+  return `${airframeHead(id)}${legsJson}${AIRFRAME_TAIL}`;
+}
+
+/** the document's text before its legs: the identity without `serial`, then `"legs":` */
+function airframeHead(id: AirframeIdentity): string {
   const { serial: _serial, ...rest } = id;
   const head = JSON.stringify(rest); // never empty: hex is always there
-  return `${head.slice(0, -1)},"legs":${legsJson},"coverage":"observed"}`;
+  return `${head.slice(0, -1)},"legs":`;
+}
+
+const AIRFRAME_TAIL = ',"coverage":"observed"}';
+const TAIL_BYTES = Buffer.from(AIRFRAME_TAIL);
+
+/**
+ * airframeJson as UTF-8 bytes, the legs given as the UTF-8 bytes of their JSON text: the document
+ * is assembled in one buffer of its own (it can be moved to a write worker, not copied) and the
+ * legs never become a JavaScript string (a year's airframes made the garbage collector the main
+ * thread's biggest cost when they did).
+ */
+export function airframeBytes(id: AirframeIdentity, legsJson: Uint8Array): Uint8Array {
+  const head = Buffer.from(airframeHead(id));
+  const out = new Uint8Array(head.length + legsJson.length + TAIL_BYTES.length);
+  out.set(head, 0);
+  out.set(legsJson, head.length);
+  out.set(TAIL_BYTES, head.length + legsJson.length);
+  return out;
 }
 
 /** true when the document says anything at all (else the hex is not worth a document) */

@@ -17,14 +17,14 @@ import { accuracyStep, newestDay, type DestinationOf } from './accuracy/step.ts'
 import { decodeRoutesTable, destinationLookup, encodeLookup, encodeRoutesTable } from '../artifacts/meta.ts';
 import { consoleProgress } from './progress.ts';
 import { abandon, commit, lockRoot, newBuildId, stage } from './publish/publish.ts';
-import type { BuildContext } from './artifacts/context.ts';
+import type { BuildContext, LogDays } from './artifacts/context.ts';
 import type { Progress } from './progress.ts';
 import { buildArtifacts } from './artifacts/pipeline.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { writeBundles } from './bundle/bundle.ts';
 import { installed } from '../lib/install.ts';
 import { currentHeader, readObject, type Version } from '../artifacts/tree.ts';
-import { readInputs, readRecordedInputs, writeInputs, type InputSources } from './publish/inputs.ts';
+import { changedFiles, fileUnchanged, readInputs, readRecordedInputs, writeInputs, type BuildInputs, type InputSources } from './publish/inputs.ts';
 import { dayFile } from './log/write.ts';
 import { decayFlow, decodeFlow, emptyFlow, encodeFlow, learnFlow } from '../lib/estimate/flow.ts';
 import { decodePaths, encodePaths, learnPaths, mergePaths } from '../lib/estimate/paths.ts';
@@ -139,11 +139,12 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     const duck = duckOf(c);
     const db = await openLog(c.log, { ...duck, since: windowStart ?? undefined });
     try {
+      // documents whose own inputs are unchanged are kept from the previous build when it was made by this code from this reference data
+      const reuse = staged.previous && recorded?.static_digest === inputs.static_digest ? staged.previous.dir : null;
       const ctx: BuildContext = {
         db: db.connection, refdata, ref: refViewOf(refdata), writer: staged.writer, archiveThrough, windowStart, windowDays,
-        timetablesDir: c.timetables || null, nowMs, progress, counts: {},
-        // documents whose own inputs are unchanged are kept from the previous build when it was made by this code from this reference data
-        reuse: staged.previous && recorded?.static_digest === inputs.static_digest ? staged.previous.dir : null,
+        timetablesDir: c.timetables || null, nowMs, progress, counts: {}, reuse,
+        logDays: reuse && recorded ? logDaysSince(recorded, inputs, c.log) : null,
       };
       const made = await buildArtifacts(ctx);
       // the replay sees the routes exactly as the server will load them tonight, through its lookup
@@ -245,6 +246,9 @@ async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: 
   say(`paths: learned ${added.length} paths of ${day}; ${paths.length} kept`);
 }
 
+/** the inputs' key of a log day's file: log:YYYY-MM-DD */
+const LOG_KEY = 'log:';
+
 /**
  * What decides tonight's documents: the code (its source folders and the locked dependencies,
  * DuckDB among them), the reference data, the review list, the window's log files and the options.
@@ -255,10 +259,24 @@ function nightlyInputSources(c: NightlyConfig, windowLogDays: string[], archiveT
   return {
     folders: { artifacts: installed('artifacts'), build: installed('build'), lib: installed('lib'), schemas: installed('schemas'), ref: c.ref },
     files: { lock: installed('package-lock.json'), review: installed('data/catalog-review.csv') },
-    logFiles: Object.fromEntries(windowLogDays.map((d) => [`log:${d}`, dayFile(c.log, d)])),
+    logFiles: Object.fromEntries(windowLogDays.map((d) => [`${LOG_KEY}${d}`, dayFile(c.log, d)])),
     values: { window_days: c.windowDays, log_empty: archiveThrough === null, timetables: c.timetables ? nowMs : null },
     logValues: { archive_through: archiveThrough, window_start: windowStart, accuracy_day: accuracyDay },
   };
+}
+
+/**
+ * The log days tonight's window differs by from the build that recorded `recorded` (ctx.logDays):
+ * null when a day's file changed in place (its earlier legs are gone) or a day that left the
+ * window no longer holds the bytes that build read.
+ */
+function logDaysSince(recorded: BuildInputs, inputs: BuildInputs, log: string): LogDays | null {
+  const d = changedFiles(recorded, inputs);
+  const dayOf = (k: string) => (k.startsWith(LOG_KEY) ? k.slice(LOG_KEY.length) : null);
+  if (d.changed.length || [...d.added, ...d.dropped].some((k) => dayOf(k) === null)) return null;
+  const dropped = d.dropped.map((k) => ({ day: dayOf(k)!, file: dayFile(log, dayOf(k)!) }));
+  if (dropped.some((x, i) => !fileUnchanged(x.file, recorded.files[d.dropped[i]!]!))) return null;
+  return { added: d.added.map((k) => dayOf(k)!), dropped };
 }
 
 /**

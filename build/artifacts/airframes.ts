@@ -2,15 +2,17 @@
 // heard, with legs []), plus v1/refdata/aircraft/<hex> where reg or type is known. DuckDB does the
 // work per batch of hexes (bounded memory): the newest 200 legs as one JSON string per hex, the
 // majority callsign prefix, the latest reg/type heard. needs `legs_routed` (routes builder).
+// a night that reuses the previous build aggregates only the airframes airframes-changed.ts names.
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
-import { MAX_LEGS, airframeDoc, airframeIdentity, airframeJson, type LogIdentity } from '../../artifacts/airframe.ts';
+import { MAX_LEGS, airframeBytes, airframeDoc, airframeIdentity, type LogIdentity } from '../../artifacts/airframe.ts';
 import { refAircraftDoc } from '../../artifacts/refdata.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
-import { allRows, loadTable, sqlString, streamRows } from './duck.ts';
+import { allRows, loadTable, sqlString, streamChunks, streamRows } from './duck.ts';
+import { ROUTES_STATE, changedAirframes } from './airframes-changed.ts';
 
 /** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
 const LEGS_PER_BATCH = 4_000_000;
@@ -22,10 +24,10 @@ const DRAIN_EVERY = 4096;
  * addresses are far from uniform (the US block alone holds a large share of the world's fleet),
  * so fixed ranges would put most of the log in one batch.
  */
-async function hexBatches(db: DuckDBConnection, maxLegs = LEGS_PER_BATCH): Promise<[string, string | null][]> {
+async function hexBatches(db: DuckDBConnection, only: string, maxLegs = LEGS_PER_BATCH): Promise<[string, string | null][]> {
   const counts = await allRows<{ p: string; n: number | bigint }>(
     db,
-    `SELECT substr(hex, 1, 3) AS p, count(*) AS n FROM legs_routed WHERE regexp_full_match(hex, '[0-9a-f]{6}') GROUP BY p ORDER BY p`,
+    `SELECT substr(hex, 1, 3) AS p, count(*) AS n FROM legs_routed WHERE regexp_full_match(hex, '[0-9a-f]{6}')${only} GROUP BY p ORDER BY p`,
   );
   return packRanges(counts.map((c) => [c.p, Number(c.n)]), maxLegs);
 }
@@ -49,7 +51,7 @@ const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${
 
 /**
  * one row per airframe of a hex range: the latest reg/type heard, the majority airline prefix, and
- * the newest MAX_LEGS legs as JSON, newest first, in document form (written as it is: airframeJson).
+ * the newest MAX_LEGS legs as JSON, newest first, in document form (written as it is: airframeBytes).
  * the legs are an unordered list() sorted by list_sort on a leading descending key: an ordered
  * list(... ORDER BY) aggregate keeps a sort state per group and ran out of 4 GB on a year's log;
  * this holds a batch in about 1.3 GB.
@@ -57,9 +59,9 @@ const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${
  * legs); the JSON text is made only where it differs from the previous build's (`af_prev`), so an
  * unchanged airframe costs a hash, not a document.
  */
-function airframesSql(lo: string, hi: string | null): string {
+function airframesSql(lo: string, hi: string | null, only: string): string {
   return `
-WITH b AS (SELECT * FROM legs_routed WHERE ${rangeWhere(lo, hi)}),
+WITH b AS (SELECT * FROM legs_routed WHERE ${rangeWhere(lo, hi)}${only}),
 ops AS (
   SELECT hex, arg_max(p, (n, t)) AS operator_icao FROM (
     SELECT hex, substr(callsign, 1, 3) AS p, count(*) AS n, max(last_ts) AS t FROM b
@@ -78,18 +80,27 @@ lg AS (
   FROM b GROUP BY hex),
 d AS (SELECT lg.*, ops.operator_icao, hash(lg.reg, lg.type, ops.operator_icao, lg.l)::VARCHAR AS digest FROM lg LEFT JOIN ops USING (hex))
 SELECT d.hex, d.reg, d.type, d.operator_icao, d.digest,
-  CASE WHEN p.digest IS DISTINCT FROM d.digest THEN to_json(list_transform(d.l,
+  CASE WHEN p.digest IS DISTINCT FROM d.digest THEN encode(to_json(list_transform(d.l,
       x -> {date: x.date, org: x.org, dst: x.dst, org_ident: x.org_ident, dst_ident: x.dst_ident, callsign: x.callsign,
             dep: x.dep, arr: x.arr, first_seen: x.first_seen, last_seen: x.last_seen,
-            route_source: x.route_source, table_source: x.table_source}))::VARCHAR END AS legs
+            route_source: x.route_source, table_source: x.table_source}))::VARCHAR) END AS legs
 FROM d LEFT JOIN af_prev p USING (hex)`;
 }
 
-interface HexRow extends LogIdentity {
-  hex: string;
-  digest: string;
-  /** null: unchanged since the previous build (kept) */
-  legs: string | null;
+/**
+ * the rows of airframesSql, column by column: the legs arrive as bytes (BLOB), so their ~19 KB of
+ * JSON never become a JavaScript string (null: unchanged since the previous build, kept)
+ */
+function* hexRows(chunk: DuckDBDataChunk): Generator<{ hex: string; log: LogIdentity; digest: string; legs: Uint8Array | null }> {
+  const text = (i: number) => chunk.getColumnVector(i) as DuckDBVarCharVector;
+  const [hex, reg, type, operator, digest] = [text(0), text(1), text(2), text(3), text(4)];
+  const legs = chunk.getColumnVector(5) as DuckDBBlobVector;
+  for (let i = 0; i < chunk.rowCount; i++) {
+    yield {
+      hex: hex.getItem(i)!, digest: digest.getItem(i)!, legs: legs.getItemBytes(i),
+      log: { reg: reg.getItem(i), type: type.getItem(i), operator_icao: operator.getItem(i) },
+    };
+  }
 }
 
 /** the digest recorded for an airframe the log did not hear (its document comes from the registry alone) */
@@ -97,10 +108,10 @@ const UNHEARD = 'unheard';
 /** where a version records each airframe's digest, for the next build */
 const AIRFRAME_STATE = join('state', 'airframe-digests.parquet');
 
-/** `legs`: the legs as DuckDB's JSON text (airframeJson), [] when not heard in the window, null when no log is loaded */
-function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | null, legs: string | [] | null): void {
+/** `legs`: the UTF-8 bytes of the legs' JSON as DuckDB made it (airframeBytes), [] when not heard in the window, null when no log is loaded */
+function put(ctx: BuildContext, ref: RefView, hex: string, log: LogIdentity | null, legs: Uint8Array | [] | null): void {
   const id = airframeIdentity(hex, log, ref);
-  if (typeof legs === 'string') ctx.writer.putJson(keys.airframe(hex), airframeJson(id, legs));
+  if (legs instanceof Uint8Array) ctx.writer.putJson(keys.airframe(hex), airframeBytes(id, legs));
   else ctx.writer.put(keys.airframe(hex), airframeDoc(id, legs));
   ctx.counts.airframes = (ctx.counts.airframes ?? 0) + 1;
   if (id.reg || id.type) {
@@ -130,38 +141,59 @@ async function loadPrevious(ctx: BuildContext, db: DuckDBConnection): Promise<Se
   return new Set();
 }
 
-/** record every airframe's digest in the version being built (a new file: the previous version's stays as it was) */
-async function saveDigests(ctx: BuildContext, db: DuckDBConnection, digests: [string, string][]): Promise<void> {
-  const file = join(ctx.writer.dir, AIRFRAME_STATE);
+/** a query's rows as a Parquet file of the version being built (a new file: the previous version's hard link stays as it was) */
+async function saveState(db: DuckDBConnection, sql: string, file: string): Promise<void> {
   mkdirSync(dirname(file), { recursive: true });
-  await loadTable(db, 'af_digest', [['hex', 'VARCHAR'], ['digest', 'VARCHAR']], digests);
   const tmp = `${file}.tmp-${process.pid}`;
-  await db.run(`COPY af_digest TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
+  await db.run(`COPY (${sql}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
   renameSync(tmp, file);
-  await db.run(`DROP TABLE af_digest`);
-  await db.run(`DROP TABLE IF EXISTS af_prev`);
 }
 
-export async function buildAirframes(ctx: BuildContext, _legs: RoutedLegs, db: DuckDBConnection = ctx.db, maxLegs = LEGS_PER_BATCH): Promise<number> {
+/** record every airframe's digest, and the routes table they were built with, for the next build */
+async function saveDigests(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, digests: [string, string][]): Promise<void> {
+  await loadTable(db, 'af_digest', [['hex', 'VARCHAR'], ['digest', 'VARCHAR']], digests);
+  await saveState(db, `SELECT * FROM af_digest`, join(ctx.writer.dir, AIRFRAME_STATE));
+  await saveState(db, `SELECT * FROM ${legs.table}`, join(ctx.writer.dir, ROUTES_STATE));
+  await db.run(`DROP TABLE af_digest`);
+  await db.run(`DROP TABLE IF EXISTS af_prev`);
+  await db.run(`DROP TABLE IF EXISTS af_changed`);
+}
+
+export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db, maxLegs = LEGS_PER_BATCH): Promise<number> {
   const ref = ctx.ref;
   const seen = new Set<string>();
   const digests: [string, string][] = [];
   const unheardBefore = await loadPrevious(ctx, db);
   let kept = 0;
-  ctx.progress.start('airframes', 0);
-  for (const [lo, hi] of await hexBatches(db, maxLegs)) {
-    for await (const rows of streamRows<HexRow>(db, airframesSql(lo, hi))) {
-      for (const r of rows) {
+  // an increment: only the airframes whose legs can have changed are aggregated (airframes-changed.ts)
+  const changed = await changedAirframes(ctx, db, legs, AIRFRAME_STATE);
+  const only = changed === null ? '' : ` AND hex IN (SELECT hex FROM af_changed)`;
+  ctx.progress.start(changed === null ? 'airframes' : `airframes (${changed} with legs in the ${ctx.logDays!.added.length} new and ${ctx.logDays!.dropped.length} dropped days or a changed route)`, 0);
+  for (const [lo, hi] of await hexBatches(db, only, maxLegs)) {
+    for await (const chunk of streamChunks(db, airframesSql(lo, hi, only))) {
+      for (const r of hexRows(chunk)) {
         if (!/^[0-9a-f]{6}$/.test(r.hex)) continue;
         seen.add(r.hex);
         digests.push([r.hex, r.digest]);
         if (r.legs === null) {
           keep(ctx, r.hex);
           kept++;
-        } else put(ctx, ref, r.hex, r, r.legs);
+        } else put(ctx, ref, r.hex, r.log, r.legs);
+      }
+      ctx.progress.tick(chunk.rowCount);
+      await ctx.writer.drain();
+    }
+  }
+  // the airframes heard before and untouched tonight: their legs in the window are the same rows
+  if (changed !== null) {
+    for await (const rows of streamRows<{ hex: string; digest: string }>(db, `SELECT hex, digest FROM af_prev WHERE digest <> '${UNHEARD}' AND hex NOT IN (SELECT hex FROM af_changed)`)) {
+      for (const r of rows) {
+        seen.add(r.hex);
+        digests.push([r.hex, r.digest]);
+        keep(ctx, r.hex);
+        kept++;
       }
       ctx.progress.tick(rows.length);
-      await ctx.writer.drain();
     }
   }
   // registry rows never heard: known airframes, not seen in the window (null legs when no log is loaded)
@@ -177,7 +209,7 @@ export async function buildAirframes(ctx: BuildContext, _legs: RoutedLegs, db: D
     } else put(ctx, ref, row.hex, null, noLegs);
     if (++n % DRAIN_EVERY === 0) await ctx.writer.drain();
   }
-  await saveDigests(ctx, db, digests);
+  await saveDigests(ctx, db, legs, digests);
   ctx.progress.done(`${seen.size} airframes (${kept} unchanged since the previous build, kept unbuilt)`);
   return seen.size;
 }

@@ -33,6 +33,20 @@ export interface BuildContext {
    * inputs it finds unchanged (recorded in the folder's state/) without building them; null: build all
    */
   reuse?: string | null;
+  /**
+   * with reuse: the log days tonight's window differs by from the reused build's, when every
+   * difference is a whole day entering the window or leaving it (a day whose file changed in place
+   * gives null); the files of the days that left are still on disk as that build read them.
+   * null or absent: not known, so a step that needs it builds everything
+   */
+  logDays?: LogDays | null;
+}
+
+export interface LogDays {
+  /** days (YYYY-MM-DD) in tonight's window and not in the reused build's: read them through `legs` */
+  added: string[];
+  /** days in the reused build's window and not in tonight's, with their legs.parquet */
+  dropped: { day: string; file: string }[];
 }
 
 // DuckDB objects one step makes for later ones. a step that reads one takes its handle as an
@@ -46,4 +60,6 @@ export interface RefAirports {
 /** temp view `legs_routed`: the window's legs with IATA ends, a missing end filled from the routes table (flight-routes.ts) */
 export interface RoutedLegs {
   readonly view: 'legs_routed';
+  /** the temp table it fills ends from: routes_table(callsign, org, dst, org_ident, dst_ident, route_source, org_seen, dst_seen) */
+  readonly table: 'routes_table';
 }

@@ -1,6 +1,6 @@
 // small DuckDB adapters for the artifact builders: stream a query's rows in chunks (never the
 // whole result in JS), and load reference tables the SQL joins against.
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import type { RefAirports } from './context.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
 
@@ -22,6 +22,20 @@ function plain(v: unknown): unknown {
 export async function* streamRows<T = Row>(db: DuckDBConnection, sql: string): AsyncGenerator<T[]> {
   const result = await db.stream(sql);
   for await (const rows of result.yieldRowObjectJs()) yield rows.map((r) => plain(r) as T);
+}
+
+/**
+ * The chunks of `sql` as DuckDB hands them over (about 2,048 rows each), for a caller that reads
+ * the column vectors itself: no row objects are made, and a BLOB column's values can be taken as
+ * bytes (DuckDBBlobVector.getItemBytes) instead of strings.
+ */
+export async function* streamChunks(db: DuckDBConnection, sql: string): AsyncGenerator<DuckDBDataChunk> {
+  const result = await db.stream(sql);
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) return;
+    yield chunk;
+  }
 }
 
 /** Every row of a small result (aggregates over reference-sized tables). */

@@ -140,7 +140,7 @@ async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable, _airpor
   };
   await loadTable(db, 'routes_table', [['callsign', 'VARCHAR'], ['org', 'VARCHAR'], ['dst', 'VARCHAR'], ['org_ident', 'VARCHAR'], ['dst_ident', 'VARCHAR'], ['route_source', 'VARCHAR'], ['org_seen', 'BOOLEAN'], ['dst_seen', 'BOOLEAN']], rows());
   await db.run(LEGS_ROUTED_SQL);
-  return { view: 'legs_routed' };
+  return { view: 'legs_routed', table: 'routes_table' };
 }
 
 /** what the routes step makes for the later steps */

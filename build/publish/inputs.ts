@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 
 const INPUTS_FILE = 'build-inputs.json';
 
-interface FileMark {
+export interface FileMark {
   size: number;
   mtime_ms: number;
   sha256: string;
@@ -112,4 +112,32 @@ export function writeInputs(versionDir: string, inputs: BuildInputs): void {
   const tmp = join(versionDir, `${INPUTS_FILE}.tmp`);
   writeFileSync(tmp, JSON.stringify(inputs));
   renameSync(tmp, join(versionDir, INPUTS_FILE));
+}
+
+/** the files of two builds' inputs that differ: keys only in the new one, only in the old one, or hashed differently */
+export interface ChangedFiles {
+  added: string[];
+  dropped: string[];
+  changed: string[];
+}
+
+/** PURE: which recorded files differ between a previous build's inputs and this one's (keys sorted) */
+export function changedFiles(previous: BuildInputs, current: BuildInputs): ChangedFiles {
+  const out: ChangedFiles = { added: [], dropped: [], changed: [] };
+  for (const k of Object.keys(current.files).sort()) {
+    const before = previous.files[k];
+    if (!before) out.added.push(k);
+    else if (before.sha256 !== current.files[k]!.sha256) out.changed.push(k);
+  }
+  for (const k of Object.keys(previous.files).sort()) if (!current.files[k]) out.dropped.push(k);
+  return out;
+}
+
+/** true when `path` still holds the bytes `recorded` says it held (size and mtime trusted as in readInputs) */
+export function fileUnchanged(path: string, recorded: FileMark): boolean {
+  try {
+    return mark(path, recorded).sha256 === recorded.sha256;
+  } catch {
+    return false; // gone
+  }
 }

@@ -77,11 +77,13 @@ export class ArtifactWriter {
   }
 
   /**
-   * Store a document given as its JSON text (made by DuckDB or shared by two keys), validated like
-   * put: `doc` is the parsed document when the caller has it, else the text is parsed when sampled.
+   * Store a document given as its JSON text (made by DuckDB or shared by two keys), or as that
+   * text's UTF-8 bytes, validated like put: `doc` is the parsed document when the caller has it,
+   * else the text is parsed when sampled. Bytes in a buffer of their own are moved to a write
+   * worker, not copied: the caller must not touch them again.
    */
-  putJson(key: string, json: string, doc?: unknown): void {
-    this.check(key, () => (doc === undefined ? JSON.parse(json) : doc));
+  putJson(key: string, json: string | Uint8Array, doc?: unknown): void {
+    this.check(key, () => (doc !== undefined ? doc : JSON.parse(typeof json === 'string' ? json : Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8'))));
     this.store(key, json);
   }
 
@@ -124,7 +126,7 @@ export class ArtifactWriter {
     if (this.sampled(k.name, key)) assertValid(k.kind.schema, doc(), key);
   }
 
-  private store(key: string, json: string | Buffer): void {
+  private store(key: string, json: string | Uint8Array): void {
     assertSafeKey(key);
     if (this.objects[key]) throw new Error(`artifact ${key} written twice in one build`);
     const file = join(this.dir, fileOf(key));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { airframeDoc, airframeIdentity, airframeJson, MAX_LEGS, type AirframeLeg } from '../../artifacts/airframe.ts';
+import { airframeBytes, airframeDoc, airframeIdentity, airframeJson, MAX_LEGS, type AirframeLeg } from '../../artifacts/airframe.ts';
 import { problems } from '../../schemas/index.ts';
 import { makeRef } from '../helpers/ref-fixture.ts';
 
@@ -28,6 +28,17 @@ test('the document made from the legs as text is byte for byte the one made from
     const text = airframeJson(id, JSON.stringify(legs));
     assert.equal(text, JSON.stringify(airframeDoc(id, legs)), `${hex} with ${legs.length} legs`);
     assert.deepEqual(problems('airframe', JSON.parse(text)), []);
+  }
+});
+
+test('the document assembled as bytes from the legs\' UTF-8 bytes is the text\'s UTF-8, non-ASCII included', () => {
+  const legs = [{ ...leg(2), callsign: 'ÄBC1' }, leg(1)];
+  for (const [hex, log] of [['4b1814', null], ['a00001', { reg: 'HB-ZÜRICH', type: 'C172', operator_icao: null }]] as const) {
+    const id = airframeIdentity(hex, log, ref);
+    const bytes = airframeBytes(id, Buffer.from(JSON.stringify(legs)));
+    assert.equal(bytes.buffer.byteLength, bytes.byteLength, 'a buffer of its own (movable to a worker)');
+    assert.equal(Buffer.from(bytes).toString('utf8'), airframeJson(id, JSON.stringify(legs)), hex);
+    assert.deepEqual(Buffer.from(bytes), Buffer.from(JSON.stringify(airframeDoc(id, legs))), hex);
   }
 });
 

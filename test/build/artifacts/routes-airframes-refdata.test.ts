@@ -221,14 +221,14 @@ test('next night: airframes whose legs did not change are kept unbuilt from the 
   const t = DAY0 + 3 * 86400 + 14 * H;
   await db.run(`INSERT INTO legs VALUES ('4b1899', 'HBJXA', NULL, 'C25A', ${t}, ${t + 2 * H}, ${t}, ${t + 2 * H}, 'LSZH', 'EGLL', DATE '2024-06-04')`);
   const night = new ArtifactWriter(join(dir, 'v2'), previous);
-  await buildAirframes({ ...ctx, writer: night, counts: {}, reuse: writer.dir }, { view: 'legs_routed' }, db, 4);
+  await buildAirframes({ ...ctx, writer: night, counts: {}, reuse: writer.dir }, { view: 'legs_routed', table: 'routes_table' }, db, 4);
   const airframeKeys = Object.keys(writer.objects).filter((k) => k.startsWith('v1/airframes/'));
   const built = airframeKeys.filter((k) => night.objects[k] !== writer.objects[k]);
   assert.deepEqual(built, [keys.airframe('4b1899')], 'only the airframe that flew is built; the others are the previous entries as they were');
   assert.equal((night.read(keys.airframe('4b1899')) as { legs: unknown[] }).legs.length, 4);
   // a full build of the same log: every airframe and aircraft document has the same bytes
   const full = new ArtifactWriter(join(dir, 'v3'), null);
-  await buildAirframes({ ...ctx, writer: full, counts: {} }, { view: 'legs_routed' }, db, 4);
+  await buildAirframes({ ...ctx, writer: full, counts: {} }, { view: 'legs_routed', table: 'routes_table' }, db, 4);
   const kinds = Object.keys(full.objects).filter((k) => k.startsWith('v1/airframes/') || k.startsWith('v1/refdata/aircraft/'));
   assert.ok(kinds.length > 5, 'kinds.length > 5');
   for (const k of kinds) assert.equal(night.objects[k]?.sha256, full.objects[k]!.sha256, k);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readInputs, type InputSources } from '../../../build/publish/inputs.ts';
+import { changedFiles, fileUnchanged, readInputs, type InputSources } from '../../../build/publish/inputs.ts';
 
 function fixture() {
   const dir = mkdtempSync(join(tmpdir(), 'contrail-inputs-'));
@@ -58,5 +58,24 @@ test('a file rewritten with the same size and mtime keeps its recorded hash; a t
   writeFileSync(file, 'export const a = 1;\n');
   utimesSync(file, new Date(when.getTime() + 9000), new Date(when.getTime() + 9000));
   assert.equal(readInputs(src, a).digest, a.digest);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the files two builds differ by: added, dropped, changed in place; a recorded file still as it was', () => {
+  const { dir, src } = fixture();
+  writeFileSync(join(dir, 'log-2.parquet'), 'day two');
+  const a = readInputs({ ...src, logFiles: { 'log:1': join(dir, 'log-1.parquet'), 'log:2': join(dir, 'log-2.parquet') } }, null);
+  writeFileSync(join(dir, 'log-3.parquet'), 'day three');
+  const b = readInputs({ ...src, logFiles: { 'log:2': join(dir, 'log-2.parquet'), 'log:3': join(dir, 'log-3.parquet') } }, a);
+  assert.deepEqual(changedFiles(a, b), { added: ['log:3'], dropped: ['log:1'], changed: [] });
+  assert.deepEqual(changedFiles(b, b), { added: [], dropped: [], changed: [] });
+  assert.equal(fileUnchanged(join(dir, 'log-1.parquet'), a.files['log:1']!), true);
+  writeFileSync(join(dir, 'log-2.parquet'), 'day two, late traces');
+  utimesSync(join(dir, 'log-2.parquet'), new Date(), new Date(Date.now() + 5000));
+  const c = readInputs({ ...src, logFiles: { 'log:2': join(dir, 'log-2.parquet'), 'log:3': join(dir, 'log-3.parquet') } }, b);
+  assert.deepEqual(changedFiles(b, c), { added: [], dropped: [], changed: ['log:2'] });
+  assert.equal(fileUnchanged(join(dir, 'log-2.parquet'), b.files['log:2']!), false);
+  rmSync(join(dir, 'log-1.parquet'));
+  assert.equal(fileUnchanged(join(dir, 'log-1.parquet'), a.files['log:1']!), false, 'a file gone is not as recorded');
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,0 +1,128 @@
+// benchmark (run by hand, never a test): the nightly's airframes step alone (build/artifacts/airframes.ts)
+// over a real flight log (e.g. one `sim/cli.ts log` wrote), a first build into a fresh folder each
+// run: wall time, documents/s, the main thread's CPU against the whole process's (the step is
+// bound by the main thread when the first is near the wall time), peak RSS, and a digest of every
+// (key, sha256) written, so two versions of the code can be shown to write the same bytes.
+// The routes table is left empty (a leg's missing end is never filled): the same work for any code.
+// With --new-day D: the first build leaves out day D, then each round builds the night that adds
+// it over that first build twice, alternating: restricted (ctx.logDays: only the airframes with
+// legs in D are aggregated, airframes-changed.ts) and full (every airframe aggregated, unchanged
+// digests kept: the path before the restriction, and the fallback). Wall time excludes the
+// hard-link copy of the first build.
+// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 1] [--dir /tmp] [--new-day YYYY-MM-DD]
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { loadRefdata } from '../lib/reference/index.ts';
+import { refViewOf } from '../artifacts/reference-view-adapter.ts';
+import { ArtifactWriter } from '../build/publish/writer.ts';
+import { loadRefAirports } from '../build/artifacts/duck.ts';
+import { buildAirframes } from '../build/artifacts/airframes.ts';
+import type { BuildContext } from '../build/artifacts/context.ts';
+import { silentProgress } from '../build/progress.ts';
+import { flag, numberFlag } from './flags.ts';
+
+const LOG = flag('log', '');
+const BELOW = flag('below', 'ffffff~');
+const RUNS = numberFlag('runs', 1);
+const WORKERS = numberFlag('workers', 1);
+const DIR = flag('dir', '/tmp');
+const NEW_DAY = flag('new-day', '');
+if (!LOG) throw new Error('--log <flight log root> is required');
+
+/** a thread's CPU seconds (Linux /proc; the main thread's task has the process id) */
+function taskCpu(tid: string): number {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in ticks (USER_HZ 100)
+}
+const mainThreadCpu = () => taskCpu(String(process.pid));
+
+/** CPU seconds per thread (DuckDB's threads, the write worker, V8's and libuv's helpers: Node names them all "node") */
+function cpuByThread(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      out.set(tid, taskCpu(tid));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+const ref = await loadRefdata();
+const db = await (await DuckDBInstance.create(':memory:', { threads: '2', preserve_insertion_order: 'false', memory_limit: '4GB' })).connect();
+// the newest day the legs view shows: the day before --new-day for the first build
+await db.run(`CREATE TABLE bench_upto AS SELECT ${NEW_DAY ? `DATE '${NEW_DAY}' - 1` : `DATE '9999-12-31'`} AS upto`);
+await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet('${join(LOG, '*', 'legs.parquet')}', hive_partitioning = true, hive_types = {'day': DATE})
+  WHERE hex < '${BELOW}' AND day <= (SELECT upto FROM bench_upto)`);
+const view = refViewOf(ref);
+await loadRefAirports(db, view);
+await db.run(`CREATE TABLE routes_table (callsign VARCHAR, org VARCHAR, dst VARCHAR, org_ident VARCHAR, dst_ident VARCHAR, route_source VARCHAR, org_seen BOOLEAN, dst_seen BOOLEAN)`);
+await db.run(`CREATE VIEW legs_routed AS
+  SELECT hex, upper(trim(callsign)) AS callsign, reg, type, first_ts, last_ts, dep_ts, arr_ts, day, org AS org_ident, dst AS dst_ident,
+    ao.iata AS org, ad.iata AS dst,
+    CASE WHEN org IS NOT NULL AND dst IS NOT NULL AND ao.iata IS NOT NULL AND ad.iata IS NOT NULL THEN 'observed' END AS route_source,
+    NULL::VARCHAR AS table_source
+  FROM legs l LEFT JOIN ref_airports ao ON ao.ident = l.org LEFT JOIN ref_airports ad ON ad.ident = l.dst`);
+let peak = 0;
+const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+
+/** one build of the step into `writer`, timed and printed */
+async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<BuildContext> = {}): Promise<void> {
+  const ctx: BuildContext = {
+    db, refdata: ref, ref: view, writer, archiveThrough: '2025-12-31', windowStart: '2025-01-01', windowDays: 365,
+    timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress: silentProgress, counts: {}, ...extra,
+  };
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpu();
+  const threads0 = cpuByThread();
+  await buildAirframes(ctx, { view: 'legs_routed', table: 'routes_table' } as Parameters<typeof buildAirframes>[1]);
+  await writer.flush();
+  const wall = (performance.now() - t0) / 1000;
+  const main = mainThreadCpu() - main0;
+  // the busiest threads but the main one: the write worker and DuckDB's, by CPU
+  const threads = [...cpuByThread()].filter(([t]) => t !== String(process.pid)).map(([t, c]) => c - (threads0.get(t) ?? 0)).sort((a, b) => b - a).slice(0, 4);
+  const cpu = process.cpuUsage(cpu0);
+  const all = (cpu.user + cpu.system) / 1e6;
+  await writer.close();
+  const h = createHash('sha256');
+  const ks = Object.keys(writer.objects).sort();
+  for (const k of ks) h.update(`${k}\0${writer.objects[k]!.sha256}\n`);
+  const docs = ks.length;
+  console.log(
+    `${label}: ${docs} documents (${ctx.counts.airframes} airframes; ${writer.stats.written} written, ${writer.stats.linked} unchanged) in ${wall.toFixed(1)} s = ${Math.round(docs / wall)} documents/s; ` +
+      `main thread ${main.toFixed(1)} s CPU (${Math.round((main / docs) * 1e6)} µs/document, ${Math.round((main / wall) * 100)} % of the wall), ` +
+      `all threads ${all.toFixed(1)} s (busiest others: ${threads.map((c) => c.toFixed(1)).join(', ')} s); peak RSS ${(peak / 2 ** 30).toFixed(2)} GB; keys+sha256 digest ${h.digest('hex').slice(0, 16)}`,
+  );
+}
+
+const newWriter = (dir: string, previous: ArtifactWriter | null) =>
+  new ArtifactWriter(join(dir, 'v'), previous && { dir: previous.dir, manifest: { build_id: 'first', built_at: '', archive_through: null, window_days: 365, counts: {}, objects: previous.objects } }, { workers: WORKERS, validate: 'sample', seed: 1 });
+
+if (!NEW_DAY) {
+  for (let run = 1; run <= RUNS; run++) {
+    const dir = mkdtempSync(join(DIR, 'airframes-step-'));
+    await timedRun(`run ${run}`, newWriter(dir, null));
+    rmSync(dir, { recursive: true, force: true });
+  }
+} else {
+  const firstDir = mkdtempSync(join(DIR, 'airframes-step-'));
+  const first = newWriter(firstDir, null);
+  await timedRun(`first build, without ${NEW_DAY}`, first);
+  await db.run(`UPDATE bench_upto SET upto = DATE '9999-12-31'`);
+  for (let run = 1; run <= RUNS; run++) {
+    for (const restricted of [true, false]) {
+      const dir = mkdtempSync(join(DIR, 'airframes-step-'));
+      const night = newWriter(dir, first);
+      await timedRun(`round ${run}, + ${NEW_DAY}, ${restricted ? 'restricted' : 'full path'}`, night, { reuse: first.dir, logDays: restricted ? { added: [NEW_DAY], dropped: [] } : null });
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  rmSync(firstDir, { recursive: true, force: true });
+}
+clearInterval(timer);
+db.closeSync();

@@ -1,0 +1,41 @@
+// which airframes a night must build, when the previous build's documents may be kept (ctx.reuse):
+// an airframe's documents come from its legs inside the window (through `legs_routed`) and from
+// reference data, code and options. with those last three unchanged (what reuse means), its
+// documents can change only if it has legs in a day that entered or left the window, or a leg
+// whose missing end is filled from a routes-table entry that changed. every other airframe the
+// previous build heard keeps its documents and digest unbuilt, and is never aggregated.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { BuildContext, RoutedLegs } from './context.ts';
+import { allRows, sqlString } from './duck.ts';
+
+/** where a version records the routes table its airframes were built with, for the next build */
+export const ROUTES_STATE = join('state', 'airframe-routes.parquet');
+
+/**
+ * Fill the temp table `af_changed(hex)` with the airframes tonight must build, when that can be
+ * known: `prevDigests` and the previous routes table are recorded in the reused version and
+ * ctx.logDays says which days changed. Returns how many, or null (not known: build every airframe).
+ */
+export async function changedAirframes(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, prevDigests: string): Promise<number | null> {
+  const days = ctx.logDays;
+  if (!ctx.reuse || !days) return null;
+  const prevRoutes = join(ctx.reuse, ROUTES_STATE);
+  if (!existsSync(prevRoutes) || !existsSync(join(ctx.reuse, prevDigests))) return null;
+  // the routes-table rows that differ, either way (EXCEPT compares NULLs as equal)
+  await db.run(`CREATE OR REPLACE TEMP TABLE af_routes_changed AS
+    SELECT DISTINCT callsign FROM (
+      (SELECT * FROM ${legs.table} EXCEPT SELECT * FROM read_parquet(${sqlString(prevRoutes)}))
+      UNION ALL (SELECT * FROM read_parquet(${sqlString(prevRoutes)}) EXCEPT SELECT * FROM ${legs.table}))`);
+  const parts = [
+    // a leg with one end heard is the only kind the routes table fills (legs_routed): a superset, cheap to test
+    `SELECT l.hex FROM legs l JOIN af_routes_changed c ON c.callsign = upper(trim(l.callsign)) WHERE (l.org IS NULL) <> (l.dst IS NULL)`,
+  ];
+  if (days.added.length) parts.push(`SELECT hex FROM legs WHERE day IN (${days.added.map((d) => `DATE ${sqlString(d)}`).join(', ')})`);
+  if (days.dropped.length) parts.push(`SELECT hex FROM read_parquet([${days.dropped.map((d) => sqlString(d.file)).join(', ')}])`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE af_changed AS SELECT DISTINCT hex FROM (${parts.join(' UNION ALL ')}) WHERE hex IS NOT NULL`);
+  await db.run(`DROP TABLE af_routes_changed`);
+  const [n] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af_changed`);
+  return n!.n;
+}

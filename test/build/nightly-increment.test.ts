@@ -1,0 +1,100 @@
+// a night that adds a day to the log (and drops the oldest from the window) builds only the
+// airframes whose legs can have changed: its published tree must equal, object for object, a fresh
+// build over the same log. on a small simulated log where some airframes are heard only in the
+// day that leaves the window and some only in the day that enters it, so a restriction that missed
+// either kind would leave a stale document and fail the comparison.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../lib/cli.ts';
+import { NIGHTLY_SPECS, runNightly } from '../../build/nightly.ts';
+import type { Progress } from '../../build/progress.ts';
+import { currentVersion } from '../../artifacts/tree.ts';
+import { openLog } from '../../build/log/read.ts';
+import { dayFile } from '../../build/log/write.ts';
+import { writeFastLog } from '../../sim/log.ts';
+import { loadWorld } from '../../sim/world.ts';
+import { ROOT } from '../helpers/processes.ts';
+
+process.env.TZ = 'UTC';
+const REF = join(ROOT, 'test/fixtures/ref-small');
+
+/** the hexes heard in each day of the log */
+async function hexesByDay(log: string): Promise<Map<string, Set<string>>> {
+  const l = await openLog(log, { threads: 1 });
+  try {
+    const out = new Map<string, Set<string>>();
+    for (const r of await l.rows(`SELECT DISTINCT strftime(day, '%Y-%m-%d') AS day, hex FROM legs`)) {
+      const day = r.day as string;
+      if (!out.has(day)) out.set(day, new Set());
+      out.get(day)!.add(r.hex as string);
+    }
+    return out;
+  } finally {
+    l.close();
+  }
+}
+
+test('an increment builds only the airframes of the new and dropped days, and publishes the tree a fresh build makes', { timeout: 240_000 }, async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-increment-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const log = join(tmp, 'log');
+  const world = loadWorld({ ref: REF, routeRows: 0 });
+  // more airframes than legs a day: many fly on one day of the four only
+  const sim = { out: log, seed: 7, legsPerDay: 400, airframes: 3000, threads: 1 };
+  await writeFastLog(world, { ...sim, start: '2025-06-01', days: 6 });
+  const steps: string[] = [];
+  const recording: Progress = { start: (name) => void steps.push(name), tick: () => {}, done: () => {} };
+  const run = (artifacts: string, nowMs: number) => {
+    const c = parseConfig(NIGHTLY_SPECS, ['--ref', REF, '--log', log, '--artifacts', artifacts, '--bundles', '', '--no-accuracy', '--skip-log', '--window-days', '5'], {}).config;
+    return runNightly(c, recording, () => {}, nowMs);
+  };
+  const nights = join(tmp, 'nights');
+  const first = await run(nights, Date.UTC(2026, 10, 25, 3));
+  const before = currentVersion(nights)!;
+  assert.equal(first.archiveThrough, '2025-06-06');
+  // the next day: 2025-06-07 enters the window, 2025-06-02 leaves it
+  await writeFastLog(world, { ...sim, start: '2025-06-07', days: 1 });
+  const nowMs = Date.UTC(2026, 10, 26, 3);
+  steps.length = 0;
+  await run(nights, nowMs);
+  const night = currentVersion(nights)!;
+  const step = steps.find((s) => s.startsWith('airframes')) ?? '';
+  const restricted = /^airframes \((\d+) with legs in the 1 new and 1 dropped days or a changed route\)$/.exec(step);
+  assert.ok(restricted, `the increment took the restricted path: ${step}`);
+  const fresh = join(tmp, 'fresh');
+  await run(fresh, nowMs);
+  const full = currentVersion(fresh)!;
+
+  // the cases that make this test able to fail: airframes heard only in the dropped day, only in the new one
+  const byDay = await hexesByDay(log);
+  const only = (day: string, others: string[]) => [...byDay.get(day)!].filter((h) => others.every((o) => !byDay.get(o)!.has(h)));
+  const between = ['2025-06-03', '2025-06-04', '2025-06-05', '2025-06-06'];
+  const onlyDropped = only('2025-06-02', [...between, '2025-06-07']);
+  const onlyNew = only('2025-06-07', ['2025-06-02', ...between]);
+  assert.ok(onlyDropped.length >= 5 && onlyNew.length >= 5, `heard only in the dropped day: ${onlyDropped.length}, only in the new day: ${onlyNew.length}`);
+  const doc = (v: typeof night, hex: string) => v.manifest.objects[`v1/airframes/${hex}`]?.sha256;
+  for (const hex of [...onlyDropped, ...onlyNew]) assert.notEqual(doc(night, hex), doc(before, hex), `airframe ${hex} changed`);
+
+  // object for object, the increment's tree is the fresh build's
+  const keysOf = (v: typeof night) => Object.keys(v.manifest.objects).sort();
+  assert.deepEqual(keysOf(night), keysOf(full));
+  const differ = keysOf(full).filter((k) => night.manifest.objects[k]!.sha256 !== full.manifest.objects[k]!.sha256);
+  assert.deepEqual(differ, []);
+  // and the restriction did something: fewer airframes aggregated than the window heard
+  const heard = new Set([...byDay].filter(([d]) => d >= '2025-06-02').flatMap(([, h]) => [...h]));
+  assert.ok(Number(restricted[1]) < heard.size, `${restricted[1]} aggregated of ${heard.size} heard`);
+
+  // a day rewritten in place (late traces): its earlier legs are gone, so every airframe is aggregated
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  const file = dayFile(log, '2025-06-05');
+  await db.run(`COPY (SELECT * FROM read_parquet('${file}') OFFSET 1) TO '${file}.new' (FORMAT parquet)`);
+  db.closeSync();
+  renameSync(`${file}.new`, file);
+  steps.length = 0;
+  await run(nights, Date.UTC(2026, 10, 27, 3));
+  assert.ok(steps.includes('airframes'), `the full path: ${steps.find((s) => s.startsWith('airframes'))}`);
+});
