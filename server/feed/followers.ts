@@ -3,8 +3,9 @@
 // request for more than one slice. a slice is bounded in time, not in records: it reads the clock
 // every `chunk` records and yields once `budgetMs` has passed (1,000 records a slice, the rule
 // before, took 9-25 ms of the serving thread under load: bench/stall.ts). the first slice waits for
-// the next turn of the loop too, so a snapshot's arrival is only its hand-over. a snapshot the ingest thread prepared has no record objects:
-// its records are read through one view over its columns (live/columns.ts), no JSON, no garbage.
+// the next turn of the loop too, so a snapshot's arrival is only its hand-over. a snapshot the
+// ingest thread prepared has no record objects: its records are read through one view over its
+// columns (live/columns.ts), no JSON, no garbage.
 import type { AircraftRecord, FeedSnapshot } from './record.ts';
 import { RecordView } from '../live/columns.ts';
 import { SearchIndex } from '../live/search-index.ts';
