@@ -17,6 +17,7 @@ import { assertSafeKey, fileOf } from '../../artifacts/keys.ts';
 import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
 import { writeGzipped } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
+import { asBuffer } from '../../lib/bytes.ts';
 import { validationSampler, type ValidateMode } from './validate-sample.ts';
 
 /** texts from this length on (an airframe, a board) go to the workers as their UTF-8 bytes, moved, not copied */
@@ -83,7 +84,7 @@ export class ArtifactWriter {
    * worker, not copied: the caller must not touch them again.
    */
   putJson(key: string, json: string | Uint8Array, doc?: unknown): void {
-    this.check(key, () => (doc !== undefined ? doc : JSON.parse(typeof json === 'string' ? json : Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8'))));
+    this.check(key, () => (doc !== undefined ? doc : JSON.parse(typeof json === 'string' ? json : asBuffer(json).toString('utf8'))));
     this.store(key, json);
   }
 

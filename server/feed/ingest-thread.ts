@@ -8,6 +8,7 @@ import type { ParseResult } from './parse.ts';
 import type { AircraftRecord, FeedSnapshot } from './record.ts';
 import type { SnapshotParts } from '../live/prepare.ts';
 import type { IngestControl, IngestJob, IngestReply, IngestTimes } from './ingest-worker.ts';
+import { asBuffer } from '../../lib/bytes.ts';
 
 /** what a job gives back: the parse's verdict (reason `read_error` for a file not read) and its counts */
 export interface IngestResult {
@@ -130,6 +131,6 @@ function preparedSnapshot(id: number, now: number, messages: number | undefined,
 /** The records read back from the body, which holds them as JSON joined by commas (tests and tools; the server reads the columns). */
 function recordsOf(p: SnapshotParts): AircraftRecord[] {
   if (p.total === 0) return [];
-  const text = Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength).toString('utf8', p.start[0]!, p.end[p.total - 1]!);
+  const text = asBuffer(p.body).toString('utf8', p.start[0]!, p.end[p.total - 1]!);
   return JSON.parse(`[${text}]`) as AircraftRecord[];
 }

@@ -3,6 +3,7 @@
 // serving thread then takes a 12k snapshot without parsing JSON or making an object per aircraft
 // (reading the records back with JSON.parse cost ~43 ms a snapshot and most of the GC pauses).
 import type { AircraftRecord } from '../feed/record.ts';
+import { asBuffer, ownUtf8 } from '../../lib/bytes.ts';
 
 /**
  * one text field of every record: record i's value is text[off[i], off[i+1]) in UTF-8; empty is
@@ -48,10 +49,7 @@ function texts(list: readonly AircraftRecord[], get: (a: AircraftRecord) => stri
     at += Buffer.byteLength(parts[i]!);
   }
   off[list.length] = at;
-  // a buffer of its own (transferable: not a slice of Node's pool)
-  const text = new Uint8Array(at);
-  Buffer.from(text.buffer, 0, at).write(parts.join(''), 'utf8');
-  return { text, off };
+  return { text: ownUtf8(parts.join('')), off };
 }
 
 export function recordColumns(list: readonly AircraftRecord[]): RecordColumns {
@@ -82,7 +80,7 @@ interface TextReader {
   bytes: Buffer;
   off: Int32Array;
 }
-const reader = (c: TextColumn): TextReader => ({ bytes: Buffer.from(c.text.buffer, c.text.byteOffset, c.text.byteLength), off: c.off });
+const reader = (c: TextColumn): TextReader => ({ bytes: asBuffer(c.text), off: c.off });
 const str = (c: TextReader, i: number) => (c.off[i] === c.off[i + 1] ? undefined : c.bytes.toString('utf8', c.off[i]!, c.off[i + 1]!));
 
 /**

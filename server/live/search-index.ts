@@ -6,6 +6,7 @@
 // buffer stays outside the receiving thread's heap, where ~400 KB of key strings a snapshot had
 // filled a serving worker's old generation and set off a full collection every 2.4 s.
 import type { AircraftRecord } from '../feed/record.ts';
+import { asBuffer, ownUtf8 } from '../../lib/bytes.ts';
 
 export type SearchField = 'hex' | 'callsign' | 'reg' | 'type' | 'squawk';
 const FIELDS: readonly SearchField[] = ['hex', 'callsign', 'reg', 'type', 'squawk'];
@@ -48,7 +49,7 @@ function table(list: readonly AircraftRecord[], field: SearchField): KeyTable {
   pairs.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]));
   const off = new Int32Array(pairs.length + 1);
   const ids = new Int32Array(pairs.length);
-  const keys = bytesOf(pairs.map((p) => p[0]).join(''));
+  const keys = ownUtf8(pairs.map((p) => p[0]).join(''));
   let at = 0;
   for (let k = 0; k < pairs.length; k++) {
     off[k] = at;
@@ -59,19 +60,12 @@ function table(list: readonly AircraftRecord[], field: SearchField): KeyTable {
   return { keys, off, ids };
 }
 
-/** A string's UTF-8 bytes in a buffer of their own (transferable: not a slice of Node's pool). */
-function bytesOf(text: string): Uint8Array {
-  const out = new Uint8Array(Buffer.byteLength(text));
-  Buffer.from(out.buffer, 0, out.length).write(text, 'utf8');
-  return out;
-}
 
-const textOf = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
 /** The search tables of a snapshot's records (feed order). */
 export function searchParts(list: readonly AircraftRecord[]): SearchParts {
   const hexWidth = list.reduce((w, a) => Math.max(w, Buffer.byteLength(a.hex)), 1);
-  const hexes = bytesOf(list.map((a) => a.hex + ' '.repeat(hexWidth - Buffer.byteLength(a.hex))).join(''));
+  const hexes = ownUtf8(list.map((a) => a.hex + ' '.repeat(hexWidth - Buffer.byteLength(a.hex))).join(''));
   const tables = {} as Record<SearchField, KeyTable>;
   for (const f of FIELDS) tables[f] = table(list, f);
   return { hexes, hexWidth, tables };
@@ -82,8 +76,8 @@ export class SearchIndex {
   private readonly keyText: Record<SearchField, Buffer>;
 
   constructor(readonly parts: SearchParts) {
-    this.hexText = textOf(parts.hexes);
-    this.keyText = Object.fromEntries(FIELDS.map((f) => [f, textOf(parts.tables[f].keys)])) as Record<SearchField, Buffer>;
+    this.hexText = asBuffer(parts.hexes);
+    this.keyText = Object.fromEntries(FIELDS.map((f) => [f, asBuffer(parts.tables[f].keys)])) as Record<SearchField, Buffer>;
   }
 
   static of(list: readonly AircraftRecord[]): SearchIndex {

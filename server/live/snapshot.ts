@@ -12,12 +12,12 @@ import { BROTLI_QUALITY, CLOSE_LIST, GZIP_LEVEL, listHead, prepareParts, type Sn
 import { brotliOptions } from '../../lib/brotli.ts';
 import { GZIP_MIN_BYTES } from '../http/respond.ts';
 import type { Payload } from '../http/types.ts';
+import { asBuffer } from '../../lib/bytes.ts';
 
 const gzipAsync = promisify(gzip);
 /** distinct boxes whose answers a snapshot keeps (about 300 KB each at most, with the gzip) */
 const BOX_CACHE = 32;
 const brotliAsync = promisify(brotliCompress);
-const asBuffer = (u: Uint8Array) => (Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
 
 export class PreparedSnapshot {
   /** snapshot time, unix seconds */

@@ -20,6 +20,7 @@ import type { FeedSnapshot } from '../feed/record.ts';
 import { LiveState } from '../live/state.ts';
 import { attachStream, type Stream } from '../stream/socket.ts';
 import type { Log } from '../../lib/log.ts';
+import { asBuffer } from '../../lib/bytes.ts';
 import { Longest, LoopStall, STALL_WINDOW_MS } from '../loop-stall.ts';
 import type { FromWorker, Observation, ServeWorkerData, ToWorker } from './protocol.ts';
 
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
     } else if (m.t === 'reply') {
       const w = waiting.get(m.id);
       waiting.delete(m.id);
-      if (w && !w.aborted()) w.write({ status: m.status, headers: m.headers, body: Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength), ...(m.headLength !== undefined && { headLength: m.headLength }) });
+      if (w && !w.aborted()) w.write({ status: m.status, headers: m.headers, body: asBuffer(m.body), ...(m.headLength !== undefined && { headLength: m.headLength }) });
     } else if (m.t === 'stop') {
       for (const t of timers) clearInterval(t);
       stall.stop();
