@@ -3,6 +3,7 @@
 // to a file descriptor as the server writes stdout), in alternating rounds.
 //   npx tsx bench/access-log.ts [--requests 20000] [--connections 32] [--rounds 3]
 // prints a markdown table: req/s and p50/p99 per round, then the access log's own cost per line.
+import './help.ts';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 // log shaped like a schedule (a callsign keeps its origin, destination and time of day, with
 // jitter, so boards form). usage: node --import tsx bench/build-airports-alliances.ts [legs=1000000] [airframes=20000]
 // prints wall time and peak RSS per builder.
+import './help.ts';
 import type { Progress } from '../build/progress.ts';
 import { buildAirports } from '../build/artifacts/airports.ts';
 import { buildAlliances } from '../build/artifacts/alliances.ts';

@@ -1,6 +1,7 @@
 // benchmark (run by hand, never a test): routes, airframes and refdata builders over a seeded
 // synthetic log. usage: node --import tsx bench/build-routes-airframes.ts [legs=1000000] [airframes=20000]
 // prints wall time and peak RSS per builder.
+import './help.ts';
 import { silentProgress } from '../build/progress.ts';
 import { buildRoutes } from '../build/artifacts/flight-routes.ts';
 import { loadRefAirports } from '../build/artifacts/duck.ts';

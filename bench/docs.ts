@@ -9,6 +9,7 @@
 //             nothing new; the hard-link copy of the previous version (cp -al) is timed apart
 // configurations alternate within each round (the machine is shared: compare rows of one run).
 // usage: npx tsx bench/docs.ts [--docs 40000] [--shape route|airframe] [--runs 3] [--workers 0,1,2] [--dir /tmp]
+import './help.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,7 @@
 // benchmark, run by hand: the longest event-loop stall while the server takes an absurd but valid
 // feed (the real 12k readsb snapshot repeated 9 times: 58 MB, 111,600 aircraft, capped to 50,000),
 // parsed on this thread and on the ingest thread. usage: npx tsx bench/feed-stall.ts
+import './help.ts';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeFileSync, readFileSync, mkdtempSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';

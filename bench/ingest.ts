@@ -5,6 +5,7 @@
 // JSON.parse reference path (parseFeedJson, then JSON.stringify per record in prepare). the two
 // paths run interleaved, so a machine shared with other work loads both alike.
 // the whole-body gzip runs on the libuv pool (off the main thread): timed apart, wall clock.
+import './help.ts';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { cpus } from 'node:os';

@@ -2,6 +2,7 @@
 //   npx tsx bench/log.ts [--files 3000] [--days 2] [--runs 3]
 // input: the 22 real sample traces and the real ac671b trace, replicated with new hexes and
 // seeded time shifts into a generated tree under .bench/log (kept between runs).
+import './help.ts';
 import { mulberry32 } from '../lib/random.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,6 +4,7 @@
 // (X-Forwarded-For from a trusted proxy) so every answer is a 200 that was counted.
 //   npx tsx bench/ratelimit.ts [--requests 20000] [--connections 32]
 // prints a markdown table: req/s and p50/p99 per mode.
+import './help.ts';
 import { cpus } from 'node:os';
 import { startServer } from '../server/http/uws.ts';
 import { SharedLimits } from '../server/http/shared-limits.ts';

@@ -1,5 +1,6 @@
 // locate() throughput over the shipped snapshot: seeded points, half on real runways (hits),
 // half uniformly random (mostly misses). run: node --import tsx bench/refdata-locate.bench.ts
+import './help.ts';
 import { mulberry32 } from '../lib/random.ts';
 import { readRefFile } from '../lib/reference/index.ts';
 import { parseAirports } from '../lib/reference/airports.ts';

@@ -1,6 +1,7 @@
 // benchmark (by hand, not a test): how long the simulator takes to make its outputs.
 //   npx tsx bench/sim.ts [--runs 3] [--history-aircraft 3000] [--log-days 365] [--skip-log] [--live-only]
 // seeded (seed 1); min and median of the runs; the outputs go to .bench/sim and are kept.
+import './help.ts';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -1,5 +1,6 @@
 // stations: parse cost of a big feeder list, and the private-status lookup for a known vs an unknown UUID.
 // run by hand: node --import tsx bench/stations.bench.ts [stations=10000]
+import './help.ts';
 import { StationKeys } from '../server/stations/ids.ts';
 import { parseFeederList } from '../server/stations/parse.ts';
 import { Roster } from '../server/stations/roster.ts';

@@ -5,6 +5,7 @@
 // rates compare settings measured in the same run). each level runs twice: with the upload's
 // hand-signed PUT, and with the AWS SDK's PutObject in its place (what the SDK costs).
 // usage: node --import tsx bench/upload.ts [--objects 20000] [--concurrency 1,8,32,64] [--store-dir /tmp]
+import './help.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
