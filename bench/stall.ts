@@ -5,6 +5,9 @@
 //   npx tsx bench/stall.ts [--seconds 40] [--root <another checkout>] [--wrk] [--server-args "A B"] [--node-args "A B"]
 // --root runs another checkout's server on the same feed (e.g. a worktree of an older commit);
 // --wrk loads it meanwhile with `wrk -t2 -c64` on /v2/point/50/8.5/25 (wrk's p99 is printed too).
+// beside it runs a bare Node process that does nothing but measure its own event-loop delay the same
+// way: the machine's floor, what the OS scheduler alone costs a thread that never works (the machine
+// is shared; a server's stall can be no lower than this floor, whatever the server does).
 import { spawn, execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -50,6 +53,21 @@ const get = (path: string): Promise<{ status: number; text: string }> =>
 writeFeed();
 const child = spawn('node', [...words('node-args'), '--import', 'tsx', join(ROOT, 'server/main.ts'), '--host', '127.0.0.1', '--port', String(PORT), '--feed', feed, '--no-rate-limits', ...words('server-args')], { cwd: ROOT, stdio: ['ignore', process.argv.includes('--node-args') ? 'inherit' : 'ignore', 'inherit'] });
 const refresher = setInterval(writeFeed, 1000);
+// the floor: an idle process's own event-loop delay per 5 s window, one JSON line per window
+const FLOOR = `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 1 }); h.enable();
+setInterval(() => { console.log(JSON.stringify({ max: h.max / 1e6, p99: h.percentile(99) / 1e6 })); h.reset(); }, 5000);`;
+const floor = spawn('node', ['-e', FLOOR], { stdio: ['ignore', 'pipe', 'inherit'] });
+const floorWindows: { max: number; p99: number }[] = [];
+let floorOn = false;
+let floorText = '';
+floor.stdout.setEncoding('utf8').on('data', (c: string) => {
+  floorText += c;
+  for (let nl = floorText.indexOf('\n'); nl >= 0; nl = floorText.indexOf('\n')) {
+    const line = floorText.slice(0, nl);
+    floorText = floorText.slice(nl + 1);
+    if (floorOn) floorWindows.push(JSON.parse(line) as { max: number; p99: number });
+  }
+});
 try {
   for (let i = 0; ; i++) {
     if (i > 300 || child.exitCode !== null) throw new Error('the server did not come up');
@@ -58,6 +76,7 @@ try {
   }
   // warm-up: the trace store and the estimator fill, the JIT settles
   await new Promise((r) => setTimeout(r, 10_000));
+  floorOn = true;
   const load = WRK ? new Promise<string>((ok) => execFile('wrk', ['-t2', '-c64', `-d${SECONDS}s`, '--latency', `http://127.0.0.1:${PORT}/v2/point/50.0/8.5/25`], (_e, out) => ok(out))) : null;
   // per serving thread (0: the main thread; each --serve-threads worker reports its own window)
   const windows = new Map<string, { max: number; p99: number }[]>();
@@ -80,10 +99,14 @@ try {
     }
   }
   console.log(`root ${ROOT}; node ${process.version}; ${SECONDS} s, a 12,400-aircraft snapshot every second; load average ${loadavg()[0]!.toFixed(1)}${WRK ? '; under wrk -t2 -c64 (point 25 nm)' : ''}`);
-  for (const [thread, ws] of [...windows].sort()) {
+  const summary = (name: string, ws: { max: number; p99: number }[]) => {
     const maxes = ws.map((w) => w.max).sort((a, b) => a - b);
-    console.log(`thread ${thread} (${thread === '0' ? 'main' : 'worker'}): event-loop delay, per 5 s window: max ${maxes.map((v) => v.toFixed(1)).join(' ')} ms`);
-    console.log(`  median of window maxima ${maxes[maxes.length >> 1]!.toFixed(1)} ms, worst ${maxes.at(-1)!.toFixed(1)} ms; p99 of samples ${ws.map((w) => w.p99.toFixed(1)).join(' ')} ms`);
+    console.log(`${name}: event-loop delay, per 5 s window: max ${maxes.map((v) => v.toFixed(1)).join(' ')} ms`);
+    if (maxes.length) console.log(`  median of window maxima ${maxes[maxes.length >> 1]!.toFixed(1)} ms, worst ${maxes.at(-1)!.toFixed(1)} ms; p99 of samples ${ws.map((w) => w.p99.toFixed(1)).join(' ')} ms`);
+  };
+  summary('floor (an idle Node process beside it, measuring itself)', floorWindows);
+  for (const [thread, ws] of [...windows].sort()) {
+    summary(`thread ${thread} (${thread === '0' ? 'main' : 'worker'})`, ws);
     for (const [k, v] of [...blocking].filter(([k]) => k.startsWith(`${thread} `)).sort()) {
       console.log(`  its own work, longest per window, ${k.slice(thread.length + 1)}: ${v.map((x) => x.toFixed(1)).join(' ')} ms`);
     }
@@ -94,6 +117,7 @@ try {
   }
 } finally {
   clearInterval(refresher);
+  floor.kill('SIGTERM');
   child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }
