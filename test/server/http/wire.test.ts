@@ -223,10 +223,18 @@ test('a transient body (a scratch buffer the thread reuses) reaches the client a
     scratch[size - 1] = 0x22;
   };
   const served = (byte: number, size: number) => `"${String.fromCharCode(byte).repeat(size - 2)}"`;
-  const s = await serve([{ pattern: '/scratch', bucket: 'aircraft', handler: () => ({ body: { raw: scratch.subarray(0, size), transient: true } }) }, ...routes], { rateLimits: false, gzipOffLoop: 32 * 1024 });
+  // resolved by the handler: its continuation runs once the answer has been handed over (the
+  // pipeline's synchronous part done), the moment the thread's next answer could overwrite the scratch
+  let handed: () => void = () => {};
+  const nextAnswer = () => new Promise<void>((r) => (handed = r));
+  const s = await serve([{ pattern: '/scratch', bucket: 'aircraft', handler: () => {
+    handed();
+    return { body: { raw: scratch.subarray(0, size), transient: true } };
+  } }, ...routes], { rateLimits: false, gzipOffLoop: 32 * 1024 });
   try {
     // 1. backpressure: 8 MB to a client that reads nothing at first; uws holds what the socket did not take
     fill(0x61);
+    const answered1 = nextAnswer();
     const text = await new Promise<string>((resolve, reject) => {
       const sock = connect(s.port, '127.0.0.1');
       const chunks: Buffer[] = [];
@@ -245,8 +253,10 @@ test('a transient body (a scratch buffer the thread reuses) reaches the client a
       sock.write(get('/scratch'));
       sock.pause();
       // the answer is handed over: the thread's next answer overwrites the scratch
-      setTimeout(() => fill(0x62), 100);
-      setTimeout(() => sock.resume(), 300);
+      void answered1.then(() => {
+        fill(0x62);
+        setTimeout(() => sock.resume(), 200);
+      });
     });
     const want = served(0x61, scratch.length);
     assert.ok(text === want, `the body is the one answered, not the scratch rewritten since (b at ${text.indexOf('b')})`);
@@ -255,8 +265,9 @@ test('a transient body (a scratch buffer the thread reuses) reaches the client a
     size = 256 * 1024;
     fill(0x63);
     const busy = Array.from({ length: 4 }, () => new Promise((r) => pbkdf2('x', 'y', 200_000, 32, 'sha256', r)));
+    const answered2 = nextAnswer();
     const answer = s.get('/scratch', { headers: { 'accept-encoding': 'gzip' } });
-    await new Promise((r) => setTimeout(r, 20));
+    await answered2;
     fill(0x64);
     const r = await answer;
     await Promise.all(busy);
