@@ -189,6 +189,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     trustProxy: c.trustProxy,
     rateLimits: c.rateLimits,
     gzipOffLoop: c.gzipOffLoop,
+    shedCompressionAt: c.shedCompressionAt / 100,
     ...(shared ? { shared } : {}),
     ...(table ? { limiter: table } : {}),
     clock: services.clock,

@@ -24,6 +24,7 @@ export interface ServerConfig extends CreditsConfig, LogConfig {
   streamPerIp: number;
   streamMaxBuffer: number;
   gzipOffLoop: number;
+  shedCompressionAt: number;
   serveThreads: number;
   heapGrowthPercent: number;
   rateLimits: boolean;
@@ -118,6 +119,15 @@ export const serverOptions: Specs<ServerConfig> = {
     flag: 'gzip-off-loop', env: 'CONTRAIL_GZIP_OFF_LOOP', kind: 'int', default: 32 * 1024,
     help: 'bytes from which an answer compressed per request is gzipped off the serving thread (0: always on it)',
     check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
+  },
+  // a serving thread busy this share of its time (event-loop utilisation over 0.5 s windows) stops
+  // compressing answers made for one request (points, varied boxes) and sends them as they are,
+  // until it falls 20 points below; shared answers keep their prepared gzip (server/http/compress-shed.ts).
+  // 90: only a saturated thread sheds. 0: always compress, whatever the load
+  shedCompressionAt: {
+    flag: 'shed-compression-at', env: 'CONTRAIL_SHED_COMPRESSION_AT', kind: 'int', default: 90,
+    help: 'percent of a serving thread\'s time busy from which answers made for one request go out uncompressed (0: never)',
+    check: (v) => (v >= 0 && v <= 100 ? undefined : 'must be 0..100'),
   },
   // the main thread plus workers on the same port (SO_REUSEPORT), each answering from its copy of
   // the snapshot; the limits are one table for all of them. 2 on this 2-core machine: faster in

@@ -9,6 +9,7 @@ import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
 import type { RateDecision } from './ratelimit.ts';
 import { acceptedCodings, encodeError, encodeNotModified, encodeReply, etagMatches, gzipOffLoop, type Codings, type Wire } from './respond.ts';
 import { decodePath, Router, type Match } from './router.ts';
+import type { CompressionShed } from './compress-shed.ts';
 import type { Observed, Req, Route } from './types.ts';
 
 /** request headers the pipeline reads (range and if-range: the researchers' Parquet files are read in parts) */
@@ -39,6 +40,8 @@ export interface PipelineOptions {
   clock: () => number;
   /** bytes from which a body compressed per request is gzipped on the libuv pool (0: never) */
   gzipOffLoop: number;
+  /** while it sheds, answers made for one request are not compressed (compress-shed.ts); absent: always compressed */
+  shed?: CompressionShed;
   log: Log;
   observe?: (route: string, bucket: string, status: number, ms: number, req: Observed) => void;
   /**
@@ -69,6 +72,7 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
   const router = new Router(routes);
   const { limiter, log, observe } = opts;
   const offLoop = opts.gzipOffLoop;
+  const shed = opts.shed;
 
   function send(f: Flight, w: Wire): void {
     if (observe) observe(f.route, f.bucket, Number(w.status.slice(0, 3)), performance.now() - f.started, { method: f.r.method, path: f.path, get ip() { return f.r.ip(); }, bytes: f.head ? 0 : w.body.length });
@@ -90,8 +94,11 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
     try {
       const rep = match.route.handler(req);
       if (etagMatches(r.headers['if-none-match'], rep.etag)) return send(f, encodeNotModified(rep, cache, rl));
-      const later = f.head ? null : gzipOffLoop(rep, f.codings, offLoop);
-      if (!later) return send(f, encodeReply(rep, f.codings, cache, rl));
+      // a saturated thread sends what would be compressed for this request alone as it is
+      const compress = !shed || f.head || !f.codings.gzip || shed.allow();
+      const later = f.head || !compress ? null : gzipOffLoop(rep, f.codings, offLoop);
+      if (!later) return send(f, encodeReply(rep, f.codings, cache, rl, compress));
+      if (shed) shed.track(later);
       // a client gone meanwhile is not written to (send checks `aborted`)
       later.then(
         (z) => send(f, encodeReply(z, f.codings, cache, rl)),

@@ -104,12 +104,16 @@ export function gzipOffLoop(r: Reply, codings: Codings, minBytes: number): Promi
 
 type Coding = 'br' | 'gzip' | null;
 
-/** Choose the bytes for a payload: prepared brotli or gzip when accepted, else raw; compress or inflate as needed. */
-function chooseEncoding(body: Payload, ok: Codings): { bytes: Buffer; coding: Coding } {
+/**
+ * Choose the bytes for a payload: prepared brotli or gzip when accepted, else raw; compress or
+ * inflate as needed. `compressNow` false: a body with no prepared encoding goes out as it is
+ * (compression shed: compress-shed.ts).
+ */
+function chooseEncoding(body: Payload, ok: Codings, compressNow: boolean): { bytes: Buffer; coding: Coding } {
   if (ok.br && body.br) return { bytes: body.br, coding: 'br' };
   if (ok.gzip) {
     if (body.gz) return { bytes: body.gz, coding: 'gzip' };
-    if (body.raw && body.raw.length >= GZIP_MIN_BYTES) return { bytes: gzipSync(body.raw, perRequest(body.raw)), coding: 'gzip' };
+    if (compressNow && body.raw && body.raw.length >= GZIP_MIN_BYTES) return { bytes: gzipSync(body.raw, perRequest(body.raw)), coding: 'gzip' };
     return { bytes: body.raw ?? Buffer.alloc(0), coding: null };
   }
   if (body.raw) return { bytes: body.raw, coding: null };
@@ -133,8 +137,8 @@ function jsonBlock(cacheControl: string): [string, string] {
   return b;
 }
 
-export function encodeReply(r: Reply, codings: Codings, cacheControl: string, extra: [string, string][]): Wire {
-  const { bytes, coding } = chooseEncoding(r.body, r.compressed ? NO_CODINGS : codings);
+export function encodeReply(r: Reply, codings: Codings, cacheControl: string, extra: [string, string][], compressNow = true): Wire {
+  const { bytes, coding } = chooseEncoding(r.body, r.compressed ? NO_CODINGS : codings, compressNow);
   if (!r.headers) {
     // the common case: the policy's pre-built block, then what varies
     const headers = [jsonBlock(r.cacheControl ?? cacheControl), ...extra];

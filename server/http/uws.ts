@@ -7,6 +7,7 @@ import { ClientIp } from './client-ip.ts';
 import { WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter, type RateDecision } from './ratelimit.ts';
 import { encodeError, headerBlock, type Wire } from './respond.ts';
+import { CompressionShed } from './compress-shed.ts';
 import { HEADERS_READ, makePipeline, type Incoming, type Limits, type Pipeline } from './pipeline.ts';
 import type { Observed, Route } from './types.ts';
 import type * as Uws from 'uWebSockets.js';
@@ -44,6 +45,8 @@ export interface ServerOptions {
   clock?: () => number;
   /** bytes from which a body compressed per request is gzipped on the libuv pool (0: never; ServerConfig.gzipOffLoop) */
   gzipOffLoop?: number;
+  /** this thread's event-loop utilisation (0..1] from which answers made for one request go out uncompressed (0 or absent: never; ServerConfig.shedCompressionAt) */
+  shedCompressionAt?: number;
   log?: Log;
   /** hears every answer: the route pattern, its bucket, the status, the time taken, and the request (for the access log) */
   observe?: (route: string, bucket: string, status: number, ms: number, req: Observed) => void;
@@ -69,6 +72,8 @@ export interface SocketEdge {
 
 export interface Running {
   port: number;
+  /** this thread's compression shedding (null: off) */
+  shed: CompressionShed | null;
   /** stop listening (open connections finish) */
   close(): void;
   /** stop listening and close every open connection (a serving thread that ends) */
@@ -100,7 +105,9 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     refuse: (res, err, rl) => writeWire(res, encodeError(err, rl), false),
   });
 
-  const pipeline = makePipeline(routes, { rateLimits: opts.rateLimits, limiter, ...(opts.shared ? { shared: opts.shared } : {}), clock, gzipOffLoop: opts.gzipOffLoop ?? 0, log, ...(opts.observe ? { observe: opts.observe } : {}), ...(opts.unrouted ? { unrouted: opts.unrouted } : {}) });
+  const shed = opts.shedCompressionAt ? new CompressionShed(opts.shedCompressionAt) : null;
+  const unwatch = shed?.watch() ?? (() => {});
+  const pipeline = makePipeline(routes, { rateLimits: opts.rateLimits, limiter, ...(opts.shared ? { shared: opts.shared } : {}), clock, gzipOffLoop: opts.gzipOffLoop ?? 0, ...(shed ? { shed } : {}), log, ...(opts.observe ? { observe: opts.observe } : {}), ...(opts.unrouted ? { unrouted: opts.unrouted } : {}) });
   app.any('/*', (res, uReq) => {
     let aborted = false;
     let answered = false;
@@ -147,10 +154,13 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
         port: uws.us_socket_local_port(socket),
         limiter,
         pipeline,
+        shed,
         close: () => {
+          unwatch();
           uws.us_listen_socket_close(socket);
         },
         closeAll: () => {
+          unwatch();
           uws.us_listen_socket_close(socket);
           // typed in no .d.ts of this build, present in its binary
           (app as unknown as { close?: () => void }).close?.();

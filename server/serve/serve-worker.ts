@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     trustProxy: c.trustProxy,
     rateLimits: c.rateLimits,
     gzipOffLoop: c.gzipOffLoop,
+    shedCompressionAt: c.shedCompressionAt / 100,
     ...(table && { limiter: table }),
     ...(shared && { shared }),
     log,

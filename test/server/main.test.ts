@@ -80,6 +80,10 @@ test('config: flags override environment, which overrides defaults; lists split 
   assert.equal(loadServerConfig(['--gzip-off-loop', '0'], {}).config.gzipOffLoop, 0);
   assert.equal(loadServerConfig([], { CONTRAIL_GZIP_OFF_LOOP: '65536' }).config.gzipOffLoop, 65536);
   for (const bad of ['-1', '1.5', 'big', '']) assert.throws(() => loadServerConfig(['--gzip-off-loop', bad], {}), ConfigError, bad);
+  assert.equal(config.shedCompressionAt, 90);
+  assert.equal(loadServerConfig(['--shed-compression-at', '0'], {}).config.shedCompressionAt, 0);
+  assert.equal(loadServerConfig([], { CONTRAIL_SHED_COMPRESSION_AT: '75' }).config.shedCompressionAt, 75);
+  for (const bad of ['-1', '101', '0.9', 'high', '']) assert.throws(() => loadServerConfig(['--shed-compression-at', bad], {}), ConfigError, bad);
 });
 
 test('the process logs JSON lines on stdout (not a terminal: auto is json), the access log with --access-log', async () => {
