@@ -5,13 +5,14 @@
 // routes table) holds the callsign too: a callsign whose routes-table row changed (tonight's table
 // against the saved one, both ways, as airframes-changed.ts compares them) is taken out whole and
 // counted again from the window's legs; its other legs route the same with either table. counts
-// fold by sum and a key at 0 is gone. anything unknown (no reuse, a day rewritten in place, a
+// fold by sum and a key at 0 is gone: the night's keys (a few days' legs) are grouped and joined
+// with the saved counts, which are streamed through once, never grouped again. anything unknown (no reuse, a day rewritten in place, a
 // missing state file, a count below zero) gives null: the caller counts the window.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
-import { countRows, saveState, sqlString } from './duck.ts';
+import { allRows, countRows, saveState, sqlString } from './duck.ts';
 import { changedCallsignsSql } from './airframes-changed.ts';
 import { legsRoutedSql } from './flight-routes.ts';
 
@@ -65,18 +66,24 @@ export async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: 
     // a changed callsign's legs, all of the window's, with tonight's table
     if (t.routed && changed) parts.push(`SELECT * FROM (${t.counts(legs.view, isChanged)})`);
     if (days.dropped.length) parts.push(`SELECT * EXCLUDE (n), -n AS n FROM (${t.counts('fold_dropped_routed', keep)})`);
-    await db.run(`CREATE OR REPLACE TEMP TABLE fold_delta AS ${parts.join(' UNION ALL ')}`);
-    await db.run(`CREATE OR REPLACE TEMP TABLE fold_prev AS SELECT * FROM read_parquet(${sqlString(stateFile(prev, t.name))})`);
-    const gone = t.routed ? `SELECT * FROM fold_prev WHERE callsign IN (SELECT callsign FROM fold_changed)` : null;
-    await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name}_touched AS SELECT * FROM fold_delta${gone ? ` UNION ALL ${gone}` : ''}`);
+    await db.run(`CREATE OR REPLACE TEMP TABLE fold_delta AS SELECT * EXCLUDE (n), sum(n)::INTEGER AS n FROM (${parts.join(' UNION ALL ')}) GROUP BY ALL`);
+    const file = sqlString(stateFile(prev, t.name));
+    await db.run(`CREATE OR REPLACE TEMP VIEW fold_prev AS SELECT * FROM read_parquet(${file})${t.routed ? ' WHERE callsign NOT IN (SELECT callsign FROM fold_changed)' : ''}`);
+    const gone = t.routed ? ` UNION ALL SELECT * FROM read_parquet(${file}) WHERE callsign IN (SELECT callsign FROM fold_changed)` : '';
+    await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name}_touched AS SELECT * FROM fold_delta${gone}`);
+    // the keys the night moved, joined with their previous counts (NULL is a key value: IS NOT DISTINCT FROM);
+    // every other previous row is carried over as it is, so the previous counts are streamed, not grouped
+    const cols = (await allRows<{ column_name: string }>(db, `DESCRIBE fold_delta`)).map((r) => `"${r.column_name}"`).filter((c) => c !== '"n"');
+    const on = cols.map((c) => `p.${c} IS NOT DISTINCT FROM d.${c}`).join(' AND ');
+    await db.run(`CREATE OR REPLACE TEMP TABLE fold_moved AS
+      SELECT d.* EXCLUDE (n), (d.n + coalesce(p.n, 0))::INTEGER AS n FROM fold_delta d LEFT JOIN fold_prev p ON ${on}`);
     await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS
-      SELECT * EXCLUDE (n), sum(n)::INTEGER AS n FROM (
-        SELECT * FROM fold_prev${t.routed ? ` WHERE callsign NOT IN (SELECT callsign FROM fold_changed)` : ''}
-        UNION ALL SELECT * FROM fold_delta)
-      GROUP BY ALL HAVING sum(n) <> 0`);
-    negative += await countRows(db, `SELECT * FROM ${t.name} WHERE n < 0`);
+      SELECT p.* FROM fold_prev p ANTI JOIN fold_delta d ON ${on}
+      UNION ALL SELECT * FROM fold_moved WHERE n <> 0`);
+    negative += await countRows(db, `SELECT * FROM fold_moved WHERE n < 0`);
+    await db.run(`DROP TABLE fold_moved`);
     await db.run(`DROP TABLE fold_delta`);
-    await db.run(`DROP TABLE fold_prev`);
+    await db.run(`DROP VIEW fold_prev`);
   }
   await db.run(`DROP TABLE fold_changed`);
   await db.run(`DROP VIEW IF EXISTS fold_dropped_routed`);
