@@ -109,15 +109,16 @@ export function computeRoutes(evidence: Map<string, CallsignEvidence>, ref: RefV
  * observed+catalog when the filled end is one only the catalog supplied; `table_source` is the
  * filling entry's own route_source (what /v1/route/{callsign} says), null when nothing was filled.
  * every column is qualified: an unqualified `route_source` here would be the table's, not the leg's.
+ * `view` is made over `legs` (a view or table with the log's columns): the window's, or other days'.
  */
-const LEGS_ROUTED_SQL = `
-CREATE OR REPLACE TEMP VIEW legs_routed AS
+export const legsRoutedSql = (view: string, legs: string) => `
+CREATE OR REPLACE TEMP VIEW ${view} AS
 WITH j AS (
   SELECT l.*, ao.iata AS org_iata, ad.iata AS dst_iata, r.org AS r_org, r.dst AS r_dst, r.org_seen AS r_org_seen, r.dst_seen AS r_dst_seen,
     r.route_source AS r_source,
     (l.org IS NOT NULL AND l.dst IS NULL AND ao.iata IS NOT NULL AND r.org_ident = l.org) AS fill_dst,
     (l.dst IS NOT NULL AND l.org IS NULL AND ad.iata IS NOT NULL AND r.dst_ident = l.dst) AS fill_org
-  FROM legs l
+  FROM ${legs} l
   LEFT JOIN ref_airports ao ON ao.ident = l.org
   LEFT JOIN ref_airports ad ON ad.ident = l.dst
   LEFT JOIN routes_table r ON r.callsign = upper(trim(l.callsign))
@@ -139,7 +140,7 @@ async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable, _airpor
     for (const [cs, e] of table) yield [cs, e.org, e.dst, e.org_ident, e.dst_ident, e.route_source, e.org_seen, e.dst_seen] as const;
   };
   await loadTable(db, 'routes_table', [['callsign', 'VARCHAR'], ['org', 'VARCHAR'], ['dst', 'VARCHAR'], ['org_ident', 'VARCHAR'], ['dst_ident', 'VARCHAR'], ['route_source', 'VARCHAR'], ['org_seen', 'BOOLEAN'], ['dst_seen', 'BOOLEAN']], rows());
-  await db.run(LEGS_ROUTED_SQL);
+  await db.run(legsRoutedSql('legs_routed', 'legs'));
   return { view: 'legs_routed', table: 'routes_table' };
 }
 

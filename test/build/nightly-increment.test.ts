@@ -1,6 +1,8 @@
 // a night that adds a day to the log (and drops the oldest from the window) builds only the
-// airframes whose legs can have changed: its published tree must equal, object for object, a fresh
-// build over the same log. on a small simulated log where some airframes are heard only in the
+// airframes whose legs can have changed, and folds the day into the schedules' saved counts (the
+// dropped day subtracted, callsigns whose routes-table row changed counted again), as it does the
+// airlines' counts: its published
+// tree must equal, object for object, a fresh build over the same log. on a small simulated log where some airframes are heard only in the
 // day that leaves the window and some only in the day that enters it, so a restriction that missed
 // either kind would leave a stale document and fail the comparison.
 import { test } from 'node:test';
@@ -37,7 +39,7 @@ async function hexesByDay(log: string): Promise<Map<string, Set<string>>> {
   }
 }
 
-test('an increment builds only the airframes of the new and dropped days, and publishes the tree a fresh build makes', { timeout: 240_000 }, async (t) => {
+test('an increment builds only the airframes of the new and dropped days, folds the schedules, and publishes the tree a fresh build makes', { timeout: 240_000 }, async (t) => {
   const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-increment-'));
   t.after(() => rmSync(tmp, { recursive: true, force: true }));
   const log = join(tmp, 'log');
@@ -64,6 +66,13 @@ test('an increment builds only the airframes of the new and dropped days, and pu
   const step = steps.find((s) => s.startsWith('airframes')) ?? '';
   const restricted = /^airframes \((\d+) with legs in the 1 new and 1 dropped days or a changed route\)$/.exec(step);
   assert.ok(restricted, `the increment took the restricted path: ${step}`);
+  // the schedules fold the new day in, the dropped day out, and count the changed callsigns again
+  const schedStep = steps.find((s) => s.startsWith('refdata: schedules')) ?? '';
+  const folded = /^refdata: schedules \(an increment: 1 days added, 1 dropped, (\d+) callsigns' routes changed; (\d+) routes touched\)$/.exec(schedStep);
+  assert.ok(folded, `the schedules took the increment path: ${schedStep}`);
+  assert.ok(Number(folded[1]) > 0, 'some routes-table rows changed, so their callsigns were counted again');
+  const airlinesStep = steps.find((s) => s.startsWith('refdata: airlines')) ?? '';
+  assert.match(airlinesStep, /^refdata: airlines \(an increment: 1 days added, 1 dropped, [1-9]\d* callsigns' routes changed; \d+ callsign prefixes touched\)$/);
   const fresh = join(tmp, 'fresh');
   await run(fresh, nowMs);
   const full = currentVersion(fresh)!;
@@ -83,6 +92,19 @@ test('an increment builds only the airframes of the new and dropped days, and pu
   assert.deepEqual(keysOf(night), keysOf(full));
   const differ = keysOf(full).filter((k) => night.manifest.objects[k]!.sha256 !== full.manifest.objects[k]!.sha256);
   assert.deepEqual(differ, []);
+  // the comparison covers schedules of every kind: changed by the night, gone with the dropped day, new, untouched
+  const sched = (v: typeof night) => Object.keys(v.manifest.objects).filter((k) => k.includes('/schedule/'));
+  const was = new Set(sched(before));
+  const changed = sched(night).filter((k) => was.has(k) && before.manifest.objects[k]!.sha256 !== night.manifest.objects[k]!.sha256);
+  const gone = sched(before).filter((k) => !night.manifest.objects[k]);
+  const added = sched(night).filter((k) => !was.has(k));
+  const same = sched(night).length - changed.length - added.length;
+  assert.ok(changed.length >= 50 && gone.length >= 5 && added.length >= 5 && same >= 50, `schedules changed ${changed.length}, gone ${gone.length}, new ${added.length}, unchanged ${same}`);
+  // and airlines whose counts the night moved, beside ones it did not
+  const airlines = Object.keys(night.manifest.objects).filter((k) => /^v1\/refdata\/airlines\/[A-Z0-9]+$/.test(k));
+  const movedAirlines = airlines.filter((k) => before.manifest.objects[k]?.sha256 !== night.manifest.objects[k]!.sha256);
+  assert.ok(movedAirlines.length >= 10 && airlines.length - movedAirlines.length >= 10, `airlines changed ${movedAirlines.length} of ${airlines.length}`);
+  console.log(`airlines changed ${movedAirlines.length} of ${airlines.length}; schedules changed ${changed.length}, gone ${gone.length}, new ${added.length}, unchanged ${same}`);
   // and the restriction did something: fewer airframes aggregated than the window heard
   const heard = new Set([...byDay].filter(([d]) => d >= '2025-06-02').flatMap(([, h]) => [...h]));
   assert.ok(Number(restricted[1]) < heard.size, `${restricted[1]} aggregated of ${heard.size} heard`);

@@ -1,0 +1,118 @@
+// counts of the window's routed legs kept between builds (in the version's state/), so a night
+// that reuses the previous build (ctx.reuse, ctx.logDays) folds them instead of re-reading the
+// window: the new days' legs added, the dropped days' subtracted (their files as the previous build
+// read them). a table whose keys hold a routed end (org, dst: a missing end is filled from the
+// routes table) holds the callsign too: a callsign whose routes-table row changed (tonight's table
+// against the saved one, both ways, as airframes-changed.ts compares them) is taken out whole and
+// counted again from the window's legs; its other legs route the same with either table. counts
+// fold by sum and a key at 0 is gone: the night's keys (a few days' legs) are grouped and joined
+// with the saved counts, which are streamed through once, never grouped again. anything unknown (no reuse, a day rewritten in place, a
+// missing state file, a count below zero) gives null: the caller counts the window.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { BuildContext, RoutedLegs } from './context.ts';
+import { allRows, countRows, saveState, sqlString } from './duck.ts';
+import { changedCallsignsSql } from './airframes-changed.ts';
+import { legsRoutedSql } from './flight-routes.ts';
+
+export interface CountTable {
+  /** the temp table the counts end in, and state/<name>.parquet */
+  name: string;
+  /** SQL: the counts (key columns, then n INTEGER) of the routed legs `src` (alias l) that pass `where` */
+  counts: (src: string, where: string) => string;
+  /** its keys hold a routed end, and the callsign */
+  routed: boolean;
+}
+
+const stateFile = (dir: string, name: string) => join(dir, 'state', `${name}.parquet`);
+/** the routes table and the window length a family of tables was made with */
+const routesFile = (dir: string, family: string) => join(dir, 'state', `${family}-routes.parquet`);
+const metaFile = (dir: string, family: string) => join(dir, 'state', `${family}.json`);
+
+/** what a fold did: for the progress line, and whether the previous documents' window was tonight's */
+export interface Folded {
+  /** e.g. "1 days added, 1 dropped, 158 callsigns' routes changed" */
+  line: string;
+  /** the previous build's window had tonight's length (documents carry window_days) */
+  sameWindow: boolean;
+}
+
+/**
+ * Make the temp tables `<name>` (tonight's counts) and `<name>_touched` (the key rows whose counts
+ * moved: every delta row, and the previous rows of the changed callsigns), folding the previous
+ * build's state of `family`. null: not known, nothing made (count the window: countAll).
+ */
+export async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[]): Promise<Folded | null> {
+  const days = ctx.logDays;
+  const prev = ctx.reuse;
+  if (!prev || !days) return null;
+  const routes = routesFile(prev, family);
+  if (![routes, metaFile(prev, family), ...tables.map((t) => stateFile(prev, t.name))].every((f) => existsSync(f))) return null;
+  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${changedCallsignsSql(legs, routes)}`);
+  const changed = await countRows(db, `SELECT * FROM fold_changed`);
+  const isChanged = `l.callsign IN (SELECT callsign FROM fold_changed)`;
+  if (days.dropped.length) {
+    // the dropped days as the previous build read them; an unchanged callsign's legs route the same with tonight's table
+    await db.run(`CREATE OR REPLACE TEMP VIEW fold_dropped AS SELECT * FROM read_parquet([${days.dropped.map((d) => sqlString(d.file)).join(', ')}], hive_partitioning = true, hive_types = {'day': DATE})`);
+    await db.run(legsRoutedSql('fold_dropped_routed', 'fold_dropped'));
+  }
+  const added = days.added.map((d) => `DATE ${sqlString(d)}`).join(', ');
+  let negative = 0;
+  for (const t of tables) {
+    const keep = t.routed ? `NOT ${isChanged}` : 'true';
+    const parts = [`SELECT * FROM (${t.counts(legs.view, 'false')})`];
+    if (days.added.length) parts.push(`SELECT * FROM (${t.counts(legs.view, `l.day IN (${added}) AND ${keep}`)})`);
+    // a changed callsign's legs, all of the window's, with tonight's table
+    if (t.routed && changed) parts.push(`SELECT * FROM (${t.counts(legs.view, isChanged)})`);
+    if (days.dropped.length) parts.push(`SELECT * EXCLUDE (n), -n AS n FROM (${t.counts('fold_dropped_routed', keep)})`);
+    await db.run(`CREATE OR REPLACE TEMP TABLE fold_delta AS SELECT * EXCLUDE (n), sum(n)::INTEGER AS n FROM (${parts.join(' UNION ALL ')}) GROUP BY ALL`);
+    const file = sqlString(stateFile(prev, t.name));
+    await db.run(`CREATE OR REPLACE TEMP VIEW fold_prev AS SELECT * FROM read_parquet(${file})${t.routed ? ' WHERE callsign NOT IN (SELECT callsign FROM fold_changed)' : ''}`);
+    const gone = t.routed ? ` UNION ALL SELECT * FROM read_parquet(${file}) WHERE callsign IN (SELECT callsign FROM fold_changed)` : '';
+    await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name}_touched AS SELECT * FROM fold_delta${gone}`);
+    // the keys the night moved, joined with their previous counts (NULL is a key value: IS NOT DISTINCT FROM);
+    // every other previous row is carried over as it is, so the previous counts are streamed, not grouped
+    const cols = (await allRows<{ column_name: string }>(db, `DESCRIBE fold_delta`)).map((r) => `"${r.column_name}"`).filter((c) => c !== '"n"');
+    const on = cols.map((c) => `p.${c} IS NOT DISTINCT FROM d.${c}`).join(' AND ');
+    await db.run(`CREATE OR REPLACE TEMP TABLE fold_moved AS
+      SELECT d.* EXCLUDE (n), (d.n + coalesce(p.n, 0))::INTEGER AS n FROM fold_delta d LEFT JOIN fold_prev p ON ${on}`);
+    await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS
+      SELECT p.* FROM fold_prev p ANTI JOIN fold_delta d ON ${on}
+      UNION ALL SELECT * FROM fold_moved WHERE n <> 0`);
+    negative += await countRows(db, `SELECT * FROM fold_moved WHERE n < 0`);
+    await db.run(`DROP TABLE fold_moved`);
+    await db.run(`DROP TABLE fold_delta`);
+    await db.run(`DROP VIEW fold_prev`);
+  }
+  await db.run(`DROP TABLE fold_changed`);
+  await db.run(`DROP VIEW IF EXISTS fold_dropped_routed`);
+  await db.run(`DROP VIEW IF EXISTS fold_dropped`);
+  // more legs subtracted than counted: the saved counts are not what the dropped days made
+  if (negative) {
+    for (const t of tables) for (const x of [t.name, `${t.name}_touched`]) await db.run(`DROP TABLE ${x}`);
+    return null;
+  }
+  const window = (JSON.parse(readFileSync(metaFile(prev, family), 'utf8')) as { window_days: number }).window_days;
+  return { line: `${days.added.length} days added, ${days.dropped.length} dropped, ${changed} callsigns' routes changed`, sameWindow: window === ctx.windowDays };
+}
+
+/** the temp tables `<name>` counted from the window's legs (the full path) */
+export async function countAll(db: DuckDBConnection, legs: RoutedLegs, tables: readonly CountTable[]): Promise<void> {
+  for (const t of tables) await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS ${t.counts(legs.view, 'true')}`);
+}
+
+/** save tonight's counts, the routes table and the window length in the version being built, then drop the temp tables */
+export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[]): Promise<void> {
+  const dir = ctx.writer.dir;
+  for (const t of tables) {
+    await saveState(db, `SELECT * FROM ${t.name}`, stateFile(dir, t.name));
+    await db.run(`DROP TABLE ${t.name}`);
+    await db.run(`DROP TABLE IF EXISTS ${t.name}_touched`);
+  }
+  await saveState(db, `SELECT * FROM ${legs.table}`, routesFile(dir, family));
+  // a new file, renamed over the previous version's hard link
+  const meta = metaFile(dir, family);
+  writeFileSync(`${meta}.tmp-${process.pid}`, JSON.stringify({ window_days: ctx.windowDays }));
+  renameSync(`${meta}.tmp-${process.pid}`, meta);
+}
