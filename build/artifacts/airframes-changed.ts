@@ -13,6 +13,15 @@ import { allRows, sqlString } from './duck.ts';
 /** where a version records the routes table its airframes were built with, for the next build */
 export const ROUTES_STATE = join('state', 'airframe-routes.parquet');
 
+/** Fill the temp table `into(callsign)` with the callsigns whose routes-table row differs from the one recorded in `prevRoutes`, either way. */
+export async function changedRoutes(db: DuckDBConnection, legs: RoutedLegs, prevRoutes: string, into: string): Promise<void> {
+  // EXCEPT compares NULLs as equal
+  await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS
+    SELECT DISTINCT callsign FROM (
+      (SELECT * FROM ${legs.table} EXCEPT SELECT * FROM read_parquet(${sqlString(prevRoutes)}))
+      UNION ALL (SELECT * FROM read_parquet(${sqlString(prevRoutes)}) EXCEPT SELECT * FROM ${legs.table}))`);
+}
+
 /**
  * Fill the temp table `af_changed(hex)` with the airframes tonight must build, when that can be
  * known: `prevDigests` and the previous routes table are recorded in the reused version and
@@ -23,11 +32,7 @@ export async function changedAirframes(ctx: BuildContext, db: DuckDBConnection, 
   if (!ctx.reuse || !days) return null;
   const prevRoutes = join(ctx.reuse, ROUTES_STATE);
   if (!existsSync(prevRoutes) || !existsSync(join(ctx.reuse, prevDigests))) return null;
-  // the routes-table rows that differ, either way (EXCEPT compares NULLs as equal)
-  await db.run(`CREATE OR REPLACE TEMP TABLE af_routes_changed AS
-    SELECT DISTINCT callsign FROM (
-      (SELECT * FROM ${legs.table} EXCEPT SELECT * FROM read_parquet(${sqlString(prevRoutes)}))
-      UNION ALL (SELECT * FROM read_parquet(${sqlString(prevRoutes)}) EXCEPT SELECT * FROM ${legs.table}))`);
+  await changedRoutes(db, legs, prevRoutes, 'af_routes_changed');
   const parts = [
     // a leg with one end heard is the only kind the routes table fills (legs_routed): a superset, cheap to test
     `SELECT l.hex FROM legs l JOIN af_routes_changed c ON c.callsign = upper(trim(l.callsign)) WHERE (l.org IS NULL) <> (l.dst IS NULL)`,

@@ -3,8 +3,8 @@
 // work per batch of hexes (bounded memory): the newest 200 legs as one JSON string per hex, the
 // majority callsign prefix, the latest reg/type heard. needs `legs_routed` (routes builder).
 // a night that reuses the previous build aggregates only the airframes airframes-changed.ts names.
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
@@ -13,6 +13,7 @@ import { refAircraftDoc } from '../../artifacts/refdata.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
 import { allRows, loadTable, sqlString, streamChunks, streamRows } from './duck.ts';
 import { ROUTES_STATE, changedAirframes } from './airframes-changed.ts';
+import { saveState } from './state.ts';
 
 /** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
 const LEGS_PER_BATCH = 4_000_000;
@@ -141,17 +142,10 @@ async function loadPrevious(ctx: BuildContext, db: DuckDBConnection): Promise<Se
   return new Set();
 }
 
-/** a query's rows as a Parquet file of the version being built (a new file: the previous version's hard link stays as it was) */
-async function saveState(db: DuckDBConnection, sql: string, file: string): Promise<void> {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  await db.run(`COPY (${sql}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
-  renameSync(tmp, file);
-}
-
 /** record every airframe's digest, and the routes table they were built with, for the next build */
 async function saveDigests(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, digests: [string, string][]): Promise<void> {
   await loadTable(db, 'af_digest', [['hex', 'VARCHAR'], ['digest', 'VARCHAR']], digests);
+  await ctx.writer.ready();
   await saveState(db, `SELECT * FROM af_digest`, join(ctx.writer.dir, AIRFRAME_STATE));
   await saveState(db, `SELECT * FROM ${legs.table}`, join(ctx.writer.dir, ROUTES_STATE));
   await db.run(`DROP TABLE af_digest`);
