@@ -9,7 +9,7 @@
 import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { assertValid } from '../../schemas/index.ts';
@@ -84,7 +84,7 @@ export class ArtifactWriter {
       const t0 = Date.now();
       if (opts.linkInBackground) {
         this.waiting = [];
-        this.linking = hardLinkCopy(previous.dir, dir).then(() => {
+        this.linking = hardLinkCopy(previous.dir, dir, previous.manifest.objects).then(() => {
           this.link.ms = Date.now() - t0;
           const writes = this.waiting!;
           this.waiting = null;
@@ -294,13 +294,55 @@ export class ArtifactWriter {
   }
 }
 
-/** `cp -al from to` in a child process (one pass in C, no bytes copied) */
-function hardLinkCopy(from: string, to: string): Promise<void> {
+/** how many `cp -al` run at once in a background copy: the folders of one tree are linked in parallel */
+const COPIES = 2;
+
+/**
+ * `cp -al` of the version `from` to `to` in child processes (one pass in C each, no bytes copied):
+ * its entries, and those of its v1/ folder (one per kind: v1/route holds most of a tree), shared
+ * among COPIES processes by their objects in `objects` (the previous manifest's keys).
+ */
+async function hardLinkCopy(from: string, to: string, objects: Record<string, unknown>): Promise<void> {
+  const perKind = new Map<string, number>();
+  for (const key of Object.keys(objects)) {
+    const kind = /^v1\/[^/]+/.exec(key)?.[0] ?? '';
+    perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
+  }
+  const items: { dest: string; path: string; weight: number }[] = [];
+  for (const name of readdirSync(from)) {
+    if (name !== 'v1') items.push({ dest: to, path: join(from, name), weight: 1 });
+  }
+  if (existsSync(join(from, 'v1'))) {
+    for (const name of readdirSync(join(from, 'v1'))) items.push({ dest: join(to, 'v1'), path: join(from, 'v1', name), weight: 1 + (perKind.get(`v1/${name}`) ?? 0) });
+  }
+  // heaviest first, each to the lightest process
+  const groups = Array.from({ length: COPIES }, () => ({ weight: 0, items: [] as typeof items }));
+  for (const it of items.sort((a, b) => b.weight - a.weight)) {
+    const g = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
+    g.weight += it.weight;
+    g.items.push(it);
+  }
+  try {
+    mkdirSync(join(to, 'v1'), { recursive: true });
+    await Promise.all(groups.map(async (g) => {
+      for (const dest of new Set(g.items.map((i) => i.dest))) {
+        await cpal(g.items.filter((i) => i.dest === dest).map((i) => i.path), dest);
+      }
+    }));
+  } catch (e) {
+    throw new Error(`cannot hard-link ${from} to ${to}: ${(e as Error).message}`);
+  }
+}
+
+/** `cp -al sources... dest/` in a child process */
+function cpal(sources: string[], dest: string): Promise<void> {
+  if (sources.length === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const cp = spawn('cp', ['-al', from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const what = `cp -al ${sources.length === 1 ? sources[0] : `(${sources.length} entries)`} ${dest}/`;
+    const cp = spawn('cp', ['-al', ...sources, `${dest}/`], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     cp.stderr.setEncoding('utf8').on('data', (d: string) => void (err += d));
-    cp.on('error', (e) => reject(new Error(`cannot hard-link ${from} to ${to}: ${e.message}`)));
-    cp.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`cannot hard-link ${from} to ${to}: ${err.trim() || `cp exited with ${code}`}`))));
+    cp.on('error', (e) => reject(new Error(`${what}: ${e.message}`)));
+    cp.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${what}: ${err.trim() || `cp exited with ${code}`}`))));
   });
 }
