@@ -33,7 +33,12 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
   airports.sort((x, y) => (x.iata < y.iata ? -1 : 1));
 
   // an increment: only the airports whose documents can have changed (airports-changed.ts)
-  const changed = ctx.archiveThrough && legs ? await changedAirports(ctx, ctx.db, legs) : null;
+  let changed: Set<string> | null = null;
+  if (ctx.archiveThrough && legs && ctx.reuse) {
+    ctx.progress.start('airports: changed', 0);
+    changed = await changedAirports(ctx, ctx.db, legs);
+    ctx.progress.done(changed ? `${changed.size} IATA codes with legs in the changed days or a changed route` : 'not known: every airport is built');
+  }
   const log = ctx.archiveThrough ? await aggregate(ctx, changed ? CHANGED_IDENTS : undefined) : null;
   if (changed) await ctx.db.run(`DROP TABLE ap_changed`);
   const timetables = readTimetables(ctx.timetablesDir, airports, ctx.nowMs);
