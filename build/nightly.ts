@@ -132,9 +132,10 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
 
     const buildId = newBuildId(c.artifacts, nowMs);
     // the validation sample is seeded by the clock: each night checks other documents, a night can be replayed
-    progress.start('publish: stage (hard-link copy of the current version)', 0);
-    const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs });
-    progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects linked`);
+    // the hard-link copy of the current version runs beside the first steps; the first write waits for it
+    progress.start('publish: stage (hard-link copy of the current version, in the background)', 0);
+    const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs, linkInBackground: true });
+    progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects to link`);
     let result: NightlyResult;
     const duck = duckOf(c);
     const db = await openLog(c.log, { ...duck, since: windowStart ?? undefined });
@@ -153,6 +154,8 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       if (log) ctx.counts.log_legs_added = log.legs;
       progress.start('publish: last writes, manifest, commit', 0);
       await staged.writer.flush();
+      const link = staged.writer.link;
+      if (staged.previous) say(`publish: the hard-link copy of build ${staged.previous.id} took ${(link.ms / 1000).toFixed(1)} s beside the steps, which waited ${(link.waitedMs / 1000).toFixed(1)} s for it`);
       staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
       writeInputs(staged.writer.dir, inputs);
       const published = commit(c.artifacts, staged, c.keep);

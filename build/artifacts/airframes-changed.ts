@@ -20,6 +20,11 @@ export function changedCallsignsSql(legs: RoutedLegs, prevFile: string): string 
       UNION ALL (SELECT * FROM read_parquet(${sqlString(prevFile)}) EXCEPT SELECT * FROM ${legs.table}))`;
 }
 
+/** Fill the temp table `into(callsign)` with the callsigns whose routes-table row differs from the one recorded in `prevRoutes`, either way. */
+export async function changedRoutes(db: DuckDBConnection, legs: RoutedLegs, prevRoutes: string, into: string): Promise<void> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS ${changedCallsignsSql(legs, prevRoutes)}`);
+}
+
 /**
  * Fill the temp table `af_changed(hex)` with the airframes tonight must build, when that can be
  * known: `prevDigests` and the previous routes table are recorded in the reused version and

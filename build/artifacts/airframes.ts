@@ -11,8 +11,9 @@ import { keys } from '../../artifacts/keys.ts';
 import { MAX_LEGS, airframeBytes, airframeDoc, airframeIdentity, type LogIdentity } from '../../artifacts/airframe.ts';
 import { refAircraftDoc } from '../../artifacts/refdata.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
-import { allRows, loadTable, saveState, sqlString, streamChunks, streamRows } from './duck.ts';
+import { allRows, loadTable, sqlString, streamChunks, streamRows } from './duck.ts';
 import { ROUTES_STATE, changedAirframes } from './airframes-changed.ts';
+import { saveState } from './state.ts';
 
 /** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
 const LEGS_PER_BATCH = 4_000_000;
@@ -144,6 +145,7 @@ async function loadPrevious(ctx: BuildContext, db: DuckDBConnection): Promise<Se
 /** record every airframe's digest, and the routes table they were built with, for the next build */
 async function saveDigests(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, digests: [string, string][]): Promise<void> {
   await loadTable(db, 'af_digest', [['hex', 'VARCHAR'], ['digest', 'VARCHAR']], digests);
+  await ctx.writer.ready();
   await saveState(db, `SELECT * FROM af_digest`, join(ctx.writer.dir, AIRFRAME_STATE));
   await saveState(db, `SELECT * FROM ${legs.table}`, join(ctx.writer.dir, ROUTES_STATE));
   await db.run(`DROP TABLE af_digest`);

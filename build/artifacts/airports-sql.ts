@@ -13,6 +13,7 @@ const ENDS = `
   SELECT org AS ident, true AS dep, dst AS other, hex, day, callsign FROM legs WHERE org IS NOT NULL AND org IS DISTINCT FROM dst
   UNION ALL
   SELECT dst AS ident, false AS dep, org AS other, hex, day, callsign FROM legs WHERE dst IS NOT NULL AND dst IS DISTINCT FROM org`;
+/** the airports aggregated by default: every one with an IATA code (a night may pass a subset, airports-changed.ts) */
 const IATA_IDENTS = `(SELECT ident FROM ref_airports WHERE iata IS NOT NULL)`;
 
 export interface AirportTotals {
@@ -23,12 +24,13 @@ export interface AirportTotals {
 }
 
 /**
- * `ap_mil(hex)`: the hexes of the window that lie in military ICAO blocks, and
- * `ap_airlines(icao)`: the airline designators, for the traffic mix. Needs ref_airports.
+ * `ap_mil(hex)`: the hexes of the window that lie in military ICAO blocks (of the legs at `idents`
+ * when given), and `ap_airlines(icao)`: the airline designators, for the traffic mix. Needs ref_airports.
  */
-export async function loadMixTables(db: DuckDBConnection, isMilitaryHex: (hex: string) => boolean, airlineIcaos: Iterable<string>): Promise<number> {
+export async function loadMixTables(db: DuckDBConnection, isMilitaryHex: (hex: string) => boolean, airlineIcaos: Iterable<string>, idents?: string): Promise<number> {
   const military: string[] = [];
-  for await (const chunk of streamRows<{ hex: string }>(db, `SELECT DISTINCT hex FROM legs`)) {
+  const where = idents ? ` WHERE org IN ${idents} OR dst IN ${idents}` : '';
+  for await (const chunk of streamRows<{ hex: string }>(db, `SELECT DISTINCT hex FROM legs${where}`)) {
     for (const { hex } of chunk) if (isMilitaryHex(hex)) military.push(hex);
   }
   await loadTable(db, 'ap_mil', [['hex', 'VARCHAR']], military.map((h) => [h]));
@@ -37,18 +39,18 @@ export async function loadMixTables(db: DuckDBConnection, isMilitaryHex: (hex: s
 }
 
 /**
- * Totals and traffic mix per airport ident (airports never heard are absent). distinct counts
- * are DISTINCT pairs then plain counts (faster in DuckDB than count(DISTINCT) per group: 1.3 s
- * against 2.0 s on 4.4 M ends).
+ * Totals and traffic mix per airport ident of `idents` (airports never heard are absent). distinct
+ * counts are DISTINCT pairs then plain counts (faster in DuckDB than count(DISTINCT) per group:
+ * 1.3 s against 2.0 s on 4.4 M ends).
  */
-export async function airportTotals(db: DuckDBConnection): Promise<Map<string, { totals: AirportTotals; mix: TrafficMix }>> {
+export async function airportTotals(db: DuckDBConnection, idents = IATA_IDENTS): Promise<Map<string, { totals: AirportTotals; mix: TrafficMix }>> {
   await db.run(`CREATE OR REPLACE TEMP TABLE ap_ends AS
     SELECT e.ident, e.dep, e.other, e.hex, e.day,
       (m.hex IS NOT NULL) AS mil,
       -- an airline callsign: a known airline designator, then a digit (lib/reference/callsign.ts)
       (al.icao IS NOT NULL AND substr(e.callsign, 4, 1) BETWEEN '0' AND '9') AS airline
     FROM (${ENDS}) e
-    SEMI JOIN ${IATA_IDENTS} i ON i.ident = e.ident
+    SEMI JOIN ${idents} i ON i.ident = e.ident
     LEFT JOIN ap_mil m ON m.hex = e.hex
     LEFT JOIN ap_airlines al ON al.icao = substr(e.callsign, 1, 3)`);
   const rows = await allRows<{ ident: string; departures: number; destinations: number; tails: number; days: number; movements: number; military: number; airline: number }>(
@@ -73,14 +75,14 @@ export async function airportTotals(db: DuckDBConnection): Promise<Map<string, {
   return out;
 }
 
-/** Busiest routes per origin ident: top TOP_ROUTES IATA destinations by flights, then code. */
-export async function airportRoutes(db: DuckDBConnection): Promise<Map<string, RouteCount[]>> {
+/** Busiest routes per origin ident of `idents`: top TOP_ROUTES IATA destinations by flights, then code. */
+export async function airportRoutes(db: DuckDBConnection, idents = IATA_IDENTS): Promise<Map<string, RouteCount[]>> {
   const out = new Map<string, RouteCount[]>();
   for await (const chunk of streamRows<{ ident: string; dst: string; flights: number; days: number }>(
     db,
     `SELECT l.org AS ident, r.iata AS dst, count(*) AS flights, count(DISTINCT l.day) AS days
      FROM legs l JOIN ref_airports r ON r.ident = l.dst AND r.iata IS NOT NULL
-     WHERE l.org IS NOT NULL AND l.org <> l.dst AND l.org IN ${IATA_IDENTS}
+     WHERE l.org IS NOT NULL AND l.org <> l.dst AND l.org IN ${idents}
      GROUP BY l.org, r.iata
      QUALIFY row_number() OVER (PARTITION BY l.org ORDER BY count(*) DESC, r.iata) <= ${TOP_ROUTES}
      ORDER BY ident, flights DESC, dst`,
@@ -127,7 +129,7 @@ export function boardStart(archiveThrough: string, windowStart: string | null, r
 }
 
 /**
- * Typical departures ('dep') or arrivals ('arr') per airport ident over the board window.
+ * Typical departures ('dep') or arrivals ('arr') per airport ident of `idents` over the board window.
  * SQL groups the legs by (airport, callsign) and drops groups of one leg; JS infers the slots.
  */
 export async function airportSlots(
@@ -135,6 +137,7 @@ export async function airportSlots(
   side: 'dep' | 'arr',
   fromDay: string,
   tzOf: (ident: string) => string | null,
+  idents = IATA_IDENTS,
   rules: BoardRules = BOARD_RULES,
 ): Promise<Map<string, Slot[]>> {
   const [here, there, atCol, otherCol] = side === 'dep' ? ['org', 'dst', 'dep_ts', 'arr_ts'] : ['dst', 'org', 'arr_ts', 'dep_ts'];
@@ -145,7 +148,7 @@ export async function airportSlots(
        list(struct_pack(at := l.${atCol}::DOUBLE, other := l.${otherCol}::DOUBLE, "end" := r.iata, type := l.type)) AS legs
      FROM legs l LEFT JOIN ref_airports r ON r.ident = l.${there}
      WHERE l.day >= ${sqlString(fromDay)} AND l.${here} IS NOT NULL AND l.${atCol} IS NOT NULL AND l.callsign IS NOT NULL
-       AND l.${here} IS DISTINCT FROM l.${there} AND l.${here} IN ${IATA_IDENTS}
+       AND l.${here} IS DISTINCT FROM l.${there} AND l.${here} IN ${idents}
      GROUP BY l.${here}, l.callsign
      HAVING count(*) >= ${rules.minDays}`,
   )) {

@@ -2,11 +2,14 @@
 // IATA code and again under its ICAO code (same bytes), so object storage or a CDN answers both
 // spellings without logic. aggregation runs in DuckDB (airports-sql.ts); documents are pure
 // (artifacts/airport.ts). runs after the routes builder (it reads the routes table when present).
+// a night that reuses the previous build aggregates and builds only the airports airports-changed.ts
+// names; the others keep their documents unbuilt.
 import { assertValid } from '../../schemas/index.ts';
 import { airportDocument, type AirportRef } from '../../artifacts/airport.ts';
 import { keys } from '../../artifacts/keys.ts';
 import type { RoutesTable } from '../../artifacts/flight-routes.ts';
-import type { BuildContext, RefAirports } from './context.ts';
+import type { BuildContext, RefAirports, RoutedLegs } from './context.ts';
+import { CHANGED_IDENTS, changedAirports } from './airports-changed.ts';
 import { airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables, routeBlockMinutes } from './airports-sql.ts';
 import { readTimetables } from './timetables.ts';
 
@@ -18,7 +21,8 @@ export function icaoKeyOf(a: { icao: string | null; ident: string }): string | n
   return ICAO_KEY.test(a.ident) ? a.ident : null;
 }
 
-export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _airports: RefAirports): Promise<void> {
+/** `legs`: the routes step's table in DuckDB, to find the airports whose boards its changes reach (without it every airport is built) */
+export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _airports: RefAirports, legs?: RoutedLegs): Promise<void> {
   const ref = ctx.ref;
   // one airport per IATA code: the index's choice when the dataset repeats a code
   const airports: (AirportRef & { icaoKey: string | null })[] = [];
@@ -28,7 +32,15 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
   }
   airports.sort((x, y) => (x.iata < y.iata ? -1 : 1));
 
-  const log = ctx.archiveThrough ? await aggregate(ctx) : null;
+  // an increment: only the airports whose documents can have changed (airports-changed.ts)
+  let changed: Set<string> | null = null;
+  if (ctx.archiveThrough && legs && ctx.reuse) {
+    ctx.progress.start('airports: changed', 0);
+    changed = await changedAirports(ctx, ctx.db, legs);
+    ctx.progress.done(changed ? `${changed.size} IATA codes with legs in the changed days or a changed route` : 'not known: every airport is built');
+  }
+  const log = ctx.archiveThrough ? await aggregate(ctx, changed ? CHANGED_IDENTS : undefined) : null;
+  if (changed) await ctx.db.run(`DROP TABLE ap_changed`);
   const timetables = readTimetables(ctx.timetablesDir, airports, ctx.nowMs);
   const lookups = {
     flightOf: (cs: string) => ref.flightNumber(cs),
@@ -37,10 +49,22 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
     airlineOf: (cs: string) => ctx.refdata.airlines.airlineOfCallsign(cs)?.icao ?? null,
   };
 
-  ctx.progress.start('airports', airports.length);
+  ctx.progress.start(changed ? `airports (${changed.size} IATA codes with legs in the changed days or a changed route)` : 'airports', airports.length);
   const used = new Set(airports.map((a) => a.iata));
   let icaoKeys = 0;
+  let kept = 0;
   for (const a of airports) {
+    const icaoKey = a.icaoKey && !used.has(a.icaoKey) ? a.icaoKey : null;
+    if (icaoKey) {
+      used.add(icaoKey);
+      icaoKeys++;
+    }
+    if (changed && !changed.has(a.iata)) {
+      keep(ctx, a.iata, icaoKey);
+      kept++;
+      ctx.progress.tick();
+      continue;
+    }
     const doc = airportDocument({
       airport: a,
       log: log && {
@@ -57,11 +81,7 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
     // validate (when sampled) and serialise once, store under both spellings
     const json = JSON.stringify(doc);
     ctx.writer.putJson(keys.airport(a.iata), json, doc);
-    if (a.icaoKey && !used.has(a.icaoKey)) {
-      used.add(a.icaoKey);
-      ctx.writer.putBytes(keys.airport(a.icaoKey), json);
-      icaoKeys++;
-    }
+    if (icaoKey) ctx.writer.putBytes(keys.airport(icaoKey), json);
     ctx.progress.tick();
   }
   // what the hourly roll needs to merge the next local day's timetable without the log
@@ -73,14 +93,22 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
   ctx.counts.timetables = timetables.byIata.size;
   ctx.counts.timetables_rejected = timetables.rejected;
   ctx.progress.done(
-    `${airports.length} airports (+${icaoKeys} ICAO keys), ${log ? log.totals.size : 0} observed, ` +
+    `${airports.length} airports (+${icaoKeys} ICAO keys), ${log ? log.totals.size : 0} observed${changed ? ` of the ${airports.length - kept} built (${kept} unchanged, kept unbuilt)` : ''}, ` +
       `${timetables.byIata.size} timetables (${timetables.rejected} rejected)`,
   );
 }
 
-async function aggregate(ctx: BuildContext) {
+/** keep an airport's documents (IATA and ICAO spellings) the previous build wrote */
+function keep(ctx: BuildContext, iata: string, icaoKey: string | null): void {
+  for (const key of [keys.airport(iata), ...(icaoKey ? [keys.airport(icaoKey)] : [])]) {
+    if (!ctx.writer.keep(key)) throw new Error(`the previous build has no ${key}: its tree is inconsistent with its inputs; rerun with --rebuild`);
+  }
+}
+
+/** `idents`: the airports to aggregate (SQL), default every one with an IATA code */
+async function aggregate(ctx: BuildContext, idents?: string) {
   const ref = ctx.ref;
-  await loadMixTables(ctx.db, (hex) => ctx.refdata.codeBlocks.isMilitaryHex(hex), ctx.refdata.airlines.all.map((a) => a.icao));
+  await loadMixTables(ctx.db, (hex) => ctx.refdata.codeBlocks.isMilitaryHex(hex), ctx.refdata.airlines.all.map((a) => a.icao), idents);
   const tzOf = (ident: string) => ref.airport(ident)?.tz ?? null;
   const from = boardStart(ctx.archiveThrough!, ctx.windowStart);
   // each aggregation is its own progress step: they are the long part of the build
@@ -90,10 +118,10 @@ async function aggregate(ctx: BuildContext) {
     ctx.progress.done(`${out.size} airports`);
     return out;
   };
-  const totals = await step('totals', () => airportTotals(ctx.db));
-  const routes = await step('routes', () => airportRoutes(ctx.db));
-  const departures = await step(`departure boards from ${from}`, () => airportSlots(ctx.db, 'dep', from, tzOf));
-  const arrivals = await step(`arrival boards from ${from}`, () => airportSlots(ctx.db, 'arr', from, tzOf));
+  const totals = await step('totals', () => airportTotals(ctx.db, idents));
+  const routes = await step('routes', () => airportRoutes(ctx.db, idents));
+  const departures = await step(`departure boards from ${from}`, () => airportSlots(ctx.db, 'dep', from, tzOf, idents));
+  const arrivals = await step(`arrival boards from ${from}`, () => airportSlots(ctx.db, 'arr', from, tzOf, idents));
   const blocks = await step('route block times', () => routeBlockMinutes(ctx.db, from));
   return { totals, routes, departures, arrivals, blocks };
 }

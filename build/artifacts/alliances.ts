@@ -1,6 +1,12 @@
 // builder of /v1/alliances/{slug} and /v1/alliances/{slug}/routes. member legs (callsign =
-// member ICAO + flight number) are selected once into a temp table in DuckDB; every count is a
-// GROUP BY over it, so JS holds only per-alliance results. documents: artifacts/alliance.ts.
+// member ICAO + flight number) are counted in DuckDB into four small tables of leg counts (per
+// airframe, day, airport and IATA pair); every figure of the documents is read from them, so JS
+// holds only per-alliance results. documents: artifacts/alliance.ts.
+// the tables are recorded in the version's state/: a night that reuses the previous build (the
+// same code and reference data, whole days entering and leaving the window) adds the new days'
+// member legs to them and takes the dropped days' away instead of reading the whole window.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   allianceDocument, allianceRoutes, allianceRoutesDocument,
@@ -8,64 +14,106 @@ import {
 } from '../../artifacts/alliance.ts';
 import { keys } from '../../artifacts/keys.ts';
 import type { BuildContext, RefAirports } from './context.ts';
-import { allRows, loadTable, streamRows } from './duck.ts';
+import { allRows, loadTable, sqlString, streamRows } from './duck.ts';
+import { deltaLegs } from './log-delta.ts';
+import { saveState } from './state.ts';
 
 export async function buildAlliances(ctx: BuildContext, _airports: RefAirports): Promise<void> {
   const { as_of, alliances } = ctx.refdata.alliances;
   const refs: AllianceRef[] = alliances.map((a) => ({ ...a, as_of }));
   ctx.progress.start('alliances', refs.length);
-  const logs = ctx.archiveThrough ? await aggregate(ctx.db, ctx, refs) : null;
+  const counted = ctx.archiveThrough ? await count(ctx, refs) : null;
+  const logs = counted ? await aggregate(ctx.db, refs) : null;
   for (const alliance of refs) {
     const input: AllianceInput = { alliance, log: logs ? { windowDays: ctx.windowDays, ...logs.get(alliance.slug)! } : null };
     ctx.writer.put(keys.alliance(alliance.slug), allianceDocument(input));
     ctx.writer.put(keys.allianceRoutes(alliance.slug), allianceRoutesDocument(input));
     ctx.progress.tick();
   }
+  if (counted) await saveCounts(ctx);
   ctx.counts.alliances = refs.length;
-  ctx.progress.done(`${refs.length} alliances`);
+  ctx.progress.done(`${refs.length} alliances${counted === 'delta' ? ' (counts of the previous build, plus the new days and minus the dropped ones)' : ''}`);
 }
 
 type Observed = Omit<NonNullable<AllianceInput['log']>, 'windowDays'>;
 
-async function aggregate(db: DuckDBConnection, ctx: BuildContext, refs: readonly AllianceRef[]): Promise<Map<string, Observed>> {
-  await loadTable(db, 'al_members', [['slug', 'VARCHAR'], ['icao', 'VARCHAR']], refs.flatMap((a) => a.members.map((m) => [a.slug, m.icao])));
-  await db.run(`CREATE OR REPLACE TEMP TABLE al_legs AS
-    SELECT m.slug, m.icao, l.hex, l.day, l.org, l.dst
-    FROM legs l JOIN al_members m ON m.icao = substr(l.callsign, 1, 3)
-    WHERE regexp_full_match(l.callsign, '[A-Z]{3}[0-9][A-Z0-9]*')`);
+/** the count tables: name, key columns, where a version records it */
+const TABLES = [
+  { name: 'al_hexes', keys: 'slug, icao, hex' },
+  { name: 'al_days', keys: 'slug, day' },
+  { name: 'al_ends', keys: 'slug, ident' },
+  { name: 'al_pairs', keys: 'slug, icao, a, b' },
+] as const;
+const stateFile = (version: string, table: string) => join(version, 'state', `${table.replace(/^al_/, 'alliance-')}.parquet`);
 
+/** the member legs of `src` (rows of `legs` with a column n: +1, or -1 for a leg that left the window) */
+const memberLegs = (src: string) => `
+  SELECT m.slug, m.icao, l.hex, l.day, l.org, l.dst, l.n::BIGINT AS n
+  FROM ${src} l JOIN al_members m ON m.icao = substr(l.callsign, 1, 3)
+  WHERE regexp_full_match(l.callsign, '[A-Z]{3}[0-9][A-Z0-9]*')`;
+
+/** each table's rows from the member legs `al_legs`, one n per leg */
+const FROM_LEGS: Record<(typeof TABLES)[number]['name'], string> = {
+  al_hexes: `SELECT slug, icao, hex, n FROM al_legs`,
+  al_days: `SELECT slug, day, n FROM al_legs`,
+  al_ends: `SELECT slug, org AS ident, n FROM al_legs WHERE org IS NOT NULL UNION ALL SELECT slug, dst, n FROM al_legs WHERE dst IS NOT NULL`,
+  // undirected IATA pairs with both ends heard, circuits out
+  al_pairs: `SELECT l.slug, l.icao, least(o.iata, d.iata) AS a, greatest(o.iata, d.iata) AS b, l.n
+    FROM al_legs l JOIN ref_airports o ON o.ident = l.org JOIN ref_airports d ON d.ident = l.dst
+    WHERE o.iata IS NOT NULL AND d.iata IS NOT NULL AND o.iata <> d.iata`,
+};
+
+/**
+ * Fill the count tables: from the previous build's plus the legs of the days that changed when
+ * that build may be reused and recorded them ('delta'), else from every leg of the window ('full').
+ */
+async function count(ctx: BuildContext, refs: readonly AllianceRef[]): Promise<'full' | 'delta'> {
+  const db = ctx.db;
+  await loadTable(db, 'al_members', [['slug', 'VARCHAR'], ['icao', 'VARCHAR']], refs.flatMap((a) => a.members.map((m) => [a.slug, m.icao])));
+  const prev = ctx.reuse && ctx.logDays && TABLES.every((t) => existsSync(stateFile(ctx.reuse!, t.name))) ? ctx.reuse : null;
+  const delta = prev ? deltaLegs(ctx.logDays!) : null;
+  const src = prev ? delta : `(SELECT *, 1 AS n FROM legs)`;
+  await db.run(`CREATE OR REPLACE TEMP TABLE al_legs AS ${src
+    ? memberLegs(src)
+    : `SELECT NULL::VARCHAR AS slug, NULL::VARCHAR AS icao, NULL::VARCHAR AS hex, NULL::DATE AS day, NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::BIGINT AS n WHERE false`}`);
+  for (const t of TABLES) {
+    const before = prev ? `SELECT ${t.keys}, legs AS n FROM read_parquet(${sqlString(stateFile(prev, t.name))}) UNION ALL ` : '';
+    // a key whose legs all left the window is gone, as if never counted
+    await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS
+      SELECT ${t.keys}, sum(n)::BIGINT AS legs FROM (${before}${FROM_LEGS[t.name]}) GROUP BY ${t.keys} HAVING sum(n) > 0`);
+  }
+  await db.run(`DROP TABLE al_legs`);
+  return prev ? 'delta' : 'full';
+}
+
+/** each alliance's figures, read from the count tables */
+async function aggregate(db: DuckDBConnection, refs: readonly AllianceRef[]): Promise<Map<string, Observed>> {
   const out = new Map<string, Observed>();
   for (const a of refs) out.set(a.slug, { totals: undefined, members: new Map(), airports: 0, countries: 0, routes: [] });
 
   for (const r of await allRows<{ slug: string; legs: number; airframes: number; days: number }>(
-    db, `SELECT slug, count(*) AS legs, count(DISTINCT hex) AS airframes, count(DISTINCT day) AS days FROM al_legs GROUP BY slug`,
+    db,
+    `SELECT slug, sum(legs)::BIGINT AS legs, count(DISTINCT hex) AS airframes, any_value(d.days) AS days FROM al_hexes
+     JOIN (SELECT slug, count(*) AS days FROM al_days GROUP BY slug) d USING (slug) GROUP BY slug`,
   )) {
     out.get(r.slug)!.totals = { legs: r.legs, airframes: r.airframes, days_observed: r.days } satisfies AllianceTotals;
   }
   for (const r of await allRows<{ slug: string; icao: string } & MemberCount>(
-    db, `SELECT slug, icao, count(*) AS legs, count(DISTINCT hex) AS airframes FROM al_legs GROUP BY slug, icao`,
+    db, `SELECT slug, icao, sum(legs)::BIGINT AS legs, count(DISTINCT hex) AS airframes FROM al_hexes GROUP BY slug, icao`,
   )) {
     (out.get(r.slug)!.members as Map<string, MemberCount>).set(r.icao, { legs: r.legs, airframes: r.airframes });
   }
   for (const r of await allRows<{ slug: string; airports: number; countries: number }>(
     db,
-    `WITH ends AS (SELECT slug, org AS ident FROM al_legs WHERE org IS NOT NULL UNION SELECT slug, dst FROM al_legs WHERE dst IS NOT NULL)
-     SELECT e.slug, count(*) AS airports, count(DISTINCT r.iso_country) AS countries
-     FROM ends e LEFT JOIN ref_airports r ON r.ident = e.ident GROUP BY e.slug`,
+    `SELECT e.slug, count(*) AS airports, count(DISTINCT r.iso_country) AS countries
+     FROM al_ends e LEFT JOIN ref_airports r ON r.ident = e.ident GROUP BY e.slug`,
   )) {
     const o = out.get(r.slug)!;
     o.airports = r.airports;
     o.countries = r.countries;
   }
-  // undirected IATA pairs with both ends heard, circuits out; org/dst ordered in SQL already
   const pairs = new Map<string, PairCount[]>();
-  for await (const chunk of streamRows<PairCount & { slug: string }>(
-    db,
-    `SELECT l.slug, least(o.iata, d.iata) AS a, greatest(o.iata, d.iata) AS b, l.icao, count(*) AS legs
-     FROM al_legs l JOIN ref_airports o ON o.ident = l.org JOIN ref_airports d ON d.ident = l.dst
-     WHERE o.iata IS NOT NULL AND d.iata IS NOT NULL AND o.iata <> d.iata
-     GROUP BY ALL`,
-  )) {
+  for await (const chunk of streamRows<PairCount & { slug: string }>(db, `SELECT slug, a, b, icao, legs FROM al_pairs`)) {
     for (const p of chunk) {
       const list = pairs.get(p.slug);
       if (list) list.push(p);
@@ -73,6 +121,14 @@ async function aggregate(db: DuckDBConnection, ctx: BuildContext, refs: readonly
     }
   }
   for (const [slug, list] of pairs) out.get(slug)!.routes = allianceRoutes(list);
-  await db.run(`DROP TABLE IF EXISTS al_legs`);
   return out;
+}
+
+/** record the count tables in the version being built, for the next night */
+async function saveCounts(ctx: BuildContext): Promise<void> {
+  await ctx.writer.ready();
+  for (const t of TABLES) {
+    await saveState(ctx.db, `SELECT * FROM ${t.name}`, stateFile(ctx.writer.dir, t.name));
+    await ctx.db.run(`DROP TABLE ${t.name}`);
+  }
 }

@@ -12,7 +12,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
-import { allRows, countRows, saveState, sqlString } from './duck.ts';
+import { allRows, countRows, sqlString } from './duck.ts';
+import { saveState } from './state.ts';
 import { changedCallsignsSql } from './airframes-changed.ts';
 import { legsRoutedSql } from './flight-routes.ts';
 
@@ -105,6 +106,8 @@ export async function countAll(db: DuckDBConnection, legs: RoutedLegs, tables: r
 /** save tonight's counts, the routes table and the window length in the version being built, then drop the temp tables */
 export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[]): Promise<void> {
   const dir = ctx.writer.dir;
+  // files written by hand: the folder must be the previous version's copy first (writer.ready)
+  await ctx.writer.ready();
   for (const t of tables) {
     await saveState(db, `SELECT * FROM ${t.name}`, stateFile(dir, t.name));
     await db.run(`DROP TABLE ${t.name}`);

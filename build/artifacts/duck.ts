@@ -1,7 +1,5 @@
 // small DuckDB adapters for the artifact builders: stream a query's rows in chunks (never the
 // whole result in JS), and load reference tables the SQL joins against.
-import { mkdirSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import type { RefAirports } from './context.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
@@ -96,10 +94,3 @@ export async function loadRefAirports(db: DuckDBConnection, ref: Pick<RefView, '
 /** SQL literal of a string (for values we control, e.g. an ISO day) */
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-/** a query's rows as a Parquet file of the version being built (a new file: the previous version's hard link stays as it was) */
-export async function saveState(db: DuckDBConnection, sql: string, file: string): Promise<void> {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  await db.run(`COPY (${sql}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
-  renameSync(tmp, file);
-}

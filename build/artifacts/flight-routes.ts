@@ -185,6 +185,7 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
       ctx.progress.tick();
       if (i % DRAIN_EVERY === DRAIN_EVERY - 1) await ctx.writer.drain();
     }
+    await ctx.writer.ready(); // the folder is the previous version's copy before a file goes in by hand
     writeUnheard(ctx.writer.dir, unheardNow);
     ctx.writer.put(keys.routesTable(), encodeRoutesTable(table));
     ctx.writer.put(keys.lookup(), encodeLookup(ref));

@@ -20,7 +20,7 @@ export async function buildArtifacts(ctx: BuildContext): Promise<ArtifactsMade> 
   const routes = await buildRoutes(ctx, airports);
   await buildAirframes(ctx, routes.legs);
   await buildRefdata(ctx, routes.legs, airports);
-  await buildAirports(ctx, routes.table, airports);
+  await buildAirports(ctx, routes.table, airports, routes.legs);
   await buildAlliances(ctx, airports);
   return { routes: routes.table };
 }

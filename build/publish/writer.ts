@@ -2,13 +2,14 @@
 // the gzip and the file write can run on worker threads (write-pool.ts) while this thread builds
 // the next documents; it hashes each one itself, so unchanged objects never leave this thread.
 // a nightly run changes a small part of the tree, so the new version starts as a hard-link copy
-// of the previous one (`cp -al`: one pass in C, no bytes copied) and only objects whose hash
+// of the previous one (`cp -al`: one pass in C, no bytes copied; with `linkInBackground` it runs
+// while the first step computes, and the first write waits for it) and only objects whose hash
 // changed are written (to a temporary name, then renamed over the link, which leaves the previous
 // version's file untouched). objects the build did not produce again are removed at the end.
 import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { assertValid } from '../../schemas/index.ts';
@@ -22,6 +23,8 @@ import { validationSampler, type ValidateMode } from './validate-sample.ts';
 
 /** texts from this length on (an airframe, a board) go to the workers as their UTF-8 bytes, moved, not copied */
 const TRANSFER_FROM = 4096;
+/** writes held in memory while the background hard-link copy runs before drain() waits for it */
+const MAX_WAITING = 4096;
 
 export interface WriterOptions {
   /** threads that gzip and write the files (write-pool.ts); 0: this thread, inside put itself */
@@ -30,6 +33,18 @@ export interface WriterOptions {
   validate?: ValidateMode;
   /** seeds the validation sample */
   seed?: number;
+  /**
+   * make the hard-link copy of the previous version in a child process while the caller goes on:
+   * objects stored before it ends wait in memory, and drain, flush and ready wait for it (a caller
+   * must await flush before writeManifest). default: copied before the constructor returns
+   */
+  linkInBackground?: boolean;
+}
+
+/** the hard-link copy of the previous version: how long it took, and how long the build waited for it */
+export interface LinkStats {
+  ms: number;
+  waitedMs: number;
 }
 
 export interface WriterStats {
@@ -49,6 +64,10 @@ export class ArtifactWriter {
   private readonly dirs = new Set<string>();
   private readonly pool: WritePool | null;
   private readonly sampled: (kind: string, key: string) => boolean;
+  /** pending while the background copy runs: the writes that wait for it (null once it is done) */
+  private waiting: (() => void)[] | null = null;
+  private linking: Promise<void> | null = null;
+  readonly link: LinkStats = { ms: 0, waitedMs: 0 };
 
   /**
    * @param dir the new version directory (must not be published yet)
@@ -62,8 +81,21 @@ export class ArtifactWriter {
   ) {
     if (previous && existsSync(previous.dir)) {
       mkdirSync(dirname(dir), { recursive: true });
-      const r = spawnSync('cp', ['-al', previous.dir, dir], { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`cannot hard-link ${previous.dir} to ${dir}: ${r.stderr || r.error?.message}`);
+      const t0 = Date.now();
+      if (opts.linkInBackground) {
+        this.waiting = [];
+        this.linking = hardLinkCopy(previous.dir, dir, previous.manifest.objects).then(() => {
+          this.link.ms = Date.now() - t0;
+          const writes = this.waiting!;
+          this.waiting = null;
+          for (const w of writes) w();
+        });
+        this.linking.catch(() => {}); // reported by ready(), drain() and flush()
+      } else {
+        const r = spawnSync('cp', ['-al', previous.dir, dir], { encoding: 'utf8' });
+        if (r.status !== 0) throw new Error(`cannot hard-link ${previous.dir} to ${dir}: ${r.stderr || r.error?.message}`);
+        this.link.ms = Date.now() - t0;
+      }
     } else {
       mkdirSync(dir, { recursive: true });
     }
@@ -106,18 +138,33 @@ export class ArtifactWriter {
     return true;
   }
 
-  /** Wait while the write workers are behind (call between chunks of a long step). */
+  /**
+   * Wait until the version folder holds the previous version's objects (the background hard-link
+   * copy is done): before writing a file into `dir` other than through put. Throws when the copy failed.
+   */
+  async ready(): Promise<void> {
+    if (!this.linking) return;
+    const t0 = Date.now();
+    const copying = this.waiting !== null;
+    await this.linking;
+    if (copying) this.link.waitedMs += Date.now() - t0;
+  }
+
+  /** Wait while the write workers are behind, or many writes wait for the hard-link copy (call between chunks of a long step). */
   async drain(): Promise<void> {
+    if (this.waiting && this.waiting.length >= MAX_WAITING) await this.ready();
     await this.pool?.drain();
   }
 
   /** Wait until every object is on disk and in `objects`; throws the first failed write. Call before writeManifest. */
   async flush(): Promise<void> {
+    await this.ready();
     await this.pool?.flush();
   }
 
-  /** Stop the write workers: after flush, or when the build is abandoned. */
+  /** Stop the write workers: after flush, or when the build is abandoned (then a running copy is waited for, its failure ignored). */
   async close(): Promise<void> {
+    await this.linking?.catch(() => {});
     await this.pool?.close();
   }
 
@@ -127,24 +174,37 @@ export class ArtifactWriter {
     if (this.sampled(k.name, key)) assertValid(k.kind.schema, doc(), key);
   }
 
-  private store(key: string, json: string | Uint8Array): void {
-    assertSafeKey(key);
-    if (this.objects[key]) throw new Error(`artifact ${key} written twice in one build`);
-    const file = join(this.dir, fileOf(key));
+  /** run a file write now, or when the background hard-link copy has made the folder */
+  private write(w: () => void): void {
+    if (this.waiting) this.waiting.push(w);
+    else w();
+  }
+
+  private mkdirOf(file: string): void {
     const parent = dirname(file);
     if (!this.dirs.has(parent)) {
       mkdirSync(parent, { recursive: true });
       this.dirs.add(parent);
     }
+  }
+
+  private store(key: string, json: string | Uint8Array): void {
+    assertSafeKey(key);
+    if (this.objects[key]) throw new Error(`artifact ${key} written twice in one build`);
+    const file = join(this.dir, fileOf(key));
     const prev = this.previous?.manifest.objects[key];
     if (!prev && this.pool) {
       // nothing to compare with (a first build, a new key): the worker hashes it beside the gzip
       const e: ObjectEntry = { sha256: '', bytes: 0, gzip_bytes: 0 };
-      this.pool.add(key, file, json, false, true, (gz, sha256, bytes) => {
-        e.sha256 = sha256;
-        e.bytes = bytes;
-        e.gzip_bytes = gz;
-        this.stats.bytes += gz;
+      const pool = this.pool;
+      this.write(() => {
+        this.mkdirOf(file);
+        pool.add(key, file, json, false, true, (gz, sha256, bytes) => {
+          e.sha256 = sha256;
+          e.bytes = bytes;
+          e.gzip_bytes = gz;
+          this.stats.bytes += gz;
+        });
       });
       this.entry(key, e); // filled in when the worker reports
       this.stats.written++;
@@ -161,15 +221,25 @@ export class ArtifactWriter {
       this.stats.linked++;
     } else if (this.pool) {
       const e: ObjectEntry = { sha256, bytes, gzip_bytes: 0 };
-      this.pool.add(key, file, data, prev !== undefined, false, (gz) => {
-        e.gzip_bytes = gz;
-        this.stats.bytes += gz;
+      const pool = this.pool;
+      this.write(() => {
+        this.mkdirOf(file);
+        pool.add(key, file, data, prev !== undefined, false, (gz) => {
+          e.gzip_bytes = gz;
+          this.stats.bytes += gz;
+        });
       });
       this.entry(key, e); // gzip_bytes 0 until the worker reports it
       this.stats.written++;
     } else {
-      this.entry(key, { sha256, bytes, gzip_bytes: writeGzipped(file, data, prev !== undefined) });
+      const e: ObjectEntry = { sha256, bytes, gzip_bytes: 0 };
+      this.entry(key, e); // gzip_bytes 0 until written (at once unless the copy still runs)
       this.stats.written++;
+      this.write(() => {
+        this.mkdirOf(file);
+        e.gzip_bytes = writeGzipped(file, data, prev !== undefined);
+        this.stats.bytes += e.gzip_bytes;
+      });
     }
   }
 
@@ -180,6 +250,7 @@ export class ArtifactWriter {
   }
 
   private assertFlushed(what: string): void {
+    if (this.waiting) throw new Error(`the hard-link copy of the previous version is still running: await writer.flush() before ${what}`);
     if (this.pool && this.pool.pending > 0) throw new Error(`${this.pool.pending} objects are still being written: await writer.flush() before ${what}`);
   }
 
@@ -221,4 +292,57 @@ export class ArtifactWriter {
     }
     return manifest;
   }
+}
+
+/** how many `cp -al` run at once in a background copy: the folders of one tree are linked in parallel */
+const COPIES = 2;
+
+/**
+ * `cp -al` of the version `from` to `to` in child processes (one pass in C each, no bytes copied):
+ * its entries, and those of its v1/ folder (one per kind: v1/route holds most of a tree), shared
+ * among COPIES processes by their objects in `objects` (the previous manifest's keys).
+ */
+async function hardLinkCopy(from: string, to: string, objects: Record<string, unknown>): Promise<void> {
+  const perKind = new Map<string, number>();
+  for (const key of Object.keys(objects)) {
+    const kind = /^v1\/[^/]+/.exec(key)?.[0] ?? '';
+    perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
+  }
+  const items: { dest: string; path: string; weight: number }[] = [];
+  for (const name of readdirSync(from)) {
+    if (name !== 'v1') items.push({ dest: to, path: join(from, name), weight: 1 });
+  }
+  if (existsSync(join(from, 'v1'))) {
+    for (const name of readdirSync(join(from, 'v1'))) items.push({ dest: join(to, 'v1'), path: join(from, 'v1', name), weight: 1 + (perKind.get(`v1/${name}`) ?? 0) });
+  }
+  // heaviest first, each to the lightest process
+  const groups = Array.from({ length: COPIES }, () => ({ weight: 0, items: [] as typeof items }));
+  for (const it of items.sort((a, b) => b.weight - a.weight)) {
+    const g = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
+    g.weight += it.weight;
+    g.items.push(it);
+  }
+  try {
+    mkdirSync(join(to, 'v1'), { recursive: true });
+    await Promise.all(groups.map(async (g) => {
+      for (const dest of new Set(g.items.map((i) => i.dest))) {
+        await cpal(g.items.filter((i) => i.dest === dest).map((i) => i.path), dest);
+      }
+    }));
+  } catch (e) {
+    throw new Error(`cannot hard-link ${from} to ${to}: ${(e as Error).message}`);
+  }
+}
+
+/** `cp -al sources... dest/` in a child process */
+function cpal(sources: string[], dest: string): Promise<void> {
+  if (sources.length === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const what = `cp -al ${sources.length === 1 ? sources[0] : `(${sources.length} entries)`} ${dest}/`;
+    const cp = spawn('cp', ['-al', ...sources, `${dest}/`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    cp.stderr.setEncoding('utf8').on('data', (d: string) => void (err += d));
+    cp.on('error', (e) => reject(new Error(`${what}: ${e.message}`)));
+    cp.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${what}: ${err.trim() || `cp exited with ${code}`}`))));
+  });
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { currentVersion } from '../../../artifacts/tree.ts';
 import { commit, lockRoot, newBuildId, prune, stage } from '../../../build/publish/publish.ts';
+import { ArtifactWriter } from '../../../build/publish/writer.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 3, 15, 0);
 const meta = (id: string) => ({ build_id: id, built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 1, counts: { test: 1 } });
@@ -96,4 +97,52 @@ test('a changed object is rewritten in the new version without touching the prev
   const read = (v: string) => JSON.parse(gunzipSync(readFileSync(join(root, 'versions', v, 'v1/x/1.gz'))).toString());
   assert.equal(read('b1').detail, 'doc 1');
   assert.equal(read('b2').detail, 'doc 7');
+});
+
+for (const workers of [0, 1]) {
+  test(`the hard-link copy in the background (${workers} write workers): writes made while it runs land after it, the previous version stays as it was`, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+    const many: Record<string, number> = {};
+    for (let i = 0; i < 3000; i++) many[`v1/x/${i}`] = i;
+    publishOne(root, 'b1', many);
+    const s = stage(root, 'b2', { workers, linkInBackground: true });
+    try {
+      // before the copy can have ended: a changed object, a new one, an unchanged one, one kept unbuilt
+      s.writer.putBytes('v1/x/1', Buffer.from(JSON.stringify(doc(-1))));
+      s.writer.putBytes('v1/y/new', Buffer.from(JSON.stringify(doc(7))));
+      s.writer.putBytes('v1/x/2', Buffer.from(JSON.stringify(doc(2))));
+      assert.equal(s.writer.keep('v1/x/3'), true);
+      assert.throws(() => s.writer.writeManifest(meta('b2')), /hard-link copy of the previous version is still running: await writer.flush\(\)/);
+      for (let i = 4; i < 3000; i++) s.writer.keep(`v1/x/${i}`);
+      await s.writer.flush();
+      assert.ok(s.writer.link.ms > 0);
+      // the folders of the tree are linked by parallel copies: the files beside v1/ are there too
+      assert.equal(statSync(join(s.writer.dir, 'version.json')).ino, statSync(join(root, 'versions', 'b1', 'version.json')).ino);
+      const m = s.writer.writeManifest(meta('b2'));
+      commit(root, s);
+      const read = (v: string, k: string) => JSON.parse(gunzipSync(readFileSync(join(root, 'versions', v, `${k}.gz`))).toString('utf8'));
+      assert.deepEqual(read('b2', 'v1/x/1'), doc(-1));
+      assert.deepEqual(read('b1', 'v1/x/1'), doc(1), 'the previous version\'s file is untouched');
+      assert.deepEqual(read('b2', 'v1/y/new'), doc(7));
+      assert.deepEqual(read('b2', 'v1/x/2999'), doc(2999));
+      // v1/x/0 was neither written nor kept: removed
+      assert.equal(Object.keys(m.objects).length, 3000);
+      assert.equal(statSync(join(root, 'versions', 'b1', 'v1/x/2.gz')).ino, statSync(join(root, 'versions', 'b2', 'v1/x/2.gz')).ino);
+      assert.deepEqual([s.writer.stats.written, s.writer.stats.linked, s.writer.stats.removed], [2, 2998, 1]);
+    } finally {
+      await s.writer.close();
+    }
+  });
+}
+
+test('a background hard-link copy that fails fails the build at its first wait', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  publishOne(root, 'b1', { 'v1/x/1': 1 });
+  // cp cannot make the version folder where a file is
+  const target = join(root, 'versions', 'b2.partial-1');
+  writeFileSync(target, 'a file, not a folder');
+  const w = new ArtifactWriter(target, currentVersion(root), { linkInBackground: true });
+  w.putBytes('v1/x/1', Buffer.from(JSON.stringify(doc(2))));
+  await assert.rejects(w.flush(), /cannot hard-link .* to .*b2\.partial-1: /);
+  await w.close();
 });

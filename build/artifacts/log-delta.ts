@@ -1,0 +1,17 @@
+// the legs a night's window differs by from the reused build's (ctx.logDays): the days that
+// entered it, read through `legs`, and the days that left it, read from their files (still on
+// disk as that build read them). a step that keeps counts from the previous build adds the first
+// and takes away the second.
+import type { LogDays } from './context.ts';
+import { sqlString } from './duck.ts';
+
+/** a subquery of the legs of the added days (n = 1) and of the dropped days (n = -1), with the `day` column; null when none differ */
+export function deltaLegs(days: LogDays): string | null {
+  const parts: string[] = [];
+  if (days.added.length) parts.push(`SELECT *, 1 AS n FROM legs WHERE day IN (${days.added.map((d) => `DATE ${sqlString(d)}`).join(', ')})`);
+  if (days.dropped.length) {
+    const files = days.dropped.map((d) => sqlString(d.file)).join(', ');
+    parts.push(`SELECT *, -1 AS n FROM read_parquet([${files}], hive_partitioning = true, hive_types = {'day': DATE})`);
+  }
+  return parts.length ? `(${parts.join(' UNION ALL BY NAME ')})` : null;
+}
