@@ -56,19 +56,26 @@ export function minuteDiff(a: number, b: number): number {
 /** Circular distance between two minutes of the day, 0..720. */
 export const minuteDistance = (a: number, b: number) => Math.abs(minuteDiff(a, b));
 
-/** Circular median: the median of the minutes unwrapped around their circular mean. */
+/**
+ * Circular median: the median of the minutes unwrapped around their circular mean. A function of
+ * the multiset alone, whatever order the minutes come in (DuckDB's list() has none): the mean is
+ * summed over them sorted, since a float sum depends on its order and a centre a few ulps off
+ * once turned a median of two middle minutes, x.5, into either neighbour; and each minute is
+ * unwrapped by whole days, so the middle values stay exact.
+ */
 export function circularMedian(minutes: readonly number[]): number | null {
   if (minutes.length === 0) return null;
+  const sorted = [...minutes].sort((a, b) => a - b);
   let sx = 0;
   let sy = 0;
-  for (const m of minutes) {
+  for (const m of sorted) {
     const a = (m / 1440) * 2 * Math.PI;
     sx += Math.cos(a);
     sy += Math.sin(a);
   }
-  // evenly spread minutes have no mean direction: fall back to the first one as the centre
-  const centre = Math.hypot(sx, sy) < 1e-9 ? minutes[0]! : ((Math.atan2(sy, sx) / (2 * Math.PI)) * 1440 + 1440) % 1440;
-  const unwrapped = minutes.map((m) => centre + minuteDiff(m, centre)).sort((a, b) => a - b);
+  // evenly spread minutes have no mean direction: fall back to the earliest one as the centre
+  const centre = Math.hypot(sx, sy) < 1e-9 ? sorted[0]! : ((Math.atan2(sy, sx) / (2 * Math.PI)) * 1440 + 1440) % 1440;
+  const unwrapped = sorted.map((m) => m + 1440 * Math.round((centre + minuteDiff(m, centre) - m) / 1440)).sort((a, b) => a - b);
   const n = unwrapped.length;
   const mid = n % 2 ? unwrapped[(n - 1) / 2]! : (unwrapped[n / 2 - 1]! + unwrapped[n / 2]!) / 2;
   return ((Math.round(mid) % 1440) + 1440) % 1440;

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { BOARD_RULES, circularMedian, inferSlots, minuteDiff, mode, type BoardLeg } from '../../artifacts/board.ts';
 import { hhmm, localTime, parseHhmm, utcOffsetMinutes } from '../../lib/localtime.ts';
 import { at } from '../helpers/artifact-ctx.ts';
+import { mulberry32 } from '../../lib/random.ts';
 
 const leg = (dep: string, arr: string | null = null, end: string | null = 'LHR', type: string | null = 'A320'): BoardLeg => ({
   at: at(dep),
@@ -107,4 +108,26 @@ test('a slot needs a fifth of the uses: 2 of 11 uses on 2 days is not enough', (
 
 test('an unknown time zone is refused loudly, not read as UTC', () => {
   assert.throws(() => inferSlots('SWR1', [leg('2024-05-01T06:00'), leg('2024-05-02T06:00')], 'Mars/Olympus'), RangeError);
+});
+
+test('circularMedian depends on the minutes, not their order (DuckDB lists have none)', () => {
+  // seeded lists of an even count (the median of two middle minutes), spread over a few hours
+  // around a random time of day, each asked in several seeded orders
+  const rnd = mulberry32(20261126);
+  let lists = 0;
+  for (let k = 0; k < 400; k++) {
+    const around = Math.floor(rnd() * 1440);
+    const n = 2 * (2 + Math.floor(rnd() * 20));
+    const minutes = Array.from({ length: n }, () => (around + Math.floor(rnd() * 241) - 120 + 1440) % 1440);
+    const want = circularMedian(minutes);
+    for (let p = 0; p < 6; p++) {
+      const shuffled = minutes.map((m) => [rnd(), m] as const).sort((a, b) => a[0] - b[0]).map(([, m]) => m);
+      assert.equal(circularMedian(shuffled), want, `${JSON.stringify(minutes)} in another order`);
+    }
+    lists++;
+  }
+  assert.equal(lists, 400);
+  // the middle of two minutes is exact: 23:59 and 00:00 give 23:59.5, rounded up to midnight
+  assert.equal(circularMedian([0, 1439]), 0);
+  assert.equal(circularMedian([1439, 0]), 0);
 });
