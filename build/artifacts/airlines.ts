@@ -13,7 +13,7 @@ import type { BuildContext, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { airlineDoc, airlinesDoc, type AirlineCounts, type AirlineDetail } from '../../artifacts/refdata.ts';
 import { allRows, countRows } from './duck.ts';
-import { countAll, foldCounts, saveCounts, type CountTable } from './counts-fold.ts';
+import { prepareCounts, saveCounts, type CountTable } from './counts-fold.ts';
 import { AIRLINE_CS } from './schedules.ts';
 
 const counted = (cols: string, extra = '') => (src: string, where: string) => `
@@ -64,8 +64,7 @@ function groupBy<T extends { icao: string }>(rows: T[]): Map<string, Omit<T, 'ic
 
 export async function buildAirlines(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db): Promise<void> {
   const ref = ctx.ref;
-  const folded = await foldCounts(ctx, db, legs, 'airlines', TABLES);
-  if (folded === null) await countAll(db, legs, TABLES);
+  const folded = await prepareCounts(ctx, db, legs, 'airlines', TABLES, 'refdata: airlines');
   // every document carries window_days: with another window every airline is written
   const only = folded?.sameWindow ?? false;
   if (only) await db.run(`CREATE OR REPLACE TEMP TABLE al_touched AS SELECT DISTINCT icao FROM (${TABLES.map((t) => `SELECT icao FROM ${t.name}_touched`).join(' UNION ALL ')})`);
@@ -95,6 +94,6 @@ export async function buildAirlines(ctx: BuildContext, legs: RoutedLegs, db: Duc
   }
   ctx.counts['refdata.airlines'] = (ctx.counts['refdata.airlines'] ?? 0) + n;
   if (only) await db.run(`DROP TABLE al_touched`);
-  await saveCounts(ctx, db, legs, 'airlines', TABLES);
   ctx.progress.done(`${n} airlines (${kept} unchanged, kept unbuilt), ${counts.length} callsign prefixes heard`);
+  await saveCounts(ctx, db, legs, 'airlines', TABLES);
 }

@@ -44,7 +44,7 @@ export interface Folded {
  * moved: every delta row, and the previous rows of the changed callsigns), folding the previous
  * build's state of `family`. null: not known, nothing made (count the window: countAll).
  */
-export async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[]): Promise<Folded | null> {
+async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[]): Promise<Folded | null> {
   const days = ctx.logDays;
   const prev = ctx.reuse;
   if (!prev || !days) return null;
@@ -98,14 +98,28 @@ export async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: 
   return { line: `${days.added.length} days added, ${days.dropped.length} dropped, ${changed} callsigns' routes changed`, sameWindow: window === ctx.windowDays };
 }
 
+/**
+ * The counts of `family` for tonight, as their own progress step (`label: counts`, on a year's
+ * first build the longest part of the step): folded from the previous build's when it can be
+ * trusted (foldCounts), else counted from the window's legs; null in the second case.
+ */
+export async function prepareCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[], label: string): Promise<Folded | null> {
+  ctx.progress.start(`${label}: counts`, 0);
+  const folded = await foldCounts(ctx, db, legs, family, tables);
+  if (folded === null) await countAll(db, legs, tables);
+  ctx.progress.done(folded === null ? 'counted from the window\'s legs' : `folded: ${folded.line}`);
+  return folded;
+}
+
 /** the temp tables `<name>` counted from the window's legs (the full path) */
-export async function countAll(db: DuckDBConnection, legs: RoutedLegs, tables: readonly CountTable[]): Promise<void> {
+async function countAll(db: DuckDBConnection, legs: RoutedLegs, tables: readonly CountTable[]): Promise<void> {
   for (const t of tables) await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS ${t.counts(legs.view, 'true')}`);
 }
 
 /** save tonight's counts, the routes table and the window length in the version being built, then drop the temp tables */
 export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[]): Promise<void> {
   const dir = ctx.writer.dir;
+  ctx.progress.start(`${family}: saving the counts for the next night`, 0);
   // files written by hand: the folder must be the previous version's copy first (writer.ready)
   await ctx.writer.ready();
   for (const t of tables) {
@@ -118,4 +132,5 @@ export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: 
   const meta = metaFile(dir, family);
   writeFileSync(`${meta}.tmp-${process.pid}`, JSON.stringify({ window_days: ctx.windowDays }));
   renameSync(`${meta}.tmp-${process.pid}`, meta);
+  ctx.progress.done(`${tables.length} tables in state/`);
 }

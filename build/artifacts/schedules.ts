@@ -14,7 +14,7 @@ import type { BuildContext, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { scheduleDoc, type ScheduleCounts } from '../../artifacts/refdata.ts';
 import { countRows, streamRows } from './duck.ts';
-import { countAll, foldCounts, saveCounts, type CountTable } from './counts-fold.ts';
+import { prepareCounts, saveCounts, type CountTable } from './counts-fold.ts';
 
 /** an airline-shaped callsign: three letters, a digit, up to four more */
 export const AIRLINE_CS = `regexp_full_match(callsign, '[A-Z]{3}[0-9][A-Z0-9]{0,4}')`;
@@ -80,8 +80,7 @@ SELECT * FROM tot JOIN sl USING (icao, org, dst) JOIN cs USING (icao, org, dst)`
 
 export async function buildSchedules(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db): Promise<void> {
   const ref = ctx.ref;
-  const folded = await foldCounts(ctx, db, legs, 'schedules', TABLES);
-  if (folded === null) await countAll(db, legs, TABLES);
+  const folded = await prepareCounts(ctx, db, legs, 'schedules', TABLES, 'refdata: schedules');
   // every document carries window_days: with another window every route is written
   const only = folded?.sameWindow ?? false;
   if (only) await db.run(`CREATE OR REPLACE TEMP TABLE sc_touched AS SELECT DISTINCT icao, org, dst FROM sc_counts_touched`);
@@ -111,6 +110,6 @@ export async function buildSchedules(ctx: BuildContext, legs: RoutedLegs, db: Du
     await db.run(`DROP TABLE sc_touched`);
   }
   ctx.counts['refdata.schedules'] = n + kept;
-  await saveCounts(ctx, db, legs, 'schedules', TABLES);
   ctx.progress.done(`${n + kept} schedules (${kept} unchanged, kept unbuilt)`);
+  await saveCounts(ctx, db, legs, 'schedules', TABLES);
 }

@@ -67,11 +67,11 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   const restricted = /^airframes \((\d+) with legs in the 1 new and 1 dropped days or a changed route\)$/.exec(step);
   assert.ok(restricted, `the increment took the restricted path: ${step}`);
   // the schedules fold the new day in, the dropped day out, and count the changed callsigns again
-  const schedStep = steps.find((s) => s.startsWith('refdata: schedules')) ?? '';
+  const schedStep = steps.find((s) => s.startsWith('refdata: schedules (')) ?? '';
   const folded = /^refdata: schedules \(an increment: 1 days added, 1 dropped, (\d+) callsigns' routes changed; (\d+) routes touched\)$/.exec(schedStep);
   assert.ok(folded, `the schedules took the increment path: ${schedStep}`);
   assert.ok(Number(folded[1]) > 0, 'some routes-table rows changed, so their callsigns were counted again');
-  const airlinesStep = steps.find((s) => s.startsWith('refdata: airlines')) ?? '';
+  const airlinesStep = steps.find((s) => s.startsWith('refdata: airlines (')) ?? '';
   assert.match(airlinesStep, /^refdata: airlines \(an increment: 1 days added, 1 dropped, [1-9]\d* callsigns' routes changed; \d+ callsign prefixes touched\)$/);
   const fresh = join(tmp, 'fresh');
   await run(fresh, nowMs);
