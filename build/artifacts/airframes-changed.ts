@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { allRows, sqlString } from './duck.ts';
+import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
 
 /** where a version records the routes table its airframes were built with, for the next build */
 export const ROUTES_STATE = join('state', 'airframe-routes.parquet');
@@ -40,8 +41,8 @@ export async function changedAirframes(ctx: BuildContext, db: DuckDBConnection, 
     // a leg with one end heard is the only kind the routes table fills (legs_routed): a superset, cheap to test
     `SELECT l.hex FROM legs l JOIN af_routes_changed c ON c.callsign = upper(trim(l.callsign)) WHERE (l.org IS NULL) <> (l.dst IS NULL)`,
   ];
-  if (days.added.length) parts.push(`SELECT hex FROM legs WHERE day IN (${days.added.map((d) => `DATE ${sqlString(d)}`).join(', ')})`);
-  if (days.dropped.length) parts.push(`SELECT hex FROM read_parquet([${days.dropped.map((d) => sqlString(d.file)).join(', ')}])`);
+  if (days.added.length) parts.push(`SELECT hex FROM legs WHERE day IN (${addedDaysSql(days)})`);
+  if (days.dropped.length) parts.push(`SELECT hex FROM ${droppedLegsSql(days)}`);
   await db.run(`CREATE OR REPLACE TEMP TABLE af_changed AS SELECT DISTINCT hex FROM (${parts.join(' UNION ALL ')}) WHERE hex IS NOT NULL`);
   await db.run(`DROP TABLE af_routes_changed`);
   const [n] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af_changed`);

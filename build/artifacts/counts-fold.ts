@@ -14,6 +14,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { allRows, countRows, sqlString } from './duck.ts';
 import { saveState } from './state.ts';
+import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
 import { changedCallsignsSql } from './airframes-changed.ts';
 import { legsRoutedSql } from './flight-routes.ts';
 
@@ -55,10 +56,10 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   const isChanged = `l.callsign IN (SELECT callsign FROM fold_changed)`;
   if (days.dropped.length) {
     // the dropped days as the previous build read them; an unchanged callsign's legs route the same with tonight's table
-    await db.run(`CREATE OR REPLACE TEMP VIEW fold_dropped AS SELECT * FROM read_parquet([${days.dropped.map((d) => sqlString(d.file)).join(', ')}], hive_partitioning = true, hive_types = {'day': DATE})`);
+    await db.run(`CREATE OR REPLACE TEMP VIEW fold_dropped AS SELECT * FROM ${droppedLegsSql(days)}`);
     await db.run(legsRoutedSql('fold_dropped_routed', 'fold_dropped'));
   }
-  const added = days.added.map((d) => `DATE ${sqlString(d)}`).join(', ');
+  const added = days.added.length ? addedDaysSql(days) : '';
   let negative = 0;
   for (const t of tables) {
     const keep = t.routed ? `NOT ${isChanged}` : 'true';

@@ -5,13 +5,17 @@
 import type { LogDays } from './context.ts';
 import { sqlString } from './duck.ts';
 
+/** SQL: the added days as a list of DATE literals, for `day IN (...)` (the days must be some) */
+export const addedDaysSql = (days: LogDays): string => days.added.map((d) => `DATE ${sqlString(d)}`).join(', ');
+
+/** SQL: the legs of the dropped days read from their files, with the `day` column (the days must be some) */
+export const droppedLegsSql = (days: LogDays): string =>
+  `read_parquet([${days.dropped.map((d) => sqlString(d.file)).join(', ')}], hive_partitioning = true, hive_types = {'day': DATE})`;
+
 /** a subquery of the legs of the added days (n = 1) and of the dropped days (n = -1), with the `day` column; null when none differ */
 export function deltaLegs(days: LogDays): string | null {
   const parts: string[] = [];
-  if (days.added.length) parts.push(`SELECT *, 1 AS n FROM legs WHERE day IN (${days.added.map((d) => `DATE ${sqlString(d)}`).join(', ')})`);
-  if (days.dropped.length) {
-    const files = days.dropped.map((d) => sqlString(d.file)).join(', ');
-    parts.push(`SELECT *, -1 AS n FROM read_parquet([${files}], hive_partitioning = true, hive_types = {'day': DATE})`);
-  }
+  if (days.added.length) parts.push(`SELECT *, 1 AS n FROM legs WHERE day IN (${addedDaysSql(days)})`);
+  if (days.dropped.length) parts.push(`SELECT *, -1 AS n FROM ${droppedLegsSql(days)}`);
   return parts.length ? `(${parts.join(' UNION ALL BY NAME ')})` : null;
 }
