@@ -1,4 +1,5 @@
-// step: the routes table from the log (aggregated in DuckDB, streamed by callsign) and the
+// step: the routes table from the log (aggregated in DuckDB, streamed by callsign; a night that
+// reuses the previous build folds its saved evidence: evidence-fold.ts) and the
 // checked, reviewed community catalog. writes v1/route/<callsign>, meta/routes and meta/lookup
 // (artifacts/meta.ts), and returns what later steps need: the table itself (airports) and the
 // DuckDB view `legs_routed` (legs with IATA ends, a missing end filled from the table when the
@@ -17,6 +18,7 @@ import {
 import type { RefView } from '../../artifacts/reference-view.ts';
 import { encodeLookup, encodeRoutesTable } from '../../artifacts/meta.ts';
 import { loadTable, streamRows } from './duck.ts';
+import { EVIDENCE_SQL, prepareEvidence, saveEvidence } from './evidence-fold.ts';
 import { installed } from '../../lib/install.ts';
 
 export interface RoutesOptions {
@@ -31,25 +33,7 @@ const DRAIN_EVERY = 4096;
 
 const DEFAULT_ROUTES_OPTIONS: RoutesOptions = { reviewFile: installed('data/catalog-review.csv'), policy: 'auto' };
 
-// log evidence per callsign, circuits (org = dst) left out, callsigns that cannot be a key skipped
-const EVIDENCE_SQL = `
-WITH l AS (
-  SELECT upper(trim(callsign)) AS cs, org, dst, type, "day", last_ts FROM legs
-  WHERE callsign IS NOT NULL AND regexp_full_match(upper(trim(callsign)), '[A-Z0-9]{2,8}')
-    AND NOT (org IS NOT NULL AND dst IS NOT NULL AND org = dst)
-),
-g AS (
-  SELECT cs, list({org: org, dst: dst, legs: n, last_ts: t}) AS groups
-  FROM (SELECT cs, org, dst, count(*)::INTEGER AS n, max(last_ts)::DOUBLE AS t FROM l GROUP BY cs, org, dst)
-  GROUP BY cs
-),
-c AS (
-  SELECT cs, count(*)::INTEGER AS legs, count(DISTINCT "day")::INTEGER AS days, max(last_ts)::DOUBLE AS last_ts,
-         coalesce(list(DISTINCT type ORDER BY type) FILTER (WHERE type IS NOT NULL), []) AS types
-  FROM l GROUP BY cs
-)
-SELECT c.cs AS callsign, c.legs, c.days, c.last_ts, c.types, g.groups FROM c JOIN g USING (cs)`;
-
+/** the evidence per callsign from the tables prepareEvidence made (evidence-fold.ts) */
 async function readEvidence(db: DuckDBConnection, tick: (n: number) => void = () => {}): Promise<Map<string, CallsignEvidence>> {
   const out = new Map<string, CallsignEvidence>();
   for await (const rows of streamRows<CallsignEvidence>(db, EVIDENCE_SQL)) {
@@ -155,8 +139,10 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     const ref = ctx.ref;
     const { reviews, skipped } = readReviews(opts);
     ctx.progress.start('routes: log evidence', 0);
+    // folded from the previous build's evidence when it can be trusted, else counted from the window
+    const path = await prepareEvidence(ctx.db, ctx.reuse ?? null, ctx.logDays ?? null);
     const evidence = await readEvidence(ctx.db, (n) => ctx.progress.tick(n));
-    ctx.progress.done(`${evidence.size} callsigns heard`);
+    ctx.progress.done(`${evidence.size} callsigns heard (${path.line})`);
     // every decision ticks: the heard callsigns, then the catalog's rows that none of them spoke for
     const spoken = new Set([...evidence.keys()].map((cs) => ref.catalogKey(cs) ?? cs));
     let unheard = 0;
@@ -172,21 +158,26 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     ctx.progress.done(`${table.size} routes`);
     ctx.progress.start('routes: write', decided.length);
     // a route the log never heard is the catalog's row, checked against the reference data: when the
-    // previous build had it unheard too and was made from the same code and data, it is kept unbuilt
+    // previous build had it unheard too and was made from the same code and data, it is kept unbuilt.
+    // a heard route whose evidence the night's days did not move (the fold says which moved) was
+    // decided from the same evidence, catalog row and reference data: its document is kept too
     const unheardBefore = readUnheard(ctx.reuse ?? null);
     const unheardNow: string[] = [];
     let kept = 0;
+    let keptHeard = 0;
     for (let i = 0; i < decided.length; i++) {
       const args = decided[i]!;
       const cs = args[0];
       if (args[2] === null) unheardNow.push(cs);
       if (args[2] === null && unheardBefore.has(cs) && ctx.writer.keep(keys.route(cs))) kept++;
+      else if (args[2] !== null && path.moved && !path.moved.has(cs) && ctx.writer.keep(keys.route(cs))) keptHeard++;
       else ctx.writer.put(keys.route(cs), routeDoc(...args));
       ctx.progress.tick();
       if (i % DRAIN_EVERY === DRAIN_EVERY - 1) await ctx.writer.drain();
     }
     await ctx.writer.ready(); // the folder is the previous version's copy before a file goes in by hand
     writeUnheard(ctx.writer.dir, unheardNow);
+    await saveEvidence(ctx.db, ctx.writer.dir);
     ctx.writer.put(keys.routesTable(), encodeRoutesTable(table));
     ctx.writer.put(keys.lookup(), encodeLookup(ref));
     const legs = await loadRoutesTable(ctx.db, table, airports);
@@ -194,7 +185,7 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     for (const [k, n] of Object.entries(outcomes)) ctx.counts[`routes.${k}`] = n;
     if (skipped) ctx.counts['routes.review_rows_skipped'] = skipped;
     const fmt = Object.entries(outcomes).map(([k, n]) => `${k} ${n}`).join(', ');
-    ctx.progress.done(`${table.size} routes (${fmt}; ${kept} unheard and unchanged, kept unbuilt); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`);
+    ctx.progress.done(`${table.size} routes (${fmt}; ${kept} unheard and unchanged, ${keptHeard} heard with unmoved evidence, kept unbuilt); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`);
     return { table, legs };
   };
 }

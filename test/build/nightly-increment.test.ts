@@ -1,5 +1,5 @@
 // a night that adds a day to the log (and drops the oldest from the window) builds only the
-// airframes whose legs can have changed, and folds the day into the schedules' saved counts (the
+// airframes whose legs can have changed, folds the routes' log evidence, and folds the day into the schedules' saved counts (the
 // dropped day subtracted, callsigns whose routes-table row changed counted again), as it does the
 // airlines' counts: its published
 // tree must equal, object for object, a fresh build over the same log. on a small simulated log where some airframes are heard only in the
@@ -48,7 +48,8 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   const sim = { out: log, seed: 7, legsPerDay: 400, airframes: 3000, threads: 1 };
   await writeFastLog(world, { ...sim, start: '2025-06-01', days: 6 });
   const steps: string[] = [];
-  const recording: Progress = { start: (name) => void steps.push(name), tick: () => {}, done: () => {} };
+  const summaries: string[] = [];
+  const recording: Progress = { start: (name) => void steps.push(name), tick: () => {}, done: (s) => void summaries.push(s) };
   const run = (artifacts: string, nowMs: number) => {
     const c = parseConfig(NIGHTLY_SPECS, ['--ref', REF, '--log', log, '--artifacts', artifacts, '--bundles', '', '--no-accuracy', '--skip-log', '--window-days', '5'], {}).config;
     return runNightly(c, recording, () => {}, nowMs);
@@ -61,8 +62,15 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   await writeFastLog(world, { ...sim, start: '2025-06-07', days: 1 });
   const nowMs = Date.UTC(2026, 10, 26, 3);
   steps.length = 0;
+  summaries.length = 0;
   await run(nights, nowMs);
   const night = currentVersion(nights)!;
+  // the routes' log evidence folded from the previous build's (evidence-fold.ts), not read from the window
+  const evidence = summaries.find((s) => / callsigns heard \(/.test(s)) ?? '';
+  assert.match(evidence, /^\d+ callsigns heard \(folded: 1 days added, 1 dropped, [1-9]\d* callsigns moved, \d+ groups' latest leg read again\)$/);
+  // and the heard routes whose evidence the night did not move are kept unbuilt (the tree comparison below checks them)
+  const keptHeard = /; \d+ unheard and unchanged, (\d+) heard with unmoved evidence, kept unbuilt\)/.exec(summaries.find((s) => s.includes('heard with unmoved evidence')) ?? '');
+  assert.ok(keptHeard && Number(keptHeard[1]) > 0, `heard routes kept: ${keptHeard?.[0]}`);
   const step = steps.find((s) => s.startsWith('airframes')) ?? '';
   const restricted = /^airframes \((\d+) with legs in the 1 new and 1 dropped days or a changed route\)$/.exec(step);
   assert.ok(restricted, `the increment took the restricted path: ${step}`);
@@ -117,6 +125,8 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   db.closeSync();
   renameSync(`${file}.new`, file);
   steps.length = 0;
+  summaries.length = 0;
   await run(nights, Date.UTC(2026, 10, 27, 3));
   assert.ok(steps.includes('airframes'), `the full path: ${steps.find((s) => s.startsWith('airframes'))}`);
+  assert.match(summaries.find((s) => / callsigns heard \(/.test(s)) ?? '', /callsigns heard \(counted from the window's legs: the log days since the previous build are not known\)$/);
 });
