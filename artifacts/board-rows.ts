@@ -116,12 +116,21 @@ function pair<P extends { flight: string; callsign?: string }>(
   return out;
 }
 
-const byTimeThenFlight = (time: (r: { dep: string | null; arr: string | null }) => string | null) =>
-  (a: { flight: string; dep: string | null; arr: string | null }, b: { flight: string; dep: string | null; arr: string | null }) => {
-    const ta = time(a) ?? '';
-    const tb = time(b) ?? '';
-    return ta < tb ? -1 : ta > tb ? 1 : a.flight < b.flight ? -1 : a.flight > b.flight ? 1 : 0;
+/**
+ * board order: by time, then flight number, then callsign, then the other end. two callsigns can
+ * share a flight number (DLH8161 and GEC8161 are both LH8161) and a minute; without the callsign the
+ * order of such rows was the order the slots came in, which DuckDB does not fix, so two builds of
+ * one log could differ.
+ */
+const byTimeThenFlight = (time: (r: BoardRow) => string | null, end: (r: BoardRow) => string) =>
+  (a: BoardRow, b: BoardRow) => {
+    const ka = [time(a) ?? '', a.flight, a.callsign ?? '', end(a)];
+    const kb = [time(b) ?? '', b.flight, b.callsign ?? '', end(b)];
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1;
+    return 0;
   };
+
+type BoardRow = { flight: string; callsign: string | null; dep: string | null; arr: string | null; dst?: string; org?: string };
 
 /** The departure board of airport `here` (IATA): typical departures merged with the day's published departures, sorted by dep. */
 export function departureRows(here: string, slots: readonly Slot[], published: readonly PublishedDeparture[], lk: RowLookups): DepartureRow[] {
@@ -161,7 +170,7 @@ export function mergeDepartures(here: string, observed: readonly DepartureRow[],
       if (arr) rows.push({ flight: p.flight, callsign: p.callsign ?? null, dst: p.dst, dep: p.dep, arr: hhmm(arr.minute), arr_source: arr.from, type: p.type ?? null, flights: 0, source: 'published' });
     }
   }
-  return rows.sort(byTimeThenFlight((r) => r.dep));
+  return rows.sort(byTimeThenFlight((r) => r.dep, (r) => r.dst ?? ''));
 }
 
 /** The arrivals board of airport `here` (IATA): typical arrivals merged with the day's published arrivals, sorted by arr. */
@@ -199,7 +208,7 @@ export function mergeArrivals(here: string, observed: readonly ArrivalRow[], pub
       if (dep) rows.push({ flight: p.flight, callsign: p.callsign ?? null, org: p.org, dep: hhmm(dep.minute), dep_source: dep.from, arr: p.arr, type: p.type ?? null, flights: 0, source: 'published' });
     }
   }
-  return rows.sort(byTimeThenFlight((r) => r.arr));
+  return rows.sort(byTimeThenFlight((r) => r.arr, (r) => r.org ?? ''));
 }
 
 /** Busiest airlines on the departure board (spec: top 20): observed flights per airline ICAO. */

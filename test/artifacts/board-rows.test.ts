@@ -87,3 +87,14 @@ test('times are never null: the other end from the route\'s block time (across m
   assert.deepEqual(pub.map((r) => [r.flight, r.dep, r.arr, r.arr_source, r.source]), [['LX2', '23:50', '00:30', 'route', 'published']]);
   for (const r of [...arr, ...pub]) assert.ok(/^\d\d:\d\d$/.test(r.dep) && /^\d\d:\d\d$/.test(r.arr), '/^\\d\\d:\\d\\d$/.test(r.dep) && /^\\d\\d:\\d\\d$/.test(r.arr)');
 });
+
+test('rows of one minute and one flight number (two callsigns of one airline) sort by callsign, whatever order the slots came in', () => {
+  // SWR8161 and EDW8161 both map to LX8161 here, as DLH8161 and GEC8161 both are LH8161
+  const shared: RowLookups = { ...lk, flightOf: (cs) => (cs.endsWith('8161') ? 'LX8161' : null) };
+  const a = slot('SWR8161', 600, 'LHR');
+  const b = slot('EDW8161', 600, 'LHR');
+  for (const order of [[a, b], [b, a]]) {
+    assert.deepEqual(departureRows('ZRH', order, [], shared).map((r) => r.callsign), ['EDW8161', 'SWR8161']);
+    assert.deepEqual(arrivalRows('ZRH', order, [], shared).map((r) => r.callsign), ['EDW8161', 'SWR8161']);
+  }
+});
