@@ -72,19 +72,15 @@ lg AS (
   SELECT hex,
     arg_max(reg, last_ts) FILTER (WHERE reg IS NOT NULL AND reg <> '') AS reg,
     arg_max(upper(type), last_ts) FILTER (WHERE type IS NOT NULL AND type <> '') AS type,
-    list_slice(list_sort(list({
-      k1: -first_ts, k2: -last_ts,
+    list_slice(list_sort(list({k1: -first_ts, k2: -last_ts, j: to_json({
       date: CAST(CAST(to_timestamp(coalesce(dep_ts, first_ts)) AT TIME ZONE 'UTC' AS DATE) AS VARCHAR),
       org: org, dst: dst, org_ident: org_ident, dst_ident: dst_ident, callsign: callsign,
       dep: dep_ts, arr: arr_ts, first_seen: first_ts, last_seen: last_ts,
-      route_source: route_source, table_source: table_source})), 1, ${MAX_LEGS}) AS l
+      route_source: route_source, table_source: table_source})::VARCHAR})), 1, ${MAX_LEGS}) AS l
   FROM b GROUP BY hex),
 d AS (SELECT lg.*, ops.operator_icao, hash(lg.reg, lg.type, ops.operator_icao, lg.l)::VARCHAR AS digest FROM lg LEFT JOIN ops USING (hex))
 SELECT d.hex, d.reg, d.type, d.operator_icao, d.digest,
-  CASE WHEN p.digest IS DISTINCT FROM d.digest THEN encode(to_json(list_transform(d.l,
-      x -> {date: x.date, org: x.org, dst: x.dst, org_ident: x.org_ident, dst_ident: x.dst_ident, callsign: x.callsign,
-            dep: x.dep, arr: x.arr, first_seen: x.first_seen, last_seen: x.last_seen,
-            route_source: x.route_source, table_source: x.table_source}))::VARCHAR) END AS legs
+  CASE WHEN p.digest IS DISTINCT FROM d.digest THEN encode('[' || array_to_string(list_transform(d.l, x -> x.j), ',') || ']') END AS legs
 FROM d LEFT JOIN af_prev p USING (hex)`;
 }
 
