@@ -9,7 +9,7 @@
 // legs in D are aggregated, airframes-changed.ts) and full (every airframe aggregated, unchanged
 // digests kept: the path before the restriction, and the fallback). Wall time excludes the
 // hard-link copy of the first build.
-// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 1] [--dir /tmp] [--new-day YYYY-MM-DD]
+// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 1] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch 4000000]
 import './help.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -30,6 +30,7 @@ const RUNS = numberFlag('runs', 1);
 const WORKERS = numberFlag('workers', 1);
 const DIR = flag('dir', '/tmp');
 const NEW_DAY = flag('new-day', '');
+const LEGS_PER_BATCH = numberFlag('legs-per-batch', 4_000_000);
 if (!LOG) throw new Error('--log <flight log root> is required');
 
 /** a thread's CPU seconds, user and system (Linux /proc; the main thread's task has the process id) */
@@ -85,7 +86,7 @@ async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<Bu
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpu();
   const threads0 = cpuByThread();
-  await buildAirframes(ctx, { view: 'legs_routed', table: 'routes_table' } as Parameters<typeof buildAirframes>[1]);
+  await buildAirframes(ctx, { view: 'legs_routed', table: 'routes_table' } as Parameters<typeof buildAirframes>[1], db, LEGS_PER_BATCH);
   await writer.flush();
   const wall = (performance.now() - t0) / 1000;
   const main = mainThreadCpu() - main0;

@@ -15,8 +15,14 @@ import { allRows, loadTable, sqlString, streamChunks, streamRows } from './duck.
 import { ROUTES_STATE, changedAirframes } from './airframes-changed.ts';
 import { saveState } from './state.ts';
 
-/** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
-const LEGS_PER_BATCH = 4_000_000;
+/**
+ * legs per batch of hexes: bounds DuckDB's working set whatever the size of the log. 2 M, not 4 M:
+ * the year's first build peaked at 7.1 GB in this step with 4 M, and halving it took 1.4 GB off the
+ * step's peak for the same DuckDB CPU (bench/airframes-step.ts --legs-per-batch); a batch reads
+ * only the row groups of its hex range (build/log/write.ts LEG_FILE_OPTIONS), so more batches do
+ * not read the year more often.
+ */
+const LEGS_PER_BATCH = 2_000_000;
 /** documents between waits for the write workers (bounds what is queued for them) */
 const DRAIN_EVERY = 4096;
 
@@ -57,7 +63,7 @@ const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${
  * the JSON of a list of structs per airframe cost 25 % more of DuckDB's time.
  * the legs are an unordered list() sorted by list_sort on a leading descending key: an ordered
  * list(... ORDER BY) aggregate keeps a sort state per group and ran out of 4 GB on a year's log;
- * this holds a batch in about 1.3 GB.
+ * this holds a batch of 4 M legs in about 1.3 GB.
  * `digest` hashes everything of the document that comes from the log (reg, type, operator, the
  * legs); the JSON text is made only where it differs from the previous build's (`af_prev`), so an
  * unchanged airframe costs a hash, not a document.
