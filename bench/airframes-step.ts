@@ -9,7 +9,7 @@
 // legs in D are aggregated, airframes-changed.ts) and full (every airframe aggregated, unchanged
 // digests kept: the path before the restriction, and the fallback). Wall time excludes the
 // hard-link copy of the first build.
-// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 1] [--dir /tmp] [--new-day YYYY-MM-DD]
+// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 1] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch 4000000]
 import './help.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -30,22 +30,27 @@ const RUNS = numberFlag('runs', 1);
 const WORKERS = numberFlag('workers', 1);
 const DIR = flag('dir', '/tmp');
 const NEW_DAY = flag('new-day', '');
+const LEGS_PER_BATCH = numberFlag('legs-per-batch', 4_000_000);
 if (!LOG) throw new Error('--log <flight log root> is required');
 
-/** a thread's CPU seconds (Linux /proc; the main thread's task has the process id) */
-function taskCpu(tid: string): number {
+/** a thread's CPU seconds, user and system (Linux /proc; the main thread's task has the process id) */
+function taskTimes(tid: string): [number, number] {
   const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in ticks (USER_HZ 100)
+  return [Number(f[11]) / 100, Number(f[12]) / 100]; // utime, stime in ticks (USER_HZ 100)
 }
+const taskCpu = (tid: string) => taskTimes(tid)[0] + taskTimes(tid)[1];
+/** a thread's name: DuckDB's and V8's threads are all "node", a worker thread is "WorkerThread" */
+const taskName = (tid: string) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
 const mainThreadCpu = () => taskCpu(String(process.pid));
 
-/** CPU seconds per thread (DuckDB's threads, the write worker, V8's and libuv's helpers: Node names them all "node") */
-function cpuByThread(): Map<string, number> {
-  const out = new Map<string, number>();
+/** CPU seconds (user, system) and name per thread */
+function cpuByThread(): Map<string, { name: string; user: number; sys: number }> {
+  const out = new Map<string, { name: string; user: number; sys: number }>();
   for (const tid of readdirSync('/proc/self/task')) {
     try {
-      out.set(tid, taskCpu(tid));
+      const [user, sys] = taskTimes(tid);
+      out.set(tid, { name: taskName(tid), user, sys });
     } catch {
       // the thread ended meanwhile
     }
@@ -81,12 +86,14 @@ async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<Bu
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpu();
   const threads0 = cpuByThread();
-  await buildAirframes(ctx, { view: 'legs_routed', table: 'routes_table' } as Parameters<typeof buildAirframes>[1]);
+  await buildAirframes(ctx, { view: 'legs_routed', table: 'routes_table' } as Parameters<typeof buildAirframes>[1], db, LEGS_PER_BATCH);
   await writer.flush();
   const wall = (performance.now() - t0) / 1000;
   const main = mainThreadCpu() - main0;
   // the busiest threads but the main one: the write worker and DuckDB's, by CPU
-  const threads = [...cpuByThread()].filter(([t]) => t !== String(process.pid)).map(([t, c]) => c - (threads0.get(t) ?? 0)).sort((a, b) => b - a).slice(0, 4);
+  const threads = [...cpuByThread()].filter(([t]) => t !== String(process.pid))
+    .map(([t, c]) => ({ name: c.name, user: c.user - (threads0.get(t)?.user ?? 0), sys: c.sys - (threads0.get(t)?.sys ?? 0) }))
+    .sort((a, b) => b.user + b.sys - a.user - a.sys).slice(0, 4);
   const cpu = process.cpuUsage(cpu0);
   const all = (cpu.user + cpu.system) / 1e6;
   await writer.close();
@@ -97,7 +104,7 @@ async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<Bu
   console.log(
     `${label}: ${docs} documents (${ctx.counts.airframes} airframes; ${writer.stats.written} written, ${writer.stats.linked} unchanged) in ${wall.toFixed(1)} s = ${Math.round(docs / wall)} documents/s; ` +
       `main thread ${main.toFixed(1)} s CPU (${Math.round((main / docs) * 1e6)} µs/document, ${Math.round((main / wall) * 100)} % of the wall), ` +
-      `all threads ${all.toFixed(1)} s (busiest others: ${threads.map((c) => c.toFixed(1)).join(', ')} s); peak RSS ${(peak / 2 ** 30).toFixed(2)} GB; keys+sha256 digest ${h.digest('hex').slice(0, 16)}`,
+      `all threads ${all.toFixed(1)} s (busiest others, user+system: ${threads.map((c) => `${c.name} ${c.user.toFixed(1)}+${c.sys.toFixed(1)}`).join(', ')} s); peak RSS ${(peak / 2 ** 30).toFixed(2)} GB; keys+sha256 digest ${h.digest('hex').slice(0, 16)}`,
   );
 }
 

@@ -15,7 +15,7 @@ import { addDays } from './history/scan.ts';
 import { listLogDays, openLog } from './log/read.ts';
 import { accuracyStep, newestDay, type DestinationOf } from './accuracy/step.ts';
 import { decodeRoutesTable, destinationLookup, encodeLookup, encodeRoutesTable } from '../artifacts/meta.ts';
-import { consoleProgress } from './progress.ts';
+import { consoleProgress, withPeakRss } from './progress.ts';
 import { abandon, commit, lockRoot, newBuildId, stage } from './publish/publish.ts';
 import type { BuildContext, LogDays } from './artifacts/context.ts';
 import type { Progress } from './progress.ts';
@@ -311,7 +311,7 @@ const nightly: Command<NightlyConfig> = {
   },
   run: async (c) => {
     const t0 = Date.now();
-    const r = await runNightly(c, consoleProgress(), (l) => console.error(l));
+    const r = await runNightly(c, withPeakRss(consoleProgress()), (l) => console.error(l));
     console.error(`nightly: done in ${((Date.now() - t0) / 1000).toFixed(1)} s (build ${r.buildId})`);
     return 0;
   },

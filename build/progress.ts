@@ -45,3 +45,38 @@ export function consoleProgress(stream: NodeJS.WriteStream = process.stderr, eve
     },
   };
 }
+
+/** how a step's peak resident memory is read: the process's RSS in bytes (DuckDB's native memory included) */
+export type RssSampler = () => number;
+
+/**
+ * `progress` with each step's peak resident set size added to its summary ("...; peak RSS 5.1 GB"),
+ * so a build's log is its per-step memory table. RSS is read when a step starts, at every tick,
+ * every `everyMs` in between (a long query ticks rarely), and when it ends.
+ */
+export function withPeakRss(progress: Progress, sample: RssSampler = () => process.memoryUsage.rss(), everyMs = 250): Progress {
+  let peak = 0;
+  const read = () => void (peak = Math.max(peak, sample()));
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    start(step, total) {
+      peak = 0;
+      read();
+      if (timer === null) {
+        timer = setInterval(read, everyMs);
+        timer.unref();
+      }
+      progress.start(step, total);
+    },
+    tick(n) {
+      read();
+      progress.tick(n);
+    },
+    done(summary) {
+      read();
+      if (timer !== null) clearInterval(timer);
+      timer = null;
+      progress.done(`${summary}; peak RSS ${(peak / 2 ** 30).toFixed(1)} GB`);
+    },
+  };
+}

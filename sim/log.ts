@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { dayDir, dayFile, sqlString } from '../build/log/write.ts';
+import { LEG_FILE_OPTIONS, dayDir, dayFile, sqlString } from '../build/log/write.ts';
 import { distanceNm } from '../lib/geo.ts';
 import { indexFleet, newHex, newReg } from './fleet.ts';
 import { typesFor } from './perf.ts';
@@ -115,7 +115,7 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
           CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN dst ELSE org END AS dst,
           false AS open
         FROM l ORDER BY hex, first_ts
-      ) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`);
+      ) TO ${sqlString(file)} ${LEG_FILE_OPTIONS}`);
       renameSync(file, dayFile(o.out, day));
       // the row count from the file's footer (no data read)
       const n = Number((await c.runAndReadAll(`SELECT sum(num_rows) FROM parquet_file_metadata(${sqlString(dayFile(o.out, day))})`)).getRows()[0]![0]);

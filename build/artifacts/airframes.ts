@@ -15,8 +15,14 @@ import { allRows, loadTable, sqlString, streamChunks, streamRows } from './duck.
 import { ROUTES_STATE, changedAirframes } from './airframes-changed.ts';
 import { saveState } from './state.ts';
 
-/** legs per batch of hexes: bounds DuckDB's working set whatever the size of the log */
-const LEGS_PER_BATCH = 4_000_000;
+/**
+ * legs per batch of hexes: bounds DuckDB's working set whatever the size of the log. 2 M, not 4 M:
+ * the year's first build peaked at 7.1 GB in this step with 4 M, and halving it took 1.4 GB off the
+ * step's peak for the same DuckDB CPU (bench/airframes-step.ts --legs-per-batch); a batch reads
+ * only the row groups of its hex range (build/log/write.ts LEG_FILE_OPTIONS), so more batches do
+ * not read the year more often.
+ */
+const LEGS_PER_BATCH = 2_000_000;
 /** documents between waits for the write workers (bounds what is queued for them) */
 const DRAIN_EVERY = 4096;
 
@@ -25,10 +31,10 @@ const DRAIN_EVERY = 4096;
  * addresses are far from uniform (the US block alone holds a large share of the world's fleet),
  * so fixed ranges would put most of the log in one batch.
  */
-async function hexBatches(db: DuckDBConnection, only: string, maxLegs = LEGS_PER_BATCH): Promise<[string, string | null][]> {
+async function hexBatches(db: DuckDBConnection, source: string, maxLegs = LEGS_PER_BATCH): Promise<[string, string | null][]> {
   const counts = await allRows<{ p: string; n: number | bigint }>(
     db,
-    `SELECT substr(hex, 1, 3) AS p, count(*) AS n FROM legs_routed WHERE regexp_full_match(hex, '[0-9a-f]{6}')${only} GROUP BY p ORDER BY p`,
+    `SELECT substr(hex, 1, 3) AS p, count(*) AS n FROM ${source} WHERE regexp_full_match(hex, '[0-9a-f]{6}') GROUP BY p ORDER BY p`,
   );
   return packRanges(counts.map((c) => [c.p, Number(c.n)]), maxLegs);
 }
@@ -53,16 +59,18 @@ const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${
 /**
  * one row per airframe of a hex range: the latest reg/type heard, the majority airline prefix, and
  * the newest MAX_LEGS legs as JSON, newest first, in document form (written as it is: airframeBytes).
+ * each leg's JSON is made once, per row (to_json), and the document is those texts joined: making
+ * the JSON of a list of structs per airframe cost 25 % more of DuckDB's time.
  * the legs are an unordered list() sorted by list_sort on a leading descending key: an ordered
  * list(... ORDER BY) aggregate keeps a sort state per group and ran out of 4 GB on a year's log;
- * this holds a batch in about 1.3 GB.
+ * this holds a batch of 4 M legs in about 1.3 GB.
  * `digest` hashes everything of the document that comes from the log (reg, type, operator, the
  * legs); the JSON text is made only where it differs from the previous build's (`af_prev`), so an
  * unchanged airframe costs a hash, not a document.
  */
-function airframesSql(lo: string, hi: string | null, only: string): string {
+function airframesSql(source: string, lo: string, hi: string | null): string {
   return `
-WITH b AS (SELECT * FROM legs_routed WHERE ${rangeWhere(lo, hi)}${only}),
+WITH b AS (SELECT * FROM ${source} WHERE ${rangeWhere(lo, hi)}),
 ops AS (
   SELECT hex, arg_max(p, (n, t)) AS operator_icao FROM (
     SELECT hex, substr(callsign, 1, 3) AS p, count(*) AS n, max(last_ts) AS t FROM b
@@ -72,19 +80,15 @@ lg AS (
   SELECT hex,
     arg_max(reg, last_ts) FILTER (WHERE reg IS NOT NULL AND reg <> '') AS reg,
     arg_max(upper(type), last_ts) FILTER (WHERE type IS NOT NULL AND type <> '') AS type,
-    list_slice(list_sort(list({
-      k1: -first_ts, k2: -last_ts,
+    list_slice(list_sort(list({k1: -first_ts, k2: -last_ts, j: to_json({
       date: CAST(CAST(to_timestamp(coalesce(dep_ts, first_ts)) AT TIME ZONE 'UTC' AS DATE) AS VARCHAR),
       org: org, dst: dst, org_ident: org_ident, dst_ident: dst_ident, callsign: callsign,
       dep: dep_ts, arr: arr_ts, first_seen: first_ts, last_seen: last_ts,
-      route_source: route_source, table_source: table_source})), 1, ${MAX_LEGS}) AS l
+      route_source: route_source, table_source: table_source})::VARCHAR})), 1, ${MAX_LEGS}) AS l
   FROM b GROUP BY hex),
 d AS (SELECT lg.*, ops.operator_icao, hash(lg.reg, lg.type, ops.operator_icao, lg.l)::VARCHAR AS digest FROM lg LEFT JOIN ops USING (hex))
 SELECT d.hex, d.reg, d.type, d.operator_icao, d.digest,
-  CASE WHEN p.digest IS DISTINCT FROM d.digest THEN encode(to_json(list_transform(d.l,
-      x -> {date: x.date, org: x.org, dst: x.dst, org_ident: x.org_ident, dst_ident: x.dst_ident, callsign: x.callsign,
-            dep: x.dep, arr: x.arr, first_seen: x.first_seen, last_seen: x.last_seen,
-            route_source: x.route_source, table_source: x.table_source}))::VARCHAR) END AS legs
+  CASE WHEN p.digest IS DISTINCT FROM d.digest THEN encode('[' || array_to_string(list_transform(d.l, x -> x.j), ',') || ']') END AS legs
 FROM d LEFT JOIN af_prev p USING (hex)`;
 }
 
@@ -161,10 +165,14 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
   let kept = 0;
   // an increment: only the airframes whose legs can have changed are aggregated (airframes-changed.ts)
   const changed = await changedAirframes(ctx, db, legs, AIRFRAME_STATE);
-  const only = changed === null ? '' : ` AND hex IN (SELECT hex FROM af_changed)`;
   ctx.progress.start(changed === null ? 'airframes' : `airframes (${changed} with legs in the ${ctx.logDays!.added.length} new and ${ctx.logDays!.dropped.length} dropped days or a changed route)`, 0);
-  for (const [lo, hi] of await hexBatches(db, only, maxLegs)) {
-    for await (const chunk of streamChunks(db, airframesSql(lo, hi, only))) {
+  // an increment's airframes have legs all over the hex space, so no row group can be skipped:
+  // their legs are read out of the window once, and the batches read that table, not the year
+  // again each (a year's night: about 9 M legs of 112k airframes, three batches)
+  const source = changed === null ? legs.view : 'af_legs';
+  if (changed !== null) await db.run(`CREATE OR REPLACE TEMP TABLE af_legs AS SELECT * FROM ${legs.view} WHERE hex IN (SELECT hex FROM af_changed)`);
+  for (const [lo, hi] of await hexBatches(db, source, maxLegs)) {
+    for await (const chunk of streamChunks(db, airframesSql(source, lo, hi))) {
       for (const r of hexRows(chunk)) {
         if (!/^[0-9a-f]{6}$/.test(r.hex)) continue;
         seen.add(r.hex);
@@ -178,6 +186,7 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
       await ctx.writer.drain();
     }
   }
+  await db.run(`DROP TABLE IF EXISTS af_legs`);
   // the airframes heard before and untouched tonight: their legs in the window are the same rows
   if (changed !== null) {
     for await (const rows of streamRows<{ hex: string; digest: string }>(db, `SELECT hex, digest FROM af_prev WHERE digest <> '${UNHEARD}' AND hex NOT IN (SELECT hex FROM af_changed)`)) {

@@ -1,0 +1,62 @@
+// the build's progress lines: a step's summary with its time (consoleProgress), and the peak
+// resident memory each step reached (withPeakRss), which makes a nightly's log its per-step table.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { consoleProgress, withPeakRss, type Progress } from '../../build/progress.ts';
+
+/** a Progress that records what reaches it */
+function recorder(): Progress & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, start: (s, n) => void lines.push(`start ${s} ${n}`), tick: () => {}, done: (s) => void lines.push(`done ${s}`) };
+}
+
+const GB = 2 ** 30;
+
+test('a step\'s summary carries the highest RSS read while it ran, not the last one', () => {
+  const rss = [1 * GB, 3.26 * GB, 2 * GB];
+  const inner = recorder();
+  const p = withPeakRss(inner, () => rss.shift() ?? 0, 60_000);
+  p.start('airframes', 10); // 1 GB
+  p.tick(5); // 3.26 GB
+  p.done('10 airframes'); // 2 GB
+  assert.deepEqual(inner.lines, ['start airframes 10', 'done 10 airframes; peak RSS 3.3 GB']);
+});
+
+test('each step\'s peak is its own: a later, smaller step does not inherit the earlier peak', () => {
+  const rss = [5 * GB, 5 * GB, 1 * GB, 1.5 * GB];
+  const inner = recorder();
+  const p = withPeakRss(inner, () => rss.shift() ?? 0, 60_000);
+  p.start('big', 0);
+  p.done('a');
+  p.start('small', 0);
+  p.done('b');
+  assert.deepEqual(inner.lines.filter((l) => l.startsWith('done')), ['done a; peak RSS 5.0 GB', 'done b; peak RSS 1.5 GB']);
+});
+
+test('RSS is read between ticks too: a long query that never ticks still has its peak seen', async () => {
+  let now = 1 * GB;
+  const inner = recorder();
+  const p = withPeakRss(inner, () => now, 5);
+  p.start('query', 0);
+  now = 4 * GB;
+  // the sampler runs on its interval while the step is silent
+  await new Promise((r) => setTimeout(r, 60));
+  now = 1 * GB;
+  p.done('done');
+  assert.equal(inner.lines.at(-1), 'done done; peak RSS 4.0 GB');
+});
+
+test('consoleProgress prints a step\'s start, a line every few seconds and its summary with the time, on a log (not a terminal)', () => {
+  let out = '';
+  const stream = { isTTY: false, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream;
+  let t = 0;
+  const p = consoleProgress(stream, 5000, () => t);
+  p.start('routes: write', 100);
+  t = 2000;
+  p.tick(10); // under 5 s since the start: no line
+  t = 6000;
+  p.tick(40); // a line
+  t = 8000;
+  p.done('100 routes');
+  assert.equal(out, 'routes: write: started (100 expected)\nroutes: write: 50/100 (8/s, 6.0 s)\nroutes: write: 100 routes in 8.0 s\n');
+});
