@@ -6,11 +6,13 @@ import { gzipSync } from 'node:zlib';
 // most documents are a few hundred bytes: zlib's setup, not compression, is their cost, and a
 // 4 KB window (windowBits 12) compresses them exactly as well at about 1.35x the speed (measured:
 // 52k vs 39k docs/s). larger documents (an airframe's 200 legs, an airport's board) get the full
-// window at level 6: 1.7x level 9's speed for 0.6 % more bytes (5.6k vs 3.3k/s on an 18 KB
-// airframe). both are deterministic, so unchanged documents keep their bytes night after night.
+// window at level 4: on the year's airframes (19 KB of JSON each) 113-117 µs a document against
+// 138-154 at level 6, for 13.15 % of the JSON against 12.77 % (bench/big-gzip.ts); the write worker
+// bounds the year's airframes step, and level 3 would cost 8 % more bytes. both settings are
+// deterministic, so unchanged documents keep their bytes night after night.
 const SMALL_DOC = 4096;
 const SMALL_GZIP = { level: 9, windowBits: 12, memLevel: 5 };
-const BIG_GZIP = { level: 6 };
+const BIG_GZIP = { level: 4 };
 
 /** gzip of one document's JSON text (a string is taken as UTF-8) */
 export function gzipDoc(json: string | Uint8Array): Buffer {
