@@ -14,7 +14,7 @@ import { keys } from '../../artifacts/keys.ts';
 import { airlineDoc, airlinesDoc, type AirlineCounts, type AirlineDetail } from '../../artifacts/refdata.ts';
 import { allRows, countRows } from './duck.ts';
 import { prepareCounts, saveCounts, type CountTable } from './counts-fold.ts';
-import { AIRLINE_CS } from './schedules.ts';
+import { AIRLINE_CS } from './schedule-counts.ts';
 
 const counted = (cols: string, extra = '') => (src: string, where: string) => `
 SELECT substr(l.callsign, 1, 3) AS icao, ${cols}, count(*)::INTEGER AS n FROM ${src} l

@@ -27,10 +27,10 @@ export interface CountTable {
   routed: boolean;
 }
 
-const stateFile = (dir: string, name: string) => join(dir, 'state', `${name}.parquet`);
+export const stateFile = (dir: string, name: string) => join(dir, 'state', `${name}.parquet`);
 /** the routes table and the window length a family of tables was made with */
-const routesFile = (dir: string, family: string) => join(dir, 'state', `${family}-routes.parquet`);
-const metaFile = (dir: string, family: string) => join(dir, 'state', `${family}.json`);
+export const routesFile = (dir: string, family: string) => join(dir, 'state', `${family}-routes.parquet`);
+export const metaFile = (dir: string, family: string) => join(dir, 'state', `${family}.json`);
 
 /** what a fold did: for the progress line, and whether the previous documents' window was tonight's */
 export interface Folded {
@@ -39,6 +39,13 @@ export interface Folded {
   /** the previous build's window had tonight's length (documents carry window_days) */
   sameWindow: boolean;
 }
+
+/** the progress line of a fold */
+export const foldLine = (added: number, dropped: number, changed: number) => `${added} days added, ${dropped} dropped, ${changed} callsigns' routes changed`;
+
+/** the window length the previous build's counts of `family` were made with */
+export const savedWindow = (prev: string, family: string): number =>
+  (JSON.parse(readFileSync(metaFile(prev, family), 'utf8')) as { window_days: number }).window_days;
 
 /**
  * Make the temp tables `<name>` (tonight's counts) and `<name>_touched` (the key rows whose counts
@@ -95,8 +102,7 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
     for (const t of tables) for (const x of [t.name, `${t.name}_touched`]) await db.run(`DROP TABLE ${x}`);
     return null;
   }
-  const window = (JSON.parse(readFileSync(metaFile(prev, family), 'utf8')) as { window_days: number }).window_days;
-  return { line: `${days.added.length} days added, ${days.dropped.length} dropped, ${changed} callsigns' routes changed`, sameWindow: window === ctx.windowDays };
+  return { line: foldLine(days.added.length, days.dropped.length, changed), sameWindow: savedWindow(prev, family) === ctx.windowDays };
 }
 
 /**
@@ -118,7 +124,7 @@ async function countAll(db: DuckDBConnection, legs: RoutedLegs, tables: readonly
 }
 
 /** save tonight's counts, the routes table and the window length in the version being built, then drop the temp tables */
-export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[]): Promise<void> {
+export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly { name: string }[]): Promise<void> {
   const dir = ctx.writer.dir;
   ctx.progress.start(`${family}: saving the counts for the next night`, 0);
   // files written by hand: the folder must be the previous version's copy first (writer.ready)

@@ -93,9 +93,10 @@ export function computeRoutes(evidence: Map<string, CallsignEvidence>, ref: RefV
  * observed+catalog when the filled end is one only the catalog supplied; `table_source` is the
  * filling entry's own route_source (what /v1/route/{callsign} says), null when nothing was filled.
  * every column is qualified: an unqualified `route_source` here would be the table's, not the leg's.
- * `view` is made over `legs` (a view or table with the log's columns): the window's, or other days'.
+ * `view` is made over `legs` (a view or table with the log's columns): the window's, or other days';
+ * `routes` is tonight's routes table, or a previous build's (a table with its columns).
  */
-export const legsRoutedSql = (view: string, legs: string) => `
+export const legsRoutedSql = (view: string, legs: string, routes = 'routes_table') => `
 CREATE OR REPLACE TEMP VIEW ${view} AS
 WITH j AS (
   SELECT l.*, ao.iata AS org_iata, ad.iata AS dst_iata, r.org AS r_org, r.dst AS r_dst, r.org_seen AS r_org_seen, r.dst_seen AS r_dst_seen,
@@ -105,7 +106,7 @@ WITH j AS (
   FROM ${legs} l
   LEFT JOIN ref_airports ao ON ao.ident = l.org
   LEFT JOIN ref_airports ad ON ad.ident = l.dst
-  LEFT JOIN routes_table r ON r.callsign = upper(trim(l.callsign))
+  LEFT JOIN ${routes} r ON r.callsign = upper(trim(l.callsign))
 )
 SELECT hex, upper(trim(callsign)) AS callsign, reg, type, first_ts, last_ts, dep_ts, arr_ts, day,
   org AS org_ident, dst AS dst_ident,

@@ -1,0 +1,188 @@
+// the schedules' counts kept between builds (state/sc_keys.parquet, state/sc_routes.parquet), as
+// lists: one row per (airline, org, dst, callsign) and one per route, not one row per count.
+//   sc_keys   (icao, org, dst, callsign)  slots: departures per 5-minute local slot, sparse
+//             [{v: 0..287, n}] ordered by v; flights (their sum) and dep (the modal slot,
+//             ties as arg_max(v, (n, v))), so a document needs no grouping of its callsigns
+//   sc_routes (icao, org, dst)            weekdays: departures per ISO weekday [7]; dates:
+//             departures per local date, sparse [{d: days since 1970-01-01, n}] ordered by d
+//             (days_observed is its length; kept per route, not per callsign)
+// a night's counts are the saved ones plus a delta of signed departures: the added days' legs and
+// the changed callsigns' window legs routed with tonight's routes table (+1), the dropped days'
+// legs and the changed callsigns' legs of the previous window routed with the saved table (-1):
+// exactly what the previous build counted, taken away. the delta is grouped three ways (small: a
+// few days' legs), and only the keys and routes it names are unnested, summed with it and listed
+// again (grouped by an integer id); the other rows are copied as they are. a first build is the
+// same with the whole window as the delta and nothing saved. anything unknown (no reuse, a day
+// rewritten in place, a state file missing, a count below zero) counts the window instead.
+import { existsSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { BuildContext, RoutedLegs } from './context.ts';
+import { countRows, sqlString } from './duck.ts';
+import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
+import { changedCallsignsSql } from './airframes-changed.ts';
+import { legsRoutedSql } from './flight-routes.ts';
+import { foldLine, metaFile, routesFile, savedWindow, stateFile, type Folded } from './counts-fold.ts';
+
+/** an airline-shaped callsign: three letters, a digit, up to four more */
+export const AIRLINE_CS = `regexp_full_match(callsign, '[A-Z]{3}[0-9][A-Z0-9]{0,4}')`;
+
+const FAMILY = 'schedules';
+/** the tables a build ends with (temp tables, then state files) */
+export const SCHEDULE_TABLES = [{ name: 'sc_keys' }, { name: 'sc_routes' }] as const;
+
+/**
+ * SQL: the departures (icao, org, dst, callsign, slot, dow, ld, n = `sign`) of the routed legs `src`
+ * that pass `where` (on `l`). the local time is the UTC time plus the origin zone's offset on that
+ * UTC day, looked up once per (zone, UTC day) the departures touch; a day whose offset differs at
+ * its start and end (a clock change) has its departures converted one by one (CASE: only those
+ * rows). no filter on `z`: DuckDB pushed `WHERE o0 = o1` below the DISTINCT, so both ICU
+ * conversions ran for every departure (on the 30-day log of the README, 8.2 of the query's 9 s).
+ * local times are seconds, so date, weekday and slot are integer arithmetic (1970-01-01 was a
+ * Thursday, ISO weekday 4).
+ */
+function departuresSql(src: string, where: string, sign: 1 | -1): string {
+  return `
+WITH s AS (
+  SELECT substr(l.callsign, 1, 3) AS icao, l.org, l.dst, l.callsign, l.dep_ts, a.tz
+  FROM ${src} l JOIN ref_airports a ON a.ident = l.org_ident
+  WHERE l.dep_ts IS NOT NULL AND l.org IS NOT NULL AND l.dst IS NOT NULL AND l.org <> l.dst AND ${AIRLINE_CS.replace('callsign', 'l.callsign')} AND (${where})
+),
+z AS (
+  SELECT tz, ud,
+    (epoch(timezone(tz, to_timestamp(ud * 86400))) - ud * 86400)::BIGINT AS o0,
+    (epoch(timezone(tz, to_timestamp(ud * 86400 + 86399))) - (ud * 86400 + 86399))::BIGINT AS o1
+  FROM (SELECT DISTINCT tz, dep_ts // 86400 AS ud FROM s))
+SELECT icao, org, dst, callsign, ((ls // 300) % 288)::SMALLINT AS slot, ((ls // 86400 + 3) % 7 + 1)::TINYINT AS dow, (ls // 86400)::INTEGER AS ld, ${sign} AS n
+FROM (
+  SELECT s.icao, s.org, s.dst, s.callsign,
+    CASE WHEN z.o0 = z.o1 THEN s.dep_ts + z.o0 ELSE epoch(timezone(s.tz, to_timestamp(s.dep_ts)))::BIGINT END AS ls
+  FROM s LEFT JOIN z ON z.tz = s.tz AND z.ud = s.dep_ts // 86400)`;
+}
+
+/**
+ * the temp table `sc_delta(icao, org, dst, callsign, k, v, n)` from signed departures: k 0 per
+ * (key, slot v), k 1 per (route, weekday v), k 2 per (route, local date v); callsign NULL but in k 0
+ */
+async function groupDelta(db: DuckDBConnection, parts: string[]): Promise<void> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE sc_delta AS
+SELECT icao, org, dst, callsign,
+  (CASE WHEN GROUPING(slot) = 0 THEN 0 WHEN GROUPING(dow) = 0 THEN 1 ELSE 2 END)::UTINYINT AS k,
+  (CASE WHEN GROUPING(slot) = 0 THEN slot WHEN GROUPING(dow) = 0 THEN dow ELSE ld END)::INTEGER AS v,
+  sum(n)::INTEGER AS n
+FROM (${parts.map((p) => `SELECT * FROM (${p})`).join(' UNION ALL ')})
+GROUP BY GROUPING SETS ((icao, org, dst, callsign, slot), (icao, org, dst, dow), (icao, org, dst, ld))`);
+}
+
+const KEY = 'icao, org, dst, callsign';
+const ROUTE = 'icao, org, dst';
+const week = (f: (d: number) => string) => `[${[1, 2, 3, 4, 5, 6, 7].map(f).join(', ')}]::INTEGER[]`;
+
+/**
+ * the temp tables sc_keys and sc_routes: the saved ones (files `prev`, or none) with `sc_delta`
+ * summed in, and `sc_tr(icao, org, dst)`: the routes the delta names. Returns the number of
+ * counts below zero (0 when the fold is sound).
+ */
+async function merge(db: DuckDBConnection, prev: { keys: string; routes: string } | null): Promise<number> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE sc_tk AS SELECT ${KEY}, row_number() OVER ()::INTEGER AS kid FROM (SELECT DISTINCT ${KEY} FROM sc_delta WHERE k = 0)`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE sc_tr AS SELECT ${ROUTE}, row_number() OVER ()::INTEGER AS rid FROM (SELECT DISTINCT ${ROUTE} FROM sc_delta)`);
+  // with nothing saved the delta is grouped already: one row per (key, slot) and (route, date)
+  const pk = prev ? `read_parquet(${sqlString(prev.keys)})` : '';
+  const pr = prev ? `read_parquet(${sqlString(prev.routes)})` : '';
+  // per touched key: its saved slots and the delta's, summed per slot, listed again (list_sort of
+  // the list, not list(... ORDER BY v): an ordered aggregate was 5x slower)
+  await db.run(`CREATE OR REPLACE TEMP TABLE sc_keys_moved AS
+WITH e AS (
+  ${prev ? `SELECT kid, s.v AS v, s.n AS n FROM (SELECT t.kid, unnest(p.slots) AS s FROM ${pk} p JOIN sc_tk t USING (${KEY})) UNION ALL` : ''}
+  SELECT t.kid, d.v, d.n FROM sc_delta d JOIN sc_tk t USING (${KEY}) WHERE d.k = 0),
+g AS (${prev ? 'SELECT kid, v, sum(n)::INTEGER AS n FROM e GROUP BY kid, v HAVING sum(n) <> 0' : 'SELECT * FROM e WHERE n <> 0'})
+SELECT t.icao, t.org, t.dst, t.callsign, l.slots, l.flights, l.dep, l.low FROM (
+  SELECT kid, list_sort(list({v: v::SMALLINT, n: n})) AS slots, sum(n)::INTEGER AS flights, arg_max(v, (n, v))::SMALLINT AS dep, min(n) AS low
+  FROM g GROUP BY kid) l JOIN sc_tk t USING (kid)`);
+  // per touched route: weekdays added up, dates as the keys' slots
+  await db.run(`CREATE OR REPLACE TEMP TABLE sc_routes_moved AS
+WITH w AS (
+  SELECT t.rid, ${week((d) => `coalesce(sum(d.n) FILTER (WHERE d.v = ${d}), 0)`)} AS w
+  FROM sc_delta d JOIN sc_tr t USING (${ROUTE}) WHERE d.k = 1 GROUP BY t.rid),
+${prev ? `pw AS (SELECT t.rid, p.weekdays FROM ${pr} p JOIN sc_tr t USING (${ROUTE})),` : ''}
+e AS (
+  ${prev ? `SELECT rid, s.d AS v, s.n AS n FROM (SELECT t.rid, unnest(p.dates) AS s FROM ${pr} p JOIN sc_tr t USING (${ROUTE})) UNION ALL` : ''}
+  SELECT t.rid, d.v, d.n FROM sc_delta d JOIN sc_tr t USING (${ROUTE}) WHERE d.k = 2),
+g AS (${prev ? 'SELECT rid, v, sum(n)::INTEGER AS n FROM e GROUP BY rid, v HAVING sum(n) <> 0' : 'SELECT * FROM e WHERE n <> 0'}),
+dl AS (SELECT rid, list_sort(list({d: v, n: n})) AS dates, min(n) AS low FROM g GROUP BY rid)
+SELECT t.icao, t.org, t.dst, ${week((d) => `${prev ? `coalesce(pw.weekdays[${d}], 0)` : '0'} + coalesce(w.w[${d}], 0)`)} AS weekdays, dl.dates, dl.low
+FROM sc_tr t LEFT JOIN w USING (rid) ${prev ? 'LEFT JOIN pw USING (rid)' : ''} LEFT JOIN dl USING (rid)`);
+  // a count below zero, or a route with departures and no dates (or the reverse): not what the saved counts made
+  const bad =
+    (await countRows(db, `SELECT * FROM sc_keys_moved WHERE low < 0`)) +
+    (await countRows(db, `SELECT * FROM sc_routes_moved WHERE low < 0 OR list_min(weekdays) < 0 OR (list_sum(weekdays) > 0) <> (dates IS NOT NULL)`));
+  await db.run(`CREATE OR REPLACE TEMP TABLE sc_keys AS
+${prev ? `SELECT ${KEY}, slots, flights, dep FROM ${pk} ANTI JOIN sc_tk USING (${KEY}) UNION ALL` : ''}
+SELECT ${KEY}, slots, flights, dep FROM sc_keys_moved`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE sc_routes AS
+${prev ? `SELECT ${ROUTE}, weekdays, dates FROM ${pr} ANTI JOIN sc_tr USING (${ROUTE}) UNION ALL` : ''}
+SELECT ${ROUTE}, weekdays, dates FROM sc_routes_moved WHERE list_sum(weekdays) > 0`);
+  for (const t of ['sc_tk', 'sc_keys_moved', 'sc_routes_moved', 'sc_delta']) await db.run(`DROP TABLE ${t}`);
+  return bad;
+}
+
+/** the signed departures of a night against the previous build's state, or null when unknown */
+async function foldParts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs): Promise<{ parts: string[]; line: string; prev: string } | null> {
+  const days = ctx.logDays;
+  const prev = ctx.reuse;
+  if (!prev || !days) return null;
+  const files = [routesFile(prev, FAMILY), metaFile(prev, FAMILY), ...SCHEDULE_TABLES.map((t) => stateFile(prev, t.name))];
+  if (!files.every((f) => existsSync(f))) return null;
+  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${changedCallsignsSql(legs, routesFile(prev, FAMILY))}`);
+  const changed = await countRows(db, `SELECT * FROM fold_changed`);
+  const added = days.added.length ? `l.day IN (${addedDaysSql(days)})` : 'false';
+  const parts: string[] = [];
+  if (days.added.length) parts.push(departuresSql(legs.view, added, 1));
+  const old: string[] = [];
+  if (days.dropped.length) old.push(`SELECT * FROM ${droppedLegsSql(days)}`);
+  if (changed) {
+    // a changed callsign's legs in both windows, read once: counted with tonight's table, taken away as the saved table routed them
+    await db.run(`CREATE OR REPLACE TEMP TABLE fold_cs_legs AS
+      SELECT * FROM legs l WHERE upper(trim(l.callsign)) IN (SELECT callsign FROM fold_changed) AND NOT (${added})`);
+    await db.run(legsRoutedSql('fold_cs_routed', 'fold_cs_legs'));
+    parts.push(departuresSql('fold_cs_routed', 'true', 1));
+    old.push(`SELECT * FROM fold_cs_legs`);
+  }
+  if (old.length) {
+    await db.run(`CREATE OR REPLACE TEMP TABLE fold_routes_prev AS SELECT * FROM read_parquet(${sqlString(routesFile(prev, FAMILY))})`);
+    await db.run(`CREATE OR REPLACE TEMP VIEW fold_old AS ${old.join(' UNION ALL BY NAME ')}`);
+    await db.run(legsRoutedSql('fold_old_routed', 'fold_old', 'fold_routes_prev'));
+    parts.push(departuresSql('fold_old_routed', 'true', -1));
+  }
+  // nothing differs: an empty delta
+  if (!parts.length) parts.push(departuresSql(legs.view, 'false', 1));
+  return { parts, line: foldLine(days.added.length, days.dropped.length, changed), prev };
+}
+
+async function dropFoldTables(db: DuckDBConnection): Promise<void> {
+  for (const v of ['fold_old_routed', 'fold_old', 'fold_cs_routed']) await db.run(`DROP VIEW IF EXISTS ${v}`);
+  for (const t of ['fold_cs_legs', 'fold_routes_prev', 'fold_changed']) await db.run(`DROP TABLE IF EXISTS ${t}`);
+}
+
+/**
+ * The temp tables sc_keys and sc_routes for tonight, as their own progress step: folded from the
+ * previous build's when it can be trusted (then also sc_tr, the routes whose counts may have
+ * moved), else counted from the window's legs (null).
+ */
+export async function prepareScheduleCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, label: string): Promise<Folded | null> {
+  ctx.progress.start(`${label}: counts`, 0);
+  let folded: Folded | null = null;
+  const fold = await foldParts(ctx, db, legs);
+  if (fold) {
+    await groupDelta(db, fold.parts);
+    const bad = await merge(db, { keys: stateFile(fold.prev, 'sc_keys'), routes: stateFile(fold.prev, 'sc_routes') });
+    if (bad === 0) folded = { line: fold.line, sameWindow: savedWindow(fold.prev, FAMILY) === ctx.windowDays };
+  }
+  await dropFoldTables(db);
+  if (!folded) {
+    await groupDelta(db, [departuresSql(legs.view, 'true', 1)]);
+    await merge(db, null);
+    await db.run(`DROP TABLE sc_tr`);
+  }
+  ctx.progress.done(folded === null ? 'counted from the window\'s legs' : `folded: ${folded.line}`);
+  return folded;
+}
