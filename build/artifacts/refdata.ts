@@ -9,9 +9,11 @@ import { allRows } from './duck.ts';
 import { buildAirlines } from './airlines.ts';
 import { buildSchedules } from './schedules.ts';
 
+// per type: airframes and legs, from the log's own rows (`legs`): routing fills ends and adds no
+// row (legs_routed is one row per leg), and its three joins were most of this scan
 const TYPES_SQL = `
 SELECT upper(type) AS type, count(DISTINCT hex)::INTEGER AS airframes, count(*)::INTEGER AS flights
-FROM legs_routed WHERE type IS NOT NULL GROUP BY 1`;
+FROM legs WHERE type IS NOT NULL GROUP BY 1`;
 
 export async function buildRefdata(ctx: BuildContext, legs: RoutedLegs, _airports: RefAirports): Promise<void> {
   const ref = ctx.ref;
