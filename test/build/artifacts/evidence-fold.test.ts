@@ -114,7 +114,7 @@ test('the evidence folded from the previous window equals the window counted, an
   assert.equal(abc.days, 2);
   assert.deepEqual(abc.types, ['A320'], 'A321 was heard only in the dropped day');
   assert.equal(folded.find((e) => e.callsign === 'DEF3')!.groups[0]!.last_ts, ts('2025-03-04T06:00:00'));
-  assert.ok(!folded.some((e) => e.callsign === 'GONE1') && folded.some((e) => e.callsign === 'NEW44'));
+  assert.ok(!folded.some((e) => e.callsign === 'GONE1') && folded.some((e) => e.callsign === 'NEW44'), 'GONE1 flew only in the dropped day, NEW44 only in the added one');
   assert.equal(folded.find((e) => e.callsign === 'XYZ9')!.days, 2, 'two spellings on two days');
 
   // the folded tables saved again fold the next night too (saved state is what a count would save)
