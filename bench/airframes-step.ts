@@ -39,7 +39,10 @@ function taskTimes(tid: string): [number, number] {
   const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   return [Number(f[11]) / 100, Number(f[12]) / 100]; // utime, stime in ticks (USER_HZ 100)
 }
-const taskCpu = (tid: string) => taskTimes(tid)[0] + taskTimes(tid)[1];
+function taskCpu(tid: string): number {
+  const [user, sys] = taskTimes(tid);
+  return user + sys;
+}
 /** a thread's name: DuckDB's and V8's threads are all "node", a worker thread is "WorkerThread" */
 const taskName = (tid: string) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
 const mainThreadCpu = () => taskCpu(String(process.pid));

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
-import { allRows, countRows, sqlString } from './duck.ts';
+import { allRows, countRows, sameKeys, sqlString } from './duck.ts';
 import { saveState } from './state.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
 import { changedCallsignsSql } from './airframes-changed.ts';
@@ -83,7 +83,7 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
     // the keys the night moved, joined with their previous counts (NULL is a key value: IS NOT DISTINCT FROM);
     // every other previous row is carried over as it is, so the previous counts are streamed, not grouped
     const cols = (await allRows<{ column_name: string }>(db, `DESCRIBE fold_delta`)).map((r) => `"${r.column_name}"`).filter((c) => c !== '"n"');
-    const on = cols.map((c) => `p.${c} IS NOT DISTINCT FROM d.${c}`).join(' AND ');
+    const on = sameKeys('p', 'd', cols);
     await db.run(`CREATE OR REPLACE TEMP TABLE fold_moved AS
       SELECT d.* EXCLUDE (n), (d.n + coalesce(p.n, 0))::INTEGER AS n FROM fold_delta d LEFT JOIN fold_prev p ON ${on}`);
     await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS

@@ -94,3 +94,6 @@ export async function loadRefAirports(db: DuckDBConnection, ref: Pick<RefView, '
 /** SQL literal of a string (for values we control, e.g. an ISO day) */
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
+
+/** SQL: rows `a` and `b` equal on `cols`, NULL equal to NULL (a missing end or type is a key value) */
+export const sameKeys = (a: string, b: string, cols: readonly string[]): string => cols.map((c) => `${a}.${c} IS NOT DISTINCT FROM ${b}.${c}`).join(' AND ');

@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { LogDays } from './context.ts';
-import { allRows, countRows, sqlString } from './duck.ts';
+import { allRows, countRows, sameKeys, sqlString } from './duck.ts';
 import { deltaLegs } from './log-delta.ts';
 import { saveState } from './state.ts';
 
@@ -110,7 +110,6 @@ async function foldEvidence(db: DuckDBConnection, prev: string, days: LogDays): 
   await db.run(`CREATE OR REPLACE TEMP TABLE ev_delta AS
     SELECT upper(trim(callsign)) AS callsign, org, dst, type, day, last_ts, n FROM ${delta}
     WHERE ${LEG_FILTER} AND ${keyable('upper(trim(callsign))')}`);
-  const same = (a: string, b: string, cols: string[]) => cols.map((c) => `${a}.${c} IS NOT DISTINCT FROM ${b}.${c}`).join(' AND ');
   // groups: legs summed; the latest leg kept, replaced by an added one, or unknown (stale) when the
   // saved one may have left with a dropped day while the group keeps legs the night did not add
   await db.run(`CREATE OR REPLACE TEMP TABLE ev_folded AS
@@ -123,7 +122,7 @@ async function foldEvidence(db: DuckDBConnection, prev: string, days: LogDays): 
       SELECT coalesce(p.callsign, d.callsign) AS callsign, coalesce(p.org, d.org) AS org, coalesce(p.dst, d.dst) AS dst,
              coalesce(p.legs, 0) - coalesce(d.dropped, 0) AS kept, coalesce(d.added, 0) AS added,
              p.last_ts AS prev_t, d.add_t, coalesce(d.drop_t >= p.last_ts, false) AS max_left
-      FROM ${file('ev_groups')} p FULL JOIN d ON ${same('p', 'd', ['callsign', 'org', 'dst'])}
+      FROM ${file('ev_groups')} p FULL JOIN d ON ${sameKeys('p', 'd', ['callsign', 'org', 'dst'])}
     )
     SELECT callsign, org, dst, (kept + added)::INTEGER AS legs, kept, prev_t, add_t,
            CASE WHEN kept = 0 THEN add_t
@@ -145,9 +144,9 @@ async function foldEvidence(db: DuckDBConnection, prev: string, days: LogDays): 
   } else await db.run(`CREATE OR REPLACE TEMP TABLE ev_recomputed AS SELECT NULL::VARCHAR AS callsign, NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::BIGINT AS t WHERE false`);
   await db.run(`CREATE OR REPLACE TEMP TABLE ev_groups AS
     SELECT f.callsign, f.org, f.dst, f.legs, CASE WHEN f.stale THEN greatest(r.t, f.add_t) ELSE f.last_ts END AS last_ts
-    FROM (SELECT * FROM ev_folded WHERE legs > 0) f LEFT JOIN ev_recomputed r ON f.stale AND ${same('f', 'r', ['callsign', 'org', 'dst'])}`);
+    FROM (SELECT * FROM ev_folded WHERE legs > 0) f LEFT JOIN ev_recomputed r ON f.stale AND ${sameKeys('f', 'r', ['callsign', 'org', 'dst'])}`);
   // a stale group keeps legs the saved state counted: the window must hold them
-  const lost = await countRows(db, `SELECT 1 FROM ev_folded f ANTI JOIN ev_recomputed r ON ${same('f', 'r', ['callsign', 'org', 'dst'])} WHERE f.stale`);
+  const lost = await countRows(db, `SELECT 1 FROM ev_folded f ANTI JOIN ev_recomputed r ON ${sameKeys('f', 'r', ['callsign', 'org', 'dst'])} WHERE f.stale`);
   if (lost) return { unsure: `${lost} groups' kept legs not found in the window` };
   await db.run(`CREATE OR REPLACE TEMP TABLE ev_types AS
     SELECT coalesce(p.callsign, d.callsign) AS callsign, coalesce(p.type, d.type) AS type, (coalesce(p.legs, 0) + coalesce(d.n, 0))::INTEGER AS legs
