@@ -9,28 +9,31 @@
 // legs in D are aggregated, airframes-changed.ts) and full (every airframe aggregated, unchanged
 // digests kept: the path before the restriction, and the fallback). Wall time excludes the
 // hard-link copy of the first build.
-// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 1] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch 4000000]
+// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 2 (one per core, at most 2)] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch 2000000] [--memory-limit 4GB]
 import './help.ts';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { ArtifactWriter } from '../build/publish/writer.ts';
 import { loadRefAirports } from '../build/artifacts/duck.ts';
-import { buildAirframes } from '../build/artifacts/airframes.ts';
+import { buildAirframes, LEGS_PER_BATCH as LEGS_PER_BATCH_DEFAULT } from '../build/artifacts/airframes.ts';
 import type { BuildContext } from '../build/artifacts/context.ts';
 import { silentProgress } from '../build/progress.ts';
 import { flag, numberFlag } from './flags.ts';
+import { removeLater } from './remove-later.ts';
+import { defaultWriteWorkers } from '../build/publish/write-pool.ts';
 
 const LOG = flag('log', '');
 const BELOW = flag('below', 'ffffff~');
 const RUNS = numberFlag('runs', 1);
-const WORKERS = numberFlag('workers', 1);
+const WORKERS = numberFlag('workers', defaultWriteWorkers());
 const DIR = flag('dir', '/tmp');
 const NEW_DAY = flag('new-day', '');
-const LEGS_PER_BATCH = numberFlag('legs-per-batch', 4_000_000);
+const LEGS_PER_BATCH = numberFlag('legs-per-batch', LEGS_PER_BATCH_DEFAULT);
+const MEMORY_LIMIT = flag('memory-limit', '4GB');
 if (!LOG) throw new Error('--log <flight log root> is required');
 
 /** a thread's CPU seconds, user and system (Linux /proc; the main thread's task has the process id) */
@@ -62,7 +65,7 @@ function cpuByThread(): Map<string, { name: string; user: number; sys: number }>
 }
 
 const ref = await loadRefdata();
-const db = await (await DuckDBInstance.create(':memory:', { threads: '2', preserve_insertion_order: 'false', memory_limit: '4GB' })).connect();
+const db = await (await DuckDBInstance.create(':memory:', { threads: '2', preserve_insertion_order: 'false', memory_limit: MEMORY_LIMIT })).connect();
 // the newest day the legs view shows: the day before --new-day for the first build
 await db.run(`CREATE TABLE bench_upto AS SELECT ${NEW_DAY ? `DATE '${NEW_DAY}' - 1` : `DATE '9999-12-31'`} AS upto`);
 await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet('${join(LOG, '*', 'legs.parquet')}', hive_partitioning = true, hive_types = {'day': DATE})
@@ -117,23 +120,23 @@ const newWriter = (dir: string, previous: ArtifactWriter | null) =>
 if (!NEW_DAY) {
   for (let run = 1; run <= RUNS; run++) {
     const dir = mkdtempSync(join(DIR, 'airframes-step-'));
+    removeLater(dir);
     await timedRun(`run ${run}`, newWriter(dir, null));
-    rmSync(dir, { recursive: true, force: true });
   }
 } else {
   const firstDir = mkdtempSync(join(DIR, 'airframes-step-'));
+  removeLater(firstDir);
   const first = newWriter(firstDir, null);
   await timedRun(`first build, without ${NEW_DAY}`, first);
   await db.run(`UPDATE bench_upto SET upto = DATE '9999-12-31'`);
   for (let run = 1; run <= RUNS; run++) {
     for (const restricted of [true, false]) {
       const dir = mkdtempSync(join(DIR, 'airframes-step-'));
+      removeLater(dir);
       const night = newWriter(dir, first);
       await timedRun(`round ${run}, + ${NEW_DAY}, ${restricted ? 'restricted' : 'full path'}`, night, { reuse: first.dir, logDays: restricted ? { added: [NEW_DAY], dropped: [] } : null });
-      rmSync(dir, { recursive: true, force: true });
     }
   }
-  rmSync(firstDir, { recursive: true, force: true });
 }
 clearInterval(timer);
 db.closeSync();

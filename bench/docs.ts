@@ -11,7 +11,7 @@
 // usage: npx tsx bench/docs.ts [--docs 40000] [--shape route|airframe] [--runs 3] [--workers 0,1,2] [--dir /tmp]
 import './help.ts';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ArtifactWriter, type WriterOptions } from '../build/publish/writer.ts';
@@ -23,6 +23,7 @@ import { assertValid } from '../schemas/index.ts';
 import type { Manifest } from '../artifacts/manifest.ts';
 import { rng } from '../lib/random.ts';
 import { flag, numberFlag } from './flags.ts';
+import { removeLater } from './remove-later.ts';
 
 const DOCS = numberFlag('docs', 40_000);
 const SHAPE = flag('shape', 'route');
@@ -96,7 +97,11 @@ const cpuMain = () => {
   const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;
 };
-const fresh = () => mkdtempSync(join(DIR, 'contrail-bench-docs-'));
+const fresh = () => {
+  const d = mkdtempSync(join(DIR, 'contrail-bench-docs-'));
+  removeLater(d);
+  return d;
+};
 const meta = { build_id: 'b', built_at: '2026-11-25T00:00:00.000Z', archive_through: null, window_days: 0, counts: {} };
 
 /** µs per document of each phase, on this thread */
@@ -126,7 +131,6 @@ function phases(xs: Input[]): Record<string, number> {
       writeFileSync(f, gz[i]!);
     }),
   );
-  rmSync(dir, { recursive: true, force: true });
   if (sink === 0) throw new Error('no hash');
   return out;
 }
@@ -178,13 +182,11 @@ const add = (k: string, v: Run) => runs.set(k, [...(runs.get(k) ?? []), v]);
 for (let round = 0; round < RUNS; round++) {
   let last: Run | null = null;
   for (const [name, opts] of configs) {
-    if (last) rmSync(dirname(last.out), { recursive: true, force: true });
     last = await run(xs, name, opts, null);
     add(name, last);
   }
   const again = await run(xs, 'no change', configs[configs.length - 1]![1], { dir: last!.out, manifest: last!.manifest });
   add('no change', again);
-  for (const r of [last!, again]) rmSync(dirname(r.out), { recursive: true, force: true });
 }
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 const old = median(runs.get('old')!.map((r) => r.rate));

@@ -2,7 +2,6 @@
 //   traces -> flight log -> artifacts (+ estimate accuracy) -> validate -> atomic publish
 // `npm run --silent nightly -- --help`; with no flags it builds the bundled sample into var/.
 import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
 import { loadRefdata } from '../lib/reference/index.ts';
@@ -25,6 +24,7 @@ import { writeBundles } from './bundle/bundle.ts';
 import { installed } from '../lib/install.ts';
 import { currentHeader, readObject, type Version } from '../artifacts/tree.ts';
 import { changedFiles, fileUnchanged, readInputs, readRecordedInputs, writeInputs, type BuildInputs, type InputSources } from './publish/inputs.ts';
+import { defaultWriteWorkers } from './publish/write-pool.ts';
 import { dayFile } from './log/write.ts';
 import { decayFlow, decodeFlow, emptyFlow, encodeFlow, learnFlow } from '../lib/estimate/flow.ts';
 import { decodePaths, encodePaths, learnPaths, mergePaths } from '../lib/estimate/paths.ts';
@@ -52,8 +52,6 @@ export interface NightlyConfig {
 }
 
 const dirSet = (v: string) => (v ? undefined : 'must not be empty');
-/** one or two write workers: the cores beside the main thread, at most two (more only add queueing) */
-const defaultWriteWorkers = () => Math.min(2, Math.max(1, availableParallelism() - 1));
 
 export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: installed('data/sample/globe_history'), help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: dirSet },

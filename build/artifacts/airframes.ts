@@ -22,7 +22,7 @@ import { saveState } from './state.ts';
  * only the row groups of its hex range (build/log/write.ts LEG_FILE_OPTIONS), so more batches do
  * not read the year more often.
  */
-const LEGS_PER_BATCH = 2_000_000;
+export const LEGS_PER_BATCH = 2_000_000;
 /** documents between waits for the write workers (bounds what is queued for them) */
 const DRAIN_EVERY = 4096;
 

@@ -21,12 +21,11 @@ export function gzipDoc(json: string | Uint8Array): Buffer {
 }
 
 /**
- * Write `json` gzipped to `file` (its folder exists) and return the gzip's length. `replace`: the
- * file is a hard link into the previous version, so write a temporary name and rename it over the
- * link (the previous version's file stays untouched); a new file is written in place.
+ * Write the gzip `gz` of a document to `file` (its folder exists). `replace`: the file is a hard
+ * link into the previous version, so write a temporary name and rename it over the link (the
+ * previous version's file stays untouched); a new file is written in place.
  */
-export function writeGzipped(file: string, json: string | Uint8Array, replace: boolean): number {
-  const gz = gzipDoc(json);
+export function writeGz(file: string, gz: Uint8Array, replace: boolean): void {
   if (replace) {
     const tmp = `${file}.tmp`;
     writeFileSync(tmp, gz);
@@ -34,5 +33,11 @@ export function writeGzipped(file: string, json: string | Uint8Array, replace: b
   } else {
     writeFileSync(file, gz);
   }
+}
+
+/** Write `json` gzipped to `file` (writeGz) and return the gzip's length. */
+export function writeGzipped(file: string, json: string | Uint8Array, replace: boolean): number {
+  const gz = gzipDoc(json);
+  writeGz(file, gz, replace);
   return gz.length;
 }

@@ -1,8 +1,9 @@
-// a write worker (write-pool.ts starts them): gzips each document of a batch and writes its file.
+// a write worker (write-pool.ts starts them): gzips each document of a batch, then writes the files.
 // the main thread has made the folders and decided which files replace a hard link.
 import { createHash } from 'node:crypto';
-import { parentPort } from 'node:worker_threads';
-import { writeGzipped } from './gzip-file.ts';
+import { parentPort, workerData } from 'node:worker_threads';
+import { withCreateLock, type CreateLock } from './create-lock.ts';
+import { gzipDoc, writeGz } from './gzip-file.ts';
 
 export interface WriteBatch {
   id: number;
@@ -20,10 +21,16 @@ export type WriteReply =
   | { id: number; ok: true; gzipBytes: Int32Array; sha256: string[]; bytes: Int32Array }
   | { id: number; ok: false; index: number; message: string };
 
+const lock = (workerData as { createLock: CreateLock }).createLock;
+
 parentPort!.on('message', (b: WriteBatch) => {
   const gzipBytes = new Int32Array(b.files.length);
   const bytes = new Int32Array(b.files.length);
   const sha256: string[] = new Array<string>(b.files.length).fill('');
+  const fail = (index: number, e: unknown) => parentPort!.postMessage({ id: b.id, ok: false, index, message: (e as Error).message } satisfies WriteReply);
+  // the whole batch is gzipped first, then its files are created holding the shared lock
+  // (create-lock.ts): one worker compresses while the other creates files
+  const gz: Buffer[] = [];
   for (let i = 0; i < b.files.length; i++) {
     try {
       const doc = b.docs[i]!;
@@ -33,11 +40,22 @@ parentPort!.on('message', (b: WriteBatch) => {
         sha256[i] = createHash('sha256').update(buf).digest('hex');
         bytes[i] = buf.length;
       }
-      gzipBytes[i] = writeGzipped(b.files[i]!, buf, b.replace[i] === 1);
+      gz.push(gzipDoc(buf));
+      gzipBytes[i] = gz[i]!.length;
     } catch (e) {
-      parentPort!.postMessage({ id: b.id, ok: false, index: i, message: (e as Error).message } satisfies WriteReply);
-      return;
+      return fail(i, e);
     }
   }
+  const failed = withCreateLock(lock, () => {
+    for (let i = 0; i < b.files.length; i++) {
+      try {
+        writeGz(b.files[i]!, gz[i]!, b.replace[i] === 1);
+      } catch (e) {
+        return { i, e };
+      }
+    }
+    return null;
+  });
+  if (failed) return fail(failed.i, failed.e);
   parentPort!.postMessage({ id: b.id, ok: true, gzipBytes, sha256, bytes } satisfies WriteReply, [gzipBytes.buffer, bytes.buffer]);
 });
