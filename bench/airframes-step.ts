@@ -4,12 +4,14 @@
 // bound by the main thread when the first is near the wall time), peak RSS, and a digest of every
 // (key, sha256) written, so two versions of the code can be shown to write the same bytes.
 // The routes table is left empty (a leg's missing end is never filled): the same work for any code.
+// --workers 1,2 alternates the write worker counts within each run, in one process (a later
+// process would create its files among the ones this one removed at exit: see remove-later.ts).
 // With --new-day D: the first build leaves out day D, then each round builds the night that adds
 // it over that first build twice, alternating: restricted (ctx.logDays: only the airframes with
 // legs in D are aggregated, airframes-changed.ts) and full (every airframe aggregated, unchanged
 // digests kept: the path before the restriction, and the fallback). Wall time excludes the
 // hard-link copy of the first build.
-// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 2 (one per core, at most 2)] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch 2000000] [--memory-limit 4GB]
+// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 2 (one per core, at most 2; 1,2 alternates)] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch 2000000] [--memory-limit 4GB]
 import './help.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -29,7 +31,9 @@ import { defaultWriteWorkers } from '../build/publish/write-pool.ts';
 const LOG = flag('log', '');
 const BELOW = flag('below', 'ffffff~');
 const RUNS = numberFlag('runs', 1);
-const WORKERS = numberFlag('workers', defaultWriteWorkers());
+// one count, or several (1,2) taken in turn within each run, in this one process
+const WORKERS = flag('workers', String(defaultWriteWorkers())).split(',').map(Number);
+if (WORKERS.some((w) => !Number.isInteger(w) || w < 0)) throw new Error('--workers: counts of 0 or more, comma-separated');
 const DIR = flag('dir', '/tmp');
 const NEW_DAY = flag('new-day', '');
 const LEGS_PER_BATCH = numberFlag('legs-per-batch', LEGS_PER_BATCH_DEFAULT);
@@ -79,8 +83,13 @@ await db.run(`CREATE VIEW legs_routed AS
     CASE WHEN org IS NOT NULL AND dst IS NOT NULL AND ao.iata IS NOT NULL AND ad.iata IS NOT NULL THEN 'observed' END AS route_source,
     NULL::VARCHAR AS table_source
   FROM legs l LEFT JOIN ref_airports ao ON ao.ident = l.org LEFT JOIN ref_airports ad ON ad.ident = l.dst`);
-let peak = 0;
-const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+// the run's peak RSS, and what V8 held at that moment (the rest is DuckDB's and other native memory)
+let peak = process.memoryUsage();
+const timer = setInterval(() => {
+  const m = process.memoryUsage();
+  if (m.rss > peak.rss) peak = m;
+}, 100);
+const gb = (b: number) => (b / 2 ** 30).toFixed(2);
 
 /** one build of the step into `writer`, timed and printed */
 async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<BuildContext> = {}): Promise<void> {
@@ -88,6 +97,7 @@ async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<Bu
     db, refdata: ref, ref: view, writer, archiveThrough: '2025-12-31', windowStart: '2025-01-01', windowDays: 365,
     timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress: silentProgress, counts: {}, ...extra,
   };
+  peak = process.memoryUsage();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpu();
@@ -110,18 +120,20 @@ async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<Bu
   console.log(
     `${label}: ${docs} documents (${ctx.counts.airframes} airframes; ${writer.stats.written} written, ${writer.stats.linked} unchanged) in ${wall.toFixed(1)} s = ${Math.round(docs / wall)} documents/s; ` +
       `main thread ${main.toFixed(1)} s CPU (${Math.round((main / docs) * 1e6)} µs/document, ${Math.round((main / wall) * 100)} % of the wall), ` +
-      `all threads ${all.toFixed(1)} s (busiest others, user+system: ${threads.map((c) => `${c.name} ${c.user.toFixed(1)}+${c.sys.toFixed(1)}`).join(', ')} s); peak RSS ${(peak / 2 ** 30).toFixed(2)} GB; keys+sha256 digest ${h.digest('hex').slice(0, 16)}`,
+      `all threads ${all.toFixed(1)} s (busiest others, user+system: ${threads.map((c) => `${c.name} ${c.user.toFixed(1)}+${c.sys.toFixed(1)}`).join(', ')} s); peak RSS ${gb(peak.rss)} GB (V8 heap ${gb(peak.heapUsed)}, array buffers ${gb(peak.arrayBuffers)}); keys+sha256 digest ${h.digest('hex').slice(0, 16)}`,
   );
 }
 
-const newWriter = (dir: string, previous: ArtifactWriter | null) =>
-  new ArtifactWriter(join(dir, 'v'), previous && { dir: previous.dir, manifest: { build_id: 'first', built_at: '', archive_through: null, window_days: 365, counts: {}, objects: previous.objects } }, { workers: WORKERS, validate: 'sample', seed: 1 });
+const newWriter = (dir: string, previous: ArtifactWriter | null, workers = WORKERS[0]!) =>
+  new ArtifactWriter(join(dir, 'v'), previous && { dir: previous.dir, manifest: { build_id: 'first', built_at: '', archive_through: null, window_days: 365, counts: {}, objects: previous.objects } }, { workers, validate: 'sample', seed: 1 });
 
 if (!NEW_DAY) {
   for (let run = 1; run <= RUNS; run++) {
-    const dir = mkdtempSync(join(DIR, 'airframes-step-'));
-    removeLater(dir);
-    await timedRun(`run ${run}`, newWriter(dir, null));
+    for (const workers of WORKERS) {
+      const dir = mkdtempSync(join(DIR, 'airframes-step-'));
+      removeLater(dir);
+      await timedRun(`run ${run}, ${workers} write workers`, newWriter(dir, null, workers));
+    }
   }
 } else {
   const firstDir = mkdtempSync(join(DIR, 'airframes-step-'));
