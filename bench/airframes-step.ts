@@ -5,7 +5,8 @@
 // (key, sha256) written, so two versions of the code can be shown to write the same bytes.
 // The routes table is left empty (a leg's missing end is never filled): the same work for any code.
 // --workers 1,2 alternates the write worker counts within each run, in one process (a later
-// process would create its files among the ones this one removed at exit: see remove-later.ts).
+// process would create its files among the ones this one removed at exit: see remove-later.ts);
+// --new-day takes the first count only.
 // With --new-day D: the first build leaves out day D, then each round builds the night that adds
 // it over that first build twice, alternating: restricted (ctx.logDays: only the airframes with
 // legs in D are aggregated, airframes-changed.ts) and full (every airframe aggregated, unchanged

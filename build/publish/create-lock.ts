@@ -1,8 +1,8 @@
 // one lock the write workers share around creating files. ext4 creates the files of one folder one
-// at a time (the folder's lock), and two threads that create files in the same folder at once spin
-// on it in the kernel: 2 workers writing 40,000 routes into v1/route/ cost 803 µs of CPU a route
-// against 145 µs with 1 (bench/docs.ts). With this lock a worker gzips its batch while the other
-// writes its own, and the one that waits sleeps (Atomics.wait) instead of spinning.
+// at a time (the folder's lock): two threads creating files in one folder at once can cost several
+// times the CPU of one (bench/docs.ts, 40,000 routes: 803 against 145 µs a route; bench/create-files.ts
+// shows how far it moves between runs here). With this lock a worker gzips its batch while the other
+// creates its files, and the one that waits sleeps (Atomics.wait).
 /** a lock in shared memory: 0 free, 1 held */
 export type CreateLock = Int32Array;
 

@@ -11,8 +11,8 @@ import type { WriteBatch, WriteReply } from './write-worker.ts';
 /**
  * one write worker per core, at most two: the main thread mostly waits on DuckDB and the workers,
  * and the two workers take turns creating files (create-lock.ts). On this 2-core machine 2 workers
- * wrote 40,000 routes at 24.0k/s against 19.0k/s with 1 (bench/docs.ts), and the year's airframes
- * below hex 150000 in 30.5 s against 38.8 s (bench/airframes-step.ts)
+ * wrote 40,000 routes at 24.0k/s against 19.0k/s with 1 (bench/docs.ts), and the year's 613,824
+ * airframes in 346.9 s against 469.8 s (bench/airframes-step.ts --workers 2,1)
  */
 export const defaultWriteWorkers = () => Math.min(2, availableParallelism());
 
