@@ -130,7 +130,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
 
     const buildId = newBuildId(c.artifacts, nowMs);
     // the validation sample is seeded by the clock: each night checks other documents, a night can be replayed
-    // the hard-link copy of the current version runs beside the first steps; the first write waits for it
+    // the hard-link copy of the current version runs beside the first steps, and their writes beside it (writer.ts)
     progress.start('publish: stage (hard-link copy of the current version, in the background)', 0);
     const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs, linkInBackground: true });
     progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects to link`);

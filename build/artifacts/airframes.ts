@@ -149,7 +149,7 @@ async function loadPrevious(ctx: BuildContext, db: DuckDBConnection): Promise<Se
 /** record every airframe's digest, and the routes table they were built with, for the next build */
 async function saveDigests(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, digests: [string, string][]): Promise<void> {
   await loadTable(db, 'af_digest', [['hex', 'VARCHAR'], ['digest', 'VARCHAR']], digests);
-  await ctx.writer.ready();
+  await ctx.writer.readyForFiles();
   await saveState(db, `SELECT * FROM af_digest`, join(ctx.writer.dir, AIRFRAME_STATE));
   await saveState(db, `SELECT * FROM ${legs.table}`, join(ctx.writer.dir, ROUTES_STATE));
   await db.run(`DROP TABLE af_digest`);

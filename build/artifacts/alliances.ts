@@ -126,7 +126,7 @@ async function aggregate(db: DuckDBConnection, refs: readonly AllianceRef[]): Pr
 
 /** record the count tables in the version being built, for the next night */
 async function saveCounts(ctx: BuildContext): Promise<void> {
-  await ctx.writer.ready();
+  await ctx.writer.readyForFiles();
   for (const t of TABLES) {
     await saveState(ctx.db, `SELECT * FROM ${t.name}`, stateFile(ctx.writer.dir, t.name));
     await ctx.db.run(`DROP TABLE ${t.name}`);

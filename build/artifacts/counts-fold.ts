@@ -127,8 +127,8 @@ async function countAll(db: DuckDBConnection, legs: RoutedLegs, tables: readonly
 export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly { name: string }[]): Promise<void> {
   const dir = ctx.writer.dir;
   ctx.progress.start(`${family}: saving the counts for the next night`, 0);
-  // files written by hand: the folder must be the previous version's copy first (writer.ready)
-  await ctx.writer.ready();
+  // files written by hand: new files renamed into place, beside the hard-link copy or after it
+  await ctx.writer.readyForFiles();
   for (const t of tables) {
     await saveState(db, `SELECT * FROM ${t.name}`, stateFile(dir, t.name));
     await db.run(`DROP TABLE ${t.name}`);

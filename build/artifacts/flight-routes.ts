@@ -176,7 +176,7 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
       ctx.progress.tick();
       if (i % DRAIN_EVERY === DRAIN_EVERY - 1) await ctx.writer.drain();
     }
-    await ctx.writer.ready(); // the folder is the previous version's copy before a file goes in by hand
+    await ctx.writer.readyForFiles(); // files go in by hand: renamed into place, beside the hard-link copy or after it
     writeUnheard(ctx.writer.dir, unheardNow);
     await saveEvidence(ctx.db, ctx.writer.dir);
     ctx.writer.put(keys.routesTable(), encodeRoutesTable(table));

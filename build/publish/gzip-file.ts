@@ -23,7 +23,8 @@ export function gzipDoc(json: string | Uint8Array): Buffer {
 /**
  * Write the gzip `gz` of a document to `file` (its folder exists). `replace`: the file is a hard
  * link into the previous version, so write a temporary name and rename it over the link (the
- * previous version's file stays untouched); a new file is written in place.
+ * previous version's file stays untouched); a new file is created in place, and never written
+ * through a name that exists (that would be a previous version's file: the build fails instead).
  */
 export function writeGz(file: string, gz: Uint8Array, replace: boolean): void {
   if (replace) {
@@ -31,7 +32,7 @@ export function writeGz(file: string, gz: Uint8Array, replace: boolean): void {
     writeFileSync(tmp, gz);
     renameSync(tmp, file);
   } else {
-    writeFileSync(file, gz);
+    writeFileSync(file, gz, { flag: 'wx' });
   }
 }
 

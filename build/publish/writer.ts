@@ -2,14 +2,15 @@
 // the gzip and the file write can run on worker threads (write-pool.ts) while this thread builds
 // the next documents; it hashes each one itself, so unchanged objects never leave this thread.
 // a nightly run changes a small part of the tree, so the new version starts as a hard-link copy
-// of the previous one (`cp -al`: one pass in C, no bytes copied; with `linkInBackground` it runs
-// while the first step computes, and the first write waits for it) and only objects whose hash
-// changed are written (to a temporary name, then renamed over the link, which leaves the previous
-// version's file untouched). objects the build did not produce again are removed at the end.
+// of the previous one (hard-link-copy.ts; with `linkInBackground` it runs while the steps compute,
+// and writes go on beside it where this system's cp can skip what they wrote, else they wait for it)
+// and only objects whose hash changed are written (to a temporary name, then renamed over the link,
+// which leaves the previous version's file untouched). objects the build did not produce again are
+// removed at the end.
 import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { assertValid } from '../../schemas/index.ts';
@@ -18,6 +19,7 @@ import { assertSafeKey, fileOf } from '../../artifacts/keys.ts';
 import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
 import { writeGzipped } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
+import { copyKeepsWritten, hardLinkCopy } from './hard-link-copy.ts';
 import { asBuffer } from '../../lib/bytes.ts';
 import { validationSampler, type ValidateMode } from './validate-sample.ts';
 
@@ -34,11 +36,16 @@ export interface WriterOptions {
   /** seeds the validation sample */
   seed?: number;
   /**
-   * make the hard-link copy of the previous version in a child process while the caller goes on:
-   * objects stored before it ends wait in memory, and drain, flush and ready wait for it (a caller
-   * must await flush before writeManifest). default: copied before the constructor returns
+   * make the hard-link copy of the previous version in child processes while the caller goes on:
+   * objects stored meanwhile are written at once where cp can skip them (copyKeepsWritten), else
+   * they wait in memory; flush and ready wait for the copy (a caller must await flush before
+   * writeManifest). default: copied before the constructor returns
    */
   linkInBackground?: boolean;
+  /** write beside the background copy (default: where this system's cp can skip what is written, copyKeepsWritten); false: writes wait for it */
+  writeBesideCopy?: boolean;
+  /** the background copy itself (default hardLinkCopy; a test holds it back to see the writes go first) */
+  copy?: typeof hardLinkCopy;
 }
 
 /** the hard-link copy of the previous version: how long it took, and how long the build waited for it */
@@ -64,9 +71,12 @@ export class ArtifactWriter {
   private readonly dirs = new Set<string>();
   private readonly pool: WritePool | null;
   private readonly sampled: (kind: string, key: string) => boolean;
-  /** pending while the background copy runs: the writes that wait for it (null once it is done) */
+  /** the writes that wait for the background copy (null when none wait: no copy, or cp skips what they wrote) */
   private waiting: (() => void)[] | null = null;
   private linking: Promise<void> | null = null;
+  /** the background copy still runs, or failed (copyError) */
+  private copying = false;
+  private copyError: Error | null = null;
   readonly link: LinkStats = { ms: 0, waitedMs: 0 };
 
   /**
@@ -83,14 +93,20 @@ export class ArtifactWriter {
       mkdirSync(dirname(dir), { recursive: true });
       const t0 = Date.now();
       if (opts.linkInBackground) {
-        this.waiting = [];
-        this.linking = hardLinkCopy(previous.dir, dir, previous.manifest.objects).then(() => {
+        const writeBeside = opts.writeBesideCopy ?? copyKeepsWritten();
+        this.waiting = writeBeside ? null : [];
+        this.copying = true;
+        this.linking = (opts.copy ?? hardLinkCopy)(previous.dir, dir, previous.manifest.objects, writeBeside).then(() => {
           this.link.ms = Date.now() - t0;
-          const writes = this.waiting!;
+          this.copying = false;
+          const writes = this.waiting ?? [];
           this.waiting = null;
           for (const w of writes) w();
+        }, (e: unknown) => {
+          this.copyError = e as Error;
+          throw e;
         });
-        this.linking.catch(() => {}); // reported by ready(), drain() and flush()
+        this.linking.catch(() => {}); // reported by readyForFiles() and flush()
       } else {
         const r = spawnSync('cp', ['-al', previous.dir, dir], { encoding: 'utf8' });
         if (r.status !== 0) throw new Error(`cannot hard-link ${previous.dir} to ${dir}: ${r.stderr || r.error?.message}`);
@@ -139,26 +155,37 @@ export class ArtifactWriter {
   }
 
   /**
-   * Wait until the version folder holds the previous version's objects (the background hard-link
-   * copy is done): before writing a file into `dir` other than through put. Throws when the copy failed.
+   * Wait until a file may be written into `dir` other than through put: a new file renamed into
+   * place, never one written through a name that exists (a previous version's file). At once when
+   * writes go beside the background copy (it skips what they wrote), else when the copy is done.
+   * Throws when the copy failed.
    */
-  async ready(): Promise<void> {
+  async readyForFiles(): Promise<void> {
+    if (this.waiting === null && this.linking) {
+      if (this.copyError) throw this.copyError;
+      return;
+    }
+    await this.copied();
+  }
+
+  /** Wait until the version folder holds the previous version's objects (the background copy is done); throws when it failed. */
+  private async copied(): Promise<void> {
     if (!this.linking) return;
     const t0 = Date.now();
-    const copying = this.waiting !== null;
+    const copying = this.copying;
     await this.linking;
     if (copying) this.link.waitedMs += Date.now() - t0;
   }
 
   /** Wait while the write workers are behind, or many writes wait for the hard-link copy (call between chunks of a long step). */
   async drain(): Promise<void> {
-    if (this.waiting && this.waiting.length >= MAX_WAITING) await this.ready();
+    if (this.waiting && this.waiting.length >= MAX_WAITING) await this.copied();
     await this.pool?.drain();
   }
 
   /** Wait until every object is on disk and in `objects`; throws the first failed write. Call before writeManifest. */
   async flush(): Promise<void> {
-    await this.ready();
+    await this.copied();
     await this.pool?.flush();
   }
 
@@ -174,7 +201,7 @@ export class ArtifactWriter {
     if (this.sampled(k.name, key)) assertValid(k.kind.schema, doc(), key);
   }
 
-  /** run a file write now, or when the background hard-link copy has made the folder */
+  /** run a file write now, or when the background hard-link copy has made the folder (when it cannot skip what is written) */
   private write(w: () => void): void {
     if (this.waiting) this.waiting.push(w);
     else w();
@@ -250,7 +277,8 @@ export class ArtifactWriter {
   }
 
   private assertFlushed(what: string): void {
-    if (this.waiting) throw new Error(`the hard-link copy of the previous version is still running: await writer.flush() before ${what}`);
+    if (this.copyError) throw new Error(`the hard-link copy of the previous version failed (${this.copyError.message}): nothing can be ${what === 'read' ? 'read' : 'published'}`);
+    if (this.copying) throw new Error(`the hard-link copy of the previous version is still running: await writer.flush() before ${what}`);
     if (this.pool && this.pool.pending > 0) throw new Error(`${this.pool.pending} objects are still being written: await writer.flush() before ${what}`);
   }
 
@@ -292,57 +320,4 @@ export class ArtifactWriter {
     }
     return manifest;
   }
-}
-
-/** how many `cp -al` run at once in a background copy: the folders of one tree are linked in parallel */
-const COPIES = 2;
-
-/**
- * `cp -al` of the version `from` to `to` in child processes (one pass in C each, no bytes copied):
- * its entries, and those of its v1/ folder (one per kind: v1/route holds most of a tree), shared
- * among COPIES processes by their objects in `objects` (the previous manifest's keys).
- */
-async function hardLinkCopy(from: string, to: string, objects: Record<string, unknown>): Promise<void> {
-  const perKind = new Map<string, number>();
-  for (const key of Object.keys(objects)) {
-    const kind = /^v1\/[^/]+/.exec(key)?.[0] ?? '';
-    perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
-  }
-  const items: { dest: string; path: string; weight: number }[] = [];
-  for (const name of readdirSync(from)) {
-    if (name !== 'v1') items.push({ dest: to, path: join(from, name), weight: 1 });
-  }
-  if (existsSync(join(from, 'v1'))) {
-    for (const name of readdirSync(join(from, 'v1'))) items.push({ dest: join(to, 'v1'), path: join(from, 'v1', name), weight: 1 + (perKind.get(`v1/${name}`) ?? 0) });
-  }
-  // heaviest first, each to the lightest process
-  const groups = Array.from({ length: COPIES }, () => ({ weight: 0, items: [] as typeof items }));
-  for (const it of items.sort((a, b) => b.weight - a.weight)) {
-    const g = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
-    g.weight += it.weight;
-    g.items.push(it);
-  }
-  try {
-    mkdirSync(join(to, 'v1'), { recursive: true });
-    await Promise.all(groups.map(async (g) => {
-      for (const dest of new Set(g.items.map((i) => i.dest))) {
-        await cpal(g.items.filter((i) => i.dest === dest).map((i) => i.path), dest);
-      }
-    }));
-  } catch (e) {
-    throw new Error(`cannot hard-link ${from} to ${to}: ${(e as Error).message}`);
-  }
-}
-
-/** `cp -al sources... dest/` in a child process */
-function cpal(sources: string[], dest: string): Promise<void> {
-  if (sources.length === 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const what = `cp -al ${sources.length === 1 ? sources[0] : `(${sources.length} entries)`} ${dest}/`;
-    const cp = spawn('cp', ['-al', ...sources, `${dest}/`], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    cp.stderr.setEncoding('utf8').on('data', (d: string) => void (err += d));
-    cp.on('error', (e) => reject(new Error(`${what}: ${e.message}`)));
-    cp.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${what}: ${err.trim() || `cp exited with ${code}`}`))));
-  });
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { currentVersion } from '../../../artifacts/tree.ts';
 import { commit, lockRoot, newBuildId, prune, stage } from '../../../build/publish/publish.ts';
 import { ArtifactWriter } from '../../../build/publish/writer.ts';
+import { copyKeepsWritten, hardLinkCopy } from '../../../build/publish/hard-link-copy.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 3, 15, 0);
 const meta = (id: string) => ({ build_id: id, built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 1, counts: { test: 1 } });
@@ -99,13 +100,13 @@ test('a changed object is rewritten in the new version without touching the prev
   assert.equal(read('b2').detail, 'doc 7');
 });
 
-for (const workers of [0, 1]) {
-  test(`the hard-link copy in the background (${workers} write workers): writes made while it runs land after it, the previous version stays as it was`, async () => {
+for (const [workers, writeBesideCopy] of [[0, true], [1, true], [0, false], [1, false]] as const) {
+  test(`the hard-link copy in the background (${workers} write workers, ${writeBesideCopy ? 'writing beside it' : 'writes waiting for it'}): writes made while it runs are kept, the previous version stays as it was`, async () => {
     const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
     const many: Record<string, number> = {};
     for (let i = 0; i < 3000; i++) many[`v1/x/${i}`] = i;
     publishOne(root, 'b1', many);
-    const s = stage(root, 'b2', { workers, linkInBackground: true });
+    const s = stage(root, 'b2', { workers, linkInBackground: true, writeBesideCopy });
     try {
       // before the copy can have ended: a changed object, a new one, an unchanged one, one kept unbuilt
       s.writer.putBytes('v1/x/1', Buffer.from(JSON.stringify(doc(-1))));
@@ -135,14 +136,63 @@ for (const workers of [0, 1]) {
   });
 }
 
+test('writing beside the copy: a changed object is on disk before the copy starts, and the copy leaves it as written', async () => {
+  assert.ok(copyKeepsWritten(), 'this system\'s cp -al -n skips a name that exists (GNU coreutils 9.1, Debian 12)');
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  const many: Record<string, number> = {};
+  for (let i = 0; i < 500; i++) many[`v1/x/${i}`] = i;
+  publishOne(root, 'b1', many);
+  // the copy is held back until the writes are on disk: they cannot have waited for it
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const copy: typeof hardLinkCopy = async (...args) => {
+    await held;
+    return hardLinkCopy(...args);
+  };
+  // no write worker: a write that does not wait is on disk when putBytes returns
+  const s = stage(root, 'b2', { workers: 0, linkInBackground: true, copy });
+  try {
+    for (let i = 0; i < 100; i++) s.writer.putBytes(`v1/x/${i}`, Buffer.from(JSON.stringify(doc(-i - 1))));
+    for (let i = 100; i < 500; i++) assert.equal(s.writer.keep(`v1/x/${i}`), true);
+    const file = (v: string, i: number) => join(v, `v1/x/${i}.gz`);
+    assert.equal(readdirSync(join(s.writer.dir, 'v1/x')).length, 100, 'the 100 written objects are in the folder, nothing of the copy yet');
+    release();
+    await s.writer.flush();
+    s.writer.writeManifest(meta('b2'));
+    commit(root, s);
+    const read = (v: string, i: number) => JSON.parse(gunzipSync(readFileSync(file(join(root, 'versions', v), i))).toString('utf8'));
+    for (const i of [0, 50, 99]) {
+      assert.deepEqual(read('b2', i), doc(-i - 1), `object ${i} is the build's`);
+      assert.deepEqual(read('b1', i), doc(i), `object ${i} of the previous version is untouched`);
+      assert.notEqual(statSync(file(join(root, 'versions', 'b1'), i)).ino, statSync(file(join(root, 'versions', 'b2'), i)).ino);
+    }
+    for (const i of [100, 499]) assert.equal(statSync(file(join(root, 'versions', 'b1'), i)).ino, statSync(file(join(root, 'versions', 'b2'), i)).ino, `object ${i} is linked`);
+  } finally {
+    release();
+    await s.writer.close();
+  }
+});
+
 test('a background hard-link copy that fails fails the build at its first wait', async () => {
   const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
   publishOne(root, 'b1', { 'v1/x/1': 1 });
   // cp cannot make the version folder where a file is
   const target = join(root, 'versions', 'b2.partial-1');
   writeFileSync(target, 'a file, not a folder');
-  const w = new ArtifactWriter(target, currentVersion(root), { linkInBackground: true });
+  const w = new ArtifactWriter(target, currentVersion(root), { linkInBackground: true, writeBesideCopy: false });
   w.putBytes('v1/x/1', Buffer.from(JSON.stringify(doc(2))));
   await assert.rejects(w.flush(), /cannot hard-link .* to .*b2\.partial-1: /);
+  await w.close();
+});
+
+test('a background copy that fails while writes go on beside it fails the build at flush', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  publishOne(root, 'b1', { 'v1/x/1': 1, 'v1/x/2': 2 });
+  const copy = () => Promise.reject(new Error('cannot hard-link: cp: No space left on device'));
+  const w = new ArtifactWriter(join(root, 'versions', 'b2.partial-1'), currentVersion(root), { linkInBackground: true, writeBesideCopy: true, copy });
+  w.putBytes('v1/x/1', Buffer.from(JSON.stringify(doc(3))));
+  assert.equal(w.keep('v1/x/2'), true);
+  await assert.rejects(w.flush(), /cannot hard-link: cp: No space left on device/);
+  assert.throws(() => w.writeManifest(meta('b2')), /the hard-link copy of the previous version failed \(cannot hard-link: cp: No space left on device\): nothing can be published/);
   await w.close();
 });

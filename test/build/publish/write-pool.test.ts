@@ -76,10 +76,10 @@ test('the workers write the same files and the same manifest as the writer threa
 
 test('a write that fails fails the build with its key named, and nothing more is accepted', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'contrail-pool-'));
-  mkdirSync(join(dir, 'v1', 'x', '3.gz'), { recursive: true }); // a folder where the file must go: EISDIR
+  mkdirSync(join(dir, 'v1', 'x', '3.gz'), { recursive: true }); // a folder where the new file must go: its name exists (EEXIST)
   const w = new ArtifactWriter(dir, null, { workers: 2 });
   for (let i = 0; i < 10; i++) w.putBytes(`v1/x/${i}`, JSON.stringify({ error: 'not_found', detail: String(i) }));
-  await assert.rejects(w.flush(), /cannot write artifact v1\/x\/3: EISDIR/);
+  await assert.rejects(w.flush(), /cannot write artifact v1\/x\/3: EEXIST/);
   assert.throws(() => w.putBytes('v1/x/99', '{}'), /cannot write artifact v1\/x\/3/);
   await assert.rejects(w.drain(), /cannot write artifact v1\/x\/3/);
   await w.close();
