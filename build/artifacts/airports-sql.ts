@@ -6,7 +6,7 @@ import { BOARD_RULES, inferSlots, type BoardLeg, type BoardRules, type Slot } fr
 import type { RouteCount, TrafficMix } from '../../artifacts/airport.ts';
 import { TOP_ROUTES } from '../../artifacts/airport.ts';
 import { dayIndexOf, isoDay } from '../../lib/localtime.ts';
-import { allRows, loadTable, sqlString, streamRows } from './duck.ts';
+import { allRows, asJson, loadTable, sqlString, streamRows } from './duck.ts';
 
 // every leg end at an airport with an IATA code, circuits (org = dst) left out
 const ENDS = `
@@ -145,12 +145,13 @@ export async function airportSlots(
   for await (const chunk of streamRows<{ ident: string; callsign: string; legs: BoardLeg[] }>(
     db,
     `SELECT l.${here} AS ident, l.callsign,
-       list(struct_pack(at := l.${atCol}::DOUBLE, other := l.${otherCol}::DOUBLE, "end" := r.iata, type := l.type)) AS legs
+       ${asJson(`list(struct_pack(at := l.${atCol}::DOUBLE, other := l.${otherCol}::DOUBLE, "end" := r.iata, type := l.type))`)} AS legs
      FROM legs l LEFT JOIN ref_airports r ON r.ident = l.${there}
      WHERE l.day >= ${sqlString(fromDay)} AND l.${here} IS NOT NULL AND l.${atCol} IS NOT NULL AND l.callsign IS NOT NULL
        AND l.${here} IS DISTINCT FROM l.${there} AND l.${here} IN ${idents}
      GROUP BY l.${here}, l.callsign
      HAVING count(*) >= ${rules.minDays}`,
+    ['legs'],
   )) {
     for (const g of chunk) {
       const tz = tzOf(g.ident);

@@ -12,7 +12,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { scheduleDoc, type ScheduleCounts } from '../../artifacts/refdata.ts';
-import { countRows, streamRows } from './duck.ts';
+import { asJson, countRows, streamRows } from './duck.ts';
 import { saveCounts } from './counts-fold.ts';
 import { prepareScheduleCounts, SCHEDULE_TABLES } from './schedule-counts.ts';
 
@@ -21,7 +21,7 @@ const hhmm = (slot: string) => `lpad((${slot} // 12)::VARCHAR, 2, '0') || ':' ||
 
 /**
  * SQL: one row per route of sc_routes (all, or those in sc_tr) with its keys' rows (ScheduleCounts;
- * the lists unordered, scheduleDoc sorts). only the times are grouped: its keys' slots, summed per
+ * the lists unordered, scheduleDoc sorts; as JSON text, NESTED). only the times are grouped: its keys' slots, summed per
  * slot; routes and keys are matched once and then carried by an integer id.
  */
 function scheduleRowsSql(only: boolean): string {
@@ -32,9 +32,13 @@ sl AS (
   SELECT rid, list({dep: ${hhmm('v')}, flights: n}) AS slots
   FROM (SELECT rid, v, sum(n)::INTEGER AS n FROM (SELECT rid, unnest(slots, recursive := true) FROM k) GROUP BY rid, v) GROUP BY rid),
 cs AS (SELECT rid, list({callsign: callsign, flights: flights, dep: ${hhmm('dep')}}) AS callsigns FROM k GROUP BY rid)
-SELECT r.icao, r.org, r.dst, list_sum(r.weekdays)::INTEGER AS departures, len(r.dates)::INTEGER AS days, r.weekdays, sl.slots, cs.callsigns
+SELECT r.icao, r.org, r.dst, list_sum(r.weekdays)::INTEGER AS departures, len(r.dates)::INTEGER AS days,
+  ${asJson('r.weekdays')} AS weekdays, ${asJson('sl.slots')} AS slots, ${asJson('cs.callsigns')} AS callsigns
 FROM r JOIN sl USING (rid) JOIN cs USING (rid)`;
 }
+
+/** the nested columns of scheduleRowsSql, as JSON text */
+const NESTED = ['weekdays', 'slots', 'callsigns'];
 
 export async function buildSchedules(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db): Promise<void> {
   const ref = ctx.ref;
@@ -45,7 +49,7 @@ export async function buildSchedules(ctx: BuildContext, legs: RoutedLegs, db: Du
   ctx.progress.start(folded === null ? 'refdata: schedules (all counted from the window\'s legs)' : `refdata: schedules (an increment: ${folded.line}; ${only ? `${touched} routes touched` : 'the window changed length, every route written'})`, 0);
   let n = 0;
   let kept = 0;
-  for await (const chunk of streamRows<ScheduleCounts & { icao: string; org: string; dst: string }>(db, scheduleRowsSql(only))) {
+  for await (const chunk of streamRows<ScheduleCounts & { icao: string; org: string; dst: string }>(db, scheduleRowsSql(only), NESTED)) {
     for (const r of chunk) {
       // iata is unique in the airport index; both ends must resolve to write a document
       const org = ref.airportByCode(r.org);
