@@ -69,7 +69,7 @@ export async function prepareEvidence(db: DuckDBConnection, prev: string | null,
   return { line: `counted from the window's legs: ${why}`, moved: null };
 }
 
-/** save tonight's evidence in the version being built (its folder must be ready: writer.ready), then drop the tables */
+/** save tonight's evidence in the version being built (after writer.readyForFiles), then drop the tables */
 export async function saveEvidence(db: DuckDBConnection, versionDir: string): Promise<void> {
   for (const t of TABLES) await saveState(db, `SELECT * FROM ${t}`, stateFile(versionDir, t));
   await dropAll(db);

@@ -20,9 +20,9 @@ const RUNS = 3;
 let probed: boolean | null = null;
 
 /**
- * Whether this system's `cp -al -n` skips a destination that exists and exits 0 (GNU coreutils up
- * to 9.1 does; 9.2 to 9.4 exit 1 when they skip): checked once per process in a temporary folder.
- * Without it a build's writes wait for the copy to end.
+ * Whether this system's `cp -al -n` skips a destination that exists and exits 0 (GNU coreutils 9.1,
+ * Debian 12's, does; 9.2 made a skip exit 1, which a later release took back): checked once per
+ * process in a temporary folder. Without it a build's writes wait for the copy to end.
  */
 export function copyKeepsWritten(): boolean {
   if (probed !== null) return probed;

@@ -1,0 +1,58 @@
+// benchmark (run by hand, never a test): an increment's airframes step reads the changed airframes'
+// legs out of the window once (build/artifacts/airframes.ts, af_legs). Two ways, alternated within
+// each round in one process: "routed, then picked" (the hex filter on legs_routed, the way before
+// 2026-11-26) and "picked, then routed" (the filter on the log's rows, then legsRoutedSql over
+// them: the way the step reads them now). The first round checks that both give the same rows.
+// Input: a flight log (e.g. one `sim/cli.ts log` wrote), the routes table a build saved
+// (<version>/state/airframe-routes.parquet), and the days whose airframes count as changed.
+// usage: npx tsx bench/airframes-changed-legs.ts --log <dir> --routes <file.parquet> [--days 2025-01-01,2025-06-01] [--through 2025-12-31] [--runs 2] [--memory-limit 4GB]
+import './help.ts';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { loadRefdata } from '../lib/reference/index.ts';
+import { refViewOf } from '../artifacts/reference-view-adapter.ts';
+import { allRows, loadRefAirports, sqlString } from '../build/artifacts/duck.ts';
+import { legsRoutedSql } from '../build/artifacts/flight-routes.ts';
+import { flag, numberFlag } from './flags.ts';
+
+const LOG = flag('log', '');
+const ROUTES = flag('routes', '');
+const DAYS = flag('days', '2025-01-01,2025-06-01').split(',');
+const THROUGH = flag('through', '2025-12-31');
+const RUNS = numberFlag('runs', 2);
+const MEMORY_LIMIT = flag('memory-limit', '4GB');
+if (!LOG || !ROUTES) throw new Error('--log <flight log root> and --routes <airframe-routes.parquet> are required');
+
+const db = await (await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: MEMORY_LIMIT })).connect();
+await loadRefAirports(db, refViewOf(await loadRefdata()));
+await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(`${LOG}/*/legs.parquet`)}, hive_partitioning = true, hive_types = {'day': DATE}) WHERE day <= DATE ${sqlString(THROUGH)}`);
+await db.run(`CREATE TABLE routes_table AS SELECT * FROM read_parquet(${sqlString(ROUTES)})`);
+await db.run(legsRoutedSql('legs_routed', 'legs'));
+await db.run(`CREATE TABLE af_changed AS SELECT DISTINCT hex FROM legs WHERE day IN (${DAYS.map((d) => `DATE ${sqlString(d)}`).join(', ')})`);
+const [changed] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af_changed`);
+
+const ways: Record<string, () => Promise<void>> = {
+  'routed, then picked': () => db.run(`CREATE OR REPLACE TEMP TABLE af_legs_a AS SELECT * FROM legs_routed WHERE hex IN (SELECT hex FROM af_changed)`).then(() => undefined),
+  'picked, then routed': async () => {
+    await db.run(`CREATE OR REPLACE TEMP VIEW af_log AS SELECT * FROM legs WHERE hex IN (SELECT hex FROM af_changed)`);
+    await db.run(legsRoutedSql('af_log_routed', 'af_log'));
+    await db.run(`CREATE OR REPLACE TEMP TABLE af_legs_b AS SELECT * FROM af_log_routed`);
+  },
+};
+console.log(`${changed!.n} airframes with legs on ${DAYS.join(', ')}; node ${process.version}, DuckDB threads 2, memory limit ${MEMORY_LIMIT}`);
+for (let round = 0; round < RUNS; round++) {
+  const names = Object.keys(ways);
+  if (round % 2 === 1) names.reverse();
+  const line: string[] = [];
+  for (const name of names) {
+    const t0 = performance.now();
+    await ways[name]!();
+    line.push(`${name} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  if (round === 0) {
+    const [c] = await allRows<{ a: number; b: number; diff: number }>(db, `SELECT (SELECT count(*) FROM af_legs_a) AS a, (SELECT count(*) FROM af_legs_b) AS b,
+      (SELECT count(*) FROM (SELECT * FROM af_legs_a EXCEPT ALL SELECT * FROM af_legs_b)) + (SELECT count(*) FROM (SELECT * FROM af_legs_b EXCEPT ALL SELECT * FROM af_legs_a)) AS diff`);
+    if (c!.a !== c!.b || c!.diff !== 0) throw new Error(`the two ways differ: ${JSON.stringify(c)}`);
+    line.push(`(the same ${c!.a} rows)`);
+  }
+  console.log(`round ${round + 1}: ${line.join(', ')}`);
+}
