@@ -38,7 +38,7 @@ export interface WriterOptions {
   /**
    * make the hard-link copy of the previous version in child processes while the caller goes on:
    * objects stored meanwhile are written at once where cp can skip them (copyKeepsWritten), else
-   * they wait in memory; flush and ready wait for the copy (a caller must await flush before
+   * they wait in memory; flush waits for the copy (a caller must await flush before
    * writeManifest). default: copied before the constructor returns
    */
   linkInBackground?: boolean;
