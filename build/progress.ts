@@ -1,5 +1,6 @@
 // progress for long steps: one updating line with counts and rate on a terminal,
-// plain log lines every few seconds otherwise (CI logs, cron mail).
+// plain log lines every few seconds otherwise (CI logs, cron mail). on a log each step's start says
+// how far into the run it is, so the time between steps (work no step names) can be read off it.
 export interface Progress {
   /** a step starts: name and how many items it expects (0 when unknown) */
   start(step: string, total: number): void;
@@ -18,6 +19,7 @@ export function consoleProgress(stream: NodeJS.WriteStream = process.stderr, eve
   let n = 0;
   let started = 0;
   let lastShown = 0;
+  const born = clock();
   const line = () => {
     const s = Math.max((clock() - started) / 1000, 1e-3);
     const of = total > 0 ? `/${total}` : '';
@@ -29,7 +31,7 @@ export function consoleProgress(stream: NodeJS.WriteStream = process.stderr, eve
       total = expected;
       n = 0;
       started = lastShown = clock();
-      if (!tty) stream.write(`${name}: started${expected ? ` (${expected} expected)` : ''}\n`);
+      if (!tty) stream.write(`${name}: started ${((started - born) / 1000).toFixed(1)} s into the run${expected ? ` (${expected} expected)` : ''}\n`);
     },
     tick(k = 1) {
       n += k;

@@ -46,17 +46,20 @@ test('RSS is read between ticks too: a long query that never ticks still has its
   assert.equal(inner.lines.at(-1), 'done done; peak RSS 4.0 GB');
 });
 
-test('consoleProgress prints a step\'s start, a line every few seconds and its summary with the time, on a log (not a terminal)', () => {
+test('consoleProgress prints a step\'s start (how far into the run), a line every few seconds and its summary with the time, on a log (not a terminal)', () => {
   let out = '';
   const stream = { isTTY: false, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream;
-  let t = 0;
+  let t = 10_000;
   const p = consoleProgress(stream, 5000, () => t);
+  t = 11_500; // work before the first step
   p.start('routes: write', 100);
-  t = 2000;
+  t = 13_500;
   p.tick(10); // under 5 s since the start: no line
-  t = 6000;
+  t = 17_500;
   p.tick(40); // a line
-  t = 8000;
+  t = 19_500;
   p.done('100 routes');
-  assert.equal(out, 'routes: write: started (100 expected)\nroutes: write: 50/100 (8/s, 6.0 s)\nroutes: write: 100 routes in 8.0 s\n');
+  t = 23_000; // work between the steps
+  p.start('airframes', 0);
+  assert.equal(out, 'routes: write: started 1.5 s into the run (100 expected)\nroutes: write: 50/100 (8/s, 6.0 s)\nroutes: write: 100 routes in 8.0 s\nairframes: started 13.0 s into the run\n');
 });

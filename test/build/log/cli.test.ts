@@ -77,7 +77,7 @@ describe('log command', () => {
     const log = tempDir();
     dirs.push(history, log);
     const { stderr } = await run(process.execPath, ['--import', 'tsx', CLI, '--history', history, '--log', log, '--threads', '1'], { cwd: ROOT });
-    assert.match(stderr, /legs 2025-02-05: started \(1 expected\)/);
+    assert.match(stderr, /legs 2025-02-05: started [\d.]+ s into the run \(1 expected\)/);
     assert.match(stderr, /log: 2 days, 2 files, 4 legs/);
     const l = await openLog(log, { threads: 1 });
     try {
