@@ -1,8 +1,8 @@
 // benchmark (run by hand, never a test): an increment's airframes step reads the changed airframes'
 // legs out of the window once (build/artifacts/airframes.ts, af_legs). Two ways, alternated within
 // each round in one process: "routed, then picked" (the hex filter on legs_routed, the way before
-// 2026-11-26) and "picked, then routed" (the filter on the log's rows, then legsRoutedSql over
-// them: the way the step reads them now). The first round checks that both give the same rows.
+// 2026-11-26) and "picked, then routed" (the step's own pickChangedLegs: the filter on the log's
+// rows, then legsRoutedSql over them). The first round checks that both give the same rows.
 // Input: a flight log (e.g. one `sim/cli.ts log` wrote), the routes table a build saved
 // (<version>/state/airframe-routes.parquet), and the days whose airframes count as changed.
 // usage: npx tsx bench/airframes-changed-legs.ts --log <dir> --routes <file.parquet> [--days 2025-01-01,2025-06-01] [--through 2025-12-31] [--runs 2] [--memory-limit 4GB]
@@ -12,6 +12,7 @@ import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { allRows, loadRefAirports, sqlString } from '../build/artifacts/duck.ts';
 import { legsRoutedSql } from '../build/artifacts/flight-routes.ts';
+import { pickChangedLegs } from '../build/artifacts/airframes.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const LOG = flag('log', '');
@@ -32,11 +33,7 @@ const [changed] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af
 
 const ways: Record<string, () => Promise<void>> = {
   'routed, then picked': () => db.run(`CREATE OR REPLACE TEMP TABLE af_legs_a AS SELECT * FROM legs_routed WHERE hex IN (SELECT hex FROM af_changed)`).then(() => undefined),
-  'picked, then routed': async () => {
-    await db.run(`CREATE OR REPLACE TEMP VIEW af_log AS SELECT * FROM legs WHERE hex IN (SELECT hex FROM af_changed)`);
-    await db.run(legsRoutedSql('af_log_routed', 'af_log'));
-    await db.run(`CREATE OR REPLACE TEMP TABLE af_legs_b AS SELECT * FROM af_log_routed`);
-  },
+  'picked, then routed': () => pickChangedLegs(db, 'routes_table', 'af_legs_b'),
 };
 console.log(`${changed!.n} airframes with legs on ${DAYS.join(', ')}; node ${process.version}, DuckDB threads 2, memory limit ${MEMORY_LIMIT}`);
 for (let round = 0; round < RUNS; round++) {

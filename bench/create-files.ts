@@ -7,7 +7,7 @@
 // (bench/remove-later.ts). Folders are removed when the process exits.
 // usage: npx tsx bench/create-files.ts [--files 40000] [--rounds 3] [--remove-before] [--dir /tmp]
 import './help.ts';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { once } from 'node:events';
@@ -56,7 +56,6 @@ if (!isMainThread) {
     for (const [name, threads, lock] of [['1 thread', 1, null], ['2 threads at once', 2, null], ['2 threads, taking turns', 2, createLock()]] as const) {
       if (REMOVE_BEFORE) {
         const d = fresh();
-        mkdirSync(d, { recursive: true });
         for (let i = 0; i < FILES; i++) writeFileSync(join(d, `r${i}`), '');
         rmSync(d, { recursive: true, force: true });
       }

@@ -158,6 +158,18 @@ async function saveDigests(ctx: BuildContext, db: DuckDBConnection, legs: Routed
   await db.run(`DROP TABLE IF EXISTS af_changed`);
 }
 
+/**
+ * The temp table `into`: the window's legs of the airframes in af_changed, picked from the log's
+ * rows, then routed with the routes table `routes` (legsRoutedSql): the rows legs_routed gives them.
+ */
+export async function pickChangedLegs(db: DuckDBConnection, routes: string, into: string): Promise<void> {
+  await db.run(`CREATE OR REPLACE TEMP VIEW af_log AS SELECT * FROM legs WHERE hex IN (SELECT hex FROM af_changed)`);
+  await db.run(legsRoutedSql('af_log_routed', 'af_log', routes));
+  await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS SELECT * FROM af_log_routed`);
+  await db.run(`DROP VIEW af_log_routed`);
+  await db.run(`DROP VIEW af_log`);
+}
+
 export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db, maxLegs = LEGS_PER_BATCH): Promise<number> {
   const ref = ctx.ref;
   const seen = new Set<string>();
@@ -175,13 +187,7 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
   // year's 137,000 airframes of two days, 10.6 M legs, the same rows: 11.4-19.9 s against
   // 19.2-26.5 s in three rounds of four, 32.9 against 19.3 s in the other)
   const source = changed === null ? legs.view : 'af_legs';
-  if (changed !== null) {
-    await db.run(`CREATE OR REPLACE TEMP VIEW af_log AS SELECT * FROM legs WHERE hex IN (SELECT hex FROM af_changed)`);
-    await db.run(legsRoutedSql('af_log_routed', 'af_log', legs.table));
-    await db.run(`CREATE OR REPLACE TEMP TABLE af_legs AS SELECT * FROM af_log_routed`);
-    await db.run(`DROP VIEW af_log_routed`);
-    await db.run(`DROP VIEW af_log`);
-  }
+  if (changed !== null) await pickChangedLegs(db, legs.table, 'af_legs');
   for (const [lo, hi] of await hexBatches(db, source, maxLegs)) {
     for await (const chunk of streamChunks(db, airframesSql(source, lo, hi))) {
       for (const r of hexRows(chunk)) {

@@ -1,5 +1,6 @@
 // the hard-link copy a new version starts from: `cp -al` of the previous version (one pass in C
-// per process, no bytes copied), its folders shared among COPIES child processes. with
+// per process, no bytes copied), in one process before the build starts (hardLinkCopySync), or
+// beside it with its folders shared among COPIES child processes (hardLinkCopy). with
 // `keepWritten` the copy runs while the build writes into the same folder: `cp -n` (no-clobber)
 // skips every name the build has already written, and a name the build writes after cp linked it is
 // renamed over the link (gzip-file.ts), so either order leaves the build's file. the previous
@@ -40,6 +41,12 @@ export function copyKeepsWritten(): boolean {
     rmSync(dir, { recursive: true, force: true });
   }
   return probed;
+}
+
+/** `cp -al` of the version `from` to `to` (not there yet), before the caller goes on */
+export function hardLinkCopySync(from: string, to: string): void {
+  const r = spawnSync('cp', ['-al', from, to], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`cannot hard-link ${from} to ${to}: ${r.stderr || r.error?.message}`);
 }
 
 /**

@@ -8,7 +8,6 @@
 // which leaves the previous version's file untouched). objects the build did not produce again are
 // removed at the end.
 import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,7 +18,7 @@ import { assertSafeKey, fileOf } from '../../artifacts/keys.ts';
 import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
 import { writeGzipped } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
-import { copyKeepsWritten, hardLinkCopy } from './hard-link-copy.ts';
+import { copyKeepsWritten, hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
 import { asBuffer } from '../../lib/bytes.ts';
 import { validationSampler, type ValidateMode } from './validate-sample.ts';
 
@@ -108,8 +107,7 @@ export class ArtifactWriter {
         });
         this.linking.catch(() => {}); // reported by readyForFiles() and flush()
       } else {
-        const r = spawnSync('cp', ['-al', previous.dir, dir], { encoding: 'utf8' });
-        if (r.status !== 0) throw new Error(`cannot hard-link ${previous.dir} to ${dir}: ${r.stderr || r.error?.message}`);
+        hardLinkCopySync(previous.dir, dir);
         this.link.ms = Date.now() - t0;
       }
     } else {
