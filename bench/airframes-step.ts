@@ -95,7 +95,7 @@ const gb = (b: number) => (b / 2 ** 30).toFixed(2);
 /** one build of the step into `writer`, timed and printed */
 async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<BuildContext> = {}): Promise<void> {
   const ctx: BuildContext = {
-    db, refdata: ref, ref: view, writer, archiveThrough: '2025-12-31', windowStart: '2025-01-01', windowDays: 365,
+    db, refdata: ref, ref: view, writer, archiveThrough: '2025-12-31', windowStart: '2025-01-01', windowDays: 365, windowLimit: 365,
     timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress: silentProgress, counts: {}, ...extra,
   };
   peak = process.memoryUsage();

@@ -42,7 +42,7 @@ export async function benchBuilders(legsSql: (input: LegsInput) => string, steps
   console.log(`generated ${LEGS} legs in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const ctx: BuildContext = {
     db, refdata: ref, ref: refViewOf(ref), writer: new ArtifactWriter(join(dir, 'v'), null), archiveThrough: '2025-05-31', windowStart: '2024-06-01',
-    windowDays: 365, timetablesDir: null, nowMs: Date.UTC(2025, 5, 1), progress, counts: {},
+    windowDays: 365, windowLimit: 365, timetablesDir: null, nowMs: Date.UTC(2025, 5, 1), progress, counts: {},
   };
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 200);

@@ -141,7 +141,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       // documents whose own inputs are unchanged are kept from the previous build when it was made by this code from this reference data
       const reuse = staged.previous && recorded?.static_digest === inputs.static_digest ? staged.previous.dir : null;
       const ctx: BuildContext = {
-        db: db.connection, refdata, ref: refViewOf(refdata), writer: staged.writer, archiveThrough, windowStart, windowDays,
+        db: db.connection, refdata, ref: refViewOf(refdata), writer: staged.writer, archiveThrough, windowStart, windowDays, windowLimit: c.windowDays,
         timetablesDir: c.timetables || null, nowMs, progress, counts: {}, reuse,
         logDays: reuse && recorded ? logDaysSince(recorded, inputs, c.log) : null,
       };

@@ -20,6 +20,8 @@ export interface BuildContext {
   windowStart: string | null;
   /** days of history the window covers (0 when the log is empty) */
   windowDays: number;
+  /** the most days the window may cover (the windowDays option): the ring of day bits (day-bits.ts) */
+  windowLimit: number;
   /** directory of published timetables (optional input), null when none */
   timetablesDir: string | null;
   /** the build's clock, unix ms (pinned in tests) */

@@ -6,8 +6,11 @@
 // against the saved one, both ways, as airframes-changed.ts compares them) is taken out whole and
 // counted again from the window's legs; its other legs route the same with either table. counts
 // fold by sum and a key at 0 is gone: the night's keys (a few days' legs) are grouped and joined
-// with the saved counts, which are streamed through once, never grouped again. anything unknown (no reuse, a day rewritten in place, a
-// missing state file, a count below zero) gives null: the caller counts the window.
+// with the saved counts, which are streamed through once, never grouped again. a table may also
+// keep each key's distinct days as day bits (day-bits.ts) in place of a row per day: the night's
+// bits are ORed in and the dropped days' bits cleared, exact because a day leaves the window
+// whole. anything unknown (no reuse, a day rewritten in place, a missing state file, a count below
+// zero, another ring of days) gives null: the caller counts the window.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -17,15 +20,27 @@ import { saveState } from './state.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
 import { changedCallsignsSql } from './airframes-changed.ts';
 import { legsRoutedSql } from './flight-routes.ts';
+import { bitsToBlob, blobToBits, clearMask, dayBitsAgg, dayRing } from './day-bits.ts';
 
 export interface CountTable {
   /** the temp table the counts end in, and state/<name>.parquet */
   name: string;
-  /** SQL: the counts (key columns, then n INTEGER) of the routed legs `src` (alias l) that pass `where` */
-  counts: (src: string, where: string) => string;
+  /**
+   * SQL: the counts (key columns, then n INTEGER, then with `days` the day bits of a ring of
+   * `ring` days: daysColumn) of the routed legs `src` (alias l) that pass `where`
+   */
+  counts: (src: string, where: string, ring: number) => string;
   /** its keys hold a routed end, and the callsign */
   routed: boolean;
+  /** it has a `days` column after n: the key's distinct log days as day bits (day-bits.ts) */
+  days?: boolean;
 }
+
+/** SQL: the `days` column of a count table's query (the window's legs `l`) */
+export const daysColumn = (ring: number) => `${dayBitsAgg('l."day"', ring)} AS days`;
+
+/** SQL: a saved count table, with its day bits as BIT */
+const savedSql = (file: string, t: CountTable) => `SELECT *${t.days ? ` REPLACE (${blobToBits('days')} AS days)` : ''} FROM read_parquet(${sqlString(file)})`;
 
 export const stateFile = (dir: string, name: string) => join(dir, 'state', `${name}.parquet`);
 /** the routes table and the window length a family of tables was made with */
@@ -44,8 +59,14 @@ export interface Folded {
 export const foldLine = (added: number, dropped: number, changed: number) => `${added} days added, ${dropped} dropped, ${changed} callsigns' routes changed`;
 
 /** the window length the previous build's counts of `family` were made with */
-export const savedWindow = (prev: string, family: string): number =>
-  (JSON.parse(readFileSync(metaFile(prev, family), 'utf8')) as { window_days: number }).window_days;
+export const savedWindow = (prev: string, family: string): number => savedMeta(prev, family).window_days;
+
+interface Meta {
+  window_days: number;
+  /** the ring of day bits its tables were counted with (absent: written before day bits) */
+  day_ring?: number;
+}
+const savedMeta = (prev: string, family: string) => JSON.parse(readFileSync(metaFile(prev, family), 'utf8')) as Meta;
 
 /**
  * Make the temp tables `<name>` (tonight's counts) and `<name>_touched` (the key rows whose counts
@@ -58,6 +79,8 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   if (!prev || !days) return null;
   const routes = routesFile(prev, family);
   if (![routes, metaFile(prev, family), ...tables.map((t) => stateFile(prev, t.name))].every((f) => existsSync(f))) return null;
+  const ring = dayRing(ctx.windowLimit);
+  if (tables.some((t) => t.days) && savedMeta(prev, family).day_ring !== ring) return null;
   await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${changedCallsignsSql(legs, routes)}`);
   const changed = await countRows(db, `SELECT * FROM fold_changed`);
   const isChanged = `l.callsign IN (SELECT callsign FROM fold_changed)`;
@@ -70,26 +93,32 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   let negative = 0;
   for (const t of tables) {
     const keep = t.routed ? `NOT ${isChanged}` : 'true';
-    const parts = [`SELECT * FROM (${t.counts(legs.view, 'false')})`];
-    if (days.added.length) parts.push(`SELECT * FROM (${t.counts(legs.view, `l.day IN (${added}) AND ${keep}`)})`);
+    const parts = [`SELECT * FROM (${t.counts(legs.view, 'false', ring)})`];
+    if (days.added.length) parts.push(`SELECT * FROM (${t.counts(legs.view, `l.day IN (${added}) AND ${keep}`, ring)})`);
     // a changed callsign's legs, all of the window's, with tonight's table
-    if (t.routed && changed) parts.push(`SELECT * FROM (${t.counts(legs.view, isChanged)})`);
-    if (days.dropped.length) parts.push(`SELECT * EXCLUDE (n), -n AS n FROM (${t.counts('fold_dropped_routed', keep)})`);
-    await db.run(`CREATE OR REPLACE TEMP TABLE fold_delta AS SELECT * EXCLUDE (n), sum(n)::INTEGER AS n FROM (${parts.join(' UNION ALL ')}) GROUP BY ALL`);
-    const file = sqlString(stateFile(prev, t.name));
-    await db.run(`CREATE OR REPLACE TEMP VIEW fold_prev AS SELECT * FROM read_parquet(${file})${t.routed ? ' WHERE callsign NOT IN (SELECT callsign FROM fold_changed)' : ''}`);
-    const gone = t.routed ? ` UNION ALL SELECT * FROM read_parquet(${file}) WHERE callsign IN (SELECT callsign FROM fold_changed)` : '';
+    if (t.routed && changed) parts.push(`SELECT * FROM (${t.counts(legs.view, isChanged, ring)})`);
+    // the dropped days' legs are taken away from n; their days' bits are cleared below
+    if (days.dropped.length) parts.push(`SELECT * REPLACE (-n AS n${t.days ? ', NULL::BIT AS days' : ''}) FROM (${t.counts('fold_dropped_routed', keep, ring)})`);
+    const orDays = t.days ? ', bit_or(days) AS days' : '';
+    await db.run(`CREATE OR REPLACE TEMP TABLE fold_delta AS SELECT * EXCLUDE (n${t.days ? ', days' : ''}), sum(n)::INTEGER AS n${orDays} FROM (${parts.join(' UNION ALL ')}) GROUP BY ALL`);
+    const file = stateFile(prev, t.name);
+    const mask = t.days && days.dropped.length ? clearMask(days.dropped.map((d) => d.day), ring) : null;
+    const saved = `SELECT *${mask ? ` REPLACE (days & ${mask} AS days)` : ''} FROM (${savedSql(file, t)})`;
+    await db.run(`CREATE OR REPLACE TEMP VIEW fold_prev AS ${saved}${t.routed ? ' WHERE callsign NOT IN (SELECT callsign FROM fold_changed)' : ''}`);
+    const gone = t.routed ? ` UNION ALL ${saved} WHERE callsign IN (SELECT callsign FROM fold_changed)` : '';
     await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name}_touched AS SELECT * FROM fold_delta${gone}`);
     // the keys the night moved, joined with their previous counts (NULL is a key value: IS NOT DISTINCT FROM);
     // every other previous row is carried over as it is, so the previous counts are streamed, not grouped
-    const cols = (await allRows<{ column_name: string }>(db, `DESCRIBE fold_delta`)).map((r) => `"${r.column_name}"`).filter((c) => c !== '"n"');
+    const cols = (await allRows<{ column_name: string }>(db, `DESCRIBE fold_delta`)).map((r) => `"${r.column_name}"`).filter((c) => c !== '"n"' && c !== '"days"');
     const on = sameKeys('p', 'd', cols);
+    const bits = t.days ? ', CASE WHEN p.days IS NULL THEN d.days WHEN d.days IS NULL THEN p.days ELSE p.days | d.days END AS days' : '';
     await db.run(`CREATE OR REPLACE TEMP TABLE fold_moved AS
-      SELECT d.* EXCLUDE (n), (d.n + coalesce(p.n, 0))::INTEGER AS n FROM fold_delta d LEFT JOIN fold_prev p ON ${on}`);
+      SELECT d.* EXCLUDE (n${t.days ? ', days' : ''}), (d.n + coalesce(p.n, 0))::INTEGER AS n${bits} FROM fold_delta d LEFT JOIN fold_prev p ON ${on}`);
     await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS
       SELECT p.* FROM fold_prev p ANTI JOIN fold_delta d ON ${on}
       UNION ALL SELECT * FROM fold_moved WHERE n <> 0`);
-    negative += await countRows(db, `SELECT * FROM fold_moved WHERE n < 0`);
+    // a count below zero, or a key with legs and no day: not what the saved counts made
+    negative += await countRows(db, `SELECT * FROM fold_moved WHERE n < 0${t.days ? ' OR (n > 0 AND (days IS NULL OR bit_count(days) = 0))' : ''}`);
     await db.run(`DROP TABLE fold_moved`);
     await db.run(`DROP TABLE fold_delta`);
     await db.run(`DROP VIEW fold_prev`);
@@ -113,31 +142,32 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
 export async function prepareCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[], label: string): Promise<Folded | null> {
   ctx.progress.start(`${label}: counts`, 0);
   const folded = await foldCounts(ctx, db, legs, family, tables);
-  if (folded === null) await countAll(db, legs, tables);
+  if (folded === null) await countAll(db, legs, tables, dayRing(ctx.windowLimit));
   ctx.progress.done(folded === null ? 'counted from the window\'s legs' : `folded: ${folded.line}`);
   return folded;
 }
 
 /** the temp tables `<name>` counted from the window's legs (the full path) */
-async function countAll(db: DuckDBConnection, legs: RoutedLegs, tables: readonly CountTable[]): Promise<void> {
-  for (const t of tables) await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS ${t.counts(legs.view, 'true')}`);
+async function countAll(db: DuckDBConnection, legs: RoutedLegs, tables: readonly CountTable[], ring: number): Promise<void> {
+  for (const t of tables) await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS ${t.counts(legs.view, 'true', ring)}`);
 }
 
 /** save tonight's counts, the routes table and the window length in the version being built, then drop the temp tables */
-export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly { name: string }[]): Promise<void> {
+export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly Pick<CountTable, 'name' | 'days'>[]): Promise<void> {
   const dir = ctx.writer.dir;
   ctx.progress.start(`${family}: saving the counts for the next night`, 0);
   // files written by hand: new files renamed into place, beside the hard-link copy or after it
   await ctx.writer.readyForFiles();
   for (const t of tables) {
-    await saveState(db, `SELECT * FROM ${t.name}`, stateFile(dir, t.name));
+    await saveState(db, `SELECT *${t.days ? ` REPLACE (${bitsToBlob('days')} AS days)` : ''} FROM ${t.name}`, stateFile(dir, t.name));
     await db.run(`DROP TABLE ${t.name}`);
     await db.run(`DROP TABLE IF EXISTS ${t.name}_touched`);
   }
   await saveState(db, `SELECT * FROM ${legs.table}`, routesFile(dir, family));
   // a new file, renamed over the previous version's hard link
   const meta = metaFile(dir, family);
-  writeFileSync(`${meta}.tmp-${process.pid}`, JSON.stringify({ window_days: ctx.windowDays }));
+  const m: Meta = { window_days: ctx.windowDays, ...(tables.some((t) => t.days) ? { day_ring: dayRing(ctx.windowLimit) } : {}) };
+  writeFileSync(`${meta}.tmp-${process.pid}`, JSON.stringify(m));
   renameSync(`${meta}.tmp-${process.pid}`, meta);
   ctx.progress.done(`${tables.length} tables in state/`);
 }

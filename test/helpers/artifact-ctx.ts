@@ -124,6 +124,7 @@ export async function testContext(legs: readonly LegRow[], opts: { nowMs: number
     archiveThrough,
     windowStart,
     windowDays: noLog ? 0 : Math.round((Date.parse(archiveThrough!) - Date.parse(windowStart!)) / 86400_000) + 1,
+    windowLimit: 365,
     timetablesDir: opts.timetablesDir ?? null,
     nowMs: opts.nowMs,
     progress: silentProgress,

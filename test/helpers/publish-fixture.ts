@@ -81,7 +81,7 @@ export async function publishTree(log: string, root: string, id: string, opts: {
   const db = await openLog(log, { threads: 1 });
   try {
     const ctx: BuildContext = {
-      db: db.connection, refdata: refdata(), ref: refViewOf(refdata()), writer: staged.writer, archiveThrough: DAYS[1]!, windowStart: DAYS[0]!, windowDays: DAYS.length,
+      db: db.connection, refdata: refdata(), ref: refViewOf(refdata()), writer: staged.writer, archiveThrough: DAYS[1]!, windowStart: DAYS[0]!, windowDays: DAYS.length, windowLimit: 365,
       timetablesDir: opts.timetablesDir ?? null, nowMs, progress: silentProgress, counts: {},
     };
     const airports = await loadRefAirports(ctx.db, ctx.ref);

@@ -40,7 +40,7 @@ test('an increment rebuilds an airframe whose one-ended leg a changed route fill
   const ref = makeRef({ SWR200: ['LSZH', 'EGLL'] });
   const reviewFile = join(dir, 'none.csv');
   const base = {
-    db, refdata: {} as Refdata, ref, archiveThrough: '2024-06-02', windowStart: '2023-06-03', windowDays: 366, timetablesDir: null,
+    db, refdata: {} as Refdata, ref, archiveThrough: '2024-06-02', windowStart: '2023-06-03', windowDays: 366, windowLimit: 366, timetablesDir: null,
     nowMs: Date.UTC(2024, 5, 3), progress: silentProgress,
   };
   const build = async (name: string, previous: ArtifactWriter | null, extra: Partial<BuildContext> = {}) => {

@@ -74,7 +74,7 @@ before(async () => {
   writer = new ArtifactWriter(join(dir, 'v1'), null);
   const ref = makeRef({ SWR101: ['EGLL', 'LSZH'], DLH4: ['EDDF', 'EGLL'], BAW9: ['EDDF', 'EGLL'], SWR7: ['LSZH', 'KJFK'] });
   ctx = {
-    db, refdata: {} as Refdata, ref, writer, archiveThrough: '2024-06-03', windowStart: '2023-06-04', windowDays: 366, timetablesDir: null,
+    db, refdata: {} as Refdata, ref, writer, archiveThrough: '2024-06-03', windowStart: '2023-06-04', windowDays: 366, windowLimit: 366, timetablesDir: null,
     nowMs: Date.UTC(2024, 5, 4), progress: recording, counts: {},
   };
   const airports = await loadRefAirports(db, ref);
