@@ -41,32 +41,25 @@ export async function loadMixTables(db: DuckDBConnection, isMilitaryHex: (hex: s
 }
 
 /**
- * Totals and traffic mix per airport ident of `idents` (airports never heard are absent). distinct
- * counts are DISTINCT pairs then plain counts (faster in DuckDB than count(DISTINCT) per group:
- * 1.3 s against 2.0 s on 4.4 M ends).
+ * Totals and traffic mix per airport ident of `idents` (airports never heard are absent), in one
+ * GROUP BY over the leg ends with the distinct counts in it. Until 2026-11-26 the ends were made a
+ * temp table (the year: about 95 M rows) and DISTINCT pairs counted from it (bench/airport-totals.ts).
  */
 export async function airportTotals(db: DuckDBConnection, idents = IATA_IDENTS): Promise<Map<string, { totals: AirportTotals; mix: TrafficMix }>> {
-  await db.run(`CREATE OR REPLACE TEMP TABLE ap_ends AS
-    SELECT e.ident, e.dep, e.other, e.hex, e.day,
-      (m.hex IS NOT NULL) AS mil,
-      -- an airline callsign: a known airline designator, then a digit (lib/reference/callsign.ts)
-      (al.icao IS NOT NULL AND substr(e.callsign, 4, 1) BETWEEN '0' AND '9') AS airline
-    FROM (${ENDS}) e
-    SEMI JOIN ${idents} i ON i.ident = e.ident
-    LEFT JOIN ap_mil m ON m.hex = e.hex
-    LEFT JOIN ap_airlines al ON al.icao = substr(e.callsign, 1, 3)`);
   const rows = await allRows<{ ident: string; departures: number; destinations: number; tails: number; days: number; movements: number; military: number; airline: number }>(
     db,
-    `WITH c AS (SELECT ident, count(*) FILTER (WHERE dep) AS departures, count(*) AS movements,
-                  count(*) FILTER (WHERE mil) AS military, count(*) FILTER (WHERE airline) AS airline
-                FROM ap_ends GROUP BY ident),
-          t AS (SELECT ident, count(*) AS tails FROM (SELECT DISTINCT ident, hex FROM ap_ends) GROUP BY ident),
-          d AS (SELECT ident, count(*) AS days FROM (SELECT DISTINCT ident, day FROM ap_ends) GROUP BY ident),
-          o AS (SELECT ident, count(*) AS destinations FROM (SELECT DISTINCT ident, other FROM ap_ends WHERE dep AND other IS NOT NULL) GROUP BY ident)
-     SELECT c.*, t.tails, d.days, coalesce(o.destinations, 0) AS destinations
-     FROM c JOIN t USING (ident) JOIN d USING (ident) LEFT JOIN o USING (ident)`,
+    `SELECT e.ident, count(*) FILTER (WHERE e.dep) AS departures, count(*) AS movements,
+       count(*) FILTER (WHERE m.hex IS NOT NULL) AS military,
+       -- an airline callsign: a known airline designator, then a digit (lib/reference/callsign.ts)
+       count(*) FILTER (WHERE al.icao IS NOT NULL AND substr(e.callsign, 4, 1) BETWEEN '0' AND '9') AS airline,
+       count(DISTINCT e.hex) AS tails, count(DISTINCT e.day) AS days,
+       count(DISTINCT e.other) FILTER (WHERE e.dep) AS destinations
+     FROM (${ENDS}) e
+     SEMI JOIN ${idents} i ON i.ident = e.ident
+     LEFT JOIN ap_mil m ON m.hex = e.hex
+     LEFT JOIN ap_airlines al ON al.icao = substr(e.callsign, 1, 3)
+     GROUP BY e.ident`,
   );
-  await db.run(`DROP TABLE IF EXISTS ap_ends`);
   const out = new Map<string, { totals: AirportTotals; mix: TrafficMix }>();
   for (const r of rows) {
     out.set(r.ident, {

@@ -1,4 +1,4 @@
-// counts of the window's routed legs kept between builds (in the version's state/), so a night
+// counts of the window's legs kept between builds (in the version's state/), so a night
 // that reuses the previous build (ctx.reuse, ctx.logDays) folds them instead of re-reading the
 // window: the new days' legs added, the dropped days' subtracted (their files as the previous build
 // read them). a table whose keys hold a routed end (org, dst: a missing end is filled from the
@@ -27,7 +27,9 @@ export interface CountTable {
   name: string;
   /**
    * SQL: the counts (key columns, then n INTEGER, then with `days` the day bits of a ring of
-   * `ring` days: daysColumn) of the routed legs `src` (alias l) that pass `where`
+   * `ring` days: daysColumn) of the legs `src` (alias l, callsigns as the routes table keys
+   * them: upper(trim())) that pass `where`: routed legs (legs_routed) when `routed`, else the
+   * log's own (no routing join: three joins per leg the counts do not read)
    */
   counts: (src: string, where: string, ring: number) => string;
   /** its keys hold a routed end, and the callsign */
@@ -35,6 +37,12 @@ export interface CountTable {
   /** it has a `days` column after n: the key's distinct log days as day bits (day-bits.ts) */
   days?: boolean;
 }
+
+/** SQL: a view of legs `from` with the callsign as legs_routed has it, for the tables that are not routed */
+const keyedSql = (view: string, from: string) => `CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * REPLACE (upper(trim(callsign)) AS callsign) FROM ${from}`;
+const KEYED = 'counts_legs';
+/** the legs a table counts tonight */
+const sourceOf = (t: CountTable, legs: RoutedLegs) => (t.routed ? legs.view : KEYED);
 
 /** SQL: the `days` column of a count table's query (the window's legs `l`) */
 export const daysColumn = (ring: number) => `${dayBitsAgg('l."day"', ring)} AS days`;
@@ -84,21 +92,29 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${changedCallsignsSql(legs, routes)}`);
   const changed = await countRows(db, `SELECT * FROM fold_changed`);
   const isChanged = `l.callsign IN (SELECT callsign FROM fold_changed)`;
+  if (changed && tables.some((t) => t.routed)) {
+    // the changed callsigns' legs picked from the log's rows, then routed: DuckDB does not push the
+    // filter below legs_routed's joins, so counting them through it joined every leg of the window
+    await db.run(`CREATE OR REPLACE TEMP TABLE fold_cs_legs AS SELECT * FROM legs l WHERE upper(trim(l.callsign)) IN (SELECT callsign FROM fold_changed)`);
+    await db.run(legsRoutedSql('fold_cs_routed', 'fold_cs_legs', legs.table));
+  }
   if (days.dropped.length) {
     // the dropped days as the previous build read them; an unchanged callsign's legs route the same with tonight's table
     await db.run(`CREATE OR REPLACE TEMP VIEW fold_dropped AS SELECT * FROM ${droppedLegsSql(days)}`);
     await db.run(legsRoutedSql('fold_dropped_routed', 'fold_dropped'));
+    await db.run(keyedSql('fold_dropped_keyed', 'fold_dropped'));
   }
   const added = days.added.length ? addedDaysSql(days) : '';
   let negative = 0;
   for (const t of tables) {
     const keep = t.routed ? `NOT ${isChanged}` : 'true';
-    const parts = [`SELECT * FROM (${t.counts(legs.view, 'false', ring)})`];
-    if (days.added.length) parts.push(`SELECT * FROM (${t.counts(legs.view, `l.day IN (${added}) AND ${keep}`, ring)})`);
+    const src = sourceOf(t, legs);
+    const parts = [`SELECT * FROM (${t.counts(src, 'false', ring)})`];
+    if (days.added.length) parts.push(`SELECT * FROM (${t.counts(src, `l.day IN (${added}) AND ${keep}`, ring)})`);
     // a changed callsign's legs, all of the window's, with tonight's table
-    if (t.routed && changed) parts.push(`SELECT * FROM (${t.counts(legs.view, isChanged, ring)})`);
+    if (t.routed && changed) parts.push(`SELECT * FROM (${t.counts('fold_cs_routed', 'true', ring)})`);
     // the dropped days' legs are taken away from n; their days' bits are cleared below
-    if (days.dropped.length) parts.push(`SELECT * REPLACE (-n AS n${t.days ? ', NULL::BIT AS days' : ''}) FROM (${t.counts('fold_dropped_routed', keep, ring)})`);
+    if (days.dropped.length) parts.push(`SELECT * REPLACE (-n AS n${t.days ? ', NULL::BIT AS days' : ''}) FROM (${t.counts(t.routed ? 'fold_dropped_routed' : 'fold_dropped_keyed', keep, ring)})`);
     const orDays = t.days ? ', bit_or(days) AS days' : '';
     await db.run(`CREATE OR REPLACE TEMP TABLE fold_delta AS SELECT * EXCLUDE (n${t.days ? ', days' : ''}), sum(n)::INTEGER AS n${orDays} FROM (${parts.join(' UNION ALL ')}) GROUP BY ALL`);
     const file = stateFile(prev, t.name);
@@ -125,6 +141,9 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   }
   await db.run(`DROP TABLE fold_changed`);
   await db.run(`DROP VIEW IF EXISTS fold_dropped_routed`);
+  await db.run(`DROP VIEW IF EXISTS fold_dropped_keyed`);
+  await db.run(`DROP VIEW IF EXISTS fold_cs_routed`);
+  await db.run(`DROP TABLE IF EXISTS fold_cs_legs`);
   await db.run(`DROP VIEW IF EXISTS fold_dropped`);
   // more legs subtracted than counted: the saved counts are not what the dropped days made
   if (negative) {
@@ -141,15 +160,17 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
  */
 export async function prepareCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[], label: string): Promise<Folded | null> {
   ctx.progress.start(`${label}: counts`, 0);
+  await db.run(keyedSql(KEYED, 'legs'));
   const folded = await foldCounts(ctx, db, legs, family, tables);
   if (folded === null) await countAll(db, legs, tables, dayRing(ctx.windowLimit));
+  await db.run(`DROP VIEW ${KEYED}`);
   ctx.progress.done(folded === null ? 'counted from the window\'s legs' : `folded: ${folded.line}`);
   return folded;
 }
 
 /** the temp tables `<name>` counted from the window's legs (the full path) */
 async function countAll(db: DuckDBConnection, legs: RoutedLegs, tables: readonly CountTable[], ring: number): Promise<void> {
-  for (const t of tables) await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS ${t.counts(legs.view, 'true', ring)}`);
+  for (const t of tables) await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS ${t.counts(sourceOf(t, legs), 'true', ring)}`);
 }
 
 /** save tonight's counts, the routes table and the window length in the version being built, then drop the temp tables */
