@@ -26,9 +26,9 @@ export interface AirportTotals {
 /**
  * `ap_mil(hex)`: the hexes of the window that lie in military ICAO blocks, and `ap_airlines(icao)`:
  * the airline designators, for the traffic mix. every hex of the window, also on a night that
- * aggregates some airports: ap_mil is only looked up, and picking the hexes of those airports' legs
- * (org IN ... OR dst IN ...) took the year's increment 56 s before its totals began, against 9 s for
- * every hex in its first build.
+ * aggregates some airports: ap_mil is only looked up, so picking the hexes of those airports' legs
+ * (org IN ... OR dst IN ...) only made the query slower (the year's increments: 56.5 and 5.0 s
+ * before the totals began, against 2.4 and 2.2 s for every hex; README, issue 14).
  */
 export async function loadMixTables(db: DuckDBConnection, isMilitaryHex: (hex: string) => boolean, airlineIcaos: Iterable<string>): Promise<number> {
   const military: string[] = [];
