@@ -10,6 +10,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { allRows, sqlString } from './duck.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
+import { legsRoutedSql } from './flight-routes.ts';
 
 /** where a version records the routes table its airframes were built with, for the next build */
 export const ROUTES_STATE = join('state', 'airframe-routes.parquet');
@@ -19,6 +20,18 @@ export function changedCallsignsSql(legs: RoutedLegs, prevFile: string): string 
   return `SELECT DISTINCT callsign FROM (
       (SELECT * FROM ${legs.table} EXCEPT SELECT * FROM read_parquet(${sqlString(prevFile)}))
       UNION ALL (SELECT * FROM read_parquet(${sqlString(prevFile)}) EXCEPT SELECT * FROM ${legs.table}))`;
+}
+
+/**
+ * The temp table `fold_cs_legs`: the window's legs of the callsigns in `fold_changed` that also pass
+ * `where` (alias l), picked from the log's rows; and the view `fold_cs_routed`: those legs routed with
+ * tonight's table. picked first, then routed: DuckDB does not push the filter below legs_routed's
+ * joins, so reading them through it joined every leg of the window. the caller drops both.
+ */
+export async function pickChangedCallsignLegs(db: DuckDBConnection, legs: RoutedLegs, where = 'true'): Promise<void> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE fold_cs_legs AS
+    SELECT * FROM legs l WHERE upper(trim(l.callsign)) IN (SELECT callsign FROM fold_changed) AND (${where})`);
+  await db.run(legsRoutedSql('fold_cs_routed', 'fold_cs_legs', legs.table));
 }
 
 /** Fill the temp table `into(callsign)` with the callsigns whose routes-table row differs from the one recorded in `prevRoutes`, either way. */

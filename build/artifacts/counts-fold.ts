@@ -18,7 +18,7 @@ import type { BuildContext, RoutedLegs } from './context.ts';
 import { allRows, countRows, sameKeys, sqlString } from './duck.ts';
 import { saveState } from './state.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
-import { changedCallsignsSql } from './airframes-changed.ts';
+import { changedCallsignsSql, pickChangedCallsignLegs } from './airframes-changed.ts';
 import { legsRoutedSql } from './flight-routes.ts';
 import { bitsToBlob, blobToBits, clearMask, dayBitsAgg, dayRing } from './day-bits.ts';
 
@@ -92,12 +92,7 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${changedCallsignsSql(legs, routes)}`);
   const changed = await countRows(db, `SELECT * FROM fold_changed`);
   const isChanged = `l.callsign IN (SELECT callsign FROM fold_changed)`;
-  if (changed && tables.some((t) => t.routed)) {
-    // the changed callsigns' legs picked from the log's rows, then routed: DuckDB does not push the
-    // filter below legs_routed's joins, so counting them through it joined every leg of the window
-    await db.run(`CREATE OR REPLACE TEMP TABLE fold_cs_legs AS SELECT * FROM legs l WHERE upper(trim(l.callsign)) IN (SELECT callsign FROM fold_changed)`);
-    await db.run(legsRoutedSql('fold_cs_routed', 'fold_cs_legs', legs.table));
-  }
+  if (changed && tables.some((t) => t.routed)) await pickChangedCallsignLegs(db, legs);
   if (days.dropped.length) {
     // the dropped days as the previous build read them; an unchanged callsign's legs route the same with tonight's table
     await db.run(`CREATE OR REPLACE TEMP VIEW fold_dropped AS SELECT * FROM ${droppedLegsSql(days)}`);

@@ -19,7 +19,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { countRows, sqlString } from './duck.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
-import { changedCallsignsSql } from './airframes-changed.ts';
+import { changedCallsignsSql, pickChangedCallsignLegs } from './airframes-changed.ts';
 import { legsRoutedSql } from './flight-routes.ts';
 import { foldLine, metaFile, routesFile, savedWindow, stateFile, type Folded } from './counts-fold.ts';
 
@@ -141,9 +141,7 @@ async function foldParts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLe
   if (days.dropped.length) old.push(`SELECT * FROM ${droppedLegsSql(days)}`);
   if (changed) {
     // a changed callsign's legs in both windows, read once: counted with tonight's table, taken away as the saved table routed them
-    await db.run(`CREATE OR REPLACE TEMP TABLE fold_cs_legs AS
-      SELECT * FROM legs l WHERE upper(trim(l.callsign)) IN (SELECT callsign FROM fold_changed) AND NOT (${added})`);
-    await db.run(legsRoutedSql('fold_cs_routed', 'fold_cs_legs'));
+    await pickChangedCallsignLegs(db, legs, `NOT (${added})`);
     parts.push(departuresSql('fold_cs_routed', 'true', 1));
     old.push(`SELECT * FROM fold_cs_legs`);
   }
