@@ -6,13 +6,14 @@
 // The routes table is left empty (a leg's missing end is never filled): the same work for any code.
 // --workers 1,2 alternates the write worker counts within each run, in one process (a later
 // process would create its files among the ones this one removed at exit: see remove-later.ts);
-// --new-day takes the first count only.
+// --new-day takes the first count only. --keep leaves the written trees (their paths printed) for
+// removal by hand, so that two checkouts can be alternated in separate processes.
 // With --new-day D: the first build leaves out day D, then each round builds the night that adds
 // it over that first build twice, alternating: restricted (ctx.logDays: only the airframes with
 // legs in D are aggregated, airframes-changed.ts) and full (every airframe aggregated, unchanged
 // digests kept: the path before the restriction, and the fallback). Wall time excludes the
 // hard-link copy of the first build.
-// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 2 (one per core, at most 2; 1,2 alternates)] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch 2000000] [--memory-limit 4GB]
+// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 2 (one per core, at most 2; 1,2 alternates)] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch 2000000] [--memory-limit 4GB] [--keep]
 import './help.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -39,6 +40,9 @@ const DIR = flag('dir', '/tmp');
 const NEW_DAY = flag('new-day', '');
 const LEGS_PER_BATCH = numberFlag('legs-per-batch', LEGS_PER_BATCH_DEFAULT);
 const MEMORY_LIMIT = flag('memory-limit', '4GB');
+/** leave the written trees for removal by hand: runs of two checkouts, alternated in separate processes, then each create their files with no removal just before (remove-later.ts) */
+const KEEP = process.argv.includes('--keep');
+const scrap = (dir: string) => (KEEP ? console.log(`kept ${dir}`) : removeLater(dir));
 if (!LOG) throw new Error('--log <flight log root> is required');
 
 /** a thread's CPU seconds, user and system (Linux /proc; the main thread's task has the process id) */
@@ -132,20 +136,20 @@ if (!NEW_DAY) {
   for (let run = 1; run <= RUNS; run++) {
     for (const workers of WORKERS) {
       const dir = mkdtempSync(join(DIR, 'airframes-step-'));
-      removeLater(dir);
+      scrap(dir);
       await timedRun(`run ${run}, ${workers} write workers`, newWriter(dir, null, workers));
     }
   }
 } else {
   const firstDir = mkdtempSync(join(DIR, 'airframes-step-'));
-  removeLater(firstDir);
+  scrap(firstDir);
   const first = newWriter(firstDir, null);
   await timedRun(`first build, without ${NEW_DAY}`, first);
   await db.run(`UPDATE bench_upto SET upto = DATE '9999-12-31'`);
   for (let run = 1; run <= RUNS; run++) {
     for (const restricted of [true, false]) {
       const dir = mkdtempSync(join(DIR, 'airframes-step-'));
-      removeLater(dir);
+      scrap(dir);
       const night = newWriter(dir, first);
       await timedRun(`round ${run}, + ${NEW_DAY}, ${restricted ? 'restricted' : 'full path'}`, night, { reuse: first.dir, logDays: restricted ? { added: [NEW_DAY], dropped: [] } : null });
     }

@@ -37,6 +37,11 @@ function legs(): Leg[] {
   // SWR101 heard only taking off at LHR: the catalog's LHR-ZRH fills the destination
   // a circuit at Zurich under a registration callsign: kept in the airframe, never a route
   out.push(['4b0002', 'HBXYZ', 'HB-XYZ', 'C172', DAY0 + 10 * H, DAY0 + 11 * H, DAY0 + 10 * H, DAY0 + 11 * H, 'LSZH', 'LSZH']);
+  // 4b0003: circuits on either side of midnight UTC, one in 1969: a leg's date is its take-off's UTC
+  // day, or its first sighting's when no take-off was heard
+  for (const [first, dep] of [[DAY0 - 600, DAY0 - 1], [DAY0 + 86400, null], [DAY0 + 2 * 86400 - 300, DAY0 + 2 * 86400 + 10], [-86395, -1]] as const) {
+    out.push(['4b0003', 'HBPAA', 'HB-PAA', 'PA28', first, first + H, dep, null, 'LSZH', 'LSZH']);
+  }
   // 3c6444: DLH4 FRA->?, 250 legs to check the cap of 200, newest first; callsign prefix majority DLH
   for (let i = 0; i < 250; i++) {
     const t = DAY0 - 200 * 86400 + i * 12 * H;
@@ -143,6 +148,16 @@ test('airframe identity: registry first with provenance, country from the code b
   // the circuit stays in its airframe's history; a registration callsign gives no operator_icao
   const c172 = writer.read(keys.airframe('4b0002')) as { legs: { org: string; dst: string }[]; operator_icao: null; airline: null };
   assert.deepEqual([c172.legs[0]!.org, c172.legs[0]!.dst, c172.operator_icao, c172.airline], ['ZRH', 'ZRH', null, null]);
+});
+
+test("a leg's date is the UTC day of its take-off, else of its first sighting, at midnight and before 1970 too", () => {
+  const doc = writer.read(keys.airframe('4b0003')) as { legs: { date: string; first_seen: number; dep: number | null }[] };
+  assert.deepEqual(doc.legs.map((l) => [l.first_seen, l.dep, l.date]), [
+    [DAY0 + 2 * 86400 - 300, DAY0 + 2 * 86400 + 10, '2024-06-03'], // seen at 23:55, took off at 00:00:10: the take-off's day
+    [DAY0 + 86400, null, '2024-06-02'], // no take-off heard: first seen at 00:00:00
+    [DAY0 - 600, DAY0 - 1, '2024-05-31'], // took off at 23:59:59
+    [-86395, -1, '1969-12-31'], // one second before the epoch
+  ]);
 });
 
 test('a registry airframe never heard has legs [] and a refdata aircraft document', () => {
