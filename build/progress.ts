@@ -51,21 +51,32 @@ export function consoleProgress(stream: NodeJS.WriteStream = process.stderr, eve
 /** how a step's peak resident memory is read: the process's RSS in bytes (DuckDB's native memory included) */
 export type RssSampler = () => number;
 
+/** how the main thread's V8 heap is read: the bytes it has committed (heapTotal); worker threads' heaps are not in it */
+export type HeapSampler = () => number;
+
 /**
- * `progress` with each step's peak resident set size added to its summary ("...; peak RSS 5.1 GB"),
- * so a build's log is its per-step memory table. RSS is read when a step starts, at every tick,
- * every `everyMs` in between (a long query ticks rarely), and when it ends.
+ * `progress` with each step's peak resident set size added to its summary ("...; peak RSS 5.1 GB
+ * (V8 heap up to 1.2 GB)"), so a build's log is its per-step memory table, and says how much of the
+ * peak JavaScript can hold (the rest is DuckDB's and other native memory). RSS is read when a step
+ * starts, at every tick, every `everyMs` in between (a long query ticks rarely), and when it ends;
+ * the heap when it starts, every `everyMs` and when it ends (not per tick: it costs more to read).
  */
-export function withPeakRss(progress: Progress, sample: RssSampler = () => process.memoryUsage.rss(), everyMs = 250): Progress {
+export function withPeakRss(progress: Progress, sample: RssSampler = () => process.memoryUsage.rss(), everyMs = 250, heap: HeapSampler = () => process.memoryUsage().heapTotal): Progress {
   let peak = 0;
+  let heapPeak = 0;
   const read = () => void (peak = Math.max(peak, sample()));
+  const readBoth = () => {
+    read();
+    heapPeak = Math.max(heapPeak, heap());
+  };
   let timer: NodeJS.Timeout | null = null;
   return {
     start(step, total) {
       peak = 0;
-      read();
+      heapPeak = 0;
+      readBoth();
       if (timer === null) {
-        timer = setInterval(read, everyMs);
+        timer = setInterval(readBoth, everyMs);
         timer.unref();
       }
       progress.start(step, total);
@@ -75,10 +86,10 @@ export function withPeakRss(progress: Progress, sample: RssSampler = () => proce
       progress.tick(n);
     },
     done(summary) {
-      read();
+      readBoth();
       if (timer !== null) clearInterval(timer);
       timer = null;
-      progress.done(`${summary}; peak RSS ${(peak / 2 ** 30).toFixed(1)} GB`);
+      progress.done(`${summary}; peak RSS ${(peak / 2 ** 30).toFixed(1)} GB (V8 heap up to ${(heapPeak / 2 ** 30).toFixed(1)} GB)`);
     },
   };
 }

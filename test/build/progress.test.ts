@@ -15,35 +15,40 @@ const GB = 2 ** 30;
 test('a step\'s summary carries the highest RSS read while it ran, not the last one', () => {
   const rss = [1 * GB, 3.26 * GB, 2 * GB];
   const inner = recorder();
-  const p = withPeakRss(inner, () => rss.shift() ?? 0, 60_000);
-  p.start('airframes', 10); // 1 GB
+  const heap = [0.5 * GB, 0.25 * GB];
+  const p = withPeakRss(inner, () => rss.shift() ?? 0, 60_000, () => heap.shift() ?? 0);
+  p.start('airframes', 10); // 1 GB, heap 0.5 GB
   p.tick(5); // 3.26 GB
-  p.done('10 airframes'); // 2 GB
-  assert.deepEqual(inner.lines, ['start airframes 10', 'done 10 airframes; peak RSS 3.3 GB']);
+  p.done('10 airframes'); // 2 GB, heap 0.25 GB
+  assert.deepEqual(inner.lines, ['start airframes 10', 'done 10 airframes; peak RSS 3.3 GB (V8 heap up to 0.5 GB)']);
 });
 
 test('each step\'s peak is its own: a later, smaller step does not inherit the earlier peak', () => {
   const rss = [5 * GB, 5 * GB, 1 * GB, 1.5 * GB];
   const inner = recorder();
-  const p = withPeakRss(inner, () => rss.shift() ?? 0, 60_000);
+  const heap = [2 * GB, 2 * GB, 0.1 * GB, 0.2 * GB];
+  const p = withPeakRss(inner, () => rss.shift() ?? 0, 60_000, () => heap.shift() ?? 0);
   p.start('big', 0);
   p.done('a');
   p.start('small', 0);
   p.done('b');
-  assert.deepEqual(inner.lines.filter((l) => l.startsWith('done')), ['done a; peak RSS 5.0 GB', 'done b; peak RSS 1.5 GB']);
+  assert.deepEqual(inner.lines.filter((l) => l.startsWith('done')), ['done a; peak RSS 5.0 GB (V8 heap up to 2.0 GB)', 'done b; peak RSS 1.5 GB (V8 heap up to 0.2 GB)']);
 });
 
 test('RSS is read between ticks too: a long query that never ticks still has its peak seen', async () => {
   let now = 1 * GB;
+  let heapNow = 0.1 * GB;
   const inner = recorder();
-  const p = withPeakRss(inner, () => now, 5);
+  const p = withPeakRss(inner, () => now, 5, () => heapNow);
   p.start('query', 0);
   now = 4 * GB;
-  // the sampler runs on its interval while the step is silent
+  heapNow = 1.5 * GB;
+  // the samplers run on their interval while the step is silent
   await new Promise((r) => setTimeout(r, 60));
   now = 1 * GB;
+  heapNow = 0.1 * GB;
   p.done('done');
-  assert.equal(inner.lines.at(-1), 'done done; peak RSS 4.0 GB');
+  assert.equal(inner.lines.at(-1), 'done done; peak RSS 4.0 GB (V8 heap up to 1.5 GB)');
 });
 
 test('consoleProgress prints a step\'s start (how far into the run), a line every few seconds and its summary with the time, on a log (not a terminal)', () => {
