@@ -11,7 +11,7 @@ import { keys } from '../../artifacts/keys.ts';
 import { MAX_LEGS, airframeBytes, airframeDoc, airframeIdentity, type LogIdentity } from '../../artifacts/airframe.ts';
 import { refAircraftDoc } from '../../artifacts/refdata.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
-import { allRows, loadTable, sqlString, streamChunks, streamRows } from './duck.ts';
+import { allRows, loadTable, releaseReadChunks, sqlString, streamChunks, streamRows } from './duck.ts';
 import { ROUTES_STATE, changedAirframes } from './airframes-changed.ts';
 import { saveState } from './state.ts';
 import { legsRoutedSql } from './flight-routes.ts';
@@ -205,6 +205,7 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
       ctx.progress.tick(chunk.rowCount);
       await ctx.writer.drain();
     }
+    releaseReadChunks();
   }
   await db.run(`DROP TABLE IF EXISTS af_legs`);
   // the airframes heard before and untouched tonight: their legs in the window are the same rows

@@ -1,5 +1,7 @@
 // small DuckDB adapters for the artifact builders: stream a query's rows in chunks (never the
 // whole result in JS), and load reference tables the SQL joins against.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import type { RefAirports } from './context.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
@@ -52,6 +54,23 @@ export async function* streamChunks(db: DuckDBConnection, sql: string): AsyncGen
     if (!chunk || chunk.rowCount === 0) return;
     yield chunk;
   }
+}
+
+let gc: (() => void) | null = null;
+
+/**
+ * Run V8's full collection now. A chunk (streamChunks) holds its data in DuckDB's native memory
+ * until its JavaScript object is collected, and node-api does not tell V8 how large that memory is:
+ * V8 sees small objects and collects rarely, so chunks already read pile up outside the heap (a
+ * chunk of airframes is about 40 MB of legs' JSON). A caller that streams a large result calls this
+ * between batches. The collector is taken from a fresh context with --expose-gc set at run time.
+ */
+export function releaseReadChunks(): void {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
 }
 
 /** Every row of a small result (aggregates over reference-sized tables). */
