@@ -64,7 +64,7 @@ const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${
  * the JSON of a list of structs per airframe cost 25 % more of DuckDB's time.
  * a leg's UTC date is day arithmetic on its unix seconds, not a timestamp taken to UTC: the same
  * text, and the conversion was 15-30 % of the query's CPU on a batch of the year (1.69 M legs:
- * 2.3-2.9 s against 2.9-3.9 s; bench/airframes-step.ts gives the step's figure).
+ * 2.3-2.9 s against 2.9-3.9 s, bench/airframes-sql.ts; the step's CPU 3-5 %, bench/airframes-step.ts).
  * the legs are an unordered list() sorted by list_sort on a leading descending key: an ordered
  * list(... ORDER BY) aggregate keeps a sort state per group and ran out of 4 GB on a year's log;
  * this holds a batch of 4 M legs in about 1.3 GB.
@@ -205,6 +205,7 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
       ctx.progress.tick(chunk.rowCount);
       await ctx.writer.drain();
     }
+    // the batch's chunks, read and written: their native memory freed now, not at V8's next collection
     releaseReadChunks();
   }
   await db.run(`DROP TABLE IF EXISTS af_legs`);
