@@ -26,6 +26,7 @@ import { loadRefAirports } from '../build/artifacts/duck.ts';
 import { buildAirframes, LEGS_PER_BATCH as LEGS_PER_BATCH_DEFAULT } from '../build/artifacts/airframes.ts';
 import type { BuildContext } from '../build/artifacts/context.ts';
 import { silentProgress } from '../build/progress.ts';
+import { gb, peakMemory } from './peak-memory.ts';
 import { flag, numberFlag } from './flags.ts';
 import { removeLater } from './remove-later.ts';
 import { defaultWriteWorkers } from '../build/publish/write-pool.ts';
@@ -88,13 +89,7 @@ await db.run(`CREATE VIEW legs_routed AS
     CASE WHEN org IS NOT NULL AND dst IS NOT NULL AND ao.iata IS NOT NULL AND ad.iata IS NOT NULL THEN 'observed' END AS route_source,
     NULL::VARCHAR AS table_source
   FROM legs l LEFT JOIN ref_airports ao ON ao.ident = l.org LEFT JOIN ref_airports ad ON ad.ident = l.dst`);
-// the run's peak RSS, and what V8 held at that moment (the rest is DuckDB's and other native memory)
-let peak = process.memoryUsage();
-const timer = setInterval(() => {
-  const m = process.memoryUsage();
-  if (m.rss > peak.rss) peak = m;
-}, 100);
-const gb = (b: number) => (b / 2 ** 30).toFixed(2);
+const memory = peakMemory();
 
 /** one build of the step into `writer`, timed and printed */
 async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<BuildContext> = {}): Promise<void> {
@@ -102,7 +97,7 @@ async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<Bu
     db, refdata: ref, ref: view, writer, archiveThrough: '2025-12-31', windowStart: '2025-01-01', windowDays: 365, windowLimit: 365,
     timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress: silentProgress, counts: {}, ...extra,
   };
-  peak = process.memoryUsage();
+  memory.reset();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpu();
@@ -117,6 +112,7 @@ async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<Bu
     .sort((a, b) => b.user + b.sys - a.user - a.sys).slice(0, 4);
   const cpu = process.cpuUsage(cpu0);
   const all = (cpu.user + cpu.system) / 1e6;
+  const peak = memory.peak();
   await writer.close();
   const h = createHash('sha256');
   const ks = Object.keys(writer.objects).sort();
@@ -155,5 +151,5 @@ if (!NEW_DAY) {
     }
   }
 }
-clearInterval(timer);
+memory.stop();
 db.closeSync();
