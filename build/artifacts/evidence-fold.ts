@@ -30,16 +30,22 @@ const LEG_FILTER = `callsign IS NOT NULL AND NOT (org IS NOT NULL AND dst IS NOT
 /** a callsign that can be a key */
 const keyable = (cs: string) => `regexp_full_match(${cs}, '[A-Z0-9]{2,8}')`;
 
-/** SQL: per callsign its evidence (CallsignEvidence), from the three tables */
-export const EVIDENCE_SQL = `
+/** SQL: per callsign its evidence (CallsignEvidence), from the three tables; `only`: a table of the callsigns wanted (column callsign) */
+export const evidenceSql = (only?: string) => {
+  const of = (t: string) => (only ? `${t} SEMI JOIN ${only} USING (callsign)` : t);
+  return `
 WITH g AS (
   SELECT callsign, list({org: org, dst: dst, legs: legs, last_ts: last_ts::DOUBLE}) AS groups,
          sum(legs)::INTEGER AS legs, max(last_ts)::DOUBLE AS last_ts
-  FROM ev_groups GROUP BY callsign
+  FROM ${of('ev_groups')} GROUP BY callsign
 ),
-t AS (SELECT callsign, list(type ORDER BY type) AS types FROM ev_types GROUP BY callsign)
+t AS (SELECT callsign, list(type ORDER BY type) AS types FROM ${of('ev_types')} GROUP BY callsign)
 SELECT g.callsign, g.legs, d.days, g.last_ts, coalesce(t.types, []) AS types, g.groups
 FROM g JOIN ev_days d USING (callsign) LEFT JOIN t USING (callsign)`;
+};
+
+/** SQL: every callsign's evidence */
+export const EVIDENCE_SQL = evidenceSql();
 
 /** what prepareEvidence did */
 export interface EvidencePath {

@@ -150,6 +150,32 @@ test('computeRoutes: heard callsigns first, catalog-only callsigns after, each o
   assert.deepEqual([...decodeRoutesTable(JSON.parse(JSON.stringify(doc)))], [...table].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, e]) => [k, [e.org, e.dst, e.route_source]]));
 });
 
+test('computeRoutes with the previous build: unmoved heard callsigns and rows unheard then and now take its decisions, the rest are decided', () => {
+  const ref2 = makeRef({ SWR1: ['LSZH', 'EGLL'], SWR2: ['LSZH', 'KJFK'], SWR3: ['LSGG', 'EGLL'], SWR4: ['LSZH', 'EDDF'] });
+  const full = computeRoutes(new Map([
+    ['SWR1', ev('SWR1', [g('LSZH', 'EGLL', 5)])],
+    ['SWR2', ev('SWR2', [g('LSZH', null, 2)])],
+    ['SWR9', ev('SWR9', [g('LSGG', 'EDDF', 3)])],
+  ]), ref2, emptyReviews, 'auto');
+  const past = new Map(full.decisions);
+  // the past says SWR9 flew Geneva-Heathrow (not what deciding its evidence gives): taking it proves it was not decided again
+  past.set('SWR9', { heard: true, outcome: 'observed', entry: { org: 'GVA', dst: 'LHR', org_ident: 'LSGG', dst_ident: 'EGLL', route_source: 'observed', org_seen: true, dst_seen: true } });
+  // and the unheard SWR3 row had no route then: it is taken as it was
+  past.set('SWR3', { heard: false, outcome: 'catalog_rejected', entry: null });
+  const seen: [string, boolean][] = [];
+  // tonight SWR1 moved (its evidence is read again), SWR9 did not, SWR2 was not heard in the window any more
+  const night = computeRoutes(new Map([['SWR1', ev('SWR1', [g('LSZH', 'EGLL', 6)])]]), ref2, emptyReviews, 'auto', (cs, _d, _ev, _v, reused) => seen.push([cs, reused]), { decisions: past, unmoved: ['SWR9'] });
+  assert.deepEqual(seen.sort(), [['SWR1', false], ['SWR2', false], ['SWR3', true], ['SWR4', true], ['SWR9', true]]);
+  assert.equal(night.table.get('SWR9')!.org, 'GVA', 'the unmoved callsign keeps the previous decision');
+  assert.equal(night.table.has('SWR3'), false);
+  // SWR2 was heard then, not now: its row is decided from the catalog alone
+  assert.equal(night.table.get('SWR2')!.route_source, 'catalog');
+  assert.deepEqual(night.outcomes, { observed: 2, catalog: 2, catalog_rejected: 1 });
+  assert.deepEqual(new Map(night.decisions).get('SWR2'), { heard: false, outcome: 'catalog', entry: night.table.get('SWR2') });
+  // an unmoved callsign the previous build did not hear is a broken state, never silently decided
+  assert.throws(() => computeRoutes(new Map(), ref2, emptyReviews, 'auto', undefined, { decisions: past, unmoved: ['SWR3'] }), /SWR3 has no heard decision/);
+});
+
 test('a malformed meta/routes or meta/lookup is refused whole, never half-loaded', () => {
   assert.throws(() => decodeRoutesTable([]), /not an object of callsigns/);
   assert.throws(() => decodeRoutesTable({ SWR1: ['ZRH', 'LHR'] }), /entry of "SWR1" is not \[org, dst, route_source\]/);

@@ -71,6 +71,9 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   // and the heard routes whose evidence the night did not move are kept unbuilt (the tree comparison below checks them)
   const keptHeard = /; \d+ unheard and unchanged, (\d+) heard with unmoved evidence, kept unbuilt\)/.exec(summaries.find((s) => s.includes('heard with unmoved evidence')) ?? '');
   assert.ok(keptHeard && Number(keptHeard[1]) > 0, `heard routes kept: ${keptHeard?.[0]}`);
+  // those routes' decisions were taken from the previous build (route-decisions.ts), their evidence not read
+  const decide = summaries.find((s) => / decisions taken from the previous build\)$/.test(s)) ?? '';
+  assert.match(decide, /; [1-9]\d* decisions taken from the previous build\)$/, `decisions reused: ${decide}`);
   const step = steps.find((s) => s.startsWith('airframes')) ?? '';
   const restricted = /^airframes \((\d+) with legs in the 1 new and 1 dropped days or a changed route\)$/.exec(step);
   assert.ok(restricted, `the increment took the restricted path: ${step}`);
