@@ -16,11 +16,27 @@ test('a step\'s summary carries the highest RSS read while it ran, not the last 
   const rss = [1 * GB, 3.26 * GB, 2 * GB];
   const inner = recorder();
   const heap = [0.5 * GB, 0.25 * GB];
-  const p = withPeakRss(inner, () => rss.shift() ?? 0, 60_000, () => heap.shift() ?? 0);
+  let t = 0;
+  const p = withPeakRss(inner, () => rss.shift() ?? 0, 60_000, () => heap.shift() ?? 0, () => t);
   p.start('airframes', 10); // 1 GB, heap 0.5 GB
+  t = 100;
   p.tick(5); // 3.26 GB
   p.done('10 airframes'); // 2 GB, heap 0.25 GB
   assert.deepEqual(inner.lines, ['start airframes 10', 'done 10 airframes; peak RSS 3.3 GB (V8 heap up to 0.5 GB)']);
+});
+
+test('ticks read RSS at most every 20 ms: a step that ticks once per item does not pay a read per item', () => {
+  let reads = 0;
+  let t = 0;
+  const inner = recorder();
+  const p = withPeakRss(inner, () => (reads++, GB), 60_000, () => 0, () => t);
+  p.start('routes: decide', 100_000); // read 1
+  for (let i = 0; i < 100_000; i++) {
+    t = i / 1000; // 100,000 ticks in 100 ms: reads at 20, 40, 60, 80 ms
+    p.tick();
+  }
+  p.done('100000 routes'); // the last read
+  assert.equal(reads, 6);
 });
 
 test('each step\'s peak is its own: a later, smaller step does not inherit the earlier peak', () => {
