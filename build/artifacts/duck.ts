@@ -1,6 +1,6 @@
 // small DuckDB adapters for the artifact builders: stream a query's rows in chunks (never the
 // whole result in JS), and load reference tables the SQL joins against.
-import { setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import type { RefAirports } from './context.ts';
@@ -71,6 +71,26 @@ export function releaseReadChunks(): void {
     gc = runInNewContext('gc') as () => void;
   }
   gc();
+}
+
+/**
+ * For a loop over a streamed result whose rows become garbage as it goes: call the returned
+ * function after each chunk; it runs a full collection (releaseReadChunks) when V8's committed heap
+ * has grown by `growth` bytes since the last one (or since the loop began), and otherwise costs a
+ * look at the heap's size. A collection every N chunks instead cost as much where the heap had not
+ * grown: its time grows with the live heap (two manifests on a night that reuses a build).
+ */
+export function collectOnHeapGrowth(
+  growth = 512 * 2 ** 20,
+  heapSize: () => number = () => getHeapStatistics().total_heap_size,
+  collect: () => void = releaseReadChunks,
+): () => void {
+  let base = heapSize();
+  return () => {
+    if (heapSize() - base < growth) return;
+    collect();
+    base = heapSize();
+  };
 }
 
 /** Every row of a small result (aggregates over reference-sized tables). */
