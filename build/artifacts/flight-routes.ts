@@ -1,9 +1,9 @@
 // step: the routes table from the log (aggregated in DuckDB, streamed by callsign; a night that
 // reuses the previous build folds its saved evidence, evidence-fold.ts, and takes the decisions
-// whose inputs did not move from it, route-decisions.ts) and the checked, reviewed community catalog. writes v1/route/<callsign>, meta/routes and meta/lookup
-// (artifacts/meta.ts), and returns what later steps need: the table itself (airports) and the
-// DuckDB view `legs_routed` (legs with IATA ends, a missing end filled from the table when the
-// heard end agrees; airframes and refdata).
+// whose inputs did not move from it, route-decisions.ts) and the checked, reviewed community
+// catalog. writes v1/route/<callsign>, meta/routes and meta/lookup (artifacts/meta.ts), and returns
+// what later steps need: the table itself (airports) and the DuckDB view `legs_routed` (legs with
+// IATA ends, a missing end filled from the table when the heard end agrees; airframes and refdata).
 import { existsSync, readFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RefAirports, RoutedLegs } from './context.ts';
