@@ -8,11 +8,10 @@
 import './help.ts';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
-import { allRows, loadRefAirports, sqlString } from '../build/artifacts/duck.ts';
-import { legsRoutedSql } from '../build/artifacts/flight-routes.ts';
+import { allRows } from '../build/artifacts/duck.ts';
+import { openRoutedLog } from './routed-log.ts';
 import { prepareScheduleCounts } from '../build/artifacts/schedule-counts.ts';
 import type { BuildContext } from '../build/artifacts/context.ts';
 import { silentProgress } from '../build/progress.ts';
@@ -26,23 +25,15 @@ const OUT = flag('out', '/tmp/schedule-counts-bench');
 if (!LOG) throw new Error('--log <flight log root> is required');
 
 const ref = await loadRefdata();
-const config = { threads: flag('threads', '2'), memory_limit: flag('memory', '4GB'), preserve_insertion_order: 'false', temp_directory: join(OUT, 'spill') };
-const db = await (await DuckDBInstance.create(':memory:', config)).connect();
-await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(join(LOG, '*', 'legs.parquet'))}, hive_partitioning = true, hive_types = {'day': DATE})
-  ${SINCE ? `WHERE day >= DATE ${sqlString(SINCE)}` : ''}`);
-await loadRefAirports(db, refViewOf(ref));
-await db.run(
-  ROUTES
-    ? `CREATE TABLE routes_table AS SELECT * FROM read_parquet(${sqlString(ROUTES)})`
-    : `CREATE TABLE routes_table (callsign VARCHAR, org VARCHAR, dst VARCHAR, org_ident VARCHAR, dst_ident VARCHAR, route_source VARCHAR, org_seen BOOLEAN, dst_seen BOOLEAN)`,
-);
-await db.run(legsRoutedSql('legs_routed', 'legs'));
+const { db, legs, close } = await openRoutedLog(LOG, refViewOf(ref), {
+  routes: ROUTES || undefined, threads: Number(flag('threads', '2')), memoryLimit: flag('memory', '4GB'), since: SINCE || undefined, tempDirectory: join(OUT, 'spill'),
+});
 let peak = 0;
 const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
 
 const ctx = { db, progress: silentProgress, reuse: null, logDays: null, windowDays: 0 } as unknown as BuildContext;
 const t0 = performance.now();
-await prepareScheduleCounts(ctx, db, { view: 'legs_routed', table: 'routes_table' }, 'bench');
+await prepareScheduleCounts(ctx, db, legs, 'bench');
 const counted = (performance.now() - t0) / 1000;
 const [k] = await allRows<{ rows: number; entries: number; flights: number }>(db, `SELECT count(*)::INTEGER AS rows, sum(len(slots))::BIGINT AS entries, sum(flights)::BIGINT AS flights FROM sc_keys`);
 const [r] = await allRows<{ rows: number; entries: number }>(db, `SELECT count(*)::INTEGER AS rows, sum(len(dates))::BIGINT AS entries FROM sc_routes`);
@@ -58,4 +49,5 @@ const saved = (performance.now() - t1) / 1000;
 clearInterval(timer);
 console.log(`log ${LOG}${SINCE ? ` since ${SINCE}` : ''}: ${k!.flights} departures counted in ${counted.toFixed(1)} s, saved in ${saved.toFixed(1)} s`);
 console.log(`sc_keys ${k!.rows} rows, ${k!.entries} slot entries; sc_routes ${r!.rows} rows, ${r!.entries} date entries; ${sizes.join(', ')}; peak RSS ${(peak / 1e9).toFixed(2)} GB`);
+close();
 rmSync(OUT, { recursive: true, force: true });

@@ -10,12 +10,10 @@ import './help.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { ArtifactWriter } from '../build/publish/writer.ts';
-import { loadRefAirports, sqlString } from '../build/artifacts/duck.ts';
-import { legsRoutedSql } from '../build/artifacts/flight-routes.ts';
+import { openRoutedLog } from './routed-log.ts';
 import { buildSchedules } from '../build/artifacts/schedules.ts';
 import type { BuildContext } from '../build/artifacts/context.ts';
 import type { Progress } from '../build/progress.ts';
@@ -31,17 +29,7 @@ if (!LOG) throw new Error('--log <flight log root> is required');
 const out = mkdtempSync(join(DIR, 'schedules-step-'));
 const ref = await loadRefdata();
 const view = refViewOf(ref);
-const db = await (await DuckDBInstance.create(':memory:', {
-  threads: '2', preserve_insertion_order: 'false', memory_limit: MEMORY_LIMIT, temp_directory: join(out, 'spill'),
-})).connect();
-await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(join(LOG, '*', 'legs.parquet'))}, hive_partitioning = true, hive_types = {'day': DATE})`);
-await loadRefAirports(db, view);
-await db.run(
-  ROUTES
-    ? `CREATE TABLE routes_table AS SELECT * FROM read_parquet(${sqlString(ROUTES)})`
-    : `CREATE TABLE routes_table (callsign VARCHAR, org VARCHAR, dst VARCHAR, org_ident VARCHAR, dst_ident VARCHAR, route_source VARCHAR, org_seen BOOLEAN, dst_seen BOOLEAN)`,
-);
-await db.run(legsRoutedSql('legs_routed', 'legs'));
+const { db, legs, close } = await openRoutedLog(LOG, view, { routes: ROUTES || undefined, memoryLimit: MEMORY_LIMIT, tempDirectory: join(out, 'spill') });
 
 const memory = peakMemory();
 let phase = performance.now();
@@ -63,7 +51,7 @@ const ctx: BuildContext = {
   timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress, counts: {},
 };
 const t0 = performance.now();
-await buildSchedules(ctx, { view: 'legs_routed', table: 'routes_table' });
+await buildSchedules(ctx, legs);
 await writer.flush();
 await writer.close();
 const wall = (performance.now() - t0) / 1000;
@@ -72,5 +60,5 @@ const ks = Object.keys(writer.objects).sort();
 for (const k of ks) h.update(`${k}\0${writer.objects[k]!.sha256}\n`);
 console.log(`schedules step: ${ks.length} documents in ${wall.toFixed(1)} s; keys+sha256 digest ${h.digest('hex').slice(0, 16)}`);
 memory.stop();
-db.closeSync();
+close();
 rmSync(out, { recursive: true, force: true });
