@@ -15,7 +15,7 @@ import { listLogDays, openLog } from './log/read.ts';
 import { accuracyStep, newestDay, type DestinationOf } from './accuracy/step.ts';
 import { decodeRoutesTable, destinationLookup, encodeLookup, encodeRoutesTable } from '../artifacts/meta.ts';
 import { consoleProgress, withPeakRss } from './progress.ts';
-import { abandon, commit, lockRoot, newBuildId, stage } from './publish/publish.ts';
+import { abandon, commit, linkReport, lockRoot, newBuildId, stage } from './publish/publish.ts';
 import type { BuildContext, LogDays } from './artifacts/context.ts';
 import type { Progress } from './progress.ts';
 import { buildArtifacts } from './artifacts/pipeline.ts';
@@ -130,10 +130,11 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
 
     const buildId = newBuildId(c.artifacts, nowMs);
     // the validation sample is seeded by the clock: each night checks other documents, a night can be replayed
-    // the hard-link copy of the current version runs beside the first steps, and their writes beside it (writer.ts)
-    progress.start('publish: stage (hard-link copy of the current version, in the background)', 0);
-    const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs, linkInBackground: true });
-    progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects to link`);
+    // the version the commit would prune is brought up to date with the current one (recycle.ts), or
+    // the current one hard-link copied, beside the first steps (writer.ts)
+    progress.start('publish: stage (the current version\'s objects, linked in the background)', 0);
+    const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs, linkInBackground: true, keep: c.keep });
+    progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects, ${staged.recycled ? `into build ${staged.recycled} (taken over from the prune)` : 'hard-link copied'}`);
     let result: NightlyResult;
     const duck = duckOf(c);
     const db = await openLog(c.log, { ...duck, since: windowStart ?? undefined });
@@ -152,8 +153,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       if (log) ctx.counts.log_legs_added = log.legs;
       progress.start('publish: last writes, manifest, commit', 0);
       await staged.writer.flush();
-      const link = staged.writer.link;
-      if (staged.previous) say(`publish: the hard-link copy of build ${staged.previous.id} took ${(link.ms / 1000).toFixed(1)} s beside the steps, which waited ${(link.waitedMs / 1000).toFixed(1)} s for it`);
+      if (staged.previous) say(`publish: ${linkReport(staged)}`);
       staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
       writeInputs(staged.writer.dir, inputs);
       const published = commit(c.artifacts, staged, c.keep);

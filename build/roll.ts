@@ -66,7 +66,7 @@ export function runRoll(c: RollConfig, nowMs: number, say: (line: string) => voi
     }
     if (changed.length === 0) return { rolled: [], buildId: null };
 
-    const staged = stage(c.artifacts, newBuildId(c.artifacts, nowMs));
+    const staged = stage(c.artifacts, newBuildId(c.artifacts, nowMs), { keep: c.keep });
     try {
       for (const x of changed) for (const k of x.keys) staged.writer.put(k, x.doc);
       staged.writer.keepTheRest();

@@ -13,6 +13,17 @@ export interface Staged {
   writer: ArtifactWriter;
   /** the previously published version, if any */
   previous: Version | null;
+  /** the older version this build took over (StageOptions.keep), if any */
+  recycled: string | null;
+}
+
+export interface StageOptions extends WriterOptions {
+  /**
+   * the versions the commit will keep besides the current one (commit's `keep`). given, the build
+   * takes over the version that commit would prune and brings it up to date (recycle.ts) instead
+   * of hard-link copying the current one and pruning that version after
+   */
+  keep?: number;
 }
 
 /** A UTC build id that sorts by time: 20261122T031500Z, with a suffix when that second is taken. */
@@ -52,14 +63,37 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Start a build: sweep leftovers of killed builds and open a fresh partial version directory. */
-export function stage(root: string, id: string, opts: WriterOptions = {}): Staged {
+/**
+ * Start a build: sweep leftovers of killed builds and open a partial version directory, fresh or
+ * (with `keep`) the version the commit would prune, renamed.
+ */
+export function stage(root: string, id: string, opts: StageOptions = {}): Staged {
   const versions = join(root, VERSIONS);
   mkdirSync(versions, { recursive: true });
   for (const name of readdirSync(versions)) if (name.includes(PARTIAL)) rmSync(join(versions, name), { recursive: true, force: true });
   const previous = currentVersion(root);
-  const writer = new ArtifactWriter(join(versions, `${id}${PARTIAL}${process.pid}`), previous, opts);
-  return { id, writer, previous };
+  const dir = join(versions, `${id}${PARTIAL}${process.pid}`);
+  const recycled = previous && opts.keep !== undefined ? recyclable(root, previous.id, opts.keep) : null;
+  if (recycled) renameSync(join(versions, recycled), dir);
+  const writer = new ArtifactWriter(dir, previous, { ...opts, recycled: recycled !== null });
+  return { id, writer, previous, recycled };
+}
+
+/** The published versions other than `current`, newest first. */
+function olderVersions(root: string, current: string | undefined): string[] {
+  const versions = join(root, VERSIONS);
+  return readdirSync(versions)
+    .filter((n) => !n.includes(PARTIAL) && n !== current && statSync(join(versions, n)).isDirectory())
+    .sort()
+    .reverse();
+}
+
+/**
+ * The version a build may take over: the newest of those its commit will prune with `keep`. After
+ * that commit the current version is the newest older one, so it keeps `keep - 1` of these.
+ */
+export function recyclable(root: string, current: string, keep: number): string | null {
+  return olderVersions(root, current)[Math.max(keep - 1, 0)] ?? null;
 }
 
 /** Make the staged version the served one, then keep `keep` older versions and prune the rest. */
@@ -80,14 +114,20 @@ export function commit(root: string, staged: Staged, keep = 3): VersionHeader {
 /** Delete all but the current version and the `keep` newest others. */
 export function prune(root: string, keep: number): string[] {
   const versions = join(root, VERSIONS);
-  const cur = currentHeader(root)?.id;
-  const done = readdirSync(versions)
-    .filter((n) => !n.includes(PARTIAL) && n !== cur && statSync(join(versions, n)).isDirectory())
-    .sort()
-    .reverse();
-  const removed = done.slice(keep);
+  const removed = olderVersions(root, currentHeader(root)?.id).slice(keep);
   for (const n of removed) rmSync(join(versions, n), { recursive: true, force: true });
   return removed;
+}
+
+/** How the staged version got the previous one's objects, and what that cost (after writer.flush). */
+export function linkReport(staged: Staged): string {
+  const { ms, waitedMs, recycled } = staged.writer.link;
+  const took = `took ${(ms / 1000).toFixed(1)} s beside the steps, which waited ${(waitedMs / 1000).toFixed(1)} s for it`;
+  const from = `build ${staged.previous?.id ?? '(none)'}`;
+  if (!recycled) return `the hard-link copy of ${from} ${took}`;
+  if (!recycled.stats) return `build ${staged.recycled} could not be recycled (${recycled.notRecyclable}): it was emptied and ${from} hard-link copied, which ${took}`;
+  const r = recycled.stats;
+  return `build ${staged.recycled} brought up to date with ${from} (${r.linked} objects linked, ${r.removed} removed, ${r.kept} kept) ${took}`;
 }
 
 /** Abandon a staged build (on error): the served tree is untouched. */

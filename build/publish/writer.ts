@@ -19,6 +19,7 @@ import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
 import { writeGzipped } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
 import { copyKeepsWritten, hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
+import { recycleOrCopy, recycleOrCopySync, type Recycled } from './recycle.ts';
 import { asBuffer } from '../../lib/bytes.ts';
 import { validationSampler, type ValidateMode } from './validate-sample.ts';
 
@@ -45,12 +46,20 @@ export interface WriterOptions {
   writeBesideCopy?: boolean;
   /** the background copy itself (default hardLinkCopy; a test holds it back to see the writes go first) */
   copy?: typeof hardLinkCopy;
+  /**
+   * `dir` already holds an older published version, taken over from the prune (publish.ts): it is
+   * brought up to date with the previous version (recycle.ts) instead of copied from it, and writes
+   * wait for that
+   */
+  recycled?: boolean;
 }
 
 /** the hard-link copy of the previous version: how long it took, and how long the build waited for it */
 export interface LinkStats {
   ms: number;
   waitedMs: number;
+  /** how an older version was brought up to date instead (WriterOptions.recycled), else null */
+  recycled: Recycled | null;
 }
 
 export interface WriterStats {
@@ -76,7 +85,7 @@ export class ArtifactWriter {
   /** the background copy still runs, or failed (copyError) */
   private copying = false;
   private copyError: Error | null = null;
-  readonly link: LinkStats = { ms: 0, waitedMs: 0 };
+  readonly link: LinkStats = { ms: 0, waitedMs: 0, recycled: null };
 
   /**
    * @param dir the new version directory (must not be published yet)
@@ -92,10 +101,13 @@ export class ArtifactWriter {
       mkdirSync(dirname(dir), { recursive: true });
       const t0 = Date.now();
       if (opts.linkInBackground) {
-        const writeBeside = opts.writeBesideCopy ?? copyKeepsWritten();
+        const writeBeside = !opts.recycled && (opts.writeBesideCopy ?? copyKeepsWritten());
         this.waiting = writeBeside ? null : [];
         this.copying = true;
-        this.linking = (opts.copy ?? hardLinkCopy)(previous.dir, dir, previous.manifest.objects, writeBeside).then(() => {
+        const copy = opts.recycled
+          ? recycleOrCopy(dir, previous.dir, previous.manifest.objects).then((r) => void (this.link.recycled = r))
+          : (opts.copy ?? hardLinkCopy)(previous.dir, dir, previous.manifest.objects, writeBeside);
+        this.linking = copy.then(() => {
           this.link.ms = Date.now() - t0;
           this.copying = false;
           const writes = this.waiting ?? [];
@@ -107,10 +119,12 @@ export class ArtifactWriter {
         });
         this.linking.catch(() => {}); // reported by readyForFiles() and flush()
       } else {
-        hardLinkCopySync(previous.dir, dir);
+        if (opts.recycled) this.link.recycled = recycleOrCopySync(dir, previous.dir);
+        else hardLinkCopySync(previous.dir, dir);
         this.link.ms = Date.now() - t0;
       }
     } else {
+      if (opts.recycled) rmSync(dir, { recursive: true, force: true }); // nothing to bring it up to date with
       mkdirSync(dir, { recursive: true });
     }
     this.pool = opts.workers ? new WritePool(opts.workers) : null;

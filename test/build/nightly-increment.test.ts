@@ -7,7 +7,9 @@
 // either kind would leave a stale document and fail the comparison.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../lib/cli.ts';
@@ -49,10 +51,12 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   await writeFastLog(world, { ...sim, start: '2025-06-01', days: 6 });
   const steps: string[] = [];
   const summaries: string[] = [];
+  const said: string[] = [];
   const recording: Progress = { start: (name) => void steps.push(name), tick: () => {}, done: (s) => void summaries.push(s) };
+  // one older version kept: the third night takes over the first one's folder (recycle.ts)
   const run = (artifacts: string, nowMs: number) => {
-    const c = parseConfig(NIGHTLY_SPECS, ['--ref', REF, '--log', log, '--artifacts', artifacts, '--bundles', '', '--no-accuracy', '--skip-log', '--window-days', '5'], {}).config;
-    return runNightly(c, recording, () => {}, nowMs);
+    const c = parseConfig(NIGHTLY_SPECS, ['--ref', REF, '--log', log, '--artifacts', artifacts, '--bundles', '', '--no-accuracy', '--skip-log', '--window-days', '5', '--keep', '1'], {}).config;
+    return runNightly(c, recording, (line) => void said.push(line), nowMs);
   };
   const nights = join(tmp, 'nights');
   const first = await run(nights, Date.UTC(2026, 10, 25, 3));
@@ -132,4 +136,17 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   await run(nights, Date.UTC(2026, 10, 27, 3));
   assert.ok(steps.includes('airframes'), `the full path: ${steps.find((s) => s.startsWith('airframes'))}`);
   assert.match(summaries.find((s) => / callsigns heard \(/.test(s)) ?? '', /callsigns heard \(counted from the window's legs: the log days since the previous build are not known\)$/);
+  // that night took over the first night's folder and brought it up to date with the second's
+  const third = currentVersion(nights)!;
+  assert.match(said.find((l) => l.startsWith('publish: build ')) ?? said.join('\n'), new RegExp(`^publish: build ${before.id} brought up to date with build ${night.id} \\([1-9]\\d* objects linked, \\d+ removed, [1-9]\\d* kept\\)`));
+  assert.deepEqual(readdirSync(join(nights, 'versions')).sort(), [night.id, third.id].sort());
+  // and its folder holds exactly its manifest's objects, each with the bytes the manifest names
+  const files = new Set<string>();
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(third.dir, rel), { withFileTypes: true })) (e.isDirectory() ? walk : (f: string) => files.add(f))(`${rel}/${e.name}`);
+  };
+  for (const root of ['v1', 'meta']) walk(root);
+  assert.deepEqual([...files].sort(), Object.keys(third.manifest.objects).map((k) => `${k}.gz`).sort());
+  const wrong = Object.entries(third.manifest.objects).filter(([k, e]) => createHash('sha256').update(gunzipSync(readFileSync(join(third.dir, `${k}.gz`)))).digest('hex') !== e.sha256);
+  assert.deepEqual(wrong.map(([k]) => k), [], 'every object\'s bytes are the ones its manifest names');
 });

@@ -1,0 +1,174 @@
+// a build takes over the version its commit would prune and brings it up to date with the current
+// one (build/publish/recycle.ts), instead of a hard-link copy of the current one and a prune after:
+// the new version must hold exactly what a copy would have given, and no other version may change.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { currentVersion } from '../../../artifacts/tree.ts';
+import { abandon, commit, linkReport, recyclable, stage, type StageOptions } from '../../../build/publish/publish.ts';
+import { versionDiff } from '../../../build/publish/recycle.ts';
+
+const T0 = Date.UTC(2026, 10, 22, 3, 15, 0);
+const meta = (id: string) => ({ build_id: id, built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 1, counts: { test: 1 } });
+const text = (n: number) => JSON.stringify({ error: 'not_found', detail: `doc ${n}` });
+const entry = (sha256: string, gzip_bytes = 10) => ({ sha256, bytes: 20, gzip_bytes });
+
+async function publish(root: string, id: string, docs: Record<string, number>, opts: StageOptions = {}, state?: string) {
+  const s = stage(root, id, opts);
+  for (const [k, n] of Object.entries(docs)) s.writer.putBytes(k, Buffer.from(text(n)));
+  if (state !== undefined) {
+    await s.writer.readyForFiles();
+    mkdirSync(join(s.writer.dir, 'state'), { recursive: true });
+    writeFileSync(join(s.writer.dir, 'state', `${state}.json`), state);
+  }
+  await s.writer.flush();
+  s.writer.writeManifest(meta(id));
+  commit(root, s, opts.keep ?? 3);
+  await s.writer.close();
+  return s;
+}
+
+/** every file of a version, relative to it, with its text (objects gunzipped) */
+function filesOf(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[relative(dir, p)] = p.endsWith('.gz') ? gunzipSync(readFileSync(p)).toString() : readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const v = (root: string, id: string) => join(root, 'versions', id);
+const ino = (root: string, id: string, file: string) => statSync(join(v(root, id), file)).ino;
+
+test('the diff of two manifests: a key is changed when its sha256 or its gzip length differs', () => {
+  const own = { a: entry('1'), b: entry('2'), c: entry('3'), d: entry('4') };
+  const target = { a: entry('1'), b: entry('22'), c: entry('3', 11), e: entry('5') };
+  assert.deepEqual(versionDiff(own, target), { added: ['e'], changed: ['b', 'c'], removed: ['d'] });
+  assert.deepEqual(versionDiff(target, target), { added: [], changed: [], removed: [] });
+});
+
+test('the version to take over is the newest one the commit would prune, and none when it would prune none', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
+  for (const id of ['b1', 'b2', 'b3', 'b4']) await publish(root, id, { 'v1/x/1': 1 }, { keep: 5 });
+  assert.equal(recyclable(root, 'b4', 3), 'b1', 'keep 3: b3, b2 and (after the commit) b4 stay');
+  assert.equal(recyclable(root, 'b4', 2), 'b2', 'keep 2: the newest of b2 and b1');
+  assert.equal(recyclable(root, 'b4', 1), 'b3');
+  assert.equal(recyclable(root, 'b4', 0), 'b3', 'keep 0: every older version goes');
+  assert.equal(recyclable(root, 'b4', 4), null, 'keep 4: the commit prunes nothing');
+  mkdirSync(join(root, 'versions', 'b0.partial-1'));
+  assert.equal(recyclable(root, 'b4', 3), 'b1', 'a partial build is never taken over');
+});
+
+for (const background of [false, true]) {
+  test(`a build takes over the version its commit would prune and ends exactly as a copy would (${background ? 'in a worker beside the steps' : 'in this thread'}); no other version changes`, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
+    const opts: StageOptions = { keep: 1, ...(background ? { linkInBackground: true, workers: 1 } : {}) };
+    await publish(root, 'b1', { 'v1/x/1': 1, 'v1/x/2': 2, 'v1/x/3': 3, 'v1/y/1': 1 }, opts, 'old');
+    await publish(root, 'b2', { 'v1/x/1': 1, 'v1/x/2': 22, 'v1/x/4': 4, 'v1/z/deep/1': 1, 'v1/y/1': 1 }, opts, 'kept');
+    writeFileSync(join(v(root, 'b1'), 'state', 'only-b1.json'), 'b1'); // a file of b1's own outside the objects
+    writeFileSync(join(v(root, 'b1'), 'build-inputs.json'), 'b1');
+    const b2Before = filesOf(v(root, 'b2'));
+    // b3 changes x/2 again, keeps x/1, x/4 and z/deep/1, drops y/1 and adds x/5
+    const s = await publish(root, 'b3', { 'v1/x/1': 1, 'v1/x/2': 222, 'v1/x/4': 4, 'v1/z/deep/1': 1, 'v1/x/5': 5 }, opts);
+    assert.equal(s.recycled, 'b1');
+    assert.deepEqual(readdirSync(join(root, 'versions')).sort(), ['b2', 'b3'], 'b1 became b3; nothing left to prune');
+    assert.deepEqual(s.writer.link.recycled?.stats, { linked: 3, removed: 1, kept: 2 }, 'x/2 changed, x/4 and z/deep/1 added: linked from b2; x/3 removed; x/1 and y/1 kept');
+    assert.match(linkReport(s), /^build b1 brought up to date with build b2 \(3 objects linked, 1 removed, 2 kept\)/);
+    const files = filesOf(v(root, 'b3'));
+    const manifest = currentVersion(root)!.manifest;
+    assert.equal(manifest.build_id, 'b3');
+    assert.deepEqual(
+      Object.keys(files).filter((f) => f.endsWith('.gz')).sort(),
+      Object.keys(manifest.objects).map((k) => `${k}.gz`).sort(),
+      'one file per object of the manifest, none more (b1\'s x/3 and b2\'s y/1 gone)',
+    );
+    for (const [k, n] of Object.entries({ 'v1/x/1': 1, 'v1/x/2': 222, 'v1/x/4': 4, 'v1/z/deep/1': 1, 'v1/x/5': 5 })) assert.equal(files[`${k}.gz`], text(n), k);
+    assert.equal(files['state/kept.json'], 'kept', 'the current version\'s other files are linked in');
+    assert.equal(files['state/old.json'], 'old', 'b2 had it from b1 (copied)');
+    assert.equal(files['state/only-b1.json'], undefined, 'the recycled version\'s own files outside the objects are gone');
+    assert.equal(files['build-inputs.json'], undefined, 'b2 had none');
+    for (const f of ['v1/x/1.gz', 'v1/x/4.gz', 'v1/z/deep/1.gz']) assert.equal(ino(root, 'b3', f), ino(root, 'b2', f), `${f} is b2's file, linked`);
+    assert.deepEqual(filesOf(v(root, 'b2')), b2Before, 'the previous version is untouched');
+  });
+}
+
+test('a write made while the old version is brought up to date waits for it, and is what the new version holds', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
+  // no write workers: a write that did not wait would be on disk at once, before the worker relinks x/1
+  const opts: StageOptions = { keep: 1, linkInBackground: true, workers: 0 };
+  await publish(root, 'b1', { 'v1/x/1': 1, 'v1/x/2': 2 }, opts);
+  await publish(root, 'b2', { 'v1/x/1': 11, 'v1/x/2': 2 }, opts);
+  const s = stage(root, 'b3', opts);
+  assert.equal(s.recycled, 'b1');
+  // put at once, while the worker still relinks x/1 from b2: the write must not be overwritten by that link
+  s.writer.putBytes('v1/x/1', Buffer.from(text(111)));
+  s.writer.putBytes('v1/x/2', Buffer.from(text(2)));
+  await s.writer.flush();
+  s.writer.writeManifest(meta('b3'));
+  commit(root, s, 1);
+  await s.writer.close();
+  const files = filesOf(v(root, 'b3'));
+  assert.equal(files['v1/x/1.gz'], text(111));
+  assert.equal(files['v1/x/2.gz'], text(2));
+  assert.equal(filesOf(v(root, 'b2'))['v1/x/1.gz'], text(11), 'b2 keeps its bytes');
+});
+
+const broken: [string, (dir: string) => void, RegExp][] = [
+  ['lacks a file its manifest names', (d) => rmSync(join(d, 'v1/x/1.gz')), /holds 2 of the 3 objects/],
+  ['holds a file its manifest does not name', (d) => writeFileSync(join(d, 'v1/x/9.gz'), 'stray'), /holds v1\/x\/9\.gz, which the current manifest does not name/],
+  ['holds a name the current version adds', (d) => writeFileSync(join(d, 'v1/x/4.gz'), 'stray'), /holds v1\/x\/4\.gz, which its manifest does not name/],
+  ['lacks a file the current version removes', (d) => rmSync(join(d, 'v1/x/3.gz')), /lacks v1\/x\/3\.gz, which its manifest names/],
+  ['has no manifest', (d) => rmSync(join(d, 'manifest.json')), /has no readable manifest\.json/],
+  ['has a manifest that is not JSON', (d) => writeFileSync(join(d, 'manifest.json'), '{"objects": {'), /has no readable manifest\.json/],
+];
+for (const [what, breakIt, why] of broken) {
+  for (const background of [false, true]) {
+    test(`an old version that ${what} is not trusted: it is emptied and the current one copied (${background ? 'worker' : 'this thread'})`, async () => {
+      const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
+      const opts: StageOptions = { keep: 1, ...(background ? { linkInBackground: true, workers: 1 } : {}) };
+      await publish(root, 'b1', { 'v1/x/1': 1, 'v1/x/2': 2, 'v1/x/3': 3 }, opts);
+      await publish(root, 'b2', { 'v1/x/1': 1, 'v1/x/2': 22, 'v1/x/4': 4 }, opts);
+      breakIt(v(root, 'b1'));
+      const s = await publish(root, 'b3', { 'v1/x/1': 1, 'v1/x/2': 22, 'v1/x/4': 44 }, opts);
+      assert.equal(s.writer.link.recycled?.stats, null);
+      assert.match(s.writer.link.recycled?.notRecyclable ?? '', why);
+      assert.match(linkReport(s), /^build b1 could not be recycled \(.*\): it was emptied and build b2 hard-link copied/);
+      const files = filesOf(v(root, 'b3'));
+      assert.deepEqual(Object.keys(files).filter((f) => f.endsWith('.gz')).sort(), ['v1/x/1.gz', 'v1/x/2.gz', 'v1/x/4.gz'], 'nothing of b1 is left');
+      assert.deepEqual([files['v1/x/1.gz'], files['v1/x/2.gz'], files['v1/x/4.gz']], [text(1), text(22), text(44)]);
+    });
+  }
+}
+
+test('a build that fails after taking over an old version removes it and leaves the current one served', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
+  await publish(root, 'b1', { 'v1/x/1': 1 }, { keep: 1 });
+  await publish(root, 'b2', { 'v1/x/1': 2 }, { keep: 1 });
+  const s = stage(root, 'b3', { keep: 1 });
+  assert.equal(s.recycled, 'b1');
+  s.writer.putBytes('v1/x/1', Buffer.from(text(3)));
+  abandon(s);
+  assert.equal(currentVersion(root)?.id, 'b2');
+  assert.equal(filesOf(v(root, 'b2'))['v1/x/1.gz'], text(2));
+  assert.deepEqual(readdirSync(join(root, 'versions')), ['b2'], 'the taken-over version went with the failed build');
+  assert.ok(!existsSync(v(root, 'b1')), 'b1 is gone, as the commit would have pruned it');
+});
+
+test('without keep, or with nothing to prune, a build copies the current version as before', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
+  await publish(root, 'b1', { 'v1/x/1': 1 });
+  const a = await publish(root, 'b2', { 'v1/x/1': 1 }, { keep: 3 });
+  assert.equal(a.recycled, null);
+  assert.equal(a.writer.link.recycled, null);
+  const b = await publish(root, 'b3', { 'v1/x/1': 1 });
+  assert.equal(b.recycled, null, 'stage without keep never takes a version over');
+  assert.deepEqual(readdirSync(join(root, 'versions')).sort(), ['b1', 'b2', 'b3']);
+});
