@@ -1,6 +1,6 @@
 // one object's bytes on disk: gzip the JSON text and write it, the same function on the main thread
 // and in the write workers (write-worker.ts), so both paths give the same bytes.
-import { renameSync, writeFileSync } from 'node:fs';
+import { linkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
 // most documents are a few hundred bytes: zlib's setup, not compression, is their cost, and a
@@ -41,4 +41,13 @@ export function writeGzipped(file: string, json: string | Uint8Array, replace: b
   const gz = gzipDoc(json);
   writeGz(file, gz, replace);
   return gz.length;
+}
+
+/**
+ * Make `file` a hard link to `source` (another version's object): `replace`, a file is there (an
+ * older version's, in a folder no one serves: removed first, never written through).
+ */
+export function relink(source: string, file: string, replace: boolean): void {
+  if (replace) unlinkSync(file);
+  linkSync(source, file);
 }

@@ -1,20 +1,24 @@
 // a new version made from an old one instead of a hard-link copy of the current one. every build
-// starts from the current version's objects, and every commit prunes the oldest version: on the
-// simulated year (2,046,668 objects) the copy is 2 M links (47 s of cp beside the steps) and the
-// prune 2 M unlinks (67 s of `rm -rf`, 36 s of it system time), while a night changes ~330 k
-// objects. so a build takes over the version its commit would prune (publish.ts, `recyclable`) and
-// brings it up to date with the current one by their manifests: objects whose bytes differ are
-// hard-linked from the current version (a temporary name renamed over the old file), objects the
-// current one lacks are removed, the rest stay. the result is checked by name against the current
-// manifest; a version that does not hold what its manifest says is not recycled (NotRecyclable:
-// the caller empties it and copies as before). files are never written through: an old version's
-// file may be a link shared with the current one.
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+// started from a hard-link copy of the current version's objects, and every commit pruned the
+// oldest version: on the simulated year (2,046,668 objects) the copy is 2 M links (52 s of cp
+// beside the steps) and the prune 2 M unlinks (67 s of `rm -rf`, 36 s of it system time), while a
+// night changes ~330 k objects. so a build takes over the version its commit would prune
+// (publish.ts, `recyclable`): checked by name against its own manifest, its files outside the
+// objects (manifests, state/) replaced by the current version's, and its objects compared with the
+// current ones by their manifests. the keys whose files differ ("dirty") are all the writer needs
+// (writer.ts): an object the build writes goes over whatever the folder holds, an object it keeps
+// is hard-linked from the current version only when dirty, and the folder's dirty objects the build
+// does not produce are removed. so nothing is linked twice, and only what changed moves. a first
+// attempt brought the whole folder up to date first (330 k objects linked by temporary name and
+// renamed into place, 66 s, the writes waiting 53 s for it): slower than the copy.
+// a version that does not hold what its manifest says is not recycled (NotRecyclable: the caller
+// empties it and copies as before). files are never written through: an old version's file may be
+// a link shared with the current one.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { MANIFEST_FILE } from '../../artifacts/tree.ts';
-import { fileOf } from '../../artifacts/keys.ts';
 import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
 import { tsWorker } from '../../lib/ts-worker.ts';
 import { hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
@@ -22,14 +26,18 @@ import { hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
 /** the version to recycle cannot be trusted to hold what its manifest says */
 export class NotRecyclable extends Error {}
 
+/** how the taken-over version differed from the current one */
 export interface RecycleStats {
-  /** objects linked from the current version (changed or new since the recycled one) */
-  linked: number;
-  /** objects of the recycled version the current one does not have */
+  /** objects the current version has and it lacked */
+  added: number;
+  /** objects both have, with other bytes */
+  changed: number;
+  /** objects only it had */
   removed: number;
-  /** objects left as they were */
-  kept: number;
 }
+
+/** the keys whose file in the taken-over folder is not the current version's: true where the folder has a file under that name */
+export type Dirty = Map<string, boolean>;
 
 export interface VersionDiff {
   /** keys the target has and the old version lacks */
@@ -62,11 +70,12 @@ function objectsOf(dir: string): Objects {
 const rootsOf = (...sets: Objects[]) => new Set(sets.flatMap((s) => Object.keys(s).map((k) => k.split('/')[0]!)));
 
 /**
- * Make the old version `dir` hold exactly the files of the version `from`: its objects by their
- * manifests, its other entries (manifests, state/) linked whole. Throws NotRecyclable when `dir`
- * has no readable manifest or does not hold the files it names; any other fault is thrown as it is.
+ * Take over the old version `dir` as the start of a build from the version `from`: check it, replace
+ * its files outside the objects with `from`'s, and return the objects whose files differ. Throws
+ * NotRecyclable when `dir` has no readable manifest or does not hold exactly the files it names;
+ * any other fault is thrown as it is.
  */
-export function recycleVersion(dir: string, from: string): RecycleStats {
+export function recycleVersion(dir: string, from: string): { dirty: Dirty; stats: RecycleStats } {
   let own: Objects;
   try {
     own = objectsOf(dir);
@@ -75,6 +84,7 @@ export function recycleVersion(dir: string, from: string): RecycleStats {
   }
   const target = objectsOf(from);
   const roots = rootsOf(own, target);
+  checkNames(dir, own, roots, 'its');
   for (const name of readdirSync(dir)) if (!roots.has(name)) rmSync(join(dir, name), { recursive: true, force: true });
   const others = readdirSync(from).filter((n) => !roots.has(n));
   if (others.length > 0) {
@@ -82,55 +92,20 @@ export function recycleVersion(dir: string, from: string): RecycleStats {
     if (r.status !== 0) throw new Error(`cannot hard-link ${from} to ${dir}: ${r.stderr || r.error?.message}`);
   }
   const d = versionDiff(own, target);
-  // a name the old manifest does not account for (EEXIST on a link) or a file it names that is gone
-  const untrusted = (e: unknown, path: string) => {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return new NotRecyclable(`${dir} holds ${path}, which its manifest does not name`);
-    if (code === 'ENOENT') return new NotRecyclable(`${dir} lacks ${path}, which its manifest names`);
-    return e;
-  };
-  for (const key of d.removed) {
-    try {
-      unlinkSync(join(dir, fileOf(key)));
-    } catch (e) {
-      throw untrusted(e, fileOf(key));
-    }
-  }
-  for (const key of d.changed) {
-    const file = join(dir, fileOf(key));
-    try {
-      linkSync(join(from, fileOf(key)), `${file}.tmp`);
-    } catch (e) {
-      throw (e as NodeJS.ErrnoException).code === 'EEXIST' ? untrusted(e, `${fileOf(key)}.tmp`) : e;
-    }
-    renameSync(`${file}.tmp`, file);
-  }
-  const made = new Set<string>();
-  for (const key of d.added) {
-    const file = join(dir, fileOf(key));
-    const parent = dirname(file);
-    if (!made.has(parent)) {
-      mkdirSync(parent, { recursive: true });
-      made.add(parent);
-    }
-    try {
-      linkSync(join(from, fileOf(key)), file);
-    } catch (e) {
-      throw (e as NodeJS.ErrnoException).code === 'EEXIST' ? untrusted(e, fileOf(key)) : e;
-    }
-  }
-  checkNames(dir, target, roots);
-  return { linked: d.added.length + d.changed.length, removed: d.removed.length, kept: Object.keys(target).length - d.added.length - d.changed.length };
+  const dirty: Dirty = new Map();
+  for (const k of d.added) dirty.set(k, false);
+  for (const k of [...d.changed, ...d.removed]) dirty.set(k, true);
+  return { dirty, stats: { added: d.added.length, changed: d.changed.length, removed: d.removed.length } };
 }
 
-/** Throws NotRecyclable unless the object folders of `dir` hold exactly one file per key of `target`. */
-function checkNames(dir: string, target: Objects, roots: Set<string>): void {
+/** Throws NotRecyclable unless the object folders of `dir` hold exactly one file per key of `objects` (`whose` manifest). */
+function checkNames(dir: string, objects: Objects, roots: Set<string>, whose: string): void {
   let files = 0;
   const walk = (rel: string) => {
     for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const path = `${rel}/${e.name}`;
       if (e.isDirectory()) walk(path);
-      else if (!path.endsWith('.gz') || !target[path.slice(0, -3)]) throw new NotRecyclable(`${dir} holds ${path}, which the current manifest does not name`);
+      else if (!path.endsWith('.gz') || !objects[path.slice(0, -3)]) throw new NotRecyclable(`${dir} holds ${path}, which ${whose} manifest does not name`);
       else files++;
     }
   };
@@ -141,22 +116,22 @@ function checkNames(dir: string, target: Objects, roots: Set<string>): void {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
   }
-  const want = Object.keys(target).length;
-  if (files !== want) throw new NotRecyclable(`${dir} holds ${files} of the ${want} objects the current manifest names`);
+  const want = Object.keys(objects).length;
+  if (files !== want) throw new NotRecyclable(`${dir} holds ${files} of the ${want} objects ${whose} manifest names`);
 }
 
-/** what a recycled start gave: the stats, or why the old version was emptied and the current one copied instead */
-export type Recycled = { stats: RecycleStats; notRecyclable: null } | { stats: null; notRecyclable: string };
+/** what a recycled start gave: the dirty keys, or why the old version was emptied and the current one copied instead */
+export type Recycled = { dirty: Dirty; stats: RecycleStats; notRecyclable: null } | { dirty: null; stats: null; notRecyclable: string };
 
 /** recycleVersion, or when `dir` is not recyclable: emptied, then the hard-link copy of `from` (made in this thread) */
 export function recycleOrCopySync(dir: string, from: string): Recycled {
   try {
-    return { stats: recycleVersion(dir, from), notRecyclable: null };
+    return { ...recycleVersion(dir, from), notRecyclable: null };
   } catch (e) {
     if (!(e instanceof NotRecyclable)) throw e;
     rmSync(dir, { recursive: true, force: true });
     hardLinkCopySync(from, dir);
-    return { stats: null, notRecyclable: e.message };
+    return { dirty: null, stats: null, notRecyclable: e.message };
   }
 }
 
@@ -168,11 +143,11 @@ export async function recycleOrCopy(dir: string, from: string, objects: Objects)
     w.once('error', reject);
     w.once('exit', (code) => reject(new Error(`the recycling worker exited with code ${code} before it answered`)));
   });
-  if (reply.ok) return { stats: reply.stats, notRecyclable: null };
+  if (reply.ok) return { dirty: new Map(reply.keys.map((k, i) => [k, reply.has[i] === 1])), stats: reply.stats, notRecyclable: null };
   if (!reply.notRecyclable) throw new Error(reply.message);
   await rm(dir, { recursive: true, force: true });
   await hardLinkCopy(from, dir, objects);
-  return { stats: null, notRecyclable: reply.message };
+  return { dirty: null, stats: null, notRecyclable: reply.message };
 }
 
 export interface RecycleJob {
@@ -180,4 +155,5 @@ export interface RecycleJob {
   from: string;
 }
 
-export type RecycleReply = { ok: true; stats: RecycleStats } | { ok: false; notRecyclable: boolean; message: string };
+/** the dirty keys as two arrays: a structured clone of a Map of 1 M entries is slower */
+export type RecycleReply = { ok: true; keys: string[]; has: Uint8Array; stats: RecycleStats } | { ok: false; notRecyclable: boolean; message: string };

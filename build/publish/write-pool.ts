@@ -73,16 +73,27 @@ export class WritePool {
    * must not touch it again. Throws an earlier failure.
    */
   add(key: string, file: string, json: string | Uint8Array, replace: boolean, hash: boolean, done: WriteDone): void {
+    if (typeof json !== 'string' && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength && json.buffer instanceof ArrayBuffer) this.batch.transfer.push(json.buffer);
+    this.push(key, file, json, replace, hash, false, done);
+  }
+
+  /** Queue a hard link of `source` under `file` (gzip-file.ts relink): no document, nothing reported back. Throws an earlier failure. */
+  addLink(key: string, file: string, source: string, replace: boolean): void {
+    this.push(key, file, source, replace, false, true, () => {});
+  }
+
+  private push(key: string, file: string, doc: string | Uint8Array, replace: boolean, hash: boolean, link: boolean, done: WriteDone): void {
     this.throwIfFailed();
     const b = this.batch;
+    const i = b.files.length;
     b.keys.push(key);
     b.files.push(file);
-    b.docs.push(json);
-    b.replace[b.files.length - 1] = replace ? 1 : 0;
-    b.hash[b.files.length - 1] = hash ? 1 : 0;
-    if (typeof json !== 'string' && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength && json.buffer instanceof ArrayBuffer) b.transfer.push(json.buffer);
+    b.docs.push(doc);
+    b.replace[i] = replace ? 1 : 0;
+    b.hash[i] = hash ? 1 : 0;
+    b.link[i] = link ? 1 : 0;
     b.done.push(done);
-    b.bytes += json.length;
+    if (!link) b.bytes += doc.length;
     if (b.files.length === BATCH_DOCS || b.bytes >= BATCH_BYTES) this.send();
   }
 
@@ -105,7 +116,7 @@ export class WritePool {
 
   private emptyBatch() {
     return {
-      id: 0, keys: [] as string[], files: [] as string[], docs: [] as (string | Uint8Array)[], replace: new Uint8Array(BATCH_DOCS), hash: new Uint8Array(BATCH_DOCS),
+      id: 0, keys: [] as string[], files: [] as string[], docs: [] as (string | Uint8Array)[], replace: new Uint8Array(BATCH_DOCS), hash: new Uint8Array(BATCH_DOCS), link: new Uint8Array(BATCH_DOCS),
       done: [] as WriteDone[], bytes: 0, transfer: [] as ArrayBuffer[],
     };
   }
@@ -118,7 +129,7 @@ export class WritePool {
     this.sent.set(id, { keys: b.keys, done: b.done, worker: slot });
     // a worker holds the process open only while it has work: an idle pool never keeps it alive
     if (slot.inFlight++ === 0) slot.worker.ref();
-    const msg: WriteBatch = { id, files: b.files, docs: b.docs, replace: b.replace.subarray(0, b.files.length), hash: b.hash.subarray(0, b.files.length) };
+    const msg: WriteBatch = { id, files: b.files, docs: b.docs, replace: b.replace.subarray(0, b.files.length), hash: b.hash.subarray(0, b.files.length), link: b.link.subarray(0, b.files.length) };
     slot.worker.postMessage(msg, b.transfer);
   }
 

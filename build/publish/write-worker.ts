@@ -1,9 +1,10 @@
-// a write worker (write-pool.ts starts them): gzips each document of a batch, then writes the files.
+// a write worker (write-pool.ts starts them): gzips each document of a batch, then writes the files
+// (and makes the hard links a batch asks for).
 // the main thread has made the folders and decided which files replace a hard link.
 import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { withCreateLock, type CreateLock } from './create-lock.ts';
-import { gzipDoc, writeGz } from './gzip-file.ts';
+import { gzipDoc, relink, writeGz } from './gzip-file.ts';
 
 export interface WriteBatch {
   id: number;
@@ -14,6 +15,8 @@ export interface WriteBatch {
   replace: Uint8Array;
   /** 1 where this worker hashes the document (the main thread had nothing to compare it with) */
   hash: Uint8Array;
+  /** 1 where the entry is no document: `docs` holds the path of a file to hard-link under the name (a recycled version's object, writer.ts) */
+  link: Uint8Array;
 }
 
 export type WriteReply =
@@ -30,8 +33,12 @@ parentPort!.on('message', (b: WriteBatch) => {
   const fail = (index: number, e: unknown) => parentPort!.postMessage({ id: b.id, ok: false, index, message: (e as Error).message } satisfies WriteReply);
   // the whole batch is gzipped first, then its files are created holding the shared lock
   // (create-lock.ts): one worker compresses while the other creates files
-  const gz: Buffer[] = [];
+  const gz: (Buffer | null)[] = [];
   for (let i = 0; i < b.files.length; i++) {
+    if (b.link[i] === 1) {
+      gz.push(null);
+      continue;
+    }
     try {
       const doc = b.docs[i]!;
       // one UTF-8 copy for the hash and the gzip
@@ -49,7 +56,9 @@ parentPort!.on('message', (b: WriteBatch) => {
   const failed = withCreateLock(lock, () => {
     for (let i = 0; i < b.files.length; i++) {
       try {
-        writeGz(b.files[i]!, gz[i]!, b.replace[i] === 1);
+        const g = gz[i]!;
+        if (g) writeGz(b.files[i]!, g, b.replace[i] === 1);
+        else relink(b.docs[i] as string, b.files[i]!, b.replace[i] === 1);
       } catch (e) {
         return { i, e };
       }

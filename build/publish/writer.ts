@@ -16,10 +16,10 @@ import { assertValid } from '../../schemas/index.ts';
 import { kindOfKey } from '../../schemas/artifact-kinds.ts';
 import { assertSafeKey, fileOf } from '../../artifacts/keys.ts';
 import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
-import { writeGzipped } from './gzip-file.ts';
+import { relink, writeGzipped } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
 import { copyKeepsWritten, hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
-import { recycleOrCopy, recycleOrCopySync, type Recycled } from './recycle.ts';
+import { recycleOrCopy, recycleOrCopySync, type Dirty, type Recycled } from './recycle.ts';
 import { asBuffer } from '../../lib/bytes.ts';
 import { validationSampler, type ValidateMode } from './validate-sample.ts';
 
@@ -58,8 +58,10 @@ export interface WriterOptions {
 export interface LinkStats {
   ms: number;
   waitedMs: number;
-  /** how an older version was brought up to date instead (WriterOptions.recycled), else null */
+  /** how an older version was taken over instead (WriterOptions.recycled), else null */
   recycled: Recycled | null;
+  /** objects kept from the previous version that were hard-linked into the taken-over folder (its dirty ones) */
+  relinked: number;
 }
 
 export interface WriterStats {
@@ -85,7 +87,9 @@ export class ArtifactWriter {
   /** the background copy still runs, or failed (copyError) */
   private copying = false;
   private copyError: Error | null = null;
-  readonly link: LinkStats = { ms: 0, waitedMs: 0, recycled: null };
+  readonly link: LinkStats = { ms: 0, waitedMs: 0, recycled: null, relinked: 0 };
+  /** a taken-over folder's objects whose files are not the previous version's (recycle.ts); null: the folder holds exactly the previous version's, or nothing */
+  private dirty: Dirty | null = null;
 
   /**
    * @param dir the new version directory (must not be published yet)
@@ -105,7 +109,7 @@ export class ArtifactWriter {
         this.waiting = writeBeside ? null : [];
         this.copying = true;
         const copy = opts.recycled
-          ? recycleOrCopy(dir, previous.dir, previous.manifest.objects).then((r) => void (this.link.recycled = r))
+          ? recycleOrCopy(dir, previous.dir, previous.manifest.objects).then((r) => void this.recycledWith(r))
           : (opts.copy ?? hardLinkCopy)(previous.dir, dir, previous.manifest.objects, writeBeside);
         this.linking = copy.then(() => {
           this.link.ms = Date.now() - t0;
@@ -119,7 +123,7 @@ export class ArtifactWriter {
         });
         this.linking.catch(() => {}); // reported by readyForFiles() and flush()
       } else {
-        if (opts.recycled) this.link.recycled = recycleOrCopySync(dir, previous.dir);
+        if (opts.recycled) this.recycledWith(recycleOrCopySync(dir, previous.dir));
         else hardLinkCopySync(previous.dir, dir);
         this.link.ms = Date.now() - t0;
       }
@@ -129,6 +133,34 @@ export class ArtifactWriter {
     }
     this.pool = opts.workers ? new WritePool(opts.workers) : null;
     this.sampled = validationSampler(opts.validate ?? 'all', opts.seed ?? 0);
+  }
+
+  private recycledWith(r: Recycled): void {
+    this.link.recycled = r;
+    this.dirty = r.dirty;
+  }
+
+  /** Whether the folder has a file under `key` (a previous version's, or a taken-over one's), to write over it. */
+  private has(key: string): boolean {
+    return this.dirty?.get(key) ?? this.previous?.manifest.objects[key] !== undefined;
+  }
+
+  /**
+   * An object kept from the previous version: in a taken-over folder whose file under `key` is not
+   * the previous version's (dirty), the previous version's file is hard-linked there (when the
+   * folder is known: the taken-over folder's check may still run).
+   */
+  private linkKept(key: string): void {
+    this.write(() => {
+      const has = this.dirty?.get(key);
+      if (has === undefined) return;
+      const file = join(this.dir, fileOf(key));
+      const source = join(this.previous!.dir, fileOf(key));
+      this.mkdirOf(file);
+      this.link.relinked++;
+      if (this.pool) this.pool.addLink(key, file, source, has);
+      else relink(source, file, has);
+    });
   }
 
   /** Validate `doc` against the schema of its kind (schemas/artifact-kinds.ts) when sampled, then store it under `key`. */
@@ -163,6 +195,7 @@ export class ArtifactWriter {
     if (this.objects[key]) throw new Error(`artifact ${key} written twice in one build`);
     this.entry(key, prev);
     this.stats.linked++;
+    this.linkKept(key);
     return true;
   }
 
@@ -238,7 +271,7 @@ export class ArtifactWriter {
       const pool = this.pool;
       this.write(() => {
         this.mkdirOf(file);
-        pool.add(key, file, json, false, true, (gz, sha256, bytes) => {
+        pool.add(key, file, json, this.has(key), true, (gz, sha256, bytes) => {
           e.sha256 = sha256;
           e.bytes = bytes;
           e.gzip_bytes = gz;
@@ -258,12 +291,13 @@ export class ArtifactWriter {
       // already here: hard-linked from the previous version
       this.entry(key, { sha256, bytes, gzip_bytes: prev.gzip_bytes });
       this.stats.linked++;
+      this.linkKept(key);
     } else if (this.pool) {
       const e: ObjectEntry = { sha256, bytes, gzip_bytes: 0 };
       const pool = this.pool;
       this.write(() => {
         this.mkdirOf(file);
-        pool.add(key, file, data, prev !== undefined, false, (gz) => {
+        pool.add(key, file, data, this.has(key), false, (gz) => {
           e.gzip_bytes = gz;
           this.stats.bytes += gz;
         });
@@ -276,7 +310,7 @@ export class ArtifactWriter {
       this.stats.written++;
       this.write(() => {
         this.mkdirOf(file);
-        e.gzip_bytes = writeGzipped(file, data, prev !== undefined);
+        e.gzip_bytes = writeGzipped(file, data, this.has(key));
         this.stats.bytes += e.gzip_bytes;
       });
     }
@@ -311,18 +345,22 @@ export class ArtifactWriter {
       this.stats.objects++;
       this.stats.linked++;
       this.stats.bytes += entry.gzip_bytes;
+      this.linkKept(key);
     }
   }
 
   /** Remove objects of the previous version this build did not produce, then write the manifest. */
   writeManifest(m: Omit<Manifest, 'objects'>): Manifest {
     this.assertFlushed('writeManifest');
-    for (const key of Object.keys(this.previous?.manifest.objects ?? {})) {
+    const before = this.previous?.manifest.objects ?? {};
+    for (const key of Object.keys(before)) {
       if (!this.objects[key]) {
         rmSync(join(this.dir, fileOf(key)), { force: true });
         this.stats.removed++;
       }
     }
+    // a taken-over folder's own objects that neither version has
+    for (const [key, has] of this.dirty ?? []) if (has && !before[key] && !this.objects[key]) rmSync(join(this.dir, fileOf(key)));
     const manifest: Manifest = { ...m, objects: this.objects };
     assertValid('manifest', manifest, 'manifest');
     for (const [name, doc] of [[MANIFEST_FILE, manifest], [VERSION_FILE, m]] as const) {

@@ -136,9 +136,9 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   await run(nights, Date.UTC(2026, 10, 27, 3));
   assert.ok(steps.includes('airframes'), `the full path: ${steps.find((s) => s.startsWith('airframes'))}`);
   assert.match(summaries.find((s) => / callsigns heard \(/.test(s)) ?? '', /callsigns heard \(counted from the window's legs: the log days since the previous build are not known\)$/);
-  // that night took over the first night's folder and brought it up to date with the second's
+  // that night took over the first night's folder: the objects the second night changed and the third kept were linked in
   const third = currentVersion(nights)!;
-  assert.match(said.find((l) => l.startsWith('publish: build ')) ?? said.join('\n'), new RegExp(`^publish: build ${before.id} brought up to date with build ${night.id} \\([1-9]\\d* objects linked, \\d+ removed, [1-9]\\d* kept\\)`));
+  assert.match(said.find((l) => l.startsWith('publish: build ')) ?? said.join('\n'), new RegExp(`^publish: build ${before.id} taken over \\(against build ${night.id}: \\d+ objects added, [1-9]\\d* changed, \\d+ removed; [1-9]\\d* of them kept tonight and linked from it\\)`));
   assert.deepEqual(readdirSync(join(nights, 'versions')).sort(), [night.id, third.id].sort());
   // and its folder holds exactly its manifest's objects, each with the bytes the manifest names
   const files = new Set<string>();

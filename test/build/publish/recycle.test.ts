@@ -80,8 +80,9 @@ for (const background of [false, true]) {
     const s = await publish(root, 'b3', { 'v1/x/1': 1, 'v1/x/2': 222, 'v1/x/4': 4, 'v1/z/deep/1': 1, 'v1/x/5': 5 }, opts);
     assert.equal(s.recycled, 'b1');
     assert.deepEqual(readdirSync(join(root, 'versions')).sort(), ['b2', 'b3'], 'b1 became b3; nothing left to prune');
-    assert.deepEqual(s.writer.link.recycled?.stats, { linked: 3, removed: 1, kept: 2 }, 'x/2 changed, x/4 and z/deep/1 added: linked from b2; x/3 removed; x/1 and y/1 kept');
-    assert.match(linkReport(s), /^build b1 brought up to date with build b2 \(3 objects linked, 1 removed, 2 kept\)/);
+    assert.deepEqual(s.writer.link.recycled?.stats, { added: 2, changed: 1, removed: 1 }, 'b1 against b2: x/4 and z/deep/1 added, x/2 changed, x/3 removed');
+    assert.equal(s.writer.link.relinked, 2, 'x/4 and z/deep/1, kept by b3, linked from b2; x/2 written, x/1 and y/1 already b2\'s');
+    assert.match(linkReport(s), /^build b1 taken over \(against build b2: 2 objects added, 1 changed, 1 removed; 2 of them kept tonight and linked from it\)/);
     const files = filesOf(v(root, 'b3'));
     const manifest = currentVersion(root)!.manifest;
     assert.equal(manifest.build_id, 'b3');
@@ -100,32 +101,35 @@ for (const background of [false, true]) {
   });
 }
 
-test('a write made while the old version is brought up to date waits for it, and is what the new version holds', async () => {
+test('a write made while the old version is checked waits for it, and is what the new version holds', async () => {
   const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
-  // no write workers: a write that did not wait would be on disk at once, before the worker relinks x/1
+  // no write workers: a write that did not wait would be made at once, before the worker has said which files the folder holds
   const opts: StageOptions = { keep: 1, linkInBackground: true, workers: 0 };
-  await publish(root, 'b1', { 'v1/x/1': 1, 'v1/x/2': 2 }, opts);
-  await publish(root, 'b2', { 'v1/x/1': 11, 'v1/x/2': 2 }, opts);
+  await publish(root, 'b1', { 'v1/x/1': 1, 'v1/x/2': 2, 'v1/x/3': 3 }, opts);
+  await publish(root, 'b2', { 'v1/x/2': 2, 'v1/x/3': 33 }, opts);
   const s = stage(root, 'b3', opts);
   assert.equal(s.recycled, 'b1');
-  // put at once, while the worker still relinks x/1 from b2: the write must not be overwritten by that link
+  // x/1 is new against b2 but b1's folder has it: written as new, it would fail on the name that exists
   s.writer.putBytes('v1/x/1', Buffer.from(text(111)));
   s.writer.putBytes('v1/x/2', Buffer.from(text(2)));
+  s.writer.putBytes('v1/x/3', Buffer.from(text(33)));
   await s.writer.flush();
   s.writer.writeManifest(meta('b3'));
   commit(root, s, 1);
   await s.writer.close();
   const files = filesOf(v(root, 'b3'));
-  assert.equal(files['v1/x/1.gz'], text(111));
-  assert.equal(files['v1/x/2.gz'], text(2));
-  assert.equal(filesOf(v(root, 'b2'))['v1/x/1.gz'], text(11), 'b2 keeps its bytes');
+  assert.deepEqual([files['v1/x/1.gz'], files['v1/x/2.gz'], files['v1/x/3.gz']], [text(111), text(2), text(33)]);
+  assert.equal(s.writer.link.relinked, 1, 'x/3, kept, linked from b2');
+  assert.equal(ino(root, 'b3', 'v1/x/3.gz'), ino(root, 'b2', 'v1/x/3.gz'));
+  assert.deepEqual(Object.keys(filesOf(v(root, 'b2'))).filter((f) => f.endsWith('.gz')).sort(), ['v1/x/2.gz', 'v1/x/3.gz'], 'b2 as it was');
 });
 
 const broken: [string, (dir: string) => void, RegExp][] = [
-  ['lacks a file its manifest names', (d) => rmSync(join(d, 'v1/x/1.gz')), /holds 2 of the 3 objects/],
-  ['holds a file its manifest does not name', (d) => writeFileSync(join(d, 'v1/x/9.gz'), 'stray'), /holds v1\/x\/9\.gz, which the current manifest does not name/],
+  ['lacks a file its manifest names', (d) => rmSync(join(d, 'v1/x/1.gz')), /holds 2 of the 3 objects its manifest names/],
+  ['holds a file its manifest does not name', (d) => writeFileSync(join(d, 'v1/x/9.gz'), 'stray'), /holds v1\/x\/9\.gz, which its manifest does not name/],
   ['holds a name the current version adds', (d) => writeFileSync(join(d, 'v1/x/4.gz'), 'stray'), /holds v1\/x\/4\.gz, which its manifest does not name/],
-  ['lacks a file the current version removes', (d) => rmSync(join(d, 'v1/x/3.gz')), /lacks v1\/x\/3\.gz, which its manifest names/],
+  ['lacks a file the current version removes', (d) => rmSync(join(d, 'v1/x/3.gz')), /holds 2 of the 3 objects its manifest names/],
+  ['holds a file not named like an object', (d) => writeFileSync(join(d, 'v1/x/1.gz.tmp'), 'stray'), /holds v1\/x\/1\.gz\.tmp, which its manifest does not name/],
   ['has no manifest', (d) => rmSync(join(d, 'manifest.json')), /has no readable manifest\.json/],
   ['has a manifest that is not JSON', (d) => writeFileSync(join(d, 'manifest.json'), '{"objects": {'), /has no readable manifest\.json/],
 ];
