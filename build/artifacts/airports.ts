@@ -10,10 +10,13 @@ import { keys } from '../../artifacts/keys.ts';
 import type { RoutesTable } from '../../artifacts/flight-routes.ts';
 import type { BuildContext, RefAirports, RoutedLegs } from './context.ts';
 import { CHANGED_IDENTS, changedAirports } from './airports-changed.ts';
-import { airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables, routeBlockMinutes } from './airports-sql.ts';
+import { AIRPORT_COUNTS, airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables, routeBlockMinutes } from './airports-sql.ts';
+import { prepareCounts, saveCounts } from './counts-fold.ts';
 import { readTimetables } from './timetables.ts';
 
 const ICAO_KEY = /^[A-Z]{4}$/;
+/** the state/ files of the airports' counts (counts-fold.ts) */
+const FAMILY = 'airports';
 
 /** The ICAO spelling an airport is also served under: its ICAO code, else a 4-letter ident. */
 export function icaoKeyOf(a: { icao: string | null; ident: string }): string | null {
@@ -39,7 +42,7 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
     changed = await changedAirports(ctx, ctx.db, legs);
     ctx.progress.done(changed ? `${changed.size} IATA codes with legs in the changed days or a changed route` : 'not known: every airport is built');
   }
-  const log = ctx.archiveThrough ? await aggregate(ctx, changed ? CHANGED_IDENTS : undefined) : null;
+  const log = ctx.archiveThrough ? await aggregate(ctx, legs ?? null, changed ? CHANGED_IDENTS : undefined) : null;
   if (changed) await ctx.db.run(`DROP TABLE ap_changed`);
   const timetables = readTimetables(ctx.timetablesDir, airports, ctx.nowMs);
   const lookups = {
@@ -106,7 +109,7 @@ function keep(ctx: BuildContext, iata: string, icaoKey: string | null): void {
 }
 
 /** `idents`: the airports to aggregate (SQL), default every one with an IATA code */
-async function aggregate(ctx: BuildContext, idents?: string) {
+async function aggregate(ctx: BuildContext, legs: RoutedLegs | null, idents?: string) {
   const ref = ctx.ref;
   await loadMixTables(ctx.db, (hex) => ctx.refdata.codeBlocks.isMilitaryHex(hex), ctx.refdata.airlines.all.map((a) => a.icao));
   const tzOf = (ident: string) => ref.airport(ident)?.tz ?? null;
@@ -118,7 +121,10 @@ async function aggregate(ctx: BuildContext, idents?: string) {
     ctx.progress.done(`${out.size} airports`);
     return out;
   };
+  // the totals' counts, folded from the previous build's when it can be trusted (counts-fold.ts)
+  await prepareCounts(ctx, ctx.db, legs, FAMILY, AIRPORT_COUNTS, 'airports: totals');
   const totals = await step('totals', () => airportTotals(ctx.db, idents));
+  await saveCounts(ctx, ctx.db, legs, FAMILY, AIRPORT_COUNTS);
   const routes = await step('routes', () => airportRoutes(ctx.db, idents));
   const departures = await step(`departure boards from ${from}`, () => airportSlots(ctx.db, 'dep', from, tzOf, idents));
   const arrivals = await step(`arrival boards from ${from}`, () => airportSlots(ctx.db, 'arr', from, tzOf, idents));

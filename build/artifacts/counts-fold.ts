@@ -41,8 +41,13 @@ export interface CountTable {
 /** SQL: a view of legs `from` with the callsign as legs_routed has it, for the tables that are not routed */
 const keyedSql = (view: string, from: string) => `CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * REPLACE (upper(trim(callsign)) AS callsign) FROM ${from}`;
 const KEYED = 'counts_legs';
-/** the legs a table counts tonight */
-const sourceOf = (t: CountTable, legs: RoutedLegs) => (t.routed ? legs.view : KEYED);
+/** the legs a table counts tonight (a family without routed tables may have no routed legs) */
+function sourceOf(t: CountTable, legs: RoutedLegs | null): string {
+  if (!t.routed) return KEYED;
+  if (!legs) throw new Error(`count table ${t.name} is routed: it needs the routes step's legs`);
+  return legs.view;
+}
+const anyRouted = (tables: readonly Pick<CountTable, 'routed'>[]) => tables.some((t) => t.routed);
 
 /** SQL: the `days` column of a count table's query (the window's legs `l`) */
 export const daysColumn = (ring: number) => `${dayBitsAgg('l."day"', ring)} AS days`;
@@ -81,18 +86,21 @@ const savedMeta = (prev: string, family: string) => JSON.parse(readFileSync(meta
  * moved: every delta row, and the previous rows of the changed callsigns), folding the previous
  * build's state of `family`. null: not known, nothing made (count the window: countAll).
  */
-async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[]): Promise<Folded | null> {
+async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly CountTable[]): Promise<Folded | null> {
   const days = ctx.logDays;
   const prev = ctx.reuse;
   if (!prev || !days) return null;
+  // the routes table matters only to routed tables (a family of log-only counts saves none)
+  const routed = anyRouted(tables) ? legs : null;
+  if (anyRouted(tables) && !routed) return null;
   const routes = routesFile(prev, family);
-  if (![routes, metaFile(prev, family), ...tables.map((t) => stateFile(prev, t.name))].every((f) => existsSync(f))) return null;
+  if (![...(routed ? [routes] : []), metaFile(prev, family), ...tables.map((t) => stateFile(prev, t.name))].every((f) => existsSync(f))) return null;
   const ring = dayRing(ctx.windowLimit);
   if (tables.some((t) => t.days) && savedMeta(prev, family).day_ring !== ring) return null;
-  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${changedCallsignsSql(legs, routes)}`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${routed ? changedCallsignsSql(routed, routes) : 'SELECT NULL::VARCHAR AS callsign WHERE false'}`);
   const changed = await countRows(db, `SELECT * FROM fold_changed`);
   const isChanged = `l.callsign IN (SELECT callsign FROM fold_changed)`;
-  if (changed && tables.some((t) => t.routed)) await pickChangedCallsignLegs(db, legs);
+  if (changed && routed) await pickChangedCallsignLegs(db, routed);
   if (days.dropped.length) {
     // the dropped days as the previous build read them; an unchanged callsign's legs route the same with tonight's table
     await db.run(`CREATE OR REPLACE TEMP VIEW fold_dropped AS SELECT * FROM ${droppedLegsSql(days)}`);
@@ -103,7 +111,7 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   let negative = 0;
   for (const t of tables) {
     const keep = t.routed ? `NOT ${isChanged}` : 'true';
-    const src = sourceOf(t, legs);
+    const src = sourceOf(t, routed);
     const parts = [`SELECT * FROM (${t.counts(src, 'false', ring)})`];
     if (days.added.length) parts.push(`SELECT * FROM (${t.counts(src, `l.day IN (${added}) AND ${keep}`, ring)})`);
     // a changed callsign's legs, all of the window's, with tonight's table
@@ -153,7 +161,7 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
  * first build the longest part of the step): folded from the previous build's when it can be
  * trusted (foldCounts), else counted from the window's legs; null in the second case.
  */
-export async function prepareCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly CountTable[], label: string): Promise<Folded | null> {
+export async function prepareCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly CountTable[], label: string): Promise<Folded | null> {
   ctx.progress.start(`${label}: counts`, 0);
   await db.run(keyedSql(KEYED, 'legs'));
   const folded = await foldCounts(ctx, db, legs, family, tables);
@@ -164,22 +172,28 @@ export async function prepareCounts(ctx: BuildContext, db: DuckDBConnection, leg
 }
 
 /** the temp tables `<name>` counted from the window's legs (the full path) */
-async function countAll(db: DuckDBConnection, legs: RoutedLegs, tables: readonly CountTable[], ring: number): Promise<void> {
+async function countAll(db: DuckDBConnection, legs: RoutedLegs | null, tables: readonly CountTable[], ring: number): Promise<void> {
   for (const t of tables) await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS ${t.counts(sourceOf(t, legs), 'true', ring)}`);
 }
 
-/** save tonight's counts, the routes table and the window length in the version being built, then drop the temp tables */
-export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, family: string, tables: readonly Pick<CountTable, 'name' | 'days'>[]): Promise<void> {
+/**
+ * save tonight's counts, the routes table (when a table is routed) and the window length in the
+ * version being built, then drop the temp tables. without routed legs a routed family is not saved
+ * (its next night counts the window)
+ */
+export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly Pick<CountTable, 'name' | 'days' | 'routed'>[]): Promise<void> {
   const dir = ctx.writer.dir;
   ctx.progress.start(`${family}: saving the counts for the next night`, 0);
   // files written by hand: new files renamed into place, beside the hard-link copy or after it
   await ctx.writer.readyForFiles();
+  const save = legs !== null || !anyRouted(tables);
   for (const t of tables) {
-    await saveState(db, `SELECT *${t.days ? ` REPLACE (${bitsToBlob('days')} AS days)` : ''} FROM ${t.name}`, stateFile(dir, t.name));
+    if (save) await saveState(db, `SELECT *${t.days ? ` REPLACE (${bitsToBlob('days')} AS days)` : ''} FROM ${t.name}`, stateFile(dir, t.name));
     await db.run(`DROP TABLE ${t.name}`);
     await db.run(`DROP TABLE IF EXISTS ${t.name}_touched`);
   }
-  await saveState(db, `SELECT * FROM ${legs.table}`, routesFile(dir, family));
+  if (!save) return ctx.progress.done('not saved: no routed legs');
+  if (legs && anyRouted(tables)) await saveState(db, `SELECT * FROM ${legs.table}`, routesFile(dir, family));
   // a new file, renamed over the previous version's hard link
   const meta = metaFile(dir, family);
   const m: Meta = { window_days: ctx.windowDays, ...(tables.some((t) => t.days) ? { day_ring: dayRing(ctx.windowLimit) } : {}) };

@@ -28,7 +28,7 @@ export const AIRLINE_CS = `regexp_full_match(callsign, '[A-Z]{3}[0-9][A-Z0-9]{0,
 
 const FAMILY = 'schedules';
 /** the tables a build ends with (temp tables, then state files) */
-export const SCHEDULE_TABLES = [{ name: 'sc_keys' }, { name: 'sc_routes' }] as const;
+export const SCHEDULE_TABLES = [{ name: 'sc_keys', routed: true }, { name: 'sc_routes', routed: true }] as const;
 
 /**
  * SQL: the departures (icao, org, dst, callsign, slot, dow, ld, n = `sign`) of the routed legs `src`

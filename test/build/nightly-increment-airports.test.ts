@@ -1,5 +1,5 @@
 // a night that reuses the previous build builds only the airports whose documents can have
-// changed (build/artifacts/airports-changed.ts) and counts the alliances from the previous build's
+// changed (build/artifacts/airports-changed.ts), folds their totals' counts (airports-sql.ts) and counts the alliances from the previous build's
 // counts plus the new day minus the dropped one (build/artifacts/alliances.ts): its published tree
 // must equal, object for object, a fresh build over the same log. the window (30 days) is longer
 // than the board window (28), so the board window slides inside the log's: airports heard on the
@@ -56,7 +56,8 @@ test('an increment builds only the airports its days reach, counts the alliances
   const sim = { out: log, seed: 11, legsPerDay: 300, airframes: 2000, threads: 1 };
   await writeFastLog(world, { ...sim, start: '2025-05-01', days: 31 });
   const summaries: string[] = [];
-  const recording: Progress = { start: () => {}, tick: () => {}, done: (s) => void summaries.push(s) };
+  let step = '';
+  const recording: Progress = { start: (name) => void (step = name), tick: () => {}, done: (s) => void summaries.push(`${step}: ${s}`) };
   const run = (artifacts: string, nowMs: number) => {
     const c = parseConfig(NIGHTLY_SPECS, ['--ref', REF, '--log', log, '--artifacts', artifacts, '--bundles', '', '--no-accuracy', '--skip-log', '--window-days', '30'], {}).config;
     return runNightly(c, recording, () => {}, nowMs);
@@ -74,6 +75,8 @@ test('an increment builds only the airports its days reach, counts the alliances
   const kept = /\((\d+) unchanged, kept unbuilt\)/.exec(airportsDone);
   assert.ok(kept && Number(kept[1]) > 0, `the airports step kept some airports unbuilt: ${airportsDone}`);
   assert.ok(summaries.some((s) => /alliances \(counts of the previous build/.test(s)), `the alliances were counted from the previous build's counts: ${summaries.join(' | ')}`);
+  // the airports' totals come from the previous build's counts, the new day added and the dropped one taken away
+  assert.ok(summaries.includes('airports: totals: counts: folded: 1 days added, 1 dropped, 0 callsigns\' routes changed'), `the totals' counts were folded: ${summaries.join(' | ')}`);
   const fresh = join(tmp, 'fresh');
   await run(fresh, nowMs);
   const full = currentVersion(fresh)!;
