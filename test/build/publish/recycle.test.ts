@@ -176,3 +176,20 @@ test('without keep, or with nothing to prune, a build copies the current version
   assert.equal(b.recycled, null, 'stage without keep never takes a version over');
   assert.deepEqual(readdirSync(join(root, 'versions')).sort(), ['b1', 'b2', 'b3']);
 });
+
+test('a roll (one object written, the rest kept with keepTheRest) in a taken-over folder: the dirty kept objects are linked, the tree is exact', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
+  await publish(root, 'b1', { 'v1/x/1': 1, 'v1/x/2': 2, 'v1/x/3': 3 }, { keep: 1 });
+  await publish(root, 'b2', { 'v1/x/1': 11, 'v1/x/2': 2, 'v1/x/4': 4 }, { keep: 1 });
+  const s = stage(root, 'b3', { keep: 1 });
+  assert.equal(s.recycled, 'b1');
+  s.writer.putBytes('v1/x/2', Buffer.from(text(22)));
+  s.writer.keepTheRest();
+  s.writer.writeManifest(meta('b3'));
+  commit(root, s, 1);
+  assert.equal(s.writer.link.relinked, 2, 'x/1 (changed by b2) and x/4 (added by b2) linked from b2');
+  const files = filesOf(v(root, 'b3'));
+  assert.deepEqual(Object.keys(files).filter((f) => f.endsWith('.gz')).sort(), ['v1/x/1.gz', 'v1/x/2.gz', 'v1/x/4.gz'], 'b1\'s x/3 is gone');
+  assert.deepEqual([files['v1/x/1.gz'], files['v1/x/2.gz'], files['v1/x/4.gz']], [text(11), text(22), text(4)]);
+  for (const f of ['v1/x/1.gz', 'v1/x/4.gz']) assert.equal(ino(root, 'b3', f), ino(root, 'b2', f), `${f} is b2's file`);
+});
