@@ -1,6 +1,6 @@
 // one object's bytes on disk: gzip the JSON text and write it, the same function on the main thread
 // and in the write workers (write-worker.ts), so both paths give the same bytes.
-import { linkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, renameSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
 // most documents are a few hundred bytes: zlib's setup, not compression, is their cost, and a
@@ -25,9 +25,15 @@ export function gzipDoc(json: string | Uint8Array): Buffer {
  * link into the previous version, so write a temporary name and rename it over the link (the
  * previous version's file stays untouched); a new file is created in place, and never written
  * through a name that exists (that would be a previous version's file: the build fails instead).
+ * `aside`: the name holds a taken-over folder's own file (recycle.ts), moved there first (renaming
+ * over it would free its inode now, about 100 µs on a year's tree; the trash is removed after the
+ * commit), then the file is created.
  */
-export function writeGz(file: string, gz: Uint8Array, replace: boolean): void {
-  if (replace) {
+export function writeGz(file: string, gz: Uint8Array, replace: boolean, aside: string | null = null): void {
+  if (aside) {
+    renameSync(file, aside);
+    writeFileSync(file, gz, { flag: 'wx' });
+  } else if (replace) {
     const tmp = `${file}.tmp`;
     writeFileSync(tmp, gz);
     renameSync(tmp, file);
@@ -37,17 +43,17 @@ export function writeGz(file: string, gz: Uint8Array, replace: boolean): void {
 }
 
 /** Write `json` gzipped to `file` (writeGz) and return the gzip's length. */
-export function writeGzipped(file: string, json: string | Uint8Array, replace: boolean): number {
+export function writeGzipped(file: string, json: string | Uint8Array, replace: boolean, aside: string | null = null): number {
   const gz = gzipDoc(json);
-  writeGz(file, gz, replace);
+  writeGz(file, gz, replace, aside);
   return gz.length;
 }
 
 /**
- * Make `file` a hard link to `source` (another version's object): `replace`, a file is there (an
- * older version's, in a folder no one serves: removed first, never written through).
+ * Make `file` a hard link to `source` (another version's object). `aside`: a taken-over folder's
+ * own file is there, moved to that name first (as writeGz), never written through.
  */
-export function relink(source: string, file: string, replace: boolean): void {
-  if (replace) unlinkSync(file);
+export function relink(source: string, file: string, aside: string | null): void {
+  if (aside) renameSync(file, aside);
   linkSync(source, file);
 }

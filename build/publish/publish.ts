@@ -4,7 +4,8 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { CURRENT, VERSIONS, currentHeader, currentVersion, type Version, type VersionHeader } from '../../artifacts/tree.ts';
-import { ArtifactWriter, type WriterOptions } from './writer.ts';
+import { ArtifactWriter, TRASH, type WriterOptions } from './writer.ts';
+import { spawn } from 'node:child_process';
 
 const PARTIAL = '.partial-';
 
@@ -70,7 +71,10 @@ function alive(pid: number): boolean {
 export function stage(root: string, id: string, opts: StageOptions = {}): Staged {
   const versions = join(root, VERSIONS);
   mkdirSync(versions, { recursive: true });
-  for (const name of readdirSync(versions)) if (name.includes(PARTIAL)) rmSync(join(versions, name), { recursive: true, force: true });
+  for (const name of readdirSync(versions)) {
+    if (name.startsWith(TRASH)) removeInBackground(join(versions, name));
+    else if (name.includes(PARTIAL)) rmSync(join(versions, name), { recursive: true, force: true });
+  }
   const previous = currentVersion(root);
   const dir = join(versions, `${id}${PARTIAL}${process.pid}`);
   const recycled = previous && opts.keep !== undefined ? recyclable(root, previous.id, opts.keep) : null;
@@ -83,7 +87,7 @@ export function stage(root: string, id: string, opts: StageOptions = {}): Staged
 function olderVersions(root: string, current: string | undefined): string[] {
   const versions = join(root, VERSIONS);
   return readdirSync(versions)
-    .filter((n) => !n.includes(PARTIAL) && n !== current && statSync(join(versions, n)).isDirectory())
+    .filter((n) => !n.startsWith('.') && !n.includes(PARTIAL) && n !== current && statSync(join(versions, n)).isDirectory())
     .sort()
     .reverse();
 }
@@ -108,7 +112,20 @@ export function commit(root: string, staged: Staged, keep = 3): VersionHeader {
   const v = currentHeader(root);
   if (!v || v.id !== staged.id) throw new Error(`published ${staged.id} but ${join(root, CURRENT)} does not read back`);
   prune(root, keep);
+  if (staged.writer.trash) removeInBackground(staged.writer.trash);
   return v;
+}
+
+/**
+ * Remove a folder in a detached, low-priority process that may outlive this one: a taken-over
+ * folder's trash holds the files a night replaced, whose inodes cost ~100 µs each to free on a
+ * year's tree (README), so they are freed after the build, not during it. Leftovers are swept by the
+ * next build's stage.
+ */
+export function removeInBackground(path: string): void {
+  const rm = spawn('nice', ['-n', '19', 'rm', '-rf', path], { detached: true, stdio: 'ignore' });
+  rm.on('error', () => rmSync(path, { recursive: true, force: true }));
+  rm.unref();
 }
 
 /** Delete all but the current version and the `keep` newest others. */
@@ -134,5 +151,6 @@ export function linkReport(staged: Staged): string {
 /** Abandon a staged build (on error): the served tree is untouched. */
 export function abandon(staged: Staged): void {
   rmSync(staged.writer.dir, { recursive: true, force: true });
+  if (staged.writer.trash) removeInBackground(staged.writer.trash);
 }
 

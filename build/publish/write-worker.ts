@@ -17,6 +17,8 @@ export interface WriteBatch {
   hash: Uint8Array;
   /** 1 where the entry is no document: `docs` holds the path of a file to hard-link under the name (a recycled version's object, writer.ts) */
   link: Uint8Array;
+  /** where the file under the name is moved first ('': none; gzip-file.ts writeGz) */
+  aside: string[];
 }
 
 export type WriteReply =
@@ -57,8 +59,9 @@ parentPort!.on('message', (b: WriteBatch) => {
     for (let i = 0; i < b.files.length; i++) {
       try {
         const g = gz[i]!;
-        if (g) writeGz(b.files[i]!, g, b.replace[i] === 1);
-        else relink(b.docs[i] as string, b.files[i]!, b.replace[i] === 1);
+        const aside = b.aside[i] || null;
+        if (g) writeGz(b.files[i]!, g, b.replace[i] === 1, aside);
+        else relink(b.docs[i] as string, b.files[i]!, aside);
       } catch (e) {
         return { i, e };
       }

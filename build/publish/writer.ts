@@ -10,7 +10,7 @@
 import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { assertValid } from '../../schemas/index.ts';
 import { kindOfKey } from '../../schemas/artifact-kinds.ts';
@@ -27,6 +27,8 @@ import { validationSampler, type ValidateMode } from './validate-sample.ts';
 const TRANSFER_FROM = 4096;
 /** writes held in memory while the background hard-link copy runs before drain() waits for it */
 const MAX_WAITING = 4096;
+/** the prefix of a taken-over folder's trash, beside it in versions/ (publish.ts removes what it finds) */
+export const TRASH = '.trash-';
 
 export interface WriterOptions {
   /** threads that gzip and write the files (write-pool.ts); 0: this thread, inside put itself */
@@ -90,6 +92,12 @@ export class ArtifactWriter {
   readonly link: LinkStats = { ms: 0, waitedMs: 0, recycled: null, relinked: 0 };
   /** a taken-over folder's objects whose files are not the previous version's (recycle.ts); null: the folder holds exactly the previous version's, or nothing */
   private dirty: Dirty | null = null;
+  /**
+   * where a taken-over folder's own files go when a name is written or linked over (null: not taken
+   * over): moved, not removed, so their inodes are freed after the commit (publish.ts removes it in
+   * the background), not during the steps
+   */
+  readonly trash: string | null;
 
   /**
    * @param dir the new version directory (must not be published yet)
@@ -101,6 +109,8 @@ export class ArtifactWriter {
     private readonly previous: { dir: string; manifest: Manifest } | null,
     opts: WriterOptions = {},
   ) {
+    this.trash = opts.recycled ? join(dirname(dir), `${TRASH}${basename(dir)}`) : null;
+    if (this.trash) mkdirSync(this.trash, { recursive: true });
     if (previous && existsSync(previous.dir)) {
       mkdirSync(dirname(dir), { recursive: true });
       const t0 = Date.now();
@@ -145,6 +155,11 @@ export class ArtifactWriter {
     return this.dirty?.get(key) ?? this.previous?.manifest.objects[key] !== undefined;
   }
 
+  /** Where the taken-over folder's own file under `key` goes before the name is written or linked over; null when it has none. */
+  private asideOf(key: string): string | null {
+    return this.dirty?.get(key) ? join(this.trash!, `${key.replaceAll('/', '~')}.gz`) : null;
+  }
+
   /**
    * An object kept from the previous version: in a taken-over folder whose file under `key` is not
    * the previous version's (dirty), the previous version's file is hard-linked there (when the
@@ -152,14 +167,13 @@ export class ArtifactWriter {
    */
   private linkKept(key: string): void {
     this.write(() => {
-      const has = this.dirty?.get(key);
-      if (has === undefined) return;
+      if (!this.dirty?.has(key)) return;
       const file = join(this.dir, fileOf(key));
       const source = join(this.previous!.dir, fileOf(key));
       this.mkdirOf(file);
       this.link.relinked++;
-      if (this.pool) this.pool.addLink(key, file, source, has);
-      else relink(source, file, has);
+      if (this.pool) this.pool.addLink(key, file, source, this.asideOf(key));
+      else relink(source, file, this.asideOf(key));
     });
   }
 
@@ -271,7 +285,7 @@ export class ArtifactWriter {
       const pool = this.pool;
       this.write(() => {
         this.mkdirOf(file);
-        pool.add(key, file, json, this.has(key), true, (gz, sha256, bytes) => {
+        pool.add(key, file, json, this.has(key), this.asideOf(key), true, (gz, sha256, bytes) => {
           e.sha256 = sha256;
           e.bytes = bytes;
           e.gzip_bytes = gz;
@@ -297,7 +311,7 @@ export class ArtifactWriter {
       const pool = this.pool;
       this.write(() => {
         this.mkdirOf(file);
-        pool.add(key, file, data, this.has(key), false, (gz) => {
+        pool.add(key, file, data, this.has(key), this.asideOf(key), false, (gz) => {
           e.gzip_bytes = gz;
           this.stats.bytes += gz;
         });
@@ -310,7 +324,7 @@ export class ArtifactWriter {
       this.stats.written++;
       this.write(() => {
         this.mkdirOf(file);
-        e.gzip_bytes = writeGzipped(file, data, this.has(key));
+        e.gzip_bytes = writeGzipped(file, data, this.has(key), this.asideOf(key));
         this.stats.bytes += e.gzip_bytes;
       });
     }
@@ -353,14 +367,19 @@ export class ArtifactWriter {
   writeManifest(m: Omit<Manifest, 'objects'>): Manifest {
     this.assertFlushed('writeManifest');
     const before = this.previous?.manifest.objects ?? {};
+    const remove = (key: string) => {
+      const aside = this.asideOf(key);
+      if (aside) renameSync(join(this.dir, fileOf(key)), aside);
+      else rmSync(join(this.dir, fileOf(key)), { force: true });
+    };
     for (const key of Object.keys(before)) {
       if (!this.objects[key]) {
-        rmSync(join(this.dir, fileOf(key)), { force: true });
+        remove(key);
         this.stats.removed++;
       }
     }
     // a taken-over folder's own objects that neither version has
-    for (const [key, has] of this.dirty ?? []) if (has && !before[key] && !this.objects[key]) rmSync(join(this.dir, fileOf(key)));
+    for (const [key, has] of this.dirty ?? []) if (has && !before[key] && !this.objects[key]) remove(key);
     const manifest: Manifest = { ...m, objects: this.objects };
     assertValid('manifest', manifest, 'manifest');
     for (const [name, doc] of [[MANIFEST_FILE, manifest], [VERSION_FILE, m]] as const) {

@@ -46,6 +46,16 @@ function filesOf(dir: string): Record<string, string> {
 }
 
 const v = (root: string, id: string) => join(root, 'versions', id);
+
+/** the versions folder once the trash of a taken-over folder, removed in the background after the commit, is gone (at most 20 s) */
+async function versionsSettled(root: string): Promise<string[]> {
+  for (let i = 0; i < 200; i++) {
+    const names = readdirSync(join(root, 'versions'));
+    if (!names.some((n) => n.startsWith('.trash-'))) return names.sort();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return readdirSync(join(root, 'versions')).sort();
+}
 const ino = (root: string, id: string, file: string) => statSync(join(v(root, id), file)).ino;
 
 test('the diff of two manifests: a key is changed when its sha256 or its gzip length differs', () => {
@@ -64,7 +74,11 @@ test('the version to take over is the newest one the commit would prune, and non
   assert.equal(recyclable(root, 'b4', 0), 'b3', 'keep 0: every older version goes');
   assert.equal(recyclable(root, 'b4', 4), null, 'keep 4: the commit prunes nothing');
   mkdirSync(join(root, 'versions', 'b0.partial-1'));
-  assert.equal(recyclable(root, 'b4', 3), 'b1', 'a partial build is never taken over');
+  mkdirSync(join(root, 'versions', '.trash-b0.partial-1', 'v1'), { recursive: true });
+  assert.equal(recyclable(root, 'b4', 3), 'b1', 'a partial build or a trash is never taken over');
+  // the next build sweeps both: the partial at once, the trash in the background
+  await publish(root, 'b5', { 'v1/x/1': 1 }, { keep: 5 });
+  assert.deepEqual(await versionsSettled(root), ['b1', 'b2', 'b3', 'b4', 'b5']);
 });
 
 for (const background of [false, true]) {
@@ -79,7 +93,7 @@ for (const background of [false, true]) {
     // b3 changes x/2 again, keeps x/1, x/4 and z/deep/1, drops y/1 and adds x/5
     const s = await publish(root, 'b3', { 'v1/x/1': 1, 'v1/x/2': 222, 'v1/x/4': 4, 'v1/z/deep/1': 1, 'v1/x/5': 5 }, opts);
     assert.equal(s.recycled, 'b1');
-    assert.deepEqual(readdirSync(join(root, 'versions')).sort(), ['b2', 'b3'], 'b1 became b3; nothing left to prune');
+    assert.deepEqual(await versionsSettled(root), ['b2', 'b3'], 'b1 became b3; nothing left to prune, its replaced files removed');
     assert.deepEqual(s.writer.link.recycled?.stats, { added: 2, changed: 1, removed: 1 }, 'b1 against b2: x/4 and z/deep/1 added, x/2 changed, x/3 removed');
     assert.equal(s.writer.link.relinked, 2, 'x/4 and z/deep/1, kept by b3, linked from b2; x/2 written, x/1 and y/1 already b2\'s');
     assert.match(linkReport(s), /^build b1 taken over \(against build b2: 2 objects added, 1 changed, 1 removed; 2 of them kept tonight and linked from it\)/);
@@ -162,7 +176,7 @@ test('a build that fails after taking over an old version removes it and leaves 
   abandon(s);
   assert.equal(currentVersion(root)?.id, 'b2');
   assert.equal(filesOf(v(root, 'b2'))['v1/x/1.gz'], text(2));
-  assert.deepEqual(readdirSync(join(root, 'versions')), ['b2'], 'the taken-over version went with the failed build');
+  assert.deepEqual(await versionsSettled(root), ['b2'], 'the taken-over version went with the failed build');
   assert.ok(!existsSync(v(root, 'b1')), 'b1 is gone, as the commit would have pruned it');
 });
 
@@ -186,7 +200,10 @@ test('a roll (one object written, the rest kept with keepTheRest) in a taken-ove
   s.writer.putBytes('v1/x/2', Buffer.from(text(22)));
   s.writer.keepTheRest();
   s.writer.writeManifest(meta('b3'));
+  // b1's own files, linked over (x/1) and removed (x/3), wait in the trash: their inodes are freed after the commit
+  assert.deepEqual(filesOf(s.writer.trash!), { 'v1~x~1.gz': text(1), 'v1~x~3.gz': text(3) });
   commit(root, s, 1);
+  assert.deepEqual(await versionsSettled(root), ['b2', 'b3'], 'the trash removed in the background');
   assert.equal(s.writer.link.relinked, 2, 'x/1 (changed by b2) and x/4 (added by b2) linked from b2');
   const files = filesOf(v(root, 'b3'));
   assert.deepEqual(Object.keys(files).filter((f) => f.endsWith('.gz')).sort(), ['v1/x/1.gz', 'v1/x/2.gz', 'v1/x/4.gz'], 'b1\'s x/3 is gone');
