@@ -1,17 +1,19 @@
 // benchmark (run by hand, never a test): the airports' totals and traffic mix over a window's
 // leg ends (build/artifacts/airports-sql.ts airportTotals). Two ways, alternated within each
-// round in one process: "pairs" (the leg ends made a temp table, then DISTINCT (airport, hex),
-// (airport, day) and (airport, other) pairs counted, the way before 2026-11-26) and "one pass"
-// (the step's own airportTotals since then: one GROUP BY over the ends, distinct counts in it).
+// round in one process: "one pass" (one GROUP BY over the ends with the distinct counts in it, the
+// step's way from 2026-11-26 to 2026-11-27) and "count tables" (the step's way since: the count
+// tables of AIRPORT_COUNTS made from the window, as a first build makes them, then the totals from
+// them; a night folds those tables instead, counts-fold.ts). The way before 2026-11-26 (the ends
+// made a temp table, DISTINCT pairs counted) took 25-28 s on the year against 17-19 s for one pass (README).
 // The first round checks that both give the same totals for every airport.
-// usage: npx tsx bench/airport-totals.ts --log <dir> [--through 2025-12-31] [--runs 2] [--memory-limit 4GB]
 import './help.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { allRows, loadRefAirports, sqlString } from '../build/artifacts/duck.ts';
-import { airportTotals, loadMixTables } from '../build/artifacts/airports-sql.ts';
+import { AIRPORT_COUNTS, airportTotals, loadMixTables } from '../build/artifacts/airports-sql.ts';
+import { dayRing } from '../build/artifacts/day-bits.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const LOG = flag('log', '');
@@ -26,36 +28,39 @@ await loadRefAirports(db, refViewOf(refdata));
 await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(`${LOG}/*/legs.parquet`)}, hive_partitioning = true, hive_types = {'day': DATE}) WHERE day <= DATE ${sqlString(THROUGH)}`);
 const military = await loadMixTables(db, (hex) => refdata.codeBlocks.isMilitaryHex(hex), refdata.airlines.all.map((a) => a.icao));
 
-/** the way before 2026-11-26, as it was: the ends as a table, then DISTINCT pairs counted */
-async function pairs(db: DuckDBConnection): Promise<Map<string, unknown>> {
-  await db.run(`CREATE OR REPLACE TEMP TABLE ap_ends AS
-    SELECT e.ident, e.dep, e.other, e.hex, e.day, (m.hex IS NOT NULL) AS mil,
-      (al.icao IS NOT NULL AND substr(e.callsign, 4, 1) BETWEEN '0' AND '9') AS airline
-    FROM (SELECT org AS ident, true AS dep, dst AS other, hex, day, callsign FROM legs WHERE org IS NOT NULL AND org IS DISTINCT FROM dst
-          UNION ALL
-          SELECT dst AS ident, false AS dep, org AS other, hex, day, callsign FROM legs WHERE dst IS NOT NULL AND dst IS DISTINCT FROM org) e
-    SEMI JOIN (SELECT ident FROM ref_airports WHERE iata IS NOT NULL) i ON i.ident = e.ident
-    LEFT JOIN ap_mil m ON m.hex = e.hex
-    LEFT JOIN ap_airlines al ON al.icao = substr(e.callsign, 1, 3)`);
+/** the way from 2026-11-26 to 2026-11-27, as it was: one GROUP BY over the ends, distinct counts in it */
+async function onePass(db: DuckDBConnection): Promise<Map<string, unknown>> {
   const rows = await allRows<{ ident: string; departures: number; destinations: number; tails: number; days: number; movements: number; military: number; airline: number }>(
     db,
-    `WITH c AS (SELECT ident, count(*) FILTER (WHERE dep) AS departures, count(*) AS movements,
-                  count(*) FILTER (WHERE mil) AS military, count(*) FILTER (WHERE airline) AS airline
-                FROM ap_ends GROUP BY ident),
-          t AS (SELECT ident, count(*) AS tails FROM (SELECT DISTINCT ident, hex FROM ap_ends) GROUP BY ident),
-          d AS (SELECT ident, count(*) AS days FROM (SELECT DISTINCT ident, day FROM ap_ends) GROUP BY ident),
-          o AS (SELECT ident, count(*) AS destinations FROM (SELECT DISTINCT ident, other FROM ap_ends WHERE dep AND other IS NOT NULL) GROUP BY ident)
-     SELECT c.*, t.tails, d.days, coalesce(o.destinations, 0) AS destinations
-     FROM c JOIN t USING (ident) JOIN d USING (ident) LEFT JOIN o USING (ident)`,
+    `SELECT e.ident, count(*) FILTER (WHERE e.dep) AS departures, count(*) AS movements,
+       count(*) FILTER (WHERE m.hex IS NOT NULL) AS military,
+       count(*) FILTER (WHERE al.icao IS NOT NULL AND substr(e.callsign, 4, 1) BETWEEN '0' AND '9') AS airline,
+       count(DISTINCT e.hex) AS tails, count(DISTINCT e.day) AS days,
+       count(DISTINCT e.other) FILTER (WHERE e.dep) AS destinations
+     FROM (SELECT org AS ident, true AS dep, dst AS other, hex, day, callsign FROM legs WHERE org IS NOT NULL AND org IS DISTINCT FROM dst
+           UNION ALL
+           SELECT dst AS ident, false AS dep, org AS other, hex, day, callsign FROM legs WHERE dst IS NOT NULL AND dst IS DISTINCT FROM org) e
+     SEMI JOIN (SELECT ident FROM ref_airports WHERE iata IS NOT NULL) i ON i.ident = e.ident
+     LEFT JOIN ap_mil m ON m.hex = e.hex
+     LEFT JOIN ap_airlines al ON al.icao = substr(e.callsign, 1, 3)
+     GROUP BY e.ident`,
   );
-  await db.run(`DROP TABLE ap_ends`);
   return new Map(rows.map((r) => [r.ident, {
     totals: { departures: r.departures, destinations: r.destinations, tails: r.tails, days_observed: r.days },
     mix: { movements: r.movements, military: r.military, airline: r.airline },
   }]));
 }
 
-const ways: Record<string, (db: DuckDBConnection) => Promise<Map<string, unknown>>> = { pairs, 'one pass': (db) => airportTotals(db) };
+/** the step's way: the count tables from the window's legs (counts-fold.ts countAll: the callsigns keyed as the routes table keys them), then the totals */
+async function countTables(db: DuckDBConnection): Promise<Map<string, unknown>> {
+  await db.run(`CREATE OR REPLACE TEMP VIEW counts_legs AS SELECT * REPLACE (upper(trim(callsign)) AS callsign) FROM legs`);
+  for (const t of AIRPORT_COUNTS) await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name} AS ${t.counts('counts_legs', 'true', dayRing(366))}`);
+  const out = await airportTotals(db);
+  for (const t of AIRPORT_COUNTS) await db.run(`DROP TABLE ${t.name}`);
+  return out;
+}
+
+const ways: Record<string, (db: DuckDBConnection) => Promise<Map<string, unknown>>> = { 'one pass': onePass, 'count tables': countTables };
 const [legs] = await allRows<{ n: number }>(db, `SELECT count(*)::INTEGER AS n FROM legs`);
 console.log(`${legs!.n} legs through ${THROUGH}, ${military} military hexes; node ${process.version}, DuckDB threads 2, memory limit ${MEMORY_LIMIT}`);
 for (let round = 0; round < RUNS; round++) {
