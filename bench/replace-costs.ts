@@ -2,12 +2,14 @@
 // version folder, the operations build/publish/recycle.ts chooses between: unlinking a name whose
 // inode the current version shares (count 2 -> 1), unlinking the old version's own file (its inode
 // freed), and moving such a file to a trash folder instead (renamed; freed later, after the
-// commit). The files are picked evenly over the manifest's keys. DESTRUCTIVE: the old version
+// commit). The files are picked evenly over the manifest's keys (a later run on the same version
+// takes other files with another --offset), and each is looked up once before the timing (a cold
+// folder's first lookups would be measured, not the operation). DESTRUCTIVE: the old version
 // loses the files it touches; run it on a version you will throw away (a bench tree), never on a
 // served one, and not within minutes of another mass removal (bench/remove-later.ts).
-// usage: npx tsx bench/replace-costs.ts --old <root>/versions/<older> --current <root>/versions/<current> [--files 20000]
+// usage: npx tsx bench/replace-costs.ts --old <root>/versions/<older> --current <root>/versions/<current> [--files 20000] [--offset 0]
 import './help.ts';
-import { mkdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '../artifacts/tree.ts';
 import { fileOf } from '../artifacts/keys.ts';
@@ -17,6 +19,7 @@ import { flag, numberFlag } from './flags.ts';
 const OLD = flag('old', '');
 const CURRENT = flag('current', '');
 const FILES = numberFlag('files', 20000);
+const OFFSET = numberFlag('offset', 0);
 if (!OLD || !CURRENT) throw new Error('--old <version folder> and --current <version folder> are required');
 
 const objectsOf = (dir: string) => (JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest).objects;
@@ -28,7 +31,7 @@ for (const key in own) (current[key]?.sha256 === own[key]!.sha256 ? shared : uni
 console.log(`${OLD}: ${shared.length} objects shared with ${CURRENT}, ${unique.length} its own; node ${process.version}`);
 
 /** `n` keys spread evenly over `keys`, from offset `at` (two picks with other offsets do not meet) */
-const pick = (keys: string[], n: number, at: number) => Array.from({ length: Math.min(n, Math.floor(keys.length / 2)) }, (_, i) => keys[Math.floor((i * keys.length) / n) + at]!);
+const pick = (keys: string[], n: number, at: number) => Array.from({ length: Math.min(n, Math.floor(keys.length / 4)) }, (_, i) => keys[Math.floor((i * keys.length) / n) + 2 * OFFSET + at]!);
 const trash = join(OLD, '..', `.trash-bench-${process.pid}`);
 mkdirSync(trash, { recursive: true });
 const runs: [string, string[], (file: string, i: number) => void][] = [
@@ -37,6 +40,7 @@ const runs: [string, string[], (file: string, i: number) => void][] = [
   ['move its own file to a trash folder', pick(unique, FILES, 1), (f, i) => renameSync(f, join(trash, String(i)))],
 ];
 for (const [what, keys, op] of runs) {
+  for (const k of keys) statSync(join(OLD, fileOf(k)));
   const t0 = performance.now();
   keys.forEach((k, i) => op(join(OLD, fileOf(k)), i));
   const ms = performance.now() - t0;
