@@ -6,7 +6,9 @@
 // and writes go on beside it where this system's cp can skip what they wrote, else they wait for it)
 // and only objects whose hash changed are written (to a temporary name, then renamed over the link,
 // which leaves the previous version's file untouched). objects the build did not produce again are
-// removed at the end.
+// removed at the end. or (`recycled`) the directory is an old version the commit would prune,
+// taken over (recycle.ts): only its names whose files are not the previous version's ("dirty") are
+// written over, linked from the previous version, or removed, their old files moved to a trash.
 import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,8 +52,8 @@ export interface WriterOptions {
   copy?: typeof hardLinkCopy;
   /**
    * `dir` already holds an older published version, taken over from the prune (publish.ts): it is
-   * brought up to date with the previous version (recycle.ts) instead of copied from it, and writes
-   * wait for that
+   * checked and compared with the previous version (recycle.ts) instead of copied from it, the
+   * writes wait for that, and they bring it up to date (its dirty names written over or linked)
    */
   recycled?: boolean;
 }
