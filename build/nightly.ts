@@ -130,8 +130,8 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
 
     const buildId = newBuildId(c.artifacts, nowMs);
     // the validation sample is seeded by the clock: each night checks other documents, a night can be replayed
-    // the version the commit would prune is brought up to date with the current one (recycle.ts), or
-    // the current one hard-link copied, beside the first steps (writer.ts)
+    // the version the commit would prune is taken over and checked (recycle.ts), or the current one
+    // hard-link copied, beside the first steps (writer.ts)
     progress.start('publish: stage (the current version\'s objects, linked in the background)', 0);
     const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs, linkInBackground: true, keep: c.keep });
     progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects, ${staged.recycled ? `into build ${staged.recycled} (taken over from the prune)` : 'hard-link copied'}`);

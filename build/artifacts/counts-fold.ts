@@ -177,23 +177,23 @@ async function countAll(db: DuckDBConnection, legs: RoutedLegs | null, tables: r
 }
 
 /**
- * save tonight's counts, the routes table (when a table is routed) and the window length in the
- * version being built, then drop the temp tables. without routed legs a routed family is not saved
- * (its next night counts the window)
+ * save tonight's counts, the routes table (when a table is routed: then prepareCounts needed the
+ * routed legs too) and the window length in the version being built, then drop the temp tables
  */
 export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly Pick<CountTable, 'name' | 'days' | 'routed'>[]): Promise<void> {
   const dir = ctx.writer.dir;
   ctx.progress.start(`${family}: saving the counts for the next night`, 0);
   // files written by hand: new files renamed into place, beside the hard-link copy or after it
   await ctx.writer.readyForFiles();
-  const save = legs !== null || !anyRouted(tables);
   for (const t of tables) {
-    if (save) await saveState(db, `SELECT *${t.days ? ` REPLACE (${bitsToBlob('days')} AS days)` : ''} FROM ${t.name}`, stateFile(dir, t.name));
+    await saveState(db, `SELECT *${t.days ? ` REPLACE (${bitsToBlob('days')} AS days)` : ''} FROM ${t.name}`, stateFile(dir, t.name));
     await db.run(`DROP TABLE ${t.name}`);
     await db.run(`DROP TABLE IF EXISTS ${t.name}_touched`);
   }
-  if (!save) return ctx.progress.done('not saved: no routed legs');
-  if (legs && anyRouted(tables)) await saveState(db, `SELECT * FROM ${legs.table}`, routesFile(dir, family));
+  if (anyRouted(tables)) {
+    if (!legs) throw new Error(`the counts of ${family} are routed: saving them needs the routes step's legs`);
+    await saveState(db, `SELECT * FROM ${legs.table}`, routesFile(dir, family));
+  }
   // a new file, renamed over the previous version's hard link
   const meta = metaFile(dir, family);
   const m: Meta = { window_days: ctx.windowDays, ...(tables.some((t) => t.days) ? { day_ring: dayRing(ctx.windowLimit) } : {}) };

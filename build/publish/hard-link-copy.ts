@@ -45,8 +45,13 @@ export function copyKeepsWritten(): boolean {
 
 /** `cp -al` of the version `from` to `to` (not there yet), before the caller goes on */
 export function hardLinkCopySync(from: string, to: string): void {
-  const r = spawnSync('cp', ['-al', from, to], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`cannot hard-link ${from} to ${to}: ${r.stderr || r.error?.message}`);
+  hardLinkSync([from], to);
+}
+
+/** `cp -al sources... to` in a child process, before the caller goes on (`to`: a folder that exists, or one source's new name) */
+export function hardLinkSync(sources: string[], to: string): void {
+  const r = spawnSync('cp', ['-al', ...sources, to], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`cannot hard-link ${sources.length === 1 ? sources[0] : `(${sources.length} entries)`} to ${to}: ${r.stderr || r.error?.message}`);
 }
 
 /**

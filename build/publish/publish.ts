@@ -21,8 +21,8 @@ export interface Staged {
 export interface StageOptions extends WriterOptions {
   /**
    * the versions the commit will keep besides the current one (commit's `keep`). given, the build
-   * takes over the version that commit would prune and brings it up to date (recycle.ts) instead
-   * of hard-link copying the current one and pruning that version after
+   * takes over the version that commit would prune (recycle.ts; its writes bring it up to date)
+   * instead of hard-link copying the current one and pruning that version after
    */
   keep?: number;
 }

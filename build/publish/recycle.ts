@@ -20,12 +20,11 @@
 // a link shared with the current one.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '../../artifacts/tree.ts';
 import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
 import { tsWorker } from '../../lib/ts-worker.ts';
-import { hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
+import { hardLinkCopy, hardLinkCopySync, hardLinkSync } from './hard-link-copy.ts';
 
 /** the version to recycle cannot be trusted to hold what its manifest says */
 export class NotRecyclable extends Error {}
@@ -73,7 +72,16 @@ function objectsOf(dir: string): Objects {
 }
 
 /** the top-level folders that hold objects (v1, meta): everything else of a version is copied whole */
-const rootsOf = (...sets: Objects[]) => new Set(sets.flatMap((s) => Object.keys(s).map((k) => k.split('/')[0]!)));
+function rootsOf(...sets: Objects[]): Set<string> {
+  const roots = new Set<string>();
+  for (const s of sets) {
+    for (const key in s) {
+      const slash = key.indexOf('/');
+      roots.add(slash < 0 ? key : key.slice(0, slash));
+    }
+  }
+  return roots;
+}
 
 /**
  * Take over the old version `dir` as the start of a build from the version `from`: check it, replace
@@ -90,13 +98,10 @@ export function recycleVersion(dir: string, from: string): { dirty: Dirty; stats
   }
   const target = objectsOf(from);
   const roots = rootsOf(own, target);
-  checkNames(dir, own, roots, 'its');
+  checkNames(dir, own, roots);
   for (const name of readdirSync(dir)) if (!roots.has(name)) rmSync(join(dir, name), { recursive: true, force: true });
   const others = readdirSync(from).filter((n) => !roots.has(n));
-  if (others.length > 0) {
-    const r = spawnSync('cp', ['-al', ...others.map((n) => join(from, n)), `${dir}/`], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`cannot hard-link ${from} to ${dir}: ${r.stderr || r.error?.message}`);
-  }
+  if (others.length > 0) hardLinkSync(others.map((n) => join(from, n)), `${dir}/`);
   const d = versionDiff(own, target);
   const dirty: Dirty = new Map();
   for (const k of d.added) dirty.set(k, false);
@@ -104,8 +109,8 @@ export function recycleVersion(dir: string, from: string): { dirty: Dirty; stats
   return { dirty, stats: { added: d.added.length, changed: d.changed.length, removed: d.removed.length } };
 }
 
-/** Throws NotRecyclable unless the object folders of `dir` hold exactly one file per key of `objects` (`whose` manifest). */
-function checkNames(dir: string, objects: Objects, roots: Set<string>, whose: string): void {
+/** Throws NotRecyclable unless the object folders of `dir` hold exactly one file per key of `objects` (its manifest's). */
+function checkNames(dir: string, objects: Objects, roots: Set<string>): void {
   let files = 0;
   // names only (no Dirent per entry): an object's file ends in .gz and no key does (keys.ts), so
   // any other name is a folder of keys, and a stray file under such a name fails as a folder
@@ -114,13 +119,13 @@ function checkNames(dir: string, objects: Objects, roots: Set<string>, whose: st
     try {
       names = readdirSync(join(dir, rel));
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') throw new NotRecyclable(`${dir} holds ${rel}, which ${whose} manifest does not name`);
+      if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') throw new NotRecyclable(`${dir} holds ${rel}, which its manifest does not name`);
       throw e;
     }
     for (const name of names) {
       const path = `${rel}/${name}`;
       if (!name.endsWith('.gz')) walk(path);
-      else if (!objects[path.slice(0, -3)]) throw new NotRecyclable(`${dir} holds ${path}, which ${whose} manifest does not name`);
+      else if (!objects[path.slice(0, -3)]) throw new NotRecyclable(`${dir} holds ${path}, which its manifest does not name`);
       else files++;
     }
   };
@@ -132,7 +137,7 @@ function checkNames(dir: string, objects: Objects, roots: Set<string>, whose: st
     }
   }
   const want = Object.keys(objects).length;
-  if (files !== want) throw new NotRecyclable(`${dir} holds ${files} of the ${want} objects ${whose} manifest names`);
+  if (files !== want) throw new NotRecyclable(`${dir} holds ${files} of the ${want} objects its manifest names`);
 }
 
 /** what a recycled start gave: the dirty keys, or why the old version was emptied and the current one copied instead */
