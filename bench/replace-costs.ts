@@ -7,9 +7,10 @@
 // folder's first lookups would be measured, not the operation). DESTRUCTIVE: the old version
 // loses the files it touches; run it on a version you will throw away (a bench tree), never on a
 // served one, and not within minutes of another mass removal (bench/remove-later.ts).
-// usage: npx tsx bench/replace-costs.ts --old <root>/versions/<older> --current <root>/versions/<current> [--files 20000] [--offset 0]
+// usage: npx tsx bench/replace-costs.ts --old <root>/versions/<older> --current <root>/versions/<current> [--files 20000] [--offset 0] [--ops shared,own,move,truncate,over,recreate]
+// (shared, own and move take names away: a later build will not take that version over, recycle.ts)
 import './help.ts';
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '../artifacts/tree.ts';
 import { fileOf } from '../artifacts/keys.ts';
@@ -20,6 +21,7 @@ const OLD = flag('old', '');
 const CURRENT = flag('current', '');
 const FILES = numberFlag('files', 20000);
 const OFFSET = numberFlag('offset', 0);
+const OPS = new Set(flag('ops', 'shared,own,move,truncate,over,recreate').split(','));
 if (!OLD || !CURRENT) throw new Error('--old <version folder> and --current <version folder> are required');
 
 const objectsOf = (dir: string) => (JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest).objects;
@@ -34,16 +36,40 @@ console.log(`${OLD}: ${shared.length} objects shared with ${CURRENT}, ${unique.l
 const pick = (keys: string[], n: number, at: number) => Array.from({ length: Math.min(n, Math.floor(keys.length / 4)) }, (_, i) => keys[Math.floor((i * keys.length) / n) + 2 * OFFSET + at]!);
 const trash = join(OLD, '..', `.trash-bench-${process.pid}`);
 mkdirSync(trash, { recursive: true });
-const runs: [string, string[], (file: string, i: number) => void][] = [
-  ['unlink a shared name', pick(shared, FILES, 0), (f) => unlinkSync(f)],
-  ['unlink its own file (inode freed)', pick(unique, FILES, 0), (f) => unlinkSync(f)],
-  ['move its own file to a trash folder', pick(unique, FILES, 1), (f, i) => renameSync(f, join(trash, String(i)))],
+const bytes = new Map<string, Buffer>();
+/** open the file for writing in place, checking no other name links it */
+const openOwn = (f: string) => {
+  const fd = openSync(f, 'r+');
+  if (fstatSync(fd).nlink !== 1) throw new Error(`${f} is linked by another name`);
+  return fd;
+};
+const runs: [string, string, string[], (file: string, i: number) => void][] = [
+  ['shared', 'unlink a shared name', pick(shared, FILES, 0), (f) => unlinkSync(f)],
+  ['own', 'unlink its own file (inode freed)', pick(unique, FILES, 0), (f) => unlinkSync(f)],
+  ['move', 'move its own file to a trash folder', pick(unique, FILES, 1), (f, i) => renameSync(f, join(trash, String(i)))],
+  ['truncate', 'write its own file: truncate, write', pick(unique, FILES, 2), (f) => {
+    const fd = openOwn(f);
+    ftruncateSync(fd, 0);
+    writeSync(fd, bytes.get(f)!, 0, bytes.get(f)!.length, 0);
+    closeSync(fd);
+  }],
+  ['over', 'write its own file: write over, cut', pick(unique, FILES, 4), (f) => {
+    const fd = openOwn(f);
+    writeSync(fd, bytes.get(f)!, 0, bytes.get(f)!.length, 0);
+    ftruncateSync(fd, bytes.get(f)!.length);
+    closeSync(fd);
+  }],
+  ['recreate', 'move its own file aside, create anew', pick(unique, FILES, 3), (f, i) => {
+    renameSync(f, join(trash, `new-${i}`));
+    writeFileSync(f, bytes.get(f)!, { flag: 'wx' });
+  }],
 ];
-for (const [what, keys, op] of runs) {
-  for (const k of keys) statSync(join(OLD, fileOf(k)));
+for (const [op, what, keys, run] of runs) {
+  if (!OPS.has(op)) continue;
+  for (const k of keys) bytes.set(join(OLD, fileOf(k)), readFileSync(join(OLD, fileOf(k))));
   const t0 = performance.now();
-  keys.forEach((k, i) => op(join(OLD, fileOf(k)), i));
+  keys.forEach((k, i) => run(join(OLD, fileOf(k)), i));
   const ms = performance.now() - t0;
-  console.log(`${what.padEnd(36)} ${((ms * 1000) / keys.length).toFixed(1).padStart(6)} µs a file (${keys.length} files, ${(ms / 1000).toFixed(2)} s)`);
+  console.log(`${what.padEnd(38)} ${((ms * 1000) / keys.length).toFixed(1).padStart(6)} µs a file (${keys.length} files, ${(ms / 1000).toFixed(2)} s)`);
 }
 console.log(`the moved files are in ${trash}: remove it (and the old version) when done`);

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
-import { loadRefdata } from '../lib/reference/index.ts';
+import { loadRefdata, type Refdata } from '../lib/reference/index.ts';
 import { keys } from '../artifacts/keys.ts';
 import { airfieldOptions } from './log/airfields.ts';
 import { buildLog, type BuildLogResult } from './log/build.ts';
@@ -98,13 +98,19 @@ export interface NightlyResult {
 export async function runNightly(c: NightlyConfig, progress: Progress, say: (line: string) => void, nowMs = Date.now()): Promise<NightlyResult> {
   const release = lockRoot(c.artifacts);
   try {
-    progress.start('refdata', 0);
-    const refdata = await loadRefdata(c.ref);
-    const skippedRows = refdata.counts.reduce((n, f) => n + f.skipped, 0);
-    progress.done(`${refdata.airports.all.length} airports, ${refdata.catalog.size} catalog routes; ${skippedRows} malformed rows skipped`);
-
+    const loadRef = async () => {
+      progress.start('refdata', 0);
+      const r = await loadRefdata(c.ref);
+      const skippedRows = r.counts.reduce((n, f) => n + f.skipped, 0);
+      progress.done(`${r.airports.all.length} airports, ${r.catalog.size} catalog routes; ${skippedRows} malformed rows skipped`);
+      return r;
+    };
+    // the log step needs the reference data (airfields); without it the data is loaded after the
+    // stage, so that the check of a taken-over version (recycle.ts) starts sooner
+    let refdata: Refdata | null = null;
     let log: BuildLogResult | null = null;
     if (!c.skipLog) {
+      refdata = await loadRef();
       const select: DaySelection = c.days > 0 ? { days: c.days } : { all: true };
       log = await buildLog({ history: c.history, log: c.log, select, threads: c.threads, ...airfieldOptions(refdata.locator) }, progress);
       say(logSummary(log));
@@ -135,6 +141,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     progress.start('publish: stage (the current version\'s objects, linked in the background)', 0);
     const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs, linkInBackground: true, keep: c.keep });
     progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects, ${staged.recycled ? `into build ${staged.recycled} (taken over from the prune)` : 'hard-link copied'}`);
+    refdata ??= await loadRef();
     let result: NightlyResult;
     const duck = duckOf(c);
     const db = await openLog(c.log, { ...duck, since: windowStart ?? undefined });

@@ -3,8 +3,9 @@
 // beside it with its folders shared among COPIES child processes (hardLinkCopy). with
 // `keepWritten` the copy runs while the build writes into the same folder: `cp -n` (no-clobber)
 // skips every name the build has already written, and a name the build writes after cp linked it is
-// renamed over the link (gzip-file.ts), so either order leaves the build's file. the previous
-// version's files are never written into: a changed object is a new file renamed into place.
+// unlinked and created anew, or a new file renamed over it when cp links it again in between
+// (gzip-file.ts), so any order leaves the build's file. the previous version's files are never
+// written into: a changed object is a new file.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

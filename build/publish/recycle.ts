@@ -8,16 +8,17 @@
 // current ones by their manifests. the keys whose files differ ("dirty") are all the writer needs
 // (writer.ts): an object the build writes goes over whatever the folder holds, an object it keeps
 // is hard-linked from the current version only when dirty, and the folder's dirty objects the build
-// does not produce are removed. so nothing is linked twice, and only what changed moves. the
-// folder's own files under dirty names are moved to a trash folder, not removed: freeing an inode
-// costs ~100 µs on a year's tree against ~32 µs for the move and ~19 µs to unlink a shared link, so
-// the frees (the night's ~330 k replaced objects, once per night whatever the design) happen after
-// the commit, in the background (publish.ts). a first attempt brought the whole folder up to date
+// does not produce are removed. so nothing is linked twice, and only what changed moves. a dirty
+// name the build writes holds the folder's own file (no other version links it), which is written
+// over in place (gzip-file.ts): no inode freed or made. the folder's own files under the dirty names
+// it links or removes are moved to a trash folder, not removed: freeing an inode costs ~100 µs on a
+// year's tree against ~32 µs for the move and ~19 µs to unlink a shared link, so those frees happen
+// after the commit, in the background (publish.ts). a first attempt brought the whole folder up to date
 // before the writes (330 k objects linked by temporary name and renamed into place: 66 s, the
 // writes waiting 53 s): slower than the copy.
 // a version that does not hold what its manifest says is not recycled (NotRecyclable: the caller
-// empties it and copies as before). files are never written through: an old version's file may be
-// a link shared with the current one.
+// empties it and copies as before). a file is written through only when no other name links it
+// (its link count is 1): an old version's file may be shared with the current one or another kept version.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -75,9 +76,15 @@ function objectsOf(dir: string): Objects {
 function rootsOf(...sets: Objects[]): Set<string> {
   const roots = new Set<string>();
   for (const s of sets) {
+    // a manifest lists its keys kind by kind: a key under the last root found costs one
+    // startsWith, not a slice and a Set lookup (2.8 s for the year's two manifests)
+    let under = '\0';
     for (const key in s) {
+      if (key.startsWith(under)) continue;
       const slash = key.indexOf('/');
-      roots.add(slash < 0 ? key : key.slice(0, slash));
+      const root = slash < 0 ? key : key.slice(0, slash);
+      roots.add(root);
+      under = `${root}/`;
     }
   }
   return roots;

@@ -11,7 +11,7 @@ export interface WriteBatch {
   files: string[];
   /** the JSON text of each document */
   docs: (string | Uint8Array)[];
-  /** 1 where the file is a hard link into the previous version (write aside, then rename) */
+  /** 1 where the file is a hard link into the previous version (unlinked, then created: gzip-file.ts writeGz) */
   replace: Uint8Array;
   /** 1 where this worker hashes the document (the main thread had nothing to compare it with) */
   hash: Uint8Array;

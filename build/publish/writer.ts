@@ -4,11 +4,12 @@
 // a nightly run changes a small part of the tree, so the new version starts as a hard-link copy
 // of the previous one (hard-link-copy.ts; with `linkInBackground` it runs while the steps compute,
 // and writes go on beside it where this system's cp can skip what they wrote, else they wait for it)
-// and only objects whose hash changed are written (to a temporary name, then renamed over the link,
-// which leaves the previous version's file untouched). objects the build did not produce again are
+// and only objects whose hash changed are written (the link unlinked and a new file created, which
+// leaves the previous version's file untouched). objects the build did not produce again are
 // removed at the end. or (`recycled`) the directory is an old version the commit would prune,
 // taken over (recycle.ts): only its names whose files are not the previous version's ("dirty") are
-// written over, linked from the previous version, or removed, their old files moved to a trash.
+// written (over the folder's own file, in place), linked from the previous version, or removed,
+// the old files of the last two moved to a trash.
 import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -217,7 +218,7 @@ export class ArtifactWriter {
 
   /**
    * Wait until a file may be written into `dir` other than through put: a new file renamed into
-   * place, never one written through a name that exists (a previous version's file). At once when
+   * place, never one written through a name that exists (it may be a previous version's file). At once when
    * writes go beside the background copy (it skips what they wrote), else when the copy is done.
    * Throws when the copy failed.
    */

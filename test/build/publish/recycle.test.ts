@@ -90,8 +90,10 @@ for (const background of [false, true]) {
     writeFileSync(join(v(root, 'b1'), 'state', 'only-b1.json'), 'b1'); // a file of b1's own outside the objects
     writeFileSync(join(v(root, 'b1'), 'build-inputs.json'), 'b1');
     const b2Before = filesOf(v(root, 'b2'));
+    const b1x2 = ino(root, 'b1', 'v1/x/2.gz');
     // b3 changes x/2 again, keeps x/1, x/4 and z/deep/1, drops y/1 and adds x/5
     const s = await publish(root, 'b3', { 'v1/x/1': 1, 'v1/x/2': 222, 'v1/x/4': 4, 'v1/z/deep/1': 1, 'v1/x/5': 5 }, opts);
+    assert.equal(ino(root, 'b3', 'v1/x/2.gz'), b1x2, 'x/2, b1\'s own file (no other version links it), written over in place');
     assert.equal(s.recycled, 'b1');
     assert.deepEqual(await versionsSettled(root), ['b2', 'b3'], 'b1 became b3; nothing left to prune, its replaced files removed');
     assert.deepEqual(s.writer.link.recycled?.stats, { added: 2, changed: 1, removed: 1 }, 'b1 against b2: x/4 and z/deep/1 added, x/2 changed, x/3 removed');
@@ -112,6 +114,25 @@ for (const background of [false, true]) {
     assert.equal(files['build-inputs.json'], undefined, 'b2 had none');
     for (const f of ['v1/x/1.gz', 'v1/x/4.gz', 'v1/z/deep/1.gz']) assert.equal(ino(root, 'b3', f), ino(root, 'b2', f), `${f} is b2's file, linked`);
     assert.deepEqual(filesOf(v(root, 'b2')), b2Before, 'the previous version is untouched');
+  });
+}
+
+for (const background of [false, true]) {
+  test(`a taken-over file another kept version links is not written through: moved aside, a new file made (${background ? 'write worker' : 'this thread'})`, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
+    const opts: StageOptions = { keep: 2, ...(background ? { linkInBackground: true, workers: 1 } : {}) };
+    await publish(root, 'b1', { 'v1/x/1': 1, 'v1/x/2': 2 }, opts);
+    await publish(root, 'b2', { 'v1/x/1': 1, 'v1/x/2': 2 }, opts); // links b1's files
+    await publish(root, 'b3', { 'v1/x/1': 3, 'v1/x/2': 3 }, opts);
+    const shared = ino(root, 'b1', 'v1/x/1.gz');
+    assert.equal(ino(root, 'b2', 'v1/x/1.gz'), shared, 'b1 and b2 share x/1');
+    const s = await publish(root, 'b4', { 'v1/x/1': 4, 'v1/x/2': 3 }, opts);
+    assert.equal(s.recycled, 'b1');
+    assert.deepEqual(await versionsSettled(root), ['b2', 'b3', 'b4']);
+    assert.equal(filesOf(v(root, 'b4'))['v1/x/1.gz'], text(4));
+    assert.notEqual(ino(root, 'b4', 'v1/x/1.gz'), shared, 'a new file, not b1\'s written through');
+    assert.deepEqual(filesOf(v(root, 'b2')), { 'manifest.json': readFileSync(join(v(root, 'b2'), 'manifest.json'), 'utf8'), 'version.json': readFileSync(join(v(root, 'b2'), 'version.json'), 'utf8'), 'v1/x/1.gz': text(1), 'v1/x/2.gz': text(2) }, 'b2 still holds what it published');
+    assert.equal(ino(root, 'b4', 'v1/x/2.gz'), ino(root, 'b3', 'v1/x/2.gz'), 'x/2, kept, linked from b3');
   });
 }
 
