@@ -14,6 +14,7 @@ import { allRows, loadRefAirports, sqlString } from '../build/artifacts/duck.ts'
 import { legsRoutedSql } from '../build/artifacts/flight-routes.ts';
 import { pickChangedLegs } from '../build/artifacts/airframes.ts';
 import { flag, numberFlag } from './flags.ts';
+import { alternate } from './alternate.ts';
 
 const LOG = flag('log', '');
 const ROUTES = flag('routes', '');
@@ -31,25 +32,9 @@ await db.run(legsRoutedSql('legs_routed', 'legs'));
 await db.run(`CREATE TABLE af_changed AS SELECT DISTINCT hex FROM legs WHERE day IN (${DAYS.map((d) => `DATE ${sqlString(d)}`).join(', ')})`);
 const [changed] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af_changed`);
 
-const ways: Record<string, () => Promise<void>> = {
-  'routed, then picked': () => db.run(`CREATE OR REPLACE TEMP TABLE af_legs_a AS SELECT * FROM legs_routed WHERE hex IN (SELECT hex FROM af_changed)`).then(() => undefined),
-  'picked, then routed': () => pickChangedLegs(db, 'routes_table', 'af_legs_b'),
+const ways: Record<string, (into: string) => Promise<unknown>> = {
+  'routed, then picked': (into) => db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS SELECT * FROM legs_routed WHERE hex IN (SELECT hex FROM af_changed)`),
+  'picked, then routed': (into) => pickChangedLegs(db, 'routes_table', into),
 };
 console.log(`${changed!.n} airframes with legs on ${DAYS.join(', ')}; node ${process.version}, DuckDB threads 2, memory limit ${MEMORY_LIMIT}`);
-for (let round = 0; round < RUNS; round++) {
-  const names = Object.keys(ways);
-  if (round % 2 === 1) names.reverse();
-  const line: string[] = [];
-  for (const name of names) {
-    const t0 = performance.now();
-    await ways[name]!();
-    line.push(`${name} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  }
-  if (round === 0) {
-    const [c] = await allRows<{ a: number; b: number; diff: number }>(db, `SELECT (SELECT count(*) FROM af_legs_a) AS a, (SELECT count(*) FROM af_legs_b) AS b,
-      (SELECT count(*) FROM (SELECT * FROM af_legs_a EXCEPT ALL SELECT * FROM af_legs_b)) + (SELECT count(*) FROM (SELECT * FROM af_legs_b EXCEPT ALL SELECT * FROM af_legs_a)) AS diff`);
-    if (c!.a !== c!.b || c!.diff !== 0) throw new Error(`the two ways differ: ${JSON.stringify(c)}`);
-    line.push(`(the same ${c!.a} rows)`);
-  }
-  console.log(`round ${round + 1}: ${line.join(', ')}`);
-}
+await alternate(db, ways, RUNS);
