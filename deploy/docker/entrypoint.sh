@@ -53,16 +53,19 @@ now() {
   echo "${CONTRAIL_CLOCK:-$(date -u +%s)}"
 }
 
+# the nightly's V8 young generation (README, "The nightly build"): fewer collections of its large heap
+NIGHTLY_V8=--max-semi-space-size=64
+
 run() {
   cmd=${1:-}
   [ $# -gt 0 ] && shift
   case "$cmd" in
     serve) exec_or_run node --import tsx "$ROOT/server/main.ts" "$@" ;;
-    nightly) exec_or_run node --import tsx "$ROOT/build/nightly.ts" "$@" ;;
+    nightly) exec_or_run node $NIGHTLY_V8 --import tsx "$ROOT/build/nightly.ts" "$@" ;;
     upload) exec_or_run node --import tsx "$ROOT/build/upload/cli.ts" "$@" ;;
     publish)
       [ $# -eq 0 ] || { echo "contrail: publish takes no arguments (configure it with CONTRAIL_* variables)" >&2; return 2; }
-      node --import tsx "$ROOT/build/nightly.ts"
+      node $NIGHTLY_V8 --import tsx "$ROOT/build/nightly.ts"
       if [ -n "${CONTRAIL_S3_BUCKET:-}" ]; then node --import tsx "$ROOT/build/upload/cli.ts"; fi ;;
     *) echo "contrail: unknown command '${cmd}'" >&2; usage; return 2 ;;
   esac
