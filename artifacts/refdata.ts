@@ -103,6 +103,30 @@ export function scheduleDoc(icao: string, org: AirportRef, dst: AirportRef, s: S
   };
 }
 
+/** one route's counts as the schedules step reads them from DuckDB: the weekdays and the times already as JSON text in document form */
+export interface ScheduleTexts {
+  departures: number;
+  days: number;
+  /** the weekdays' JSON (7 numbers, no spaces) */
+  weekdays: string;
+  /** the times' JSON: {dep, flights} objects sorted by dep, no spaces (DuckDB's to_json of list_sort) */
+  times: string;
+  callsigns: ScheduleCounts['callsigns'];
+}
+
+/**
+ * The schedule document as JSON text, its weekdays and times given as JSON text: the same bytes as
+ * JSON.stringify(scheduleDoc(...)) of the parsed lists without parsing them and writing them again
+ * (they were most of a document's cost on the main thread; the callsigns need the reference data
+ * and are made here).
+ */
+export function scheduleJson(icao: string, org: AirportRef, dst: AirportRef, s: ScheduleTexts, ref: Pick<RefView, 'airline' | 'flightNumber'>, windowDays: number): string {
+  const d = scheduleDoc(icao, org, dst, { departures: s.departures, days: s.days, weekdays: [], slots: [], callsigns: s.callsigns }, ref, windowDays);
+  const head = JSON.stringify({ airline: d.airline, org: d.org, dst: d.dst, tz: d.tz, departures: d.departures, days_observed: d.days_observed });
+  const tail = JSON.stringify({ callsigns: d.callsigns, times_in: d.times_in, window_days: d.window_days, coverage: d.coverage });
+  return `${head.slice(0, -1)},"weekdays":${s.weekdays},"times":${s.times},${tail.slice(1)}`;
+}
+
 /** /v1/refdata/types/{designator}: a type spelled out, with what the network saw of it */
 export function typeDoc(t: TypeRef, observed: { airframes: number; flights: number } | null) {
   return {

@@ -11,7 +11,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { keys } from '../../artifacts/keys.ts';
-import { scheduleDoc, type ScheduleCounts } from '../../artifacts/refdata.ts';
+import { scheduleJson, type ScheduleTexts } from '../../artifacts/refdata.ts';
 import { asJson, collectOnHeapGrowth, countRows, streamRows } from './duck.ts';
 import { saveCounts } from './counts-fold.ts';
 import { prepareScheduleCounts, SCHEDULE_TABLES } from './schedule-counts.ts';
@@ -20,25 +20,27 @@ import { prepareScheduleCounts, SCHEDULE_TABLES } from './schedule-counts.ts';
 const hhmm = (slot: string) => `lpad((${slot} // 12)::VARCHAR, 2, '0') || ':' || lpad((${slot} % 12 * 5)::VARCHAR, 2, '0')`;
 
 /**
- * SQL: one row per route of sc_routes (all, or those in sc_tr) with its keys' rows (ScheduleCounts;
- * the lists unordered, scheduleDoc sorts; as JSON text, NESTED). only the times are grouped: its keys' slots, summed per
- * slot; routes and keys are matched once and then carried by an integer id.
+ * SQL: one row per route of sc_routes (all, or those in sc_tr) with its keys' rows (ScheduleTexts:
+ * the weekdays and the times as JSON text in document form, the times sorted by their 'HH:MM',
+ * which is unique in a route; the callsigns as JSON text, unordered: scheduleJson sorts them). only
+ * the times are grouped: its keys' slots, summed per slot; routes and keys are matched once and
+ * then carried by an integer id.
  */
-function scheduleRowsSql(only: boolean): string {
+export function scheduleRowsSql(only: boolean): string {
   return `
 WITH r AS (SELECT row_number() OVER ()::INTEGER AS rid, * FROM sc_routes${only ? ' SEMI JOIN sc_tr USING (icao, org, dst)' : ''}),
 k AS (SELECT r.rid, s.callsign, s.slots, s.flights, s.dep FROM sc_keys s JOIN r USING (icao, org, dst)),
 sl AS (
-  SELECT rid, list({dep: ${hhmm('v')}, flights: n}) AS slots
+  SELECT rid, list_sort(list({dep: ${hhmm('v')}, flights: n})) AS slots
   FROM (SELECT rid, v, sum(n)::INTEGER AS n FROM (SELECT rid, unnest(slots, recursive := true) FROM k) GROUP BY rid, v) GROUP BY rid),
 cs AS (SELECT rid, list({callsign: callsign, flights: flights, dep: ${hhmm('dep')}}) AS callsigns FROM k GROUP BY rid)
 SELECT r.icao, r.org, r.dst, list_sum(r.weekdays)::INTEGER AS departures, len(r.dates)::INTEGER AS days,
-  ${asJson('r.weekdays')} AS weekdays, ${asJson('sl.slots')} AS slots, ${asJson('cs.callsigns')} AS callsigns
+  ${asJson('r.weekdays')} AS weekdays, ${asJson('sl.slots')} AS times, ${asJson('cs.callsigns')} AS callsigns
 FROM r JOIN sl USING (rid) JOIN cs USING (rid)`;
 }
 
-/** the nested columns of scheduleRowsSql, as JSON text */
-const NESTED = ['weekdays', 'slots', 'callsigns'];
+/** the nested column of scheduleRowsSql parsed here (the weekdays and times stay JSON text: scheduleJson) */
+const NESTED = ['callsigns'];
 
 export async function buildSchedules(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db): Promise<void> {
   const ref = ctx.ref;
@@ -54,13 +56,13 @@ export async function buildSchedules(ctx: BuildContext, legs: RoutedLegs, db: Du
   // documents made from them late: on the year's first build its heap grew from 0.8 to 1.9 GB here,
   // the build's peak RSS (6.15 GiB; 5.31 GiB with a collection every 16 chunks)
   const collect = collectOnHeapGrowth();
-  for await (const chunk of streamRows<ScheduleCounts & { icao: string; org: string; dst: string }>(db, scheduleRowsSql(only), NESTED)) {
+  for await (const chunk of streamRows<ScheduleTexts & { icao: string; org: string; dst: string }>(db, scheduleRowsSql(only), NESTED)) {
     for (const r of chunk) {
       // iata is unique in the airport index; both ends must resolve to write a document
       const org = ref.airportByCode(r.org);
       const dst = ref.airportByCode(r.dst);
       if (!ref.airline(r.icao) || !org?.iata || !dst?.iata) continue;
-      ctx.writer.put(keys.refSchedule(r.icao, r.org, r.dst), scheduleDoc(r.icao, org, dst, r, ref, ctx.windowDays));
+      ctx.writer.putJson(keys.refSchedule(r.icao, r.org, r.dst), scheduleJson(r.icao, org, dst, r, ref, ctx.windowDays));
       n++;
     }
     ctx.progress.tick(chunk.length);
