@@ -10,11 +10,12 @@
 // usage: npx tsx bench/replace-costs.ts --old <root>/versions/<older> --current <root>/versions/<current> [--files 20000] [--offset 0] [--ops shared,own,move,truncate,over,recreate]
 // (shared, own and move take names away: a later build will not take that version over, recycle.ts)
 import './help.ts';
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '../artifacts/tree.ts';
 import { fileOf } from '../artifacts/keys.ts';
 import type { Manifest } from '../artifacts/manifest.ts';
+import { writeOver } from '../build/publish/gzip-file.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const OLD = flag('old', '');
@@ -32,32 +33,30 @@ const unique: string[] = [];
 for (const key in own) (current[key]?.sha256 === own[key]!.sha256 ? shared : unique).push(key);
 console.log(`${OLD}: ${shared.length} objects shared with ${CURRENT}, ${unique.length} its own; node ${process.version}`);
 
-/** `n` keys spread evenly over `keys`, from offset `at` (two picks with other offsets do not meet) */
-const pick = (keys: string[], n: number, at: number) => Array.from({ length: Math.min(n, Math.floor(keys.length / 4)) }, (_, i) => keys[Math.floor((i * keys.length) / n) + 2 * OFFSET + at]!);
+/** the picks a run makes (`at` 0..SLOTS-1): a run with --offset k takes the slots after those of the runs before it */
+const SLOTS = 5;
+/** `n` keys spread evenly over `keys`, from slot `at` (two picks with another slot or --offset never meet) */
+const pick = (keys: string[], n: number, at: number) => {
+  const count = Math.min(n, Math.floor(keys.length / (SLOTS * (OFFSET + 1))));
+  return Array.from({ length: count }, (_, i) => keys[Math.floor((i * keys.length) / count) + SLOTS * OFFSET + at]!);
+};
 const trash = join(OLD, '..', `.trash-bench-${process.pid}`);
 mkdirSync(trash, { recursive: true });
 const bytes = new Map<string, Buffer>();
-/** open the file for writing in place, checking no other name links it */
-const openOwn = (f: string) => {
-  const fd = openSync(f, 'r+');
-  if (fstatSync(fd).nlink !== 1) throw new Error(`${f} is linked by another name`);
-  return fd;
-};
 const runs: [string, string, string[], (file: string, i: number) => void][] = [
   ['shared', 'unlink a shared name', pick(shared, FILES, 0), (f) => unlinkSync(f)],
   ['own', 'unlink its own file (inode freed)', pick(unique, FILES, 0), (f) => unlinkSync(f)],
   ['move', 'move its own file to a trash folder', pick(unique, FILES, 1), (f, i) => renameSync(f, join(trash, String(i)))],
   ['truncate', 'write its own file: truncate, write', pick(unique, FILES, 2), (f) => {
-    const fd = openOwn(f);
+    const fd = openSync(f, 'r+');
+    if (fstatSync(fd).nlink !== 1) throw new Error(`${f} is linked by another name`);
     ftruncateSync(fd, 0);
     writeSync(fd, bytes.get(f)!, 0, bytes.get(f)!.length, 0);
     closeSync(fd);
   }],
+  // the build's own write (gzip-file.ts)
   ['over', 'write its own file: write over, cut', pick(unique, FILES, 4), (f) => {
-    const fd = openOwn(f);
-    writeSync(fd, bytes.get(f)!, 0, bytes.get(f)!.length, 0);
-    ftruncateSync(fd, bytes.get(f)!.length);
-    closeSync(fd);
+    if (!writeOver(f, bytes.get(f)!)) throw new Error(`${f} is linked by another name`);
   }],
   ['recreate', 'move its own file aside, create anew', pick(unique, FILES, 3), (f, i) => {
     renameSync(f, join(trash, `new-${i}`));

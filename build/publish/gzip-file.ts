@@ -55,7 +55,7 @@ export function writeGz(file: string, gz: Uint8Array, replace: boolean, aside: s
 }
 
 /** Write `gz` over the file `file` when it is its only name (its link count is 1) and say so; false, nothing written, when another name links it. */
-function writeOver(file: string, gz: Uint8Array): boolean {
+export function writeOver(file: string, gz: Uint8Array): boolean {
   const fd = openSync(file, 'r+');
   try {
     if (fstatSync(fd).nlink !== 1) return false;

@@ -8,8 +8,8 @@
 // leaves the previous version's file untouched). objects the build did not produce again are
 // removed at the end. or (`recycled`) the directory is an old version the commit would prune,
 // taken over (recycle.ts): only its names whose files are not the previous version's ("dirty") are
-// written (over the folder's own file, in place), linked from the previous version, or removed,
-// the old files of the last two moved to a trash.
+// written (over the folder's own file in place where no other version links it), linked from the
+// previous version, or removed; the old files a name loses are moved to a trash.
 import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
