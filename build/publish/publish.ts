@@ -138,14 +138,14 @@ export function prune(root: string, keep: number): string[] {
 
 /** How the staged version got the previous one's objects, and what that cost (after writer.flush). */
 export function linkReport(staged: Staged): string {
-  const { ms, waitedMs, recycled, relinked } = staged.writer.link;
+  const { ms, waitedMs, recycled, relinked, spared } = staged.writer.link;
   const took = `took ${(ms / 1000).toFixed(1)} s beside the steps, which waited ${(waitedMs / 1000).toFixed(1)} s for it`;
   const from = `build ${staged.previous?.id ?? '(none)'}`;
   if (!recycled) return `the hard-link copy of ${from} ${took}`;
   if (!recycled.stats) return `build ${staged.recycled} could not be recycled (${recycled.notRecyclable}): it was emptied and ${from} hard-link copied, which ${took}`;
   const r = recycled.stats;
   return `build ${staged.recycled} taken over (against ${from}: ${r.added} objects added, ${r.changed} changed, ${r.removed} removed; ` +
-    `${relinked} of them kept tonight and linked from it); its check ${took}`;
+    `${relinked} of them kept tonight and linked from it; ${spared} written into files those links set aside, not new ones); its check ${took}`;
 }
 
 /** Abandon a staged build (on error): the served tree is untouched. */

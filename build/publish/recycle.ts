@@ -10,8 +10,10 @@
 // is hard-linked from the current version only when dirty, and the folder's dirty objects the build
 // does not produce are removed. so nothing is linked twice, and only what changed moves. a dirty
 // name the build writes is written over in place where its file is the folder's own (no other
-// version links it: gzip-file.ts), so no inode is freed or made. the folder's files under the dirty
-// names it links or removes (and a shared one it writes) are moved to a trash folder, not removed: freeing an inode costs ~100 µs on a
+// version links it: gzip-file.ts), so no inode is freed or made; a name it writes whose file the
+// current version shares takes a file the links set aside (writer.ts spares), not a new one. the
+// folder's files under the dirty names it links or removes (and a shared one it writes) are moved
+// to a trash folder, not removed: freeing an inode costs ~100 µs on a
 // year's tree against ~32 µs for the move and ~19 µs to unlink a shared link, so those frees happen
 // after the commit, in the background (publish.ts). a first attempt brought the whole folder up to date
 // before the writes (330 k objects linked by temporary name and renamed into place: 66 s, the

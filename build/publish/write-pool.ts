@@ -72,17 +72,17 @@ export class WritePool {
    * A Uint8Array that alone fills its ArrayBuffer is moved to the worker, not copied: the caller
    * must not touch it again. Throws an earlier failure.
    */
-  add(key: string, file: string, json: string | Uint8Array, replace: boolean, aside: string | null, hash: boolean, done: WriteDone): void {
+  add(key: string, file: string, json: string | Uint8Array, replace: boolean, aside: string | null, spare: string | null, hash: boolean, done: WriteDone): void {
     if (typeof json !== 'string' && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength && json.buffer instanceof ArrayBuffer) this.batch.transfer.push(json.buffer);
-    this.push(key, file, json, replace, aside, hash, false, done);
+    this.push(key, file, json, replace, aside, spare, hash, false, done);
   }
 
-  /** Queue a hard link of `source` under `file` (gzip-file.ts relink): no document, nothing reported back. Throws an earlier failure. */
-  addLink(key: string, file: string, source: string, aside: string | null): void {
-    this.push(key, file, source, false, aside, false, true, () => {});
+  /** Queue a hard link of `source` under `file` (gzip-file.ts relink): no document; `done` is called once it is made. Throws an earlier failure. */
+  addLink(key: string, file: string, source: string, aside: string | null, done: () => void = () => {}): void {
+    this.push(key, file, source, false, aside, null, false, true, done);
   }
 
-  private push(key: string, file: string, doc: string | Uint8Array, replace: boolean, aside: string | null, hash: boolean, link: boolean, done: WriteDone): void {
+  private push(key: string, file: string, doc: string | Uint8Array, replace: boolean, aside: string | null, spare: string | null, hash: boolean, link: boolean, done: WriteDone): void {
     this.throwIfFailed();
     const b = this.batch;
     const i = b.files.length;
@@ -93,6 +93,7 @@ export class WritePool {
     b.hash[i] = hash ? 1 : 0;
     b.link[i] = link ? 1 : 0;
     b.aside.push(aside ?? '');
+    b.spare.push(spare ?? '');
     b.done.push(done);
     if (!link) b.bytes += doc.length;
     if (b.files.length === BATCH_DOCS || b.bytes >= BATCH_BYTES) this.send();
@@ -117,7 +118,7 @@ export class WritePool {
 
   private emptyBatch() {
     return {
-      id: 0, keys: [] as string[], files: [] as string[], docs: [] as (string | Uint8Array)[], replace: new Uint8Array(BATCH_DOCS), hash: new Uint8Array(BATCH_DOCS), link: new Uint8Array(BATCH_DOCS), aside: [] as string[],
+      id: 0, keys: [] as string[], files: [] as string[], docs: [] as (string | Uint8Array)[], replace: new Uint8Array(BATCH_DOCS), hash: new Uint8Array(BATCH_DOCS), link: new Uint8Array(BATCH_DOCS), aside: [] as string[], spare: [] as string[],
       done: [] as WriteDone[], bytes: 0, transfer: [] as ArrayBuffer[],
     };
   }
@@ -130,7 +131,7 @@ export class WritePool {
     this.sent.set(id, { keys: b.keys, done: b.done, worker: slot });
     // a worker holds the process open only while it has work: an idle pool never keeps it alive
     if (slot.inFlight++ === 0) slot.worker.ref();
-    const msg: WriteBatch = { id, files: b.files, docs: b.docs, replace: b.replace.subarray(0, b.files.length), hash: b.hash.subarray(0, b.files.length), link: b.link.subarray(0, b.files.length), aside: b.aside };
+    const msg: WriteBatch = { id, files: b.files, docs: b.docs, replace: b.replace.subarray(0, b.files.length), hash: b.hash.subarray(0, b.files.length), link: b.link.subarray(0, b.files.length), aside: b.aside, spare: b.spare };
     slot.worker.postMessage(msg, b.transfer);
   }
 

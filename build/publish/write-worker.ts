@@ -19,6 +19,8 @@ export interface WriteBatch {
   link: Uint8Array;
   /** where the file under the name is moved first ('': none; gzip-file.ts writeGz) */
   aside: string[];
+  /** a file of the folder to rename over the name and write in place ('': none; gzip-file.ts writeGz) */
+  spare: string[];
 }
 
 export type WriteReply =
@@ -60,7 +62,7 @@ parentPort!.on('message', (b: WriteBatch) => {
       try {
         const g = gz[i]!;
         const aside = b.aside[i] || null;
-        if (g) writeGz(b.files[i]!, g, b.replace[i] === 1, aside);
+        if (g) writeGz(b.files[i]!, g, b.replace[i] === 1, aside, b.spare[i] || null);
         else relink(b.docs[i] as string, b.files[i]!, aside);
       } catch (e) {
         return { i, e };

@@ -9,7 +9,8 @@
 // removed at the end. or (`recycled`) the directory is an old version the commit would prune,
 // taken over (recycle.ts): only its names whose files are not the previous version's ("dirty") are
 // written (over the folder's own file in place where no other version links it), linked from the
-// previous version, or removed; the old files a name loses are moved to a trash.
+// previous version, or removed; the old files a name loses are moved to a trash, and a written name
+// that holds no file of the folder's own takes one of those instead of a new file (spares).
 import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,6 +68,8 @@ export interface LinkStats {
   recycled: Recycled | null;
   /** objects kept from the previous version that were hard-linked into the taken-over folder (its dirty ones) */
   relinked: number;
+  /** writes to names without a file of the folder's own that took one a relink set aside (writer.ts spares) instead of a new file */
+  spared: number;
 }
 
 export interface WriterStats {
@@ -92,7 +95,7 @@ export class ArtifactWriter {
   /** the background copy still runs, or failed (copyError) */
   private copying = false;
   private copyError: Error | null = null;
-  readonly link: LinkStats = { ms: 0, waitedMs: 0, recycled: null, relinked: 0 };
+  readonly link: LinkStats = { ms: 0, waitedMs: 0, recycled: null, relinked: 0, spared: 0 };
   /** a taken-over folder's objects whose files are not the previous version's (recycle.ts); null: the folder holds exactly the previous version's, or nothing */
   private dirty: Dirty | null = null;
   /**
@@ -101,6 +104,13 @@ export class ArtifactWriter {
    * the background), not during the steps
    */
   readonly trash: string | null;
+  /**
+   * files of the taken-over folder moved to the trash off a name the build linked to the previous
+   * version's file: a later write to a name that holds none of the folder's own files renames one
+   * over it and writes it in place (gzip-file.ts writeGz), instead of creating a file while this one
+   * waits to be freed. a night writes ~200 k such names and relinks ~200 k (README)
+   */
+  private readonly spares: string[] = [];
 
   /**
    * @param dir the new version directory (must not be published yet)
@@ -175,9 +185,21 @@ export class ArtifactWriter {
       const source = join(this.previous!.dir, fileOf(key));
       this.mkdirOf(file);
       this.link.relinked++;
-      if (this.pool) this.pool.addLink(key, file, source, this.asideOf(key));
-      else relink(source, file, this.asideOf(key));
+      const aside = this.asideOf(key);
+      const spare = () => aside && this.spares.push(aside);
+      if (this.pool) this.pool.addLink(key, file, source, aside, spare);
+      else {
+        relink(source, file, aside);
+        spare();
+      }
     });
+  }
+
+  /** A spare file for a write to `key` (see spares), when the name holds none of the folder's own files; null when none is on disk yet. */
+  private spareFor(key: string): string | null {
+    const spare = this.trash && !this.asideOf(key) ? this.spares.pop() ?? null : null;
+    if (spare) this.link.spared++;
+    return spare;
   }
 
   /** Validate `doc` against the schema of its kind (schemas/artifact-kinds.ts) when sampled, then store it under `key`. */
@@ -288,7 +310,7 @@ export class ArtifactWriter {
       const pool = this.pool;
       this.write(() => {
         this.mkdirOf(file);
-        pool.add(key, file, json, this.has(key), this.asideOf(key), true, (gz, sha256, bytes) => {
+        pool.add(key, file, json, this.has(key), this.asideOf(key), this.spareFor(key), true, (gz, sha256, bytes) => {
           e.sha256 = sha256;
           e.bytes = bytes;
           e.gzip_bytes = gz;
@@ -314,7 +336,7 @@ export class ArtifactWriter {
       const pool = this.pool;
       this.write(() => {
         this.mkdirOf(file);
-        pool.add(key, file, data, this.has(key), this.asideOf(key), false, (gz) => {
+        pool.add(key, file, data, this.has(key), this.asideOf(key), this.spareFor(key), false, (gz) => {
           e.gzip_bytes = gz;
           this.stats.bytes += gz;
         });
@@ -327,7 +349,7 @@ export class ArtifactWriter {
       this.stats.written++;
       this.write(() => {
         this.mkdirOf(file);
-        e.gzip_bytes = writeGzipped(file, data, this.has(key), this.asideOf(key));
+        e.gzip_bytes = writeGzipped(file, data, this.has(key), this.asideOf(key), this.spareFor(key));
         this.stats.bytes += e.gzip_bytes;
       });
     }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { gzipDoc, writeGz } from '../../../build/publish/gzip-file.ts';
+import { mulberry32 } from '../../../lib/random.ts';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'contrail-gzip-file-'));
 const doc = (n: number) => JSON.stringify({ n, pad: 'x'.repeat(n) });
@@ -56,6 +57,21 @@ test('aside, the folder\'s own file: written over in place, cut to the new lengt
   assert.ok(!existsSync(aside), 'nothing moved aside');
 });
 
+test('aside, written over with a gzip longer than a page: exactly its bytes remain (the pages\' padding cut off)', () => {
+  const d = dir();
+  const file = join(d, 'a.gz');
+  writeFileSync(file, gzipDoc(doc(1))); // shorter than what replaces it
+  const before = statSync(file).ino;
+  const random = mulberry32(7);
+  const text = JSON.stringify({ noise: Array.from({ length: 1500 }, () => Math.floor(random() * 1e9).toString(36)) });
+  const gz = gzipDoc(text);
+  assert.ok(gz.length > 4096 && gz.length % 4096 !== 0, `the gzip (${gz.length} bytes) spans part of a second page`);
+  writeGz(file, gz, true, join(d, 'trash-a.gz'));
+  assert.equal(statSync(file).ino, before, 'the same inode');
+  assert.deepEqual(readFileSync(file), gz, 'the file holds the gzip\'s bytes, no padding after them');
+  assert.equal(read(file), text);
+});
+
 test('aside, a file another name links: moved aside, a new file made, the other name untouched', () => {
   const d = dir();
   const other = join(d, 'other-version.gz');
@@ -68,4 +84,40 @@ test('aside, a file another name links: moved aside, a new file made, the other 
   assert.equal(read(other), doc(1), 'the other version\'s file keeps its bytes');
   assert.equal(statSync(aside).ino, statSync(other).ino, 'the old link waits in the trash');
   assert.notEqual(statSync(file).ino, statSync(other).ino);
+});
+
+test('spare: a spare file of the folder is renamed over a name linked to another version and written in place; that version keeps its file', () => {
+  const d = dir();
+  const previous = join(d, 'previous.gz');
+  const file = join(d, 'a.gz');
+  const spare = join(d, 'trash-b.gz');
+  writeFileSync(previous, gzipDoc(doc(1)));
+  linkSync(previous, file);
+  writeFileSync(spare, gzipDoc(doc(3000)));
+  const spareIno = statSync(spare).ino;
+  writeGz(file, gzipDoc(doc(2)), true, null, spare);
+  assert.equal(read(file), doc(2));
+  assert.equal(statSync(file).ino, spareIno, 'the spare\'s inode, no file created');
+  assert.equal(read(previous), doc(1), 'the previous version\'s file keeps its bytes');
+  assert.equal(statSync(previous).nlink, 1, 'the name no longer links it');
+  assert.ok(!existsSync(spare), 'the spare is used up');
+});
+
+test('spare: a spare another name links is dropped again and a new file made; both other names keep their bytes', () => {
+  const d = dir();
+  const previous = join(d, 'previous.gz');
+  const file = join(d, 'a.gz');
+  const third = join(d, 'third-version.gz');
+  const spare = join(d, 'trash-b.gz');
+  writeFileSync(previous, gzipDoc(doc(1)));
+  linkSync(previous, file);
+  writeFileSync(third, gzipDoc(doc(5)));
+  linkSync(third, spare);
+  writeGz(file, gzipDoc(doc(2)), true, null, spare);
+  assert.equal(read(file), doc(2));
+  assert.notEqual(statSync(file).ino, statSync(third).ino, 'not written through the shared spare');
+  assert.equal(read(third), doc(5), 'the third version\'s file keeps its bytes');
+  assert.equal(statSync(third).nlink, 1, 'its link under the name was dropped');
+  assert.equal(read(previous), doc(1));
+  assert.ok(!existsSync(spare), 'the spare name is gone');
 });

@@ -98,7 +98,7 @@ for (const background of [false, true]) {
     assert.deepEqual(await versionsSettled(root), ['b2', 'b3'], 'b1 became b3; nothing left to prune, its replaced files removed');
     assert.deepEqual(s.writer.link.recycled?.stats, { added: 2, changed: 1, removed: 1 }, 'b1 against b2: x/4 and z/deep/1 added, x/2 changed, x/3 removed');
     assert.equal(s.writer.link.relinked, 2, 'x/4 and z/deep/1, kept by b3, linked from b2; x/2 written, x/1 and y/1 already b2\'s');
-    assert.match(linkReport(s), /^build b1 taken over \(against build b2: 2 objects added, 1 changed, 1 removed; 2 of them kept tonight and linked from it\)/);
+    assert.match(linkReport(s), /^build b1 taken over \(against build b2: 2 objects added, 1 changed, 1 removed; 2 of them kept tonight and linked from it; 0 written into files those links set aside, not new ones\)/);
     const files = filesOf(v(root, 'b3'));
     const manifest = currentVersion(root)!.manifest;
     assert.equal(manifest.build_id, 'b3');
@@ -133,6 +133,32 @@ for (const background of [false, true]) {
     assert.notEqual(ino(root, 'b4', 'v1/x/1.gz'), shared, 'a new file, not b1\'s written through');
     assert.deepEqual(filesOf(v(root, 'b2')), { 'manifest.json': readFileSync(join(v(root, 'b2'), 'manifest.json'), 'utf8'), 'version.json': readFileSync(join(v(root, 'b2'), 'version.json'), 'utf8'), 'v1/x/1.gz': text(1), 'v1/x/2.gz': text(2) }, 'b2 still holds what it published');
     assert.equal(ino(root, 'b4', 'v1/x/2.gz'), ino(root, 'b3', 'v1/x/2.gz'), 'x/2, kept, linked from b3');
+  });
+}
+
+for (const background of [false, true]) {
+  test(`a name the taken-over folder shares with the current version gets the file of a name linked from it, written in place, not a new file (${background ? 'write worker' : 'this thread'})`, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
+    const opts: StageOptions = { keep: 1, ...(background ? { linkInBackground: true, workers: 1 } : {}) };
+    await publish(root, 'b1', { 'v1/x/a': 1, 'v1/x/b': 2 }, opts);
+    await publish(root, 'b2', { 'v1/x/a': 1, 'v1/x/b': 3 }, opts); // copied: a shared with b1, b its own
+    const b1b = ino(root, 'b1', 'v1/x/b.gz');
+    const b2Before = filesOf(v(root, 'b2'));
+    const s = stage(root, 'b3', opts);
+    assert.equal(s.recycled, 'b1');
+    s.writer.putBytes('v1/x/b', Buffer.from(text(3))); // as b2: b2's file linked in, b1's b set aside
+    await s.writer.flush();
+    s.writer.putBytes('v1/x/a', Buffer.from(text(9))); // a name b1 shares with b2: written
+    await s.writer.flush();
+    s.writer.writeManifest(meta('b3'));
+    commit(root, s, 1);
+    await s.writer.close();
+    assert.equal(ino(root, 'b3', 'v1/x/a.gz'), b1b, 'a holds b1\'s old file of b, written over');
+    assert.equal(s.writer.link.spared, 1);
+    assert.equal(ino(root, 'b3', 'v1/x/b.gz'), ino(root, 'b2', 'v1/x/b.gz'), 'b is b2\'s file, linked');
+    const files = filesOf(v(root, 'b3'));
+    assert.deepEqual([files['v1/x/a.gz'], files['v1/x/b.gz']], [text(9), text(3)]);
+    assert.deepEqual(filesOf(v(root, 'b2')), b2Before, 'the previous version is untouched');
   });
 }
 
