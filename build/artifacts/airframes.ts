@@ -190,7 +190,22 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
   // year's 137,000 airframes of two days, 10.6 M legs, the same rows: 11.4-19.9 s against
   // 19.2-26.5 s in three rounds of four, 32.9 against 19.3 s in the other)
   const source = changed === null ? legs.view : 'af_legs';
-  if (changed !== null) await pickChangedLegs(db, legs.table, 'af_legs');
+  if (changed !== null) {
+    // the airframes heard before and untouched tonight: their legs in the window are the same rows.
+    // kept first: their files the taken-over folder sets aside are what its writes below take
+    // instead of new files (writer.ts spares)
+    for await (const rows of streamRows<{ hex: string; digest: string }>(db, `SELECT hex, digest FROM af_prev WHERE digest <> '${UNHEARD}' AND hex NOT IN (SELECT hex FROM af_changed)`)) {
+      for (const r of rows) {
+        seen.add(r.hex);
+        digests.push([r.hex, r.digest]);
+        keep(ctx, r.hex);
+        kept++;
+      }
+      ctx.progress.tick(rows.length);
+      await ctx.writer.drain();
+    }
+    await pickChangedLegs(db, legs.table, 'af_legs');
+  }
   for (const [lo, hi] of await hexBatches(db, source, maxLegs)) {
     for await (const chunk of streamChunks(db, airframesSql(source, lo, hi))) {
       for (const r of hexRows(chunk)) {
@@ -209,18 +224,6 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
     releaseReadChunks();
   }
   await db.run(`DROP TABLE IF EXISTS af_legs`);
-  // the airframes heard before and untouched tonight: their legs in the window are the same rows
-  if (changed !== null) {
-    for await (const rows of streamRows<{ hex: string; digest: string }>(db, `SELECT hex, digest FROM af_prev WHERE digest <> '${UNHEARD}' AND hex NOT IN (SELECT hex FROM af_changed)`)) {
-      for (const r of rows) {
-        seen.add(r.hex);
-        digests.push([r.hex, r.digest]);
-        keep(ctx, r.hex);
-        kept++;
-      }
-      ctx.progress.tick(rows.length);
-    }
-  }
   // registry rows never heard: known airframes, not seen in the window (null legs when no log is loaded)
   const noLegs: [] | null = ctx.archiveThrough === null ? null : [];
   let n = 0;
