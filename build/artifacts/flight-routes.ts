@@ -240,12 +240,14 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
       ctx.progress.tick();
       if (i % DRAIN_EVERY === DRAIN_EVERY - 1) await ctx.writer.drain();
     }
-    await ctx.writer.readyForFiles(); // files go in by hand: renamed into place, beside the hard-link copy or after it
-    writeDecisions(ctx.writer.dir, now);
-    await saveEvidence(ctx.db, ctx.writer.dir);
     ctx.writer.put(keys.routesTable(), encodeRoutesTable(table));
     ctx.writer.put(keys.lookup(), encodeLookup(ref));
     const legs = await loadRoutesTable(ctx.db, table, airports);
+    // the state files go in by hand: renamed into place, beside the hard-link copy or after it (or
+    // after the check of a taken-over folder, which a night's routes step may still wait for here)
+    await ctx.writer.readyForFiles();
+    writeDecisions(ctx.writer.dir, now);
+    await saveEvidence(ctx.db, ctx.writer.dir);
     ctx.counts.routes = table.size;
     for (const [k, n] of Object.entries(outcomes)) ctx.counts[`routes.${k}`] = n;
     if (skipped) ctx.counts['routes.review_rows_skipped'] = skipped;
