@@ -3,7 +3,8 @@
 // killed at any point leaves `current` exactly as it was; leftovers are swept by the next build.
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { CURRENT, VERSIONS, currentHeader, currentVersion, type Version, type VersionHeader } from '../../artifacts/tree.ts';
+import { CURRENT, MANIFEST_FILE, VERSIONS, currentHeader, currentVersion, type Version, type VersionHeader } from '../../artifacts/tree.ts';
+import { recycleInWorker } from './recycle.ts';
 import { ArtifactWriter, TRASH, type WriterOptions } from './writer.ts';
 import { spawn } from 'node:child_process';
 
@@ -75,11 +76,15 @@ export function stage(root: string, id: string, opts: StageOptions = {}): Staged
     if (name.startsWith(TRASH)) removeInBackground(join(versions, name));
     else if (name.includes(PARTIAL)) rmSync(join(versions, name), { recursive: true, force: true });
   }
-  const previous = currentVersion(root);
+  const current = currentHeader(root);
   const dir = join(versions, `${id}${PARTIAL}${process.pid}`);
-  const recycled = previous && opts.keep !== undefined ? recyclable(root, previous.id, opts.keep) : null;
+  const recycled = current && opts.keep !== undefined ? recyclable(root, current.id, opts.keep) : null;
   if (recycled) renameSync(join(versions, recycled), dir);
-  const writer = new ArtifactWriter(dir, previous, { ...opts, recycled: recycled !== null });
+  // the check of the taken-over folder (a worker, recycle.ts) starts before this thread reads the
+  // current manifest (4-5 s on a year's tree), which it reads too
+  const recycling = recycled && opts.linkInBackground && existsSync(join(current!.dir, MANIFEST_FILE)) ? recycleInWorker(dir, current!.dir) : undefined;
+  const previous = currentVersion(root);
+  const writer = new ArtifactWriter(dir, previous, { ...opts, recycled: recycled !== null, recycling });
   return { id, writer, previous, recycled };
 }
 

@@ -164,14 +164,22 @@ export function recycleOrCopySync(dir: string, from: string): Recycled {
   }
 }
 
-/** recycleOrCopySync with the recycling on a worker thread (recycle-worker.ts) and the copy in child processes */
-export async function recycleOrCopy(dir: string, from: string, objects: Objects): Promise<Recycled> {
-  const reply = await new Promise<RecycleReply>((resolve, reject) => {
+/** Start recycleVersion on a worker thread (recycle-worker.ts): its answer. */
+export function recycleInWorker(dir: string, from: string): Promise<RecycleReply> {
+  return new Promise<RecycleReply>((resolve, reject) => {
     const w = tsWorker(new URL('./recycle-worker.ts', import.meta.url), { workerData: { dir, from } satisfies RecycleJob });
     w.once('message', resolve);
     w.once('error', reject);
     w.once('exit', (code) => reject(new Error(`the recycling worker exited with code ${code} before it answered`)));
   });
+}
+
+/**
+ * recycleOrCopySync with the recycling on a worker thread (`started`, or started here) and the copy
+ * in child processes
+ */
+export async function recycleOrCopy(dir: string, from: string, objects: Objects, started: Promise<RecycleReply> = recycleInWorker(dir, from)): Promise<Recycled> {
+  const reply = await started;
   if (reply.ok) return { dirty: new Map(reply.keys.map((k, i) => [k, reply.has[i] === 1])), stats: reply.stats, notRecyclable: null };
   if (!reply.notRecyclable) throw new Error(reply.message);
   await rm(dir, { recursive: true, force: true });

@@ -23,7 +23,7 @@ import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
 import { relink, writeGzipped } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
 import { copyKeepsWritten, hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
-import { recycleOrCopy, recycleOrCopySync, type Dirty, type Recycled } from './recycle.ts';
+import { recycleOrCopy, recycleOrCopySync, type Dirty, type RecycleReply, type Recycled } from './recycle.ts';
 import { asBuffer } from '../../lib/bytes.ts';
 import { validationSampler, type ValidateMode } from './validate-sample.ts';
 
@@ -64,6 +64,8 @@ export interface WriterOptions {
    * writes wait for that, and they bring it up to date (its dirty names written over or linked)
    */
   recycled?: boolean;
+  /** that folder's check, when the caller started it already (publish.ts stage: before it reads the current manifest) */
+  recycling?: Promise<RecycleReply>;
 }
 
 /** the hard-link copy of the previous version: how long it took, and how long the build waited for it */
@@ -139,7 +141,7 @@ export class ArtifactWriter {
         this.waiting = writeBeside ? null : [];
         this.copying = true;
         const copy = opts.recycled
-          ? recycleOrCopy(dir, previous.dir, previous.manifest.objects).then((r) => void this.recycledWith(r))
+          ? recycleOrCopy(dir, previous.dir, previous.manifest.objects, opts.recycling).then((r) => void this.recycledWith(r))
           : (opts.copy ?? hardLinkCopy)(previous.dir, dir, previous.manifest.objects, writeBeside);
         this.linking = copy.then(() => {
           this.link.ms = Date.now() - t0;
