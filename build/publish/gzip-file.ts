@@ -26,7 +26,7 @@ export function gzipDoc(json: string | Uint8Array): Buffer {
  * hard link into the previous version: unlinked, then the file created (a temporary name renamed
  * over it when the background copy linked the name again in between, hard-link-copy.ts). `aside`:
  * the name holds a taken-over folder's own file (recycle.ts): written over in place when no other
- * name links it (writeOver; bench/replace-costs.ts on the year's tree: 20-27 µs a file the kernel
+ * name links it (writeOver; bench/replace-costs.ts on the year's tree: 22-35 µs a file the kernel
  * had not cached, against 79 µs to move it aside and create the file, whose inode is then freed
  * after the commit, ~90 µs more), else moved there first and the file created. `spare`: a
  * taken-over folder's file that no name needs any more (moved off a name the build linked to the
