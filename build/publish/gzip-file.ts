@@ -20,6 +20,13 @@ export function gzipDoc(json: string | Uint8Array): Buffer {
   return gzipSync(json, n < SMALL_DOC ? SMALL_GZIP : BIG_GZIP);
 }
 
+/** what the name a document is written to holds, and so how it is written (writeGz); none set: a new name */
+export interface WriteTarget {
+  replace?: boolean;
+  aside?: string | null;
+  spare?: string | null;
+}
+
 /**
  * Write the gzip `gz` of a document to `file` (its folder exists); a name is never written through
  * while another name links its file (that is a previous version's object). `replace`: the name is a
@@ -34,7 +41,7 @@ export function gzipDoc(json: string | Uint8Array): Buffer {
  * created for a name that held none of the folder's own (neither `aside` nor `replace` then
  * applies; a spare another name links is dropped again and the file created).
  */
-export function writeGz(file: string, gz: Uint8Array, replace: boolean, aside: string | null = null, spare: string | null = null): void {
+export function writeGz(file: string, gz: Uint8Array, { replace, aside, spare }: WriteTarget = {}): void {
   if (spare) {
     renameSync(spare, file);
     if (writeOver(file, gz)) return;
@@ -99,9 +106,9 @@ function padToPages(gz: Uint8Array): Uint8Array {
 }
 
 /** Write `json` gzipped to `file` (writeGz) and return the gzip's length. */
-export function writeGzipped(file: string, json: string | Uint8Array, replace: boolean, aside: string | null = null, spare: string | null = null): number {
+export function writeGzipped(file: string, json: string | Uint8Array, to: WriteTarget = {}): number {
   const gz = gzipDoc(json);
-  writeGz(file, gz, replace, aside, spare);
+  writeGz(file, gz, to);
   return gz.length;
 }
 

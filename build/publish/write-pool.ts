@@ -7,6 +7,7 @@ import type { Worker } from 'node:worker_threads';
 import { tsWorker } from '../../lib/ts-worker.ts';
 import { createLock } from './create-lock.ts';
 import type { WriteBatch, WriteReply } from './write-worker.ts';
+import type { WriteTarget } from './gzip-file.ts';
 
 /**
  * one write worker per core, at most two: the main thread mostly waits on DuckDB and the workers,
@@ -72,17 +73,17 @@ export class WritePool {
    * A Uint8Array that alone fills its ArrayBuffer is moved to the worker, not copied: the caller
    * must not touch it again. Throws an earlier failure.
    */
-  add(key: string, file: string, json: string | Uint8Array, replace: boolean, aside: string | null, spare: string | null, hash: boolean, done: WriteDone): void {
+  add(key: string, file: string, json: string | Uint8Array, to: WriteTarget, hash: boolean, done: WriteDone): void {
     if (typeof json !== 'string' && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength && json.buffer instanceof ArrayBuffer) this.batch.transfer.push(json.buffer);
-    this.push(key, file, json, replace, aside, spare, hash, false, done);
+    this.push(key, file, json, to, hash, false, done);
   }
 
   /** Queue a hard link of `source` under `file` (gzip-file.ts relink): no document; `done` is called once it is made. Throws an earlier failure. */
   addLink(key: string, file: string, source: string, aside: string | null, done: () => void = () => {}): void {
-    this.push(key, file, source, false, aside, null, false, true, done);
+    this.push(key, file, source, { aside }, false, true, done);
   }
 
-  private push(key: string, file: string, doc: string | Uint8Array, replace: boolean, aside: string | null, spare: string | null, hash: boolean, link: boolean, done: WriteDone): void {
+  private push(key: string, file: string, doc: string | Uint8Array, { replace, aside, spare }: WriteTarget, hash: boolean, link: boolean, done: WriteDone): void {
     this.throwIfFailed();
     const b = this.batch;
     const i = b.files.length;

@@ -62,7 +62,7 @@ parentPort!.on('message', (b: WriteBatch) => {
       try {
         const g = gz[i]!;
         const aside = b.aside[i] || null;
-        if (g) writeGz(b.files[i]!, g, b.replace[i] === 1, aside, b.spare[i] || null);
+        if (g) writeGz(b.files[i]!, g, { replace: b.replace[i] === 1, aside, spare: b.spare[i] || null });
         else relink(b.docs[i] as string, b.files[i]!, aside);
       } catch (e) {
         return { i, e };

@@ -20,7 +20,7 @@ import { assertValid } from '../../schemas/index.ts';
 import { kindOfKey } from '../../schemas/artifact-kinds.ts';
 import { assertSafeKey, fileOf } from '../../artifacts/keys.ts';
 import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
-import { relink, writeGzipped } from './gzip-file.ts';
+import { relink, writeGzipped, type WriteTarget } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
 import { copyKeepsWritten, hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
 import { recycleOrCopy, recycleOrCopySync, type Dirty, type RecycleReply, type Recycled } from './recycle.ts';
@@ -30,10 +30,11 @@ import { validationSampler, type ValidateMode } from './validate-sample.ts';
 /** texts from this length on (an airframe, a board) go to the workers as their UTF-8 bytes, moved, not copied */
 const TRANSFER_FROM = 4096;
 /**
- * writes, and bytes of their documents, held in memory while the background copy or the check of a
- * taken-over folder runs, before drain() waits for it: a night's routes (130 k documents, ~0.2 GB
- * of text) are made and hashed while the check runs, instead of the step waiting for it at the
- * first 4096 (5.5-8.6 s a night, README)
+ * writes, and the length of their documents' text, held in memory while the background copy or the
+ * check of a taken-over folder runs, before drain() waits for it: a night's routes (130 k documents,
+ * ~0.2 GB of text) are made and hashed while the check runs, not held at the first 4096 (the step
+ * still waits for the check to write its state files; what shortened that wait was starting the
+ * check sooner, publish.ts stage: README)
  */
 const MAX_WAITING = 500_000;
 const MAX_WAITING_BYTES = 256 << 20;
@@ -205,11 +206,16 @@ export class ArtifactWriter {
     });
   }
 
-  /** A spare file for a write to `key` (see spares), when the name holds none of the folder's own files; null when none is on disk yet. */
-  private spareFor(key: string): string | null {
-    const spare = this.trash && !this.asideOf(key) ? this.spares.pop() ?? null : null;
+  /**
+   * How the write of `key` goes (gzip-file.ts writeGz), decided when it is made: over a link into the
+   * previous version, over the taken-over folder's own file, or into a spare (see spares) where the
+   * name holds none of the folder's own files and one is on disk.
+   */
+  private targetOf(key: string): WriteTarget {
+    const aside = this.asideOf(key);
+    const spare = this.trash && !aside ? this.spares.pop() ?? null : null;
     if (spare) this.link.spared++;
-    return spare;
+    return { replace: this.has(key), aside, spare };
   }
 
   /** Validate `doc` against the schema of its kind (schemas/artifact-kinds.ts) when sampled, then store it under `key`. */
@@ -322,7 +328,7 @@ export class ArtifactWriter {
       const pool = this.pool;
       this.write(() => {
         this.mkdirOf(file);
-        pool.add(key, file, json, this.has(key), this.asideOf(key), this.spareFor(key), true, (gz, sha256, bytes) => {
+        pool.add(key, file, json, this.targetOf(key), true, (gz, sha256, bytes) => {
           e.sha256 = sha256;
           e.bytes = bytes;
           e.gzip_bytes = gz;
@@ -348,7 +354,7 @@ export class ArtifactWriter {
       const pool = this.pool;
       this.write(() => {
         this.mkdirOf(file);
-        pool.add(key, file, data, this.has(key), this.asideOf(key), this.spareFor(key), false, (gz) => {
+        pool.add(key, file, data, this.targetOf(key), false, (gz) => {
           e.gzip_bytes = gz;
           this.stats.bytes += gz;
         });
@@ -361,7 +367,7 @@ export class ArtifactWriter {
       this.stats.written++;
       this.write(() => {
         this.mkdirOf(file);
-        e.gzip_bytes = writeGzipped(file, data, this.has(key), this.asideOf(key), this.spareFor(key));
+        e.gzip_bytes = writeGzipped(file, data, this.targetOf(key));
         this.stats.bytes += e.gzip_bytes;
       }, bytes);
     }

@@ -17,9 +17,9 @@ const read = (file: string) => gunzipSync(readFileSync(file)).toString();
 test('a new name is created, and a name that exists is never written through without replace or aside', () => {
   const d = dir();
   const file = join(d, 'a.gz');
-  writeGz(file, gzipDoc(doc(1)), false);
+  writeGz(file, gzipDoc(doc(1)));
   assert.equal(read(file), doc(1));
-  assert.throws(() => writeGz(file, gzipDoc(doc(2)), false), /EEXIST/, 'a write over a name that exists is refused');
+  assert.throws(() => writeGz(file, gzipDoc(doc(2))), /EEXIST/, 'a write over a name that exists is refused');
   assert.equal(read(file), doc(1));
 });
 
@@ -29,7 +29,7 @@ test('replace: the hard link is unlinked and a new file made; the other name kee
   const file = join(d, 'a.gz');
   writeFileSync(previous, gzipDoc(doc(1)));
   linkSync(previous, file);
-  writeGz(file, gzipDoc(doc(2)), true);
+  writeGz(file, gzipDoc(doc(2)), { replace: true });
   assert.equal(read(file), doc(2));
   assert.equal(read(previous), doc(1), 'the previous version\'s file is untouched');
   assert.notEqual(statSync(file).ino, statSync(previous).ino);
@@ -39,7 +39,7 @@ test('replace: the hard link is unlinked and a new file made; the other name kee
 test('replace where the background copy has not linked the name yet: the file is created', () => {
   const d = dir();
   const file = join(d, 'a.gz');
-  writeGz(file, gzipDoc(doc(3)), true);
+  writeGz(file, gzipDoc(doc(3)), { replace: true });
   assert.equal(read(file), doc(3));
 });
 
@@ -50,7 +50,7 @@ test('aside, the folder\'s own file: written over in place, cut to the new lengt
   writeFileSync(file, gzipDoc(doc(5000))); // longer than what replaces it
   const before = statSync(file).ino;
   const gz = gzipDoc(doc(7));
-  writeGz(file, gz, true, aside);
+  writeGz(file, gz, { replace: true, aside });
   assert.equal(statSync(file).ino, before, 'the same inode');
   assert.equal(statSync(file).size, gz.length, 'no old bytes left after the new gzip');
   assert.equal(read(file), doc(7));
@@ -66,7 +66,7 @@ test('aside, written over with a gzip longer than a page: exactly its bytes rema
   const text = JSON.stringify({ noise: Array.from({ length: 1500 }, () => Math.floor(random() * 1e9).toString(36)) });
   const gz = gzipDoc(text);
   assert.ok(gz.length > 4096 && gz.length % 4096 !== 0, `the gzip (${gz.length} bytes) spans part of a second page`);
-  writeGz(file, gz, true, join(d, 'trash-a.gz'));
+  writeGz(file, gz, { replace: true, aside: join(d, 'trash-a.gz') });
   assert.equal(statSync(file).ino, before, 'the same inode');
   assert.deepEqual(readFileSync(file), gz, 'the file holds the gzip\'s bytes, no padding after them');
   assert.equal(read(file), text);
@@ -79,7 +79,7 @@ test('aside, a file another name links: moved aside, a new file made, the other 
   const aside = join(d, 'trash-a.gz');
   writeFileSync(other, gzipDoc(doc(1)));
   linkSync(other, file);
-  writeGz(file, gzipDoc(doc(2)), true, aside);
+  writeGz(file, gzipDoc(doc(2)), { replace: true, aside });
   assert.equal(read(file), doc(2));
   assert.equal(read(other), doc(1), 'the other version\'s file keeps its bytes');
   assert.equal(statSync(aside).ino, statSync(other).ino, 'the old link waits in the trash');
@@ -95,7 +95,7 @@ test('spare: a spare file of the folder is renamed over a name linked to another
   linkSync(previous, file);
   writeFileSync(spare, gzipDoc(doc(3000)));
   const spareIno = statSync(spare).ino;
-  writeGz(file, gzipDoc(doc(2)), true, null, spare);
+  writeGz(file, gzipDoc(doc(2)), { replace: true, spare });
   assert.equal(read(file), doc(2));
   assert.equal(statSync(file).ino, spareIno, 'the spare\'s inode, no file created');
   assert.equal(read(previous), doc(1), 'the previous version\'s file keeps its bytes');
@@ -113,7 +113,7 @@ test('spare: a spare another name links is dropped again and a new file made; bo
   linkSync(previous, file);
   writeFileSync(third, gzipDoc(doc(5)));
   linkSync(third, spare);
-  writeGz(file, gzipDoc(doc(2)), true, null, spare);
+  writeGz(file, gzipDoc(doc(2)), { replace: true, spare });
   assert.equal(read(file), doc(2));
   assert.notEqual(statSync(file).ino, statSync(third).ino, 'not written through the shared spare');
   assert.equal(read(third), doc(5), 'the third version\'s file keeps its bytes');
