@@ -25,6 +25,8 @@ const OUT = flag('out', '/tmp/schedule-counts-bench');
 if (!LOG) throw new Error('--log <flight log root> is required');
 
 const ref = await loadRefdata();
+// made first: DuckDB spills into it
+mkdirSync(OUT, { recursive: true });
 const { db, legs, close } = await openRoutedLog(LOG, refViewOf(ref), {
   routes: ROUTES || undefined, threads: Number(flag('threads', '2')), memoryLimit: flag('memory', '4GB'), since: SINCE || undefined, tempDirectory: join(OUT, 'spill'),
 });
@@ -37,7 +39,6 @@ await prepareScheduleCounts(ctx, db, legs, 'bench');
 const counted = (performance.now() - t0) / 1000;
 const [k] = await allRows<{ rows: number; entries: number; flights: number }>(db, `SELECT count(*)::INTEGER AS rows, sum(len(slots))::BIGINT AS entries, sum(flights)::BIGINT AS flights FROM sc_keys`);
 const [r] = await allRows<{ rows: number; entries: number }>(db, `SELECT count(*)::INTEGER AS rows, sum(len(dates))::BIGINT AS entries FROM sc_routes`);
-mkdirSync(OUT, { recursive: true });
 const t1 = performance.now();
 const sizes: string[] = [];
 for (const t of ['sc_keys', 'sc_routes']) {

@@ -2,7 +2,7 @@
 // lists: one row per (airline, org, dst, callsign) and one per route, not one row per count.
 //   sc_keys   (icao, org, dst, callsign)  slots: departures per 5-minute local slot, sparse
 //             [{v: 0..287, n}] ordered by v; flights (their sum) and dep (the modal slot,
-//             ties as arg_max(v, (n, v))), so a document needs no grouping of its callsigns
+//             ties to the later one), so a document needs no grouping of its callsigns
 //   sc_routes (icao, org, dst)            weekdays: departures per ISO weekday [7]; dates:
 //             departures per local date, sparse [{d: days since 1970-01-01, n}] ordered by d
 //             (days_observed is its length; kept per route, not per callsign)
@@ -10,10 +10,11 @@
 // the changed callsigns' window legs routed with tonight's routes table (+1), the dropped days'
 // legs and the changed callsigns' legs of the previous window routed with the saved table (-1):
 // exactly what the previous build counted, taken away. the delta is grouped three ways (small: a
-// few days' legs), and only the keys and routes it names are unnested, summed with it and listed
-// again (grouped by an integer id); the other rows are copied as they are. a first build is the
-// same with the whole window as the delta and nothing saved. anything unknown (no reuse, a day
-// rewritten in place, a state file missing, a count below zero) counts the window instead.
+// few days' legs) and listed per key and per route; the lists of the keys and routes it names are
+// summed with it by list functions (foldedColumns); the other rows are copied as they are. a first
+// build groups the whole window's departures the same way and lists them (listScheduleCounts).
+// anything unknown (no reuse, a day rewritten in place, a state file missing, a count below zero)
+// counts the window instead.
 import { existsSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
@@ -78,49 +79,85 @@ const ROUTE = 'icao, org, dst';
 const week = (f: (d: number) => string) => `[${[1, 2, 3, 4, 5, 6, 7].map(f).join(', ')}]::INTEGER[]`;
 
 /**
- * the temp tables sc_keys and sc_routes: the saved ones (files `prev`, or none) with `sc_delta`
- * summed in, and `sc_tr(icao, org, dst)`: the routes the delta names. Returns the number of
- * counts below zero (0 when the fold is sound).
+ * SQL columns of a saved sparse list `prev` ([{<k>, n}] ordered by k, or NULL) with the delta's
+ * entries `delta` (same shape, each k once; `ks` their keys, a column so it is not made again per
+ * entry) summed in: `kept`, the saved entries the delta does not name, and `summed`, the named
+ * ones with the delta added, those at 0 left out. list functions per row, not an unnest of every
+ * saved entry of every touched row grouped again: a night's delta names a few slots or days of a
+ * row that holds 85 slots or 187 days on average (the year's state). the saved entries are above 0
+ * (a fold with a count below zero is not saved), so only `summed` can hold one.
  */
-async function merge(db: DuckDBConnection, prev: { keys: string; routes: string } | null): Promise<number> {
+function foldedColumns(prev: string, delta: string, ks: string, k: string, type: string): string {
+  const saved = `coalesce(${prev}, []::${type})`;
+  const summed = `list_transform(${delta}, x -> {${k}: x.${k}, n: (x.n + coalesce(list_sum(list_transform(list_filter(${saved}, y -> y.${k} = x.${k}), y -> y.n)), 0))::INTEGER})`;
+  return `list_filter(${saved}, y -> NOT list_contains(${ks}, y.${k})) AS kept, list_filter(${summed}, x -> x.n <> 0) AS summed`;
+}
+/** SQL: the folded list of foldedColumns, ordered by its key again */
+const FOLDED = 'list_sort(list_concat(m.kept, m.summed))';
+/** SQL: the lowest count foldedColumns summed (NULL: none) */
+const LOW = 'list_min(list_transform(m.summed, x -> x.n))';
+const SLOTS = 'STRUCT(v SMALLINT, n INTEGER)[]';
+const DATES = 'STRUCT(d INTEGER, n INTEGER)[]';
+/** SQL: a key's modal slot from its slots list, ties to the later one (the largest n * 288 + v: a slot's number is below 288) */
+const modalSlot = (slots: string) => `(list_max(list_transform(${slots}, x -> x.n * 288 + x.v)) % 288)::SMALLINT`;
+
+/**
+ * A first build's (or a recount's) sc_keys and sc_routes: `sc_delta` holds the whole window,
+ * grouped already (one row per key and slot, per route and weekday, per route and date), so its
+ * rows are listed as they are.
+ */
+export async function listScheduleCounts(db: DuckDBConnection): Promise<void> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE sc_keys AS
+SELECT *, ${modalSlot('slots')} AS dep FROM (
+  SELECT ${KEY}, list_sort(list({v: v::SMALLINT, n: n})) AS slots, sum(n)::INTEGER AS flights FROM sc_delta WHERE k = 0 AND n <> 0 GROUP BY ${KEY})`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE sc_routes AS
+SELECT ${ROUTE}, ${week((d) => `coalesce(sum(n) FILTER (WHERE k = 1 AND v = ${d}), 0)`)} AS weekdays,
+  list_sort(list({d: v, n: n}) FILTER (WHERE k = 2 AND n <> 0)) AS dates
+FROM sc_delta WHERE k > 0 GROUP BY ${ROUTE} HAVING sum(n) FILTER (WHERE k = 1) > 0`);
+  await db.run(`DROP TABLE sc_delta`);
+}
+
+/**
+ * A night's sc_keys and sc_routes: the saved ones (files `prev`) with `sc_delta` summed in, and
+ * `sc_tr(icao, org, dst)`: the routes the delta names. Returns the number of counts below zero (0
+ * when the fold is sound).
+ */
+export async function mergeScheduleCounts(db: DuckDBConnection, prev: { keys: string; routes: string }): Promise<number> {
   await db.run(`CREATE OR REPLACE TEMP TABLE sc_tk AS SELECT ${KEY}, row_number() OVER ()::INTEGER AS kid FROM (SELECT DISTINCT ${KEY} FROM sc_delta WHERE k = 0)`);
   await db.run(`CREATE OR REPLACE TEMP TABLE sc_tr AS SELECT ${ROUTE}, row_number() OVER ()::INTEGER AS rid FROM (SELECT DISTINCT ${ROUTE} FROM sc_delta)`);
-  // with nothing saved the delta is grouped already: one row per (key, slot) and (route, date)
-  const pk = prev ? `read_parquet(${sqlString(prev.keys)})` : '';
-  const pr = prev ? `read_parquet(${sqlString(prev.routes)})` : '';
-  // per touched key: its saved slots and the delta's, summed per slot, listed again (list_sort of
-  // the list, not list(... ORDER BY v): an ordered aggregate was 5x slower)
+  const pk = `read_parquet(${sqlString(prev.keys)})`;
+  const pr = `read_parquet(${sqlString(prev.routes)})`;
+  // per touched key: its saved slots with the delta's summed in; flights the saved sum plus the delta's
   await db.run(`CREATE OR REPLACE TEMP TABLE sc_keys_moved AS
-WITH e AS (
-  ${prev ? `SELECT kid, s.v AS v, s.n AS n FROM (SELECT t.kid, unnest(p.slots) AS s FROM ${pk} p JOIN sc_tk t USING (${KEY})) UNION ALL` : ''}
-  SELECT t.kid, d.v, d.n FROM sc_delta d JOIN sc_tk t USING (${KEY}) WHERE d.k = 0),
-g AS (${prev ? 'SELECT kid, v, sum(n)::INTEGER AS n FROM e GROUP BY kid, v HAVING sum(n) <> 0' : 'SELECT * FROM e WHERE n <> 0'})
-SELECT t.icao, t.org, t.dst, t.callsign, l.slots, l.flights, l.dep, l.low FROM (
-  SELECT kid, list_sort(list({v: v::SMALLINT, n: n})) AS slots, sum(n)::INTEGER AS flights, arg_max(v, (n, v))::SMALLINT AS dep, min(n) AS low
-  FROM g GROUP BY kid) l JOIN sc_tk t USING (kid)`);
+WITH dk AS (
+  SELECT t.kid, list({v: d.v::SMALLINT, n: d.n}) AS dl, list(d.v::SMALLINT) AS ks, sum(d.n) AS dn
+  FROM sc_delta d JOIN sc_tk t USING (${KEY}) WHERE d.k = 0 GROUP BY t.kid),
+m AS (SELECT dk.kid, coalesce(p.flights, 0) + dk.dn AS flights, ${foldedColumns('p.slots', 'dk.dl', 'dk.ks', 'v', SLOTS)}
+  FROM dk JOIN sc_tk t USING (kid) LEFT JOIN ${pk} p USING (${KEY})),
+f AS (SELECT m.kid, ${FOLDED} AS slots, m.flights::INTEGER AS flights, ${LOW} AS low FROM m)
+SELECT t.icao, t.org, t.dst, t.callsign, f.slots, f.flights, ${modalSlot('f.slots')} AS dep, f.low
+FROM f JOIN sc_tk t USING (kid) WHERE len(f.slots) > 0`);
   // per touched route: weekdays added up, dates as the keys' slots
   await db.run(`CREATE OR REPLACE TEMP TABLE sc_routes_moved AS
-WITH w AS (
-  SELECT t.rid, ${week((d) => `coalesce(sum(d.n) FILTER (WHERE d.v = ${d}), 0)`)} AS w
-  FROM sc_delta d JOIN sc_tr t USING (${ROUTE}) WHERE d.k = 1 GROUP BY t.rid),
-${prev ? `pw AS (SELECT t.rid, p.weekdays FROM ${pr} p JOIN sc_tr t USING (${ROUTE})),` : ''}
-e AS (
-  ${prev ? `SELECT rid, s.d AS v, s.n AS n FROM (SELECT t.rid, unnest(p.dates) AS s FROM ${pr} p JOIN sc_tr t USING (${ROUTE})) UNION ALL` : ''}
-  SELECT t.rid, d.v, d.n FROM sc_delta d JOIN sc_tr t USING (${ROUTE}) WHERE d.k = 2),
-g AS (${prev ? 'SELECT rid, v, sum(n)::INTEGER AS n FROM e GROUP BY rid, v HAVING sum(n) <> 0' : 'SELECT * FROM e WHERE n <> 0'}),
-dl AS (SELECT rid, list_sort(list({d: v, n: n})) AS dates, min(n) AS low FROM g GROUP BY rid)
-SELECT t.icao, t.org, t.dst, ${week((d) => `${prev ? `coalesce(pw.weekdays[${d}], 0)` : '0'} + coalesce(w.w[${d}], 0)`)} AS weekdays, dl.dates, dl.low
-FROM sc_tr t LEFT JOIN w USING (rid) ${prev ? 'LEFT JOIN pw USING (rid)' : ''} LEFT JOIN dl USING (rid)`);
+WITH dr AS (
+  SELECT t.rid, ${week((d) => `coalesce(sum(d.n) FILTER (WHERE d.k = 1 AND d.v = ${d}), 0)`)} AS w,
+    coalesce(list({d: d.v, n: d.n}) FILTER (WHERE d.k = 2), []) AS dl, coalesce(list(d.v) FILTER (WHERE d.k = 2), []) AS ks
+  FROM sc_delta d JOIN sc_tr t USING (${ROUTE}) WHERE d.k > 0 GROUP BY t.rid),
+m AS (
+  SELECT t.rid, ${week((d) => `coalesce(p.weekdays[${d}], 0) + coalesce(dr.w[${d}], 0)`)} AS weekdays, ${foldedColumns('p.dates', 'dr.dl', 'dr.ks', 'd', DATES)}
+  FROM sc_tr t LEFT JOIN dr USING (rid) LEFT JOIN ${pr} p USING (${ROUTE}))
+SELECT t.icao, t.org, t.dst, m.weekdays, CASE WHEN len(m.kept) + len(m.summed) > 0 THEN ${FOLDED} END AS dates, ${LOW} AS low
+FROM sc_tr t JOIN m USING (rid)`);
   // a count below zero, or a route with departures and no dates (or the reverse): not what the saved counts made
   const bad =
     (await countRows(db, `SELECT * FROM sc_keys_moved WHERE low < 0`)) +
     (await countRows(db, `SELECT * FROM sc_routes_moved WHERE low < 0 OR list_min(weekdays) < 0 OR (list_sum(weekdays) > 0) <> (dates IS NOT NULL)`));
   await db.run(`CREATE OR REPLACE TEMP TABLE sc_keys AS
-${prev ? `SELECT ${KEY}, slots, flights, dep FROM ${pk} ANTI JOIN sc_tk USING (${KEY}) UNION ALL` : ''}
-SELECT ${KEY}, slots, flights, dep FROM sc_keys_moved`);
+SELECT ${KEY}, slots, flights, dep FROM ${pk} ANTI JOIN sc_tk USING (${KEY})
+UNION ALL SELECT ${KEY}, slots, flights, dep FROM sc_keys_moved`);
   await db.run(`CREATE OR REPLACE TEMP TABLE sc_routes AS
-${prev ? `SELECT ${ROUTE}, weekdays, dates FROM ${pr} ANTI JOIN sc_tr USING (${ROUTE}) UNION ALL` : ''}
-SELECT ${ROUTE}, weekdays, dates FROM sc_routes_moved WHERE list_sum(weekdays) > 0`);
+SELECT ${ROUTE}, weekdays, dates FROM ${pr} ANTI JOIN sc_tr USING (${ROUTE})
+UNION ALL SELECT ${ROUTE}, weekdays, dates FROM sc_routes_moved WHERE list_sum(weekdays) > 0`);
   for (const t of ['sc_tk', 'sc_keys_moved', 'sc_routes_moved', 'sc_delta']) await db.run(`DROP TABLE ${t}`);
   return bad;
 }
@@ -172,14 +209,13 @@ export async function prepareScheduleCounts(ctx: BuildContext, db: DuckDBConnect
   const fold = await foldParts(ctx, db, legs);
   if (fold) {
     await groupDelta(db, fold.parts);
-    const bad = await merge(db, { keys: stateFile(fold.prev, 'sc_keys'), routes: stateFile(fold.prev, 'sc_routes') });
+    const bad = await mergeScheduleCounts(db, { keys: stateFile(fold.prev, 'sc_keys'), routes: stateFile(fold.prev, 'sc_routes') });
     if (bad === 0) folded = { line: fold.line, sameWindow: savedWindow(fold.prev, FAMILY) === ctx.windowDays };
   }
   await dropFoldTables(db);
   if (!folded) {
     await groupDelta(db, [departuresSql(legs.view, 'true', 1)]);
-    await merge(db, null);
-    await db.run(`DROP TABLE sc_tr`);
+    await listScheduleCounts(db);
   }
   ctx.progress.done(folded === null ? 'counted from the window\'s legs' : `folded: ${folded.line}`);
   return folded;
