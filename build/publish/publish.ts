@@ -83,6 +83,8 @@ export function stage(root: string, id: string, opts: StageOptions = {}): Staged
   // the check of the taken-over folder (a worker, recycle.ts) starts before this thread reads the
   // current manifest (4-5 s on a year's tree), which it reads too
   const recycling = recycled && opts.linkInBackground && existsSync(join(current!.dir, MANIFEST_FILE)) ? recycleInWorker(dir, current!.dir) : undefined;
+  // the writer awaits it; should it not (the current version unreadable after all), a failed check must not end the process unhandled
+  void recycling?.catch(() => {});
   const previous = currentVersion(root);
   const writer = new ArtifactWriter(dir, previous, { ...opts, recycled: recycled !== null, recycling });
   return { id, writer, previous, recycled };

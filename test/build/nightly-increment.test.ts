@@ -12,6 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { parseConfig } from '../../lib/cli.ts';
 import { NIGHTLY_SPECS, runNightly } from '../../build/nightly.ts';
 import type { Progress } from '../../build/progress.ts';
@@ -109,8 +110,7 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   assert.deepEqual(differ, []);
   // and the counts it saved for the next night are the fresh build's, row for row: a fold that
   // published the right documents but saved other counts would go wrong a night later
-  const { DuckDBInstance: Duck } = await import('@duckdb/node-api');
-  const cmp = await (await Duck.create(':memory:')).connect();
+  const cmp = await (await DuckDBInstance.create(':memory:')).connect();
   const tables = readdirSync(join(full.dir, 'state')).filter((f) => f.endsWith('.parquet')).sort();
   assert.deepEqual(readdirSync(join(night.dir, 'state')).filter((f) => f.endsWith('.parquet')).sort(), tables);
   for (const f of ['sc_keys.parquet', 'sc_routes.parquet', 'al_routes.parquet', 'ap_ends.parquet']) assert.ok(tables.includes(f), `state/${f} saved`);
@@ -140,7 +140,6 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   assert.ok(Number(restricted[1]) < heard.size, `${restricted[1]} aggregated of ${heard.size} heard`);
 
   // a day rewritten in place (late traces): its earlier legs are gone, so every airframe is aggregated
-  const { DuckDBInstance } = await import('@duckdb/node-api');
   const db = await (await DuckDBInstance.create(':memory:')).connect();
   const file = dayFile(log, '2025-06-05');
   await db.run(`COPY (SELECT * FROM read_parquet('${file}') OFFSET 1) TO '${file}.new' (FORMAT parquet)`);
