@@ -152,7 +152,8 @@ export function linkReport(staged: Staged): string {
   if (!recycled.stats) return `build ${staged.recycled} could not be recycled (${recycled.notRecyclable}): it was emptied and ${from} hard-link copied, which ${took}`;
   const r = recycled.stats;
   return `build ${staged.recycled} taken over (against ${from}: ${r.added} objects added, ${r.changed} changed, ${r.removed} removed; ` +
-    `${relinked} of them kept tonight and linked from it; ${spared} written into files those links set aside, not new ones); its check ${took}`;
+    `${relinked} of them kept tonight and linked from it; ${spared} written into files those links set aside, not new ones); ` +
+    `its check (${r.walked ? 'no intact seal: every name walked' : 'its names sealed, not walked'}) ${took}`;
 }
 
 /** Abandon a staged build (on error): the served tree is untouched. */

@@ -23,6 +23,7 @@ import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
 import { relink, writeGzipped, type WriteTarget } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
 import { copyKeepsWritten, hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
+import { ObjectFolders, removeEmptied, sealNames } from './names-seal.ts';
 import { recycleOrCopy, recycleOrCopySync, type Dirty, type RecycleReply, type Recycled } from './recycle.ts';
 import { asBuffer } from '../../lib/bytes.ts';
 import { validationSampler, type ValidateMode } from './validate-sample.ts';
@@ -96,6 +97,10 @@ export class ArtifactWriter {
   readonly objects: Record<string, ObjectEntry> = {};
   readonly stats: WriterStats = { objects: 0, written: 0, linked: 0, removed: 0, bytes: 0 };
   private readonly dirs = new Set<string>();
+  /** the folders the objects are in, for the seal on the version's names (names-seal.ts) */
+  private readonly folders = new ObjectFolders();
+  /** whether writeManifest sealed the version's names (names-seal.ts) */
+  sealed = false;
   private readonly pool: WritePool | null;
   private readonly sampled: (kind: string, key: string) => boolean;
   /** the writes that wait for the background copy (null when none wait: no copy, or cp skips what they wrote) */
@@ -375,6 +380,7 @@ export class ArtifactWriter {
 
   private entry(key: string, e: ObjectEntry): void {
     this.objects[key] = e;
+    this.folders.add(key);
     this.stats.objects++;
     this.stats.bytes += e.gzip_bytes;
   }
@@ -398,22 +404,25 @@ export class ArtifactWriter {
   keepTheRest(): void {
     for (const [key, entry] of Object.entries(this.previous?.manifest.objects ?? {})) {
       if (this.objects[key]) continue;
-      this.objects[key] = entry;
-      this.stats.objects++;
+      this.entry(key, entry);
       this.stats.linked++;
-      this.stats.bytes += entry.gzip_bytes;
       this.linkKept(key);
     }
   }
 
-  /** Remove objects of the previous version this build did not produce, then write the manifest. */
+  /**
+   * Remove objects of the previous version this build did not produce (and the folders that leaves
+   * empty), then write the manifest, then seal the version's names (names-seal.ts).
+   */
   writeManifest(m: Omit<Manifest, 'objects'>): Manifest {
     this.assertFlushed('writeManifest');
     const before = this.previous?.manifest.objects ?? {};
+    const removed: string[] = [];
     const remove = (key: string) => {
       const aside = this.asideOf(key);
       if (aside) renameSync(join(this.dir, fileOf(key)), aside);
       else rmSync(join(this.dir, fileOf(key)), { force: true });
+      removed.push(key);
     };
     for (const key of Object.keys(before)) {
       if (!this.objects[key]) {
@@ -423,6 +432,7 @@ export class ArtifactWriter {
     }
     // a taken-over folder's own objects that neither version has
     for (const [key, has] of this.dirty ?? []) if (has && !before[key] && !this.objects[key]) remove(key);
+    removeEmptied(this.dir, removed, this.folders);
     const manifest: Manifest = { ...m, objects: this.objects };
     assertValid('manifest', manifest, 'manifest');
     for (const [name, doc] of [[MANIFEST_FILE, manifest], [VERSION_FILE, m]] as const) {
@@ -430,6 +440,7 @@ export class ArtifactWriter {
       writeFileSync(tmp, JSON.stringify(doc));
       renameSync(tmp, join(this.dir, name));
     }
+    this.sealed = sealNames(this.dir, this.folders);
     return manifest;
   }
 }

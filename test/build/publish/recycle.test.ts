@@ -61,8 +61,10 @@ const ino = (root: string, id: string, file: string) => statSync(join(v(root, id
 test('the diff of two manifests: a key is changed when its sha256 or its gzip length differs', () => {
   const own = { a: entry('1'), b: entry('2'), c: entry('3'), d: entry('4') };
   const target = { a: entry('1'), b: entry('22'), c: entry('3', 11), e: entry('5') };
-  assert.deepEqual(versionDiff(own, target), { added: ['e'], changed: ['b', 'c'], removed: ['d'] });
-  assert.deepEqual(versionDiff(target, target), { added: [], changed: [], removed: [] });
+  assert.deepEqual(versionDiff(own, target), { added: ['e'], changed: ['b', 'c'], removed: ['d'], roots: new Set(['a', 'b', 'c', 'e', 'd']) });
+  assert.deepEqual(versionDiff(target, target), { added: [], changed: [], removed: [], roots: new Set(['a', 'b', 'c', 'e']) });
+  const nested = { 'v1/x/1': entry('1'), 'v1/y/2': entry('2'), 'meta/z': entry('3') };
+  assert.deepEqual(versionDiff(nested, { 'v1/x/1': entry('1'), 'other/q': entry('4') }).roots, new Set(['v1', 'other', 'meta']), 'a key\'s root is its first folder, from either manifest');
 });
 
 test('the version to take over is the newest one the commit would prune, and none when it would prune none', async () => {
@@ -96,7 +98,7 @@ for (const background of [false, true]) {
     assert.equal(ino(root, 'b3', 'v1/x/2.gz'), b1x2, 'x/2, b1\'s own file (no other version links it), written over in place');
     assert.equal(s.recycled, 'b1');
     assert.deepEqual(await versionsSettled(root), ['b2', 'b3'], 'b1 became b3; nothing left to prune, its replaced files removed');
-    assert.deepEqual(s.writer.link.recycled?.stats, { added: 2, changed: 1, removed: 1 }, 'b1 against b2: x/4 and z/deep/1 added, x/2 changed, x/3 removed');
+    assert.deepEqual(s.writer.link.recycled?.stats, { added: 2, changed: 1, removed: 1, walked: false }, 'b1 against b2: x/4 and z/deep/1 added, x/2 changed, x/3 removed; b1\'s names sealed at its commit, not walked');
     assert.equal(s.writer.link.relinked, 2, 'x/4 and z/deep/1, kept by b3, linked from b2; x/2 written, x/1 and y/1 already b2\'s');
     assert.match(linkReport(s), /^build b1 taken over \(against build b2: 2 objects added, 1 changed, 1 removed; 2 of them kept tonight and linked from it; 0 written into files those links set aside, not new ones\)/);
     const files = filesOf(v(root, 'b3'));
@@ -131,7 +133,8 @@ for (const background of [false, true]) {
     assert.deepEqual(await versionsSettled(root), ['b2', 'b3', 'b4']);
     assert.equal(filesOf(v(root, 'b4'))['v1/x/1.gz'], text(4));
     assert.notEqual(ino(root, 'b4', 'v1/x/1.gz'), shared, 'a new file, not b1\'s written through');
-    assert.deepEqual(filesOf(v(root, 'b2')), { 'manifest.json': readFileSync(join(v(root, 'b2'), 'manifest.json'), 'utf8'), 'version.json': readFileSync(join(v(root, 'b2'), 'version.json'), 'utf8'), 'v1/x/1.gz': text(1), 'v1/x/2.gz': text(2) }, 'b2 still holds what it published');
+    const own = (f: string) => readFileSync(join(v(root, 'b2'), f), 'utf8');
+    assert.deepEqual(filesOf(v(root, 'b2')), { 'manifest.json': own('manifest.json'), 'version.json': own('version.json'), 'state/names-seal.json': own('state/names-seal.json'), 'v1/x/1.gz': text(1), 'v1/x/2.gz': text(2) }, 'b2 still holds what it published');
     assert.equal(ino(root, 'b4', 'v1/x/2.gz'), ino(root, 'b3', 'v1/x/2.gz'), 'x/2, kept, linked from b3');
   });
 }
@@ -256,4 +259,25 @@ test('a roll (one object written, the rest kept with keepTheRest) in a taken-ove
   assert.deepEqual(Object.keys(files).filter((f) => f.endsWith('.gz')).sort(), ['v1/x/1.gz', 'v1/x/2.gz', 'v1/x/4.gz'], 'b1\'s x/3 is gone');
   assert.deepEqual([files['v1/x/1.gz'], files['v1/x/2.gz'], files['v1/x/4.gz']], [text(11), text(22), text(4)]);
   for (const f of ['v1/x/1.gz', 'v1/x/4.gz']) assert.equal(ino(root, 'b3', f), ino(root, 'b2', f), `${f} is b2's file`);
+});
+
+test('a build that drops every object of a folder removes the folder, so its names are sealed; a take-over walks the names only when the seal does not hold', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-recycle-'));
+  const a = await publish(root, 'b1', { 'v1/x/1': 1, 'v1/gone/deep/1': 1 }, { keep: 1 });
+  assert.equal(a.writer.sealed, true);
+  const b = await publish(root, 'b2', { 'v1/x/1': 2 }, { keep: 1 });
+  assert.ok(!existsSync(join(v(root, 'b2'), 'v1/gone')), 'v1/gone/deep emptied, then v1/gone: both removed');
+  assert.equal(b.writer.sealed, true, 'no folder without an object is left, so b2 is sealed');
+  const c = await publish(root, 'b3', { 'v1/x/1': 3 }, { keep: 1 });
+  assert.equal(c.recycled, 'b1');
+  assert.equal(c.writer.link.recycled?.stats?.walked, false, 'b1 sealed and untouched: its names were not walked');
+  assert.match(linkReport(c), /its check \(its names sealed, not walked\)/);
+  // b2's names changed and changed back: the same names, a later ctime, so the walk checks them
+  writeFileSync(join(v(root, 'b2'), 'v1/x/tmp.gz'), 'x');
+  rmSync(join(v(root, 'b2'), 'v1/x/tmp.gz'));
+  const d = await publish(root, 'b4', { 'v1/x/1': 4 }, { keep: 1 });
+  assert.equal(d.recycled, 'b2');
+  assert.equal(d.writer.link.recycled?.stats?.walked, true, 'b2\'s folder changed after its seal: walked, and found whole');
+  assert.match(linkReport(d), /its check \(no intact seal: every name walked\)/);
+  assert.equal(filesOf(v(root, 'b4'))['v1/x/1.gz'], text(4));
 });

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { ArtifactWriter, type WriterOptions } from '../../../build/publish/writer.ts';
+import { NAMES_SEAL } from '../../../build/publish/names-seal.ts';
 import type { Manifest } from '../../../artifacts/manifest.ts';
 import { rng } from '../../../lib/random.ts';
 
@@ -21,14 +22,14 @@ function docs(seed: number, n: number): [string, unknown][] {
   });
 }
 
-/** every file of a version folder and its bytes */
+/** every file of a version folder and its bytes, but the seal on its names (state/names-seal.json: inodes and times, a folder's own) */
 function tree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else out.set(relative(dir, p), readFileSync(p).toString('base64'));
+      else if (relative(dir, p) !== NAMES_SEAL) out.set(relative(dir, p), readFileSync(p).toString('base64'));
     }
   };
   walk(dir);
@@ -59,10 +60,11 @@ test('the workers write the same files and the same manifest as the writer threa
     const a = await build(join(root, `w${workers}`, 'a'), night1, { workers });
     const b = await build(join(root, `w${workers}`, 'b'), night2, { workers }, { dir: join(root, `w${workers}`, 'a'), manifest: a.manifest });
     results[workers] = [tree(join(root, `w${workers}`, 'a')), tree(join(root, `w${workers}`, 'b'))];
-    stats[workers] = [a.w.stats, b.w.stats, a.manifest.objects, b.manifest.objects];
+    stats[workers] = [a.w.stats, b.w.stats, a.manifest.objects, b.manifest.objects, a.w.sealed, b.w.sealed];
   }
   const [a0, b0] = results[0]!;
   assert.equal(a0!.size, 1500 + 2, 'every object plus manifest.json and version.json');
+  assert.deepEqual(stats[0]!.slice(4), [true, true], 'both versions\' names sealed');
   const s0 = stats[0]![1] as { written: number; linked: number; removed: number };
   assert.ok(s0.written > 300 && s0.linked > 500 && s0.removed === 300, JSON.stringify(s0));
   for (const workers of [1, 2]) {
