@@ -90,7 +90,7 @@ export function versionDiff(own: Objects, target: Objects): VersionDiff {
   return d;
 }
 
-function objectsOf(dir: string): Objects {
+export function objectsOf(dir: string): Objects {
   return (JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest).objects;
 }
 
@@ -123,7 +123,7 @@ export function recycleVersion(dir: string, from: string): { dirty: Dirty; stats
 }
 
 /** Throws NotRecyclable unless the object folders of `dir` hold exactly one file per key of `objects` (its manifest's). */
-function checkNames(dir: string, objects: Objects, roots: Set<string>): void {
+export function checkNames(dir: string, objects: Objects, roots: Set<string>): void {
   let files = 0;
   // names only (no Dirent per entry): an object's file ends in .gz and no key does (keys.ts), so
   // any other name is a folder of keys, and a stray file under such a name fails as a folder
