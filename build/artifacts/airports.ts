@@ -124,8 +124,8 @@ async function aggregate(ctx: BuildContext, legs: RoutedLegs | null, idents?: st
   // the totals' counts, folded from the previous build's when it can be trusted (counts-fold.ts)
   await prepareCounts(ctx, ctx.db, legs, FAMILY, AIRPORT_COUNTS, 'airports: totals');
   const totals = await step('totals', () => airportTotals(ctx.db, idents));
-  await saveCounts(ctx, ctx.db, legs, FAMILY, AIRPORT_COUNTS);
   const routes = await step('routes', () => airportRoutes(ctx.db, idents));
+  await saveCounts(ctx, ctx.db, legs, FAMILY, AIRPORT_COUNTS);
   const departures = await step(`departure boards from ${from}`, () => airportSlots(ctx.db, 'dep', from, tzOf, idents));
   const arrivals = await step(`arrival boards from ${from}`, () => airportSlots(ctx.db, 'arr', from, tzOf, idents));
   const blocks = await step('route block times', () => routeBlockMinutes(ctx.db, from));

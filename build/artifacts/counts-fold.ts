@@ -10,7 +10,7 @@
 // keep each key's distinct days as day bits (day-bits.ts) in place of a row per day: the night's
 // bits are ORed in and the dropped days' bits cleared, exact because a day leaves the window
 // whole. anything unknown (no reuse, a day rewritten in place, a missing state file, a count below
-// zero, another ring of days) gives null: the caller counts the window.
+// zero, another ring of days, a saved table with other columns) gives null: the caller counts the window.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -97,6 +97,11 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   if (![...(routed ? [routes] : []), metaFile(prev, family), ...tables.map((t) => stateFile(prev, t.name))].every((f) => existsSync(f))) return null;
   const ring = dayRing(ctx.windowLimit);
   if (tables.some((t) => t.days) && savedMeta(prev, family).day_ring !== ring) return null;
+  // a table saved with other columns (made by other code: a day-bits column added since) is not tonight's counts
+  const names = async (sql: string) => (await allRows<{ column_name: string }>(db, `DESCRIBE ${sql}`)).map((r) => r.column_name).join();
+  for (const t of tables) {
+    if ((await names(`SELECT * FROM read_parquet(${sqlString(stateFile(prev, t.name))})`)) !== (await names(t.counts(sourceOf(t, routed), 'false', ring)))) return null;
+  }
   await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${routed ? changedCallsignsSql(routed, routes) : 'SELECT NULL::VARCHAR AS callsign WHERE false'}`);
   const changed = await countRows(db, `SELECT * FROM fold_changed`);
   const isChanged = `l.callsign IN (SELECT callsign FROM fold_changed)`;

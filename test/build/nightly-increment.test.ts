@@ -152,7 +152,7 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   assert.match(summaries.find((s) => / callsigns heard \(/.test(s)) ?? '', /callsigns heard \(counted from the window's legs: the log days since the previous build are not known\)$/);
   // that night took over the first night's folder: the objects the second night changed and the third kept were linked in
   const third = currentVersion(nights)!;
-  assert.match(said.find((l) => l.startsWith('publish: build ')) ?? said.join('\n'), new RegExp(`^publish: build ${before.id} taken over \\(against build ${night.id}: \\d+ objects added, [1-9]\\d* changed, \\d+ removed; [1-9]\\d* of them kept tonight and linked from it; \\d+ written into files those links set aside, not new ones\\)`));
+  assert.match(said.find((l) => l.startsWith('publish: build ')) ?? said.join('\n'), new RegExp(`^publish: build ${before.id} taken over \\(against build ${night.id}: \\d+ objects added, [1-9]\\d* changed, \\d+ removed; [1-9]\\d* of them kept tonight and linked from it; \\d+ written into files those links set aside, not new ones\\); its check \\(its names sealed, not walked\\)`));
   assert.deepEqual(readdirSync(join(nights, 'versions')).filter((n) => !n.startsWith('.trash-')).sort(), [night.id, third.id].sort());
   // and its folder holds exactly its manifest's objects, each with the bytes the manifest names
   const files = new Set<string>();
