@@ -4,8 +4,9 @@
 // the legs themselves are generated inside DuckDB from range() and hash(), one COPY per day.
 //
 // a day's legs: `legsPerDay/2` slots; slot i on day d flies airframe (i*7919 + d*104729) mod A
-// (distinct airframes within a day), out and back on its sector (one way, alternating days, when
-// a leg is longer than 8.3 h). every leg lands before midnight UTC, so `day` is its UTC day.
+// (distinct airframes within a day; d*104729 taken as BIGINT: as DuckDB's INT32 it overflowed
+// from 2026-02-22, day 20506), out and back on its sector (one way, alternating days, when a leg
+// is longer than 8.3 h). every leg lands before midnight UTC, so `day` is its UTC day.
 // a few percent of ends go unheard (org/dst and dep/arr null) and of callsigns unknown.
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,7 +96,7 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
       const file = join(dayDir(o.out, day), `.legs.parquet.${process.pid}.tmp`);
       const dn = Math.floor(day0 / 86400);
       await c.run(`COPY (
-        WITH s AS (SELECT i, (i * 7919 + ${dn} * 104729) % ${o.airframes} AS a FROM range(${Math.min(slots, o.airframes)}) t(i)),
+        WITH s AS (SELECT i, (i * 7919 + ${dn}::BIGINT * 104729) % ${o.airframes} AS a FROM range(${Math.min(slots, o.airframes)}) t(i)),
         j AS (
           SELECT s.i, f.hex, f.reg, f.type, f.org, f.dst, f.cs_out, f.cs_back, f.dur, hash(${o.seed}, ${dn}, s.i) AS h,
             f.dur > 30000 AS oneway

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -63,5 +63,20 @@ describe('sim flight-log fast path', () => {
     };
     assert.deepEqual(await read(a), await read(b));
     assert.ok(readFileSync(dayFile(a, '2025-03-01')).length > 1000, 'readFileSync(dayFile(a, \'2025-03-01\')).length > 1000');
+  });
+
+  it('writes days from 2026-02-22 on (day 20506, where its airframe formula overflowed INT32), each one whole', async () => {
+    const out = tmp();
+    const o = { ...opts(out), start: '2026-02-21', days: 3, legsPerDay: 400 };
+    await writeFastLog(testWorld(), o);
+    assert.deepEqual(listLogDays(out), ['2026-02-21', '2026-02-22', '2026-02-23']);
+    assert.deepEqual(readdirSync(join(out, 'day=2026-02-22')), ['legs.parquet'], 'the day written whole, no temporary file left');
+    const l = await openLog(out, { threads: 1 });
+    try {
+      const rows = await l.rows(`SELECT day::VARCHAR AS day, count(*) AS legs, count(DISTINCT hex) AS tails FROM legs GROUP BY day ORDER BY day`);
+      for (const r of rows) assert.ok((r.legs as number) > 300 && r.tails === o.legsPerDay / 2, `${r.day as string}: ${r.legs as number} legs of ${r.tails as number} airframes, one per slot`);
+    } finally {
+      l.close();
+    }
   });
 });
