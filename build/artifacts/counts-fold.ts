@@ -97,7 +97,9 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   if (![...(routed ? [routes] : []), metaFile(prev, family), ...tables.map((t) => stateFile(prev, t.name))].every((f) => existsSync(f))) return null;
   const ring = dayRing(ctx.windowLimit);
   if (tables.some((t) => t.days) && savedMeta(prev, family).day_ring !== ring) return null;
-  // a table saved with other columns (made by other code: a day-bits column added since) is not tonight's counts
+  // a table saved with other columns is not tonight's counts. a real night never meets one (the code
+  // is among the build's inputs: new code, no reuse), but a state folder carried between trees or a
+  // run with the code hash held fixed (how the year's nights are compared) must count, not crash
   const names = async (sql: string) => (await allRows<{ column_name: string }>(db, `DESCRIBE ${sql}`)).map((r) => r.column_name).join();
   for (const t of tables) {
     if ((await names(`SELECT * FROM read_parquet(${sqlString(stateFile(prev, t.name))})`)) !== (await names(t.counts(sourceOf(t, routed), 'false', ring)))) return null;

@@ -5,10 +5,11 @@
 // night changes ~330 k objects. so a build takes over the version its commit would prune
 // (publish.ts, `recyclable`): checked by name against its own manifest (by its seal when intact,
 // names-seal.ts, else a walk of its names), its files outside the objects (manifests, state/)
-// replaced by the current version's, and its objects compared with the current ones by their manifests. the keys whose files differ ("dirty") are all the writer needs
-// (writer.ts): an object the build writes goes over whatever the folder holds, an object it keeps
-// is hard-linked from the current version only when dirty, and the folder's dirty objects the build
-// does not produce are removed. so nothing is linked twice, and only what changed moves. a dirty
+// replaced by the current version's, and its objects compared with the current ones by their
+// manifests. the keys whose files differ ("dirty") are all the writer needs (writer.ts): an object
+// the build writes goes over whatever the folder holds, an object it keeps is hard-linked from the
+// current version only when dirty, and the folder's dirty objects the build does not produce are
+// removed. so nothing is linked twice, and only what changed moves. a dirty
 // name the build writes is written over in place where its file is the folder's own (no other
 // version links it: gzip-file.ts), so no inode is freed or made; a name it writes whose file the
 // current version shares takes a file the links set aside (writer.ts spares), not a new one. the
