@@ -2,7 +2,7 @@
 // legs out of the window once (build/artifacts/airframes.ts, af_legs). Two ways, alternated within
 // each round in one process: "routed, then picked" (the hex filter on legs_routed, the way before
 // 2026-11-26) and "picked, then routed" (the step's own pickChangedLegs: the filter on the log's
-// rows, then legsRoutedSql over them). The first round checks that both give the same rows.
+// rows, then legsRoutedSql over them, made a table here as the step's batches read it). The first round checks that both give the same rows.
 // Input: a flight log (e.g. one `sim/cli.ts log` wrote), the routes table a build saved
 // (<version>/state/airframe-routes.parquet), and the days whose airframes count as changed.
 // usage: npx tsx bench/airframes-changed-legs.ts --log <dir> --routes <file.parquet> [--days 2025-01-01,2025-06-01] [--through 2025-12-31] [--runs 2] [--memory-limit 4GB]
@@ -12,7 +12,7 @@ import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { allRows, loadRefAirports, sqlString } from '../build/artifacts/duck.ts';
 import { legsRoutedSql } from '../build/artifacts/flight-routes.ts';
-import { pickChangedLegs } from '../build/artifacts/airframes.ts';
+import { dropChangedLegs, pickChangedLegs } from '../build/artifacts/airframes.ts';
 import { flag, numberFlag } from './flags.ts';
 import { alternate } from './alternate.ts';
 
@@ -34,7 +34,12 @@ const [changed] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af
 
 const ways: Record<string, (into: string) => Promise<unknown>> = {
   'routed, then picked': (into) => db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS SELECT * FROM legs_routed WHERE hex IN (SELECT hex FROM af_changed)`),
-  'picked, then routed': (into) => pickChangedLegs(db, 'routes_table', into),
+  // the step routes the picked rows as its batches read them: here into a table, to compare the rows
+  'picked, then routed': async (into) => {
+    await pickChangedLegs(db, 'routes_table', `${into}_routed`);
+    await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS SELECT * FROM ${into}_routed`);
+    await dropChangedLegs(db, `${into}_routed`);
+  },
 };
 console.log(`${changed!.n} airframes with legs on ${DAYS.join(', ')}; node ${process.version}, DuckDB threads 2, memory limit ${MEMORY_LIMIT}`);
 await alternate(db, ways, RUNS);

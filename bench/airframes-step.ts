@@ -13,7 +13,7 @@
 // legs in D are aggregated, airframes-changed.ts) and full (every airframe aggregated, unchanged
 // digests kept: the path before the restriction, and the fallback). Wall time excludes the
 // hard-link copy of the first build.
-// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 2 (one per core, at most 2; 1,2 alternates)] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch 2000000] [--memory-limit 4GB] [--keep]
+// usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 2 (one per core, at most 2; 1,2 alternates)] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch N (default: the step's own)] [--memory-limit 4GB] [--keep]
 import './help.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { ArtifactWriter } from '../build/publish/writer.ts';
 import { loadRefAirports } from '../build/artifacts/duck.ts';
-import { buildAirframes, LEGS_PER_BATCH as LEGS_PER_BATCH_DEFAULT } from '../build/artifacts/airframes.ts';
+import { buildAirframes } from '../build/artifacts/airframes.ts';
 import type { BuildContext } from '../build/artifacts/context.ts';
 import { silentProgress } from '../build/progress.ts';
 import { gb, peakMemory } from './peak-memory.ts';
@@ -39,7 +39,8 @@ const WORKERS = flag('workers', String(defaultWriteWorkers())).split(',').map(Nu
 if (WORKERS.some((w) => !Number.isInteger(w) || w < 0)) throw new Error('--workers: counts of 0 or more, comma-separated');
 const DIR = flag('dir', '/tmp');
 const NEW_DAY = flag('new-day', '');
-const LEGS_PER_BATCH = numberFlag('legs-per-batch', LEGS_PER_BATCH_DEFAULT);
+// legs per batch of the first build and the night alike; default: the step's own (LEGS_PER_BATCH, CHANGED_LEGS_PER_BATCH)
+const LEGS_PER_BATCH = flag('legs-per-batch', '') ? numberFlag('legs-per-batch', 0) : undefined;
 const MEMORY_LIMIT = flag('memory-limit', '4GB');
 /** leave the written trees for removal by hand: runs of two checkouts, alternated in separate processes, then each create their files with no removal just before (remove-later.ts) */
 const KEEP = process.argv.includes('--keep');

@@ -23,7 +23,20 @@ import { legsRoutedSql } from './flight-routes.ts';
  * only the row groups of its hex range (build/log/write.ts LEG_FILE_OPTIONS), so more batches do
  * not read the year more often.
  */
-export const LEGS_PER_BATCH = 2_000_000;
+const LEGS_PER_BATCH = 2_000_000;
+/**
+ * legs per batch of an increment's changed airframes (their window's legs, picked into memory:
+ * pickChangedLegs). 1 M, not 2 M: DuckDB's peak 1.74 against 2.26 GiB for the year's 68,500
+ * airframes of a day, in about the same time (bench/airframes-batches.ts, README: the airframes' peak)
+ */
+const CHANGED_LEGS_PER_BATCH = 1_000_000;
+/**
+ * legs' JSON read between full collections (releaseReadChunks, after a batch): about what a batch
+ * of LEGS_PER_BATCH reads on the year (~460 MB, 232 bytes a leg), so the first build collects after
+ * every batch as before, and an increment's smaller batches after every second one. a collection's
+ * time grows with the live heap: about 1.3 s with a night's two manifests of 2 M objects in it
+ */
+const RELEASE_AFTER_BYTES = 384 << 20;
 /** documents between waits for the write workers (bounds what is queued for them) */
 const DRAIN_EVERY = 4096;
 
@@ -32,7 +45,7 @@ const DRAIN_EVERY = 4096;
  * addresses are far from uniform (the US block alone holds a large share of the world's fleet),
  * so fixed ranges would put most of the log in one batch.
  */
-async function hexBatches(db: DuckDBConnection, source: string, maxLegs = LEGS_PER_BATCH): Promise<[string, string | null][]> {
+export async function hexBatches(db: DuckDBConnection, source: string, maxLegs: number): Promise<[string, string | null][]> {
   const counts = await allRows<{ p: string; n: number | bigint }>(
     db,
     `SELECT substr(hex, 1, 3) AS p, count(*) AS n FROM ${source} WHERE regexp_full_match(hex, '[0-9a-f]{6}') GROUP BY p ORDER BY p`,
@@ -72,7 +85,7 @@ const rangeWhere = (lo: string, hi: string | null) => `hex >= ${sqlString(lo)}${
  * legs); the JSON text is made only where it differs from the previous build's (`af_prev`), so an
  * unchanged airframe costs a hash, not a document.
  */
-function airframesSql(source: string, lo: string, hi: string | null): string {
+export function airframesSql(source: string, lo: string, hi: string | null): string {
   return `
 WITH b AS (SELECT * FROM ${source} WHERE ${rangeWhere(lo, hi)}),
 ops AS (
@@ -162,18 +175,26 @@ async function saveDigests(ctx: BuildContext, db: DuckDBConnection, legs: Routed
 }
 
 /**
- * The temp table `into`: the window's legs of the airframes in af_changed, picked from the log's
- * rows, then routed with the routes table `routes` (legsRoutedSql): the rows legs_routed gives them.
+ * The temp table `<into>_log`: the window's log rows of the airframes in af_changed; and the view
+ * `into`: those rows routed with the routes table `routes` (legsRoutedSql), the rows legs_routed
+ * gives them. picked first, then routed: DuckDB did not push the hex filter below the routing joins.
+ * the picked rows are held as the log has them and routed batch by batch as they are read: routed
+ * into a table they took DuckDB to 2.46 against 2.26 GiB (batches of 2 M; 1.74 GiB now, 1 M), and
+ * picking them took 7.9-8.2 against 5.4-5.6 s, a little more than the batches' routing now costs
+ * (bench/airframes-batches.ts). dropChangedLegs drops both.
  */
 export async function pickChangedLegs(db: DuckDBConnection, routes: string, into: string): Promise<void> {
-  await db.run(`CREATE OR REPLACE TEMP VIEW af_log AS SELECT * FROM legs WHERE hex IN (SELECT hex FROM af_changed)`);
-  await db.run(legsRoutedSql('af_log_routed', 'af_log', routes));
-  await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS SELECT * FROM af_log_routed`);
-  await db.run(`DROP VIEW af_log_routed`);
-  await db.run(`DROP VIEW af_log`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE ${into}_log AS SELECT * FROM legs WHERE hex IN (SELECT hex FROM af_changed)`);
+  await db.run(legsRoutedSql(into, `${into}_log`, routes));
 }
 
-export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db, maxLegs = LEGS_PER_BATCH): Promise<number> {
+export async function dropChangedLegs(db: DuckDBConnection, into: string): Promise<void> {
+  await db.run(`DROP VIEW IF EXISTS ${into}`);
+  await db.run(`DROP TABLE IF EXISTS ${into}_log`);
+}
+
+/** `maxLegs`: legs per batch (default LEGS_PER_BATCH for the window's log, CHANGED_LEGS_PER_BATCH for an increment's picked legs) */
+export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db, maxLegs?: number): Promise<number> {
   const ref = ctx.ref;
   const seen = new Set<string>();
   const digests: [string, string][] = [];
@@ -184,7 +205,7 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
   ctx.progress.start(changed === null ? 'airframes' : `airframes (${changed} with legs in the ${ctx.logDays!.added.length} new and ${ctx.logDays!.dropped.length} dropped days or a changed route)`, 0);
   // an increment's airframes have legs all over the hex space, so no row group can be skipped:
   // their legs are read out of the window once, and the batches read that table, not the year
-  // again each (a year's night: about 9 M legs of 112k airframes, three batches). the log's rows
+  // again each (a year's night: about 9 M legs of 112k airframes, about ten batches). the log's rows
   // are picked before they are routed: DuckDB did not push the hex filter below the routing joins
   // of legs_routed, so every leg of the window was joined (bench/airframes-changed-legs.ts, the
   // year's 137,000 airframes of two days, 10.6 M legs, the same rows: 11.4-19.9 s against
@@ -206,7 +227,10 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
     }
     await pickChangedLegs(db, legs.table, 'af_legs');
   }
-  for (const [lo, hi] of await hexBatches(db, source, maxLegs)) {
+  // an increment's batches are cut from the picked rows' hexes (the same as the routed view's)
+  const perBatch = maxLegs ?? (changed === null ? LEGS_PER_BATCH : CHANGED_LEGS_PER_BATCH);
+  let unreleased = 0;
+  for (const [lo, hi] of await hexBatches(db, changed === null ? source : 'af_legs_log', perBatch)) {
     for await (const chunk of streamChunks(db, airframesSql(source, lo, hi))) {
       for (const r of hexRows(chunk)) {
         if (!/^[0-9a-f]{6}$/.test(r.hex)) continue;
@@ -215,15 +239,22 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
         if (r.legs === null) {
           keep(ctx, r.hex);
           kept++;
-        } else put(ctx, ref, r.hex, r.log, r.legs);
+        } else {
+          unreleased += r.legs.byteLength;
+          put(ctx, ref, r.hex, r.log, r.legs);
+        }
       }
       ctx.progress.tick(chunk.rowCount);
       await ctx.writer.drain();
     }
-    // the batch's chunks, read and written: their native memory freed now, not at V8's next collection
-    releaseReadChunks();
+    // the batches' chunks, read and written: their native memory freed now, not at V8's next collection
+    if (unreleased >= RELEASE_AFTER_BYTES) {
+      releaseReadChunks();
+      unreleased = 0;
+    }
   }
-  await db.run(`DROP TABLE IF EXISTS af_legs`);
+  if (unreleased > 0) releaseReadChunks();
+  await dropChangedLegs(db, 'af_legs');
   // registry rows never heard: known airframes, not seen in the window (null legs when no log is loaded)
   const noLegs: [] | null = ctx.archiveThrough === null ? null : [];
   let n = 0;
