@@ -5,7 +5,8 @@
 // and DuckDB's peak memory meanwhile (duckdb_memory(), sampled every 100 ms on a second connection).
 // Ways: "unrouted" (the step's own pickChangedLegs: the log's rows held as they are, routed as each
 // batch reads them) and "routed" (the rows routed once into a table, the batches read that: the step
-// before 2026-11-27). A digest of every (hex, legs), in hex order, shows the ways and sizes give the same documents.
+// before 2026-11-27). A digest of every (hex, legs), in hex order, shows the ways and sizes give
+// the same documents.
 // Input: a flight log (e.g. one `sim/cli.ts log` wrote), the routes table a build saved
 // (<version>/state/airframe-routes.parquet), and the day whose airframes count as changed (the
 // window: --since to --day).
@@ -55,19 +56,19 @@ const sampler = setInterval(() => {
 async function run(way: string, per: number): Promise<string> {
   peak = 0;
   const t0 = performance.now();
-  await pickChangedLegs(db, 'routes_table', 'af_legs');
+  let counted = await pickChangedLegs(db, 'routes_table', 'af_legs');
   let source = 'af_legs';
   if (way === 'routed') {
     // as the step before: only the routed rows held
     await db.run(`CREATE TEMP TABLE af_legs_routed AS SELECT * FROM af_legs`);
     await dropChangedLegs(db, 'af_legs');
-    source = 'af_legs_routed';
+    source = counted = 'af_legs_routed';
   }
   const t1 = performance.now();
   // one hash per airframe, sorted at the end: DuckDB hands out the rows in no set order
   const each: string[] = [];
   let rows = 0;
-  const batches = await hexBatches(db, way === 'routed' ? source : 'af_legs_log', per);
+  const batches = await hexBatches(db, counted, per);
   for (const [lo, hi] of batches) {
     for await (const chunk of streamChunks(db, airframesSql(source, lo, hi))) {
       const hex = chunk.getColumnVector(0) as DuckDBVarCharVector;

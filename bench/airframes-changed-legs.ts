@@ -2,7 +2,8 @@
 // legs out of the window once (build/artifacts/airframes.ts, af_legs). Two ways, alternated within
 // each round in one process: "routed, then picked" (the hex filter on legs_routed, the way before
 // 2026-11-26) and "picked, then routed" (the step's own pickChangedLegs: the filter on the log's
-// rows, then legsRoutedSql over them, made a table here as the step's batches read it). The first round checks that both give the same rows.
+// rows, then legsRoutedSql over them, made a table here as the step's batches read it). The first
+// round checks that both give the same rows.
 // Input: a flight log (e.g. one `sim/cli.ts log` wrote), the routes table a build saved
 // (<version>/state/airframe-routes.parquet), and the days whose airframes count as changed.
 // usage: npx tsx bench/airframes-changed-legs.ts --log <dir> --routes <file.parquet> [--days 2025-01-01,2025-06-01] [--through 2025-12-31] [--runs 2] [--memory-limit 4GB]

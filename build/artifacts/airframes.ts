@@ -181,11 +181,13 @@ async function saveDigests(ctx: BuildContext, db: DuckDBConnection, legs: Routed
  * the picked rows are held as the log has them and routed batch by batch as they are read: routed
  * into a table they took DuckDB to 2.46 against 2.26 GiB (batches of 2 M; 1.74 GiB now, 1 M), and
  * picking them took 7.9-8.2 against 5.4-5.6 s, a little more than the batches' routing now costs
- * (bench/airframes-batches.ts). dropChangedLegs drops both.
+ * (bench/airframes-batches.ts). Returns the table's name; dropChangedLegs drops both.
  */
-export async function pickChangedLegs(db: DuckDBConnection, routes: string, into: string): Promise<void> {
-  await db.run(`CREATE OR REPLACE TEMP TABLE ${into}_log AS SELECT * FROM legs WHERE hex IN (SELECT hex FROM af_changed)`);
-  await db.run(legsRoutedSql(into, `${into}_log`, routes));
+export async function pickChangedLegs(db: DuckDBConnection, routes: string, into: string): Promise<string> {
+  const log = `${into}_log`;
+  await db.run(`CREATE OR REPLACE TEMP TABLE ${log} AS SELECT * FROM legs WHERE hex IN (SELECT hex FROM af_changed)`);
+  await db.run(legsRoutedSql(into, log, routes));
+  return log;
 }
 
 export async function dropChangedLegs(db: DuckDBConnection, into: string): Promise<void> {
@@ -204,13 +206,15 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
   const changed = await changedAirframes(ctx, db, legs, AIRFRAME_STATE);
   ctx.progress.start(changed === null ? 'airframes' : `airframes (${changed} with legs in the ${ctx.logDays!.added.length} new and ${ctx.logDays!.dropped.length} dropped days or a changed route)`, 0);
   // an increment's airframes have legs all over the hex space, so no row group can be skipped:
-  // their legs are read out of the window once, and the batches read that table, not the year
+  // their legs are read out of the window once, and the batches read those rows, not the year
   // again each (a year's night: about 9 M legs of 112k airframes, about ten batches). the log's rows
   // are picked before they are routed: DuckDB did not push the hex filter below the routing joins
   // of legs_routed, so every leg of the window was joined (bench/airframes-changed-legs.ts, the
   // year's 137,000 airframes of two days, 10.6 M legs, the same rows: 11.4-19.9 s against
   // 19.2-26.5 s in three rounds of four, 32.9 against 19.3 s in the other)
   const source = changed === null ? legs.view : 'af_legs';
+  // what the batches are cut from: an increment's picked rows (the same hexes as the routed view's)
+  let counted = source;
   if (changed !== null) {
     // the airframes heard before and untouched tonight: their legs in the window are the same rows.
     // kept first: their files the taken-over folder sets aside are what its writes below take
@@ -225,12 +229,11 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
       ctx.progress.tick(rows.length);
       await ctx.writer.drain();
     }
-    await pickChangedLegs(db, legs.table, 'af_legs');
+    counted = await pickChangedLegs(db, legs.table, 'af_legs');
   }
-  // an increment's batches are cut from the picked rows' hexes (the same as the routed view's)
   const perBatch = maxLegs ?? (changed === null ? LEGS_PER_BATCH : CHANGED_LEGS_PER_BATCH);
   let unreleased = 0;
-  for (const [lo, hi] of await hexBatches(db, changed === null ? source : 'af_legs_log', perBatch)) {
+  for (const [lo, hi] of await hexBatches(db, counted, perBatch)) {
     for await (const chunk of streamChunks(db, airframesSql(source, lo, hi))) {
       for (const r of hexRows(chunk)) {
         if (!/^[0-9a-f]{6}$/.test(r.hex)) continue;
