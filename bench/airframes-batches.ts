@@ -17,7 +17,8 @@ import { DuckDBInstance, type DuckDBBlobVector, type DuckDBVarCharVector } from 
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { allRows, loadRefAirports, releaseReadChunks, sqlString, streamChunks } from '../build/artifacts/duck.ts';
-import { airframesSql, dropChangedLegs, hexBatches, pickChangedLegs } from '../build/artifacts/airframes.ts';
+import { dropChangedLegs, pickChangedLegs } from '../build/artifacts/airframes.ts';
+import { airframesSql, hexBatches, operatorCountsSql } from '../build/artifacts/airframes-sql.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const LOG = flag('log', '');
@@ -36,10 +37,10 @@ const db = await instance.connect();
 await loadRefAirports(db, refViewOf(await loadRefdata()));
 await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(`${LOG}/*/legs.parquet`)}, hive_partitioning = true, hive_types = {'day': DATE}) WHERE day >= DATE ${sqlString(SINCE)} AND day <= DATE ${sqlString(DAY)}`);
 await db.run(`CREATE TABLE routes_table AS SELECT * FROM read_parquet(${sqlString(ROUTES)})`);
-await db.run(`CREATE TEMP TABLE af_changed AS SELECT DISTINCT hex FROM legs WHERE day = DATE ${sqlString(DAY)}`);
+await db.run(`CREATE TEMP TABLE af_full AS SELECT DISTINCT hex FROM legs WHERE day = DATE ${sqlString(DAY)}`);
 // no previous build: every changed airframe's legs are made
-await db.run(`CREATE TEMP TABLE af_prev (hex VARCHAR, digest VARCHAR)`);
-const [changed] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af_changed`);
+await db.run(`CREATE TEMP TABLE af_prev (hex VARCHAR, legsum UBIGINT, reg VARCHAR, type VARCHAR, operator_icao VARCHAR)`);
+const [changed] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af_full`);
 
 // DuckDB's memory, sampled beside the queries
 const side = await instance.connect();
@@ -57,6 +58,8 @@ async function run(way: string, per: number): Promise<string> {
   peak = 0;
   const t0 = performance.now();
   let counted = await pickChangedLegs(db, 'routes_table', 'af_legs');
+  // the operators' counts, from the picked rows (airframesSql reads them)
+  await db.run(`CREATE OR REPLACE TEMP TABLE af_ops AS ${operatorCountsSql(counted)}`);
   let source = 'af_legs';
   if (way === 'routed') {
     // as the step before: only the routed rows held
@@ -72,7 +75,7 @@ async function run(way: string, per: number): Promise<string> {
   for (const [lo, hi] of batches) {
     for await (const chunk of streamChunks(db, airframesSql(source, lo, hi))) {
       const hex = chunk.getColumnVector(0) as DuckDBVarCharVector;
-      const legs = chunk.getColumnVector(5) as DuckDBBlobVector;
+      const legs = chunk.getColumnVector(8) as DuckDBBlobVector; // airframesSql's legs column
       for (let i = 0; i < chunk.rowCount; i++) each.push(createHash('sha256').update(`${hex.getItem(i)}\0`).update(legs.getItemBytes(i) ?? new Uint8Array()).digest('hex'));
       rows += chunk.rowCount;
     }

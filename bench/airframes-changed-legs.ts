@@ -37,7 +37,7 @@ const ways: Record<string, (into: string) => Promise<unknown>> = {
   'routed, then picked': (into) => db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS SELECT * FROM legs_routed WHERE hex IN (SELECT hex FROM af_changed)`),
   // the step routes the picked rows as its batches read them: here into a table, to compare the rows
   'picked, then routed': async (into) => {
-    await pickChangedLegs(db, 'routes_table', `${into}_routed`);
+    await pickChangedLegs(db, 'routes_table', `${into}_routed`, 'af_changed');
     await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS SELECT * FROM ${into}_routed`);
     await dropChangedLegs(db, `${into}_routed`);
   },

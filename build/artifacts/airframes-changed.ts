@@ -11,6 +11,7 @@ import type { BuildContext, RoutedLegs } from './context.ts';
 import { allRows, countRows, sqlString } from './duck.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
 import { legsRoutedSql } from './flight-routes.ts';
+import { VALID_HEX } from './airframes-sql.ts';
 
 /** where a version records the routes table its airframes were built with, for the next build */
 export const ROUTES_STATE = join('state', 'airframe-routes.parquet');
@@ -71,7 +72,8 @@ export async function changedRoutes(db: DuckDBConnection, legs: RoutedLegs, prev
 }
 
 /**
- * Fill the temp table `af_changed(hex)` with the airframes tonight must build, when that can be
+ * Fill the temp table `af_changed(hex, routed)` with the airframes tonight must build (routed: it
+ * has a leg a changed route may fill), when that can be
  * known: `prevDigests` and the previous routes table are recorded in the reused version and
  * ctx.logDays says which days changed. Returns how many, or null (not known: build every airframe).
  */
@@ -83,11 +85,11 @@ export async function changedAirframes(ctx: BuildContext, db: DuckDBConnection, 
   await db.run(`CREATE OR REPLACE TEMP TABLE af_routes_changed AS ${changedCallsignsSql(legs, prevRoutes)}`);
   const parts = [
     // a leg with one end heard is the only kind the routes table fills (legs_routed): a superset, cheap to test
-    `SELECT l.hex FROM legs l WHERE ${await callsignInSql(db, 'af_routes_changed')} AND (l.org IS NULL) <> (l.dst IS NULL)`,
+    `SELECT l.hex, true AS routed FROM legs l WHERE ${await callsignInSql(db, 'af_routes_changed')} AND (l.org IS NULL) <> (l.dst IS NULL)`,
   ];
-  if (days.added.length) parts.push(`SELECT hex FROM legs WHERE day IN (${addedDaysSql(days)})`);
-  if (days.dropped.length) parts.push(`SELECT hex FROM ${droppedLegsSql(days)}`);
-  await db.run(`CREATE OR REPLACE TEMP TABLE af_changed AS SELECT DISTINCT hex FROM (${parts.join(' UNION ALL ')}) WHERE hex IS NOT NULL`);
+  if (days.added.length) parts.push(`SELECT hex, false FROM legs WHERE day IN (${addedDaysSql(days)})`);
+  if (days.dropped.length) parts.push(`SELECT hex, false FROM ${droppedLegsSql(days)}`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE af_changed AS SELECT hex, bool_or(routed) AS routed FROM (${parts.join(' UNION ALL ')}) WHERE ${VALID_HEX} GROUP BY hex`);
   await db.run(`DROP TABLE af_routes_changed`);
   await db.run(`DROP TABLE af_routes_changed_spellings`);
   const [n] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af_changed`);

@@ -3,32 +3,20 @@
 // whose leg, heard at one end only, is filled from a routes-table entry the new day changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { ArtifactWriter } from '../../../build/publish/writer.ts';
+import type { ArtifactWriter } from '../../../build/publish/writer.ts';
 import type { BuildContext } from '../../../build/artifacts/context.ts';
-import { loadRefAirports } from '../../../build/artifacts/duck.ts';
-import { makeRoutesBuilder } from '../../../build/artifacts/flight-routes.ts';
-import { buildAirframes } from '../../../build/artifacts/airframes.ts';
 import type { Refdata } from '../../../lib/reference/index.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import type { AirframeDoc } from '../../../artifacts/airframe.ts';
 import { silentProgress } from '../../../build/progress.ts';
 import { makeRef } from '../../helpers/ref-fixture.ts';
+import { buildRoutesAirframes, legsDb } from '../../helpers/airframes-build.ts';
 
 const DAY0 = Date.UTC(2024, 5, 1) / 1000; // 2024-06-01T00:00Z, pinned
 const H = 3600;
 
 test('an increment rebuilds an airframe whose one-ended leg a changed route fills, keeps the untouched, and equals a full build', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'contrail-airframes-increment-'));
-  const db = await (await DuckDBInstance.create(':memory:')).connect();
-  t.after(() => {
-    db.closeSync();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  await db.run(`CREATE TABLE legs (hex VARCHAR, callsign VARCHAR, reg VARCHAR, type VARCHAR, first_ts BIGINT, last_ts BIGINT, dep_ts BIGINT, arr_ts BIGINT, org VARCHAR, dst VARCHAR, day DATE)`);
+  const { dir, db } = await legsDb(t, 'airframes-increment');
   const leg = (hex: string, cs: string, d: number, org: string | null, dst: string | null) => {
     const t = DAY0 + d * 86400 + 8 * H;
     return db.run(`INSERT INTO legs VALUES ('${hex}', '${cs}', NULL, 'A320', ${t}, ${t + 2 * H}, ${t}, ${dst ? t + 2 * H : 'NULL'}, ${org ? `'${org}'` : 'NULL'}, ${dst ? `'${dst}'` : 'NULL'}, DATE '2024-06-0${d + 1}')`);
@@ -38,19 +26,11 @@ test('an increment rebuilds an airframe whose one-ended leg a changed route fill
   await leg('aaa001', 'SWR200', 0, 'LSZH', null);
   await leg('aaa003', 'SWR300', 0, 'LSZH', 'EDDF');
   const ref = makeRef({ SWR200: ['LSZH', 'EGLL'] });
-  const reviewFile = join(dir, 'none.csv');
   const base = {
     db, refdata: {} as Refdata, ref, archiveThrough: '2024-06-02', windowStart: '2023-06-03', windowDays: 366, windowLimit: 366, timetablesDir: null,
     nowMs: Date.UTC(2024, 5, 3), progress: silentProgress,
   };
-  const build = async (name: string, previous: ArtifactWriter | null, extra: Partial<BuildContext> = {}) => {
-    const prev = previous && { dir: previous.dir, manifest: { build_id: 'p', built_at: '', archive_through: null, window_days: 1, counts: {}, objects: previous.objects } };
-    const writer = new ArtifactWriter(join(dir, name), prev);
-    const ctx: BuildContext = { ...base, writer, counts: {}, ...extra };
-    const routes = await makeRoutesBuilder({ reviewFile, policy: 'auto' })(ctx, await loadRefAirports(db, ref));
-    await buildAirframes(ctx, routes.legs, db, 4);
-    return writer;
-  };
+  const build = (name: string, previous: ArtifactWriter | null, extra: Partial<BuildContext> = {}) => buildRoutesAirframes(dir, base, name, previous, extra, 4);
   const first = await build('v1', null);
   // day 2: another airframe flies SWR200 heard end to end: the route's destination is now observed
   await leg('aaa002', 'SWR200', 1, 'LSZH', 'EGLL');
