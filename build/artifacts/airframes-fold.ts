@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, LogDays } from './context.ts';
 import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import type { DuckDBBlobVector, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
 import { MAX_LEGS, airframeIdentity, airframeLegsOf, type LogIdentity } from '../../artifacts/airframe.ts';
 import { spliceLegs } from '../../artifacts/airframe-splice.ts';
@@ -117,7 +116,6 @@ export async function foldAirframes(ctx: BuildContext, db: DuckDBConnection): Pr
 
 const NONE = new Uint8Array(0);
 const EMPTY_LEGS = Buffer.from('[]');
-const gunzipAsync = promisify(gunzip);
 
 /** one row of af_fold the splice makes, read out of its chunk */
 interface SpliceRow {
@@ -131,14 +129,15 @@ interface SpliceRow {
   was: LogIdentity;
   added: Uint8Array;
   dropped: Uint8Array;
-  /** the previous document's bytes, being read (an Error: it could not be read); null: not needed */
+  /** the previous document's gzipped bytes, being read (an Error: it could not be read); null: not needed */
   doc: Promise<Buffer | Error> | null;
 }
 
 /**
- * af_fold's rows of a chunk, the previous documents they need already being read and unzipped on
- * libuv's threads: read one by one on the main thread, a night's 112,000 took 7.4 s of reading
- * (5.5 s waiting in read()) and 4.6 s of gunzip there (--cpu-prof of a year's night)
+ * af_fold's rows of a chunk, the previous documents they need already being read on libuv's
+ * threads: read one by one on the main thread, a night's 112,000 took 7.4 s of reading there (5.5 s
+ * waiting in read(): --cpu-prof of a year's night). unzipped on the main thread when made: zlib's
+ * asynchronous gunzip took 54 s of the main thread's time for the same documents, against 4.6 s
  */
 function spliceRows(chunk: DuckDBDataChunk, dir: string): SpliceRow[] {
   const v = (i: number) => chunk.getColumnVector(i);
@@ -156,7 +155,7 @@ function spliceRows(chunk: DuckDBDataChunk, dir: string): SpliceRow[] {
       added: added.getItemBytes(i) ?? NONE, dropped: dropped.getItemBytes(i) ?? NONE, doc: null,
     };
     if (r.n1 > 0 && r.held > 0 && !unchanged(r)) {
-      r.doc = readFile(join(dir, fileOf(keys.airframe(r.hex)))).then((b) => gunzipAsync(b)).catch((e: Error) => e);
+      r.doc = readFile(join(dir, fileOf(keys.airframe(r.hex)))).catch((e: Error) => e);
     }
     rows.push(r);
   }
@@ -189,7 +188,8 @@ export async function spliceAirframes(ctx: BuildContext, db: DuckDBConnection, s
         kept++;
         continue;
       }
-      const doc = r.doc ? await r.doc : null;
+      const gz = r.doc ? await r.doc : null;
+      const doc = gz instanceof Buffer ? gunzipSync(gz) : gz;
       if (doc instanceof Error && (doc as NodeJS.ErrnoException).code !== 'ENOENT') throw doc;
       const prev = doc === null ? EMPTY_LEGS : doc instanceof Error ? null : airframeLegsOf(doc, airframeIdentity(r.hex, r.was, ctx.ref));
       const legs = prev && spliceLegs(prev, r.held, { added: r.added, addedCount: Math.min(r.an, MAX_LEGS), dropped: r.dropped, droppedCount: r.m });
