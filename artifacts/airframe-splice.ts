@@ -3,7 +3,7 @@
 // the window come off its end, and what no longer fits is cut. PURE: bytes in, bytes out. the caller
 // (build/artifacts/airframes-fold.ts) knows the counts from the log and checks that the days are in
 // order (every new leg newer than every leg kept, every dropped one older), which makes this exact.
-import { MAX_LEGS } from './airframe.ts';
+import { MAX_LEGS, type AirframeFrame } from './airframe.ts';
 
 /**
  * where each leg after the first starts, one byte on: a leg is a flat object whose first key is
@@ -33,11 +33,12 @@ export function legStarts(legs: Uint8Array): number[] {
 
 /**
  * The new legs array `[...]`: `s.added`, then the previous document's legs less its last
- * `s.droppedCount` (which must be exactly `s.dropped`), cut to `max` legs. null when the previous
- * legs are not `prevCount` or do not end with `s.dropped`: they are not what the log says they
- * were, and the caller builds the airframe from its legs instead.
+ * `s.droppedCount` (which must be exactly `s.dropped`), cut to `max` legs; with `frame`, the whole
+ * document: its head, those legs, its tail, in one buffer of its own (it moves to a write worker).
+ * null when the previous legs are not `prevCount` or do not end with `s.dropped`: they are not
+ * what the log says they were, and the caller builds the airframe from its legs instead.
  */
-export function spliceLegs(prevLegs: Uint8Array, prevCount: number, s: LegsSplice, max = MAX_LEGS): Uint8Array | null {
+export function spliceLegs(prevLegs: Uint8Array, prevCount: number, s: LegsSplice, max = MAX_LEGS, frame?: AirframeFrame): Uint8Array | null {
   const prev = Buffer.from(prevLegs.buffer, prevLegs.byteOffset, prevLegs.length);
   const starts = legStarts(prev);
   const n = starts.length;
@@ -52,11 +53,21 @@ export function spliceLegs(prevLegs: Uint8Array, prevCount: number, s: LegsSplic
   const kept = Math.min(n - m, max - s.addedCount);
   const keptBytes = kept === 0 ? prev.subarray(1, 1) : prev.subarray(1, kept === n ? close : starts[kept]! - 1);
   const comma = s.added.length && keptBytes.length ? 1 : 0;
-  const out = new Uint8Array(2 + s.added.length + comma + keptBytes.length);
-  out[0] = 0x5b; // [
-  out.set(s.added, 1);
-  if (comma) out[1 + s.added.length] = 0x2c; // ,
-  out.set(keptBytes, 1 + s.added.length + comma);
-  out[out.length - 1] = 0x5d; // ]
+  const [head, tail] = frame ? [frame.head, frame.tail] : [NO_BYTES, NO_BYTES];
+  const out = new Uint8Array(head.length + 2 + s.added.length + comma + keptBytes.length + tail.length);
+  let at = 0;
+  const put = (b: Uint8Array) => {
+    out.set(b, at);
+    at += b.length;
+  };
+  put(head);
+  out[at++] = 0x5b; // [
+  put(s.added);
+  if (comma) out[at++] = 0x2c; // ,
+  put(keptBytes);
+  out[at++] = 0x5d; // ]
+  put(tail);
   return out;
 }
+
+const NO_BYTES = new Uint8Array(0);

@@ -143,16 +143,25 @@ export function airframeBytes(id: AirframeIdentity, legsJson: Uint8Array): Uint8
   return out;
 }
 
+/** the bytes of an airframe document around its legs: what airframeBytes puts before and after them */
+export interface AirframeFrame {
+  head: Buffer;
+  tail: Buffer;
+}
+
+export const airframeFrame = (id: AirframeIdentity): AirframeFrame => ({ head: Buffer.from(airframeHead(id)), tail: TAIL_BYTES });
+
 /**
  * The legs of an airframe document as airframeBytes wrote it (the bytes between its head and its
- * tail, `[...]`), when it is the document of `id`: null when its head or tail is not what `id` and
- * this code would write (a document of other inputs, or of other code).
+ * tail, `[...]`), when it is the document of the identity `frame` was made from: null when its head
+ * or tail is not what that identity and this code would write (a document of other inputs, or of
+ * other code).
  */
-export function airframeLegsOf(doc: Uint8Array, id: AirframeIdentity): Uint8Array | null {
-  const head = Buffer.from(airframeHead(id));
-  const end = doc.length - TAIL_BYTES.length;
+export function airframeLegsOf(doc: Uint8Array, frame: AirframeFrame): Uint8Array | null {
+  const { head, tail } = frame;
+  const end = doc.length - tail.length;
   if (end < head.length + 2 || !Buffer.from(doc.buffer, doc.byteOffset, head.length).equals(head)) return null;
-  if (!Buffer.from(doc.buffer, doc.byteOffset + end, TAIL_BYTES.length).equals(TAIL_BYTES)) return null;
+  if (!Buffer.from(doc.buffer, doc.byteOffset + end, tail.length).equals(tail)) return null;
   if (doc[head.length] !== 0x5b || doc[end - 1] !== 0x5d) return null; // [ ... ]
   return doc.subarray(head.length, end);
 }

@@ -12,11 +12,11 @@ import type { BuildContext, LogDays } from './context.ts';
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import type { DuckDBBlobVector, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
-import { MAX_LEGS, airframeIdentity, airframeLegsOf, type LogIdentity } from '../../artifacts/airframe.ts';
+import { MAX_LEGS, airframeFrame, airframeIdentity, airframeLegsOf, type LogIdentity } from '../../artifacts/airframe.ts';
 import { spliceLegs } from '../../artifacts/airframe-splice.ts';
 import { fileOf, keys } from '../../artifacts/keys.ts';
 import { allRows, loadTable, sqlString, streamChunks } from './duck.ts';
-import { keepAirframe, putAirframe } from './airframes-write.ts';
+import { keepAirframe, putAirframeDoc } from './airframes-write.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
 import { legsRoutedSql } from './flight-routes.ts';
 import { ROUTES_STATE } from './airframes-changed.ts';
@@ -162,9 +162,9 @@ function spliceRows(chunk: DuckDBDataChunk, dir: string): SpliceRow[] {
   return rows;
 }
 
+const sameIdentity = (r: SpliceRow) => r.log.reg === r.was.reg && r.log.type === r.was.type && r.log.operator_icao === r.was.operator_icao;
 /** only legs the previous document did not hold left the window, and its identity is the same: it is the previous one */
-const unchanged = (r: SpliceRow) =>
-  r.an === 0 && r.m === 0 && r.log.reg === r.was.reg && r.log.type === r.was.type && r.log.operator_icao === r.was.operator_icao;
+const unchanged = (r: SpliceRow) => r.an === 0 && r.m === 0 && sameIdentity(r);
 
 /**
  * Make the documents of the airframes `af_fold` can splice: the previous document's legs read from
@@ -191,14 +191,17 @@ export async function spliceAirframes(ctx: BuildContext, db: DuckDBConnection, s
       const gz = r.doc ? await r.doc : null;
       const doc = gz instanceof Buffer ? gunzipSync(gz) : gz;
       if (doc instanceof Error && (doc as NodeJS.ErrnoException).code !== 'ENOENT') throw doc;
-      const prev = doc === null ? EMPTY_LEGS : doc instanceof Error ? null : airframeLegsOf(doc, airframeIdentity(r.hex, r.was, ctx.ref));
-      const legs = prev && spliceLegs(prev, r.held, { added: r.added, addedCount: Math.min(r.an, MAX_LEGS), dropped: r.dropped, droppedCount: r.m });
-      if (!legs) {
+      const same = sameIdentity(r);
+      const id = airframeIdentity(r.hex, r.log, ctx.ref);
+      const frame = airframeFrame(id);
+      const prev = doc === null ? EMPTY_LEGS : doc instanceof Error ? null : airframeLegsOf(doc, same ? frame : airframeFrame(airframeIdentity(r.hex, r.was, ctx.ref)));
+      const made = prev && spliceLegs(prev, r.held, { added: r.added, addedCount: Math.min(r.an, MAX_LEGS), dropped: r.dropped, droppedCount: r.m }, MAX_LEGS, frame);
+      if (!made) {
         refold.push(r.hex);
         continue;
       }
       seen.add(r.hex);
-      putAirframe(ctx, r.hex, r.log, legs);
+      putAirframeDoc(ctx, id, made, same && r.held > 0);
       spliced++;
     }
     tick(rows.length);

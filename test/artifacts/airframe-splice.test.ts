@@ -3,7 +3,7 @@
 // airframeLegsOf: the legs of a document only when its head is the identity's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { airframeBytes, airframeDoc, airframeIdentity, airframeLegsOf, type AirframeLeg } from '../../artifacts/airframe.ts';
+import { airframeBytes, airframeDoc, airframeFrame, airframeIdentity, airframeLegsOf, type AirframeLeg } from '../../artifacts/airframe.ts';
 import { legStarts, spliceLegs } from '../../artifacts/airframe-splice.ts';
 import { makeRef } from '../helpers/ref-fixture.ts';
 
@@ -46,6 +46,13 @@ test('new legs on top, dropped ones off the end, the cap applied', () => {
   assert.deepEqual(Buffer.from(splice(range(4, 0), [], [])!), arr(range(4, 0)));
 });
 
+test('with the frame of an identity, the splice is that identity\'s whole document, in a buffer of its own', () => {
+  const id = airframeIdentity('4b1814', { reg: 'HB-JVL', type: 'A320', operator_icao: 'SWR' }, ref);
+  const made = spliceLegs(arr(range(3, 0)), 4, { added: inner(range(5, 4)), addedCount: 2, dropped: inner(range(0, 0)), droppedCount: 1 }, 5, airframeFrame(id))!;
+  assert.deepEqual(Buffer.from(made), Buffer.from(JSON.stringify(airframeDoc(id, range(5, 1)))));
+  assert.equal(made.buffer.byteLength, made.byteLength, 'a buffer of its own (movable to a worker)');
+});
+
 test('previous legs that are not what the log says give null, not a document', () => {
   // the dropped legs are not its last ones
   assert.equal(splice(range(3, 0), [], range(1, 1)), null);
@@ -63,9 +70,9 @@ test('airframeLegsOf gives the legs of the identity\'s document, and null for an
   const id = airframeIdentity('4b1814', log, ref);
   const legs = arr(range(3, 0));
   const doc = airframeBytes(id, legs);
-  assert.deepEqual(Buffer.from(airframeLegsOf(doc, id)!), legs);
-  assert.deepEqual(Buffer.from(airframeLegsOf(Buffer.from(JSON.stringify(airframeDoc(id, []))), id)!), Buffer.from('[]'));
-  assert.equal(airframeLegsOf(doc, airframeIdentity('4b1814', { ...log, operator_icao: 'DLH' }, ref)), null, 'another operator');
-  assert.equal(airframeLegsOf(doc.subarray(0, doc.length - 2), id), null, 'torn');
-  assert.equal(airframeLegsOf(Buffer.from(JSON.stringify(airframeDoc(id, null))), id), null, 'legs null');
+  assert.deepEqual(Buffer.from(airframeLegsOf(doc, airframeFrame(id))!), legs);
+  assert.deepEqual(Buffer.from(airframeLegsOf(Buffer.from(JSON.stringify(airframeDoc(id, []))), airframeFrame(id))!), Buffer.from('[]'));
+  assert.equal(airframeLegsOf(doc, airframeFrame(airframeIdentity('4b1814', { ...log, operator_icao: 'DLH' }, ref))), null, 'another operator');
+  assert.equal(airframeLegsOf(doc.subarray(0, doc.length - 2), airframeFrame(id)), null, 'torn');
+  assert.equal(airframeLegsOf(Buffer.from(JSON.stringify(airframeDoc(id, null))), airframeFrame(id)), null, 'legs null');
 });
