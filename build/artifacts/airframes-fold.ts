@@ -6,12 +6,11 @@
 // here once for the night), and when the fold can tell the latest reg, type and operator: where it
 // cannot (the leg that said them left the window, or a tie), or the airframe has a leg a changed
 // route fills, the airframe goes to `af_full`, whose legs the step aggregates as a full build does.
-import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, LogDays } from './context.ts';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { DuckDBBlobVector, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
+import type { BuildContext, LogDays } from './context.ts';
 import { MAX_LEGS, airframeFrame, airframeIdentity, airframeLegsOf, type LogIdentity } from '../../artifacts/airframe.ts';
 import { spliceLegs } from '../../artifacts/airframe-splice.ts';
 import { fileOf, keys } from '../../artifacts/keys.ts';

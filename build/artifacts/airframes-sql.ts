@@ -85,8 +85,8 @@ const AIRLINE_CALLSIGN = `regexp_full_match(callsign, '[A-Z]{3}[0-9][A-Z0-9]{0,4
 /**
  * SQL: per (airframe, callsign prefix) of `source`'s legs (the log's rows: the callsign is
  * normalised here as legs_routed does), how many legs (n) and the last time heard (t): the operator
- * is the prefix of most legs, the latest breaking a tie (operatorSql). `sign` weighs each row (an
- * increment's dropped legs count -1: airframes-fold.ts)
+ * is the prefix of most legs, the latest breaking a tie (operatorSql). a night folds a day's into
+ * the saved ones (airframes-fold.ts)
  */
 export const operatorCountsSql = (source: string, where = 'true') => `
   SELECT hex, substr(callsign, 1, 3) AS p, count(*) AS n, max(last_ts) AS t

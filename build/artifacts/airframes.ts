@@ -5,6 +5,7 @@
 // (routes builder). a night that reuses the previous build keeps the airframes airframes-changed.ts
 // does not name, makes most of those it names from their previous documents (airframes-fold.ts),
 // and aggregates only the rest.
+import { join } from 'node:path';
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import type { LogIdentity } from '../../artifacts/airframe.ts';
@@ -16,7 +17,6 @@ import { airframesSql, hexBatches, operatorCountsSql } from './airframes-sql.ts'
 import { AIRFRAME_STATE, loadPreviousState, saveAirframeState, type AirframeRow } from './airframes-state.ts';
 import { dropFold, foldAirframes, spliceAirframes, splicedOpsSql, splicedStateSql } from './airframes-fold.ts';
 import { keepAirframe, putAirframe } from './airframes-write.ts';
-import { join } from 'node:path';
 
 /**
  * legs per batch of hexes: bounds DuckDB's working set whatever the size of the log. 2 M, not 4 M:
