@@ -153,12 +153,27 @@ function spliceRows(chunk: DuckDBDataChunk, dir: string): SpliceRow[] {
       was: { reg: reg0.getItem(i), type: type0.getItem(i), operator_icao: op0.getItem(i) },
       added: added.getItemBytes(i) ?? NONE, dropped: dropped.getItemBytes(i) ?? NONE, doc: null,
     };
-    if (r.n1 > 0 && r.held > 0 && !unchanged(r)) {
-      r.doc = readFile(join(dir, fileOf(keys.airframe(r.hex)))).catch((e: Error) => e);
-    }
     rows.push(r);
   }
+  readAhead(rows.filter((r) => r.n1 > 0 && r.held > 0 && !unchanged(r)), dir);
   return rows;
+}
+
+/** previous documents read at once at most: a chunk's 2,048 opened together could meet the open files' limit */
+const READS_IN_FLIGHT = 64;
+
+/** start reading the previous documents of `rows` (their `doc`), READS_IN_FLIGHT at a time, in order */
+function readAhead(rows: SpliceRow[], dir: string): void {
+  const done: ((b: Buffer | Error) => void)[] = [];
+  for (const r of rows) r.doc = new Promise((resolve) => void done.push(resolve));
+  let next = 0;
+  const lane = async () => {
+    while (next < rows.length) {
+      const i = next++;
+      done[i]!(await readFile(join(dir, fileOf(keys.airframe(rows[i]!.hex)))).catch((e: Error) => e));
+    }
+  };
+  for (let k = 0; k < Math.min(READS_IN_FLIGHT, rows.length); k++) void lane();
 }
 
 const sameIdentity = (r: SpliceRow) => r.log.reg === r.was.reg && r.log.type === r.was.type && r.log.operator_icao === r.was.operator_icao;
