@@ -70,7 +70,8 @@ export async function foldAirframes(ctx: BuildContext, db: DuckDBConnection): Pr
   }
   // each changed airframe's operator counts with the day added and the dropped one taken away.
   // unsure: the dropped legs held the prefix's latest time, the new day has no later one and some
-  // of its legs stay (their latest is not known without them), or the counts do not add up
+  // of its legs stay (their latest is not known without them), or the counts do not add up (fewer
+  // than none, or dropped legs of a prefix the saved counts never had: a state that is not the log's)
   await db.run(`CREATE OR REPLACE TEMP TABLE af_ops_fold AS
     WITH x AS (
       SELECT coalesce(a.hex, d.hex) AS hex, coalesce(a.p, d.p) AS p, coalesce(a.n, 0) - coalesce(d.n, 0) AS dn, a.t AS ta, d.t AS td
@@ -79,7 +80,7 @@ export async function foldAirframes(ctx: BuildContext, db: DuckDBConnection): Pr
     SELECT coalesce(o.hex, x.hex) AS hex, coalesce(o.p, x.p) AS p, coalesce(o.n, 0) + coalesce(x.dn, 0) AS n,
       CASE WHEN o.t IS NULL THEN x.ta WHEN x.ta IS NULL THEN o.t ELSE greatest(o.t, x.ta) END AS t,
       (coalesce(x.td >= o.t, x.td IS NOT NULL) AND NOT coalesce(x.ta > o.t, false) AND coalesce(o.n, 0) + coalesce(x.dn, 0) > 0)
-        OR coalesce(o.n, 0) + coalesce(x.dn, 0) < 0 AS unsure
+        OR coalesce(o.n, 0) + coalesce(x.dn, 0) < 0 OR (o.hex IS NULL AND x.td IS NOT NULL) AS unsure
     FROM o FULL JOIN x ON o.hex = x.hex AND o.p = x.p`);
   // per changed airframe: the previous row (p), the new day's legs (a), the dropped day's (d). the
   // dropped legs the previous document holds are its last m: all of them when it held the whole

@@ -5,10 +5,11 @@
 // row for row, in the cases that make a splice hard: a capped document, a cap whose last legs are
 // the dropped day's, a reg newly heard, an operator whose majority flips, a reg said only by a leg
 // that left (which the fold cannot know: aggregated instead), an airframe that leaves the window,
-// one that enters it; and previous documents gone or not the state's, which are aggregated instead.
+// one that enters it; and previous documents gone or not the state's, and saved counts missing a
+// row, which are aggregated instead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { ArtifactWriter } from '../../../build/publish/writer.ts';
@@ -83,6 +84,11 @@ test('a night splices the airframes of the new and dropped days from their previ
   // night must not splice them (nor fail): it aggregates them from their legs
   rmSync(join(first.dir, `${keys.airframe('a0fe01')}.gz`));
   writeFileSync(join(first.dir, `${keys.airframe('a0e901')}.gz`), gzipSync('{"hex":"a0e901","legs":[]}'));
+  // and the saved operator counts have lost a0ca01's row (as many SWR legs come as go tonight, so
+  // only the missing row can tell): its operator is not known from them, so it is aggregated too
+  const ops = join(first.dir, 'state', 'airframe-operators.parquet');
+  await db.run(`COPY (SELECT * FROM read_parquet('${ops}') WHERE hex <> 'a0ca01') TO '${ops}.cut' (FORMAT parquet)`);
+  renameSync(`${ops}.cut`, ops);
   said.length = 0;
   const night = await build('v2', isoDay(80), first, { reuse: first.dir, logDays: { added: [isoDay(80)], dropped: [{ day: isoDay(0), file: join(dropped, 'legs.parquet') }] } });
   const summary = said.find((s) => s.includes(' airframes (')) ?? said.join(' | ');
@@ -99,9 +105,9 @@ test('a night splices the airframes of the new and dropped days from their previ
   assert.equal(doc(full, 'a0e902')!.reg, null);
   assert.ok(doc(first, 'a0d0e0') && !night.objects[keys.airframe('a0d0e0')], 'a0d0e0\'s document is gone');
   assert.equal(night.objects[keys.airframe('a05a3e')], first.objects[keys.airframe('a05a3e')], 'a05a3e kept as it was');
-  // four airframes spliced (a0ca01, a0ca02, a0b001, a0ee01); a0e902 aggregated (its reg), a0fe01 and
-  // a0e901 too (their previous documents); a05a3e kept
-  assert.match(summary, /\(\d+ unchanged since the previous build, kept unbuilt; 4 made from their previous documents\)$/, summary);
+  // three airframes spliced (a0ca02, a0b001, a0ee01); a0e902 aggregated (its reg), a0fe01 and a0e901
+  // too (their previous documents), a0ca01 (its counts); a05a3e kept
+  assert.match(summary, /\(\d+ unchanged since the previous build, kept unbuilt; 3 made from their previous documents\)$/, summary);
 
   // the night's airframe documents are the full build's, byte for byte
   const kinds = (w: ArtifactWriter) => Object.keys(w.objects).filter((k) => k.startsWith('v1/airframes/') || k.startsWith('v1/refdata/aircraft/')).sort();
