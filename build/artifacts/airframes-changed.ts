@@ -3,7 +3,7 @@
 // reference data, code and options. with those last three unchanged (what reuse means), its
 // documents can change only if it has legs in a day that entered or left the window, or a leg
 // whose missing end is filled from a routes-table entry that changed. every other airframe the
-// previous build heard keeps its documents and digest unbuilt, and is never aggregated.
+// previous build heard keeps its documents and its state row unbuilt, and is never aggregated.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -73,15 +73,15 @@ export async function changedRoutes(db: DuckDBConnection, legs: RoutedLegs, prev
 
 /**
  * Fill the temp table `af_changed(hex, routed)` with the airframes tonight must build (routed: it
- * has a leg a changed route may fill), when that can be
- * known: `prevDigests` and the previous routes table are recorded in the reused version and
- * ctx.logDays says which days changed. Returns how many, or null (not known: build every airframe).
+ * has a leg a changed route may fill), when that can be known: the airframes' state `prevState`
+ * and the previous routes table are recorded in the reused version and ctx.logDays says which days
+ * changed. Returns how many, or null (not known: build every airframe).
  */
-export async function changedAirframes(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, prevDigests: string): Promise<number | null> {
+export async function changedAirframes(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, prevState: string): Promise<number | null> {
   const days = ctx.logDays;
   if (!ctx.reuse || !days) return null;
   const prevRoutes = join(ctx.reuse, ROUTES_STATE);
-  if (!existsSync(prevRoutes) || !existsSync(join(ctx.reuse, prevDigests))) return null;
+  if (!existsSync(prevRoutes) || !existsSync(join(ctx.reuse, prevState))) return null;
   await db.run(`CREATE OR REPLACE TEMP TABLE af_routes_changed AS ${changedCallsignsSql(legs, prevRoutes)}`);
   const parts = [
     // a leg with one end heard is the only kind the routes table fills (legs_routed): a superset, cheap to test
