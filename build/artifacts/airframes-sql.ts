@@ -98,15 +98,16 @@ export const operatorSql = (counts: string, where = 'true') =>
   `SELECT hex, arg_max(p, (n, t)) AS operator_icao FROM ${counts} WHERE ${where} AND n > 0 GROUP BY hex`;
 
 /**
- * one row per airframe of a hex range of `source` (routed legs): the latest reg/type heard, the
- * operator (from `af_ops`, operatorCountsSql of the same legs), the counts the state keeps, and the
- * newest MAX_LEGS legs as JSON, newest first, in document form (written as it is: airframeBytes).
+ * one row per airframe (an ICAO address: VALID_HEX) of a hex range of `source` (routed legs): the
+ * latest reg/type heard, the operator (from `af_ops`, operatorCountsSql of the same legs), the
+ * counts the state keeps, and the newest MAX_LEGS legs as JSON, newest first, in document form
+ * (written as it is: airframeBytes).
  * the JSON text is made only where the airframe's legs or identity differ from the previous build's
  * (`af_prev`, airframes-state.ts), so an unchanged airframe costs its hashes, not a document.
  */
 export function airframesSql(source: string, lo: string, hi: string | null): string {
   return `
-WITH lg AS (${legsAggSql(source, rangeWhere(lo, hi))}),
+WITH lg AS (${legsAggSql(source, `${rangeWhere(lo, hi)} AND ${VALID_HEX}`)}),
 d AS (SELECT lg.*, ${wrapSum('lg.s')} AS legsum, o.operator_icao FROM lg LEFT JOIN (${operatorSql('af_ops', rangeWhere(lo, hi))}) o USING (hex))
 SELECT d.hex, d.reg, d.type, d.operator_icao, d.n::INTEGER AS n, d.legsum::VARCHAR AS legsum, d.reg_ts, d.type_ts,
   CASE WHEN p.hex IS NULL OR p.legsum IS DISTINCT FROM d.legsum OR p.reg IS DISTINCT FROM d.reg

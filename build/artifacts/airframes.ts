@@ -129,7 +129,6 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
     for await (const chunk of streamChunks(db, airframesSql(source, lo, hi))) {
       for (const r of hexRows(chunk)) {
         const hex = r.row[0];
-        if (!/^[0-9a-f]{6}$/.test(hex)) continue;
         seen.add(hex);
         rows.push(r.row);
         if (r.legs === null) {

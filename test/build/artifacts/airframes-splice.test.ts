@@ -55,6 +55,8 @@ test('a night splices the airframes of the new and dropped days from their previ
     ...days(0, 0, 2, () => ({ hex: 'a0d0e0', cs: 'SWR900' })),
     // a05a3e: heard on days 20-21 only: untouched, kept
     ...days(20, 21, 1, () => ({ hex: 'a05a3e', cs: 'SWR500' })),
+    // a TIS-B address (not an ICAO one): never a document, by either path
+    ...days(0, 1, 1, () => ({ hex: '~a0f00f', cs: 'SWR600' })),
   ]);
   const ref = makeRef({});
   const base = {
@@ -79,6 +81,7 @@ test('a night splices the airframes of the new and dropped days from their previ
     ...days(80, 80, 1, () => ({ hex: 'a0b001', cs: 'DLH300' })),
     ...days(80, 80, 1, () => ({ hex: 'a0e902', cs: 'BAW1' })),
     ...days(80, 80, 2, () => ({ hex: 'a0ee01', cs: 'SWR700' })),
+    ...days(80, 80, 1, () => ({ hex: '~a0f00f', cs: 'SWR600' })),
   ]);
   // two previous documents are not what the state says: one is gone, one is another document. the
   // night must not splice them (nor fail): it aggregates them from their legs
@@ -105,6 +108,7 @@ test('a night splices the airframes of the new and dropped days from their previ
   assert.equal(doc(full, 'a0e902')!.reg, null);
   assert.ok(doc(first, 'a0d0e0') && !night.objects[keys.airframe('a0d0e0')], 'a0d0e0\'s document is gone');
   assert.equal(night.objects[keys.airframe('a05a3e')], first.objects[keys.airframe('a05a3e')], 'a05a3e kept as it was');
+  for (const w of [first, night, full]) assert.deepEqual(Object.keys(w.objects).filter((k) => k.includes('~')), [], 'no document for a TIS-B address');
   // three airframes spliced (a0ca02, a0b001, a0ee01); a0e902 aggregated (its reg), a0fe01 and a0e901
   // too (their previous documents), a0ca01 (its counts); a05a3e kept
   assert.match(summary, /\(\d+ unchanged since the previous build, kept unbuilt; 3 made from their previous documents\)$/, summary);
