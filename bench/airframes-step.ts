@@ -116,8 +116,8 @@ async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<Bu
   const peak = memory.peak();
   await writer.close();
   const h = createHash('sha256');
-  const ks = Object.keys(writer.objects).sort();
-  for (const k of ks) h.update(`${k}\0${writer.objects[k]!.sha256}\n`);
+  const ks = [...writer.objects.keys()].sort();
+  for (const k of ks) h.update(`${k}\0${writer.objects.get(k)!.sha256}\n`);
   const docs = ks.length;
   console.log(
     `${label}: ${docs} documents (${ctx.counts.airframes} airframes; ${writer.stats.written} written, ${writer.stats.linked} unchanged) in ${wall.toFixed(1)} s = ${Math.round(docs / wall)} documents/s; ` +
@@ -127,7 +127,7 @@ async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<Bu
 }
 
 const newWriter = (dir: string, previous: ArtifactWriter | null, workers = WORKERS[0]!) =>
-  new ArtifactWriter(join(dir, 'v'), previous && { dir: previous.dir, manifest: { build_id: 'first', built_at: '', archive_through: null, window_days: 365, counts: {}, objects: previous.objects } }, { workers, validate: 'sample', seed: 1 });
+  new ArtifactWriter(join(dir, 'v'), previous && { dir: previous.dir, objects: previous.objects }, { workers, validate: 'sample', seed: 1 });
 
 if (!NEW_DAY) {
   for (let run = 1; run <= RUNS; run++) {

@@ -60,7 +60,7 @@ async function timedRun(label: string, extra: Partial<BuildContext> = {}): Promi
   const wall = (performance.now() - t0) / 1000;
   const peak = memory.peak();
   const h = createHash('sha256');
-  for (const k of Object.keys(writer.objects).sort()) h.update(`${k}\0${writer.objects[k]!.sha256}\n`);
+  for (const k of [...writer.objects.keys()].sort()) h.update(`${k}\0${writer.objects.get(k)!.sha256}\n`);
   console.log(`${label}: ${wall.toFixed(1)} s, peak RSS ${gb(peak.rss)} GB (V8 heap ${gb(peak.heapUsed)}); documents ${h.digest('hex').slice(0, 16)}, count tables ${await statesDigest(writer.dir)}`);
   return writer;
 }

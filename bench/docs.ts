@@ -14,13 +14,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ArtifactWriter, type WriterOptions } from '../build/publish/writer.ts';
+import { ArtifactWriter, type PreviousVersion, type WriterOptions } from '../build/publish/writer.ts';
 import { gzipDoc } from '../build/publish/gzip-file.ts';
 import { airframeDoc, airframeJson, type AirframeIdentity, type AirframeLeg } from '../artifacts/airframe.ts';
 import type { RouteDoc } from '../artifacts/flight-routes.ts';
 import { fileOf, keys } from '../artifacts/keys.ts';
 import { assertValid } from '../schemas/index.ts';
-import type { Manifest } from '../artifacts/manifest.ts';
+import type { TableManifest } from '../artifacts/manifest-file.ts';
 import { rng } from '../lib/random.ts';
 import { flag, numberFlag } from './flags.ts';
 import { removeLater } from './remove-later.ts';
@@ -142,11 +142,11 @@ interface Run {
   main: number;
   linkMs: number;
   out: string;
-  manifest: Manifest;
+  manifest: TableManifest;
 }
 
 /** one whole run: docs/s from the first put to the last file on disk */
-async function run(xs: Input[], name: string, opts: WriterOptions, previous: { dir: string; manifest: Manifest } | null): Promise<Run> {
+async function run(xs: Input[], name: string, opts: WriterOptions, previous: PreviousVersion | null): Promise<Run> {
   const out = join(fresh(), 'v');
   const t0 = ms();
   const w = new ArtifactWriter(out, previous, opts);
@@ -185,7 +185,7 @@ for (let round = 0; round < RUNS; round++) {
     last = await run(xs, name, opts, null);
     add(name, last);
   }
-  const again = await run(xs, 'no change', configs[configs.length - 1]![1], { dir: last!.out, manifest: last!.manifest });
+  const again = await run(xs, 'no change', configs[configs.length - 1]![1], { dir: last!.out, objects: last!.manifest.objects });
   add('no change', again);
 }
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;

@@ -8,6 +8,7 @@
 import './help.ts';
 import { cpuUsage } from 'node:process';
 import { checkNames, objectsOf, versionDiff } from '../build/publish/recycle.ts';
+import { ObjectTable } from '../artifacts/object-table.ts';
 import { namesSealed } from '../build/publish/names-seal.ts';
 import { flag, numberFlag } from './flags.ts';
 
@@ -15,8 +16,8 @@ const dir = flag('version', '');
 const rounds = numberFlag('rounds', 3);
 if (!dir) throw new Error('--version <a committed version folder> is required');
 const objects = objectsOf(dir);
-const { roots } = versionDiff(objects, {});
-console.log(`${dir}: ${Object.keys(objects).length} objects under ${[...roots].join(', ')}`);
+const { roots } = versionDiff(objects, new ObjectTable());
+console.log(`${dir}: ${objects.size} objects under ${[...roots].join(', ')}`);
 
 function time(what: string, fn: () => unknown): void {
   const [t0, c0] = [performance.now(), cpuUsage()];

@@ -22,7 +22,7 @@ import { buildArtifacts } from './artifacts/pipeline.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { writeBundles } from './bundle/bundle.ts';
 import { installed } from '../lib/install.ts';
-import { currentHeader, readObject, type Version } from '../artifacts/tree.ts';
+import { currentHeader, readObject } from '../artifacts/tree.ts';
 import { changedFiles, fileUnchanged, readInputs, readRecordedInputs, writeInputs, type BuildInputs, type InputSources } from './publish/inputs.ts';
 import { defaultWriteWorkers } from './publish/write-pool.ts';
 import { dayFile } from './log/write.ts';
@@ -142,7 +142,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     // hard-link copied, beside the first steps (writer.ts)
     progress.start('publish: stage (the current version\'s objects, linked in the background)', 0);
     const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs, linkInBackground: true, keep: c.keep });
-    progress.done(`${staged.previous ? Object.keys(staged.previous.manifest.objects).length : 0} objects, ${staged.recycled ? `into build ${staged.recycled} (taken over from the prune)` : 'hard-link copied'}`);
+    progress.done(`${staged.previous ? staged.previous.objects.size : 0} objects, ${staged.recycled ? `into build ${staged.recycled} (taken over from the prune)` : 'hard-link copied'}`);
     refdata ??= await loadRef();
     let result: NightlyResult;
     const duck = duckOf(c);
@@ -220,7 +220,7 @@ export class AfterPublishError extends Error {
   }
 }
 
-async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: string) => void, destinationOf: DestinationOf, previous: Version | null): Promise<void> {
+async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: string) => void, destinationOf: DestinationOf, previous: { dir: string } | null): Promise<void> {
   const day = await newestDay(history).catch(() => null);
   if (!day) return say('accuracy: no history day to replay; the served accuracy stays null');
   // what the live server had learned while `day` was flown (the flow and the paths): before it, never from it

@@ -6,6 +6,7 @@
 // unlinked and created anew, or a new file renamed over it when cp links it again in between
 // (gzip-file.ts), so any order leaves the build's file. the previous version's files are never
 // written into: a changed object is a new file.
+import type { ObjectTable } from '../../artifacts/object-table.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,12 +62,8 @@ export function hardLinkSync(sources: string[], to: string): void {
  * previous manifest's keys). `keepWritten`: the build writes into `to` meanwhile (copyKeepsWritten
  * must be true): names that exist are skipped.
  */
-export async function hardLinkCopy(from: string, to: string, objects: Record<string, unknown>, keepWritten = false): Promise<void> {
-  const perKind = new Map<string, number>();
-  for (const key of Object.keys(objects)) {
-    const kind = /^v1\/[^/]+/.exec(key)?.[0] ?? '';
-    perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
-  }
+export async function hardLinkCopy(from: string, to: string, objects: ObjectTable, keepWritten = false): Promise<void> {
+  const perKind = objects.countsByFolder(2);
   const items: { dest: string; path: string; weight: number }[] = [];
   for (const name of readdirSync(from)) {
     if (name !== 'v1') items.push({ dest: to, path: join(from, name), weight: 1 });

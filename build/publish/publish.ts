@@ -3,7 +3,7 @@
 // killed at any point leaves `current` exactly as it was; leftovers are swept by the next build.
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { CURRENT, MANIFEST_FILE, VERSIONS, currentHeader, currentVersion, type Version, type VersionHeader } from '../../artifacts/tree.ts';
+import { CURRENT, MANIFEST_FILE, VERSIONS, currentHeader, currentTable, type TableVersion, type VersionHeader } from '../../artifacts/tree.ts';
 import { recycleInWorker } from './recycle.ts';
 import { ArtifactWriter, TRASH, type WriterOptions } from './writer.ts';
 import { spawn } from 'node:child_process';
@@ -14,7 +14,7 @@ export interface Staged {
   id: string;
   writer: ArtifactWriter;
   /** the previously published version, if any */
-  previous: Version | null;
+  previous: TableVersion | null;
   /** the older version this build took over (StageOptions.keep), if any */
   recycled: string | null;
 }
@@ -85,7 +85,7 @@ export function stage(root: string, id: string, opts: StageOptions = {}): Staged
   const recycling = recycled && opts.linkInBackground && existsSync(join(current!.dir, MANIFEST_FILE)) ? recycleInWorker(dir, current!.dir) : undefined;
   // the writer awaits it; should it not (the current version unreadable after all), a failed check must not end the process unhandled
   void recycling?.catch(() => {});
-  const previous = currentVersion(root);
+  const previous = currentTable(root);
   const writer = new ArtifactWriter(dir, previous, { ...opts, recycled: recycled !== null, recycling });
   return { id, writer, previous, recycled };
 }

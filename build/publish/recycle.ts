@@ -22,11 +22,12 @@
 // a version that does not hold what its manifest says is not recycled (NotRecyclable: the caller
 // empties it and copies as before). a file is written through only when no other name links it
 // (its link count is 1): an old version's file may be shared with the current one or another kept version.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '../../artifacts/tree.ts';
-import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
+import type { ObjectTable } from '../../artifacts/object-table.ts';
+import { readManifestFile } from '../../artifacts/manifest-file.ts';
 import { tsWorker } from '../../lib/ts-worker.ts';
 import { hardLinkCopy, hardLinkCopySync, hardLinkSync } from './hard-link-copy.ts';
 import { namesSealed } from './names-seal.ts';
@@ -60,39 +61,22 @@ export interface VersionDiff {
   roots: Set<string>;
 }
 
-type Objects = Record<string, ObjectEntry>;
-
 /** What turns the objects `own` into `target`. Same sha256 and gzip length: the same object (its JSON is the same; gzip is deterministic). */
-export function versionDiff(own: Objects, target: Objects): VersionDiff {
+export function versionDiff(own: ObjectTable, target: ObjectTable): VersionDiff {
   const d: VersionDiff = { added: [], changed: [], removed: [], roots: new Set() };
-  // a manifest lists its keys kind by kind: a key under the last root found costs one startsWith,
-  // not a slice and a Set lookup. gathered here, in the diff's own passes: a for...in over 2 M keys
-  // costs ~0.9 s on its own (a pass of each manifest for the roots alone took 3.6 s)
-  let under = '\0';
-  const root = (key: string) => {
-    if (key.startsWith(under)) return;
-    const slash = key.indexOf('/');
-    const r = slash < 0 ? key : key.slice(0, slash);
-    d.roots.add(r);
-    under = `${r}/`;
-  };
-  // for...in, not Object.entries: 2 M entries without an array each
-  for (const key in target) {
-    root(key);
-    const o = own[key];
-    const t = target[key]!;
-    if (!o) d.added.push(key);
-    else if (o.sha256 !== t.sha256 || o.gzip_bytes !== t.gzip_bytes) d.changed.push(key);
+  // compared by entry number and key bytes (object-table.ts): no key string made but for the keys that differ
+  for (let j = 0; j < target.size; j++) {
+    const i = own.indexOfKeyOf(target, j);
+    if (i < 0) d.added.push(target.keyAt(j));
+    else if (!own.sameObject(i, target, j)) d.changed.push(target.keyAt(j));
   }
-  for (const key in own) {
-    root(key);
-    if (!target[key]) d.removed.push(key);
-  }
+  for (let i = 0; i < own.size; i++) if (target.indexOfKeyOf(own, i) < 0) d.removed.push(own.keyAt(i));
+  for (const t of [target, own]) for (const root of t.countsByFolder(1).keys()) d.roots.add(root);
   return d;
 }
 
-export function objectsOf(dir: string): Objects {
-  return (JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest).objects;
+export function objectsOf(dir: string): ObjectTable {
+  return readManifestFile(join(dir, MANIFEST_FILE)).objects;
 }
 
 /**
@@ -103,7 +87,7 @@ export function objectsOf(dir: string): Objects {
  * any other fault is thrown as it is.
  */
 export function recycleVersion(dir: string, from: string): { dirty: Dirty; stats: RecycleStats } {
-  let own: Objects;
+  let own: ObjectTable;
   try {
     own = objectsOf(dir);
   } catch (e) {
@@ -124,7 +108,7 @@ export function recycleVersion(dir: string, from: string): { dirty: Dirty; stats
 }
 
 /** Throws NotRecyclable unless the object folders of `dir` hold exactly one file per key of `objects` (its manifest's). */
-export function checkNames(dir: string, objects: Objects, roots: Set<string>): void {
+export function checkNames(dir: string, objects: ObjectTable, roots: Set<string>): void {
   let files = 0;
   // names only (no Dirent per entry): an object's file ends in .gz and no key does (keys.ts), so
   // any other name is a folder of keys, and a stray file under such a name fails as a folder
@@ -139,7 +123,7 @@ export function checkNames(dir: string, objects: Objects, roots: Set<string>): v
     for (const name of names) {
       const path = `${rel}/${name}`;
       if (!name.endsWith('.gz')) walk(path);
-      else if (!objects[path.slice(0, -3)]) throw new NotRecyclable(`${dir} holds ${path}, which its manifest does not name`);
+      else if (!objects.has(path.slice(0, -3))) throw new NotRecyclable(`${dir} holds ${path}, which its manifest does not name`);
       else files++;
     }
   };
@@ -150,7 +134,7 @@ export function checkNames(dir: string, objects: Objects, roots: Set<string>): v
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
   }
-  const want = Object.keys(objects).length;
+  const want = objects.size;
   if (files !== want) throw new NotRecyclable(`${dir} holds ${files} of the ${want} objects its manifest names`);
 }
 
@@ -183,7 +167,7 @@ export function recycleInWorker(dir: string, from: string): Promise<RecycleReply
  * recycleOrCopySync with the recycling on a worker thread (`started`, or started here) and the copy
  * in child processes
  */
-export async function recycleOrCopy(dir: string, from: string, objects: Objects, started: Promise<RecycleReply> = recycleInWorker(dir, from)): Promise<Recycled> {
+export async function recycleOrCopy(dir: string, from: string, objects: ObjectTable, started: Promise<RecycleReply> = recycleInWorker(dir, from)): Promise<Recycled> {
   const reply = await started;
   if (reply.ok) return { dirty: new Map(reply.keys.map((k, i) => [k, reply.has[i] === 1])), stats: reply.stats, notRecyclable: null };
   if (!reply.notRecyclable) throw new Error(reply.message);

@@ -19,7 +19,9 @@ import { gunzipSync } from 'node:zlib';
 import { assertValid } from '../../schemas/index.ts';
 import { kindOfKey } from '../../schemas/artifact-kinds.ts';
 import { assertSafeKey, fileOf } from '../../artifacts/keys.ts';
-import type { Manifest, ObjectEntry } from '../../artifacts/manifest.ts';
+import type { ManifestHeader } from '../../artifacts/manifest.ts';
+import { ObjectTable, Origin } from '../../artifacts/object-table.ts';
+import { writeManifestFile, type TableManifest } from '../../artifacts/manifest-file.ts';
 import { relink, writeGzipped, type WriteTarget } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
 import { copyKeepsWritten, hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
@@ -93,8 +95,15 @@ export interface WriterStats {
   bytes: number;
 }
 
+/** the version a build starts from: its folder and its objects */
+export interface PreviousVersion {
+  dir: string;
+  objects: ObjectTable;
+}
+
 export class ArtifactWriter {
-  readonly objects: Record<string, ObjectEntry> = {};
+  /** this build's objects (object-table.ts: a year's 2 M entries held outside V8's heap) */
+  readonly objects = new ObjectTable();
   readonly stats: WriterStats = { objects: 0, written: 0, linked: 0, removed: 0, bytes: 0 };
   private readonly dirs = new Set<string>();
   /** the folders the objects are in, for the seal on the version's names (names-seal.ts) */
@@ -134,7 +143,7 @@ export class ArtifactWriter {
    */
   constructor(
     readonly dir: string,
-    private readonly previous: { dir: string; manifest: Manifest } | null,
+    private readonly previous: PreviousVersion | null,
     opts: WriterOptions = {},
   ) {
     this.trash = opts.recycled ? join(dirname(dir), `${TRASH}${basename(dir)}`) : null;
@@ -147,8 +156,8 @@ export class ArtifactWriter {
         this.waiting = writeBeside ? null : [];
         this.copying = true;
         const copy = opts.recycled
-          ? recycleOrCopy(dir, previous.dir, previous.manifest.objects, opts.recycling).then((r) => void this.recycledWith(r))
-          : (opts.copy ?? hardLinkCopy)(previous.dir, dir, previous.manifest.objects, writeBeside);
+          ? recycleOrCopy(dir, previous.dir, previous.objects, opts.recycling).then((r) => void this.recycledWith(r))
+          : (opts.copy ?? hardLinkCopy)(previous.dir, dir, previous.objects, writeBeside);
         this.linking = copy.then(() => {
           this.link.ms = Date.now() - t0;
           this.copying = false;
@@ -181,7 +190,7 @@ export class ArtifactWriter {
 
   /** Whether the folder has a file under `key` (a previous version's, or a taken-over one's), to write over it. */
   private has(key: string): boolean {
-    return this.dirty?.get(key) ?? this.previous?.manifest.objects[key] !== undefined;
+    return this.dirty?.get(key) ?? (this.previous !== null && this.previous.objects.indexOf(key) >= 0);
   }
 
   /** Where the taken-over folder's own file under `key` goes before the name is written or linked over; null when it has none. */
@@ -250,10 +259,9 @@ export class ArtifactWriter {
    * unchanged): it is already here as a hard link. false when the previous version has no such object.
    */
   keep(key: string): boolean {
-    const prev = this.previous?.manifest.objects[key];
-    if (!prev) return false;
-    if (this.objects[key]) throw new Error(`artifact ${key} written twice in one build`);
-    this.entry(key, prev);
+    const p = this.previous?.objects.indexOf(key) ?? -1;
+    if (p < 0) return false;
+    this.entry(key, this.objects.addCopy(key, this.previous!.objects, p, Origin.KEPT));
     this.stats.linked++;
     this.linkKept(key);
     return true;
@@ -324,65 +332,67 @@ export class ArtifactWriter {
 
   private store(key: string, json: string | Uint8Array): void {
     assertSafeKey(key);
-    if (this.objects[key]) throw new Error(`artifact ${key} written twice in one build`);
     const file = join(this.dir, fileOf(key));
-    const prev = this.previous?.manifest.objects[key];
-    if (!prev && this.pool) {
+    const p = this.previous?.objects.indexOf(key) ?? -1;
+    const t = this.objects;
+    if (p < 0 && this.pool) {
       // nothing to compare with (a first build, a new key): the worker hashes it beside the gzip
-      const e: ObjectEntry = { sha256: '', bytes: 0, gzip_bytes: 0 };
+      const i = t.add(key, null, 0, 0); // filled in when the worker reports
       const pool = this.pool;
       this.write(() => {
         this.mkdirOf(file);
         pool.add(key, file, json, this.targetOf(key), true, (gz, sha256, bytes) => {
-          e.sha256 = sha256;
-          e.bytes = bytes;
-          e.gzip_bytes = gz;
+          t.setSha(i, sha256);
+          t.setBytes(i, bytes);
+          t.setGzip(i, gz);
           this.stats.bytes += gz;
         });
       }, json.length);
-      this.entry(key, e); // filled in when the worker reports
+      this.entry(key, i);
       this.stats.written++;
       return;
     }
     // the unchanged check needs the hash at once. a large text is hashed as the UTF-8 bytes the
     // worker will gzip, and those bytes move to the worker instead of a copy of the text
     const data = this.pool && typeof json === 'string' && json.length >= TRANSFER_FROM ? Buffer.from(json) : json;
-    const sha256 = createHash('sha256').update(data).digest('hex');
+    const sha256 = createHash('sha256').update(data).digest();
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
-    if (prev && prev.sha256 === sha256) {
+    const prev = this.previous?.objects;
+    if (prev && p >= 0 && prev.shaIs(p, sha256)) {
       // already here: hard-linked from the previous version
-      this.entry(key, { sha256, bytes, gzip_bytes: prev.gzip_bytes });
+      this.entry(key, t.add(key, sha256, bytes, prev.gzipAt(p), Origin.SAME));
       this.stats.linked++;
       this.linkKept(key);
-    } else if (this.pool) {
-      const e: ObjectEntry = { sha256, bytes, gzip_bytes: 0 };
+      return;
+    }
+    const i = t.add(key, sha256, bytes, 0); // gzip_bytes 0 until written
+    this.entry(key, i);
+    this.stats.written++;
+    if (this.pool) {
       const pool = this.pool;
       this.write(() => {
         this.mkdirOf(file);
         pool.add(key, file, data, this.targetOf(key), false, (gz) => {
-          e.gzip_bytes = gz;
+          t.setGzip(i, gz);
           this.stats.bytes += gz;
         });
       }, bytes);
-      this.entry(key, e); // gzip_bytes 0 until the worker reports it
-      this.stats.written++;
     } else {
-      const e: ObjectEntry = { sha256, bytes, gzip_bytes: 0 };
-      this.entry(key, e); // gzip_bytes 0 until written (at once unless the copy still runs)
-      this.stats.written++;
+      // at once unless the copy still runs
       this.write(() => {
         this.mkdirOf(file);
-        e.gzip_bytes = writeGzipped(file, data, this.targetOf(key));
-        this.stats.bytes += e.gzip_bytes;
+        const gz = writeGzipped(file, data, this.targetOf(key));
+        t.setGzip(i, gz);
+        this.stats.bytes += gz;
       }, bytes);
     }
   }
 
-  private entry(key: string, e: ObjectEntry): void {
-    this.objects[key] = e;
+  /** count `key`, entry `i` of this build's table (its folder, for the seal) */
+  private entry(key: string, i: number): void {
     this.folders.add(key);
     this.stats.objects++;
-    this.stats.bytes += e.gzip_bytes;
+    this.stats.bytes += this.objects.gzipAt(i);
   }
 
   private assertFlushed(what: string): void {
@@ -402,9 +412,12 @@ export class ArtifactWriter {
    * build such as the hourly `today` roll). Call before writeManifest.
    */
   keepTheRest(): void {
-    for (const [key, entry] of Object.entries(this.previous?.manifest.objects ?? {})) {
-      if (this.objects[key]) continue;
-      this.entry(key, entry);
+    const prev = this.previous?.objects;
+    if (!prev) return;
+    for (let p = 0; p < prev.size; p++) {
+      const key = prev.keyAt(p);
+      if (this.objects.indexOf(key) >= 0) continue;
+      this.entry(key, this.objects.addCopy(key, prev, p, Origin.KEPT));
       this.stats.linked++;
       this.linkKept(key);
     }
@@ -412,11 +425,12 @@ export class ArtifactWriter {
 
   /**
    * Remove objects of the previous version this build did not produce (and the folders that leaves
-   * empty), then write the manifest, then seal the version's names (names-seal.ts).
+   * empty), then write the manifest (manifest-file.ts; its header checked against the schema, its
+   * entries held in their types by the table), then seal the version's names (names-seal.ts).
    */
-  writeManifest(m: Omit<Manifest, 'objects'>): Manifest {
+  writeManifest(m: ManifestHeader): TableManifest {
     this.assertFlushed('writeManifest');
-    const before = this.previous?.manifest.objects ?? {};
+    const before = this.previous?.objects ?? null;
     const removed: string[] = [];
     const remove = (key: string) => {
       const aside = this.asideOf(key);
@@ -424,23 +438,23 @@ export class ArtifactWriter {
       else rmSync(join(this.dir, fileOf(key)), { force: true });
       removed.push(key);
     };
-    for (const key of Object.keys(before)) {
-      if (!this.objects[key]) {
-        remove(key);
+    for (let p = 0; before && p < before.size; p++) {
+      if (this.objects.indexOfKeyOf(before, p) < 0) {
+        remove(before.keyAt(p));
         this.stats.removed++;
       }
     }
     // a taken-over folder's own objects that neither version has
-    for (const [key, has] of this.dirty ?? []) if (has && !before[key] && !this.objects[key]) remove(key);
+    for (const [key, has] of this.dirty ?? []) if (has && !before?.has(key) && !this.objects.has(key)) remove(key);
     removeEmptied(this.dir, removed, this.folders);
-    const manifest: Manifest = { ...m, objects: this.objects };
-    assertValid('manifest', manifest, 'manifest');
-    for (const [name, doc] of [[MANIFEST_FILE, manifest], [VERSION_FILE, m]] as const) {
-      const tmp = join(this.dir, `${name}.tmp`);
-      writeFileSync(tmp, JSON.stringify(doc));
-      renameSync(tmp, join(this.dir, name));
-    }
+    assertValid('manifest', { ...m, objects: {} }, 'manifest');
+    const tmp = join(this.dir, `${MANIFEST_FILE}.tmp`);
+    writeManifestFile(tmp, m, this.objects);
+    renameSync(tmp, join(this.dir, MANIFEST_FILE));
+    const vtmp = join(this.dir, `${VERSION_FILE}.tmp`);
+    writeFileSync(vtmp, JSON.stringify(m));
+    renameSync(vtmp, join(this.dir, VERSION_FILE));
     this.sealed = sealNames(this.dir, this.folders);
-    return manifest;
+    return { header: m, objects: this.objects };
   }
 }

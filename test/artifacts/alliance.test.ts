@@ -43,10 +43,10 @@ function legs(): LegRow[] {
 test('alliance documents: memberships as sourced, coverage per member, undirected member routes, all valid', async () => {
   const ctx = await testContext(legs(), { nowMs: NOW });
   await buildAlliances(ctx, ctx.airports);
-  assert.deepEqual(Object.keys(ctx.writer.objects).sort(), [
+  assert.deepEqual([...ctx.writer.objects.keys()].sort(), [
     'v1/alliances/oneworld', 'v1/alliances/oneworld/routes', 'v1/alliances/star-alliance', 'v1/alliances/star-alliance/routes',
   ]);
-  for (const k of Object.keys(ctx.writer.objects)) {
+  for (const k of [...ctx.writer.objects.keys()]) {
     assert.deepEqual(problems(k.endsWith('/routes') ? 'alliance-routes' : 'alliance', ctx.writer.read(k)), [], k);
   }
   const star = ctx.writer.read('v1/alliances/star-alliance') as AllianceDoc;

@@ -30,7 +30,7 @@ export async function legsDb(t: TestContext, name: string): Promise<{ dir: strin
 export async function buildRoutesAirframes(
   dir: string, base: Omit<BuildContext, 'writer' | 'counts'>, name: string, previous: ArtifactWriter | null, extra: Partial<BuildContext>, maxLegs: number,
 ): Promise<ArtifactWriter> {
-  const prev = previous && { dir: previous.dir, manifest: { build_id: 'p', built_at: '', archive_through: null, window_days: 1, counts: {}, objects: previous.objects } };
+  const prev = previous && { dir: previous.dir, objects: previous.objects };
   const writer = new ArtifactWriter(join(dir, name), prev);
   const ctx: BuildContext = { ...base, writer, counts: {}, ...extra };
   const routes = await makeRoutesBuilder({ reviewFile: join(dir, 'none.csv'), policy: 'auto' })(ctx, await loadRefAirports(base.db, base.ref));

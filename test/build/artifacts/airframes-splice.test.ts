@@ -16,6 +16,7 @@ import type { ArtifactWriter } from '../../../build/publish/writer.ts';
 import type { BuildContext } from '../../../build/artifacts/context.ts';
 import type { Refdata } from '../../../lib/reference/index.ts';
 import { keys } from '../../../artifacts/keys.ts';
+import { Origin } from '../../../artifacts/object-table.ts';
 import type { AirframeDoc } from '../../../artifacts/airframe.ts';
 import type { Progress } from '../../../build/progress.ts';
 import { makeRef } from '../../helpers/ref-fixture.ts';
@@ -106,17 +107,18 @@ test('a night splices the airframes of the new and dropped days from their previ
   assert.equal(doc(full, 'a0b001')!.operator_icao, 'DLH');
   assert.equal(doc(first, 'a0e902')!.reg, 'G-OLD');
   assert.equal(doc(full, 'a0e902')!.reg, null);
-  assert.ok(doc(first, 'a0d0e0') && !night.objects[keys.airframe('a0d0e0')], 'a0d0e0\'s document is gone');
-  assert.equal(night.objects[keys.airframe('a05a3e')], first.objects[keys.airframe('a05a3e')], 'a05a3e kept as it was');
-  for (const w of [first, night, full]) assert.deepEqual(Object.keys(w.objects).filter((k) => k.includes('~')), [], 'no document for a TIS-B address');
+  assert.ok(doc(first, 'a0d0e0') && !night.objects.get(keys.airframe('a0d0e0')), 'a0d0e0\'s document is gone');
+  assert.equal(night.objects.originOf(keys.airframe('a05a3e')), Origin.KEPT, 'a05a3e kept unbuilt');
+  assert.deepEqual(night.objects.get(keys.airframe('a05a3e')), first.objects.get(keys.airframe('a05a3e')), 'a05a3e kept as it was');
+  for (const w of [first, night, full]) assert.deepEqual([...w.objects.keys()].filter((k) => k.includes('~')), [], 'no document for a TIS-B address');
   // three airframes spliced (a0ca02, a0b001, a0ee01); a0e902 aggregated (its reg), a0fe01 and a0e901
   // too (their previous documents), a0ca01 (its counts); a05a3e kept
   assert.match(summary, /\(\d+ unchanged since the previous build, kept unbuilt; 3 made from their previous documents\)$/, summary);
 
   // the night's airframe documents are the full build's, byte for byte
-  const kinds = (w: ArtifactWriter) => Object.keys(w.objects).filter((k) => k.startsWith('v1/airframes/') || k.startsWith('v1/refdata/aircraft/')).sort();
+  const kinds = (w: ArtifactWriter) => [...w.objects.keys()].filter((k) => k.startsWith('v1/airframes/') || k.startsWith('v1/refdata/aircraft/')).sort();
   assert.deepEqual(kinds(night), kinds(full));
-  for (const k of kinds(full)) assert.equal(night.objects[k]!.sha256, full.objects[k]!.sha256, k);
+  for (const k of kinds(full)) assert.equal(night.objects.get(k)!.sha256, full.objects.get(k)!.sha256, k);
   // and so is the state it saved for the next night
   const state = readdirSync(join(full.dir, 'state')).filter((f) => f.startsWith('airframe')).sort();
   assert.deepEqual(state, ['airframe-operators.parquet', 'airframe-routes.parquet', 'airframes.parquet']);

@@ -57,14 +57,14 @@ test('every IATA airport gets one valid document, also under its ICAO code with 
   } finally {
     process.stderr.write = warn;
   }
-  const iata = Object.keys(ctx.writer.objects).filter((k) => /^v1\/airports\/[A-Z0-9]{3}$/.test(k)).sort();
+  const iata = [...ctx.writer.objects.keys()].filter((k) => /^v1\/airports\/[A-Z0-9]{3}$/.test(k)).sort();
   assert.deepEqual(iata, ['ACH', 'BRN', 'GVA', 'LHR', 'NRT', 'RMS', 'ZRH'].map((c) => `v1/airports/${c}`));
-  assert.equal(ctx.writer.objects['v1/airports/LSZH']!.sha256, ctx.writer.objects['v1/airports/ZRH']!.sha256);
+  assert.equal(ctx.writer.objects.get('v1/airports/LSZH')!.sha256, ctx.writer.objects.get('v1/airports/ZRH')!.sha256);
   assert.equal(ctx.counts.airports, 7);
   assert.equal(ctx.counts.airport_icao_keys, 7);
   assert.equal(ctx.counts.timetables, 1);
   assert.equal(ctx.counts.timetables_rejected, 1);
-  for (const k of Object.keys(ctx.writer.objects).filter((x) => x.startsWith('v1/'))) assert.deepEqual(problems('airport', ctx.writer.read(k)), [], k);
+  for (const k of [...ctx.writer.objects.keys()].filter((x) => x.startsWith('v1/'))) assert.deepEqual(problems('airport', ctx.writer.read(k)), [], k);
   // the block times the hourly roll merges a new day's timetable with, as the boards used them
   assert.deepEqual(ctx.writer.read('meta/board-blocks'), { minutes: { 'LHR-ZRH': 100, 'ZRH-BRN': 25, 'ZRH-LHR': 100 } });
 

@@ -42,7 +42,7 @@ test('alliance documents count member legs, airframes, days, airports, countries
   await buildAlliances(ctx, ctx.airports);
   await ctx.writer.flush();
   assert.equal(ctx.counts.alliances, 2);
-  for (const k of Object.keys(ctx.writer.objects).filter((x) => x.startsWith('v1/alliances/'))) {
+  for (const k of [...ctx.writer.objects.keys()].filter((x) => x.startsWith('v1/alliances/'))) {
     assert.deepEqual(problems(k.endsWith('/routes') ? 'alliance-routes' : 'alliance', ctx.writer.read(k)), [], k);
   }
 

@@ -15,6 +15,7 @@ import { buildRefdata } from '../../../build/artifacts/refdata.ts';
 import type { RoutesTable } from '../../../artifacts/flight-routes.ts';
 import type { Refdata } from '../../../lib/reference/index.ts';
 import { fileOf, keys } from '../../../artifacts/keys.ts';
+import { Origin } from '../../../artifacts/object-table.ts';
 import { airframeDoc, type AirframeDoc } from '../../../artifacts/airframe.ts';
 import { makeRef } from '../../helpers/ref-fixture.ts';
 
@@ -231,36 +232,36 @@ test('progress totals are right: a step that announces a total ticks exactly tha
 });
 
 test('next night: airframes whose legs did not change are kept unbuilt from the previous build, the rest rebuilt, the same bytes as a full build', async () => {
-  const previous = { dir: writer.dir, manifest: { build_id: 'v1', built_at: '', archive_through: null, window_days: 1, counts: {}, objects: writer.objects } };
+  const previous = { dir: writer.dir, objects: writer.objects };
   // one new leg of 4b1899 on the next day
   const t = DAY0 + 3 * 86400 + 14 * H;
   await db.run(`INSERT INTO legs VALUES ('4b1899', 'HBJXA', NULL, 'C25A', ${t}, ${t + 2 * H}, ${t}, ${t + 2 * H}, 'LSZH', 'EGLL', DATE '2024-06-04')`);
   const night = new ArtifactWriter(join(dir, 'v2'), previous);
   await buildAirframes({ ...ctx, writer: night, counts: {}, reuse: writer.dir }, { view: 'legs_routed', table: 'routes_table' }, db, 4);
-  const airframeKeys = Object.keys(writer.objects).filter((k) => k.startsWith('v1/airframes/'));
-  const built = airframeKeys.filter((k) => night.objects[k] !== writer.objects[k]);
+  const airframeKeys = [...writer.objects.keys()].filter((k) => k.startsWith('v1/airframes/'));
+  const built = airframeKeys.filter((k) => night.objects.originOf(k) !== Origin.KEPT);
   assert.deepEqual(built, [keys.airframe('4b1899')], 'only the airframe that flew is built; the others are the previous entries as they were');
   assert.equal((night.read(keys.airframe('4b1899')) as { legs: unknown[] }).legs.length, 4);
   // a full build of the same log: every airframe and aircraft document has the same bytes
   const full = new ArtifactWriter(join(dir, 'v3'), null);
   await buildAirframes({ ...ctx, writer: full, counts: {} }, { view: 'legs_routed', table: 'routes_table' }, db, 4);
-  const kinds = Object.keys(full.objects).filter((k) => k.startsWith('v1/airframes/') || k.startsWith('v1/refdata/aircraft/'));
+  const kinds = [...full.objects.keys()].filter((k) => k.startsWith('v1/airframes/') || k.startsWith('v1/refdata/aircraft/'));
   assert.ok(kinds.length > 5, 'kinds.length > 5');
-  for (const k of kinds) assert.equal(night.objects[k]?.sha256, full.objects[k]!.sha256, k);
-  assert.deepEqual(Object.keys(night.objects).sort(), Object.keys(full.objects).sort());
+  for (const k of kinds) assert.equal(night.objects.get(k)?.sha256, full.objects.get(k)!.sha256, k);
+  assert.deepEqual([...night.objects.keys()].sort(), [...full.objects.keys()].sort());
 });
 
 test('next night: a route only the catalog knows, unheard then and now, is kept unbuilt; heard routes are built again', async () => {
-  const previous = { dir: writer.dir, manifest: { build_id: 'v1', built_at: '', archive_through: null, window_days: 1, counts: {}, objects: writer.objects } };
+  const previous = { dir: writer.dir, objects: writer.objects };
   const night = new ArtifactWriter(join(dir, 'v4'), previous);
   const reviewFile = join(dir, 'review.csv');
   await makeRoutesBuilder({ reviewFile, policy: 'auto' })({ ...ctx, writer: night, counts: {}, reuse: writer.dir }, { table: 'ref_airports' });
-  assert.equal(night.objects[keys.route('SWR7')], writer.objects[keys.route('SWR7')], 'the catalog-only route is the previous entry, kept');
-  assert.notEqual(night.objects[keys.route('SWR100')], writer.objects[keys.route('SWR100')], 'a heard route is built');
-  assert.equal(night.objects[keys.route('SWR100')]!.sha256, writer.objects[keys.route('SWR100')]!.sha256);
+  assert.equal(night.objects.originOf(keys.route('SWR7')), Origin.KEPT, 'the catalog-only route is the previous entry, kept');
+  assert.equal(night.objects.originOf(keys.route('SWR100')), Origin.SAME, 'a heard route is built (the same bytes)');
+  assert.equal(night.objects.get(keys.route('SWR100'))!.sha256, writer.objects.get(keys.route('SWR100'))!.sha256);
   // without a previous build to reuse, the same route is built, with the same bytes
   const fresh = new ArtifactWriter(join(dir, 'v5'), previous);
   await makeRoutesBuilder({ reviewFile, policy: 'auto' })({ ...ctx, writer: fresh, counts: {} }, { table: 'ref_airports' });
-  assert.notEqual(fresh.objects[keys.route('SWR7')], writer.objects[keys.route('SWR7')]);
-  assert.equal(fresh.objects[keys.route('SWR7')]!.sha256, night.objects[keys.route('SWR7')]!.sha256);
+  assert.equal(fresh.objects.originOf(keys.route('SWR7')), Origin.SAME, 'built, the same bytes');
+  assert.equal(fresh.objects.get(keys.route('SWR7'))!.sha256, night.objects.get(keys.route('SWR7'))!.sha256);
 });

@@ -7,17 +7,18 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, statSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyKeepsWritten, hardLinkCopy } from '../../../build/publish/hard-link-copy.ts';
+import { ObjectTable } from '../../../artifacts/object-table.ts';
 
 /** a previous version of `n` objects in v1/x and v1/y, and the keys of its manifest */
 function previousVersion(n: number) {
   const root = mkdtempSync(join(tmpdir(), 'contrail-cp-'));
   const from = join(root, 'prev');
-  const objects: Record<string, number> = {};
+  const objects = new ObjectTable();
   for (const kind of ['x', 'y']) {
     mkdirSync(join(from, 'v1', kind), { recursive: true });
     for (let i = 0; i < n; i++) {
       writeFileSync(join(from, 'v1', kind, `${i}.gz`), `previous ${kind} ${i}`);
-      objects[`v1/${kind}/${i}`] = 1;
+      objects.add(`v1/${kind}/${i}`, null, 1, 1);
     }
   }
   writeFileSync(join(from, 'version.json'), '{}');

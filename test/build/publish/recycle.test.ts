@@ -9,12 +9,16 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { currentVersion } from '../../../artifacts/tree.ts';
 import { abandon, commit, linkReport, recyclable, stage, type StageOptions } from '../../../build/publish/publish.ts';
-import { versionDiff } from '../../../build/publish/recycle.ts';
+import { versionDiff as diffTables } from '../../../build/publish/recycle.ts';
+import { ObjectTable } from '../../../artifacts/object-table.ts';
+import type { ObjectEntry } from '../../../artifacts/manifest.ts';
+
+const versionDiff = (own: Record<string, ObjectEntry>, target: Record<string, ObjectEntry>) => diffTables(ObjectTable.fromRecord(own), ObjectTable.fromRecord(target));
 
 const T0 = Date.UTC(2026, 10, 22, 3, 15, 0);
 const meta = (id: string) => ({ build_id: id, built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 1, counts: { test: 1 } });
 const text = (n: number) => JSON.stringify({ error: 'not_found', detail: `doc ${n}` });
-const entry = (sha256: string, gzip_bytes = 10) => ({ sha256, bytes: 20, gzip_bytes });
+const entry = (sha256: string, gzip_bytes = 10) => ({ sha256: sha256.padStart(64, '0'), bytes: 20, gzip_bytes });
 
 async function publish(root: string, id: string, docs: Record<string, number>, opts: StageOptions = {}, state?: string) {
   const s = stage(root, id, opts);

@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { ArtifactWriter, type WriterOptions } from '../../../build/publish/writer.ts';
+import { ArtifactWriter, type PreviousVersion, type WriterOptions } from '../../../build/publish/writer.ts';
 import { NAMES_SEAL } from '../../../build/publish/names-seal.ts';
-import type { Manifest } from '../../../artifacts/manifest.ts';
 import { rng } from '../../../lib/random.ts';
 
 const meta = { build_id: 'b', built_at: '2026-11-25T03:00:00.000Z', archive_through: '2026-11-24', window_days: 1, counts: {} };
@@ -36,7 +35,7 @@ function tree(dir: string): Map<string, string> {
   return out;
 }
 
-async function build(dir: string, items: [string, unknown][], opts: WriterOptions, previous: { dir: string; manifest: Manifest } | null = null) {
+async function build(dir: string, items: [string, unknown][], opts: WriterOptions, previous: PreviousVersion | null = null) {
   const w = new ArtifactWriter(dir, previous, opts);
   // what the builders do: put in long synchronous runs, drain now and then
   for (let i = 0; i < items.length; i++) {
@@ -58,9 +57,9 @@ test('the workers write the same files and the same manifest as the writer threa
   const stats: Record<string, unknown[]> = {};
   for (const workers of [0, 1, 2]) {
     const a = await build(join(root, `w${workers}`, 'a'), night1, { workers });
-    const b = await build(join(root, `w${workers}`, 'b'), night2, { workers }, { dir: join(root, `w${workers}`, 'a'), manifest: a.manifest });
+    const b = await build(join(root, `w${workers}`, 'b'), night2, { workers }, { dir: join(root, `w${workers}`, 'a'), objects: a.manifest.objects });
     results[workers] = [tree(join(root, `w${workers}`, 'a')), tree(join(root, `w${workers}`, 'b'))];
-    stats[workers] = [a.w.stats, b.w.stats, a.manifest.objects, b.manifest.objects, a.w.sealed, b.w.sealed];
+    stats[workers] = [a.w.stats, b.w.stats, a.manifest.objects.toRecord(), b.manifest.objects.toRecord(), a.w.sealed, b.w.sealed];
   }
   const [a0, b0] = results[0]!;
   assert.equal(a0!.size, 1500 + 2, 'every object plus manifest.json and version.json');
@@ -97,12 +96,12 @@ test('nothing is read or published before every write is on disk; after flush th
   await w.flush();
   const m = w.writeManifest(meta);
   await w.close();
-  const entries = Object.values(m.objects);
+  const entries = Object.values(m.objects.toRecord());
   assert.equal(entries.length, 300);
   assert.ok(entries.every((e) => e.gzip_bytes > 0), 'every gzip size is filled in');
   assert.equal(w.stats.bytes, entries.reduce((n, e) => n + e.gzip_bytes, 0));
   const k = 'v1/x/5/5';
-  assert.equal(m.objects[k]!.gzip_bytes, statSync(join(dir, `${k}.gz`)).size);
+  assert.equal(m.objects.get(k)!.gzip_bytes, statSync(join(dir, `${k}.gz`)).size);
   assert.deepEqual(w.read(k), items[5]![1]);
   assert.throws(() => w.putBytes('v1/x/1', '{}'), /the write workers are stopped/);
 });
