@@ -102,8 +102,8 @@ export interface PreviousVersion {
 }
 
 export class ArtifactWriter {
-  /** this build's objects (object-table.ts: a year's 2 M entries held outside V8's heap) */
-  readonly objects = new ObjectTable();
+  /** this build's objects (object-table.ts: a year's 2 M entries held outside V8's heap), room made for the previous version's */
+  readonly objects: ObjectTable;
   readonly stats: WriterStats = { objects: 0, written: 0, linked: 0, removed: 0, bytes: 0 };
   private readonly dirs = new Set<string>();
   /** the folders the objects are in, for the seal on the version's names (names-seal.ts) */
@@ -146,6 +146,7 @@ export class ArtifactWriter {
     private readonly previous: PreviousVersion | null,
     opts: WriterOptions = {},
   ) {
+    this.objects = new ObjectTable(previous?.objects.size ?? 0);
     this.trash = opts.recycled ? join(dirname(dir), `${TRASH}${basename(dir)}`) : null;
     if (this.trash) mkdirSync(this.trash, { recursive: true });
     if (previous && existsSync(previous.dir)) {

@@ -32,6 +32,11 @@ test('a table answers like the Record it holds: every key with its entry, in ord
   assert.deepEqual([...t.keys()], Object.keys(r), 'the order the keys were added');
   for (const k of Object.keys(r)) assert.deepEqual(t.get(k), r[k], k);
   assert.deepEqual(t.toRecord(), r);
+  // made with room for them first (as a build's table is, the previous one's size): the same answers
+  const roomy = new ObjectTable(30_000);
+  for (const i of t.indexes()) roomy.addCopy(t.keyAt(i), t, i, Origin.KEPT);
+  assert.deepEqual(roomy.toRecord(), r, 'copied entry by entry into a table with room made');
+  assert.equal(roomy.originOf(Object.keys(r)[7]!), Origin.KEPT);
   for (const k of ['v1/route/', 'v1/route/ZZZ', 'v1/route/A', 'x', Object.keys(r)[0]!.slice(0, -1), `${Object.keys(r)[0]!}0`]) {
     assert.equal(t.indexOf(k), -1, k);
     assert.equal(t.get(k), undefined, k);
