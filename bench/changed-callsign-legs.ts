@@ -39,7 +39,7 @@ const ways: Record<string, (into: string) => Promise<unknown>> = {
   'normalised on every row': (into) => db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS SELECT * FROM legs l WHERE upper(trim(l.callsign)) IN (SELECT callsign FROM fold_changed)`),
   'spellings first': async (into) => {
     if (!CACHED) await db.run(`DROP TABLE IF EXISTS legs_callsigns`);
-    await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS ${await changedCallsignLegsSql(db, 'true')}`);
+    await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS ${await changedCallsignLegsSql(db, 'fold_changed')}`);
   },
 };
 console.log(`${picked.length} changed callsigns (${picked.join(', ')}), distinct callsigns ${CACHED ? 'read once' : 'read each time'}; node ${process.version}, DuckDB threads 2, memory limit ${MEMORY_LIMIT}`);

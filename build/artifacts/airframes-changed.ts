@@ -10,8 +10,10 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
 import { allRows, countRows, sqlString } from './duck.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
-import { legsRoutedSql } from './flight-routes.ts';
+import { legsRoutedSql, PICKED_FROM_LEGS } from './flight-routes.ts';
 import { VALID_HEX } from './airframes-sql.ts';
+
+const { legs: NIGHT_LEGS, names: NIGHT_NAMES, callsigns: LEGS_CALLSIGNS } = PICKED_FROM_LEGS;
 
 /** where a version records the routes table its airframes were built with, for the next build */
 export const ROUTES_STATE = join('state', 'airframe-routes.parquet');
@@ -32,37 +34,53 @@ const MAX_SPELLINGS = 1000;
  * those callsigns are found first, among the window's distinct callsigns, and the filter names
  * them: a filter on the column, which the Parquet scan applies itself, where upper(trim(callsign))
  * on every leg made it read every column of the window (bench/changed-callsign-legs.ts: 2.9 against
- * 6.0 s for 3 callsigns of the year). the distinct callsigns are read once per connection (temp
- * table `legs_callsigns`, 2.1 s on the year; a night asks up to three times): `legs` must not change
- * under a connection that asked. leaves the temp table `<names>_spellings`, for the caller to drop.
+ * 6.0 s for 3 callsigns of the year). the distinct callsigns are read once a night (temp table
+ * `legs_callsigns`, 2.1 s on the year; a night asks up to three times; forgotten when the routes
+ * step loads a night's table: PICKED_FROM_LEGS). leaves the temp table `<names>_spellings`, for the
+ * caller to drop.
  */
 async function callsignInSql(db: DuckDBConnection, names: string): Promise<string> {
   const table = `${names}_spellings`;
   await db.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT callsign FROM ${names} WHERE false`);
   if ((await countRows(db, `SELECT * FROM ${names}`)) === 0) return 'false';
-  await db.run(`CREATE TEMP TABLE IF NOT EXISTS legs_callsigns AS SELECT DISTINCT callsign FROM legs`);
-  await db.run(`INSERT INTO ${table} SELECT callsign FROM legs_callsigns WHERE upper(trim(callsign)) IN (SELECT callsign FROM ${names})`);
+  await db.run(`CREATE TEMP TABLE IF NOT EXISTS ${LEGS_CALLSIGNS} AS SELECT DISTINCT callsign FROM legs`);
+  await db.run(`INSERT INTO ${table} SELECT callsign FROM ${LEGS_CALLSIGNS} WHERE upper(trim(callsign)) IN (SELECT callsign FROM ${names})`);
   const spellings = await allRows<{ callsign: string }>(db, `SELECT callsign FROM ${table} LIMIT ${MAX_SPELLINGS + 1}`);
   if (spellings.length === 0) return 'false';
   if (spellings.length > MAX_SPELLINGS) return `l.callsign IN (SELECT callsign FROM ${table})`;
   return `l.callsign IN (${spellings.map((r) => sqlString(r.callsign)).join(', ')})`;
 }
 
-/** SQL: the window's legs (alias l) of the callsigns in `fold_changed` that also pass `where` (callsignInSql; the caller drops `fold_changed_spellings`) */
-export async function changedCallsignLegsSql(db: DuckDBConnection, where: string): Promise<string> {
-  return `SELECT * FROM legs l WHERE ${await callsignInSql(db, 'fold_changed')} AND (${where})`;
+/** SQL: the window's legs (alias l) of the callsigns in the table `names` (callsignInSql; the caller drops `<names>_spellings`) */
+export async function changedCallsignLegsSql(db: DuckDBConnection, names: string): Promise<string> {
+  return `SELECT * FROM legs l WHERE ${await callsignInSql(db, names)}`;
+}
+
+/**
+ * The temp table `night_cs_legs`: the window's legs of the callsigns in the table `names(callsign)`,
+ * every spelling of them (callsignInSql). picked once a night for a set of callsigns: a scan of the
+ * year's log (~2.9 s) that the airframes' choice, the airlines' fold and the schedules' fold each
+ * made for the same re-routed callsigns; picked again for another set.
+ */
+async function pickNightLegs(db: DuckDBConnection, names: string): Promise<void> {
+  await db.run(`CREATE TEMP TABLE IF NOT EXISTS ${NIGHT_NAMES} (callsign VARCHAR)`);
+  const differ = await countRows(db, `(SELECT callsign FROM ${names} EXCEPT SELECT callsign FROM ${NIGHT_NAMES})
+    UNION ALL (SELECT callsign FROM ${NIGHT_NAMES} EXCEPT SELECT callsign FROM ${names})`);
+  if (differ === 0 && (await countRows(db, `SELECT * FROM duckdb_tables() WHERE table_name = '${NIGHT_LEGS}' AND temporary`))) return;
+  await db.run(`CREATE OR REPLACE TEMP TABLE ${NIGHT_LEGS} AS ${await changedCallsignLegsSql(db, names)}`);
+  await db.run(`DROP TABLE ${names}_spellings`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE ${NIGHT_NAMES} AS SELECT DISTINCT callsign FROM ${names}`);
 }
 
 /**
  * The temp table `fold_cs_legs`: the window's legs of the callsigns in `fold_changed` that also pass
- * `where` (alias l), picked from the log's rows (changedCallsignLegsSql); and the view
- * `fold_cs_routed`: those legs routed with tonight's table. picked first, then routed: DuckDB does
- * not push the filter below legs_routed's joins, so reading them through it joined every leg of the
- * window. the caller drops both.
+ * `where` (alias l), from pickNightLegs; and the view `fold_cs_routed`: those legs routed with
+ * tonight's table. picked first, then routed: DuckDB does not push the filter below legs_routed's
+ * joins, so reading them through it joined every leg of the window. the caller drops both.
  */
 export async function pickChangedCallsignLegs(db: DuckDBConnection, legs: RoutedLegs, where = 'true'): Promise<void> {
-  await db.run(`CREATE OR REPLACE TEMP TABLE fold_cs_legs AS ${await changedCallsignLegsSql(db, where)}`);
-  await db.run(`DROP TABLE fold_changed_spellings`);
+  await pickNightLegs(db, 'fold_changed');
+  await db.run(`CREATE OR REPLACE TEMP TABLE fold_cs_legs AS SELECT * FROM ${NIGHT_LEGS} l WHERE (${where})`);
   await db.run(legsRoutedSql('fold_cs_routed', 'fold_cs_legs', legs.table));
 }
 
@@ -83,15 +101,15 @@ export async function changedAirframes(ctx: BuildContext, db: DuckDBConnection, 
   const prevRoutes = join(ctx.reuse, ROUTES_STATE);
   if (!existsSync(prevRoutes) || !existsSync(join(ctx.reuse, prevState))) return null;
   await db.run(`CREATE OR REPLACE TEMP TABLE af_routes_changed AS ${changedCallsignsSql(legs, prevRoutes)}`);
+  await pickNightLegs(db, 'af_routes_changed');
   const parts = [
     // a leg with one end heard is the only kind the routes table fills (legs_routed): a superset, cheap to test
-    `SELECT l.hex, true AS routed FROM legs l WHERE ${await callsignInSql(db, 'af_routes_changed')} AND (l.org IS NULL) <> (l.dst IS NULL)`,
+    `SELECT hex, true AS routed FROM ${NIGHT_LEGS} WHERE (org IS NULL) <> (dst IS NULL)`,
   ];
   if (days.added.length) parts.push(`SELECT hex, false FROM legs WHERE day IN (${addedDaysSql(days)})`);
   if (days.dropped.length) parts.push(`SELECT hex, false FROM ${droppedLegsSql(days)}`);
   await db.run(`CREATE OR REPLACE TEMP TABLE af_changed AS SELECT hex, bool_or(routed) AS routed FROM (${parts.join(' UNION ALL ')}) WHERE ${VALID_HEX} GROUP BY hex`);
   await db.run(`DROP TABLE af_routes_changed`);
-  await db.run(`DROP TABLE af_routes_changed_spellings`);
   const [n] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af_changed`);
   return n!.n;
 }

@@ -177,7 +177,15 @@ SELECT hex, upper(trim(callsign)) AS callsign, reg, type, first_ts, last_ts, dep
   CASE WHEN fill_org OR fill_dst THEN r_source END AS table_source
 FROM j`;
 
+/**
+ * temp tables later steps pick from `legs` once a night (airframes-changed.ts: the window's distinct
+ * callsigns, and the legs of the callsigns whose routes changed with their names), dropped when a
+ * night's routes table is loaded: a connection that builds again (the tests' do) never reads another night's
+ */
+export const PICKED_FROM_LEGS = { legs: 'night_cs_legs', names: 'night_cs_names', callsigns: 'legs_callsigns' } as const;
+
 async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable, _airports: RefAirports): Promise<RoutedLegs> {
+  for (const t of Object.values(PICKED_FROM_LEGS)) await db.run(`DROP TABLE IF EXISTS ${t}`);
   const rows = function* () {
     for (const [cs, e] of table) yield [cs, e.org, e.dst, e.org_ident, e.dst_ident, e.route_source, e.org_seen, e.dst_seen] as const;
   };
