@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { currentTable, currentVersion } from '../../../artifacts/tree.ts';
-import { commit, lockRoot, newBuildId, prune, stage } from '../../../build/publish/publish.ts';
+import { abandon, commit, lockRoot, newBuildId, prune, stage } from '../../../build/publish/publish.ts';
 import { ArtifactWriter } from '../../../build/publish/writer.ts';
 import { copyKeepsWritten, hardLinkCopy } from '../../../build/publish/hard-link-copy.ts';
 
@@ -89,6 +89,22 @@ test('an object the new build no longer produces is gone from the new version an
   assert.deepEqual(Object.keys(currentVersion(root)!.manifest.objects), ['v1/x/1']);
   assert.ok(!readdirSync(join(root, 'versions/b2/v1/x')).includes('gone.gz'), '!readdirSync(join(root, \'versions/b2/v1/x\')).includes(\'gone.gz\')');
   assert.ok(readdirSync(join(root, 'versions/b1/v1/x')).includes('gone.gz'), 'the previous version is untouched');
+});
+
+test('a key stored twice in one build fails the build, whichever way it was stored, before the second write', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  publishOne(root, 'b1', { 'v1/x/1': 1, 'v1/x/2': 2 });
+  const s = stage(root, 'b2');
+  s.writer.putBytes('v1/x/1', JSON.stringify(doc(5))); // changed
+  assert.equal(s.writer.keep('v1/x/2'), true);
+  s.writer.putBytes('v1/x/3', JSON.stringify(doc(3))); // new
+  assert.throws(() => s.writer.putBytes('v1/x/1', JSON.stringify(doc(6))), /artifact v1\/x\/1 added twice/, 'written, then written again');
+  assert.throws(() => s.writer.keep('v1/x/1'), /artifact v1\/x\/1 added twice/, 'written, then kept');
+  assert.throws(() => s.writer.putBytes('v1/x/2', JSON.stringify(doc(2))), /artifact v1\/x\/2 added twice/, 'kept, then written');
+  assert.throws(() => s.writer.putBytes('v1/x/3', JSON.stringify(doc(3))), /artifact v1\/x\/3 added twice/, 'a new key written again');
+  assert.deepEqual([s.writer.stats.written, s.writer.stats.linked, s.writer.objects.size], [2, 1, 3], 'nothing of the second writes counted');
+  assert.deepEqual(JSON.parse(gunzipSync(readFileSync(join(s.writer.dir, 'v1/x/1.gz'))).toString('utf8')), doc(5), 'the first write\'s bytes stay');
+  abandon(s);
 });
 
 test('a changed object is rewritten in the new version without touching the previous version\'s bytes', () => {
