@@ -95,8 +95,13 @@ export class ObjectTable {
       const v = this.slots[2 * s]!;
       if (v === 0) return -1;
       const i = v - 1;
-      if (this.slots[2 * s + 1] === h && this.lens[i] === len && this.keyBytes.compare(other.keyBytes, os, os + len, this.starts[i]!, this.starts[i]! + len) === 0) return i;
+      if (this.slots[2 * s + 1] === h && this.keyBytesAre(i, other.keyBytes, os, len)) return i;
     }
+  }
+
+  /** whether entry `i`'s key is the bytes `buf[st, st + len)` */
+  private keyBytesAre(i: number, buf: Buffer, st: number, len: number): boolean {
+    return this.lens[i] === len && this.keyBytes.compare(buf, st, st + len, this.starts[i]!, this.starts[i]! + len) === 0;
   }
 
   private keyIs(i: number, key: string): boolean {
@@ -153,36 +158,36 @@ export class ObjectTable {
   }
 
   /**
-   * Add `key` (printable ASCII without a quote or a backslash, as artifact keys are: keys.ts) with its sha256 (hex, 32 raw bytes, or null:
-   * zeros until setSha) and lengths; returns its entry number. Throws when the key is there already.
+   * Add `key` (printable ASCII without a quote or a backslash, as artifact keys are: keys.ts) with
+   * its sha256 (hex, 32 raw bytes, or null: zeros until setSha) and lengths; returns its entry
+   * number. Throws, adding nothing, when the key or the hash is not one, or the key is there already.
    */
-  add(key: string, sha: string | Uint8Array | null | ObjectTable, bytes: number, gzipBytes: number, origin: Origin = Origin.WRITTEN): number {
-    if (key.length === 0 || key.length > 0xffff) throw new Error(`artifact key of ${key.length} characters`);
-    const i = this.size;
-    this.reserve(i + 1);
-    const st = this.keyEnd;
-    if (st + key.length > this.keyBytes.length) this.keyBytes = growBuffer(this.keyBytes, st + key.length);
-    for (let j = 0; j < key.length; j++) {
-      const c = key.charCodeAt(j);
-      if (c > 0x7e || c < 0x20 || c === 0x22 || c === 0x5c) throw new Error(`artifact key ${JSON.stringify(key)} is not printable ASCII without quotes and backslashes`);
-      this.keyBytes[st + j] = c;
-    }
-    this.place(i, st, key.length, hashKey(key));
-    // another table: addCopy copies its hash
+  add(key: string, sha: string | Uint8Array | null, bytes: number, gzipBytes: number, origin: Origin = Origin.WRITTEN): number {
+    if (sha !== null) checkSha(sha);
+    const i = this.addKey(key, bytes, gzipBytes, origin);
     if (sha === null) this.shas.fill(0, i * SHA, (i + 1) * SHA);
-    else if (!(sha instanceof ObjectTable)) this.setSha(i, sha);
-    this.bytes[i] = bytes;
-    this.gzip[i] = gzipBytes;
-    this.origins[i] = origin;
+    else this.setSha(i, sha);
     return i;
   }
 
   /** Add `key` with entry `j` of `other` (its sha256 and lengths); returns its entry number. */
   addCopy(key: string, other: ObjectTable, j: number, origin: Origin): number {
-    const i = this.add(key, other, other.bytes[j]!, other.gzip[j]!, origin);
+    const i = this.addKey(key, other.bytes[j]!, other.gzip[j]!, origin);
     // 32 bytes: a loop, not Buffer.copy's checks (a night keeps ~1 M entries)
     for (let k = 0; k < SHA; k++) this.shas[i * SHA + k] = other.shas[j * SHA + k]!;
     return i;
+  }
+
+  /** add and addCopy without the hash */
+  private addKey(key: string, bytes: number, gzipBytes: number, origin: Origin): number {
+    if (key.length === 0 || key.length > 0xffff) throw new Error(`artifact key of ${key.length} characters`);
+    const st = this.room(key.length);
+    for (let j = 0; j < key.length; j++) {
+      const c = key.charCodeAt(j);
+      if (c > 0x7e || c < 0x20 || c === 0x22 || c === 0x5c) throw new Error(`artifact key ${JSON.stringify(key)} is not printable ASCII without quotes and backslashes`);
+      this.keyBytes[st + j] = c;
+    }
+    return this.place(st, key.length, hashKey(key), bytes, gzipBytes, origin);
   }
 
   /**
@@ -192,32 +197,23 @@ export class ObjectTable {
   addFrom(src: Buffer, start: number, end: number, shaAt: number, bytes: number, gzipBytes: number): boolean {
     const len = end - start;
     if (len === 0 || len > 0xffff) return false;
-    const i = this.size;
-    this.reserve(i + 1);
-    const st = this.keyEnd;
-    if (st + len > this.keyBytes.length) this.keyBytes = growBuffer(this.keyBytes, st + len);
+    const st = this.room(len);
     src.copy(this.keyBytes, st, start, end);
+    const i = this.size;
     for (let k = 0; k < SHA; k++) {
       const hi = hexDigit(src[shaAt + 2 * k]!);
       const lo = hexDigit(src[shaAt + 2 * k + 1]!);
       if (hi < 0 || lo < 0) return false;
       this.shas[i * SHA + k] = (hi << 4) | lo;
     }
-    this.place(i, st, len, hashBytes(src, start, end));
-    this.bytes[i] = bytes;
-    this.gzip[i] = gzipBytes;
-    this.origins[i] = Origin.WRITTEN;
+    this.place(st, len, hashBytes(src, start, end), bytes, gzipBytes, Origin.WRITTEN);
     return true;
   }
 
   setSha(i: number, sha: string | Uint8Array): void {
-    if (typeof sha === 'string') {
-      if (!/^[0-9a-f]{64}$/.test(sha)) throw new Error(`sha256 ${JSON.stringify(sha)} is not 64 lowercase hex digits`);
-      this.shas.write(sha, i * SHA, SHA, 'hex');
-    } else {
-      if (sha.length !== SHA) throw new Error(`a sha256 of ${sha.length} bytes`);
-      this.shas.set(sha, i * SHA);
-    }
+    checkSha(sha);
+    if (typeof sha === 'string') this.shas.write(sha, i * SHA, SHA, 'hex');
+    else this.shas.set(sha, i * SHA);
   }
 
   setBytes(i: number, n: number): void {
@@ -290,13 +286,20 @@ export class ObjectTable {
     }
   }
 
-  /** index entry `i` (its key bytes at keyBytes[st, st + len)), refusing a key already there */
-  private place(i: number, st: number, len: number, h: number): void {
+  /** room for one more entry and `len` more key bytes; where its key bytes go */
+  private room(len: number): number {
+    this.reserve(this.size + 1);
+    if (this.keyEnd + len > this.keyBytes.length) this.keyBytes = growBuffer(this.keyBytes, this.keyEnd + len);
+    return this.keyEnd;
+  }
+
+  /** index the next entry, its key bytes at keyBytes[st, st + len), refusing a key already there; its number */
+  private place(st: number, len: number, h: number, bytes: number, gzipBytes: number, origin: Origin): number {
+    const i = this.size;
     const mask = (this.slots.length >> 1) - 1;
     let s = h & mask;
     for (; this.slots[2 * s] !== 0; s = (s + 1) & mask) {
-      const j = this.slots[2 * s]! - 1;
-      if (this.slots[2 * s + 1] === h && this.lens[j] === len && this.keyBytes.compare(this.keyBytes, st, st + len, this.starts[j]!, this.starts[j]! + len) === 0) {
+      if (this.slots[2 * s + 1] === h && this.keyBytesAre(this.slots[2 * s]! - 1, this.keyBytes, st, len)) {
         throw new Error(`artifact ${this.keyBytes.toString('latin1', st, st + len)} added twice to one manifest`);
       }
     }
@@ -305,9 +308,20 @@ export class ObjectTable {
     this.starts[i] = st;
     this.lens[i] = len;
     this.hashes[i] = h;
+    this.bytes[i] = bytes;
+    this.gzip[i] = gzipBytes;
+    this.origins[i] = origin;
     this.keyEnd = st + len;
     this.size = i + 1;
+    return i;
   }
+}
+
+/** throws unless `sha` is a sha256: 64 lowercase hex digits, or 32 bytes */
+function checkSha(sha: string | Uint8Array): void {
+  if (typeof sha === 'string') {
+    if (!/^[0-9a-f]{64}$/.test(sha)) throw new Error(`sha256 ${JSON.stringify(sha)} is not 64 lowercase hex digits`);
+  } else if (sha.length !== SHA) throw new Error(`a sha256 of ${sha.length} bytes`);
 }
 
 function growBuffer(b: Buffer, n: number): Buffer {

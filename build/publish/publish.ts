@@ -5,7 +5,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from 'node:path';
 import { CURRENT, MANIFEST_FILE, VERSIONS, currentHeader, currentTable, type TableVersion, type VersionHeader } from '../../artifacts/tree.ts';
 import { recycleInWorker } from './recycle.ts';
-import { ArtifactWriter, TRASH, type WriterOptions } from './writer.ts';
+import { ArtifactWriter, type WriterOptions } from './writer.ts';
+import { TRASH } from './taken-over.ts';
 import { spawn } from 'node:child_process';
 
 const PARTIAL = '.partial-';

@@ -10,11 +10,11 @@
 // taken over (recycle.ts): only its names whose files are not the previous version's ("dirty") are
 // written (over the folder's own file in place where no other version links it), linked from the
 // previous version, or removed; the old files a name loses are moved to a trash, and a written name
-// that holds no file of the folder's own takes one of those instead of a new file (spares).
+// that holds no file of the folder's own takes one of those instead of a new file (taken-over.ts).
 import { MANIFEST_FILE, VERSION_FILE } from '../../artifacts/tree.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { assertValid } from '../../schemas/index.ts';
 import { kindOfKey } from '../../schemas/artifact-kinds.ts';
@@ -26,7 +26,8 @@ import { relink, writeGzipped, type WriteTarget } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
 import { copyKeepsWritten, hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
 import { ObjectFolders, removeEmptied, sealNames } from './names-seal.ts';
-import { recycleOrCopy, recycleOrCopySync, type Dirty, type RecycleReply, type Recycled } from './recycle.ts';
+import { recycleOrCopy, recycleOrCopySync, type RecycleReply, type Recycled } from './recycle.ts';
+import { TakenOver } from './taken-over.ts';
 import { asBuffer } from '../../lib/bytes.ts';
 import { validationSampler, type ValidateMode } from './validate-sample.ts';
 
@@ -41,8 +42,6 @@ const TRANSFER_FROM = 4096;
  */
 const MAX_WAITING = 500_000;
 const MAX_WAITING_BYTES = 256 << 20;
-/** the prefix of a taken-over folder's trash, beside it in versions/ (publish.ts removes what it finds) */
-export const TRASH = '.trash-';
 
 export interface WriterOptions {
   /** threads that gzip and write the files (write-pool.ts); 0: this thread, inside put itself */
@@ -120,21 +119,8 @@ export class ArtifactWriter {
   private copying = false;
   private copyError: Error | null = null;
   readonly link: LinkStats = { ms: 0, waitedMs: 0, recycled: null, relinked: 0, spared: 0 };
-  /** a taken-over folder's objects whose files are not the previous version's (recycle.ts); null: the folder holds exactly the previous version's, or nothing */
-  private dirty: Dirty | null = null;
-  /**
-   * where a taken-over folder's own files go when a name is written or linked over (null: not taken
-   * over): moved, not removed, so their inodes are freed after the commit (publish.ts removes it in
-   * the background), not during the steps
-   */
-  readonly trash: string | null;
-  /**
-   * files of the taken-over folder moved to the trash off a name the build linked to the previous
-   * version's file: a later write to a name that holds none of the folder's own files renames one
-   * over it and writes it in place (gzip-file.ts writeGz), instead of creating a file while this one
-   * waits to be freed. a night writes ~200 k such names and relinks ~200 k (README)
-   */
-  private readonly spares: string[] = [];
+  /** the folder taken over from the prune (taken-over.ts), null when built from nothing or a copy */
+  private readonly over: TakenOver | null;
 
   /**
    * @param dir the new version directory (must not be published yet)
@@ -147,8 +133,7 @@ export class ArtifactWriter {
     opts: WriterOptions = {},
   ) {
     this.objects = new ObjectTable(previous?.objects.size ?? 0);
-    this.trash = opts.recycled ? join(dirname(dir), `${TRASH}${basename(dir)}`) : null;
-    if (this.trash) mkdirSync(this.trash, { recursive: true });
+    this.over = opts.recycled ? new TakenOver(dir) : null;
     if (previous && existsSync(previous.dir)) {
       mkdirSync(dirname(dir), { recursive: true });
       const t0 = Date.now();
@@ -184,19 +169,19 @@ export class ArtifactWriter {
     this.sampled = validationSampler(opts.validate ?? 'all', opts.seed ?? 0);
   }
 
+  /** where a taken-over folder's own files go when a name is written or linked over (publish.ts removes it after the commit); null when not taken over */
+  get trash(): string | null {
+    return this.over?.trash ?? null;
+  }
+
   private recycledWith(r: Recycled): void {
     this.link.recycled = r;
-    this.dirty = r.dirty;
+    this.over!.dirty = r.dirty;
   }
 
   /** Whether the folder has a file under `key` (a previous version's, or a taken-over one's), to write over it. */
   private has(key: string): boolean {
-    return this.dirty?.get(key) ?? (this.previous !== null && this.previous.objects.indexOf(key) >= 0);
-  }
-
-  /** Where the taken-over folder's own file under `key` goes before the name is written or linked over; null when it has none. */
-  private asideOf(key: string): string | null {
-    return this.dirty?.get(key) ? join(this.trash!, `${key.replaceAll('/', '~')}.gz`) : null;
+    return this.over?.owns(key) ?? (this.previous !== null && this.previous.objects.indexOf(key) >= 0);
   }
 
   /**
@@ -206,13 +191,13 @@ export class ArtifactWriter {
    */
   private linkKept(key: string): void {
     this.write(() => {
-      if (!this.dirty?.has(key)) return;
+      if (!this.over?.isDirty(key)) return;
       const file = join(this.dir, fileOf(key));
       const source = join(this.previous!.dir, fileOf(key));
       this.mkdirOf(file);
       this.link.relinked++;
-      const aside = this.asideOf(key);
-      const spare = () => aside && this.spares.push(aside);
+      const aside = this.over?.asideOf(key) ?? null;
+      const spare = () => aside && this.over!.addSpare(aside);
       if (this.pool) this.pool.addLink(key, file, source, aside, spare);
       else {
         relink(source, file, aside);
@@ -223,12 +208,12 @@ export class ArtifactWriter {
 
   /**
    * How the write of `key` goes (gzip-file.ts writeGz), decided when it is made: over a link into the
-   * previous version, over the taken-over folder's own file, or into a spare (see spares) where the
-   * name holds none of the folder's own files and one is on disk.
+   * previous version, over the taken-over folder's own file, or into a spare (taken-over.ts) where
+   * the name holds none of the folder's own files and one is on disk.
    */
   private targetOf(key: string): WriteTarget {
-    const aside = this.asideOf(key);
-    const spare = this.trash && !aside ? this.spares.pop() ?? null : null;
+    const aside = this.over?.asideOf(key) ?? null;
+    const spare = this.over && !aside ? this.over.takeSpare() : null;
     if (spare) this.link.spared++;
     return { replace: this.has(key), aside, spare };
   }
@@ -434,7 +419,7 @@ export class ArtifactWriter {
     const before = this.previous?.objects ?? null;
     const removed: string[] = [];
     const remove = (key: string) => {
-      const aside = this.asideOf(key);
+      const aside = this.over?.asideOf(key) ?? null;
       if (aside) renameSync(join(this.dir, fileOf(key)), aside);
       else rmSync(join(this.dir, fileOf(key)), { force: true });
       removed.push(key);
@@ -446,7 +431,7 @@ export class ArtifactWriter {
       }
     }
     // a taken-over folder's own objects that neither version has
-    for (const [key, has] of this.dirty ?? []) if (has && !before?.has(key) && !this.objects.has(key)) remove(key);
+    for (const [key, has] of this.over?.dirty ?? []) if (has && !before?.has(key) && !this.objects.has(key)) remove(key);
     removeEmptied(this.dir, removed, this.folders);
     assertValid('manifest', { ...m, objects: {} }, 'manifest');
     const tmp = join(this.dir, `${MANIFEST_FILE}.tmp`);
