@@ -24,7 +24,7 @@ const OPEN = 0x7b;
 const CLOSE = 0x7d;
 
 /** whether `lit` is at `src[p]` */
-const isAt = (src: Buffer, p: number, lit: Buffer) => p + lit.length <= src.length && src.compare(lit, 0, lit.length, p, p + lit.length) === 0;
+export const isAt = (src: Buffer, p: number, lit: Buffer) => p + lit.length <= src.length && src.compare(lit, 0, lit.length, p, p + lit.length) === 0;
 
 /** the whole number of up to 15 digits at `src[p]` and where it ends, or null */
 function wholeAt(src: Buffer, p: number): [number, number] | null {
@@ -35,40 +35,75 @@ function wholeAt(src: Buffer, p: number): [number, number] | null {
   return len === 0 || len > 15 || (len > 1 && src[from] === 0x30) ? null : [n, p];
 }
 
-/** the objects of the layout writeManifestFile writes, or null when the text is not in it */
-function scanObjects(src: Buffer, at: number): ObjectTable | null {
+/**
+ * How a manifest's entries are spelled: a version's `{"sha256":..,"bytes":..,"gzip_bytes":..}`,
+ * or `{"sha256":..,"bytes":..}` for the manifest an upload keeps in the bucket (build/upload:
+ * `bytes` as stored: the table's gzip length, and both of its lengths when read).
+ */
+export type EntryLayout = 'version' | 'stored';
+
+/**
+ * The entries of the `"objects":{...}` member at `src[at]` in the layout objectChunks writes, and
+ * where the member ends (after its closing brace); null when the text is not in that layout.
+ */
+export function scanObjects(src: Buffer, at: number, layout: EntryLayout = 'version'): { objects: ObjectTable; end: number } | null {
   const t = new ObjectTable();
   let p = at + OBJECTS.length;
-  if (src[p] === CLOSE) p++;
-  else {
-    for (;;) {
-      if (src[p] !== QUOTE) return null;
-      const ks = p + 1;
-      const ke = src.indexOf(QUOTE, ks);
-      if (ke < 0) return null;
-      for (let k = ks; k < ke; k++) if (src[k]! < 0x20 || src[k]! > 0x7e || src[k] === 0x5c) return null;
-      p = ke + 1;
-      if (!isAt(src, p, SHA_AT)) return null;
-      const shaAt = p + SHA_AT.length;
-      p = shaAt + 64;
-      if (!isAt(src, p, BYTES_AT)) return null;
-      const bytes = wholeAt(src, p + BYTES_AT.length);
-      if (!bytes || !isAt(src, bytes[1], GZIP_AT)) return null;
-      const gzip = wholeAt(src, bytes[1] + GZIP_AT.length);
-      if (!gzip || src[gzip[1]] !== CLOSE) return null;
-      if (!t.addFrom(src, ks, ke, shaAt, bytes[0], gzip[0])) return null;
-      p = gzip[1] + 1;
-      if (src[p] === COMMA) p++;
-      else if (src[p] === CLOSE) {
-        p++;
-        break;
-      } else return null;
+  if (src[p] === CLOSE) return { objects: t, end: p + 1 };
+  for (;;) {
+    if (src[p] !== QUOTE) return null;
+    const ks = p + 1;
+    const ke = src.indexOf(QUOTE, ks);
+    if (ke < 0) return null;
+    for (let k = ks; k < ke; k++) if (src[k]! < 0x20 || src[k]! > 0x7e || src[k] === 0x5c) return null;
+    p = ke + 1;
+    if (!isAt(src, p, SHA_AT)) return null;
+    const shaAt = p + SHA_AT.length;
+    p = shaAt + 64;
+    if (!isAt(src, p, BYTES_AT)) return null;
+    const bytes = wholeAt(src, p + BYTES_AT.length);
+    if (!bytes) return null;
+    let gzip = bytes;
+    if (layout === 'version') {
+      const g = isAt(src, bytes[1], GZIP_AT) ? wholeAt(src, bytes[1] + GZIP_AT.length) : null;
+      if (!g) return null;
+      gzip = g;
+    }
+    if (src[gzip[1]] !== CLOSE || !t.addFrom(src, ks, ke, shaAt, bytes[0], gzip[0])) return null;
+    p = gzip[1] + 1;
+    if (src[p] === COMMA) p++;
+    else return src[p] === CLOSE ? { objects: t, end: p + 1 } : null;
+  }
+}
+
+/** whether only white space follows `src[p]` */
+function onlySpaceFrom(src: Buffer, p: number): boolean {
+  for (; p < src.length; p++) if (![0x20, 0x0a, 0x0d, 0x09].includes(src[p]!)) return false;
+  return true;
+}
+
+/** where the `"objects":{` member of a manifest's text starts, or -1 (the first one is it: no header value holds one, strings escape their quotes) */
+export function objectsAt(src: Buffer): number {
+  const at = src.indexOf(OBJECTS);
+  return at > 0 && (src[at - 1] === COMMA || src[at - 1] === OPEN) ? at : -1;
+}
+
+/**
+ * `objects` as JSON.stringify spells them in `layout`, a megabyte of text at a time, without the
+ * member's braces (keys are printable ASCII without a quote or a backslash: object-table.ts, so
+ * their JSON is themselves in quotes)
+ */
+export function* objectChunks(objects: ObjectTable, layout: EntryLayout = 'version'): Generator<string> {
+  let chunk = '';
+  for (let i = 0; i < objects.size; i++) {
+    const lengths = layout === 'version' ? `${objects.bytesAt(i)},"gzip_bytes":${objects.gzipAt(i)}` : objects.gzipAt(i);
+    chunk += `${i ? ',' : ''}"${objects.keyAt(i)}":{"sha256":"${objects.shaAt(i)}","bytes":${lengths}}`;
+    if (chunk.length >= 1 << 20) {
+      yield chunk;
+      chunk = '';
     }
   }
-  // the objects are the last member: the manifest's closing brace, then at most white space
-  if (src[p] !== CLOSE) return null;
-  for (p++; p < src.length; p++) if (![0x20, 0x0a, 0x0d, 0x09].includes(src[p]!)) return null;
-  return t;
+  if (chunk) yield chunk;
 }
 
 /** a manifest read: `scanned` when its text was in writeManifestFile's layout (else JSON.parse read it) */
@@ -82,9 +117,10 @@ export interface ReadManifest extends TableManifest {
  * Throws on text that is not such a manifest.
  */
 export function parseManifest(src: Buffer): ReadManifest {
-  const at = src.indexOf(OBJECTS);
-  // the first "objects":{ is the member: no header value holds one (strings escape their quotes, counts are numbers)
-  const objects = at > 0 && (src[at - 1] === COMMA || src[at - 1] === OPEN) ? scanObjects(src, at) : null;
+  const at = objectsAt(src);
+  // the objects are the last member: the manifest's closing brace, then at most white space
+  const scan = at < 0 ? null : scanObjects(src, at);
+  const objects = scan && src[scan.end] === CLOSE && onlySpaceFrom(src, scan.end + 1) ? scan.objects : null;
   const m = JSON.parse(objects ? `${src.toString('utf8', 0, at)}"objects":{}}` : src.toString('utf8')) as Manifest;
   if (m === null || typeof m !== 'object' || m.objects === null || typeof m.objects !== 'object' || Array.isArray(m.objects)) throw new Error('a manifest is an object with an object of objects');
   const { objects: all, ...header } = m;
@@ -104,19 +140,11 @@ export function readManifestFile(file: string): ReadManifest {
 
 /** Write `header` and `objects` to `file` as JSON.stringify({ ...header, objects }) would, a megabyte at a time. */
 export function writeManifestFile(file: string, header: ManifestHeader, objects: ObjectTable): void {
-  const head = JSON.stringify({ ...header, objects: {} });
   const fd = openSync(file, 'w');
   try {
-    // keys are printable ASCII without a quote or a backslash (object-table.ts): their JSON is themselves in quotes
-    let chunk = head.slice(0, -2);
-    for (let i = 0; i < objects.size; i++) {
-      chunk += `${i ? ',' : ''}"${objects.keyAt(i)}":{"sha256":"${objects.shaAt(i)}","bytes":${objects.bytesAt(i)},"gzip_bytes":${objects.gzipAt(i)}}`;
-      if (chunk.length >= 1 << 20) {
-        writeSync(fd, chunk);
-        chunk = '';
-      }
-    }
-    writeSync(fd, `${chunk}}}`);
+    writeSync(fd, JSON.stringify({ ...header, objects: {} }).slice(0, -2));
+    for (const chunk of objectChunks(objects)) writeSync(fd, chunk);
+    writeSync(fd, '}}');
   } finally {
     closeSync(fd);
   }

@@ -6,8 +6,7 @@
 // hand-signed PUT, and with the AWS SDK's PutObject in its place (what the SDK costs).
 // usage: node --import tsx bench/upload.ts [--objects 20000] [--concurrency 1,8,32,64] [--store-dir /tmp]
 import './help.ts';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commit, stage } from '../build/publish/publish.ts';
@@ -16,6 +15,7 @@ import { s3Connection, s3Store, type ObjectStore } from '../build/upload/object-
 import { upload } from '../build/upload/upload.ts';
 import { mulberry32 } from '../lib/random.ts';
 import { flag, numberFlag } from './flags.ts';
+import { cpuSeconds, startServer } from './s3rver.ts';
 
 const OBJECTS = numberFlag('objects', 20_000);
 const LEVELS = flag('concurrency', '1,8,32,64').split(',').map(Number);
@@ -38,30 +38,12 @@ function seededTree(n: number): string {
   return root;
 }
 
-/** s3rver in a child process, as a real store is another process (and the client and server get a core each) */
-async function startServer(dir: string): Promise<{ endpoint: string; pid: number; stop(): void }> {
-  const code = `const S3rver = (await import('node:module')).createRequire(${JSON.stringify(import.meta.url)})('s3rver');
-const s = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(dir)}, configureBuckets: [{ name: '${BUCKET}' }] });
-console.log((await s.run()).port);`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
-    child.once('exit', (c) => reject(new Error(`s3rver exited ${c}`)));
-  });
-  return { endpoint: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill() };
-}
-
-const cpuSeconds = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
-
 const t0 = performance.now();
 const root = seededTree(OBJECTS);
 const warm = seededTree(1000);
 console.log(`tree: ${OBJECTS} objects in ${((performance.now() - t0) / 1000).toFixed(1)} s; s3rver store in ${STORE_DIR}; node ${process.version}`);
 const dir = mkdtempSync(join(STORE_DIR, 'contrail-bench-s3-'));
-const server = await startServer(dir);
+const server = await startServer(dir, BUCKET);
 const o = { endpoint: server.endpoint, bucket: BUCKET, region: 'us-east-1', forcePathStyle: true };
 const creds = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 console.log('| in flight | PUT | objects | wall s | objects/s | MB/s | client CPU ms/object | s3rver CPU ms/object |');

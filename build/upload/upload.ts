@@ -11,13 +11,15 @@ import { join } from 'node:path';
 import { createHash, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
-import { currentVersion, MANIFEST_FILE } from '../../artifacts/tree.ts';
+import { currentTable, MANIFEST_FILE, type TableVersion } from '../../artifacts/tree.ts';
+import { ObjectTable, Origin } from '../../artifacts/object-table.ts';
 import { fileOf } from '../../artifacts/keys.ts';
 import { indexFiles, localFile, readIndex } from '../bundle/bundle.ts';
 import { BUNDLES_URL } from '../../artifacts/bundles.ts';
 import { mulberry32 } from '../../lib/random.ts';
 import { bundleHeaders, indexHeaders, manifestHeaders, treeHeaders, type ObjectHeaders } from './headers.ts';
-import { parseRemoteManifest, planUpload, type LocalObject, type RemoteManifest } from './plan.ts';
+import { planUpload } from './plan.ts';
+import { parseRemoteManifest, remoteManifestBytes } from './remote-manifest.ts';
 import type { Listed, ObjectStore } from './object-store.ts';
 import { DEFAULT_RETRY, describe, withRetry, type RetryPolicy } from './retry.ts';
 import { limiter } from './limit.ts';
@@ -74,7 +76,12 @@ export interface UploadResult {
 
 type Body = { data: Buffer } | { file: string; bytes: number };
 
-interface Item extends LocalObject {
+interface Item {
+  /** remote key, prefix included */
+  key: string;
+  sha256: string;
+  /** as stored */
+  bytes: number;
   body: Body;
   headers: ObjectHeaders;
 }
@@ -87,25 +94,45 @@ export class Interrupted extends Error {
 const joinKey = (prefix: string, key: string) => (prefix ? `${prefix}/${key}` : key);
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
-/** Everything one upload sends: the tree objects, the bundle files and the bundles index. */
-function localObjects(root: string, bundles: string, prefix: string): { version: NonNullable<ReturnType<typeof currentVersion>>; items: Item[] } {
-  const version = currentVersion(root);
+/**
+ * Everything one upload sends, as a table of remote keys with their sha256 and bytes as stored
+ * (gzip length): the tree's objects first, in its manifest's order (entry i is the version's entry
+ * i), then the bundle files and the bundles index (`extra`, from entry `version.objects.size` on).
+ */
+interface Local {
+  version: TableVersion;
+  objects: ObjectTable;
+  extra: Item[];
+}
+
+function localObjects(root: string, bundles: string, prefix: string): Local {
+  const version = currentTable(root);
   if (!version) throw new Error(`nothing is published under ${root} (no readable current/manifest.json): run the nightly build first`);
-  const items: Item[] = [];
-  for (const [key, e] of Object.entries(version.manifest.objects).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    items.push({ key: joinKey(prefix, key), sha256: e.sha256, bytes: e.gzip_bytes, body: { file: join(version.dir, fileOf(key)), bytes: e.gzip_bytes }, headers: treeHeaders(key) });
-  }
+  const tree = version.objects;
+  const objects = new ObjectTable(tree.size + 64);
+  for (let i = 0; i < tree.size; i++) objects.addCopy(joinKey(prefix, tree.keyAt(i)), tree, i, Origin.WRITTEN);
+  const extra: Item[] = [];
   if (bundles) {
     const index = readIndex(bundles);
     if (!index) throw new Error(`${join(bundles, 'index.json')} is missing or invalid: run the bundle step first, or pass --bundles ''`);
     for (const b of indexFiles(index)) {
       const key = b.path.slice(1);
-      items.push({ key: joinKey(prefix, key), sha256: b.sha256, bytes: b.bytes, body: { file: localFile(bundles, b), bytes: b.bytes }, headers: bundleHeaders(key) });
+      extra.push({ key: joinKey(prefix, key), sha256: b.sha256, bytes: b.bytes, body: { file: localFile(bundles, b), bytes: b.bytes }, headers: bundleHeaders(key) });
     }
     const gz = gzipSync(readFileSync(join(bundles, 'index.json')), { level: 9 });
-    items.push({ key: joinKey(prefix, BUNDLES_URL.slice(1)), sha256: createHash('sha256').update(gz).digest('hex'), bytes: gz.length, body: { data: gz }, headers: indexHeaders() });
+    extra.push({ key: joinKey(prefix, BUNDLES_URL.slice(1)), sha256: createHash('sha256').update(gz).digest('hex'), bytes: gz.length, body: { data: gz }, headers: indexHeaders() });
   }
-  return { version, items };
+  for (const it of extra) objects.add(it.key, it.sha256, it.bytes, it.bytes);
+  return { version, objects, extra };
+}
+
+/** local entry `i` as an item to send */
+function itemAt(l: Local, i: number): Item {
+  const tree = l.version.objects;
+  if (i >= tree.size) return l.extra[i - tree.size]!;
+  const key = tree.keyAt(i);
+  const bytes = tree.gzipAt(i);
+  return { key: l.objects.keyAt(i), sha256: tree.shaAt(i), bytes, body: { file: join(l.version.dir, fileOf(key)), bytes }, headers: treeHeaders(key) };
 }
 
 async function readBody(it: Item): Promise<Buffer> {
@@ -120,7 +147,11 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
   const clock = o.clock ?? Date.now;
   const multipartBytes = o.multipartBytes ?? DEFAULT_MULTIPART_BYTES;
   const partBytes = o.partBytes ?? DEFAULT_PART_BYTES;
-  const { version, items } = localObjects(o.root, o.bundles, o.prefix);
+  const started = clock();
+  const took = () => `${((clock() - started) / 1000).toFixed(1)} s`;
+  const local = localObjects(o.root, o.bundles, o.prefix);
+  const version = local.version;
+  say(`upload: build ${version.id}: ${local.objects.size} objects to upload, read in ${took()}; fetching ${joinKey(o.prefix, MANIFEST_FILE)}`);
   const store = o.store;
   const t: Tally = { done: 0, total: 0, sent: 0, skipped: 0, bytes: 0, totalBytes: 0, retries: 0 };
   const limit = limiter(o.concurrency);
@@ -137,11 +168,13 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
 
   const manifestKey = joinKey(o.prefix, MANIFEST_FILE);
   const pendingKey = joinKey(o.prefix, PENDING_FILE);
-  const remote = parseRemoteManifest(await send(`get ${manifestKey}`, () => store.get(manifestKey)), manifestKey);
-  const plan = planUpload(items, remote, o.nowMs, o.graceMs);
+  const remoteBytes = await send(`get ${manifestKey}`, () => store.get(manifestKey));
+  say(remoteBytes ? `upload: ${manifestKey}: ${(remoteBytes.length / 1e6).toFixed(1)} MB fetched at ${took()}` : `upload: no ${manifestKey}: a first upload`);
+  const remote = parseRemoteManifest(remoteBytes, manifestKey);
+  const plan = planUpload(local.objects, remote, o.nowMs, o.graceMs);
   t.total = plan.put.length;
-  t.totalBytes = plan.put.reduce((s, it) => s + it.bytes, 0);
-  say(`upload: build ${version.id}: ${items.length} objects, ${plan.put.length} to send (${(t.totalBytes / 1e6).toFixed(1)} MB), ${plan.unchanged} unchanged, ${plan.delete.length} to delete, ${Object.keys(plan.retired).length} retired`);
+  t.totalBytes = plan.put.reduce((s, i) => s + local.objects.gzipAt(i), 0);
+  say(`upload: planned at ${took()}: ${plan.put.length} to send (${(t.totalBytes / 1e6).toFixed(1)} MB), ${plan.unchanged} unchanged, ${plan.delete.length} to delete, ${Object.keys(plan.retired).length} retired`);
 
   // a marker left by a run that did not finish: what it sent may be there already
   const pending = await send(`get ${pendingKey}`, () => store.get(pendingKey));
@@ -175,14 +208,14 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
     t.done++;
   };
 
-  const started = clock();
-  const ticker = setInterval(() => say(progressLine(t, clock() - started)), o.progressMs ?? 2000);
+  const sending = clock();
+  const ticker = setInterval(() => say(progressLine(t, clock() - sending)), o.progressMs ?? 2000);
   ticker.unref();
   let next = 0;
   let failure: unknown = null;
   const worker = async () => {
     while (next < plan.put.length && !failure && !o.signal?.aborted) {
-      const it = plan.put[next++]!;
+      const it = itemAt(local, plan.put[next++]!);
       try {
         await sendOne(it);
       } catch (e) {
@@ -196,16 +229,14 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
   } finally {
     clearInterval(ticker);
   }
-  if (plan.put.length) say(progressLine(t, clock() - started));
+  if (plan.put.length) say(progressLine(t, clock() - sending));
   if (failure) throw failure;
   if (o.signal?.aborted) throw new Interrupted(`interrupted after ${t.done} of ${t.total} objects (${t.sent} sent): ${manifestKey} is unchanged; run again to send the rest`);
 
   await Promise.all(plan.delete.map((key) => send(`delete ${key}`, () => store.delete(key))));
-  const { objects: _ignored, ...meta } = version.manifest;
-  const doc: RemoteManifest = { ...meta, uploaded_at: new Date(o.nowMs).toISOString(), objects: plan.objects, retired: plan.retired };
-  const bytes = Buffer.from(JSON.stringify(doc));
+  const bytes = remoteManifestBytes({ ...version.header, uploaded_at: new Date(o.nowMs).toISOString() }, local.objects, plan.retired);
   await send(`put ${manifestKey}`, () => store.put(manifestKey, bytes, manifestHeaders(), createHash('sha256').update(bytes).digest('hex')));
   if (pending || plan.put.length || plan.delete.length) await send(`delete ${pendingKey}`, () => store.delete(pendingKey));
   say(`upload: done: ${t.sent} sent, ${t.skipped} already there, ${plan.unchanged} unchanged, ${plan.delete.length} deleted, ${Object.keys(plan.retired).length} retired (kept for the grace period), ${t.retries} retries; manifest ${manifestKey} last`);
-  return { buildId: version.id, objects: items.length, put: t.sent, skipped: t.skipped, unchanged: plan.unchanged, deleted: plan.delete.length, retired: Object.keys(plan.retired).length, bytes: t.bytes, retries: t.retries, resumed: !!pending };
+  return { buildId: version.id, objects: local.objects.size, put: t.sent, skipped: t.skipped, unchanged: plan.unchanged, deleted: plan.delete.length, retired: Object.keys(plan.retired).length, bytes: t.bytes, retries: t.retries, resumed: !!pending };
 }
