@@ -51,8 +51,8 @@ export const PUBLISH_SPECS: Specs<PublishConfig> = {
 const USAGE = `Usage: npm run --silent upload -- [options]
 
 Uploads the published artifact tree (--artifacts, its current version) and the researchers'
-bundles (--bundles) to an S3-compatible bucket. Only objects whose sha256 changed since the
-manifest in the bucket are sent, --concurrency at a time over keep-alive connections, files from
+bundles (--bundles) to an S3-compatible bucket. Only objects whose sha256 or stored size changed
+since the manifest in the bucket are sent, --concurrency at a time over keep-alive connections, files from
 --multipart-mb in parts; throttling, 5xx and dropped connections are retried (--retries);
 <prefix>/manifest.json is written last. Objects that left the tree are deleted after --grace-hours.
 Progress (objects done/total, MB, rate) is printed every 2 s on stderr.
