@@ -5,8 +5,8 @@
 // never sees a half-published build. a marker object (<prefix>/upload-pending.json) is put before
 // the first object and deleted after the manifest: when a run finds it, the previous run was cut
 // short, so it lists the prefix once and skips what already arrived (same size and ETag).
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile as readFileCallback, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { createHash, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -134,6 +134,10 @@ function itemAt(l: Local, i: number): Item {
   const bytes = tree.gzipAt(i);
   return { key: l.objects.keyAt(i), sha256: tree.shaAt(i), bytes, body: { file: join(l.version.dir, fileOf(key)), bytes }, headers: treeHeaders(key) };
 }
+
+// fs.readFile's callback form: a third of the CPU of fs/promises' FileHandle for a small file
+// (bench/read-files.ts: 16-21 against 44-55 µs a file)
+const readFile = promisify(readFileCallback);
 
 async function readBody(it: Item): Promise<Buffer> {
   if ('data' in it.body) return it.body.data;
