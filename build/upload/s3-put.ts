@@ -16,12 +16,17 @@ export interface PutTarget {
   forcePathStyle: boolean;
 }
 
-/** where an object's PUT goes: path-style http://host/bucket/key or virtual-hosted http://bucket.host/key */
-export function objectUrl(t: PutTarget, key: string): { https: boolean; hostname: string; port: string; host: string; path: string } {
+/**
+ * Where an object's PUT goes: path-style http://host/bucket/key or virtual-hosted
+ * http://bucket.host/key. The endpoint is parsed once, here, not per object.
+ */
+export function objectUrls(t: PutTarget): (key: string) => { https: boolean; hostname: string; port: string; host: string; path: string } {
   const base = new URL(t.endpoint || `https://s3.${t.region}.amazonaws.com`);
   const host = t.forcePathStyle ? base.host : `${t.bucket}.${base.host}`;
+  const hostname = t.forcePathStyle ? base.hostname : `${t.bucket}.${base.hostname}`;
   const root = base.pathname.replace(/\/$/, '') + (t.forcePathStyle ? `/${t.bucket}` : '');
-  return { https: base.protocol === 'https:', hostname: t.forcePathStyle ? base.hostname : `${t.bucket}.${base.hostname}`, port: base.port, host, path: `${root}/${uriPath(key)}` };
+  const https = base.protocol === 'https:';
+  return (key) => ({ https, hostname, port: base.port, host, path: `${root}/${uriPath(key)}` });
 }
 
 /** an error in the SDK's shape, from an S3 error answer */
@@ -36,8 +41,9 @@ export interface Putter {
 }
 
 export function putter(t: PutTarget, credentials: () => Promise<Credentials>, agents: { http: HttpAgent; https: HttpsAgent }, timeoutMs = 120_000, now = Date.now): Putter {
+  const urlOf = objectUrls(t);
   return async (key, data, h, sha256) => {
-    const u = objectUrl(t, key);
+    const u = urlOf(key);
     const creds = await credentials();
     const date = amzDate(now());
     const headers: Record<string, string> = {

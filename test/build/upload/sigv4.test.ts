@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { amzDate, authorization, uriPath } from '../../../build/upload/sigv4.ts';
-import { objectUrl } from '../../../build/upload/s3-put.ts';
+import { objectUrls } from '../../../build/upload/s3-put.ts';
 
 const EXAMPLE = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
 const DATE = '20130524T000000Z';
@@ -30,7 +30,7 @@ test('keys are URI-encoded per segment as S3 does, and the date is in the basic 
 
 test('a PUT goes path-style to the endpoint, virtual-hosted to bucket.host, or to AWS by region', () => {
   const t = { endpoint: 'http://127.0.0.1:9000', bucket: 'b', region: 'us-east-1', forcePathStyle: true };
-  assert.deepEqual(objectUrl(t, 'pub/v1/x'), { https: false, hostname: '127.0.0.1', port: '9000', host: '127.0.0.1:9000', path: '/b/pub/v1/x' });
-  assert.deepEqual(objectUrl({ ...t, endpoint: 'https://s3.example.net/base/', forcePathStyle: false }, 'k'), { https: true, hostname: 'b.s3.example.net', port: '', host: 'b.s3.example.net', path: '/base/k' });
-  assert.deepEqual(objectUrl({ ...t, endpoint: '', region: 'eu-central-2' }, 'k'), { https: true, hostname: 's3.eu-central-2.amazonaws.com', port: '', host: 's3.eu-central-2.amazonaws.com', path: '/b/k' });
+  assert.deepEqual(objectUrls(t)('pub/v1/x'), { https: false, hostname: '127.0.0.1', port: '9000', host: '127.0.0.1:9000', path: '/b/pub/v1/x' });
+  assert.deepEqual(objectUrls({ ...t, endpoint: 'https://s3.example.net/base/', forcePathStyle: false })('k'), { https: true, hostname: 'b.s3.example.net', port: '', host: 'b.s3.example.net', path: '/base/k' });
+  assert.deepEqual(objectUrls({ ...t, endpoint: '', region: 'eu-central-2' })('k'), { https: true, hostname: 's3.eu-central-2.amazonaws.com', port: '', host: 's3.eu-central-2.amazonaws.com', path: '/b/k' });
 });
