@@ -4,6 +4,8 @@
 // 2.7 s (README). the text written is exactly JSON.stringify({ ...header, objects }), and that
 // layout is scanned byte by byte; a manifest in any other layout (spaced, its members in another
 // order, written by another tool) is read with JSON.parse instead, its entries checked the same.
+// the scanner and the entries' writer also serve the manifest an upload keeps in the bucket
+// (build/upload/remote-manifest.ts), whose entries are spelled without gzip_bytes (EntryLayout).
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { assertValid } from '../schemas/index.ts';
 import type { Manifest, ManifestHeader } from './manifest.ts';
