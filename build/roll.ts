@@ -68,7 +68,7 @@ export function runRoll(c: RollConfig, nowMs: number, say: (line: string) => voi
     }
     if (changed.length === 0) return { rolled: [], buildId: null };
 
-    const staged = stage(c.artifacts, newBuildId(c.artifacts, nowMs), { keep: c.keep });
+    const staged = stage(c.artifacts, newBuildId(c.artifacts, nowMs), { keep: c.keep, current });
     try {
       for (const x of changed) for (const k of x.keys) staged.writer.put(k, x.doc);
       staged.writer.keepTheRest();

@@ -27,6 +27,11 @@ export interface StageOptions extends WriterOptions {
    * instead of hard-link copying the current one and pruning that version after
    */
   keep?: number;
+  /**
+   * the published version as the caller read it, holding the build lock (roll.ts): not read again
+   * when it is still the current one (a year's manifest is 2.9 s to read)
+   */
+  current?: TableVersion;
 }
 
 /** A UTC build id that sorts by time: 20261122T031500Z, with a suffix when that second is taken. */
@@ -70,7 +75,7 @@ function alive(pid: number): boolean {
  * Start a build: sweep leftovers of killed builds and open a partial version directory, fresh or
  * (with `keep`) the version the commit would prune, renamed.
  */
-export function stage(root: string, id: string, opts: StageOptions = {}): Staged {
+export function stage(root: string, id: string, { current: read, ...opts }: StageOptions = {}): Staged {
   const versions = join(root, VERSIONS);
   mkdirSync(versions, { recursive: true });
   for (const name of readdirSync(versions)) {
@@ -86,7 +91,7 @@ export function stage(root: string, id: string, opts: StageOptions = {}): Staged
   const recycling = recycled && opts.linkInBackground && existsSync(join(current!.dir, MANIFEST_FILE)) ? recycleInWorker(dir, current!.dir) : undefined;
   // the writer awaits it; should it not (the current version unreadable after all), a failed check must not end the process unhandled
   void recycling?.catch(() => {});
-  const previous = currentTable(root);
+  const previous = read && read.id === current?.id ? read : currentTable(root);
   const writer = new ArtifactWriter(dir, previous, { ...opts, recycled: recycled !== null, recycling });
   return { id, writer, previous, recycled };
 }

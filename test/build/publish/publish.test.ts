@@ -34,6 +34,19 @@ test('a published build becomes current in one step, and unchanged objects are h
   assert.equal(currentVersion(root)?.manifest.objects['v1/x/2']?.bytes, JSON.stringify(doc(3)).length);
 });
 
+test('a stage given the current version as its caller read it uses it; given an older one, it reads the current one', () => {
+  const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
+  publishOne(root, 'b1', { 'v1/x/1': 1 });
+  const b1 = currentTable(root)!;
+  const same = stage(root, 'b2', { current: b1 });
+  assert.equal(same.previous, b1, 'the version read by the caller, not read again');
+  abandon(same);
+  publishOne(root, 'b3', { 'v1/x/1': 1, 'v1/x/2': 2 });
+  const stale = stage(root, 'b4', { current: b1 });
+  assert.deepEqual([stale.previous?.id, stale.previous?.objects.size], ['b3', 2], 'b1 is no longer current: b3 is read');
+  abandon(stale);
+});
+
 test('an invalid document fails the build before anything is published', () => {
   const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
   publishOne(root, 'good', { 'v1/x/1': 1 });
