@@ -28,7 +28,9 @@ const RETIRED = Buffer.from(',"retired":');
 /** The text of a remote manifest, as JSON.stringify({ ...header, objects, retired }) spells it. */
 export function remoteManifestBytes(header: RemoteHeader, objects: ObjectTable, retired: Retired): Buffer {
   const head = JSON.stringify({ ...header, objects: {} }).slice(0, -2);
-  return Buffer.concat([head, ...objectChunks(objects, 'stored'), `},"retired":${JSON.stringify(retired)}}`].map((s) => Buffer.from(s)));
+  // each megabyte of text made bytes as it comes, so the strings of the whole text are never held at once
+  const entries = Array.from(objectChunks(objects, 'stored'), (s) => Buffer.from(s));
+  return Buffer.concat([Buffer.from(head), ...entries, Buffer.from(`},"retired":${JSON.stringify(retired)}}`)]);
 }
 
 /** Parses a remote manifest; null when absent, an error naming the fix when it is not one. */
