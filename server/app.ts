@@ -12,7 +12,7 @@ import { TraceStore } from './trace/trace-store.ts';
 import { HistoryStore } from './history/history-store.ts';
 import { Tracker } from './estimate/tracker.ts';
 import { destinationLookup, type Destination } from '../artifacts/meta.ts';
-import { openStations, type Stations } from './stations/open.ts';
+import { openStations } from './stations/open.ts';
 import { startServer, type Running, type ServerOptions } from './http/uws.ts';
 import { SharedLimits } from './http/shared-limits.ts';
 import { ThreadLimits } from './http/thread-limits.ts';
@@ -41,24 +41,8 @@ import { loadCodeBlocks } from '../lib/reference/codeblocks.ts';
 import { installed } from '../lib/install.ts';
 import type { Log } from '../lib/log.ts';
 import { accessEntry } from './access-log.ts';
+import type { Services } from './services.ts';
 
-
-export interface Services {
-  live: LiveState;
-  traces: TraceStore;
-  tracker: Tracker;
-  history: HistoryStore;
-  stations: Stations;
-  feed: FeedSource | null;
-  /** the ingest thread the feed runs on (its timings feed /metrics) */
-  ingest: IngestThread | null;
-  /** the trace store and the estimator taking each snapshot in slices (their longest slice feeds /metrics) */
-  followers: Followers;
-  isKnownHex: (hex: string) => boolean;
-  isMilitaryHex: (hex: string) => boolean;
-  metrics: Metrics;
-  clock: () => number;
-}
 
 export interface AppOptions {
   log: Log;
