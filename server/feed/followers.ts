@@ -5,10 +5,10 @@
 // before, took 9-25 ms of the serving thread under load: bench/stall.ts). the first slice waits for
 // the next turn of the loop too, so a snapshot's arrival is only its hand-over. a snapshot the
 // ingest thread prepared has no record objects: its records are read through one view over its
-// columns (live/columns.ts), no JSON, no garbage.
+// columns (parts/columns.ts), no JSON, no garbage.
 import type { AircraftRecord, FeedSnapshot } from './record.ts';
-import { RecordView } from '../live/columns.ts';
-import { SearchIndex } from '../live/search-index.ts';
+import { RecordView } from '../parts/columns.ts';
+import { SearchIndex } from '../parts/search-index.ts';
 import type { Log } from '../../lib/log.ts';
 import { Longest } from '../loop-stall.ts';
 

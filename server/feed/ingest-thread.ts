@@ -6,7 +6,7 @@ import { tsWorker } from '../../lib/ts-worker.ts';
 import type { FeedCounters } from './normalize.ts';
 import type { ParseResult } from './parse.ts';
 import type { AircraftRecord, FeedSnapshot } from './record.ts';
-import type { SnapshotParts } from '../live/prepare.ts';
+import type { SnapshotParts } from '../parts/prepare.ts';
 import type { IngestControl, IngestJob, IngestReply, IngestTimes } from './ingest-worker.ts';
 import { asBuffer } from '../../lib/bytes.ts';
 

@@ -3,7 +3,7 @@
 // the trace store and the estimator. Optional fields are absent when unknown, never null.
 
 import type { AircraftRecord } from '../../lib/live-records.ts';
-import type { SnapshotParts } from '../live/prepare.ts';
+import type { SnapshotParts } from '../parts/prepare.ts';
 
 export type { AircraftRecord };
 

@@ -9,9 +9,9 @@ import { gunzipSync } from 'node:zlib';
 import { Followers, type Follower } from '../../../server/feed/followers.ts';
 import { parseFeed } from '../../../server/feed/parse.ts';
 import type { AircraftRecord, FeedSnapshot } from '../../../server/feed/record.ts';
-import { prepareParts } from '../../../server/live/prepare.ts';
-import { RecordView } from '../../../server/live/columns.ts';
-import { SearchIndex } from '../../../server/live/search-index.ts';
+import { prepareParts } from '../../../server/parts/prepare.ts';
+import { RecordView } from '../../../server/parts/columns.ts';
+import { SearchIndex } from '../../../server/parts/search-index.ts';
 import { TraceStore } from '../../../server/trace/trace-store.ts';
 import { Tracker } from '../../../server/estimate/tracker.ts';
 

@@ -11,7 +11,7 @@ import { parseFeed } from '../../../server/feed/parse.ts';
 import { IngestThread } from '../../../server/feed/ingest-thread.ts';
 import type { FeedCounters } from '../../../server/feed/normalize.ts';
 import { PreparedSnapshot } from '../../../server/live/snapshot.ts';
-import { prepareParts } from '../../../server/live/prepare.ts';
+import { prepareParts } from '../../../server/parts/prepare.ts';
 
 const BIG = gunzipSync(readFileSync(new URL('../../../bench/data/readsb_aircraft_12k.json.gz', import.meta.url)));
 const BAD = readFileSync(new URL('../../fixtures/feed/bad-records.json', import.meta.url));
