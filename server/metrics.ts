@@ -6,9 +6,9 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { LoopStall, STALL_WINDOW_MS, type Stall } from './loop-stall.ts';
 import type { LiveState } from './live/state.ts';
 import type { HistoryStore } from './history/history-store.ts';
-import type { FeedSource } from './feed/source.ts';
-import type { IngestThread } from './feed/ingest-thread.ts';
-import type { Followers } from './feed/followers.ts';
+import type { FeedSource } from './ingest/source.ts';
+import type { IngestThread } from './ingest/ingest-thread.ts';
+import type { Followers } from './ingest/followers.ts';
 
 /** the services /metrics reads (a part of Services, services.ts, named here so that file can name Metrics) */
 interface Measured {

@@ -6,9 +6,9 @@ import type { TraceStore } from './trace/trace-store.ts';
 import type { Tracker } from './estimate/tracker.ts';
 import type { HistoryStore } from './history/history-store.ts';
 import type { Stations } from './stations/open.ts';
-import type { FeedSource } from './feed/source.ts';
-import type { IngestThread } from './feed/ingest-thread.ts';
-import type { Followers } from './feed/followers.ts';
+import type { FeedSource } from './ingest/source.ts';
+import type { IngestThread } from './ingest/ingest-thread.ts';
+import type { Followers } from './ingest/followers.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface Services {

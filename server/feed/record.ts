@@ -15,7 +15,7 @@ export interface FeedSnapshot {
   aircraft: AircraftRecord[];
   /** each record's wire JSON, when the byte scanner read the feed (feed/wire.ts); absent on any other path */
   wire?: Wire;
-  /** the snapshot already prepared to serve, by the ingest thread (feed/ingest-worker.ts); `aircraft` is then read back from it on demand */
+  /** the snapshot already prepared to serve, by the ingest thread (ingest/ingest-worker.ts); `aircraft` is then read back from it on demand */
   prepared?: SnapshotParts;
   /** the ingest thread's job number: it holds this snapshot's copies for the other serving threads
    * until the main thread publishes it (IngestThread.publish, server/serve/) */

@@ -1,7 +1,7 @@
 // one feed snapshot, prepared once for every live request (STYLE: serve what was prepared once):
 // the parts (parts/prepare.ts) hold every record serialised once into one buffer, which IS the whole
 // /v1/aircraft body; a query answers by copying slices of it. the parts are made on the ingest
-// thread (feed/ingest-worker.ts) with the whole body's gzip (and brotli while clients ask for it),
+// thread (ingest/ingest-worker.ts) with the whole body's gzip (and brotli while clients ask for it),
 // so taking a snapshot on the serving thread is wrapping a few arrays, no work per aircraft.
 import { brotliCompress, gzip, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';

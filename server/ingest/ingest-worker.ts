@@ -1,12 +1,12 @@
 // the ingest thread: bytes in (transferred, not copied); parsed, capped, prepared to serve
 // (parts/prepare.ts: body, offsets, indexes) and compressed here, and the parts transferred back.
 // the serving thread receives no object per aircraft: taking a snapshot there is wrapping a few
-// arrays (server/feed/ingest-thread.ts), so a 12k-aircraft feed never stalls it.
+// arrays (ingest-thread.ts), so a 12k-aircraft feed never stalls it.
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { parseFeed } from './parse.ts';
-import { capAircraft } from './cap.ts';
-import { readFeedFile } from './read-file.ts';
-import type { FeedCounters } from './normalize.ts';
+import { parseFeed } from '../feed/parse.ts';
+import { capAircraft } from '../feed/cap.ts';
+import { readFeedFile } from '../feed/read-file.ts';
+import type { FeedCounters } from '../feed/normalize.ts';
 import { compressParts, ownAll, prepareParts, servingCopy, transferList, type SnapshotParts } from '../parts/prepare.ts';
 
 export interface IngestJob {

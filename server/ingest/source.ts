@@ -3,12 +3,12 @@
 // bad input never throws out of here and never replaces a good snapshot: it is counted per kind
 // and logged once per kind per outage; the recovery is logged once too.
 import { stat } from 'node:fs/promises';
-import { parseFeed, type ParseResult } from './parse.ts';
+import { parseFeed, type ParseResult } from '../feed/parse.ts';
 import type { IngestResult, IngestThread } from './ingest-thread.ts';
-import { capAircraft } from './cap.ts';
-import { errnoOf, overLimit, readFeedFile } from './read-file.ts';
-import type { FeedCounters } from './normalize.ts';
-import { aircraftCount, type FeedSnapshot } from './record.ts';
+import { capAircraft } from '../feed/cap.ts';
+import { errnoOf, overLimit, readFeedFile } from '../feed/read-file.ts';
+import type { FeedCounters } from '../feed/normalize.ts';
+import { aircraftCount, type FeedSnapshot } from '../feed/record.ts';
 import { escapeControl } from '../../lib/log-text.ts';
 import type { Log } from '../../lib/log.ts';
 import { Longest } from '../loop-stall.ts';

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { Followers, type Follower } from '../../../server/feed/followers.ts';
+import { Followers, type Follower } from '../../../server/ingest/followers.ts';
 import { parseFeed } from '../../../server/feed/parse.ts';
 import type { AircraftRecord, FeedSnapshot } from '../../../server/feed/record.ts';
 import { prepareParts } from '../../../server/parts/prepare.ts';

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FeedSource } from '../../../server/feed/source.ts';
-import { IngestThread } from '../../../server/feed/ingest-thread.ts';
+import { FeedSource } from '../../../server/ingest/source.ts';
+import { IngestThread } from '../../../server/ingest/ingest-thread.ts';
 import type { FeedSnapshot } from '../../../server/feed/record.ts';
 
 const SAMPLE = readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8');

@@ -3,9 +3,9 @@
 // queue of one suffices.
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { tsWorker } from '../../lib/ts-worker.ts';
-import type { FeedCounters } from './normalize.ts';
-import type { ParseResult } from './parse.ts';
-import type { AircraftRecord, FeedSnapshot } from './record.ts';
+import type { FeedCounters } from '../feed/normalize.ts';
+import type { ParseResult } from '../feed/parse.ts';
+import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
 import type { SnapshotParts } from '../parts/prepare.ts';
 import type { IngestControl, IngestJob, IngestReply, IngestTimes } from './ingest-worker.ts';
 import { asBuffer } from '../../lib/bytes.ts';

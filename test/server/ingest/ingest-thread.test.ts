@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseFeed } from '../../../server/feed/parse.ts';
-import { IngestThread } from '../../../server/feed/ingest-thread.ts';
+import { IngestThread } from '../../../server/ingest/ingest-thread.ts';
 import type { FeedCounters } from '../../../server/feed/normalize.ts';
 import { PreparedSnapshot } from '../../../server/live/snapshot.ts';
 import { prepareParts } from '../../../server/parts/prepare.ts';

@@ -6,7 +6,7 @@
 // the next turn of the loop too, so a snapshot's arrival is only its hand-over. a snapshot the
 // ingest thread prepared has no record objects: its records are read through one view over its
 // columns (parts/columns.ts), no JSON, no garbage.
-import type { AircraftRecord, FeedSnapshot } from './record.ts';
+import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
 import { RecordView } from '../parts/columns.ts';
 import { SearchIndex } from '../parts/search-index.ts';
 import type { Log } from '../../lib/log.ts';
