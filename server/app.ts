@@ -7,6 +7,7 @@ import type { ServerConfig } from './config.ts';
 import { FeedSource } from './ingest/source.ts';
 import { IngestThread } from './ingest/ingest-thread.ts';
 import { Followers } from './ingest/followers.ts';
+import { snapshotOf } from './ingest/arrival.ts';
 import { LiveState } from './live/state.ts';
 import { TraceStore } from './trace/trace-store.ts';
 import { HistoryStore } from './history/history-store.ts';
@@ -85,7 +86,8 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   ingest.brotli = () => live.wantsBrotli(clock());
   const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, intervalMs: c.feedInterval * 1000, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
   const followers = new Followers([traces, tracker], { log: o.log });
-  feed?.onSnapshot((snap) => {
+  feed?.onSnapshot((arrival) => {
+    const snap = snapshotOf(arrival);
     void live.acceptWhenReady(snap, clock() / 1000).catch((e) => o.log(`live: a snapshot could not be prepared: ${(e as Error).stack ?? e}`, 'error'));
     followers.push(snap);
   });
@@ -206,11 +208,11 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     if (now) serving.push(now.snap.parts, now.trustedS, true);
     const ingest = services.ingest;
     ingest?.connect(() => serving.channels());
-    services.feed?.onSnapshot((snap) => {
-      if (!snap.prepared) return;
+    services.feed?.onSnapshot((arrival) => {
+      if (!('parts' in arrival)) return;
       const receivedS = services.clock() / 1000;
-      serving.push(snap.prepared, receivedS);
-      if (snap.ingestId !== undefined) ingest?.publish(snap.ingestId, receivedS);
+      serving.push(arrival.parts, receivedS);
+      ingest?.publish(arrival.ingestId, receivedS);
     });
   }
   return {

@@ -3,7 +3,7 @@
 // the serving thread receives no object per aircraft: taking a snapshot there is wrapping a few
 // arrays (ingest-thread.ts), so a 12k-aircraft feed never stalls it.
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { parseFeed } from '../feed/parse.ts';
+import { parseFeed, type RejectReason } from '../feed/parse.ts';
 import { capAircraft } from '../feed/cap.ts';
 import { readFeedFile } from '../feed/read-file.ts';
 import type { FeedCounters } from '../feed/normalize.ts';
@@ -36,9 +36,12 @@ export interface CopyMessage {
   receivedS: number;
 }
 
+/** why a job made no snapshot: the parse's reason, or `read_error` for a file not read */
+export type IngestRefusal = { ok: false; reason: RejectReason | 'read_error'; detail: string };
+
 /** what crosses back: the parse's verdict, and on success the snapshot as parts */
 export type IngestReply =
-  | { id: number; counters: FeedCounters; ok: false; reason: string; detail: string }
+  | ({ id: number; counters: FeedCounters } & IngestRefusal)
   | { id: number; counters: FeedCounters; ok: true; now: number; messages?: number; dropped: FeedCounters; capped?: number; parts: SnapshotParts; ms: IngestTimes };
 
 /** where the ingest thread's time went for one snapshot, ms */
