@@ -18,7 +18,7 @@ import { mulberry32 } from '../lib/random.ts';
 import { parseFeed } from '../server/feed/parse.ts';
 import type { FeedSnapshot } from '../server/feed/record.ts';
 import { PreparedSnapshot } from '../server/live/snapshot.ts';
-import type { Bbox } from '../server/live/spatial.ts';
+import type { Bbox } from '../server/parts/spatial.ts';
 import { SKY, cellsFor, topicOf } from '../server/stream/cells.ts';
 import { StreamHub } from '../server/stream/hub.ts';
 import { createApp } from '../server/app.ts';

@@ -4,15 +4,16 @@ import { loadFieldLookup } from '../lib/reference/fields.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerConfig } from './config.ts';
-import { FeedSource } from './feed/source.ts';
-import { IngestThread } from './feed/ingest-thread.ts';
-import { Followers } from './feed/followers.ts';
+import { FeedSource } from './ingest/source.ts';
+import { IngestThread } from './ingest/ingest-thread.ts';
+import { Followers } from './ingest/followers.ts';
+import { snapshotOf } from './ingest/arrival.ts';
 import { LiveState } from './live/state.ts';
 import { TraceStore } from './trace/trace-store.ts';
 import { HistoryStore } from './history/history-store.ts';
 import { Tracker } from './estimate/tracker.ts';
 import { destinationLookup, type Destination } from '../artifacts/meta.ts';
-import { openStations, type Stations } from './stations/open.ts';
+import { openStations } from './stations/open.ts';
 import { startServer, type Running, type ServerOptions } from './http/uws.ts';
 import { SharedLimits } from './http/shared-limits.ts';
 import { ThreadLimits } from './http/thread-limits.ts';
@@ -41,24 +42,8 @@ import { loadCodeBlocks } from '../lib/reference/codeblocks.ts';
 import { installed } from '../lib/install.ts';
 import type { Log } from '../lib/log.ts';
 import { accessEntry } from './access-log.ts';
+import type { Services } from './services.ts';
 
-
-export interface Services {
-  live: LiveState;
-  traces: TraceStore;
-  tracker: Tracker;
-  history: HistoryStore;
-  stations: Stations;
-  feed: FeedSource | null;
-  /** the ingest thread the feed runs on (its timings feed /metrics) */
-  ingest: IngestThread | null;
-  /** the trace store and the estimator taking each snapshot in slices (their longest slice feeds /metrics) */
-  followers: Followers;
-  isKnownHex: (hex: string) => boolean;
-  isMilitaryHex: (hex: string) => boolean;
-  metrics: Metrics;
-  clock: () => number;
-}
 
 export interface AppOptions {
   log: Log;
@@ -101,7 +86,8 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   ingest.brotli = () => live.wantsBrotli(clock());
   const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, intervalMs: c.feedInterval * 1000, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
   const followers = new Followers([traces, tracker], { log: o.log });
-  feed?.onSnapshot((snap) => {
+  feed?.onSnapshot((arrival) => {
+    const snap = snapshotOf(arrival);
     void live.acceptWhenReady(snap, clock() / 1000).catch((e) => o.log(`live: a snapshot could not be prepared: ${(e as Error).stack ?? e}`, 'error'));
     followers.push(snap);
   });
@@ -222,11 +208,11 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     if (now) serving.push(now.snap.parts, now.trustedS, true);
     const ingest = services.ingest;
     ingest?.connect(() => serving.channels());
-    services.feed?.onSnapshot((snap) => {
-      if (!snap.prepared) return;
+    services.feed?.onSnapshot((arrival) => {
+      if (!('parts' in arrival)) return;
       const receivedS = services.clock() / 1000;
-      serving.push(snap.prepared, receivedS);
-      if (snap.ingestId !== undefined) ingest?.publish(snap.ingestId, receivedS);
+      serving.push(arrival.parts, receivedS);
+      ingest?.publish(arrival.ingestId, receivedS);
     });
   }
   return {

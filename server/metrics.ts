@@ -3,8 +3,22 @@
 // and status, 429s by bucket, the history build served and its age. the text is rendered every
 // few seconds off the request path (handlers answer synchronously: server/http/types.ts).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Services } from './app.ts';
 import { LoopStall, STALL_WINDOW_MS, type Stall } from './loop-stall.ts';
+import type { LiveState } from './live/state.ts';
+import type { HistoryStore } from './history/history-store.ts';
+import type { FeedSource } from './ingest/source.ts';
+import type { IngestThread } from './ingest/ingest-thread.ts';
+import type { Followers } from './ingest/followers.ts';
+
+/** the services /metrics reads (a part of Services, services.ts, named here so that file can name Metrics) */
+interface Measured {
+  live: LiveState;
+  history: HistoryStore;
+  feed: FeedSource | null;
+  ingest: IngestThread | null;
+  followers: Followers;
+  clock: () => number;
+}
 
 export class Metrics {
   readonly registry = new Registry();
@@ -19,7 +33,7 @@ export class Metrics {
   private readonly byThread = new Counter({ name: 'contrail_http_answers_by_thread_total', help: 'Answers by serving thread (0: the main thread; --serve-threads)', labelNames: ['thread'], registers: [this.registry] });
   private readonly limited = new Counter({ name: 'contrail_rate_limited_total', help: '429 answers by bucket', labelNames: ['bucket'], registers: [this.registry] });
 
-  constructor(s: Omit<Services, 'metrics'>) {
+  constructor(s: Measured) {
     collectDefaultMetrics({ register: this.registry, prefix: 'contrail_process_' });
     const { loopDelay, stalls } = this;
     const feed = s.feed;

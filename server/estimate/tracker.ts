@@ -77,7 +77,7 @@ export class Tracker {
     return this.entries.size;
   }
 
-  /** Take in one live snapshot whole (tests, replays; the server takes it in slices: feed/followers.ts). Older or malformed snapshots are ignored. */
+  /** Take in one live snapshot whole (tests, replays; the server takes it in slices: ingest/followers.ts). Older or malformed snapshots are ignored. */
   ingest = (snap: FeedSnapshot): void => {
     if (!snap || !Array.isArray(snap.aircraft) || !this.begin(snap.now)) return;
     for (const rec of snap.aircraft) this.takeOne(rec, snap.now);

@@ -13,7 +13,8 @@ import { scanFeed } from './scan.ts';
 /** the counter of snapshots the byte scanner left to JSON.parse */
 export const SCANNER_FALLBACK = 'scanner_fallback';
 
-type RejectReason = 'invalid_json' | 'not_object' | 'missing_aircraft' | 'bad_now';
+/** why a whole file is refused */
+export type RejectReason = 'invalid_json' | 'not_object' | 'missing_aircraft' | 'bad_now';
 
 export type ParseResult = ParseOk | { ok: false; reason: RejectReason; detail: string };
 

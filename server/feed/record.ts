@@ -3,10 +3,10 @@
 // the trace store and the estimator. Optional fields are absent when unknown, never null.
 
 import type { AircraftRecord } from '../../lib/live-records.ts';
-import type { SnapshotParts } from '../live/prepare.ts';
 
 export type { AircraftRecord };
 
+/** one snapshot as records, as the parse made them (the ingest thread hands over parts instead: server/ingest/arrival.ts) */
 export interface FeedSnapshot {
   /** the decoder's `now`, unix seconds */
   now: number;
@@ -15,15 +15,7 @@ export interface FeedSnapshot {
   aircraft: AircraftRecord[];
   /** each record's wire JSON, when the byte scanner read the feed (feed/wire.ts); absent on any other path */
   wire?: Wire;
-  /** the snapshot already prepared to serve, by the ingest thread (feed/ingest-worker.ts); `aircraft` is then read back from it on demand */
-  prepared?: SnapshotParts;
-  /** the ingest thread's job number: it holds this snapshot's copies for the other serving threads
-   * until the main thread publishes it (IngestThread.publish, server/serve/) */
-  ingestId?: number;
 }
-
-/** Aircraft in a snapshot, without reading its records back from prepared parts. */
-export const aircraftCount = (s: FeedSnapshot): number => s.prepared?.total ?? s.aircraft.length;
 
 /** records as wire JSON: record i is bytes[start[i], end[i]), records joined by commas */
 export interface Wire {

@@ -2,12 +2,12 @@
 // written for them work unchanged: /v2/hex/{hex}, /v2/callsign/{callsign}, /v2/reg/{reg},
 // /v2/type/{designator}, /v2/sqk/{squawk}, /v2/mil. the envelope of /v2/point (ac, msg, now,
 // total, ctime, ptime; now and ctime in unix SECONDS), without dst. case-insensitive; keys found
-// by the snapshot's prepared index (live/search-index.ts). tier candidate, bucket `search`.
+// by the snapshot's prepared index (parts/search-index.ts). tier candidate, bucket `search`.
 import { invalidRequest } from '../../lib/errors.ts';
 import type { Route } from '../http/types.ts';
 import type { LiveState } from '../live/state.ts';
 import type { PreparedSnapshot } from '../live/snapshot.ts';
-import type { SearchField } from '../live/search-index.ts';
+import type { SearchField } from '../parts/search-index.ts';
 
 export interface SearchDeps {
   live: LiveState;

@@ -2,7 +2,7 @@
 // /v2/point path. every refusal is a 422 whose detail says the fix.
 // unknown query parameters are ignored (clients may add cache-busters); `bbox` given twice is refused.
 import { invalidRequest } from '../../lib/errors.ts';
-import type { Bbox } from './spatial.ts';
+import type { Bbox } from '../parts/spatial.ts';
 
 /** spec 8: `bbox` maximum length */
 const BBOX_MAX_CHARS = 80;

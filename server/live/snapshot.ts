@@ -1,14 +1,14 @@
 // one feed snapshot, prepared once for every live request (STYLE: serve what was prepared once):
-// the parts (prepare.ts) hold every record serialised once into one buffer, which IS the whole
+// the parts (parts/prepare.ts) hold every record serialised once into one buffer, which IS the whole
 // /v1/aircraft body; a query answers by copying slices of it. the parts are made on the ingest
-// thread (feed/ingest-worker.ts) with the whole body's gzip (and brotli while clients ask for it),
+// thread (ingest/ingest-worker.ts) with the whole body's gzip (and brotli while clients ask for it),
 // so taking a snapshot on the serving thread is wrapping a few arrays, no work per aircraft.
 import { brotliCompress, gzip, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { FeedSnapshot } from '../feed/record.ts';
-import { SearchIndex } from './search-index.ts';
-import { SpatialIndex, type Bbox } from './spatial.ts';
-import { BROTLI_QUALITY, CLOSE_LIST, GZIP_LEVEL, listHead, prepareParts, type SnapshotParts } from './prepare.ts';
+import { SearchIndex } from '../parts/search-index.ts';
+import { SpatialIndex, type Bbox } from '../parts/spatial.ts';
+import { BROTLI_QUALITY, CLOSE_LIST, GZIP_LEVEL, listHead, prepareParts, type SnapshotParts } from '../parts/prepare.ts';
 import { brotliOptions } from '../../lib/brotli.ts';
 import { GZIP_MIN_BYTES } from '../http/respond.ts';
 import type { Payload } from '../http/types.ts';

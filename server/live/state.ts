@@ -2,6 +2,7 @@
 // half-built one). a snapshot older than maxAgeS is never served as live (spec 1.5): 503.
 import { staleSnapshot } from '../../lib/errors.ts';
 import type { FeedSnapshot } from '../feed/record.ts';
+import type { SnapshotParts } from '../parts/prepare.ts';
 import { PreparedSnapshot } from './snapshot.ts';
 import type { Log } from '../../lib/log.ts';
 
@@ -41,11 +42,11 @@ export class LiveState {
   }
 
   /**
-   * Prepare a feed snapshot and make it current; subscribe this to the feed source. `receivedS` is
+   * Prepare a feed snapshot (or wrap its parts) and make it current. `receivedS` is
    * this server's clock on arrival: a decoder clock running ahead cannot make a snapshot look
    * younger than the time it has really been held (the feed source refuses far-future ones).
    */
-  accept(snap: FeedSnapshot, receivedS: number): PreparedSnapshot {
+  accept(snap: FeedSnapshot | SnapshotParts, receivedS: number): PreparedSnapshot {
     const prepared = this.prepare(snap);
     this.snap = prepared;
     this.trustedS = Math.min(snap.now, receivedS);
@@ -53,9 +54,9 @@ export class LiveState {
     return prepared;
   }
 
-  /** wrap what the ingest thread prepared, or prepare it here */
-  private prepare(snap: FeedSnapshot): PreparedSnapshot {
-    return snap.prepared ? new PreparedSnapshot(snap.prepared) : PreparedSnapshot.of(snap, { eagerGzip: this.eagerGzip });
+  /** wrap what the ingest thread prepared, or prepare the records here */
+  private prepare(snap: FeedSnapshot | SnapshotParts): PreparedSnapshot {
+    return 'aircraft' in snap ? PreparedSnapshot.of(snap, { eagerGzip: this.eagerGzip }) : new PreparedSnapshot(snap);
   }
 
   /** Hear every snapshot the moment it goes live (the push stream diffs it once for all its clients). */
@@ -69,11 +70,11 @@ export class LiveState {
 
   /**
    * Make a snapshot current once its whole-body gzip is made (off the event loop), so no request
-   * ever waits for it or compresses it; a newer snapshot that went live meanwhile wins. a snapshot
-   * the ingest thread prepared (`snap.prepared`, gzip made there) goes live at once: wrapping its
-   * parts is all the work left on this thread.
+   * ever waits for it or compresses it; a newer snapshot that went live meanwhile wins. the parts
+   * the ingest thread prepared (gzip made there) go live at once: wrapping them is all the work
+   * left on this thread.
    */
-  async acceptWhenReady(snap: FeedSnapshot, receivedS: number): Promise<void> {
+  async acceptWhenReady(snap: FeedSnapshot | SnapshotParts, receivedS: number): Promise<void> {
     // by arrival, not by the feed's clock: a feed whose `now` jumps back is still the latest word
     const seq = ++this.arrivals;
     const prepared = this.prepare(snap);

@@ -1,9 +1,9 @@
 // what the main thread and the serving workers (serve-worker.ts) say to each other. each worker's
 // snapshot parts are its own copy, made on the ingest thread and sent from there on a port of
-// its own once the main thread has published the snapshot (prepare.ts servingCopy says why not
-// shared memory; feed/ingest-worker.ts why not through the main thread).
+// its own once the main thread has published the snapshot (parts/prepare.ts servingCopy says why not
+// shared memory; ingest/ingest-worker.ts why not through the main thread).
 import type { MessagePort } from 'node:worker_threads';
-import type { SnapshotParts } from '../live/prepare.ts';
+import type { SnapshotParts } from '../parts/prepare.ts';
 import type { Wire } from '../http/respond.ts';
 import type { ServerConfig } from '../config.ts';
 import type { LogLevel } from '../../lib/log.ts';

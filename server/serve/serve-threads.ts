@@ -10,7 +10,7 @@ import { tsWorker } from '../../lib/ts-worker.ts';
 import type { Log } from '../../lib/log.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Pipeline } from '../http/pipeline.ts';
-import type { SnapshotParts } from '../live/prepare.ts';
+import type { SnapshotParts } from '../parts/prepare.ts';
 import { replyOf, type FromWorker, type Observation, type ServeWorkerData, type ToWorker } from './protocol.ts';
 
 export interface ServeThreadsOptions {

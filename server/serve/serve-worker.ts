@@ -16,7 +16,6 @@ import { SharedLimits } from '../http/shared-limits.ts';
 import { ThreadLimits } from '../http/thread-limits.ts';
 import type { Wire } from '../http/respond.ts';
 import { startServer, type ServerOptions } from '../http/uws.ts';
-import type { FeedSnapshot } from '../feed/record.ts';
 import { LiveState } from '../live/state.ts';
 import { attachStream, type Stream } from '../stream/socket.ts';
 import type { Log } from '../../lib/log.ts';
@@ -61,7 +60,7 @@ const stall = new LoopStall();
 const arrivals = new Longest();
 const accept = (m: Extract<ToWorker, { t: 'snapshot' }>) => {
   const t0 = performance.now();
-  live.accept({ now: m.parts.now, aircraft: [], prepared: m.parts } as FeedSnapshot, m.receivedS);
+  live.accept(m.parts, m.receivedS);
   arrivals.note(performance.now() - t0);
 };
 

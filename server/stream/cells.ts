@@ -2,7 +2,7 @@
 // a client's box maps to the cells it touches at the finest grid where that takes at most
 // MAX_CELLS cells; a bigger box takes the whole sky. diffs are made once per cell, so the
 // cost of a snapshot grows with the cells subscribed, never with the clients.
-import type { Bbox } from '../live/spatial.ts';
+import type { Bbox } from '../parts/spatial.ts';
 
 /** cell sizes in degrees, finest first; each divides 180 (so columns and rows are whole) */
 export const LEVELS = [2, 10] as const;

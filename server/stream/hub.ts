@@ -2,7 +2,7 @@
 // clients hold, and whether the live routes are stale. per snapshot it makes one diff for every
 // cell at once and publishes one message per subscribed cell that changed (uWS fans it out to
 // the cell's subscribers); nothing here runs once per client. no uWS object crosses this file.
-import type { Bbox } from '../live/spatial.ts';
+import type { Bbox } from '../parts/spatial.ts';
 import { cellsFor, topicOf } from './cells.ts';
 import { IndexedSnapshot, diffing, runAll, type SnapshotDiff, type SnapshotView } from './diff.ts';
 import { diffMessage, endMessage, fullMessage, staleMessage, subscribedMessage } from './protocol.ts';

@@ -3,7 +3,7 @@
 // by copying the records' prepared bytes (never re-stringified).
 import { ApiError, invalidRequest, type ErrorCode } from '../../lib/errors.ts';
 import { checkBbox, parseBbox } from '../live/params.ts';
-import type { Bbox } from '../live/spatial.ts';
+import type { Bbox } from '../parts/spatial.ts';
 import { cellBox, cellName } from './cells.ts';
 import type { CellChange, SnapshotView } from './diff.ts';
 

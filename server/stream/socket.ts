@@ -8,7 +8,7 @@ import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
 import { rateKeyOf } from '../http/client-ip.ts';
 import type { SocketEdge } from '../http/uws.ts';
 import { parseBboxQuery } from '../live/params.ts';
-import type { Bbox } from '../live/spatial.ts';
+import type { Bbox } from '../parts/spatial.ts';
 import type { LiveState } from '../live/state.ts';
 import { CONTROL_TOPIC, StreamHub, type Subscription } from './hub.ts';
 import { MAX_CLIENT_MESSAGE_BYTES, STREAM_PATH, errorMessage, parseClientMessage } from './protocol.ts';

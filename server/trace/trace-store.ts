@@ -194,7 +194,7 @@ export class TraceStore {
     this.end(snap.now);
   }
 
-  // the feed follower's steps (feed/followers.ts): the snapshot a slice at a time
+  // the feed follower's steps (ingest/followers.ts): the snapshot a slice at a time
   begin(): boolean {
     return true;
   }

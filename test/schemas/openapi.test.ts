@@ -1,6 +1,7 @@
 // the generated OpenAPI 3.1 document: a standard linter passes it, every operation of spec 4 is in it
 // with its tier, every reference resolves, and the operations table agrees with the real route modules.
-import { routesOf, type Services } from '../../server/app.ts';
+import { routesOf } from '../../server/app.ts';
+import type { Services } from '../../server/services.ts';
 import { loadServerConfig } from '../../server/config.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mulberry32 } from '../../../lib/random.ts';
 import { LEVELS, MAX_CELLS, SKY, cellBox, cellName, cellOf, cellsFor, levelOf, topicOf } from '../../../server/stream/cells.ts';
-import type { Bbox } from '../../../server/live/spatial.ts';
+import type { Bbox } from '../../../server/parts/spatial.ts';
 
 const box = (minLon: number, minLat: number, maxLon: number, maxLat: number): Bbox => ({ minLon, minLat, maxLon, maxLat });
 

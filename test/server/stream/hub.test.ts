@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AircraftRecord } from '../../../server/feed/record.ts';
 import { PreparedSnapshot } from '../../../server/live/snapshot.ts';
-import type { Bbox } from '../../../server/live/spatial.ts';
+import type { Bbox } from '../../../server/parts/spatial.ts';
 import { StreamHub, CONTROL_TOPIC, type Subscription } from '../../../server/stream/hub.ts';
 
 const T0 = 1_795_312_400;

@@ -6,12 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { Followers, type Follower } from '../../../server/feed/followers.ts';
+import { Followers, type Follower } from '../../../server/ingest/followers.ts';
 import { parseFeed } from '../../../server/feed/parse.ts';
 import type { AircraftRecord, FeedSnapshot } from '../../../server/feed/record.ts';
-import { prepareParts } from '../../../server/live/prepare.ts';
-import { RecordView } from '../../../server/live/columns.ts';
-import { SearchIndex } from '../../../server/live/search-index.ts';
+import { prepareParts, type SnapshotParts } from '../../../server/parts/prepare.ts';
+import { RecordView } from '../../../server/parts/columns.ts';
+import { SearchIndex } from '../../../server/parts/search-index.ts';
 import { TraceStore } from '../../../server/trace/trace-store.ts';
 import { Tracker } from '../../../server/estimate/tracker.ts';
 
@@ -26,7 +26,7 @@ function moved(k: number): FeedSnapshot {
 }
 
 /** the same snapshot as the ingest thread hands it over: parts only, no records */
-const asPrepared = (s: FeedSnapshot): FeedSnapshot => ({ now: s.now, aircraft: [], prepared: prepareParts(s) });
+const asPrepared = (s: FeedSnapshot): SnapshotParts => prepareParts(s);
 
 /** run queued slices at once, in order (the server uses setImmediate) */
 function inline() {

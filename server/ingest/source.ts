@@ -3,17 +3,20 @@
 // bad input never throws out of here and never replaces a good snapshot: it is counted per kind
 // and logged once per kind per outage; the recovery is logged once too.
 import { stat } from 'node:fs/promises';
-import { parseFeed, type ParseResult } from './parse.ts';
+import { parseFeed, type ParseResult } from '../feed/parse.ts';
 import type { IngestResult, IngestThread } from './ingest-thread.ts';
-import { capAircraft } from './cap.ts';
-import { errnoOf, overLimit, readFeedFile } from './read-file.ts';
-import type { FeedCounters } from './normalize.ts';
-import { aircraftCount, type FeedSnapshot } from './record.ts';
+import { capAircraft } from '../feed/cap.ts';
+import { errnoOf, overLimit, readFeedFile } from '../feed/read-file.ts';
+import type { FeedCounters } from '../feed/normalize.ts';
+import { aircraftCount, type Arrival } from './arrival.ts';
 import { escapeControl } from '../../lib/log-text.ts';
 import type { Log } from '../../lib/log.ts';
 import { Longest } from '../loop-stall.ts';
 
-export type SnapshotListener = (snap: FeedSnapshot) => void;
+export type SnapshotListener = (snap: Arrival) => void;
+
+/** one poll's outcome: parsed here (records) or on the ingest thread (parts) */
+type Polled = ParseResult | IngestResult['result'];
 
 export interface FeedSourceOptions {
   /** a file path or an http(s) URL */
@@ -47,7 +50,7 @@ export class FeedSource {
   private readonly listeners: SnapshotListener[] = [];
   /** the longest hand-over of a snapshot to its listeners on this thread (the live state, the followers' first slice) since /metrics last read it */
   readonly arrivals = new Longest();
-  private last: FeedSnapshot | null = null;
+  private last: Arrival | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   // a stop() then start() while a poll is in flight must not leave two loops
@@ -72,7 +75,7 @@ export class FeedSource {
   }
 
   /** The last good snapshot, or null. */
-  current(): FeedSnapshot | null {
+  current(): Arrival | null {
     return this.last;
   }
 
@@ -138,7 +141,7 @@ export class FeedSource {
   }
 
   /** Read the file and parse it: on the ingest thread when there is one (the bytes never come here). */
-  private async readAndParse(): Promise<IngestResult['result']> {
+  private async readAndParse(): Promise<Polled> {
     const { thread, feed, maxBytes, maxAircraft } = this.opts;
     if (thread) return this.counted(await thread.read(feed, maxBytes, maxAircraft));
     const bytes = readFeedFile(feed, maxBytes);
@@ -189,9 +192,9 @@ export class FeedSource {
     }
   }
 
-  private async parse(bytes: Buffer): Promise<ParseResult> {
+  private async parse(bytes: Buffer): Promise<Polled> {
     if (!this.opts.thread) return parseFeed(bytes, this.counters);
-    return this.counted(await this.opts.thread.parse(bytes, this.opts.maxAircraft)) as ParseResult;
+    return this.counted(await this.opts.thread.parse(bytes, this.opts.maxAircraft));
   }
 
   /** the ingest thread's counts added to this source's */
@@ -200,23 +203,24 @@ export class FeedSource {
     return result;
   }
 
-  private take(r: IngestResult['result']): void {
+  private take(r: Polled): void {
     if (!r.ok) {
       // a read failure names the file itself
       this.fail(r.reason, r.reason === 'read_error' ? r.detail : `${this.opts.feed}: ${r.detail}; keeping the previous snapshot`);
       return;
     }
-    const aheadS = r.snapshot.now - this.opts.clock() / 1000;
+    let snap = r.snapshot;
+    const aheadS = snap.now - this.opts.clock() / 1000;
     if (aheadS > this.opts.maxAheadS) {
       this.fail('future_now', `${this.opts.feed}: "now" is ${Math.round(aheadS)} s ahead of this server's clock (limit ${this.opts.maxAheadS} s); keeping the previous snapshot: check the decoder's clock (NTP)`);
       return;
     }
-    const count = aircraftCount(r.snapshot);
+    const count = aircraftCount(snap);
     const over = (r.capped ?? 0) + Math.max(0, count - this.opts.maxAircraft);
     if (over > 0) {
       this.countDrop('too_many_aircraft', over, `${this.opts.maxAircraft + over} aircraft, over the ${this.opts.maxAircraft} limit: keeping the ${this.opts.maxAircraft} heard most recently`);
       // the ingest thread applies the cap itself: only a snapshot parsed here still needs it
-      if (count > this.opts.maxAircraft) r.snapshot = capAircraft(r.snapshot, this.opts.maxAircraft);
+      if (count > this.opts.maxAircraft && !('parts' in snap)) snap = capAircraft(snap, this.opts.maxAircraft);
     }
     for (const [kind, n] of Object.entries(r.dropped)) {
       if (this.loggedDrops.has(kind)) continue;
@@ -224,16 +228,16 @@ export class FeedSource {
       this.opts.log(`feed: dropping ${kind} (${n} in this snapshot; logged once, counted in stats)`, 'warn');
     }
     if (this.failing || this.accepted === 0) {
-      this.opts.log(`feed: ${this.accepted === 0 ? 'first' : 'recovered, new'} snapshot with ${aircraftCount(r.snapshot)} aircraft from ${this.opts.feed}`);
+      this.opts.log(`feed: ${this.accepted === 0 ? 'first' : 'recovered, new'} snapshot with ${aircraftCount(snap)} aircraft from ${this.opts.feed}`);
     }
     this.failing = false;
     this.logged.clear();
     this.accepted++;
-    this.last = r.snapshot;
+    this.last = snap;
     const t0 = performance.now();
     for (const l of this.listeners) {
       try {
-        l(r.snapshot);
+        l(snap);
       } catch (e) {
         this.fail('listener_error', `a snapshot listener threw: ${(e as Error)?.stack ?? String(e)}`);
       }

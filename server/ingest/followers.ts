@@ -5,10 +5,11 @@
 // before, took 9-25 ms of the serving thread under load: bench/stall.ts). the first slice waits for
 // the next turn of the loop too, so a snapshot's arrival is only its hand-over. a snapshot the
 // ingest thread prepared has no record objects: its records are read through one view over its
-// columns (live/columns.ts), no JSON, no garbage.
-import type { AircraftRecord, FeedSnapshot } from './record.ts';
-import { RecordView } from '../live/columns.ts';
-import { SearchIndex } from '../live/search-index.ts';
+// columns (parts/columns.ts), no JSON, no garbage.
+import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
+import type { SnapshotParts } from '../parts/prepare.ts';
+import { RecordView } from '../parts/columns.ts';
+import { SearchIndex } from '../parts/search-index.ts';
 import type { Log } from '../../lib/log.ts';
 import { Longest } from '../loop-stall.ts';
 
@@ -34,7 +35,7 @@ export interface FollowOptions {
 }
 
 export class Followers {
-  private readonly queue: FeedSnapshot[] = [];
+  private readonly queue: (FeedSnapshot | SnapshotParts)[] = [];
   private busy = false;
   private readonly chunk: number;
   private readonly budgetMs: number;
@@ -51,8 +52,8 @@ export class Followers {
     this.defer = opts.defer ?? ((next) => setImmediate(next));
   }
 
-  /** Queue a snapshot; they are taken in arrival order, one at a time. */
-  push(snap: FeedSnapshot): void {
+  /** Queue a snapshot, as records or as prepared parts; they are taken in arrival order, one at a time. */
+  push(snap: FeedSnapshot | SnapshotParts): void {
     this.queue.push(snap);
     if (this.busy) return;
     this.busy = true;
@@ -72,11 +73,9 @@ export class Followers {
     }
     this.busy = true;
     const now = snap.now;
-    const p = snap.prepared;
-    const total = p?.total ?? snap.aircraft.length;
-    const search = p ? new SearchIndex(p.search) : null;
-    const view = p ? new RecordView(p.columns, p.posLat, p.posLon, (i) => search!.hexOf(i)) : null;
-    const list = p ? null : snap.aircraft;
+    const list = 'aircraft' in snap ? snap.aircraft : null;
+    const view = 'aircraft' in snap ? null : viewOf(snap);
+    const total = 'aircraft' in snap ? snap.aircraft.length : snap.total;
     const live = this.followers.filter((f) => this.guard(() => f.begin(now), false));
     let at = 0;
     const step = () => {
@@ -111,4 +110,10 @@ export class Followers {
       return fallback;
     }
   }
+}
+
+/** one view over prepared parts' columns, moved from record to record */
+function viewOf(p: SnapshotParts): RecordView {
+  const search = new SearchIndex(p.search);
+  return new RecordView(p.columns, p.posLat, p.posLon, (i) => search.hexOf(i));
 }

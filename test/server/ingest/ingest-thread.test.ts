@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseFeed } from '../../../server/feed/parse.ts';
-import { IngestThread } from '../../../server/feed/ingest-thread.ts';
+import { IngestThread } from '../../../server/ingest/ingest-thread.ts';
 import type { FeedCounters } from '../../../server/feed/normalize.ts';
 import { PreparedSnapshot } from '../../../server/live/snapshot.ts';
-import { prepareParts } from '../../../server/live/prepare.ts';
+import { prepareParts } from '../../../server/parts/prepare.ts';
+import { aircraftOf } from '../../../server/ingest/arrival.ts';
 
 const BIG = gunzipSync(readFileSync(new URL('../../../bench/data/readsb_aircraft_12k.json.gz', import.meta.url)));
 const BAD = readFileSync(new URL('../../fixtures/feed/bad-records.json', import.meta.url));
@@ -24,15 +25,17 @@ test('an ingest-thread snapshot equals one parsed and prepared here: bytes, inde
       const local = parseFeed(Buffer.from(bytes), here);
       const { result, counters } = await t.parse(Buffer.from(bytes));
       assert.ok(local.ok && result.ok, 'local.ok && result.ok');
-      const parts = result.snapshot.prepared;
+      const parts = result.snapshot.parts;
       assert.ok(parts, 'the snapshot came back prepared');
-      assert.equal(result.snapshot.wire, undefined, 'no per-record objects or wire JSON cross: only the parts');
+      assert.ok(!('wire' in result.snapshot) && !('aircraft' in result.snapshot), 'no per-record objects or wire JSON cross: only the parts');
+      assert.equal(result.snapshot.now, local.snapshot.now, 'the decoder\'s now, as the parts carry it');
+      assert.equal(result.snapshot.messages, local.snapshot.messages);
       const mine = prepareParts(local.snapshot);
       const { gz, br, ...theirs } = parts;
       assert.deepEqual({ ...theirs, body: Buffer.from(theirs.body) }, { ...mine, body: Buffer.from(mine.body) });
       assert.ok(gz && gunzipSync(gz).equals(Buffer.from(mine.body)), 'the gzip made there is the body');
       assert.equal(br, undefined, 'no brotli unless asked');
-      assert.deepEqual(result.snapshot.aircraft, local.snapshot.aircraft, 'the records read back on demand');
+      assert.deepEqual(aircraftOf(result.snapshot), local.snapshot.aircraft, 'the records read back on demand');
       assert.deepEqual(counters, here);
       const a = new PreparedSnapshot(parts);
       const b = PreparedSnapshot.of(local.snapshot, { eagerGzip: false });
@@ -42,8 +45,8 @@ test('an ingest-thread snapshot equals one parsed and prepared here: bytes, inde
     }
     t.brotli = () => true;
     const { result } = await t.parse(Buffer.from(BIG));
-    assert.ok(result.ok && result.snapshot.prepared?.br, 'brotli made when asked');
-    assert.ok(brotliDecompressSync(result.snapshot.prepared.br).equals(Buffer.from(result.snapshot.prepared.body)), 'brotliDecompressSync(result.snapshot.prepared.br).equals(Buffer.from(result.snapshot.prepared.body))');
+    assert.ok(result.ok && result.snapshot.parts.br, 'brotli made when asked');
+    assert.ok(brotliDecompressSync(result.snapshot.parts.br).equals(Buffer.from(result.snapshot.parts.body)), 'brotliDecompressSync(result.snapshot.parts.br).equals(Buffer.from(result.snapshot.parts.body))');
     const broken = await t.parse(Buffer.from('{"now": 17'));
     assert.equal(broken.result.ok ? 'ok' : broken.result.reason, 'invalid_json');
   } finally {
@@ -67,9 +70,9 @@ test('the aircraft cap is applied on the parser thread: only the kept records cr
     const aircraft = Array.from({ length: 10 }, (_, i) => ({ hex: `00000${i}`, lat: 50, lon: 8, seen: 10 - i }));
     const { result } = await t.parse(Buffer.from(JSON.stringify({ now: 1795312389, aircraft })), 4);
     assert.ok(result.ok, 'result.ok');
-    assert.deepEqual(result.snapshot.aircraft.map((a) => a.hex), ['000006', '000007', '000008', '000009']);
+    assert.deepEqual(aircraftOf(result.snapshot).map((a) => a.hex), ['000006', '000007', '000008', '000009']);
     assert.equal(result.capped, 6);
-    assert.equal(result.snapshot.prepared?.total, 4, 'only the kept records were prepared');
+    assert.equal(result.snapshot.parts.total, 4, 'only the kept records were prepared');
   } finally {
     t.stop();
   }
@@ -83,7 +86,7 @@ test('a feed file read on the ingest thread gives the snapshot its bytes give; a
     writeFileSync(file, BIG);
     const [read, given] = [await t.read(file, BIG.length), await t.parse(Buffer.from(BIG))];
     assert.ok(read.result.ok && given.result.ok, 'read.result.ok && given.result.ok');
-    assert.ok(Buffer.from(read.result.snapshot.prepared!.body).equals(Buffer.from(given.result.snapshot.prepared!.body)), 'the same served bytes');
+    assert.ok(Buffer.from(read.result.snapshot.parts.body).equals(Buffer.from(given.result.snapshot.parts.body)), 'the same served bytes');
     assert.deepEqual(read.counters, given.counters);
     const small = await t.read(file, BIG.length - 1);
     assert.deepEqual(small.result, { ok: false, reason: 'read_error', detail: `${file} is ${BIG.length} bytes, over the ${BIG.length - 1} limit` });

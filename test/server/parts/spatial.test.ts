@@ -3,7 +3,7 @@
 import { mulberry32 } from '../../../lib/random.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SpatialIndex, type Bbox } from '../../../server/live/spatial.ts';
+import { SpatialIndex, type Bbox } from '../../../server/parts/spatial.ts';
 import { bearingDeg, destinationPoint, distanceKm, distanceNm, lonHalfWidthDeg, normalizeLon } from '../../../lib/geo.ts';
 
 const rng = mulberry32;

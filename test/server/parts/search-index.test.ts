@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AircraftRecord } from '../../../server/feed/record.ts';
-import { SearchIndex, searchParts } from '../../../server/live/search-index.ts';
-import { prepareParts, transferList } from '../../../server/live/prepare.ts';
+import { SearchIndex, searchParts } from '../../../server/parts/search-index.ts';
+import { prepareParts, transferList } from '../../../server/parts/prepare.ts';
 
 const list: AircraftRecord[] = [
   { hex: '4b1814', flight: 'SWR12', r: 'HB-JCA', t: 'A20N', squawk: '1000' },

@@ -1,13 +1,13 @@
 // the ingest thread: bytes in (transferred, not copied); parsed, capped, prepared to serve
-// (live/prepare.ts: body, offsets, indexes) and compressed here, and the parts transferred back.
+// (parts/prepare.ts: body, offsets, indexes) and compressed here, and the parts transferred back.
 // the serving thread receives no object per aircraft: taking a snapshot there is wrapping a few
-// arrays (server/feed/ingest-thread.ts), so a 12k-aircraft feed never stalls it.
+// arrays (ingest-thread.ts), so a 12k-aircraft feed never stalls it.
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { parseFeed } from './parse.ts';
-import { capAircraft } from './cap.ts';
-import { readFeedFile } from './read-file.ts';
-import type { FeedCounters } from './normalize.ts';
-import { compressParts, ownAll, prepareParts, servingCopy, transferList, type SnapshotParts } from '../live/prepare.ts';
+import { parseFeed, type RejectReason } from '../feed/parse.ts';
+import { capAircraft } from '../feed/cap.ts';
+import { readFeedFile } from '../feed/read-file.ts';
+import type { FeedCounters } from '../feed/normalize.ts';
+import { compressParts, ownAll, prepareParts, servingCopy, transferList, type SnapshotParts } from '../parts/prepare.ts';
 
 export interface IngestJob {
   id: number;
@@ -36,9 +36,12 @@ export interface CopyMessage {
   receivedS: number;
 }
 
+/** why a job made no snapshot: the parse's reason, or `read_error` for a file not read */
+export type IngestRefusal = { ok: false; reason: RejectReason | 'read_error'; detail: string };
+
 /** what crosses back: the parse's verdict, and on success the snapshot as parts */
 export type IngestReply =
-  | { id: number; counters: FeedCounters; ok: false; reason: string; detail: string }
+  | ({ id: number; counters: FeedCounters } & IngestRefusal)
   | { id: number; counters: FeedCounters; ok: true; now: number; messages?: number; dropped: FeedCounters; capped?: number; parts: SnapshotParts; ms: IngestTimes };
 
 /** where the ingest thread's time went for one snapshot, ms */

@@ -2,7 +2,9 @@
 // buffer that IS the whole /v1/aircraft body, the records' offsets and positions, the spatial
 // and search indexes, and (on the ingest thread) the whole body's gzip and brotli. the parts are
 // plain bytes, typed arrays and a few strings, so they cross from the ingest thread to the serving
-// thread by transfer, without copying and without one object per aircraft (feed/ingest-worker.ts).
+// thread by transfer, without copying and without one object per aircraft (ingest/ingest-worker.ts).
+// parts/ holds this form and the indexes that read it: made on the ingest thread, read by live/,
+// the followers and the serving threads, and importing only feed/ (docs/ARCHITECTURE.md).
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { brotliOptions } from '../../lib/brotli.ts';
 import type { FeedSnapshot } from '../feed/record.ts';

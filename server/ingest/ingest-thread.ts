@@ -3,16 +3,13 @@
 // queue of one suffices.
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { tsWorker } from '../../lib/ts-worker.ts';
-import type { FeedCounters } from './normalize.ts';
-import type { ParseResult } from './parse.ts';
-import type { AircraftRecord, FeedSnapshot } from './record.ts';
-import type { SnapshotParts } from '../live/prepare.ts';
-import type { IngestControl, IngestJob, IngestReply, IngestTimes } from './ingest-worker.ts';
-import { asBuffer } from '../../lib/bytes.ts';
+import type { FeedCounters } from '../feed/normalize.ts';
+import type { IngestControl, IngestJob, IngestRefusal, IngestReply, IngestTimes } from './ingest-worker.ts';
+import type { Prepared } from './arrival.ts';
 
-/** what a job gives back: the parse's verdict (reason `read_error` for a file not read) and its counts */
+/** what a job gives back: the snapshot prepared, or why there is none (reason `read_error` for a file not read); and its counts */
 export interface IngestResult {
-  result: ParseResult | { ok: false; reason: 'read_error'; detail: string };
+  result: { ok: true; snapshot: Prepared; dropped: FeedCounters; capped?: number } | IngestRefusal;
   counters: FeedCounters;
 }
 
@@ -31,8 +28,7 @@ export class IngestThread {
 
   /**
    * Parse, cap, prepare and compress `bytes` on the ingest thread (the bytes are handed over: the
-   * caller must not use them afterwards). The snapshot comes back with its parts (`prepared`);
-   * its `aircraft` are read back from the parts only if someone asks for them.
+   * caller must not use them afterwards). The snapshot comes back as its parts only, no records.
    */
   parse(bytes: Buffer, maxAircraft = Number.MAX_SAFE_INTEGER): Promise<IngestResult> {
     // transfer when the Buffer owns its whole ArrayBuffer, else copy once
@@ -116,21 +112,7 @@ export class IngestThread {
 }
 
 function resultOf(d: IngestReply): IngestResult['result'] {
-  if (!d.ok) return { ok: false, reason: d.reason as Extract<IngestResult['result'], { ok: false }>['reason'], detail: d.detail };
-  return { ok: true, snapshot: preparedSnapshot(d.id, d.now, d.messages, d.parts), dropped: d.dropped, ...(d.capped !== undefined && { capped: d.capped }) };
-}
-
-/** A FeedSnapshot over prepared parts: `aircraft` are parsed back from the body on first use, once. */
-function preparedSnapshot(id: number, now: number, messages: number | undefined, parts: SnapshotParts): FeedSnapshot {
-  let list: AircraftRecord[] | null = null;
-  const snap = { now, ...(messages !== undefined && { messages }), prepared: parts, ingestId: id } as FeedSnapshot;
-  Object.defineProperty(snap, 'aircraft', { enumerable: true, get: () => (list ??= recordsOf(parts)) });
-  return snap;
-}
-
-/** The records read back from the body, which holds them as JSON joined by commas (tests and tools; the server reads the columns). */
-function recordsOf(p: SnapshotParts): AircraftRecord[] {
-  if (p.total === 0) return [];
-  const text = asBuffer(p.body).toString('utf8', p.start[0]!, p.end[p.total - 1]!);
-  return JSON.parse(`[${text}]`) as AircraftRecord[];
+  if (!d.ok) return { ok: false, reason: d.reason, detail: d.detail };
+  const snapshot: Prepared = { now: d.now, ...(d.messages !== undefined && { messages: d.messages }), parts: d.parts, ingestId: d.id };
+  return { ok: true, snapshot, dropped: d.dropped, ...(d.capped !== undefined && { capped: d.capped }) };
 }

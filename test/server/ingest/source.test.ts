@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FeedSource } from '../../../server/feed/source.ts';
-import { IngestThread } from '../../../server/feed/ingest-thread.ts';
-import type { FeedSnapshot } from '../../../server/feed/record.ts';
+import { FeedSource } from '../../../server/ingest/source.ts';
+import { IngestThread } from '../../../server/ingest/ingest-thread.ts';
+import { aircraftOf, type Arrival } from '../../../server/ingest/arrival.ts';
 
 const SAMPLE = readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8');
 const feedAt = (now: number, hexes: string[]) => JSON.stringify({ now, messages: 1, aircraft: hexes.map((hex) => ({ hex, lat: 50, lon: 8 })) });
@@ -19,7 +19,7 @@ const CLOCK_MS = 1795312405_000;
 
 function harness(feed: string, timeoutMs = 5000, extra: { maxAircraft?: number; maxBytes?: number; thread?: IngestThread } = {}) {
   const logs: string[] = [];
-  const got: FeedSnapshot[] = [];
+  const got: Arrival[] = [];
   const src = new FeedSource({ feed, log: (l) => logs.push(l), timeoutMs, clock: () => CLOCK_MS, ...extra });
   src.onSnapshot((s) => got.push(s));
   return { src, logs, got };
@@ -38,7 +38,7 @@ test('a file is read once, re-read only when it changes, and a rename-replaced f
     await src.pollOnce();
     await src.pollOnce();
     assert.equal(got.length, 1, 'an unchanged file is not re-read');
-    assert.equal(got[0]!.aircraft.length, 183);
+    assert.equal(aircraftOf(got[0]!).length, 183);
     assert.equal(logs.filter((l) => l.includes('first snapshot')).length, 1);
     // readsb's way: write a temporary file, rename it over the old one
     writeFileSync(join(dir, 'aircraft.json.tmp'), feedAt(1795312390, ['abcdef']));
@@ -93,7 +93,7 @@ test('a missing file is a counted read_error, logged once, and a listener that t
     src.onSnapshot(() => {
       throw new Error('listener bug');
     });
-    const after: FeedSnapshot[] = [];
+    const after: Arrival[] = [];
     src.onSnapshot((s) => after.push(s));
     await src.pollOnce();
     await src.pollOnce();
@@ -134,7 +134,7 @@ test('a URL is polled: HTTP errors and truncated bodies keep the last good snaps
     await src.pollOnce();
     assert.equal(src.counters.invalid_json, 1);
     assert.equal(got.length, 1, 'nothing bad replaced the good snapshot');
-    assert.equal(src.current()!.aircraft.length, 183);
+    assert.equal(aircraftOf(src.current()!).length, 183);
     for (const kind of ['http_status', 'invalid_json']) assert.equal(logs.filter((l) => l.includes(kind)).length, 1, kind);
     body = feedAt(1795312401, ['abcdef']);
     await src.pollOnce();
@@ -186,9 +186,9 @@ test('start() polls until stop(), and stop() leaves no timer behind', async () =
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = timers();
     const src = new FeedSource({ feed: file, log: () => {}, intervalMs: 5 });
-    const first = new Promise<FeedSnapshot>((r) => src.onSnapshot(r));
+    const first = new Promise<Arrival>((r) => src.onSnapshot(r));
     src.start();
-    assert.equal((await first).aircraft.length, 183);
+    assert.equal(aircraftOf(await first).length, 183);
     // let the loop arm its next timer, then stop
     await new Promise((r) => setImmediate(r));
     src.stop();
@@ -209,13 +209,13 @@ test('a snapshot stamped in the future is refused with a logged reason; the prev
     writeFileSync(file, feedAt(CLOCK_MS / 1000 + 3600, ['bbbbbb']));
     await src.pollOnce();
     assert.equal(got.length, 1);
-    assert.equal(src.current()!.aircraft[0]!.hex, 'aaaaaa');
+    assert.equal(aircraftOf(src.current()!)[0]!.hex, 'aaaaaa');
     assert.equal(src.counters.future_now, 1);
     assert.ok(logs.some((l) => /future_now: .*3600 s ahead of this server's clock \(limit 5 s\)/.test(l)), logs.join('\n'));
     // within the tolerance: a decoder clock a little ahead is taken
     writeFileSync(file, feedAt(CLOCK_MS / 1000 + 4, ['cccccc']));
     await src.pollOnce();
-    assert.equal(src.current()!.aircraft[0]!.hex, 'cccccc');
+    assert.equal(aircraftOf(src.current()!)[0]!.hex, 'cccccc');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -229,7 +229,7 @@ test('past the aircraft cap the most recently heard are kept, counted and logged
     writeFileSync(file, JSON.stringify({ now: CLOCK_MS / 1000, aircraft }));
     const { src, got, logs } = harness(file, 5000, { maxAircraft: 4 });
     await src.pollOnce();
-    assert.deepEqual(got[0]!.aircraft.map((a) => a.hex), ['000006', '000007', '000008', '000009']);
+    assert.deepEqual(aircraftOf(got[0]!).map((a) => a.hex), ['000006', '000007', '000008', '000009']);
     assert.equal(src.counters.too_many_aircraft, 6);
     assert.equal(logs.filter((l) => l.includes('too_many_aircraft')).length, 1);
   } finally {
@@ -297,7 +297,7 @@ test('with an ingest thread the file is read there: a read that fails is counted
     writeFileSync(file, SAMPLE);
     await src.pollOnce();
     assert.equal(got.length, 1);
-    assert.ok(got[0]!.prepared, 'prepared on the ingest thread');
+    assert.ok('parts' in got[0]!, 'prepared on the ingest thread');
     await src.pollOnce();
     assert.equal(got.length, 1, 'an unchanged file is not read again');
     assert.ok(logs.some((l) => l.includes('first snapshot with 183 aircraft')), 'logs.some((l) => l.includes(\'first snapshot with 183 aircraft\'))');
