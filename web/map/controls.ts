@@ -6,27 +6,6 @@ import { bandColour, bandOf } from './colour.ts';
 import { el } from './dom.ts';
 import { addShape, type ShapeId } from './shapes.ts';
 
-export interface StatusFacts {
-  inView: number;
-  network: number | null;
-  estimatesInView: number;
-  filtered: boolean;
-  via: string;
-  at: string | null;
-  stale: boolean;
-}
-
-const n = (x: number) => x.toLocaleString('en');
-
-/** the status line's text; pure, so the tests can read what it says */
-export function statusText(s: StatusFacts): string {
-  const parts = [`${n(s.inView)} aircraft in view${s.filtered ? ' (filtered)' : ''}`];
-  if (s.network !== null) parts.push(`${n(s.network)} in the network`);
-  parts.push(`${n(s.estimatesInView)} estimated in view`, s.via);
-  if (s.at) parts.push(s.at);
-  if (s.stale) parts.push('STALE');
-  return parts.join(' · ');
-}
 
 export function statusControl(map: L.Map): (text: string) => void {
   const box = el('div', { class: 'status leaflet-bar', role: 'status', 'aria-live': 'polite' }, 'Connecting…');
