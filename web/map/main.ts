@@ -37,7 +37,7 @@ async function start(): Promise<void> {
   const banner = document.getElementById('banner')!;
   const side = document.getElementById('side')!;
   document.body.classList.toggle('side-open', window.innerWidth >= 900);
-  const map = L.map('map', { preferCanvas: true, worldCopyJump: false, minZoom: 2, maxZoom: 16, zoomSnap: 0.25 });
+  const map = L.map('map', { preferCanvas: true, worldCopyJump: false, minZoom: 2, maxZoom: 16 });
   if (url.view) map.setView([url.view.lat, url.view.lon], url.view.zoom);
   else if (extent?.ok && extent.body.box) {
     const [w, s, e, n] = extent.body.box;
