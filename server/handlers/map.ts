@@ -18,7 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { staticPayload } from '../http/respond.ts';
 
 /** the raster tile layer the map offers, or null for the offline basemap alone (--map-tiles offline) */
-export interface MapTiles {
+interface MapTiles {
   name: string;
   url: string;
   attribution: string;

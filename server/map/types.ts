@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { buildTypes, parseModelTypes, type TypeTable } from '../../lib/reference/types.ts';
 
 /** the silhouettes (web/map/shapes.ts draws them); `heavy` is the airliner drawn larger, `business` the regional jet drawn smaller */
-export const SHAPES = ['airliner', 'heavy', 'regional', 'business', 'turboprop', 'light', 'helicopter', 'glider', 'balloon', 'military', 'ground'] as const;
-export type Shape = (typeof SHAPES)[number];
+const SHAPES = ['airliner', 'heavy', 'regional', 'business', 'turboprop', 'light', 'helicopter', 'glider', 'balloon', 'military', 'ground'] as const;
+type Shape = (typeof SHAPES)[number];
 
 // sailplane makers: their motor gliders carry a piston, electric or jet sustainer in the table
 const GLIDER_MAKERS = /^(Alexander )?Schleicher|Schempp-Hirth|^DG|Glaser-Dirks|Rolladen-Schneider|^LAK\b|Jonker|Stemme|Grob.*Twin|Pipistrel Taurus/i;
@@ -17,7 +17,7 @@ const GLIDER_MAKERS = /^(Alexander )?Schleicher|Schempp-Hirth|^DG|Glaser-Dirks|R
 type Info = NonNullable<ReturnType<TypeTable['get']>>;
 
 /** The silhouette for a type, first rule that applies; null for a designator with nothing to go on. */
-export function shapeOfType(t: Pick<Info, 'designator' | 'manufacturer' | 'model' | 'category' | 'species'>): Shape | null {
+function shapeOfType(t: Pick<Info, 'designator' | 'manufacturer' | 'model' | 'category' | 'species'>): Shape | null {
   if (t.designator === '-GND' || t.designator === '-TWR') return 'ground';
   if (t.designator === 'BALL' || t.designator === 'SHIP') return 'balloon';
   if (t.designator === 'GLID' || GLIDER_MAKERS.test(t.manufacturer)) return 'glider';
@@ -52,7 +52,7 @@ export interface MapTypes {
 }
 
 /** Every designator of the table, sorted, with its shape and name. */
-export function mapTypes(table: TypeTable): MapTypes {
+function mapTypes(table: TypeTable): MapTypes {
   const rows = [...table.all()].sort((a, b) => (a.designator < b.designator ? -1 : 1));
   const types: MapTypes['types'] = {};
   for (const t of rows) types[t.designator] = [shapeOfType(t), t.name];

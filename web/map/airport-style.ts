@@ -3,7 +3,7 @@
 // code from 9, name from 11; small fields, heliports and seaplane bases from 10, code from 11, name
 // from 13, so Sydney's seaplane bases appear only once the harbour is big enough to hold them.
 
-export type AirportMark = 'large' | 'medium' | 'small' | 'heliport' | 'seaplane';
+type AirportMark = 'large' | 'medium' | 'small' | 'heliport' | 'seaplane';
 
 export interface AirportStyle {
   mark: AirportMark;

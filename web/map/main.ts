@@ -156,8 +156,10 @@ async function start(): Promise<void> {
     return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth() };
   };
   let pendingIcao = url.icao;
+  let updates = 0;
   const live = new Live(view, {
     sky(records, now, how) {
+      updates++;
       aircraft = new Map(records.map((a) => [a.hex, a]));
       liveAt = now;
       via = how;
@@ -298,6 +300,8 @@ async function start(): Promise<void> {
     shapeOf: (hex: string) => (aircraft.has(hex) ? shape(aircraft.get(hex)!) : null),
     basemap: () => ({ layer: basemaps.current(), ready: basemaps.vector.ready, tiles: basemaps.vector.drawnTiles, labels: basemaps.vector.labels(map.getZoom()).map((l) => l.text) }),
     search: (text: string) => searchBox.run(text),
+    /** pictures taken from the stream or polling so far (the bench counts updates) */
+    updates: () => updates,
   };
 
   function estimateNote(env: EstimatedEnvelope): void {

@@ -15,7 +15,7 @@ export interface Found {
 }
 
 /** Ask every search the text could be and merge the answers by hex (a hex answered first). */
-export async function search(text: string): Promise<{ found: Found[]; failed: string[] }> {
+async function search(text: string): Promise<{ found: Found[]; failed: string[] }> {
   const plan = searchPlan(text);
   const answers = await Promise.all(plan.map(([key, path]) => getJson<{ ac: Aircraft[] }>(path).then((r) => ({ key, r }))));
   const byHex = new Map<string, Found>();

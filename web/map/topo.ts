@@ -19,7 +19,7 @@ export interface Topology {
   objects: { land: { type: string; geometries: TopoGeometry[] }; countries: { type: string; geometries: TopoGeometry[] } };
 }
 
-export interface LandPolygon {
+interface LandPolygon {
   /** rings of arc references (~i: arc i reversed) */
   rings: ArcRef[][];
   /** [x0, y0, x1, y1] in Mercator units */

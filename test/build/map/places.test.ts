@@ -19,7 +19,7 @@ test('a country is labelled inside its largest polygon, ranked by its area', () 
   assert.deepEqual(places.map((p) => p[0]), ['Big', 'Small']);
   const [, lat, lon] = places[0]!;
   assert.ok(lon > 10 && lon < 30 && lat > 10 && lat < 30, `${lat}, ${lon}`);
-  assert.ok(places[0]![4] > places[1]![4]);
+  assert.ok(places[0]![4] > places[1]![4], 'the bigger country ranks higher');
 });
 
 test('a city is a municipality with a large airport, at the mean of its large and medium airports nearby', () => {

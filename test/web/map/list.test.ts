@@ -24,6 +24,6 @@ test('each column sorts both ways; a missing value goes last either way; ties by
 });
 
 test('distance in nautical miles: a degree of latitude is 60 nm', () => {
-  assert.ok(Math.abs(nmBetween(47, 8, 48, 8) - 60.04) < 0.1);
+  assert.ok(Math.abs(nmBetween(47, 8, 48, 8) - 60.04) < 0.1, `${nmBetween(47, 8, 48, 8)} nm`);
   assert.equal(nmBetween(47, 8, 47, 8), 0);
 });

@@ -222,7 +222,7 @@ test('the map a person would choose: the first view, counts, search, list, trail
       const c = await tileColours(page);
       assert.ok(c.land > 1000 && c.sea > 1000, `land ${c.land}, sea ${c.sea}: a coast in view`);
     }, 10_000);
-    assert.ok((await hook<{ labels: string[] }>(page, 'basemap')).labels.includes('Sydney'));
+    assert.ok((await hook<{ labels: string[] }>(page, 'basemap')).labels.includes('Sydney'), 'Sydney is named at zoom 9');
     await page.evaluate(() => (window as any).__contrail.map.setView([47, 8.5], 6, { animate: false }));
     const names = (await hook<{ labels: string[] }>(page, 'basemap')).labels;
     assert.ok(names.includes('SWITZERLAND') && names.includes('Zurich'), names.join(', '));
@@ -297,20 +297,20 @@ test('the map a person would choose: the first view, counts, search, list, trail
     await second.page.waitForFunction(() => (window as any).__contrail.selected() === '4b1814', undefined, { timeout: 15_000 });
     await eventually(async () => {
       const drawn = await hook<string[]>(second.page, 'drawnHexes');
-      assert.ok(drawn.includes('4b1814'));
+      assert.ok(drawn.includes('4b1814'), 'the selected aircraft is drawn');
       for (const h of drawn) assert.equal(records.get(h)?.t ?? sky.aircraft.find((a) => a.hex === h)?.t, 'A320', h);
     }, 10_000);
-    assert.ok(await second.page.evaluate(() => document.body.classList.contains('dark')));
+    assert.ok(await second.page.evaluate(() => document.body.classList.contains('dark')), '?theme=dark is dark');
     // keys: D back to light, Escape closes the panel and clears the selection
     await second.page.locator('#map').click({ position: { x: 5, y: 300 } });
     await second.page.keyboard.press('d');
-    assert.ok(!(await second.page.evaluate(() => document.body.classList.contains('dark'))));
+    assert.ok(!(await second.page.evaluate(() => document.body.classList.contains('dark'))), 'D turns it light');
     await second.page.keyboard.press('d');
     await second.page.waitForTimeout(500);
     await second.page.screenshot({ path: join(SHOTS, 'map-dark.png') });
     await second.page.keyboard.press('Escape');
     assert.equal(await hook(second.page, 'selected'), null);
-    assert.ok(await second.page.locator('#panel').isHidden());
+    assert.ok(await second.page.locator('#panel').isHidden(), 'Escape closes the panel');
     await second.page.keyboard.press('/');
     assert.equal(await second.page.evaluate(() => document.activeElement?.id), 'search');
     assert.deepEqual(second.outside, [], 'no request leaves the host');

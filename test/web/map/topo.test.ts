@@ -19,12 +19,12 @@ const topo: Topology = {
 test('arcs in Mercator units with their boxes; land boxed; borders only where two countries meet', () => {
   const d = decodeTopology(topo);
   // arc 0: (10,0) -> (10,10) after the deltas
-  assert.ok(Math.abs(d.arcs[0]![0]! - mercX(10)) < 1e-7 && Math.abs(d.arcs[0]![3]! - mercY(10)) < 1e-7);
+  assert.ok(Math.abs(d.arcs[0]![0]! - mercX(10)) < 1e-7 && Math.abs(d.arcs[0]![3]! - mercY(10)) < 1e-7, `arc 0 ${[...d.arcs[0]!]}`);
   assert.deepEqual([...d.arcBox.slice(0, 4)].map((x) => Math.round(x * 1e6)), [mercX(10), mercY(10), mercX(10), mercY(0)].map((x) => Math.round(x * 1e6)));
   assert.deepEqual(d.borders, [0]);
   assert.equal(d.land.length, 1);
   const [x0, y0, x1, y1] = d.land[0]!.box;
-  assert.ok(Math.abs(x0! - mercX(0)) < 1e-7 && Math.abs(x1! - mercX(20)) < 1e-7 && Math.abs(y0! - mercY(10)) < 1e-7 && Math.abs(y1! - mercY(0)) < 1e-7);
+  assert.ok(Math.abs(x0! - mercX(0)) < 1e-7 && Math.abs(x1! - mercX(20)) < 1e-7 && Math.abs(y0! - mercY(10)) < 1e-7 && Math.abs(y1! - mercY(0)) < 1e-7, `land box ${[...d.land[0]!.box]}`);
 });
 
 test('the status line counts what is drawn in the view and says the network\'s count apart', () => {
