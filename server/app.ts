@@ -1,9 +1,9 @@
 // composition: the services the configuration asks for, the route table over them, and the server.
 // every adapter (feed, feeder list, artifact tree, clock) is created here and nowhere else.
-import { loadFieldLookup } from '../lib/reference/fields.ts';
+import { loadServerAirports, type NamedAirport } from '../lib/reference/fields.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServerConfig } from './config.ts';
+import { MAP_TILES_OFFLINE, type ServerConfig } from './config.ts';
 import { FeedSource } from './ingest/source.ts';
 import { IngestThread } from './ingest/ingest-thread.ts';
 import { Followers } from './ingest/followers.ts';
@@ -76,7 +76,8 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   const clock = o.clock ?? Date.now;
   const live = new LiveState({ maxAgeS: c.maxAgeS });
   // airfield heights let the trace's take-off and landing be found where transponders send no ground flag
-  const traces = new TraceStore({ minutes: c.traceMinutes, fields: loadFieldLookup(installed('data/ref')) });
+  const airports = loadServerAirports(installed('data/ref'));
+  const traces = new TraceStore({ minutes: c.traceMinutes, fields: airports.fields });
   const history = new HistoryStore(c.artifacts, o.log);
   const tracker = new Tracker({ destinationOf: destinationsFrom(history), learnedOf: () => ({ flow: history.current?.flow ?? null, paths: history.current?.paths ?? null }) });
   const stations = openStations({ state: c.state, location: c.stations, format: c.stationsFormat, clock, log: o.log });
@@ -92,7 +93,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
     followers.push(snap);
   });
   const blocks = loadCodeBlocks();
-  const services: Omit<Services, 'metrics'> = { live, traces, tracker, history, stations, feed, ingest: c.feed ? ingest : null, followers, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), clock };
+  const services: Omit<Services, 'metrics'> = { live, traces, tracker, history, stations, feed, ingest: c.feed ? ingest : null, followers, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), airportNames: airports.named, clock };
   return { ...services, metrics: new Metrics(services) };
 }
 
@@ -113,7 +114,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...metricsRoutes(() => s.metrics.rendered),
     ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c) }),
     ...bundleRoutes(c.bundles),
-    ...mapRoutes({ history: s.history }),
+    ...mapRoutes({ history: s.history, live: s.live, airportNames: s.airportNames, tiles: MAP_TILES_OFFLINE.includes(c.mapTiles) ? null : { name: c.mapTilesName, url: c.mapTiles, attribution: c.mapTilesAttribution } }),
   ];
 }
 

@@ -32,6 +32,9 @@ export interface ServerConfig extends CreditsConfig, LogConfig {
   baseUrl: string;
   accessLog: boolean;
   logIps: boolean;
+  mapTiles: string;
+  mapTilesName: string;
+  mapTilesAttribution: string;
 }
 
 const positive = (v: number) => (v > 0 ? undefined : 'must be greater than 0');
@@ -177,7 +180,28 @@ export const serverOptions: Specs<ServerConfig> = {
     flag: 'log-ips', env: 'CONTRAIL_LOG_IPS', kind: 'bool', default: false,
     help: 'put the client IP (as the rate limits see it) in access-log lines',
   },
+  // the map's raster basemap (docs/operating.md "Map tiles"): OpenStreetMap's own tiles by default,
+  // which their usage policy allows for light use with the attribution below; a busy map runs its
+  // own tile server. offline (or empty): the bundled Natural Earth basemap alone (tests, make demo)
+  mapTiles: {
+    flag: 'map-tiles', env: 'CONTRAIL_MAP_TILES', kind: 'string', default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    help: 'URL template of the map\'s raster tiles ({z}/{x}/{y}, optionally {s}), or offline for the bundled vector basemap alone',
+    check: (v) => (MAP_TILES_OFFLINE.includes(v) || /^https?:\/\/[^\s]+$/.test(v) && ['{z}', '{x}', '{y}'].every((k) => v.includes(k)) ? undefined : 'must be an http(s) URL template with {z}, {x} and {y}, or offline'),
+  },
+  mapTilesName: {
+    flag: 'map-tiles-name', env: 'CONTRAIL_MAP_TILES_NAME', kind: 'string', default: 'OpenStreetMap',
+    help: 'the raster tiles\' name in the map\'s layer switcher',
+    check: (v) => (v.trim() ? undefined : 'must not be empty'),
+  },
+  mapTilesAttribution: {
+    flag: 'map-tiles-attribution', env: 'CONTRAIL_MAP_TILES_ATTRIBUTION', kind: 'string',
+    default: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+    help: 'the credit the tiles\' provider asks for, shown in the map\'s corner (HTML; OpenStreetMap\'s by default)',
+  },
 };
+
+/** --map-tiles values that mean "no raster tiles: the bundled offline basemap alone" */
+export const MAP_TILES_OFFLINE = ['', 'offline'];
 
 export const serverUsage = 'Usage: npm run --silent serve -- [options]\n\nContrail live server: the live routes from a decoder feed, and the history routes from a published artifact tree.';
 

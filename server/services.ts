@@ -10,6 +10,7 @@ import type { FeedSource } from './ingest/source.ts';
 import type { IngestThread } from './ingest/ingest-thread.ts';
 import type { Followers } from './ingest/followers.ts';
 import type { Metrics } from './metrics.ts';
+import type { NamedAirport } from '../lib/reference/fields.ts';
 
 export interface Services {
   live: LiveState;
@@ -24,6 +25,8 @@ export interface Services {
   followers: Followers;
   isKnownHex: (hex: string) => boolean;
   isMilitaryHex: (hex: string) => boolean;
+  /** IATA code -> OurAirports kind and name, for the map's airports */
+  airportNames: ReadonlyMap<string, NamedAirport>;
   metrics: Metrics;
   clock: () => number;
 }

@@ -155,6 +155,8 @@ async function runDemo(c: DemoConfig): Promise<number> {
     '--feed', `http://127.0.0.1:${feedPort}/aircraft.json`, '--feed-interval', String(DEMO_FEED_INTERVAL_S),
     '--artifacts', p('artifacts'), '--stations', p('feeders.json'), '--state', p('state'),
     '--port', String(c.port), '--network-name', 'Contrail demo (SIMULATED traffic)',
+    // the demo runs without a network: the map's bundled basemap, never a tile server (docs/operating.md "Map tiles")
+    '--map-tiles', 'offline',
     // its log is on stdout: the listening line and what would need an operator, not the routine
     '--log-level', 'warn',
   ], { stdout: 'inherit' });

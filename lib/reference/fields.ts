@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { FieldLookup } from '../detector.ts';
-import { parseAirports } from './airports.ts';
+import { kindRank, parseAirports } from './airports.ts';
 import { buildLocator, type AirportLocator } from './locate.ts';
 import { parseRunways } from './runways.ts';
 
@@ -15,17 +15,30 @@ export function loadLocator(refDir: string): AirportLocator {
 
 const ourAirports = (refDir: string, name: string) => gunzipSync(readFileSync(join(refDir, 'ourairports', name))).toString('utf8');
 
+/** what the live map shows of an airport with an IATA code (/v1/map/airports): its OurAirports kind and name */
+export interface NamedAirport {
+  kind: string;
+  name: string;
+}
+
 /**
- * The field lookup alone, for a process that needs nothing else of the airports (the live
- * server's trace store): each airport keeps only what the lookup reads (kind, position,
- * elevation), so the 85k airports' names and places are not held for the server's life. That is
- * a third of the serving thread's heap at start-up, and every full collection marks it again
- * (README "Serving-thread stalls").
+ * The live server's airport knowledge from one parse of airports.csv.gz: the field lookup, each
+ * airport slimmed to what it reads (kind, position, elevation), so the 85k airports' names and
+ * places are not held for the server's life (that was a third of the serving thread's heap at
+ * start-up, and every full collection marks it again: README "Serving-thread stalls"); and for the
+ * map, the kind and name of the airports with an IATA code (about 9,000).
  */
-export function loadFieldLookup(refDir: string): FieldLookup {
-  const slim = parseAirports(ourAirports(refDir, 'airports.csv.gz')).airports.map((a) => ({ ident: a.ident, kind: a.kind, lat: a.lat, lon: a.lon, elevation_ft: a.elevation_ft, iata: null, icao: null, name: '', iso_country: '', iso_region: '', municipality: '', scheduled_service: false, tz: '' }));
+export function loadServerAirports(refDir: string): { fields: FieldLookup; named: Map<string, NamedAirport> } {
+  const airports = parseAirports(ourAirports(refDir, 'airports.csv.gz')).airports;
+  const named = new Map<string, NamedAirport>();
+  for (const a of airports) {
+    // an IATA code listed twice (a closed field kept beside the open one): the bigger kind wins
+    const had = a.iata ? named.get(a.iata) : undefined;
+    if (a.iata && (!had || kindRank(a.kind) > kindRank(had.kind))) named.set(a.iata, { kind: a.kind, name: a.name });
+  }
+  const slim = airports.map((a) => ({ ident: a.ident, kind: a.kind, lat: a.lat, lon: a.lon, elevation_ft: a.elevation_ft, iata: null, icao: null, name: '', iso_country: '', iso_region: '', municipality: '', scheduled_service: false, tz: '' }));
   const runways = parseRunways(ourAirports(refDir, 'runways.csv.gz')).runways;
-  return fieldsOf(buildLocator(slim, runways));
+  return { fields: fieldsOf(buildLocator(slim, runways)), named };
 }
 
 /** The detector's field lookup over a locator: airports without an elevation are no help and are skipped. */

@@ -1,19 +1,39 @@
-// the first-party map (spec 9's `map` tier): GET / (the page), /map/<file> (its script, styles and
-// basemap, bundled once at start-up: server/map/bundle.ts) and /v1/map/airports (the airports of the
-// published build, prepared once per build). every body is served as the same prepared bytes.
+// the first-party map (spec 9's `map` tier): GET / (the page), /map/<file> (its script, styles,
+// offline basemap and place names, prepared once at start-up: server/map/bundle.ts),
+// /v1/map/airports (the airports of the published build, prepared once per build), /v1/map/config
+// (the basemaps the configuration offers), /v1/map/types (silhouette and name per type designator)
+// and /v1/map/extent (where the network's aircraft are, for the first view). docs/api.md "The map".
 import { notFound } from '../../lib/errors.ts';
-import { buildMapFiles, type MapFile } from '../map/bundle.ts';
+import type { NamedAirport } from '../../lib/reference/fields.ts';
+import { installed } from '../../lib/install.ts';
+import { buildMapFiles, OFFLINE_BASEMAP, OFFLINE_PLACES, type MapFile } from '../map/bundle.ts';
 import { mapAirports } from '../map/airports.ts';
+import { networkExtent } from '../map/extent.ts';
+import { loadMapTypes } from '../map/types.ts';
 import type { HistoryStore } from '../history/history-store.ts';
+import type { LiveState } from '../live/state.ts';
+import type { PreparedSnapshot } from '../live/snapshot.ts';
 import { reply, type Reply, type Route } from '../http/types.ts';
 import { gzipSync } from 'node:zlib';
 import { staticPayload } from '../http/respond.ts';
 
-export interface MapDeps {
-  history: HistoryStore;
+/** the raster tile layer the map offers, or null for the offline basemap alone (--map-tiles offline) */
+interface MapTiles {
+  name: string;
+  url: string;
+  attribution: string;
 }
 
-// no inline script or style: the page is the shell, web/map/main.ts builds everything in it
+export interface MapDeps {
+  history: HistoryStore;
+  live?: LiveState;
+  tiles?: MapTiles | null;
+  /** IATA code -> OurAirports kind and name (lib/reference/fields.ts loadServerAirports) */
+  airportNames?: ReadonlyMap<string, NamedAirport>;
+}
+
+// no inline script or style: the page is the shell, web/map/main.ts builds everything in it. the
+// configuration is preloaded so it arrives while the script does
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -21,30 +41,57 @@ const PAGE = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Contrail: the live sky</title>
 <link rel="stylesheet" href="/map/map.css">
+<link rel="preload" href="/v1/map/config" as="fetch" crossorigin="anonymous">
 <link rel="icon" href="data:,">
 </head>
 <body>
 <div id="banner" role="alert" hidden></div>
+<main id="main">
 <div id="map" aria-label="map of the live sky"></div>
+<aside id="side" aria-label="aircraft in view"></aside>
 <aside id="panel" hidden></aside>
+</main>
 <noscript>The map needs JavaScript. The data itself is open: see <a href="/docs">/docs</a>.</noscript>
 <script src="/map/map.js"></script>
 </body>
 </html>
 `;
 
+const OFFLINE_ATTRIBUTION = 'Basemap: <a href="https://www.naturalearthdata.com/">Natural Earth</a> (public domain); cities: <a href="https://ourairports.com/data/">OurAirports</a> (public domain)';
+
 const asReply = (f: MapFile): Reply => ({ body: f.body, headers: { 'Content-Type': f.contentType } });
 
+/** a document made once, its gzip with it */
+const prepared = (doc: unknown): Reply => {
+  const r = reply(doc);
+  return { ...r, body: { raw: r.body.raw!, gz: gzipSync(r.body.raw!) } };
+};
+
 /** /v1/map/airports, prepared once per published build (503 artifact_unavailable before the first) */
-function airportsOf(history: HistoryStore): () => Reply {
+function airportsOf(history: HistoryStore, named: ReadonlyMap<string, NamedAirport> | undefined): () => Reply {
   let cached: { id: string; reply: Reply } | null = null;
   return () => {
     const l = history.require();
-    if (cached?.id !== l.version.id) {
-      const r = reply(mapAirports(l.version.id, l.lookup));
-      cached = { id: l.version.id, reply: { ...r, body: { raw: r.body.raw!, gz: gzipSync(r.body.raw!) } } };
-    }
+    if (cached?.id !== l.version.id) cached = { id: l.version.id, reply: prepared(mapAirports(l.version.id, l.lookup, named)) };
     return cached.reply;
+  };
+}
+
+/** /v1/map/extent, worked out once per snapshot (503 stale_snapshot when the snapshot is stale) */
+function extentOf(live: () => LiveState | undefined): (nowMs: number) => Reply {
+  const made = new WeakMap<PreparedSnapshot, Reply>();
+  return (nowMs) => {
+    const state = live();
+    if (!state) throw new Error('the map extent needs the live state');
+    const s = state.current(nowMs);
+    let r = made.get(s);
+    if (!r) {
+      const lat = new Float64Array(s.total);
+      const lon = new Float64Array(s.total);
+      for (let i = 0; i < s.total; i++) [lat[i], lon[i]] = [s.latOf(i), s.lonOf(i)];
+      made.set(s, (r = reply({ generated_at: s.now, ...networkExtent(lat, lon) })));
+    }
+    return r;
   };
 }
 
@@ -52,7 +99,10 @@ export function mapRoutes(deps: MapDeps): Route[] {
   // bundle now: a broken map source fails the server at start-up, not on the first visitor
   const files = buildMapFiles();
   const page: Reply = { body: staticPayload(Buffer.from(PAGE)), headers: { 'Content-Type': 'text/html; charset=utf-8' } };
-  const airports = airportsOf(deps.history);
+  const airports = airportsOf(deps.history, deps.airportNames);
+  const config = prepared({ tiles: deps.tiles ?? null, offline: { basemap: `/map/${OFFLINE_BASEMAP}`, places: `/map/${OFFLINE_PLACES}`, attribution: OFFLINE_ATTRIBUTION } });
+  const types = prepared(loadMapTypes(installed('data/ref')));
+  const extent = extentOf(() => deps.live);
   return [
     { pattern: '/', bucket: 'map', handler: () => page },
     {
@@ -66,5 +116,8 @@ export function mapRoutes(deps: MapDeps): Route[] {
       },
     },
     { pattern: '/v1/map/airports', bucket: 'map', handler: () => airports() },
+    { pattern: '/v1/map/config', bucket: 'map', handler: () => config },
+    { pattern: '/v1/map/types', bucket: 'map', handler: () => types },
+    { pattern: '/v1/map/extent', bucket: 'map', handler: (req) => extent(req.nowMs) },
   ];
 }

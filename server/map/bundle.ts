@@ -1,8 +1,10 @@
 // the first-party map's browser files, made once when the server starts: web/map/ bundled by
 // esbuild in memory (no built file is kept anywhere, so the page always matches the source), and
-// the Natural Earth basemap from the world-atlas package. each file is served with its gzip and brotli.
+// the offline basemap and its place names prepared once by `npm run map:basemap` into data/map/
+// (build/map/basemap.ts). each file is served with its gzip (and brotli, but the basemap: its
+// 3.7 MB would cost seconds to compress at every start, so its committed gzip is what goes out).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 import { buildSync } from 'esbuild';
 import { installed } from '../../lib/install.ts';
 import { staticPayload } from '../http/respond.ts';
@@ -18,10 +20,12 @@ const ENTRY_JS = 'web/map/main.ts';
 const ENTRY_CSS = 'web/map/style.css';
 
 /**
- * Natural Earth 1:50m countries as TopoJSON (public domain, world-atlas 2.0.2): 756 KB, about
- * 190 KB gzipped; 1:110m looks coarse past zoom 5, 1:10m is 3.7 MB for detail a sky view never needs.
+ * Natural Earth 1:10m countries and land as TopoJSON (public domain, world-atlas 2.0.2): 3.7 MB,
+ * 916 KB gzipped. 1:50m (233 KB gzipped) put Sydney's seaplane bases in the sea at zoom 9.
  */
-const BASEMAP = 'world-atlas/countries-50m.json';
+export const OFFLINE_BASEMAP = 'basemap-10m.json';
+/** countries and large cities, [name, lat, lon, kind, rank] (build/map/places.ts) */
+export const OFFLINE_PLACES = 'places.json';
 
 const prepared = (raw: Buffer, contentType: string): MapFile => ({ body: staticPayload(raw), contentType });
 
@@ -58,11 +62,14 @@ let made: Map<string, MapFile> | null = null;
 export function buildMapFiles(): Map<string, MapFile> {
   if (made) return made;
   const { js, css } = bundle();
-  const basemap = readFileSync(createRequire(import.meta.url).resolve(BASEMAP));
+  const gz = readFileSync(installed(`data/map/${OFFLINE_BASEMAP}.gz`));
+  const places = readFileSync(installed(`data/map/${OFFLINE_PLACES}`));
+  const json = 'application/json; charset=utf-8';
   made = new Map([
     ['map.js', prepared(js, 'text/javascript; charset=utf-8')],
     ['map.css', prepared(css, 'text/css; charset=utf-8')],
-    ['countries-50m.json', prepared(basemap, 'application/json; charset=utf-8')],
+    [OFFLINE_BASEMAP, { body: { raw: gunzipSync(gz), gz }, contentType: json }],
+    [OFFLINE_PLACES, prepared(places, json)],
   ]);
   return made;
 }

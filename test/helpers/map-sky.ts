@@ -78,7 +78,7 @@ export async function startMapSky(o: { aircraft?: (t: number) => Rec[]; rateLimi
   const clock = { ms: T_START * 1000 };
   const of = o.aircraft ?? ((t: number) => [...SAMPLE.aircraft, ...storyAt(t)]);
   writeFileSync(file, JSON.stringify({ now: T_START, aircraft: of(T_START) }));
-  const { config } = loadServerConfig(['--port', '0', '--feed', file, '--artifacts', artifacts, '--state', join(dir, 'state'), ...(o.rateLimits ? [] : ['--no-rate-limits'])], {});
+  const { config } = loadServerConfig(['--port', '0', '--feed', file, '--artifacts', artifacts, '--state', join(dir, 'state'), '--map-tiles', 'offline', ...(o.rateLimits ? [] : ['--no-rate-limits'])], {});
   const app = await createApp(config, { log: () => {}, clock: () => clock.ms, poll: false });
   const feed = async (nowS: number, aircraft: Rec[]) => {
     writeFileSync(file, JSON.stringify({ now: nowS, aircraft }));

@@ -71,8 +71,8 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
   const searches = ['/v2/hex/{hex}', '/v2/callsign/{callsign}', '/v2/reg/{reg}', '/v2/type/{designator}', '/v2/sqk/{squawk}', '/v2/mil', '/v1/stream'];
   for (const extra of searches) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'candidate', extra);
   for (const extra of documents) assert.ok(doc.paths[extra]?.get, `${extra} is missing`);
-  // spec 9's map tier: the first-party map and the airport list it draws
-  const map = ['/', '/v1/map/airports'];
+  // spec 9's map tier: the first-party map and what it reads that no other client needs (issue 46)
+  const map = ['/', '/v1/map/airports', '/v1/map/config', '/v1/map/types', '/v1/map/extent'];
   for (const extra of map) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'map', extra);
   assert.equal(Object.keys(doc.paths).length, Object.keys(SPEC_4).length + documents.length + searches.length + map.length, 'no operation beyond spec 4, the service\'s own documents and probes, the searches, the stream and the map');
   for (const item of Object.values<any>(doc.paths)) assert.deepEqual(Object.keys(item), ['get'], 'every operation is GET only');

@@ -1,21 +1,69 @@
-// the basemap shipped with the project: Natural Earth 1:50m countries (public domain, from the
-// world-atlas package, served by this server at /map/countries-50m.json), land filled and
-// borders drawn, on the map's canvas renderer. no tiles, no outside host.
+// the basemaps and the layer switcher (docs/api.md "Basemaps"): the raster tiles the server is
+// configured with (/v1/map/config: OpenStreetMap's by default, none with --map-tiles offline) and
+// the bundled offline basemap (vector-basemap.ts), which is always there and the only one when the
+// server is offline, so the tests and `make demo` never ask another host. the choice is kept in the
+// URL (?layer=) and in this browser. overlays: the airports and the estimates.
 import L from 'leaflet';
-import { feature, mesh } from 'topojson-client';
+import { getJson } from './api.ts';
+import { onTheme } from './theme.ts';
+import { VectorBasemap } from './vector-basemap.ts';
 
-export async function addBasemap(map: L.Map): Promise<void> {
-  const res = await fetch('/map/countries-50m.json');
-  if (!res.ok) throw new Error(`basemap: ${res.status}`);
-  // world-atlas's countries-50m: objects `countries` and `land` (the types come from topojson-client's own)
-  type Topo = Parameters<typeof feature>[0];
-  type Collection = Parameters<typeof mesh>[1] & object;
-  const topo = (await res.json()) as Topo & { objects: { countries: Collection; land: Collection } };
-  const pane = 'basemap';
-  map.createPane(pane).style.zIndex = '200';
-  const renderer = L.canvas({ pane, padding: 0.5 });
-  // Leaflet hands a GeoJSON layer's options to the paths it makes, renderer included
-  const opts = (style: L.PathOptions): L.GeoJSONOptions => ({ pane, renderer, interactive: false, style }) as L.GeoJSONOptions;
-  L.geoJSON(feature(topo, topo.objects.land), opts({ stroke: false, fillColor: '#eceae3', fillOpacity: 1 })).addTo(map);
-  L.geoJSON(mesh(topo, topo.objects.countries, (a, b) => a !== b), opts({ color: '#a9a49a', weight: 0.8, fill: false })).addTo(map);
+export interface MapConfig {
+  tiles: { name: string; url: string; attribution: string } | null;
+  offline: { basemap: string; places: string; attribution: string };
+}
+
+const OFFLINE_NAME = 'Offline (Natural Earth)';
+const KEY = 'contrail-layer';
+/** the config the server would give when it cannot be read: offline, never another host */
+const FALLBACK: MapConfig = { tiles: null, offline: { basemap: '/map/basemap-10m.json', places: '/map/places.json', attribution: 'Natural Earth; OurAirports' } };
+
+export interface Basemaps {
+  vector: VectorBasemap;
+  /** 'tiles' or 'offline' */
+  current(): string;
+  onChange(f: (layer: string) => void): void;
+}
+
+export async function mapConfig(): Promise<MapConfig> {
+  const r = await getJson<MapConfig>('/v1/map/config');
+  return r.ok ? r.body : FALLBACK;
+}
+
+export function addBasemaps(map: L.Map, cfg: MapConfig, wanted: string | null, overlays: Record<string, L.Layer>): Basemaps {
+  const vector = new VectorBasemap();
+  vector.options.attribution = cfg.offline.attribution;
+  void vector.load(cfg.offline.basemap, cfg.offline.places).catch((e) => console.error(e));
+  const layers: Record<string, L.Layer> = {};
+  const ids = new Map<L.Layer, string>();
+  if (cfg.tiles) {
+    const raster = L.tileLayer(cfg.tiles.url, { attribution: cfg.tiles.attribution, maxZoom: 19, className: 'raster-tiles' });
+    layers[cfg.tiles.name] = raster;
+    ids.set(raster, 'tiles');
+  }
+  layers[OFFLINE_NAME] = vector;
+  ids.set(vector, 'offline');
+  let kept: string | null = null;
+  try {
+    kept = localStorage.getItem(KEY);
+  } catch {
+    // no storage: the default then
+  }
+  const pick = [wanted, kept, 'tiles'].find((id) => id && [...ids.values()].includes(id)) ?? 'offline';
+  let current = pick;
+  for (const [layer, id] of ids) if (id === pick) layer.addTo(map);
+  L.control.layers(layers, overlays, { position: 'topright', collapsed: true }).addTo(map);
+  const listeners: ((l: string) => void)[] = [];
+  map.on('baselayerchange', (e: L.LayersControlEvent) => {
+    current = ids.get(e.layer) ?? current;
+    try {
+      localStorage.setItem(KEY, current);
+    } catch {
+      // not kept
+    }
+    for (const f of listeners) f(current);
+  });
+  // the offline basemap's colours follow the theme; raster tiles are darkened by CSS (style.css)
+  onTheme(() => vector.redraw());
+  return { vector, current: () => current, onChange: (f) => void listeners.push(f) };
 }

@@ -1,62 +1,174 @@
-// the first-party map, wired: the basemap, the live sky (stream or polling), estimates every 15 s,
-// airports from the published build, clicks to the side panel, the stale banner, the credits.
-// the view can be set by the URL: #<zoom>/<lat>/<lon> (and #.../poll to poll only).
+// the first-party map, wired (docs/api.md "The map"): the basemaps and their switcher, the live sky
+// (stream or polling) drawn as silhouettes, estimates every 15 s, the network's count from /v1/now,
+// military addresses from /v2/mil, airports by kind, the list, search and filters beside the map,
+// the selected aircraft with its trail, the stale banner, URL state, dark mode, keys and credits.
 import L from 'leaflet';
 import { getJson } from './api.ts';
-import { viewFromHash } from './hash.ts';
-import { addBasemap } from './basemap.ts';
+import { addBasemaps, mapConfig } from './basemap.ts';
 import { bandColour, bandOf } from './colour.ts';
+import { buttonsControl, legendControl, statusControl } from './controls.ts';
+import { statusText } from './status.ts';
 import { el, utc } from './dom.ts';
+import { FilterBox } from './filter-box.ts';
+import { filtersOn, matcher, type Filters } from './filters.ts';
+import { bindKeys } from './keyboard.ts';
+import { AircraftList, nmBetween } from './list.ts';
 import { Live, type Via } from './live.ts';
 import { Panel } from './panel.ts';
+import { SearchBox } from './search.ts';
+import { Selection } from './selection.ts';
+import { shapeOf, type ShapeId } from './shapes.ts';
 import { SkyLayer } from './sky-layer.ts';
+import { initialTheme, onTheme, setTheme, theme } from './theme.ts';
 import { TraceLayer } from './trace-layer.ts';
 import type { Aircraft, Estimate, EstimatedEnvelope, MapAirport } from './types.ts';
+import { readUrl, writeUrl } from './url-state.ts';
 
 const ESTIMATES_MS = 15_000;
+const NETWORK_MS = 15_000;
+const MILITARY_MS = 60_000;
+/** the view when neither the URL nor the network says where to look */
+const WORLD: [number, number, number] = [30, 0, 2];
 
-function start(): void {
+async function start(): Promise<void> {
+  const url = readUrl(location.search, location.hash);
+  setTheme(initialTheme(url.theme));
+  const [cfg, extent] = await Promise.all([mapConfig(), url.view ? null : getJson<{ box: [number, number, number, number] | null }>('/v1/map/extent')]);
   const banner = document.getElementById('banner')!;
-  const start = viewFromHash(location.hash);
-  const map = L.map('map', { preferCanvas: true, worldCopyJump: false, minZoom: 2, maxZoom: 14 }).setView([start.lat, start.lon], start.zoom);
+  const side = document.getElementById('side')!;
+  document.body.classList.toggle('side-open', window.innerWidth >= 900);
+  const map = L.map('map', { preferCanvas: true, worldCopyJump: false, minZoom: 2, maxZoom: 16 });
+  if (url.view) map.setView([url.view.lat, url.view.lon], url.view.zoom);
+  else if (extent?.ok && extent.body.box) {
+    const [w, s, e, n] = extent.body.box;
+    map.fitBounds([[s, w], [n, e < w ? e + 360 : e]], { padding: [20, 20], maxZoom: 10 });
+  } else map.setView([WORLD[0], WORLD[1]], WORLD[2]);
   map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
-  map.attributionControl.addAttribution('Basemap: <a href="https://www.naturalearthdata.com/">Natural Earth</a> (public domain)');
-  void addBasemap(map).catch((e) => console.error(e));
 
-  const sky = new SkyLayer().addTo(map);
-  const traces = new TraceLayer(map);
-  const panel = new Panel(document.getElementById('panel')!, () => {
-    traces.clear();
-    sky.select(null);
+  const sky = new SkyLayer();
+  const airportsLayer = L.layerGroup();
+  const estimatesLayer = L.layerGroup();
+  const basemaps = addBasemaps(map, cfg, url.layer, { Airports: airportsLayer, Estimates: estimatesLayer });
+  sky.addTo(map);
+  airportsLayer.addTo(map);
+  estimatesLayer.addTo(map);
+  map.on('overlayadd overlayremove', () => {
+    sky.showAirports = map.hasLayer(airportsLayer);
+    sky.showEstimates = map.hasLayer(estimatesLayer);
+    sky.redraw();
   });
-  const status = statusControl(map);
-  legendControl(map);
+  const traces = new TraceLayer(map);
 
   let aircraft = new Map<string, Aircraft>();
   let estimates = new Map<string, Estimate>();
+  let types = new Map<string, [ShapeId | null, string]>();
+  let military = new Set<string>();
+  let filters: Filters = url.filters;
   let stale: string | null = null;
   let liveAt: number | null = null;
+  let network: number | null = null;
   let via: Via | 'connecting' = 'connecting';
-  const showStatus = () => status(`${aircraft.size.toLocaleString('en')} aircraft · ${estimates.size} estimated · ${via === 'stream' ? 'live via the push stream' : via === 'polling' ? 'live via polling' : 'connecting…'}${liveAt ? ` · ${utc(liveAt)}` : ''}${stale ? ' · STALE' : ''}`);
+  let counts = { inView: 0, estimatesInView: 0 };
+
+  const shape = (a: Aircraft) => shapeOf(a.t, a.category, military.has(a.hex), (t) => types.get(t.toUpperCase())?.[0]);
+  const applyRules = () => sky.setRules(shape, matcher(filters, shape, (h) => military.has(h)));
+
+  const panel = new Panel(document.getElementById('panel')!, () => selection.clear());
+  const searchBox = new SearchBox(side, (a) => pick(a));
+  new FilterBox(side, filters, (f) => {
+    filters = f;
+    applyRules();
+    saveUrl();
+  });
+  side.append(el('h2', { class: 'list-title' }, 'Aircraft in view'));
+  const list = new AircraftList(side, (hex) => selection.select(hex));
+  const selection = new Selection({
+    map, sky, list, panel, traces,
+    live: (h) => aircraft.get(h) ?? null,
+    estimate: (h) => estimates.get(h) ?? null,
+    typeName: (t) => types.get(t.toUpperCase())?.[1] ?? null,
+    nowS: () => liveAt,
+    changed: () => saveUrl(),
+  });
+  const status = statusControl(map);
+  legendControl(map);
+  const toggleSide = () => {
+    document.body.classList.toggle('side-open');
+    map.invalidateSize();
+  };
+  const toggleTheme = () => setTheme(theme() === 'dark' ? 'light' : 'dark', true);
+  buttonsControl(map, { list: toggleSide, theme: toggleTheme });
+  onTheme(() => {
+    sky.redraw();
+    saveUrl();
+  });
+  basemaps.onChange(() => saveUrl());
+
+  /** a search's result: select it, and centre the map on it */
+  function pick(a: Aircraft): void {
+    if (!aircraft.has(a.hex) && a.lat !== undefined) aircraft.set(a.hex, a);
+    selection.select(a.hex, { centre: true, at: a.lat !== undefined && a.lon !== undefined ? { lat: a.lat, lon: a.lon } : undefined });
+  }
+
+  const showStatus = () =>
+    status(statusText({
+      ...counts,
+      network,
+      filtered: filtersOn(filters),
+      via: via === 'stream' ? 'live via the push stream' : via === 'polling' ? 'live via polling' : 'connecting…',
+      at: liveAt ? utc(liveAt) : null,
+      stale: stale !== null,
+    }));
+  // what the frame drew is what is counted and listed
+  let listDue = false;
+  sky.onDrawn = (d) => {
+    let inView = 0;
+    let est = 0;
+    for (const k of d.kind) if (k === 'aircraft') inView++; else if (k === 'estimate') est++;
+    counts = { inView, estimatesInView: est };
+    showStatus();
+    if (!listDue) {
+      listDue = true;
+      requestAnimationFrame(() => {
+        listDue = false;
+        const c = map.getCenter();
+        const rows = sky.drawnIds('aircraft').map((h) => aircraft.get(h)).filter((a): a is Aircraft => !!a).map((a) => ({ a, nm: nmBetween(c.lat, c.lng, a.lat!, a.lon!) }));
+        list.set(rows);
+        list.select(selection.current);
+      });
+    }
+  };
+
   const setStale = (detail: string | null) => {
+    const was = stale;
     stale = detail;
     sky.setStale(detail !== null);
     banner.hidden = detail === null;
-    banner.textContent = detail === null ? '' : `Live data is stale: the feed has not updated for over 60 s (stale_snapshot). ${liveAt ? `What the map shows is the last live picture, from ${utc(liveAt)}, not the sky now.` : 'There is no live picture to show.'} ${detail}`;
+    // the server's detail starts lower case ("the live snapshot is 61 s old..."): here it starts a sentence
+    const said = detail ? detail.charAt(0).toUpperCase() + detail.slice(1) : '';
+    banner.textContent = detail === null ? '' : `Live data is stale: the feed has not updated for over 60 s (stale_snapshot). ${liveAt ? `What the map shows is the last live picture, from ${utc(liveAt)}, not the sky now.` : 'There is no live picture to show.'} ${said}`;
+    // the banner takes its own strip above the map: the map's size changes with it
+    if ((was === null) !== (detail === null)) map.invalidateSize();
   };
 
   const view = () => {
     const b = map.getBounds();
     return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth() };
   };
+  let pendingIcao = url.icao;
+  let updates = 0;
   const live = new Live(view, {
-    sky(list, now, how) {
-      aircraft = new Map(list.map((a) => [a.hex, a]));
+    sky(records, now, how) {
+      updates++;
+      aircraft = new Map(records.map((a) => [a.hex, a]));
       liveAt = now;
       via = how;
-      sky.setAircraft(list);
+      sky.setAircraft(records);
       setStale(null);
+      selection.update();
       showStatus();
+      if (pendingIcao) selectFromUrl(pendingIcao);
+      pendingIcao = null;
     },
     stale(detail) {
       setStale(detail);
@@ -66,9 +178,22 @@ function start(): void {
       via = how;
       showStatus();
     },
-  }, { stream: !start.poll });
+  }, { stream: !url.poll });
   live.start();
-  map.on('moveend', () => live.viewChanged());
+  map.on('moveend', () => {
+    live.viewChanged();
+    saveUrl();
+  });
+
+  /** ?icao=: select it where it is held, else find it by /v2/hex and centre there */
+  function selectFromUrl(hex: string): void {
+    if (aircraft.has(hex)) return selection.select(hex, { centre: !url.view });
+    void getJson<{ ac: Aircraft[] }>(`/v2/hex/${hex}`).then((r) => {
+      const a = r.ok ? r.body.ac[0] : undefined;
+      if (a) pick(a);
+      else selection.select(hex);
+    });
+  }
 
   const loadEstimates = async () => {
     const r = await getJson<EstimatedEnvelope>('/v1/estimated');
@@ -86,27 +211,68 @@ function start(): void {
     setTimeout(() => void loadEstimates(), Math.max(ESTIMATES_MS, (r.ok ? 0 : r.retryAfterS ?? 0) * 1000));
   };
   void loadEstimates();
+  const loadNetwork = async () => {
+    const r = await getJson<{ aircraft_with_pos: number }>('/v1/now');
+    if (r.ok) network = r.body.aircraft_with_pos;
+    showStatus();
+    setTimeout(() => void loadNetwork(), NETWORK_MS);
+  };
+  void loadNetwork();
+  const loadMilitary = async () => {
+    const r = await getJson<{ ac: { hex: string }[] }>('/v2/mil');
+    if (r.ok) {
+      military = new Set(r.body.ac.map((a) => a.hex));
+      applyRules();
+    }
+    setTimeout(() => void loadMilitary(), MILITARY_MS);
+  };
+  void loadMilitary();
+  void getJson<{ types: Record<string, [ShapeId | null, string]> }>('/v1/map/types').then((r) => {
+    if (!r.ok) return;
+    types = new Map(Object.entries(r.body.types));
+    applyRules();
+  });
+  applyRules();
 
   void getJson<{ airports: MapAirport[] }>('/v1/map/airports').then((r) => r.ok && sky.setAirports(r.body.airports));
+  const odbl = '<a href="https://opendatacommons.org/licenses/odbl/1-0/">ODbL 1.0</a>';
   void getJson<{ attribution: string; credits_url: string }>('/v1/credits').then((r) => {
-    if (r.ok) map.attributionControl.addAttribution(`${escape(r.body.attribution)}: <a href="${escape(r.body.credits_url || '/v1/credits')}">credits</a>`);
-    else map.attributionControl.addAttribution('Data: the network\'s feeders (ODbL 1.0): <a href="/v1/credits">credits</a>');
+    if (r.ok) map.attributionControl.addAttribution(`${escape(r.body.attribution)}, ${odbl}: <a href="${escape(r.body.credits_url || '/v1/credits')}">credits</a>`);
+    else map.attributionControl.addAttribution(`Data: the network's feeders, ${odbl}: <a href="/v1/credits">credits</a>`);
   });
 
   map.on('click', (e: L.LeafletMouseEvent) => {
     const hit = sky.hitTest(e.containerPoint.x, e.containerPoint.y);
     if (!hit) return;
-    traces.clear();
     if (hit.kind === 'airport') {
-      sky.select(null);
+      selection.clear();
       void panel.airport(hit.id);
       return;
     }
-    sky.select(hit.id);
-    void panel.aircraft(hit.id, aircraft.get(hit.id) ?? null, hit.kind === 'estimate' ? estimates.get(hit.id) ?? null : null, (t) => t && t.points.length && traces.show(t));
+    selection.select(hit.id);
   });
 
-  // what the tests (and a curious person in the console) can ask the page
+  bindKeys({
+    search: () => {
+      if (!document.body.classList.contains('side-open')) toggleSide();
+      searchBox.input.focus();
+    },
+    list: toggleSide,
+    theme: toggleTheme,
+    escape: () => {
+      if (panel.isOpen) panel.close();
+      selection.clear();
+      searchBox.clear();
+    },
+  });
+
+  function saveUrl(): void {
+    const c = map.getCenter();
+    const q = writeUrl({ view: { lat: c.lat, lon: c.lng, zoom: map.getZoom() }, icao: selection.current, filters, theme: url.theme || theme() === 'dark' ? theme() : null, layer: basemaps.current() === 'offline' && cfg.tiles ? 'offline' : null, poll: url.poll });
+    history.replaceState(null, '', `${location.pathname}${q}`);
+  }
+
+  // what the tests, the bench (and a curious person in the console) can ask the page
   (window as any).__contrail = {
     map,
     drawnHexes: () => sky.drawnIds('aircraft').sort(),
@@ -128,6 +294,14 @@ function start(): void {
     mode: () => via,
     stale: () => stale,
     colourOf: (alt: number | 'ground' | undefined) => bandColour(bandOf(alt)),
+    counts: () => ({ ...counts, network }),
+    listOrder: () => list.order(),
+    selected: () => selection.current,
+    shapeOf: (hex: string) => (aircraft.has(hex) ? shape(aircraft.get(hex)!) : null),
+    basemap: () => ({ layer: basemaps.current(), ready: basemaps.vector.ready, tiles: basemaps.vector.drawnTiles, labels: basemaps.vector.labels(map.getZoom()).map((l) => l.text) }),
+    search: (text: string) => searchBox.run(text),
+    /** pictures taken from the stream or polling so far (the bench counts updates) */
+    updates: () => updates,
   };
 
   function estimateNote(env: EstimatedEnvelope): void {
@@ -139,27 +313,4 @@ function start(): void {
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function statusControl(map: L.Map): (text: string) => void {
-  const box = el('div', { class: 'status leaflet-bar' }, 'connecting…');
-  const C = L.Control.extend({ onAdd: () => box });
-  new C({ position: 'topleft' }).addTo(map);
-  return (text) => {
-    box.textContent = text;
-  };
-}
-
-function legendControl(map: L.Map): void {
-  const swatch = (colour: string, text: string) => el('div', {}, el('span', { class: 'swatch', style: `background:${colour}` }), text);
-  const box = el(
-    'div',
-    { class: 'legend leaflet-bar' },
-    swatch(bandColour(bandOf('ground')), 'on the ground'),
-    ...[0, 10_000, 20_000, 30_000, 40_000].map((ft) => swatch(bandColour(bandOf(ft)), `${ft.toLocaleString('en')} ft`)),
-    el('div', {}, el('span', { class: 'swatch estimate' }), 'estimate (hollow, dashed): not an observation; the dashed line leads back to where it was last heard'),
-    el('div', { class: 'accuracy' }),
-  );
-  const C = L.Control.extend({ onAdd: () => box });
-  new C({ position: 'bottomleft' }).addTo(map);
-}
-
-start();
+void start();

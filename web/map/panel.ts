@@ -1,8 +1,15 @@
-// the side panel: a clicked aircraft (its live record or its estimate, its airframe history with
-// each leg's route_source) and a clicked airport (observed totals and boards, each row's source).
+// the side panel: a selected aircraft (its live record or its estimate spelled out, its route with
+// its route_source, its airframe history with each leg's route_source, links to the documents) and
+// a clicked airport (observed totals and boards, each row's source).
 import { getJson, type Answer } from './api.ts';
 import { el, fmt, table, utc } from './dom.ts';
 import type { Aircraft, Estimate, Trace } from './types.ts';
+
+/**
+ * the hook for a selected aircraft's flights of the day: another issue adds /v1/flights/{hex}/{date};
+ * once it is served, this returns its path and the panel links it (docs/api.md "The selected aircraft")
+ */
+const flightsOfDay: ((hex: string, day: string) => string) | null = null;
 
 export class Panel {
   private token = 0;
@@ -26,18 +33,39 @@ export class Panel {
     return ++this.token;
   }
 
-  /** an aircraft: what is known now, then its trace (drawn by the caller) and airframe history */
-  async aircraft(hex: string, live: Aircraft | null, estimate: Estimate | null, loadTrace: (t: Trace | null) => void): Promise<void> {
+  get isOpen(): boolean {
+    return !this.root.hidden;
+  }
+
+  /** an aircraft: what is known now, its route, then its trace (drawn by the caller) and airframe history */
+  async aircraft(hex: string, live: Aircraft | null, estimate: Estimate | null, loadTrace: (t: Trace | null) => void, typeName: (t: string) => string | null, nowS: number | null): Promise<void> {
     const name = live?.flight ?? estimate?.flight ?? hex;
-    const now = live ? liveFacts(live) : estimate ? estimateFacts(estimate) : el('p', {}, 'Not in the live picture now.');
+    const now = live ? liveFacts(live, typeName, nowS) : estimate ? estimateFacts(estimate) : el('p', {}, 'Not in the live picture now.');
+    const callsign = live?.flight ?? estimate?.flight;
+    const routeBox = el('section', { class: 'route' }, callsign ? el('p', { class: 'loading' }, 'route…') : null);
     const traceBox = el('section', { class: 'trace' }, el('p', { class: 'loading' }, 'trace…'));
     const frameBox = el('section', { class: 'airframe' }, el('p', { class: 'loading' }, 'airframe history…'));
-    const token = this.open(`${name} · ${hex}`, now, traceBox, frameBox);
-    const [trace, frame] = await Promise.all([getJson<Trace>(`/v1/trace/${hex}`), getJson<any>(`/v1/airframes/${hex}`)]);
+    const day = nowS === null ? null : new Date(nowS * 1000).toISOString().slice(0, 10);
+    const links = el(
+      'p',
+      { class: 'links' },
+      el('a', { href: `/v1/airframes/${hex}` }, 'airframe history (JSON)'),
+      ' · ',
+      el('a', { href: `/v1/trace/${hex}` }, 'trace (JSON)'),
+      flightsOfDay && day ? el('span', {}, ' · ', el('a', { href: flightsOfDay(hex, day) }, `flights of ${day}`)) : null,
+    );
+    const token = this.open(`${name} · ${hex}`, now, routeBox, links, traceBox, frameBox);
+    const [trace, frame, route] = await Promise.all([
+      getJson<Trace>(`/v1/trace/${hex}`),
+      getJson<any>(`/v1/airframes/${hex}`),
+      callsign && /^[A-Z0-9]{2,8}$/.test(callsign) ? getJson<any>(`/v1/route/${callsign}`) : Promise.resolve(null),
+    ]);
     if (token !== this.token) return;
     loadTrace(trace.ok ? trace.body : null);
     traceBox.replaceChildren(trace.ok ? traceFacts(trace.body) : el('p', { class: 'none' }, `No trace: ${problem(trace)}`));
     frameBox.replaceChildren(...(frame.ok ? airframeFacts(frame.body) : [el('h3', {}, 'Airframe history'), el('p', { class: 'none' }, problem(frame))]));
+    if (route) routeBox.replaceChildren(...routeFacts(route));
+    if (frame.ok && frame.body.operator) this.root.querySelector('.live .operator')?.replaceChildren(frame.body.operator);
   }
 
   async airport(code: string): Promise<void> {
@@ -60,22 +88,32 @@ const problem = (r: Answer<unknown>) => (r.ok ? '' : `${r.error}: ${r.detail}`);
 const facts = (pairs: [string, string | number | null | undefined][]) =>
   el('dl', {}, ...pairs.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v === null || v === undefined || v === '' ? '–' : String(v))]));
 
-function liveFacts(a: Aircraft): HTMLElement {
-  return el(
-    'section',
-    { class: 'live' },
-    el('h3', {}, 'Live'),
-    facts([
-      ['registration', a.r],
-      ['type', a.t],
-      ['altitude', a.alt_baro === 'ground' ? 'on the ground' : fmt(a.alt_baro, ' ft')],
-      ['ground speed', fmt(a.gs, ' kt')],
-      ['track', fmt(a.track, '°')],
-      ['vertical rate', fmt(a.baro_rate, ' ft/min')],
-      ['squawk', a.squawk],
-      ['last message', a.seen === undefined ? null : `${a.seen.toFixed(1)} s ago`],
-    ]),
-  );
+function liveFacts(a: Aircraft, typeName: (t: string) => string | null, nowS: number | null): HTMLElement {
+  const type = a.t ? [a.t, typeName(a.t)].filter(Boolean).join(' · ') : null;
+  const heard = a.seen === undefined ? null : `${a.seen.toFixed(1)} s ago${nowS === null ? '' : ` (${utc(nowS - a.seen)})`}`;
+  const box = facts([
+    ['registration', a.r],
+    ['type', type],
+    ['operator', null],
+    ['altitude', a.alt_baro === 'ground' ? 'on the ground' : fmt(a.alt_baro, ' ft')],
+    ['ground speed', fmt(a.gs, ' kt')],
+    ['track', fmt(a.track, '°')],
+    ['vertical rate', fmt(a.baro_rate, ' ft/min')],
+    ['squawk', a.squawk],
+    ['category', a.category],
+    ['last message', heard],
+  ]);
+  // the operator comes with the airframe document: its cell is filled when that arrives
+  box.querySelectorAll('dd')[2]!.classList.add('operator');
+  return el('section', { class: 'live' }, el('h3', {}, 'Live'), box);
+}
+
+/** /v1/route/{callsign}: both ends and where they come from (spec 1, honesty rule 4) */
+function routeFacts(r: Answer<any>): HTMLElement[] {
+  if (!r.ok) return [el('h3', {}, 'Route'), el('p', { class: 'none' }, r.status === 404 ? 'No route known for this callsign.' : problem(r))];
+  const b = r.body;
+  const said: Record<string, string> = { observed: 'observed: the network heard both ends', 'observed+catalog': 'observed+catalog: the community catalog supplied the end coverage never reached', catalog: 'catalog: the community catalog supplied both ends' };
+  return [el('h3', {}, 'Route'), facts([['route', `${b.org} → ${b.dst}`], ['flight', b.flight], ['route source', said[b.route_source] ?? b.route_source]])];
 }
 
 function estimateFacts(e: Estimate): HTMLElement {

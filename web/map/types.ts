@@ -23,5 +23,5 @@ export interface Trace {
   arrival?: { at: number; lat: number; lon: number } | null;
 }
 
-/** [iata, icao or null, lat, lon] (/v1/map/airports) */
-export type MapAirport = [string, string | null, number, number];
+/** [iata, icao or null, lat, lon, kind, name] (/v1/map/airports; kind and name '' when unknown) */
+export type MapAirport = [string, string | null, number, number, string, string];

@@ -1,0 +1,158 @@
+// the offline basemap (docs/api.md "The map's offline basemap"): Natural Earth 1:10m land, coasts
+// and country borders, and the names of countries and large cities, drawn into 256 px canvas tiles
+// by a Leaflet GridLayer. a tile draws only the polygons and arcs whose boxes reach it and skips
+// points less than half a pixel from the last one drawn, so a zoom-2 tile draws a few hundred points
+// of Eurasia's 100,000; Leaflet keeps the tiles, so a pan draws only the tiles that come into view.
+import L from 'leaflet';
+import { decodeTopology, type Decoded, type Topology } from './topo.ts';
+import { CITY_FONT, COUNTRY_FONT, placeLabels, type Place, type PlacedLabel } from './place-labels.ts';
+import { palette } from './theme.ts';
+
+const TILE = 256;
+/** px of margin a tile draws beyond its edges, so strokes meet their neighbours' */
+const PAD = 2;
+
+export class VectorBasemap extends L.GridLayer {
+  private data: Decoded | null = null;
+  private places: Place[] = [];
+  private readonly labelsByZoom = new Map<number, PlacedLabel[]>();
+  private readonly measure = document.createElement('canvas').getContext('2d')!;
+  /** tiles drawn since the layer was made (the tests' and the bench's hook) */
+  drawnTiles = 0;
+
+  constructor() {
+    super({ tileSize: TILE, minZoom: 0, maxZoom: 19, maxNativeZoom: 19, updateWhenZooming: false, keepBuffer: 2, className: 'vector-basemap' });
+  }
+
+  /** Load the topology and the place names (once); tiles asked for before then are drawn when they arrive. */
+  async load(basemapUrl: string, placesUrl: string): Promise<void> {
+    const [t, p] = await Promise.all([fetch(basemapUrl), fetch(placesUrl)]);
+    if (!t.ok || !p.ok) throw new Error(`basemap: ${t.status} ${p.status}`);
+    const [topo, places] = await Promise.all([t.json() as Promise<Topology>, p.json() as Promise<{ places: Place[] }>]);
+    this.data = decodeTopology(topo);
+    this.places = places.places;
+    this.labelsByZoom.clear();
+    this.redraw();
+  }
+
+  get ready(): boolean {
+    return this.data !== null;
+  }
+
+  /** the labels the current zoom shows (the tests read them) */
+  labels(zoom: number): PlacedLabel[] {
+    const z = Math.round(zoom);
+    let l = this.labelsByZoom.get(z);
+    if (!l) {
+      this.labelsByZoom.set(z, (l = placeLabels(this.places, z, (text, font) => {
+        this.measure.font = font;
+        return this.measure.measureText(text).width;
+      })));
+    }
+    return l;
+  }
+
+  protected override createTile(coords: L.Coords): HTMLElement {
+    const canvas = document.createElement('canvas');
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = TILE * dpr;
+    canvas.height = TILE * dpr;
+    const ctx = canvas.getContext('2d')!;
+    ctx.scale(dpr, dpr);
+    if (this.data) this.drawTile(ctx, coords);
+    return canvas;
+  }
+
+  private drawTile(ctx: CanvasRenderingContext2D, c: L.Coords): void {
+    const d = this.data!;
+    const p = palette();
+    this.drawnTiles++;
+    const scale = TILE * 2 ** c.z;
+    const ox = c.x * TILE;
+    const oy = c.y * TILE;
+    // the tile's box in Mercator units, with its margin
+    const pad = PAD / scale;
+    const x0 = c.x / 2 ** c.z - pad;
+    const y0 = c.y / 2 ** c.z - pad;
+    const x1 = (c.x + 1) / 2 ** c.z + pad;
+    const y1 = (c.y + 1) / 2 ** c.z + pad;
+    const hits = (b: ArrayLike<number>, i = 0) => b[i]! <= x1 && b[i + 2]! >= x0 && b[i + 1]! <= y1 && b[i + 3]! >= y0;
+
+    ctx.fillStyle = p.sea;
+    ctx.fillRect(0, 0, TILE, TILE);
+    const land = new Path2D();
+    for (const poly of d.land) {
+      if (!hits(poly.box)) continue;
+      for (const ring of poly.rings) this.trace(land, ring, scale, ox, oy);
+    }
+    ctx.fillStyle = p.land;
+    ctx.fill(land, 'evenodd');
+    ctx.strokeStyle = p.coast;
+    ctx.lineWidth = 0.8;
+    ctx.stroke(land);
+    const borders = new Path2D();
+    for (const i of d.borders) if (hits(d.arcBox, 4 * i)) this.trace(borders, [i], scale, ox, oy, false);
+    ctx.strokeStyle = p.border;
+    ctx.lineWidth = c.z >= 6 ? 1.1 : 0.8;
+    ctx.setLineDash(c.z >= 5 ? [5, 3] : []);
+    ctx.stroke(borders);
+    ctx.setLineDash([]);
+    this.drawLabels(ctx, c.z, ox, oy);
+  }
+
+  /** one ring (or a line of arcs) into a path, in tile pixels, dropping points under half a pixel apart */
+  private trace(path: Path2D, refs: number[], scale: number, ox: number, oy: number, close = true): void {
+    const arcs = this.data!.arcs;
+    let lx = Number.NaN;
+    let ly = Number.NaN;
+    let first = true;
+    for (const ref of refs) {
+      const a = arcs[ref < 0 ? ~ref : ref]!;
+      const n = a.length / 2;
+      for (let k = 0; k < n; k++) {
+        const j = ref < 0 ? n - 1 - k : k;
+        const x = a[2 * j]! * scale - ox;
+        const y = a[2 * j + 1]! * scale - oy;
+        if (first) {
+          path.moveTo(x, y);
+          first = false;
+        } else if (Math.abs(x - lx) + Math.abs(y - ly) < 0.5 && k < n - 1) continue;
+        else path.lineTo(x, y);
+        lx = x;
+        ly = y;
+      }
+    }
+    if (close) path.closePath();
+  }
+
+  private drawLabels(ctx: CanvasRenderingContext2D, z: number, ox: number, oy: number): void {
+    const p = palette();
+    ctx.lineJoin = 'round';
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = p.halo;
+    for (const l of this.labels(z)) {
+      const [bx0, by0, bx1, by1] = l.box;
+      if (bx1 < ox || bx0 > ox + TILE || by1 < oy || by0 > oy + TILE) continue;
+      const x = l.x - ox;
+      const y = l.y - oy;
+      if (l.kind === 'country') {
+        ctx.font = COUNTRY_FONT;
+        ctx.textAlign = 'center';
+        ctx.letterSpacing = '0.8px';
+        ctx.fillStyle = p.country;
+        ctx.strokeText(l.text, x, y + 4);
+        ctx.fillText(l.text, x, y + 4);
+        ctx.letterSpacing = '0px';
+      } else {
+        ctx.fillStyle = p.city;
+        ctx.beginPath();
+        ctx.arc(x, y, 2.5, 0, 2 * Math.PI);
+        ctx.fill();
+        ctx.font = CITY_FONT;
+        ctx.textAlign = 'left';
+        ctx.strokeText(l.text, x + 6, y + 4);
+        ctx.fillText(l.text, x + 6, y + 4);
+      }
+    }
+  }
+}
