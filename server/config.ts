@@ -78,7 +78,7 @@ export const serverOptions: Specs<ServerConfig> = {
     flag: 'trust-proxy', env: 'CONTRAIL_TRUST_PROXY', kind: 'list', default: [],
     help: 'comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For is believed',
   },
-  // spec 1.5 and 8: 60 s
+  // spec 1 rule 5 and 8: 60 s
   maxAgeS: {
     flag: 'max-age', env: 'CONTRAIL_MAX_AGE', kind: 'number', default: 60, check: positive,
     help: 'seconds after which a live snapshot is stale and live routes answer 503',
@@ -141,7 +141,7 @@ export const serverOptions: Specs<ServerConfig> = {
   },
   // the main thread plus workers on the same port (SO_REUSEPORT), each answering from its copy of
   // the snapshot; the limits are one table for all of them. 2 on this 2-core machine: faster in
-  // most cases of the live bench, 453 against 371 MB with a full trace store (README "Live API")
+  // most cases of the live bench, 453 against 371 MB with a full trace store (docs/perf-log/live-api.md, memory.md)
   serveThreads: {
     flag: 'serve-threads', env: 'CONTRAIL_SERVE_THREADS', kind: 'int', default: 2,
     help: 'threads answering HTTP and WebSocket requests on the one port (the main thread counts as one; 1..16)',
@@ -152,7 +152,7 @@ export const serverOptions: Specs<ServerConfig> = {
   // next one. V8's own choice here was about 50 %: the serving thread's ~45 MB heap then came within
   // a young generation's size of its limit, so marking restarted at once and a full collection (its
   // final pause 6-60 ms) ran every 2.5 s. 100 % spaces them 10 s apart for ~20 MB more heap
-  // (README "Serving-thread stalls"). process-wide (every thread's heap); set once at start.
+  // (docs/perf-log/stalls.md). process-wide (every thread's heap); set once at start.
   heapGrowthPercent: {
     flag: 'heap-growth-percent', env: 'CONTRAIL_HEAP_GROWTH_PERCENT', kind: 'int', default: 100,
     help: "old-generation growth allowed between V8's full collections, percent (0: V8's own heuristic; 1..400)",

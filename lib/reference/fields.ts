@@ -20,7 +20,7 @@ const ourAirports = (refDir: string, name: string) => gunzipSync(readFileSync(jo
  * server's trace store): each airport keeps only what the lookup reads (kind, position,
  * elevation), so the 85k airports' names and places are not held for the server's life. That is
  * a third of the serving thread's heap at start-up, and every full collection marks it again
- * (README "Serving-thread stalls").
+ * (docs/perf-log/stalls.md).
  */
 export function loadFieldLookup(refDir: string): FieldLookup {
   const slim = parseAirports(ourAirports(refDir, 'airports.csv.gz')).airports.map((a) => ({ ident: a.ident, kind: a.kind, lat: a.lat, lon: a.lon, elevation_ft: a.elevation_ft, iata: null, icao: null, name: '', iso_country: '', iso_region: '', municipality: '', scheduled_service: false, tz: '' }));

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { citationProblems, ignoredRoots, pointerProblems, snippetsOf, specTargets } from './comments.ts';
+import { citationProblems, ignoredRoots, pointerProblems, pointerProblemsIn, snippetsOf, specTargets } from './comments.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SPEC = readFileSync(join(ROOT, 'docs/spec/spec.md'), 'utf8');
@@ -91,4 +91,8 @@ test('a planted pointer at an ignored path fails; saying where a command writes 
     "const p = 'var/probe';",
   ].join('\n');
   assert.deepEqual(check('bench/x.ts', src).map((p) => p.replace(/, which.*/, '')), ['1: points at var/probe', '2: points at .bench/log']);
+});
+
+test('every spec citation in the source tree resolves, and no comment points at the README or an ignored path', () => {
+  assert.deepEqual(pointerProblemsIn(ROOT), []);
 });

@@ -1,6 +1,6 @@
 // the folder graph of the house (docs/ARCHITECTURE.md): lib <- schemas <- artifacts <- {build, server},
 // sim on top of all of them. test/ may import anything below it, bench/ also test/'s fixture loaders; nothing imports bench/
-// but the tests of the benches' own logic, in test/bench/ (a scorer that counts a figure the README claims is tested too).
+// but the tests of the benches' own logic, in test/bench/ (a scorer that counts a figure the docs claim is tested too).
 // web/ is the browser code (the map): it may use lib and schemas, nothing that runs on the server;
 // the server bundles it by path (server/map/bundle.ts), never by import. docs/gen makes the generated parts of
 // the docs from both build/'s and server/'s config specs, so it ranks with bench/ above them all; only its tests,

@@ -1,4 +1,4 @@
-// the generated blocks of README.md, docs/operating.md and docs/artifacts.md are what `npm run docs`
+// the generated blocks of the docs (GENERATED_FILES in docs/gen/generate.ts) are what `npm run docs`
 // makes from the code now: a config spec, an artifact kind, a schema or an operation changed without
 // the docs fails here, with the command that fixes it.
 import { test } from 'node:test';
