@@ -1,7 +1,7 @@
 // a version's manifest.json read into an ObjectTable (object-table.ts) and written from one,
 // without the object per entry that JSON.parse and JSON.stringify go through: a year's manifest is
 // 271 MB naming 2 M objects, and JSON.parse took 4.0 s and 446 MB of V8's heap, JSON.stringify
-// 2.7 s (README). the text written is exactly JSON.stringify({ ...header, objects }), and that
+// 2.7 s (docs/perf-log/nightly-steady-state.md, night 8). the text written is exactly JSON.stringify({ ...header, objects }), and that
 // layout is scanned byte by byte; a manifest in any other layout (spaced, its members in another
 // order, written by another tool) is read with JSON.parse instead, its entries checked the same.
 // the scanner and the entries' writer also serve the manifest an upload keeps in the bucket

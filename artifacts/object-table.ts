@@ -1,7 +1,7 @@
 // the objects of a manifest (manifest.ts) held compactly. a year's tree names 2 M objects: as a
 // Record of entry objects a manifest took ~450 MB of V8's heap (a key string, an entry object and a
 // hash string per object), and a night holds two, so each full collection walked ~940 MB about
-// every 4 s of the airframes step (README). here the keys are ASCII bytes in one buffer, the hashes
+// every 4 s of the airframes step (docs/perf-log/nightly-steady-state.md, night 7). here the keys are ASCII bytes in one buffer, the hashes
 // 32 raw bytes each, the lengths in typed arrays, and an open-addressing index finds a key: no object
 // per entry, nothing for the collector to walk. entries are only ever added (a build's table grows,
 // a previous one is read), so an entry's number is stable and its order is the order it was added.

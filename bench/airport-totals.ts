@@ -4,7 +4,7 @@
 // step's way from 2026-11-26 to 2026-11-27) and "count tables" (the step's way since: the count
 // tables of AIRPORT_COUNTS made from the window, as a first build makes them, then the totals from
 // them; a night folds those tables instead, counts-fold.ts). The way before 2026-11-26 (the ends
-// made a temp table, DISTINCT pairs counted) took 25-28 s on the year against 17-19 s for one pass (README).
+// made a temp table, DISTINCT pairs counted) took 25-28 s on the year against 17-19 s for one pass (docs/perf-log/nightly-year-runs.md, day bits).
 // The first round checks that both give the same totals for every airport.
 import './help.ts';
 import { isDeepStrictEqual } from 'node:util';

@@ -70,11 +70,11 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: (v) => (v >= 1 ? undefined : 'must be 1 or more') },
   // the main thread builds, validates (a sample), serialises and hashes; the workers gzip and write.
   // one worker beside the main thread fills a 2-core machine (bench/docs.ts)
-  writeWorkers: { flag: 'write-workers', env: 'CONTRAIL_WRITE_WORKERS', kind: 'int', default: defaultWriteWorkers(), help: 'threads that gzip and write the documents (0: the main thread does it)', check: (v) => (v >= 0 && v <= 16 ? undefined : 'must be 0..16') },
-  validateAll: { flag: 'validate-all', env: 'CONTRAIL_VALIDATE_ALL', kind: 'bool', default: false, help: 'validate every document against its schema (default: the first of each kind and a seeded sample; README "what is validated when")' },
+  writeWorkers: { flag: 'write-workers', env: 'CONTRAIL_WRITE_WORKERS', kind: 'int', default: defaultWriteWorkers(), help: 'threads that gzip and write the documents (0: the main thread does it)', docDefault: 'one per core, at most 2', check: (v) => (v >= 0 && v <= 16 ? undefined : 'must be 0..16') },
+  validateAll: { flag: 'validate-all', env: 'CONTRAIL_VALIDATE_ALL', kind: 'bool', default: false, help: 'validate every document against its schema (default: the first of each kind and a seeded sample; docs/operating.md, "What is validated when")' },
   rebuild: { flag: 'rebuild', env: 'CONTRAIL_REBUILD', kind: 'bool', default: false, help: 'build even when the inputs (code, reference data, the window\'s log files, options) equal those of the published build' },
   // 3.5 GB, not 4: the year's first build peaked at 6.01 and 6.08 GB in the schedules' first count
-  // (DuckDB at its limit) and at 5.68 and 5.63 GB with 3.5, in no more time (README: steady-state-night-7)
+  // (DuckDB at its limit) and at 5.68 and 5.63 GB with 3.5, in no more time (docs/perf-log/nightly-steady-state.md, night 7)
   memoryLimit: { flag: 'memory-limit', env: 'CONTRAIL_DUCKDB_MEMORY', kind: 'string', default: '3.5GB', help: 'DuckDB memory limit (it spills to disk beyond it)' },
   // the same variables as the server's: the researchers' README and CREDITS carry absolute links
   baseUrl: { flag: 'base-url', env: 'CONTRAIL_BASE_URL', kind: 'string', default: '', help: 'public base URL of the service, for the absolute links in the researchers\' README and CREDITS (empty: none)', check: urlOrEmpty },

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 
 type OptionKind = 'string' | 'int' | 'number' | 'bool' | 'list';
 
-interface OptionSpec<T> {
+export interface OptionSpec<T> {
   /** flag name without dashes, e.g. `port` for --port */
   flag: string;
   /** environment variable, e.g. CONTRAIL_PORT */
@@ -14,6 +14,10 @@ interface OptionSpec<T> {
   default: T;
   /** one line for --help */
   help: string;
+  /** the longer text docs/operating.md shows instead of `help` (npm run docs); --help stays one line */
+  doc?: string;
+  /** what docs/operating.md shows as the default where the value depends on the machine (a core count) */
+  docDefault?: string;
   /** extra validation; return an error message or undefined */
   check?: (value: T) => string | undefined;
 }

@@ -63,6 +63,7 @@ export const serverOptions: Specs<ServerConfig> = {
   stations: {
     flag: 'stations', env: 'CONTRAIL_STATIONS', kind: 'string', default: '',
     help: 'connected-feeders list: file path or http(s) URL, polled (empty: station presence unavailable)',
+    doc: "connected-feeders list: file path or http(s) URL, polled (empty: station presence unavailable); our feeder list, or readsb's own `clients.json`",
   },
   // auto: a document with a `clients` array is readsb's clients.json, anything else our own list
   stationsFormat: {
@@ -80,7 +81,7 @@ export const serverOptions: Specs<ServerConfig> = {
     flag: 'trust-proxy', env: 'CONTRAIL_TRUST_PROXY', kind: 'list', default: [],
     help: 'comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For is believed',
   },
-  // spec 1.5 and 8: 60 s
+  // spec 1 rule 5 and 8: 60 s
   maxAgeS: {
     flag: 'max-age', env: 'CONTRAIL_MAX_AGE', kind: 'number', default: 60, check: positive,
     help: 'seconds after which a live snapshot is stale and live routes answer 503',
@@ -88,15 +89,18 @@ export const serverOptions: Specs<ServerConfig> = {
   feedMaxAheadS: {
     flag: 'feed-max-ahead', env: 'CONTRAIL_FEED_MAX_AHEAD', kind: 'number', default: 5, check: positive,
     help: 'seconds a feed\'s "now" may run ahead of this server\'s clock before the snapshot is refused (a future clock would hide an outage)',
+    doc: "seconds a feed's `now` may run ahead of this server's clock; a snapshot further ahead is refused and logged (a future clock would hide an outage)",
   },
   feedMaxAircraft: {
     flag: 'feed-max-aircraft', env: 'CONTRAIL_FEED_MAX_AIRCRAFT', kind: 'int', default: 50_000, check: positive,
     help: 'aircraft kept per snapshot at most, the most recently heard first (logged when it bites)',
+    doc: 'aircraft kept per snapshot, the most recently heard first (counted and logged when it bites)',
   },
   // readsb writes aircraft.json once a second unless told otherwise (its --write-json-every)
   feedInterval: {
     flag: 'feed-interval', env: 'CONTRAIL_FEED_INTERVAL', kind: 'number', default: 1, check: (v) => (v >= 0.05 && v <= 60 ? undefined : 'must be 0.05..60'),
     help: 'seconds between reads of --feed (a URL fetched, a file checked for a change): the decoder\'s write period (readsb --write-json-every, 1 s by default)',
+    doc: "seconds between reads of `--feed` (a URL fetched, a file checked for a change): the decoder's write period, readsb's `--write-json-every` (0.05..60; the demo reads its catch-up at 0.25)",
   },
   // spec 8: about 30 minutes
   traceMinutes: {
@@ -121,6 +125,9 @@ export const serverOptions: Specs<ServerConfig> = {
   gzipOffLoop: {
     flag: 'gzip-off-loop', env: 'CONTRAIL_GZIP_OFF_LOOP', kind: 'int', default: 32 * 1024,
     help: 'bytes from which an answer compressed per request is gzipped off the serving thread (0: always on it)',
+    doc: 'bytes from which an answer compressed per request (a 250 nm point, a bbox) is gzipped on the libuv pool instead of the serving thread; `0` keeps all on it. ' +
+      'A client pipelining straight to the server loses its connection on such an answer (uWebSockets.js refuses a pipelined request while one is pending): ' +
+      'browsers and nginx never pipeline',
     check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
   },
   // a serving thread busy this share of its time (event-loop utilisation over 0.5 s windows) stops
@@ -130,24 +137,29 @@ export const serverOptions: Specs<ServerConfig> = {
   shedCompressionAt: {
     flag: 'shed-compression-at', env: 'CONTRAIL_SHED_COMPRESSION_AT', kind: 'int', default: 90,
     help: 'percent of a serving thread\'s time busy from which answers made for one request go out uncompressed (0: never)',
+    doc: "percent of a serving thread's time busy (event-loop utilisation, two 0.5 s windows in a row) from which answers made for one request (points, varied boxes) " +
+      'go out uncompressed, until it falls 20 points below; also while 8 of its gzips wait on the libuv pool. Answers made once per snapshot keep their prepared gzip or brotli. ' +
+      "Under saturation a gzip delays every other request; HAProxy's `maxcompcpuusage` does the same. `0`: always compress ([figures](performance.md#live-api-npx-tsx-benchlivets))",
     check: (v) => (v >= 0 && v <= 100 ? undefined : 'must be 0..100'),
   },
   // the main thread plus workers on the same port (SO_REUSEPORT), each answering from its copy of
   // the snapshot; the limits are one table for all of them. 2 on this 2-core machine: faster in
-  // most cases of the live bench, 453 against 371 MB with a full trace store (README "Live API")
+  // most cases of the live bench, 453 against 371 MB with a full trace store (docs/perf-log/live-api.md, memory.md)
   serveThreads: {
     flag: 'serve-threads', env: 'CONTRAIL_SERVE_THREADS', kind: 'int', default: 2,
     help: 'threads answering HTTP and WebSocket requests on the one port (the main thread counts as one; 1..16)',
+    doc: 'threads answering HTTP and WebSocket requests on the one port, the main thread included (1..16; see [Serving threads](#serving-threads))',
     check: (v) => (v >= 1 && v <= 16 ? undefined : 'must be 1..16'),
   },
   // how far V8 lets the old generation grow past what a full collection left before it starts the
   // next one. V8's own choice here was about 50 %: the serving thread's ~45 MB heap then came within
   // a young generation's size of its limit, so marking restarted at once and a full collection (its
   // final pause 6-60 ms) ran every 2.5 s. 100 % spaces them 10 s apart for ~20 MB more heap
-  // (README "Serving-thread stalls"). process-wide (every thread's heap); set once at start.
+  // (docs/perf-log/stalls.md). process-wide (every thread's heap); set once at start.
   heapGrowthPercent: {
     flag: 'heap-growth-percent', env: 'CONTRAIL_HEAP_GROWTH_PERCENT', kind: 'int', default: 100,
     help: "old-generation growth allowed between V8's full collections, percent (0: V8's own heuristic; 1..400)",
+    doc: "old-generation growth V8 allows between full collections, percent (0: V8's own heuristic; 0..400; see [the stalls' log](perf-log/stalls.md))",
     check: (v) => (v >= 0 && v <= 400 ? undefined : 'must be 0..400'),
   },
   rateLimits: {
@@ -174,11 +186,13 @@ export const serverOptions: Specs<ServerConfig> = {
   accessLog: {
     flag: 'access-log', env: 'CONTRAIL_ACCESS_LOG', kind: 'bool', default: false,
     help: 'one log line per HTTP request: method, route, path (never the query), status, bucket, ms, bytes',
+    doc: 'one line per HTTP answer: method, route, path (never the query), status, bucket, ms, bytes (see [Logs](#logs))',
   },
   // a client's address is personal data: no log line holds one unless the operator says so
   logIps: {
     flag: 'log-ips', env: 'CONTRAIL_LOG_IPS', kind: 'bool', default: false,
     help: 'put the client IP (as the rate limits see it) in access-log lines',
+    doc: 'put the client IP (as the rate limits see it) in access-log lines; no line holds one otherwise',
   },
   // the map's raster basemap (docs/operating.md "Map tiles"): OpenStreetMap's own tiles by default,
   // which their usage policy allows for light use with the attribution below; a busy map runs its

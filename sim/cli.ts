@@ -24,7 +24,7 @@ const timeCheck = (v: string) => (v === '' || Number.isFinite(Date.parse(v)) ? u
 const dayCheck = (v: string) => (v === '' || isDay(v) ? undefined : `expected a day YYYY-MM-DD, got ${JSON.stringify(v)}`);
 
 interface LiveConfig extends Common { out: string; feeders: string; http: number; aircraft: number; start: string; intervalMs: number; catchUp: number }
-const liveSpecs: Specs<LiveConfig> = {
+export const liveSpecs: Specs<LiveConfig> = {
   ...common,
   out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/demo/aircraft.json'), help: 'aircraft.json rewritten atomically every interval (empty with --http: none)' },
   feeders: { flag: 'feeders', env: 'CONTRAIL_SIM_FEEDERS', kind: 'string', default: installed('var/demo/feeders.json'), help: 'connected-feeders list rewritten with it (empty: none)' },
@@ -39,7 +39,7 @@ const liveSpecs: Specs<LiveConfig> = {
 };
 
 interface HistoryConfig extends Common { out: string; days: number; start: string; aircraft: number }
-const historySpecs: Specs<HistoryConfig> = {
+export const historySpecs: Specs<HistoryConfig> = {
   ...common,
   out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/sim/globe_history'), help: 'globe_history root to write YYYY/MM/DD/traces/xx/trace_full_<hex>.json into' },
   days: { flag: 'days', env: 'CONTRAIL_SIM_DAYS', kind: 'int', default: 1, help: 'UTC days to write', check: positive },
@@ -48,7 +48,7 @@ const historySpecs: Specs<HistoryConfig> = {
 };
 
 interface SnapshotConfig extends Common { out: string; aircraft: number; start: string }
-const snapshotSpecs: Specs<SnapshotConfig> = {
+export const snapshotSpecs: Specs<SnapshotConfig> = {
   ...common,
   out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/sim/aircraft.json'), help: 'aircraft.json to write' },
   aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 15000, help: 'exactly this many aircraft in the snapshot', check: positive },
@@ -56,7 +56,7 @@ const snapshotSpecs: Specs<SnapshotConfig> = {
 };
 
 interface LogConfig extends Common { out: string; days: number; start: string; legsPerDay: number; airframes: number; threads: number }
-const logSpecs: Specs<LogConfig> = {
+export const logSpecs: Specs<LogConfig> = {
   ...common,
   out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/sim/flight-log'), help: 'flight log root (day=YYYY-MM-DD/legs.parquet)' },
   days: { flag: 'days', env: 'CONTRAIL_SIM_DAYS', kind: 'int', default: 365, help: 'days to write', check: positive },

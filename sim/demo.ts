@@ -23,7 +23,7 @@ import { answering, daysOf, historyBanner, httpGet, liveBanner } from './demo-ba
 import { historyUrls, liveUrls } from './demo-urls.ts';
 
 interface DemoConfig { dir: string; port: number; days: number; aircraft: number; seed: number; ref: string }
-const specs: Specs<DemoConfig> = {
+export const demoSpecs: Specs<DemoConfig> = {
   dir: { flag: 'dir', env: 'CONTRAIL_DEMO_DIR', kind: 'string', default: installed('var/demo'), help: 'working folder (history, log, artifacts, feed, state); its history and log are rewritten' },
   port: { flag: 'port', env: 'CONTRAIL_DEMO_PORT', kind: 'int', default: 8080, help: 'port of the server', check: (v) => (v > 0 && v < 65536 ? undefined : 'must be 1..65535') },
   days: { flag: 'days', env: 'CONTRAIL_DEMO_DAYS', kind: 'int', default: 14, help: 'days of simulated history, ending yesterday (UTC)', check: (v) => (v >= 1 && v <= 60 ? undefined : 'must be 1..60') },
@@ -114,7 +114,7 @@ async function until(ready: () => Promise<boolean> | boolean, o: { timeoutMs: nu
 const demo: Command<DemoConfig> = {
   name: 'demo',
   usage: 'usage: npx tsx sim/demo.ts [options]   (make demo)\n\nRuns Contrail on SIMULATED traffic: the live feed and the real server at once (their URLs first),\nand history -> the real nightly build beside them (its URLs when it is published).',
-  specs,
+  specs: demoSpecs,
   run: (c) => runDemo(c),
 };
 

@@ -166,7 +166,7 @@ const READS_IN_FLIGHT = 64;
 /**
  * start reading the previous documents of `rows` (their `doc`), READS_IN_FLIGHT at a time, in order.
  * fs.readFile with a callback, not fs/promises': 16-21 µs of CPU a file against 44-55 µs
- * (bench/read-files.ts on the year's airframe files in the page cache: README, steady-state-night-8)
+ * (bench/read-files.ts on the year's airframe files in the page cache: docs/perf-log/nightly-steady-state.md, night 8)
  */
 function readAhead(rows: SpliceRow[], dir: string): void {
   const done: ((b: Buffer | Error) => void)[] = [];

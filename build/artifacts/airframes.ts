@@ -29,7 +29,7 @@ const LEGS_PER_BATCH = 2_000_000;
 /**
  * legs per batch of an increment's changed airframes (their window's legs, picked into memory:
  * pickChangedLegs). 1 M, not 2 M: DuckDB's peak 1.74 against 2.26 GiB for the year's 68,500
- * airframes of a day, in about the same time (bench/airframes-batches.ts, README: the airframes' peak)
+ * airframes of a day, in about the same time (bench/airframes-batches.ts, docs/perf-log/nightly-steady-state.md, night 6: the airframes' peak)
  */
 const CHANGED_LEGS_PER_BATCH = 1_000_000;
 /**

@@ -25,7 +25,7 @@ export interface AirportTotals {
  * the airline designators, for the traffic mix. every hex of the window, also on a night that
  * aggregates some airports: ap_mil is only looked up, so picking the hexes of those airports' legs
  * (org IN ... OR dst IN ...) only made the query slower (the year's increments: 56.5 and 5.0 s
- * before the totals began, against 2.4 and 2.2 s for every hex; README, issue 14).
+ * before the totals began, against 2.4 and 2.2 s for every hex; docs/perf-log/nightly-year-runs.md, day bits).
  */
 export async function loadMixTables(db: DuckDBConnection, isMilitaryHex: (hex: string) => boolean, airlineIcaos: Iterable<string>): Promise<number> {
   const military: string[] = [];

@@ -37,7 +37,7 @@ export const SCHEDULE_TABLES = [{ name: 'sc_keys', routed: true }, { name: 'sc_r
  * UTC day, looked up once per (zone, UTC day) the departures touch; a day whose offset differs at
  * its start and end (a clock change) has its departures converted one by one (CASE: only those
  * rows). no filter on `z`: DuckDB pushed `WHERE o0 = o1` below the DISTINCT, so both ICU
- * conversions ran for every departure (on the 30-day log of the README, 8.2 of the query's 9 s).
+ * conversions ran for every departure (on the 30-day log of docs/perf-log/nightly-increments.md, the schedules' lists: 8.2 of the query's 9 s).
  * local times are seconds, so date, weekday and slot are integer arithmetic (1970-01-01 was a
  * Thursday, ISO weekday 4).
  */

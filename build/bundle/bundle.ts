@@ -64,7 +64,7 @@ export interface BundleOptions {
   log: string;
   /** artifact tree root (its `current` version gives the tables) */
   root: string;
-  /** the published folder: index.json, log/, tables/, README ... */
+  /** the published folder: index.json, log/, tables/, README, LICENSE ... */
   out: string;
   nowMs: number;
   progress?: Progress;

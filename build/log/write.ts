@@ -41,7 +41,7 @@ export const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
  * 16,384 rows (8 in a day of 134k legs; DuckDB's default of 122,880 gave one or two). a row group's
  * min/max hex then lets a reader skip the groups outside a hex range: the nightly's airframe batches
  * (one range of the hex space each) read a year in 1.9-2.2 s instead of 7.9-11.6 s per batch, and a
- * remote reader of the published tree fetches less (README "flight log row groups").
+ * remote reader of the published tree fetches less (docs/perf-log/nightly-increments.md, the year with the evidence fold: flight-log row groups).
  */
 export const LEG_FILE_OPTIONS = '(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)';
 

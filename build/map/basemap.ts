@@ -21,7 +21,7 @@ interface BasemapConfig {
   ref: string;
 }
 
-const options: Specs<BasemapConfig> = {
+export const BASEMAP_SPECS: Specs<BasemapConfig> = {
   out: { flag: 'out', env: 'CONTRAIL_MAP_BASEMAP_OUT', kind: 'string', default: installed('data/map'), help: 'folder to write basemap-10m.json.gz and places.json into' },
   ref: { flag: 'ref', env: 'CONTRAIL_REFDATA_DIR', kind: 'string', default: installed('data/ref'), help: 'reference data folder (OurAirports airports.csv.gz for the cities)' },
 };
@@ -66,7 +66,7 @@ async function writeAtomic(path: string, bytes: Buffer): Promise<void> {
 const command: Command<BasemapConfig> = {
   name: 'map:basemap',
   usage: 'Usage: npm run --silent map:basemap -- [options]\n\nPrepares the map\'s offline basemap (Natural Earth 1:10m countries and land) and its place names into data/map/.',
-  specs: options,
+  specs: BASEMAP_SPECS,
   run: async (c) => {
     const topo = basemapTopology();
     console.log(`map:basemap: ${BASEMAP_SOURCE}: ${topo.objects.countries.geometries.length} countries; working out the place names (polylabel, OurAirports)...`);

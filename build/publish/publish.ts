@@ -132,7 +132,7 @@ export function commit(root: string, staged: Staged, keep = 3): VersionHeader {
 /**
  * Remove a folder in a detached, low-priority process that may outlive this one: a taken-over
  * folder's trash holds the files a night replaced, whose inodes cost ~100 µs each to free on a
- * year's tree (README), so they are freed after the build, not during it. Leftovers are swept by the
+ * year's tree (docs/perf-log/nightly-steady-state.md, night 1), so they are freed after the build, not during it. Leftovers are swept by the
  * next build's stage.
  */
 export function removeInBackground(path: string): void {

@@ -18,7 +18,7 @@ export class TakenOver {
    * files of the folder moved to the trash off a name the build linked to the previous version's
    * file: a later write to a name that holds none of the folder's own files renames one over it and
    * writes it in place (gzip-file.ts writeGz), instead of creating a file while this one waits to be
-   * freed. a night writes ~200 k such names and relinks ~200 k (README)
+   * freed. a night writes ~200 k such names and relinks ~200 k (docs/perf-log/nightly-steady-state.md, night 3)
    */
   private readonly spares: string[] = [];
 

@@ -38,7 +38,7 @@ const TRANSFER_FROM = 4096;
  * check of a taken-over folder runs, before drain() waits for it: a night's routes (130 k documents,
  * ~0.2 GB of text) are made and hashed while the check runs, not held at the first 4096 (the step
  * still waits for the check to write its state files; what shortened that wait was starting the
- * check sooner, publish.ts stage: README)
+ * check sooner, publish.ts stage: docs/perf-log/nightly-steady-state.md, night 3)
  */
 const MAX_WAITING = 500_000;
 const MAX_WAITING_BYTES = 256 << 20;

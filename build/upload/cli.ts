@@ -39,7 +39,7 @@ export const PUBLISH_SPECS: Specs<PublishConfig> = {
   pathStyle: { flag: 'path-style', env: 'CONTRAIL_S3_PATH_STYLE', kind: 'bool', default: true, help: 'path-style URLs (endpoint/bucket/key); --no-path-style for virtual-hosted buckets' },
   // a CDN or a reader holding yesterday's manifest may still ask for an object for a while
   graceHours: { flag: 'grace-hours', env: 'CONTRAIL_S3_GRACE_HOURS', kind: 'number', default: 48, help: 'hours an object that left the tree stays in the bucket before it is deleted', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
-  // measured against s3rver on loopback (README, bench/upload.ts): 1 in flight ~250 objects/s, 8 and
+  // measured against s3rver on loopback (docs/perf-log/upload.md, bench/upload.ts): 1 in flight ~250 objects/s, 8 and
   // 32 ~650 (CPU-bound there); over a real network each request also waits a round trip: 64 in
   // flight at 30 ms is ~2,000 objects/s, under S3's 3,500 PUT/s per prefix
   concurrency: { flag: 'concurrency', env: 'CONTRAIL_S3_CONCURRENCY', kind: 'int', default: 64, help: 'requests in flight at most, each on its own keep-alive connection', check: (v) => (v >= 1 && v <= 256 ? undefined : 'must be 1..256') },

@@ -5,7 +5,7 @@
 //   {<the build's header>,"uploaded_at":..,"objects":{"<key>":{"sha256":..,"bytes":..},..},"retired":{..}}
 // read and written with the version manifest's scanner and writer (artifacts/manifest-file.ts),
 // so the year's 2 M objects are never 2 M JavaScript objects: with JSON.parse, Records and
-// JSON.stringify, a no-change upload of the year's tree took 66-75 s and 5 GB (README).
+// JSON.stringify, a no-change upload of the year's tree took 66-75 s and 5 GB (docs/perf-log/upload.md, at the year's scale).
 import { ObjectTable } from '../../artifacts/object-table.ts';
 import { isAt, objectChunks, objectsAt, scanObjects } from '../../artifacts/manifest-file.ts';
 import type { ManifestHeader } from '../../artifacts/manifest.ts';

@@ -1,6 +1,6 @@
 // the upload's hot path: one PUT of a small object, signed with SigV4 (sigv4.ts) and sent over
 // node:http(s) on the store's keep-alive agent. the AWS SDK costs about 1.1-1.6 ms of CPU per
-// request here against 0.25-0.3 ms for this (bench/upload.ts, README); every other request
+// request here against 0.25-0.3 ms for this (bench/upload.ts, docs/perf-log/upload.md); every other request
 // (GET, list, delete, multipart) goes through the SDK. errors carry the SDK's shape (name = the S3
 // error code, $metadata.httpStatusCode) so retry.ts treats both alike.
 import { request as httpRequest, type Agent as HttpAgent } from 'node:http';

@@ -53,7 +53,7 @@ now() {
   echo "${CONTRAIL_CLOCK:-$(date -u +%s)}"
 }
 
-# the nightly's V8 young generation (README, "The nightly build"): fewer collections of its large heap
+# the nightly's V8 young generation (docs/operating.md, "The nightly build"): fewer collections of its large heap
 NIGHTLY_V8=--max-semi-space-size=64
 
 run() {

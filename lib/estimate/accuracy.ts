@@ -2,7 +2,7 @@
 // was in fact heard throughout, estimate from the last point before it, and compare with the
 // positions observed while it would be listed. pure: tracks in, figures out.
 //
-// replay decisions (documented in the README):
+// replay decisions (documented in docs/api.md, "Estimated aircraft"):
 // - a track is cut into legs by the shared take-off/landing detector (lib/detector.ts).
 // - the replay knows only what the live server knows at the start point: the destination is the
 //   callsign's route as the server's routes table names it (destinationOf, the same lookup as

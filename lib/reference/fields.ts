@@ -25,7 +25,7 @@ export interface NamedAirport {
  * The live server's airport knowledge from one parse of airports.csv.gz: the field lookup, each
  * airport slimmed to what it reads (kind, position, elevation), so the 85k airports' names and
  * places are not held for the server's life (that was a third of the serving thread's heap at
- * start-up, and every full collection marks it again: README "Serving-thread stalls"); and for the
+ * start-up, and every full collection marks it again: docs/perf-log/stalls.md); and for the
  * map, the kind and name of the airports with an IATA code (about 9,000).
  */
 export function loadServerAirports(refDir: string): { fields: FieldLookup; named: Map<string, NamedAirport> } {

@@ -145,7 +145,7 @@ export function buildLocator(airports: readonly Airport[], runways: readonly Run
   }
   // the grid as flat arrays (cell key, entry) sorted by cell, not a Map of arrays: about 500k
   // filings for the 85k airports, which as JS arrays were two thirds of the live server's heap
-  // and slowed every full collection (README "Serving-thread stalls")
+  // and slowed every full collection (docs/perf-log/stalls.md)
   const entries: Entry[] = [];
   let filed = new Float64Array(1 << 16);
   let nFiled = 0;

@@ -85,7 +85,7 @@ function serveFile(dir: string, rel: string, req: Req): Reply {
   }
 }
 
-/** @param dir the folder written by build/bundle (index.json, log/, tables/, README ...) */
+/** @param dir the folder written by build/bundle (index.json, log/, tables/, README, LICENSE ...) */
 export function bundleRoutes(dir: string): Route[] {
   const file = (name: (p: Record<string, string>) => string | null) => (req: Req): Reply => {
     if (!dir) throw notFound(NONE);

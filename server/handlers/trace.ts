@@ -10,7 +10,7 @@ export interface TraceDeps {
   traces: TraceStore;
   /** true when the hex lies in an allocated ICAO address block; without it every miss is not_observed */
   isKnownHex?: (hex: string) => boolean;
-  /** throws 503 stale_snapshot when the live snapshot is stale: a trace is live data too (spec rule 5) */
+  /** throws 503 stale_snapshot when the live snapshot is stale: a trace is live data too (spec 1 rule 5) */
   assertFresh?: (nowMs: number) => void;
 }
 

@@ -79,7 +79,7 @@ export const acceptsGzip = (header: string | undefined): boolean => acceptedCodi
 // 0.27 against 0.57 ms, 13.9 against 12.8 KB); up to SMALL_BODY a 4 KiB window and small hash
 // tables too, since zlib's set-up for its default 32 KiB window is most of the cost of a small
 // answer (a 25 nm point, 2.6 KB: 15 µs against 43 µs at level 4, 802 against 769 bytes).
-// measured in var/probe, on the 12k snapshot's records (README "Live API")
+// measured by a probe script (not kept) on the 12k snapshot's records (docs/perf-log/live-api.md)
 const SMALL_BODY = 4096;
 const onTheFly = { level: 1, strategy: constants.Z_DEFAULT_STRATEGY };
 const onTheFlySmall = { ...onTheFly, windowBits: 12, memLevel: 4 };

@@ -29,7 +29,7 @@ export interface FeedSourceOptions {
   /** larger inputs are refused unread (bytes); a 12k-aircraft readsb file is ~6.5 MB */
   maxBytes?: number;
   /** s. a snapshot whose `now` is further ahead of this server's clock is refused: a clock in the
-   * future would keep an outage from ever reading as stale (spec rule 5) */
+   * future would keep an outage from ever reading as stale (spec 1 rule 5) */
   maxAheadS?: number;
   /** aircraft kept per snapshot at most, the most recently heard first (a global readsb feed is ~15k) */
   maxAircraft?: number;

@@ -1,5 +1,5 @@
 // the current live snapshot, prepared once on arrival and swapped whole (readers never see a
-// half-built one). a snapshot older than maxAgeS is never served as live (spec 1.5): 503.
+// half-built one). a snapshot older than maxAgeS is never served as live (spec 1 rule 5): 503.
 import { staleSnapshot } from '../../lib/errors.ts';
 import type { FeedSnapshot } from '../feed/record.ts';
 import type { SnapshotParts } from '../parts/prepare.ts';

@@ -1,4 +1,4 @@
-// the push stream's messages (README "Push stream"): what a client may send, checked here and
+// the push stream's messages (docs/api.md, "Push stream"): what a client may send, checked here and
 // refused in the section-7 shape; and what the server sends, written once per cell per snapshot
 // by copying the records' prepared bytes (never re-stringified).
 import { ApiError, invalidRequest, type ErrorCode } from '../../lib/errors.ts';

@@ -1,4 +1,4 @@
-// GET /v1/stream: the uWebSockets.js adapter of the push stream (README "Push stream"). the bbox
+// GET /v1/stream: the uWebSockets.js adapter of the push stream (docs/api.md, "Push stream"). the bbox
 // and the limits are checked before the upgrade, so a refusal is a plain section-7 answer; after
 // it each socket is subscribed to the topics of its cells, and the hub publishes every snapshot
 // once per cell. a socket whose unsent bytes pass the limit is closed with a reason, never buffered

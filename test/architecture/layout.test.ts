@@ -16,8 +16,9 @@ test('the checker sees static, type-only, re-export and dynamic imports', () => 
 });
 
 const BENCH = 'bench';
+const DOCS = 'docs';
 
-test('the checker flags upward and sideways imports and allows downward ones; test/bench/ may import bench/', () => {
+test('the checker flags upward and sideways imports and allows downward ones; test/bench/ may import bench/, test/docs/ docs/', () => {
   const files = new Map([
     ['lib/geo.ts', `import { x } from '../schemas/index.ts';`],
     ['build/a/b.ts', `import { y } from '../../server/http/uws.ts';\nimport { z } from '../../artifacts/keys.ts';`],
@@ -27,8 +28,13 @@ test('the checker flags upward and sideways imports and allows downward ones; te
     // the folder's name spliced in, so the checker does not read these two lines of this file as imports of bench/
     ['test/bench/score.test.ts', `import { s } from '../../${BENCH}/accuracy/score.ts';`],
     ['test/server/x.test.ts', `import { r } from '../../${BENCH}/live.ts';`],
+    // docs/gen may import build and server; only test/docs/ may import docs, and bench may not
+    ['docs/gen/x.ts', `import { q } from '../../build/nightly.ts';\nimport { p } from '../../server/config.ts';`],
+    ['test/docs/x.test.ts', `import { o } from '../../${DOCS}/gen/generate.ts';`],
+    ['test/lib/x.test.ts', `import { n } from '../../${DOCS}/gen/generate.ts';`],
+    ['bench/x.ts', `import { m } from '../${DOCS}/gen/generate.ts';`],
   ]);
-  assert.deepEqual(wrongWayImports(files).map((w) => `${w.from}->${w.to}`), ['lib->schemas', 'build->server', 'server->sim', 'test->bench']);
+  assert.deepEqual(wrongWayImports(files).map((w) => `${w.from}->${w.to}`), ['lib->schemas', 'build->server', 'server->sim', 'test->bench', 'test->docs', 'bench->docs']);
 });
 
 test('no file imports itself again through a chain of imports (import type included)', () => {

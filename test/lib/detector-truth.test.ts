@@ -1,5 +1,5 @@
 // the detector against the hand-labelled real traces (test/fixtures/traffic/labels.json; figures in
-// the README, printed by bench/detector/score.ts). a change that loses take-offs or landings on real
+// docs/performance.md, printed by bench/detector/score.ts). a change that loses take-offs or landings on real
 // traffic, or finds ones that are not there, fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import type { SourceName } from '../helpers/detector-sources.ts';
 const locator = loadProjectLocator();
 // [precision, recall] floors: the target (0.95), every source at 1.000 since the monterey-grid-3 round.
 // tuning sources: all six (88nv-20min and monterey-grid were held out until the monterey-grid-2 round,
-// monterey-grid-2 until the monterey-grid-3 round); first-look figures of each held-out round in the README
+// monterey-grid-2 until the monterey-grid-3 round); first-look figures of each held-out round in docs/perf-log/detector.md
 const FLOORS: Record<Exclude<SourceName, 'monterey-grid-3'>, [number, number]> = {
   'globe-sample': [0.95, 0.95],
   ac671b: [0.95, 0.95],

@@ -103,7 +103,7 @@ test('88nv streams (ground = altitude 0): counts stay within the README totals o
       arr += c.arr;
     }
   }
-  // measured: 21 take-offs, 23 landings. the README's 28 / 34 come from adsb_actions' KML gates
+  // measured: 21 take-offs, 23 landings. the 28 / 34 adsb_actions' own documentation gives come from its KML gates
   // (below 4,100 ft MSL over the field, ~190 ft AGL), which also count low passes, touch-and-goes
   // and aircraft without an air/ground flag; we count only heard ground contact, so never more,
   // and at least 65 % of theirs. adsb_actions' own test_1hr asserts 15 / 19 on the hour file.

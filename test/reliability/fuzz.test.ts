@@ -1,7 +1,7 @@
 // property-based fuzzing of every route of the real app (fast-check, seeded): paths built from
 // the operations table with hostile parameters, broken percent-encodings, queries, methods and
 // headers. whatever comes in: no 5xx, every error in the section-7 shape with no-store, no path or
-// stack in any body. FUZZ_RUNS=100000 for the long run (bench/README: the figure in the README).
+// stack in any body. FUZZ_RUNS=100000 for the long run (its figure: docs/performance.md, "Reliability").
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';

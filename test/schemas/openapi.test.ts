@@ -43,7 +43,7 @@ test('the document passes the redocly recommended-strict ruleset', async () => {
   const found = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
   // `not: {required: [x]}` says "x is absent" (a valid JSON Schema idiom); the rule reads it as a typo
   const real = found.filter((p) => !(p.ruleId === 'no-required-schema-properties-undefined' && p.location[0]?.pointer?.includes('/not/required/')));
-  // a WebSocket upgrade answers 101, never 2xx: OpenAPI has no better way to say so (README "Push stream")
+  // a WebSocket upgrade answers 101, never 2xx: OpenAPI has no better way to say so (docs/api.md, "Push stream")
   const upgrade = (p: (typeof found)[number]) => p.ruleId === 'operation-2xx-response' && p.location[0]?.pointer === '#/paths/~1v1~1stream/get/responses';
   assert.equal(real.filter(upgrade).length, 1, 'the one exception is the stream\'s upgrade');
   assert.deepEqual(

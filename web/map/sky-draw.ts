@@ -7,8 +7,7 @@ import { bandColour, bandOf, BANDS } from './colour.ts';
 import { LabelGrid } from './labels.ts';
 import { addShape, SHAPE_IDS, shapePx } from './shapes.ts';
 import { palette } from './theme.ts';
-import type { HitKind } from './sky-layer.ts';
-import type { Aircraft, Estimate, MapAirport } from './types.ts';
+import type { Aircraft, Estimate, HitKind, MapAirport } from './types.ts';
 
 export interface Frame {
   zoom: number;

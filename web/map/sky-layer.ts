@@ -8,9 +8,8 @@ import L from 'leaflet';
 import { mercX, mercY } from './topo.ts';
 import { SHAPE_IDS, type ShapeId } from './shapes.ts';
 import { drawAircraft, drawAirports, drawEstimates, type Frame } from './sky-draw.ts';
-import type { Aircraft, Estimate, MapAirport } from './types.ts';
+import type { Aircraft, Estimate, HitKind, MapAirport } from './types.ts';
 
-export type HitKind = 'aircraft' | 'estimate' | 'airport';
 
 export interface Hit {
   kind: HitKind;

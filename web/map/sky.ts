@@ -1,4 +1,4 @@
-// the aircraft the map holds, kept by the push stream's client rule (README "Push stream"):
+// the aircraft the map holds, kept by the push stream's client rule (docs/api.md, "Push stream"):
 // hex -> {cell, record}; on `subscribed` drop the entries of cells no longer listed; on `full` drop
 // the cell's entries, then add; on `diff` delete a `gone` hex only if it is held in that cell, then
 // set each `upsert`. polling replaces the whole set.

@@ -25,3 +25,6 @@ export interface Trace {
 
 /** [iata, icao or null, lat, lon, kind, name] (/v1/map/airports; kind and name '' when unknown) */
 export type MapAirport = [string, string | null, number, number, string, string];
+
+/** what a point drawn on the sky layer stands for (hit tests, the tests' drawn lists) */
+export type HitKind = 'aircraft' | 'estimate' | 'airport';

@@ -47,7 +47,7 @@ test('DuckDB reads the published log tree as it is: day is a DATE from the path,
     const byDay = await query(`SELECT day::VARCHAR AS day, typeof(day) AS t, count(*)::INT AS n FROM read_parquet('${glob}', ${opts}) GROUP BY ALL ORDER BY day`);
     assert.deepEqual(byDay, DAYS.map((d) => ({ day: d, t: 'DATE', n: fx.rows[d]!.length })), opts);
   }
-  // the README's recipe, with the folder standing in for the host (httpfs is not installed here)
+  // the researchers' README's recipe, with the folder standing in for the host (httpfs is not installed here)
   const recipe = await query(`SET VARIABLE files = (SELECT list('${out}' || substr(f.path, ${'/v1/bundles'.length + 1})) FROM (SELECT unnest(log) AS f FROM read_json('${out}/index.json')));
     SELECT day::VARCHAR AS day, count(*)::INT AS n FROM read_parquet(getvariable('files'), hive_partitioning = true) GROUP BY day ORDER BY day`);
   assert.deepEqual(recipe, DAYS.map((d) => ({ day: d, n: fx.rows[d]!.length })));

@@ -1,4 +1,4 @@
-// what the writer validates when (build/publish/validate-sample.ts, README "what is validated
+// what the writer validates when (build/publish/validate-sample.ts, docs/operating.md, "What is validated
 // when"): every document in tests and with CONTRAIL_VALIDATE_ALL; in the nightly the first of each
 // kind and a seeded sample. a builder that makes a malformed document of a hot kind still fails the build.
 import { test } from 'node:test';

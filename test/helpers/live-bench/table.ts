@@ -1,5 +1,5 @@
 // the live bench's summary: per case and server, the median of the rounds (req/s, p50, p99, mean
-// answer size), the ratio Contrail/readsb, and the markdown table the README carries.
+// answer size), the ratio Contrail/readsb, and the markdown table docs/performance.md carries.
 import type { Case } from './cases.ts';
 import type { WrkResult } from './wrk.ts';
 

@@ -92,7 +92,7 @@ test('without reference data every miss is not_observed', async () => {
   }
 });
 
-test('a stale snapshot makes the trace 503 stale_snapshot too: a trace is live data (spec rule 5)', async () => {
+test('a stale snapshot makes the trace 503 stale_snapshot too: a trace is live data (spec 1 rule 5)', async () => {
   const live = new LiveState({ maxAgeS: 60, eagerGzip: false });
   live.accept({ now: T0 + 800, aircraft: [] }, T0 + 800);
   const s = await serve(traceRoutes({ traces: store(), assertFresh: (ms) => void live.current(ms) }), { clock: () => NOW_MS });

@@ -18,7 +18,7 @@ function recorder() {
   return { sent, publish: (topic: string, m: Buffer) => void sent.push({ topic, msg: JSON.parse(m.toString()) }) };
 }
 
-/** the client of README "Push stream": hex -> {cell, record} */
+/** the client of docs/api.md, "Push stream": hex -> {cell, record} */
 class Client {
   held = new Map<string, { cell: string; rec: any }>();
   stale = false;

@@ -43,7 +43,7 @@ function shut(s: WsClient): Promise<unknown> {
   return s.closed;
 }
 
-/** the client rule of README "Push stream": hex -> {cell, record} */
+/** the client rule of docs/api.md, "Push stream": hex -> {cell, record} */
 function apply(held: Map<string, { cell: string; rec: any }>, m: any): void {
   if (m.type === 'subscribed') {
     const keep = new Set(m.cells.map((c: any) => c.cell));

@@ -1,4 +1,4 @@
-// the map's copy of the sky follows the push stream's client rule (README "Push stream"), including
+// the map's copy of the sky follows the push stream's client rule (docs/api.md, "Push stream"), including
 // an aircraft moving between two cells whose upsert and gone arrive in either order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
