@@ -98,7 +98,7 @@ export interface NightlyResult {
 }
 
 export async function runNightly(c: NightlyConfig, progress: Progress, say: (line: string) => void, nowMs = Date.now()): Promise<NightlyResult> {
-  const release = lockRoot(c.artifacts);
+  const release = lockRoot(c.artifacts, say);
   try {
     const loadRef = async () => {
       progress.start('refdata', 0);
