@@ -125,8 +125,10 @@ function localObjects(root: string, bundles: string, prefix: string): Local {
       const key = b.path.slice(1);
       extra.push({ key: storedKey(prefix, key, b.sha256, b.bytes), sha256: b.sha256, bytes: b.bytes, body: { file: localFile(bundles, b), bytes: b.bytes }, headers: bundleHeaders(key) });
     }
-    const gz = gzipSync(readFileSync(join(bundles, 'index.json')), { level: 9 });
-    const sha256 = sha256Of(gz);
+    // its sha256 is of the JSON, as for the tree's objects: of the content once Content-Encoding is undone
+    const json = readFileSync(join(bundles, 'index.json'));
+    const gz = gzipSync(json, { level: 9 });
+    const sha256 = sha256Of(json);
     extra.push({ key: storedKey(prefix, BUNDLES_URL.slice(1), sha256, gz.length), sha256, bytes: gz.length, body: { data: gz }, headers: indexHeaders() });
   }
   for (const it of extra) objects.add(it.key, it.sha256, it.bytes, it.bytes);
