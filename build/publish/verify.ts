@@ -17,7 +17,7 @@ import type { ObjectTable } from '../../artifacts/object-table.ts';
 import { readManifestFile } from '../../artifacts/manifest-file.ts';
 import { tsWorker } from '../../lib/ts-worker.ts';
 
-export interface BadObject {
+interface BadObject {
   key: string;
   why: string;
 }
@@ -46,7 +46,7 @@ function contentProblem(file: string, objects: ObjectTable, i: number): string |
 }
 
 /** Check the files of the version folder `dir` against its objects (its manifest's); `full`: hash every one. */
-export function verifyVersion(dir: string, objects: ObjectTable, full: boolean): Verified {
+function verifyVersion(dir: string, objects: ObjectTable, full: boolean): Verified {
   const t0 = Date.now();
   const sealedAt = statSync(join(dir, MANIFEST_FILE)).mtimeMs;
   const bad: BadObject[] = [];

@@ -10,7 +10,7 @@
 import type { ObjectTable } from '../../artifacts/object-table.ts';
 
 /** the folder of the stored objects, under the prefix */
-export const OBJECTS_FOLDER = 'o';
+const OBJECTS_FOLDER = 'o';
 
 /** how a stored key is spelled, for the bucket manifest's header (readers' documentation) */
 export const STORED_AS = `${OBJECTS_FOLDER}/<url path>/<sha256>-<bytes>`;

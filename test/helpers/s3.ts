@@ -9,7 +9,12 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { s3Connection, s3Store, type ObjectStore } from '../../build/upload/object-store.ts';
+
+// s3rver is CommonJS without types; its entry is loaded in the child
+const require = createRequire(import.meta.url);
+const S3RVER = require.resolve('s3rver');
 
 export const BUCKET = 'contrail-test';
 // s3rver's fixed credentials
@@ -29,7 +34,7 @@ export interface S3Server {
 
 /** s3rver on `directory` in a child process (port 0: any free one); resolves with its port once it listens */
 function serve(directory: string, port: number): Promise<{ child: ChildProcess; port: number }> {
-  const code = `const S3rver = (await import('node:module')).createRequire(${JSON.stringify(import.meta.url)})('s3rver');
+  const code = `const S3rver = (await import('node:module')).createRequire(${JSON.stringify(import.meta.url)})(${JSON.stringify(S3RVER)});
 const s = new S3rver({ port: ${port}, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(directory)}, configureBuckets: [{ name: ${JSON.stringify(BUCKET)} }] });
 console.log((await s.run()).port);`;
   const child = spawn(process.execPath, ['--openssl-legacy-provider', '--no-warnings', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -15,7 +15,7 @@ test('a stored key holds the URL path, the sha256 and the stored length, and rea
   assert.equal(k, `prod/o/v1/alliances/star/${SHA('a')}-2731`);
   assert.deepEqual(parseStoredKey('prod', k), { path: 'v1/alliances/star', sha256: SHA('a'), bytes: 2731 });
   // a URL path that is the folder of another (v1/alliances/star/routes) is no object's prefix: each key ends in its content
-  assert.ok(!storedKey('prod', 'v1/alliances/star/routes', SHA('b'), 9).startsWith(`${k}/`));
+  assert.ok(!storedKey('prod', 'v1/alliances/star/routes', SHA('b'), 9).startsWith(`${k}/`), 'no stored key is the folder of another');
   assert.equal(storedKey('', 'meta/routes', SHA('c'), 5), `o/meta/routes/${SHA('c')}-5`);
   assert.equal(objectsPrefix(''), 'o/');
   const t = new ObjectTable();
