@@ -16,6 +16,7 @@ import { ObjectTable, Origin } from '../artifacts/object-table.ts';
 import { manifestHeaders } from '../build/upload/headers.ts';
 import { s3Connection, s3Store } from '../build/upload/object-store.ts';
 import { remoteManifestBytes } from '../build/upload/remote-manifest.ts';
+import { storedKeyAt } from '../build/upload/stored-keys.ts';
 import { Interrupted, upload } from '../build/upload/upload.ts';
 import { flag } from './flags.ts';
 import { startServer } from './s3rver.ts';
@@ -38,7 +39,8 @@ try {
   let t = performance.now();
   const prev = readManifestFile(join(PREVIOUS, 'manifest.json'));
   const placed = new ObjectTable(prev.objects.size);
-  for (let i = 0; i < prev.objects.size; i++) placed.addCopy(`${PREFIX}/${prev.objects.keyAt(i)}`, prev.objects, i, Origin.WRITTEN);
+  // under the keys an upload stores them at (build/upload/stored-keys.ts)
+  for (let i = 0; i < prev.objects.size; i++) placed.addCopy(storedKeyAt(PREFIX, prev.objects, i), prev.objects, i, Origin.WRITTEN);
   const bytes = remoteManifestBytes({ ...prev.header, uploaded_at: new Date(NOW - 86_400_000).toISOString() }, placed, {});
   await store.put(`${PREFIX}/manifest.json`, bytes, manifestHeaders(), createHash('sha256').update(bytes).digest('hex'));
   console.log(`placed the bucket manifest of ${PREVIOUS}: ${prev.objects.size} objects, ${(bytes.length / 1e6).toFixed(0)} MB, in ${((performance.now() - t) / 1000).toFixed(1)} s; node ${process.version}`);

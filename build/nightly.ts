@@ -16,6 +16,7 @@ import { accuracyStep, newestDay, type DestinationOf } from './accuracy/step.ts'
 import { decodeRoutesTable, destinationLookup, encodeLookup, encodeRoutesTable } from '../artifacts/meta.ts';
 import { consoleProgress, withPeakRss } from './progress.ts';
 import { abandon, commit, linkReport, lockRoot, newBuildId, stage } from './publish/publish.ts';
+import { badReport, verifyInWorker } from './publish/verify.ts';
 import type { BuildContext, LogDays } from './artifacts/context.ts';
 import type { Progress } from './progress.ts';
 import { buildArtifacts } from './artifacts/pipeline.ts';
@@ -49,6 +50,7 @@ export interface NightlyConfig {
   writeWorkers: number;
   validateAll: boolean;
   rebuild: boolean;
+  verify: boolean;
 }
 
 const dirSet = (v: string) => (v ? undefined : 'must not be empty');
@@ -73,6 +75,8 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   writeWorkers: { flag: 'write-workers', env: 'CONTRAIL_WRITE_WORKERS', kind: 'int', default: defaultWriteWorkers(), help: 'threads that gzip and write the documents (0: the main thread does it)', docDefault: 'one per core, at most 2', check: (v) => (v >= 0 && v <= 16 ? undefined : 'must be 0..16') },
   validateAll: { flag: 'validate-all', env: 'CONTRAIL_VALIDATE_ALL', kind: 'bool', default: false, help: 'validate every document against its schema (default: the first of each kind and a seeded sample; docs/operating.md, "What is validated when")' },
   rebuild: { flag: 'rebuild', env: 'CONTRAIL_REBUILD', kind: 'bool', default: false, help: 'build even when the inputs (code, reference data, the window\'s log files, options) equal those of the published build' },
+  // every night each published object's size and mtime are checked; this hashes every one too (build/publish/verify.ts)
+  verify: { flag: 'verify', env: 'CONTRAIL_VERIFY', kind: 'bool', default: false, help: 'gunzip and hash every object of the published build before it is reused (also with --rebuild); damaged ones are written again' },
   // 3.5 GB, not 4: the year's first build peaked at 6.01 and 6.08 GB in the schedules' first count
   // (DuckDB at its limit) and at 5.68 and 5.63 GB with 3.5, in no more time (docs/perf-log/nightly-steady-state.md, night 7)
   memoryLimit: { flag: 'memory-limit', env: 'CONTRAIL_DUCKDB_MEMORY', kind: 'string', default: '3.5GB', help: 'DuckDB memory limit (it spills to disk beyond it)' },
@@ -93,13 +97,19 @@ export interface NightlyResult {
   counts: Record<string, number>;
   written: number;
   linked: number;
+  /** of the written, objects the published build held damaged (build/publish/verify.ts) */
+  repaired?: number;
   /** true when the inputs equalled the published build's and nothing was built */
   unchanged?: boolean;
 }
 
 export async function runNightly(c: NightlyConfig, progress: Progress, say: (line: string) => void, nowMs = Date.now()): Promise<NightlyResult> {
-  const release = lockRoot(c.artifacts);
+  const release = lockRoot(c.artifacts, say);
   try {
+    // the published objects this build may link, checked against their manifest beside the log step
+    const published = currentHeader(c.artifacts);
+    const checking = published ? verifyInWorker(published.dir, c.verify || c.rebuild) : null;
+    void checking?.catch(() => {}); // awaited below
     const loadRef = async () => {
       progress.start('refdata', 0);
       const r = await loadRefdata(c.ref);
@@ -128,7 +138,11 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     const recorded = current ? readRecordedInputs(current.dir) : null;
     const windowLogDays = windowStart ? days.filter((d) => d >= windowStart) : [];
     const inputs = readInputs(nightlyInputSources(c, windowLogDays, archiveThrough, windowStart, c.accuracy ? await newestDay(c.history).catch(() => null) : null, nowMs), recorded);
-    if (current && recorded && recorded.digest === inputs.digest && !c.rebuild) {
+    const verified = checking && current?.dir === published?.dir ? await checking : null;
+    if (verified) say(`verify: build ${current!.id}: ${verified.checked} objects checked (${verified.full ? 'every one hashed' : `size and mtime; ${verified.hashed} modified since hashed`}) in ${(verified.ms / 1000).toFixed(1)} s, ${verified.bad.length} damaged`);
+    const damaged = verified && verified.bad.length > 0 ? verified.bad.map((b) => b.key) : null;
+    if (damaged) say(badReport(current!.id, verified!));
+    if (current && recorded && recorded.digest === inputs.digest && !c.rebuild && !damaged) {
       say(`inputs unchanged since build ${current.id} (code, reference data, ${windowLogDays.length} log days, options): nothing built, build ${current.id} stays current (--rebuild to build anyway)`);
       const h = current.header;
       // the bundles of that build may have failed after its commit ("rerun the nightly"): made here if so
@@ -143,13 +157,15 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     progress.start('publish: stage (the current version\'s objects, linked in the background)', 0);
     const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs, linkInBackground: true, keep: c.keep });
     progress.done(`${staged.previous ? staged.previous.objects.size : 0} objects, ${staged.recycled ? `into build ${staged.recycled} (taken over from the prune)` : 'hard-link copied'}`);
+    if (damaged) staged.writer.distrust(damaged);
     refdata ??= await loadRef();
     let result: NightlyResult;
     const duck = duckOf(c);
     const db = await openLog(c.log, { ...duck, since: windowStart ?? undefined });
     try {
       // documents whose own inputs are unchanged are kept from the previous build when it was made by this code from this reference data
-      const reuse = staged.previous && recorded?.static_digest === inputs.static_digest ? staged.previous.dir : null;
+      // a damaged object may be one a step would keep unbuilt: no document is kept tonight
+      const reuse = staged.previous && !damaged && recorded?.static_digest === inputs.static_digest ? staged.previous.dir : null;
       const ctx: BuildContext = {
         db: db.connection, refdata, ref: refViewOf(refdata), writer: staged.writer, archiveThrough, windowStart, windowDays, windowLimit: c.windowDays,
         timetablesDir: c.timetables || null, nowMs, progress, counts: {}, reuse,
@@ -165,11 +181,12 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       if (staged.previous) say(`publish: ${linkReport(staged)}`);
       staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
       writeInputs(staged.writer.dir, inputs);
-      const published = commit(c.artifacts, staged, c.keep);
-      progress.done(`build ${published.id} is current`);
+      const committed = commit(c.artifacts, staged, c.keep);
+      progress.done(`build ${committed.id} is current`);
       const s = staged.writer.stats;
-      say(`published build ${published.id}: ${s.objects} objects (${s.written} written, ${s.linked} unchanged, ${s.removed} removed), archive through ${archiveThrough ?? 'none'}, window ${windowDays} days`);
-      result = { buildId, log, archiveThrough, windowDays, counts: ctx.counts, written: s.written, linked: s.linked };
+      const repaired = damaged ? `, ${s.repaired} of them damaged in build ${staged.previous!.id} and rewritten` : '';
+      say(`published build ${committed.id}: ${s.objects} objects (${s.written} written${repaired}, ${s.linked} unchanged, ${s.removed} removed), archive through ${archiveThrough ?? 'none'}, window ${windowDays} days`);
+      result = { buildId, log, archiveThrough, windowDays, counts: ctx.counts, written: s.written, linked: s.linked, repaired: s.repaired };
     } catch (e) {
       await staged.writer.close(); // no worker writes into the folder being removed
       abandon(staged);

@@ -1,13 +1,16 @@
 // publish a build atomically: build into versions/<id>.partial-<pid>, validate, rename to
 // versions/<id>, then swap the `current` symlink with one rename(2). a build that fails or is
 // killed at any point leaves `current` exactly as it was; leftovers are swept by the next build.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CURRENT, MANIFEST_FILE, VERSIONS, currentHeader, currentTable, type TableVersion, type VersionHeader } from '../../artifacts/tree.ts';
 import { recycleInWorker } from './recycle.ts';
 import { ArtifactWriter, type WriterOptions } from './writer.ts';
 import { TRASH } from './taken-over.ts';
 import { spawn } from 'node:child_process';
+
+// the build lock (build-lock.ts), where the nightly and the roll have always taken it
+export { lockRoot } from './build-lock.ts';
 
 const PARTIAL = '.partial-';
 
@@ -40,35 +43,6 @@ export function newBuildId(root: string, nowMs: number): string {
   let id = base;
   for (let i = 1; existsSync(join(root, VERSIONS, id)); i++) id = `${base}-${i}`;
   return id;
-}
-
-/** Take the build lock (one build at a time per root); a lock whose process is gone is stale. */
-export function lockRoot(root: string): () => void {
-  mkdirSync(root, { recursive: true });
-  const lock = join(root, '.build.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lock, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lock, { force: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = Number(readFileSync(lock, 'utf8'));
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw new Error(`another build (pid ${pid}) holds ${lock}; wait for it to finish`);
-      rmSync(lock, { force: true });
-    }
-  }
-  throw new Error(`cannot take ${lock}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -26,10 +26,13 @@ import { relink, writeGzipped, type WriteTarget } from './gzip-file.ts';
 import { WritePool } from './write-pool.ts';
 import { copyKeepsWritten, hardLinkCopy, hardLinkCopySync } from './hard-link-copy.ts';
 import { ObjectFolders, removeEmptied, sealNames } from './names-seal.ts';
-import { recycleOrCopy, recycleOrCopySync, type RecycleReply, type Recycled } from './recycle.ts';
+import { recycleOrCopy, recycleOrCopySync, type Recycled } from './recycle.ts';
 import { TakenOver } from './taken-over.ts';
 import { asBuffer } from '../../lib/bytes.ts';
-import { validationSampler, type ValidateMode } from './validate-sample.ts';
+import { validationSampler } from './validate-sample.ts';
+import type { LinkStats, WriterOptions, WriterStats } from './writer-options.ts';
+
+export type { WriterOptions } from './writer-options.ts';
 
 /** texts from this length on (an airframe, a board) go to the workers as their UTF-8 bytes, moved, not copied */
 const TRANSFER_FROM = 4096;
@@ -43,57 +46,6 @@ const TRANSFER_FROM = 4096;
 const MAX_WAITING = 500_000;
 const MAX_WAITING_BYTES = 256 << 20;
 
-export interface WriterOptions {
-  /** threads that gzip and write the files (write-pool.ts); 0: this thread, inside put itself */
-  workers?: number;
-  /** which documents are checked against their schema (validate-sample.ts); default all */
-  validate?: ValidateMode;
-  /** seeds the validation sample */
-  seed?: number;
-  /**
-   * make the hard-link copy of the previous version in child processes while the caller goes on:
-   * objects stored meanwhile are written at once where cp can skip them (copyKeepsWritten), else
-   * they wait in memory; flush waits for the copy (a caller must await flush before
-   * writeManifest). default: copied before the constructor returns
-   */
-  linkInBackground?: boolean;
-  /** write beside the background copy (default: where this system's cp can skip what is written, copyKeepsWritten); false: writes wait for it */
-  writeBesideCopy?: boolean;
-  /** the background copy itself (default hardLinkCopy; a test holds it back to see the writes go first) */
-  copy?: typeof hardLinkCopy;
-  /**
-   * `dir` already holds an older published version, taken over from the prune (publish.ts): it is
-   * checked and compared with the previous version (recycle.ts) instead of copied from it, the
-   * writes wait for that, and they bring it up to date (its dirty names written over or linked)
-   */
-  recycled?: boolean;
-  /** that folder's check, when the caller started it already (publish.ts stage: before it reads the current manifest) */
-  recycling?: Promise<RecycleReply>;
-}
-
-/** the hard-link copy of the previous version: how long it took, and how long the build waited for it */
-export interface LinkStats {
-  ms: number;
-  waitedMs: number;
-  /** how an older version was taken over instead (WriterOptions.recycled), else null */
-  recycled: Recycled | null;
-  /** objects kept from the previous version that were hard-linked into the taken-over folder (its dirty ones) */
-  relinked: number;
-  /** writes to names without a file of the folder's own that took one a relink set aside (writer.ts spares) instead of a new file */
-  spared: number;
-}
-
-export interface WriterStats {
-  objects: number;
-  /** objects whose bytes were written by this build */
-  written: number;
-  /** objects unchanged since the previous version (kept as hard links) */
-  linked: number;
-  /** objects of the previous version this build no longer has */
-  removed: number;
-  bytes: number;
-}
-
 /** the version a build starts from: its folder and its objects */
 export interface PreviousVersion {
   dir: string;
@@ -103,7 +55,7 @@ export interface PreviousVersion {
 export class ArtifactWriter {
   /** this build's objects (object-table.ts: a year's 2 M entries held outside V8's heap), room made for the previous version's */
   readonly objects: ObjectTable;
-  readonly stats: WriterStats = { objects: 0, written: 0, linked: 0, removed: 0, bytes: 0 };
+  readonly stats: WriterStats = { objects: 0, written: 0, linked: 0, removed: 0, repaired: 0, bytes: 0 };
   private readonly dirs = new Set<string>();
   /** the folders the objects are in, for the seal on the version's names (names-seal.ts) */
   private readonly folders = new ObjectFolders();
@@ -121,6 +73,8 @@ export class ArtifactWriter {
   readonly link: LinkStats = { ms: 0, waitedMs: 0, recycled: null, relinked: 0, spared: 0 };
   /** the folder taken over from the prune (taken-over.ts), null when built from nothing or a copy */
   private readonly over: TakenOver | null;
+  /** keys whose previous file does not hold what the previous manifest says (verify.ts): never linked or kept */
+  private distrusted: Set<string> | null = null;
 
   /**
    * @param dir the new version directory (must not be published yet)
@@ -241,12 +195,22 @@ export class ArtifactWriter {
   }
 
   /**
+   * Distrust the previous version's files under `keys` (verify.ts found them damaged): a document
+   * stored under one of them is written as a new file even when its hash is the previous manifest's,
+   * and keep() refuses them. Call before the first put.
+   */
+  distrust(keys: Iterable<string>): void {
+    this.distrusted ??= new Set();
+    for (const k of keys) this.distrusted.add(k);
+  }
+
+  /**
    * Keep the previous version's object under `key` unbuilt (the caller knows its inputs are
    * unchanged): it is already here as a hard link. false when the previous version has no such object.
    */
   keep(key: string): boolean {
     const p = this.previous?.objects.indexOf(key) ?? -1;
-    if (p < 0) return false;
+    if (p < 0 || this.distrusted?.has(key)) return false;
     this.entry(key, this.objects.addCopy(key, this.previous!.objects, p, Origin.KEPT));
     this.stats.linked++;
     this.linkKept(key);
@@ -344,7 +308,9 @@ export class ArtifactWriter {
     const sha256 = createHash('sha256').update(data).digest();
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
     const prev = this.previous?.objects;
-    if (prev && p >= 0 && prev.shaIs(p, sha256)) {
+    const distrusted = p >= 0 && this.distrusted?.has(key) === true;
+    if (distrusted) this.stats.repaired++;
+    if (prev && p >= 0 && prev.shaIs(p, sha256) && !distrusted) {
       // already here: hard-linked from the previous version
       this.entry(key, t.add(key, sha256, bytes, prev.gzipAt(p), Origin.SAME));
       this.stats.linked++;

@@ -51,12 +51,15 @@ export const PUBLISH_SPECS: Specs<PublishConfig> = {
 const USAGE = `Usage: npm run --silent upload -- [options]
 
 Uploads the published artifact tree (--artifacts, its current version) and the researchers'
-bundles (--bundles) to an S3-compatible bucket. Only objects whose sha256 or stored size changed
-since the manifest in the bucket are sent, --concurrency at a time over keep-alive connections, files from
---multipart-mb in parts; throttling, 5xx and dropped connections are retried (--retries);
-<prefix>/manifest.json is written last. Objects that left the tree are deleted after --grace-hours.
+bundles (--bundles) to an S3-compatible bucket, each object under <prefix>/o/<url path>/<sha256>-<bytes>
+(never over an object the bucket's manifest names; deploy/README.md). Only objects whose sha256 or
+stored size changed since the manifest in the bucket are sent, --concurrency at a time over keep-alive
+connections, files from --multipart-mb in parts; throttling, 5xx and dropped connections are retried
+(--retries); <prefix>/manifest.json is written last, the switch to the new build. Objects it no longer
+names are deleted after --grace-hours.
 Progress (objects done/total, MB, rate) is printed every 2 s on stderr.
-Interrupted (Ctrl-C, SIGTERM, a failure), run it again: what already arrived is not sent again.
+Interrupted (Ctrl-C, SIGTERM, a kill, a failure), the bucket still serves the previous build whole;
+run it again: what already arrived is not sent again.
 Exit codes: 0 done, 1 failed, 2 bad options, 130 interrupted.
 Credentials: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or AWS_PROFILE), as for any AWS tool.`;
 

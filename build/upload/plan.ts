@@ -1,4 +1,5 @@
-// what one upload does, decided from the local objects and the last uploaded manifest (pure):
+// what one upload does, decided from the local objects and the last uploaded manifest (pure), both
+// keyed by stored key (stored-keys.ts: a URL path and its content):
 // put what is new or whose sha256 or stored size changed, keep what is the same, and retire what
 // left the tree: a retired object stays in the bucket for the grace period (readers holding the
 // previous manifest or a CDN copy can still fetch it), then is deleted. both sides are tables
@@ -42,4 +43,24 @@ export function planUpload(local: ObjectTable, remote: { objects: ObjectTable; r
     }
   }
   return { put, unchanged, delete: del.sort(), retired };
+}
+
+/**
+ * Retire (from `nowMs`, into plan.retired) the stored objects a listing found that neither this
+ * upload nor the bucket's manifest names and the plan does not delete: what an upload cut short left
+ * (the objects of a build that was never uploaded whole, or deletes after its manifest that did not
+ * happen). Only keys the listing gives are touched: its caller lists the stored objects' folder.
+ * Returns how many were retired.
+ */
+export function adoptOrphans(plan: Plan, listed: Iterable<string>, local: ObjectTable, remote: { objects: ObjectTable; retired: Retired } | null, nowMs: number): number {
+  const deleting = new Set(plan.delete);
+  const since = new Date(nowMs).toISOString();
+  let n = 0;
+  for (const key of listed) {
+    if (local.has(key) || remote?.objects.has(key) || key in plan.retired || deleting.has(key)) continue;
+    const sha256 = /\/([0-9a-f]{64})-\d+$/.exec(key)?.[1] ?? '';
+    plan.retired[key] = { since, sha256 };
+    n++;
+  }
+  return n;
 }

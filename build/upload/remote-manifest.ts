@@ -13,7 +13,7 @@ import type { ManifestHeader } from '../../artifacts/manifest.ts';
 export type Retired = Record<string, { since: string; sha256: string }>;
 
 /** the header: the build's manifest header and when this upload finished (ISO 8601 UTC) */
-export type RemoteHeader = ManifestHeader & { uploaded_at: string };
+export type RemoteHeader = ManifestHeader & { uploaded_at: string; stored_as?: string };
 
 export interface RemoteManifest {
   header: RemoteHeader;

@@ -1,10 +1,14 @@
 // upload the published artifact tree and the researchers' bundles to object storage:
 // plan from the last uploaded manifest, put what changed through a bounded pool of keep-alive
-// connections (large files in parts), retry throttling and transient failures with back-off,
-// delete retired objects past the grace period, and put <prefix>/manifest.json LAST so a reader
-// never sees a half-published build. a marker object (<prefix>/upload-pending.json) is put before
-// the first object and deleted after the manifest: when a run finds it, the previous run was cut
-// short, so it lists the prefix once and skips what already arrived (same size and ETag).
+// connections (large files in parts), retry throttling and transient failures with back-off, put
+// <prefix>/manifest.json LAST, then delete retired objects past the grace period. every object is
+// stored under a key of its URL path and its content (stored-keys.ts), never overwritten with other
+// bytes: what an upload puts is under keys the bucket's current manifest does not name, so a reader
+// following that manifest never sees a mix of two builds, however the upload ends (issue 47).
+// a marker object (<prefix>/upload-pending.json) is put before the first object and deleted after
+// the deletes: when a run finds it, the previous run was cut short, so it lists the stored objects
+// once, skips what already arrived (same size and ETag) and retires what that run left that no
+// manifest names (objects of an abandoned build, deletes it did not finish).
 import { readFile as readFileCallback, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
@@ -18,7 +22,8 @@ import { indexFiles, localFile, readIndex } from '../bundle/bundle.ts';
 import { BUNDLES_URL } from '../../artifacts/bundles.ts';
 import { mulberry32 } from '../../lib/random.ts';
 import { bundleHeaders, indexHeaders, manifestHeaders, treeHeaders, type ObjectHeaders } from './headers.ts';
-import { planUpload } from './plan.ts';
+import { adoptOrphans, planUpload } from './plan.ts';
+import { objectsPrefix, STORED_AS, storedKey, storedKeyAt } from './stored-keys.ts';
 import { parseRemoteManifest, remoteManifestBytes } from './remote-manifest.ts';
 import type { Listed, ObjectStore } from './object-store.ts';
 import { DEFAULT_RETRY, describe, withRetry, type RetryPolicy } from './retry.ts';
@@ -77,7 +82,7 @@ export interface UploadResult {
 type Body = { data: Buffer } | { file: string; bytes: number };
 
 interface Item {
-  /** remote key, prefix included */
+  /** stored key (stored-keys.ts), prefix included */
   key: string;
   sha256: string;
   /** as stored */
@@ -92,10 +97,11 @@ export class Interrupted extends Error {
 }
 
 const joinKey = (prefix: string, key: string) => (prefix ? `${prefix}/${key}` : key);
+const sha256Of = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
 /**
- * Everything one upload sends, as a table of remote keys with their sha256 and bytes as stored
+ * Everything one upload sends, as a table of stored keys with their sha256 and bytes as stored
  * (gzip length): the tree's objects first, in its manifest's order (entry i is the version's entry
  * i), then the bundle files and the bundles index (`extra`, from entry `version.objects.size` on).
  */
@@ -110,17 +116,20 @@ function localObjects(root: string, bundles: string, prefix: string): Local {
   if (!version) throw new Error(`nothing is published under ${root} (no readable current/manifest.json): run the nightly build first`);
   const tree = version.objects;
   const objects = new ObjectTable(tree.size + 64);
-  for (let i = 0; i < tree.size; i++) objects.addCopy(joinKey(prefix, tree.keyAt(i)), tree, i, Origin.WRITTEN);
+  for (let i = 0; i < tree.size; i++) objects.addCopy(storedKeyAt(prefix, tree, i), tree, i, Origin.WRITTEN);
   const extra: Item[] = [];
   if (bundles) {
     const index = readIndex(bundles);
     if (!index) throw new Error(`${join(bundles, 'index.json')} is missing or invalid: run the bundle step first, or pass --bundles ''`);
     for (const b of indexFiles(index)) {
       const key = b.path.slice(1);
-      extra.push({ key: joinKey(prefix, key), sha256: b.sha256, bytes: b.bytes, body: { file: localFile(bundles, b), bytes: b.bytes }, headers: bundleHeaders(key) });
+      extra.push({ key: storedKey(prefix, key, b.sha256, b.bytes), sha256: b.sha256, bytes: b.bytes, body: { file: localFile(bundles, b), bytes: b.bytes }, headers: bundleHeaders(key) });
     }
-    const gz = gzipSync(readFileSync(join(bundles, 'index.json')), { level: 9 });
-    extra.push({ key: joinKey(prefix, BUNDLES_URL.slice(1)), sha256: createHash('sha256').update(gz).digest('hex'), bytes: gz.length, body: { data: gz }, headers: indexHeaders() });
+    // its sha256 is of the JSON, as for the tree's objects: of the content once Content-Encoding is undone
+    const json = readFileSync(join(bundles, 'index.json'));
+    const gz = gzipSync(json, { level: 9 });
+    const sha256 = sha256Of(json);
+    extra.push({ key: storedKey(prefix, BUNDLES_URL.slice(1), sha256, gz.length), sha256, bytes: gz.length, body: { data: gz }, headers: indexHeaders() });
   }
   for (const it of extra) objects.add(it.key, it.sha256, it.bytes, it.bytes);
   return { version, objects, extra };
@@ -176,26 +185,34 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
   say(remoteBytes ? `upload: ${manifestKey}: ${(remoteBytes.length / 1e6).toFixed(1)} MB fetched at ${took()}` : `upload: no ${manifestKey}: a first upload`);
   const remote = parseRemoteManifest(remoteBytes, manifestKey);
   const plan = planUpload(local.objects, remote, o.nowMs, o.graceMs);
+
+  // a marker left by a run that did not finish: what it sent may be there already, and what it left
+  // that no manifest names is retired (deleted after the grace period like any other)
+  const pending = await send(`get ${pendingKey}`, () => store.get(pendingKey));
+  let there = new Map<string, Listed>();
+  if (pending) {
+    const under = objectsPrefix(o.prefix);
+    there = await send(`list ${under}`, () => store.list(under));
+    const orphans = adoptOrphans(plan, there.keys(), local.objects, remote, o.nowMs);
+    say(`upload: ${pendingKey} is there: the last upload was cut short; ${there.size} stored objects in the bucket (those with the same size and ETag are not sent again), ${orphans} named by no manifest retired`);
+  } else if (plan.put.length || plan.delete.length) {
+    const marker = Buffer.from(JSON.stringify({ build_id: version.id, started_at: new Date(o.nowMs).toISOString() }));
+    await send(`put ${pendingKey}`, () => store.put(pendingKey, marker, manifestHeaders(), sha256Of(marker)));
+  }
   t.total = plan.put.length;
   t.totalBytes = plan.put.reduce((s, i) => s + local.objects.gzipAt(i), 0);
   say(`upload: planned at ${took()}: ${plan.put.length} to send (${(t.totalBytes / 1e6).toFixed(1)} MB), ${plan.unchanged} unchanged, ${plan.delete.length} to delete, ${Object.keys(plan.retired).length} retired`);
 
-  // a marker left by a run that did not finish: what it sent may be there already
-  const pending = await send(`get ${pendingKey}`, () => store.get(pendingKey));
-  let there = new Map<string, Listed>();
-  if (pending && plan.put.length) {
-    there = await send(`list ${o.prefix}/`, () => store.list(o.prefix ? `${o.prefix}/` : ''));
-    say(`upload: ${pendingKey} is there: the last upload was cut short; ${there.size} objects in the bucket, those with the same size and ETag are not sent again`);
-  } else if (!pending && (plan.put.length || plan.delete.length)) {
-    const marker = Buffer.from(JSON.stringify({ build_id: version.id, started_at: new Date(o.nowMs).toISOString() }));
-    await send(`put ${pendingKey}`, () => store.put(pendingKey, marker, manifestHeaders(), createHash('sha256').update(marker).digest('hex')));
-  }
-
-  /** true when a previous run already delivered these bytes */
+  /**
+   * true when a previous run already delivered these bytes. a small object listed with the same size
+   * and ETag is read back too: a store that was killed mid-write (s3rver: its ETag is written before
+   * its bytes are on disk) can list an object whose bytes are not those, and the manifest is about to
+   * name it (test/build/upload/interrupt.test.ts)
+   */
   const arrived = async (it: Item, data: Buffer | null, parts: Part[] | null): Promise<boolean> => {
     const l = there.get(it.key);
     if (!l || l.bytes !== it.bytes) return false;
-    if (data) return l.etag === md5(data);
+    if (data) return l.etag === md5(data) && (await send(`get ${it.key}`, () => store.get(it.key)))?.equals(data) === true;
     return 'file' in it.body && (await fileEtags(it.body.file, parts!)).includes(l.etag);
   };
 
@@ -237,9 +254,10 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
   if (failure) throw failure;
   if (o.signal?.aborted) throw new Interrupted(`interrupted after ${t.done} of ${t.total} objects (${t.sent} sent): ${manifestKey} is unchanged; run again to send the rest`);
 
+  const bytes = remoteManifestBytes({ ...version.header, uploaded_at: new Date(o.nowMs).toISOString(), stored_as: STORED_AS }, local.objects, plan.retired);
+  await send(`put ${manifestKey}`, () => store.put(manifestKey, bytes, manifestHeaders(), sha256Of(bytes)));
+  // after the manifest: no manifest in the bucket names them any more (cut short here, the marker stays and the next run retires them again)
   await Promise.all(plan.delete.map((key) => send(`delete ${key}`, () => store.delete(key))));
-  const bytes = remoteManifestBytes({ ...version.header, uploaded_at: new Date(o.nowMs).toISOString() }, local.objects, plan.retired);
-  await send(`put ${manifestKey}`, () => store.put(manifestKey, bytes, manifestHeaders(), createHash('sha256').update(bytes).digest('hex')));
   if (pending || plan.put.length || plan.delete.length) await send(`delete ${pendingKey}`, () => store.delete(pendingKey));
   say(`upload: done: ${t.sent} sent, ${t.skipped} already there, ${plan.unchanged} unchanged, ${plan.delete.length} deleted, ${Object.keys(plan.retired).length} retired (kept for the grace period), ${t.retries} retries; manifest ${manifestKey} last`);
   return { buildId: version.id, objects: local.objects.size, put: t.sent, skipped: t.skipped, unchanged: plan.unchanged, deleted: plan.delete.length, retired: Object.keys(plan.retired).length, bytes: t.bytes, retries: t.retries, resumed: !!pending };

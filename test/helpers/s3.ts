@@ -1,15 +1,20 @@
-// a real S3-compatible server (s3rver) on loopback with a temp directory, an S3 store for it, and a
-// store wrapper that records every object written (plain puts and completed multipart uploads).
+// a real S3-compatible server (s3rver) on loopback with a temp directory, in a child process of its
+// own (so a test can kill it mid-upload and start it again on the same store and port), an S3 store
+// for it, and a store wrapper that records every object written (plain puts and completed multipart
+// uploads). s3rver encrypts its ListObjectsV2 continuation tokens with DES, which Node 20's OpenSSL 3
+// has only in its legacy provider: without --openssl-legacy-provider every listing past 1,000 keys
+// answers 500 (docs/perf-log/s3-test-server.md), so the child runs with it.
 import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { s3Connection, s3Store, type ObjectStore } from '../../build/upload/object-store.ts';
 
+// s3rver is CommonJS without types; its entry is loaded in the child
 const require = createRequire(import.meta.url);
-// s3rver is CommonJS without types
-const S3rver = require('s3rver') as new (o: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> };
+const S3RVER = require.resolve('s3rver');
 
 export const BUCKET = 'contrail-test';
 // s3rver's fixed credentials
@@ -18,15 +23,52 @@ export const CREDS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export interface S3Server {
   endpoint: string;
   store: ReturnType<typeof s3Store>;
+  /** where the server keeps its objects */
+  directory: string;
+  /** the server process, SIGKILLed: whatever it was writing is left as it is on disk */
+  kill(): Promise<void>;
+  /** a new server process on the same directory and port */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** s3rver on `directory` in a child process (port 0: any free one); resolves with its port once it listens */
+function serve(directory: string, port: number): Promise<{ child: ChildProcess; port: number }> {
+  const code = `const S3rver = (await import('node:module')).createRequire(${JSON.stringify(import.meta.url)})(${JSON.stringify(S3RVER)});
+const s = new S3rver({ port: ${port}, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(directory)}, configureBuckets: [{ name: ${JSON.stringify(BUCKET)} }] });
+console.log((await s.run()).port);`;
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', '--no-warnings', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', (d: Buffer) => resolve({ child, port: Number(String(d).trim()) }));
+    child.once('exit', (c) => reject(new Error(`s3rver exited ${c} before it listened`)));
+  });
+}
+
+const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+
 export async function startS3(): Promise<S3Server> {
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: mkdtempSync(join(tmpdir(), 'contrail-s3rver-')), configureBuckets: [{ name: BUCKET }] });
-  const { port } = await server.run();
+  const directory = mkdtempSync(join(tmpdir(), 'contrail-s3rver-'));
+  let { child, port } = await serve(directory, 0);
   const endpoint = `http://127.0.0.1:${port}`;
   const store = storeAt(endpoint);
-  return { endpoint, store, close: async () => (store.close(), server.close()) };
+  const kill = async () => {
+    child.kill('SIGKILL');
+    await exited(child);
+  };
+  return {
+    endpoint,
+    store,
+    directory,
+    kill,
+    restart: async () => {
+      await kill();
+      ({ child, port } = await serve(directory, port));
+    },
+    close: async () => {
+      store.close();
+      await kill();
+    },
+  };
 }
 
 /** An S3 store of the test bucket at `endpoint` (s3rver's, or a proxy's in front of it). */

@@ -18,6 +18,7 @@ import { mulberry32 } from '../../../lib/random.ts';
 import { bucketOfKey } from '../../../build/upload/headers.ts';
 import { DATA_CACHE, PARQUET_TYPE } from '../../../artifacts/bundles.ts';
 import { parseRemoteManifest } from '../../../build/upload/remote-manifest.ts';
+import { parseStoredKey, storedKey } from '../../../build/upload/stored-keys.ts';
 import { policyFor } from '../../../schemas/policy.ts';
 import { makeFixture, NOW_MS } from '../../helpers/publish-fixture.ts';
 import { BUCKET, CREDS, rawGet, recording, startS3, storeAt } from '../../helpers/s3.ts';
@@ -33,6 +34,19 @@ function publish(root: string, id: string, docs: Record<string, number>) {
   s.writer.writeManifest({ build_id: id, built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 1, counts: {} });
   commit(root, s);
 }
+
+/** where the bucket keeps URL path `path` of the version published under `root` (stored-keys.ts) */
+async function storedOf(root: string, path: string): Promise<string> {
+  const e = (await import('../../../artifacts/tree.ts')).currentVersion(root)!.manifest.objects[path]!;
+  return storedKey('pub', path, e.sha256, e.gzip_bytes);
+}
+/** the stored key the bucket's manifest names for URL path `path`, as a reader finds it */
+async function resolve(store: UploadOptions['store'], path: string): Promise<string | undefined> {
+  const m = parseRemoteManifest(await store.get('pub/manifest.json'), 'm')!;
+  return [...m.objects.keys()].find((k) => parseStoredKey('pub', k)?.path === path);
+}
+/** stored keys as the URL paths they hold (other keys as they are) */
+const pathsOf = (keys: string[]) => keys.map((k) => parseStoredKey('pub', k)?.path ?? k);
 
 const TREE = { 'v1/airframes/4b1814': 1, 'v1/airports/ZRH': 2, 'v1/alliances/star/routes': 3, 'v1/route/SWR100': 4, 'meta/routes': 5 };
 // retries wait no real time here: the waits themselves are checked in retry.test.ts
@@ -55,7 +69,8 @@ test('a full upload sends every object with the headers of its URL and puts the 
     assert.equal(store.puts.length, r.objects + 2);
 
     const airframe = Object.keys((await import('../../../artifacts/tree.ts')).currentVersion(fx.root)!.manifest.objects).find((k) => k.startsWith('v1/airframes/'))!;
-    const got = await rawGet(s3.endpoint, `pub/${airframe}`);
+    assert.equal(await rawGet(s3.endpoint, `pub/${airframe}`).then((g) => g.status), 404, 'nothing is stored at the URL path itself');
+    const got = await rawGet(s3.endpoint, (await resolve(s3.store, airframe))!);
     assert.equal(got.status, 200);
     assert.equal(got.headers['content-encoding'], 'gzip');
     assert.equal(got.headers['content-type'], 'application/json; charset=utf-8');
@@ -65,15 +80,15 @@ test('a full upload sends every object with the headers of its URL and puts the 
     assert.equal(got.headers['x-amz-meta-sha256'], sha, 'the content hash travels with the object');
 
     const day = b.index.log[0]!;
-    const file = await rawGet(s3.endpoint, `pub${day.path}`);
+    const file = await rawGet(s3.endpoint, storedKey('pub', day.path.slice(1), day.sha256, day.bytes));
     assert.equal(file.headers['cache-control'], DATA_CACHE);
     assert.equal(file.headers['content-type'], PARQUET_TYPE);
     assert.equal(file.headers['content-encoding'], undefined, 'stored as it is: a range read addresses the file\'s own bytes');
     assert.deepEqual(file.body, readFileSync(localFile(out, day)));
-    const credits = await rawGet(s3.endpoint, 'pub/v1/bundles/CREDITS');
+    const credits = await rawGet(s3.endpoint, (await resolve(s3.store, 'v1/bundles/CREDITS'))!);
     assert.equal(credits.headers['content-type'], 'text/plain; charset=utf-8');
 
-    const index = await rawGet(s3.endpoint, 'pub/v1/bundles');
+    const index = await rawGet(s3.endpoint, (await resolve(s3.store, 'v1/bundles'))!);
     assert.equal(index.headers['cache-control'], policyFor('docs').cache);
     assert.deepEqual(JSON.parse(gunzipSync(index.body).toString()), b.index);
 
@@ -81,6 +96,7 @@ test('a full upload sends every object with the headers of its URL and puts the 
     assert.equal(m.headers['cache-control'], 'no-cache');
     const manifest = JSON.parse(m.body.toString());
     assert.equal(manifest.build_id, 'b1');
+    assert.equal(manifest.stored_as, 'o/<url path>/<sha256>-<bytes>');
     assert.equal(Object.keys(manifest.objects).length, r.objects);
   } finally {
     await s3.close();
@@ -96,12 +112,12 @@ test('a second run sends only the objects whose content changed', async () => {
     publish(root, 'b2', { ...TREE, 'v1/airports/ZRH': 20, 'v1/airframes/4b1815': 6 });
     const store = recording(s3.store);
     const r = await upload(opts(root, store, T0 + H));
-    assert.deepEqual(store.puts.sort(), ['pub/manifest.json', `pub/${PENDING_FILE}`, 'pub/v1/airframes/4b1815', 'pub/v1/airports/ZRH']);
+    assert.deepEqual(pathsOf(store.puts).sort(), ['pub/manifest.json', `pub/${PENDING_FILE}`, 'v1/airframes/4b1815', 'v1/airports/ZRH']);
     assert.deepEqual([r.put, r.unchanged, r.skipped], [2, 4, 0]);
     const again = recording(s3.store);
     await upload(opts(root, again, T0 + 2 * H));
     assert.deepEqual(again.puts, ['pub/manifest.json'], 'nothing changed: only the manifest');
-    assert.equal((await rawGet(s3.endpoint, 'pub/meta/routes')).headers['cache-control'], 'no-cache');
+    assert.equal((await rawGet(s3.endpoint, await storedOf(root, 'meta/routes'))).headers['cache-control'], 'no-cache');
   } finally {
     await s3.close();
   }
@@ -113,20 +129,21 @@ test('an object that left the tree is deleted only after the grace period', asyn
     const root = mkdtempSync(join(tmpdir(), 'contrail-up-'));
     publish(root, 'b1', TREE);
     await upload(opts(root, s3.store));
+    const gone = await storedOf(root, 'v1/route/SWR100');
     const { 'v1/route/SWR100': _gone, ...rest } = TREE;
     publish(root, 'b2', rest);
     const r1 = await upload(opts(root, s3.store, T0 + H));
     assert.deepEqual([r1.deleted, r1.retired], [0, 1]);
-    assert.equal((await rawGet(s3.endpoint, 'pub/v1/route/SWR100')).status, 200, 'still there for readers of the old manifest');
+    assert.equal((await rawGet(s3.endpoint, gone)).status, 200, 'still there for readers of the old manifest');
     const m = parseRemoteManifest(await s3.store.get('pub/manifest.json'), 'm')!;
-    assert.equal(m.retired['pub/v1/route/SWR100']?.since, new Date(T0 + H).toISOString());
-    assert.equal(m.objects.has('pub/v1/route/SWR100'), false, 'a retired object is no longer among the objects');
+    assert.equal(m.retired[gone]?.since, new Date(T0 + H).toISOString());
+    assert.equal(m.objects.has(gone), false, 'a retired object is no longer among the objects');
     const r2 = await upload(opts(root, s3.store, T0 + 48 * H + H - 1));
     assert.equal(r2.deleted, 0, 'one millisecond before the grace period ends');
-    assert.equal((await rawGet(s3.endpoint, 'pub/v1/route/SWR100')).status, 200);
+    assert.equal((await rawGet(s3.endpoint, gone)).status, 200);
     const r3 = await upload(opts(root, s3.store, T0 + 49 * H));
     assert.deepEqual([r3.deleted, r3.retired], [1, 0]);
-    assert.equal((await rawGet(s3.endpoint, 'pub/v1/route/SWR100')).status, 404);
+    assert.equal((await rawGet(s3.endpoint, gone)).status, 404);
     assert.deepEqual(parseRemoteManifest(await s3.store.get('pub/manifest.json'), 'm')!.retired, {});
   } finally {
     await s3.close();
@@ -152,12 +169,12 @@ async function assertComplete(s3: Awaited<ReturnType<typeof startS3>>, root: str
   const m = parseRemoteManifest(await s3.store.get('pub/manifest.json'), 'm')!;
   assert.equal(m.header.build_id, buildId);
   const version = (await import('../../../artifacts/tree.ts')).currentVersion(root)!;
-  for (const key of Object.keys(version.manifest.objects)) {
-    const got = await rawGet(s3.endpoint, `pub/${key}`);
+  for (const [key, e] of Object.entries(version.manifest.objects)) {
+    const got = await rawGet(s3.endpoint, storedKey('pub', key, e.sha256, e.gzip_bytes));
     assert.equal(got.status, 200, key);
     assert.deepEqual(got.body, readFileSync(join(version.dir, fileOf(key))), key);
   }
-  assert.deepEqual([...m.objects.keys()].sort(), Object.keys(version.manifest.objects).map((k) => `pub/${k}`).sort());
+  assert.deepEqual([...m.objects.keys()].sort(), Object.entries(version.manifest.objects).map(([k, e]) => storedKey('pub', k, e.sha256, e.gzip_bytes)).sort());
   assert.equal(await s3.store.get(`pub/${PENDING_FILE}`), null);
 }
 
@@ -182,7 +199,7 @@ test('throttling, 5xx and connection resets are retried with back-off until ever
     assert.equal(r.retries, proxy.injected, 'each injected failure cost one retry');
     assert.deepEqual([r.put, r.skipped], [15, 0]);
     assert.ok(waits.every((w) => w >= 0 && w < 200), `first and second retries wait under 100 and 200 ms: ${waits}`);
-    assert.ok(lines.some((l) => /put pub\/\S+: 503 SlowDown, retry 1 in \d+ ms/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /put pub\/o\/\S+: 503 SlowDown, retry 1 in \d+ ms/.test(l)), lines.join('\n'));
     assert.ok(lines.some((l) => /ECONNRESET|socket hang up/.test(l)), 'a reset is reported as such');
     await assertComplete(s3, root, 'b2');
   } finally {
@@ -193,16 +210,17 @@ test('throttling, 5xx and connection resets are retried with back-off until ever
 
 test('a request that keeps failing ends the run with the request, the attempts and the cause; the bucket keeps the old manifest', async () => {
   const s3 = await startS3();
-  const proxy = await faultProxy(s3.endpoint, (req, path) => (req.method === 'PUT' && path === 'pub/v1/airframes/4b1829' ? { status: 503, code: 'SlowDown' } : null));
+  const hex29 = (path: string) => path.startsWith('pub/o/v1/airframes/4b1829/');
+  const proxy = await faultProxy(s3.endpoint, (req, path) => (req.method === 'PUT' && hex29(path) ? { status: 503, code: 'SlowDown' } : null));
   try {
     const { root, before } = await fifteenToSend(s3);
     const retry = { retries: 2, baseMs: 10, capMs: 1000 };
-    await assert.rejects(upload({ ...opts(root, storeAt(proxy.endpoint), T0 + H), retry }), /^RequestFailed: put pub\/v1\/airframes\/4b1829: gave up after 3 attempts, last: 503 SlowDown$/m);
+    await assert.rejects(upload({ ...opts(root, storeAt(proxy.endpoint), T0 + H), retry }), /^RequestFailed: put pub\/o\/v1\/airframes\/4b1829\/[0-9a-f]{64}-\d+: gave up after 3 attempts, last: 503 SlowDown$/m);
     assert.equal(proxy.injected, 3);
     assert.equal((await s3.store.get('pub/manifest.json'))!.toString(), before, 'the remote manifest was not touched');
-    const forbidden = await faultProxy(s3.endpoint, (req, path) => (req.method === 'PUT' && path === 'pub/v1/airframes/4b1829' ? { status: 403, code: 'AccessDenied' } : null));
+    const forbidden = await faultProxy(s3.endpoint, (req, path) => (req.method === 'PUT' && hex29(path) ? { status: 403, code: 'AccessDenied' } : null));
     try {
-      await assert.rejects(upload({ ...opts(root, storeAt(forbidden.endpoint), T0 + H), retry }), /put pub\/v1\/airframes\/4b1829: 403 AccessDenied \(not retried\)/);
+      await assert.rejects(upload({ ...opts(root, storeAt(forbidden.endpoint), T0 + H), retry }), /put pub\/o\/v1\/airframes\/4b1829\/[0-9a-f]{64}-\d+: 403 AccessDenied \(not retried\)/);
       assert.equal(forbidden.injected, 1);
     } finally {
       await forbidden.close();
@@ -240,7 +258,7 @@ test('an upload interrupted midway leaves the old manifest; the re-run sends onl
     const sent = second.stored.filter(isObject);
     assert.equal(sent.length, 15 - arrived.length, 'only the rest was sent');
     assert.deepEqual(sent.filter((k) => arrived.includes(k)), [], 'nothing that had arrived was sent again');
-    assert.equal(second.forwarded.GET, 3, 'the manifest, the marker and one listing page');
+    assert.equal(second.forwarded.GET, 3 + arrived.length, 'the manifest, the marker, one listing page and each object that had arrived, read back');
     assert.equal(second.stored.at(-1), 'pub/manifest.json');
     await assertComplete(s3, root, 'b2');
   } finally {
@@ -273,7 +291,7 @@ test('files above the multipart threshold go up in parts (a failed part is retri
     assert.equal(proxy.forwarded.PUT, r.put - large.length + parts + 2, 'plain objects, every part once, the marker and the manifest');
     assert.equal(proxy.forwarded.POST, 2 * large.length, 'a start and a completion per large file');
     for (const x of large) {
-      const got = await rawGet(s3.endpoint, `pub${x.path}`);
+      const got = await rawGet(s3.endpoint, storedKey('pub', x.path.slice(1), x.sha256, x.bytes));
       assert.deepEqual(got.body, readFileSync(localFile(out, x)), x.path);
       assert.equal(got.headers['content-type'], x.path.endsWith('.parquet') ? PARQUET_TYPE : 'text/plain; charset=utf-8');
       assert.equal(got.headers['cache-control'], DATA_CACHE);
@@ -326,7 +344,6 @@ test('the publish command uploads with AWS credentials from the environment and 
     const root = mkdtempSync(join(tmpdir(), 'contrail-up-'));
     publish(root, 'b1', TREE);
     const env = { AWS_ACCESS_KEY_ID: CREDS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDS.secretAccessKey };
-    // async: s3rver runs in this process, so a blocking spawnSync would deadlock it
     const child = spawn(process.execPath, ['--import', 'tsx', cli, '--artifacts', root, '--bundles', '', '--endpoint', s3.endpoint, '--bucket', BUCKET, '--prefix', 'cli'], { env: { ...process.env, ...env } });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c));
