@@ -125,7 +125,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...historyRoutes({ history: s.history, isKnownHex: s.isKnownHex }),
     ...healthRoutes({ live: s.live, history: s.history }),
     ...metricsRoutes(() => s.metrics.rendered),
-    ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c) }),
+    ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c), rateLimits: c.rateLimits }),
     ...bundleRoutes(c.bundles),
     ...mapRoutes({ history: s.history }),
   ];
