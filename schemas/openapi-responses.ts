@@ -21,7 +21,7 @@ const CODE_TEXT: Record<ErrorCode, string> = {
   internal_error: '`internal_error`: a fault inside the service; it is logged, and the detail says no more',
 };
 
-/** the preflight's allowed methods and the answer's own methods (server/http/pipeline.ts) */
+/** the Cache-Control of the preflight's 204 (server/http/pipeline.ts): browsers keep it a day */
 const PREFLIGHT_CACHE = 'public, max-age=86400';
 
 const int = { type: 'integer', minimum: 0 };
