@@ -3,8 +3,9 @@
 // or a cache lifetime changes in one place (its schema, operations.ts, schemas/policy.ts).
 import { POLICIES, WINDOW_S } from './policy.ts';
 import { loadSchemas, type Schema } from './index.ts';
-import { ERROR_STATUS, OPERATIONS, type Operation } from './operations.ts';
-import type { ErrorCode } from '../lib/errors.ts';
+import { OPERATIONS, type Operation } from './operations.ts';
+import { getResponses, HEADERS, isLimited, preflightResponses } from './openapi-responses.ts';
+import { reachable, refsIn, tolerant } from './tolerant.ts';
 
 type Json = Record<string, unknown>;
 
@@ -29,36 +30,20 @@ const DESCRIPTION = `Contrail publishes open flight data collected by a network 
 
 **Time formats.** Event times are unix seconds UTC (numbers). Registry timestamps are ISO 8601 UTC. Board and schedule times are \`HH:MM\` in the origin airport's local time.
 
-**Errors.** Every non-200 response has the body \`{"error": <code>, "detail": <text>}\` and \`Cache-Control: no-store\`.
+**Errors.** Every error answer (4xx, 5xx) has the body \`{"error": <code>, "detail": <text>}\` and \`Cache-Control: no-store\`; each operation lists
+the codes each of its statuses can carry.
 
-**Limits.** Per client IP, per bucket, over a ${WINDOW_S} second window; each operation's bucket and limit are in \`x-rate-limit\`. Every response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
+**Limits.** Per client IP, per bucket, over a ${WINDOW_S} second window; each operation's bucket and limit are in \`x-rate-limit\`. Every answer a
+bucket counted carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 carries \`Retry-After\`. The probes (\`/healthz\`,
+\`/readyz\`, \`/metrics\`) are counted by no bucket and never answer 429.
 
-**Stability** (\`x-stability\` on each operation): \`stable\` only gains fields, names and types are frozen (clients must tolerate added fields); \`map\` exists for the first-party map and can change with it; \`candidate\` is proposed for stable and may still change.`;
+**HTTP.** Every GET is also answered to HEAD, with the same status and headers and no body. History documents and the researchers' files carry an
+\`ETag\`: send it back as \`If-None-Match\` and the answer is 304 while it is current. Any origin may read every answer (CORS); every path answers the
+browser's preflight (OPTIONS, tag \`cors\`). Any other method is a 405.
 
-const CODE_TEXT: Record<ErrorCode, string> = {
-  not_found: '`not_found`: nothing is known for the requested key',
-  not_observed: '`not_observed`: the key is real but the network has not heard it',
-  invalid_request: '`invalid_request`: malformed input; `detail` says what to fix',
-  rate_limited: '`rate_limited`: the bucket limit is exceeded; wait `Retry-After` seconds',
-  stale_snapshot: '`stale_snapshot`: the live snapshot is older than 60 s',
-  artifact_unavailable: '`artifact_unavailable`: a required history artifact is not loaded',
-  upstream_unavailable: '`upstream_unavailable`: a source the service depends on did not answer',
-  internal_error: '`internal_error`: a fault inside the service; it is logged, and the detail says no more',
-};
-
-const header = (description: string, schema: Json): Json => ({ description, schema });
-
-const HEADERS: Json = {
-  'RateLimit-Limit': header('Requests allowed per window in this bucket.', { type: 'integer' }),
-  'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer' }),
-  'RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer' }),
-  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer' }),
-  'Cache-Control': header('Cache lifetime of the answer (per bucket, spec 8); `no-store` on every error.', { type: 'string' }),
-  'Content-Encoding': header('`gzip` when the client accepts it and the body is worth compressing.', { type: 'string', enum: ['gzip'] }),
-};
-
-const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const RATE_HEADERS = { 'RateLimit-Limit': ref('RateLimit-Limit'), 'RateLimit-Remaining': ref('RateLimit-Remaining'), 'RateLimit-Reset': ref('RateLimit-Reset') };
+**Stability** (\`x-stability\` on each operation): \`stable\` only gains fields, names and types are frozen (clients must tolerate added fields);
+\`map\` exists for the first-party map and can change with it; \`candidate\` is proposed for stable and may still change. The schemas published here for stable
+operations accept added properties, so a client that validates against them is not broken by an added field.`;
 
 /** Rewrite `$ref`s of schema `name` to components: `x.json` and `#/$defs/y` become component names. */
 function rewriteRefs(value: unknown, name: string): unknown {
@@ -109,31 +94,6 @@ function componentSchemas(roots: string[], all: Map<string, Schema>): Json {
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-function errorResponses(op: Operation): Json {
-  const byStatus = new Map<number, ErrorCode[]>();
-  // every operation can be rate limited or meet a fault of its own
-  for (const code of [...op.errors, 'rate_limited' as const, 'internal_error' as const]) {
-    const st = ERROR_STATUS[code];
-    byStatus.set(st, [...(byStatus.get(st) ?? []), code]);
-  }
-  const out: Json = {};
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const retry = status === 429 || status >= 502;
-    out[String(status)] = {
-      description: codes.map((c) => CODE_TEXT[c]).join('; ') + '.',
-      headers: { ...RATE_HEADERS, 'Cache-Control': ref('Cache-Control'), ...(retry ? { 'Retry-After': ref('Retry-After') } : {}) },
-      content: { 'application/json': { schema: { $ref: `${COMPONENT}error` }, example: { error: codes[0], detail: CODE_TEXT[codes[0]!].replace(/^`[^`]+`: /, '') } } },
-    };
-  }
-  // any method but GET and HEAD on a known path
-  out['405'] = {
-    description: '`invalid_request`: the method is not GET or HEAD; `Allow` names the ones that are.',
-    headers: { 'Cache-Control': ref('Cache-Control'), Allow: { description: 'The allowed methods: GET, HEAD.', schema: { type: 'string' } } },
-    content: { 'application/json': { schema: { $ref: `${COMPONENT}error` }, example: { error: 'invalid_request', detail: 'POST is not supported: every operation is GET' } } },
-  };
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => Number(a) - Number(b)));
-}
-
 function okContent(op: Operation): Json {
   const r = op.response;
   if ('schema' in r) return { 'application/json': { schema: { $ref: COMPONENT + r.schema } } };
@@ -145,50 +105,41 @@ function okContent(op: Operation): Json {
   throw new Error(`operation ${op.operationId} is a WebSocket: it has no 200 content`);
 }
 
-/** a WebSocket route: the 101 of the upgrade, and the 426 a plain GET gets; its messages by schema */
-function upgradeResponses(messages: string): Json {
-  const plain = (description: string) => ({ description, schema: { type: 'string' } });
-  return {
-    '101': {
-      description: `Switching Protocols: the connection is now a WebSocket; every text message the server sends is one \`${messages}\` (x-websocket-messages).`,
-      headers: { ...RATE_HEADERS, 'Cache-Control': ref('Cache-Control'), Upgrade: plain('`websocket`.'), 'Sec-WebSocket-Accept': plain('The RFC 6455 handshake answer.') },
-      // not a body: the messages that follow the switch (the usual way to name them in OpenAPI)
-      content: { 'application/json': { schema: { $ref: COMPONENT + messages } } },
-    },
-    '426': {
-      description: '`invalid_request`: a plain GET without `Upgrade: websocket`; connect with a WebSocket client.',
-      headers: { ...RATE_HEADERS, 'Cache-Control': ref('Cache-Control'), Upgrade: plain('`websocket`.') },
-      content: { 'application/json': { schema: { $ref: `${COMPONENT}error` }, example: { error: 'invalid_request', detail: '/v1/stream is a WebSocket: connect with a WebSocket client (Upgrade: websocket)' } } },
-    },
-  };
-}
-
-function operationObject(op: Operation): Json {
+/** the GET of an operation (HEAD answers the same without a body) */
+function operationObject(op: Operation, rateLimits: boolean): Json {
   const policy = POLICIES[op.bucket];
   if (!policy) throw new Error(`operation ${op.operationId}: no bucket ${op.bucket} in schemas/policy.ts`);
   const ws = 'websocket' in op.response ? op.response.websocket : null;
-  const ok: Json = ws
-    ? upgradeResponses(ws)
-    : {
-        '200': {
-          description: `OK. Cache-Control: \`${policy.cache}\`.`,
-          headers: { ...RATE_HEADERS, 'Cache-Control': ref('Cache-Control'), 'Content-Encoding': ref('Content-Encoding') },
-          content: okContent(op),
-        },
-      };
   return {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
     description: op.description,
-    ...(op.parameters.length
-      ? { parameters: op.parameters.map((p) => ({ name: p.name, in: p.in, required: p.required, description: p.description, schema: p.schema, example: p.example })) }
-      : {}),
-    responses: Object.fromEntries(Object.entries({ ...ok, ...errorResponses(op) }).sort(([x], [y]) => Number(x) - Number(y))),
+    ...parametersOf(op),
+    responses: getResponses(op, { rateLimits, content: ws ? null : okContent(op) }),
     ...(ws ? { 'x-websocket-messages': { $ref: COMPONENT + ws } } : {}),
     'x-stability': op.stability,
-    'x-rate-limit': { bucket: op.bucket, limit: policy.limit, window_s: WINDOW_S },
+    'x-rate-limit': { bucket: op.bucket, limit: isLimited(op, rateLimits) ? policy.limit : 0, window_s: WINDOW_S },
     'x-cache-control': policy.cache,
+  };
+}
+
+type Parameter = Operation['parameters'][number];
+const parameterObject = ({ name, in: where, required, description, schema, example }: Parameter) => ({ name, in: where, required, description, schema, example });
+const parametersOf = (op: Operation): Json => (op.parameters.length ? { parameters: op.parameters.map(parameterObject) } : {});
+
+/** the CORS preflight of an operation's path; path parameters only (a preflight reads no query) */
+function preflightObject(op: Operation): Json {
+  const path = { ...op, parameters: op.parameters.filter((p) => p.in === 'path') };
+  return {
+    operationId: `preflight${op.operationId[0]!.toUpperCase()}${op.operationId.slice(1)}`,
+    tags: ['cors'],
+    summary: `CORS preflight of ${op.path}`,
+    description:
+      'What a browser asks before a cross-origin request that is not simple; answered for every path, outside the rate limits. Never needed by other clients.',
+    ...parametersOf(path),
+    responses: preflightResponses(op),
+    'x-stability': op.stability,
   };
 }
 
@@ -197,22 +148,36 @@ export interface OpenApiOptions {
   baseUrl?: string;
   operations?: readonly Operation[];
   schemas?: Map<string, Schema>;
+  /**
+   * published (the default): the schemas a stable operation answers with tolerate added fields
+   * (tolerant.ts). strict: every schema exactly as in this folder, closed (the project's own tests)
+   */
+  variant?: 'published' | 'strict';
+  /** the server counts the buckets (default true); false (--no-rate-limits): no RateLimit headers, no 429 */
+  rateLimits?: boolean;
 }
 
 /** The whole OpenAPI 3.1 document. Throws when an operation names a missing schema or bucket. */
 export function buildOpenApi(opts: OpenApiOptions = {}): Json {
   const ops = opts.operations ?? OPERATIONS;
   const all = opts.schemas ?? loadSchemas();
-  const paths: Json = {};
+  const rateLimits = opts.rateLimits ?? true;
+  const paths: Record<string, Json> = {};
   for (const op of ops) {
     if (paths[op.path]) throw new Error(`operations.ts lists ${op.path} twice`);
-    paths[op.path] = { get: operationObject(op) };
+    paths[op.path] = { get: operationObject(op, rateLimits), options: preflightObject(op) };
   }
   const roots = ['error', ...ops.flatMap((o) => ('schema' in o.response ? [o.response.schema] : 'websocket' in o.response ? [o.response.websocket] : []))];
+  const schemas = componentSchemas(roots, all);
+  if ((opts.variant ?? 'published') === 'published') {
+    const stable = ops.filter((o) => o.stability === 'stable').map((o) => refsIn(paths[o.path]!.get));
+    for (const name of reachable(stable.flatMap((s) => [...s]), schemas)) schemas[name] = tolerant(schemas[name]);
+  }
   const base = (opts.baseUrl ?? '').replace(/\/+$/, '');
   return {
     openapi: OPENAPI_VERSION,
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    // no jsonSchemaDialect: the default (the OpenAPI 3.1 base dialect, JSON Schema 2020-12 with the
+    // OpenAPI vocabulary) is what the schemas use, and Swagger UI warns on any other value
     info: {
       title: 'Contrail open flight-data API',
       version: API_VERSION,
@@ -228,8 +193,9 @@ export function buildOpenApi(opts: OpenApiOptions = {}): Json {
       { name: 'refdata', description: 'Reference data and what the network observed of it.' },
       { name: 'stations', description: 'The receiving stations.' },
       { name: 'about', description: 'Credits, terms and this description.' },
+      { name: 'cors', description: 'The CORS preflight every path answers (OPTIONS): browsers send it on their own; no other client needs it.' },
     ],
     paths,
-    components: { schemas: componentSchemas(roots, all), headers: HEADERS },
+    components: { schemas, headers: HEADERS },
   };
 }

@@ -33,8 +33,16 @@ export interface Operation {
   /** rate-limit and cache bucket (schemas/policy.ts) */
   bucket: string;
   stability: Stability;
-  /** error codes the operation can answer besides rate_limited (every operation can answer 429) */
+  /**
+   * error codes the handler can answer, each reachable (test/server/contract.test.ts drives the
+   * server into every one); rate_limited, internal_error and the router's 422 for a broken
+   * percent-encoding are added by schemas/openapi-responses.ts where they apply
+   */
   errors: ErrorCode[];
+  /** its 200 carries an ETag, and an If-None-Match naming it gets 304 (server/http/pipeline.ts) */
+  etag?: true;
+  /** a file served as stored, in single byte ranges: 206, 416, Accept-Ranges, Last-Modified, never re-encoded */
+  ranges?: true;
 }
 
 const pathParam = (name: string, description: string, pattern: string, example: string): Parameter => ({
@@ -51,7 +59,7 @@ function bundleFileOp(path: string, operationId: string, summary: string, descri
   return {
     path, operationId, tag: 'about', summary, description, parameters: [param],
     response: { mediaType: path.includes('/log/') || path.includes('/tables/') ? 'application/vnd.apache.parquet' : 'text/plain' },
-    bucket: 'bundles', stability: 'candidate', errors: ['not_found'],
+    bucket: 'bundles', stability: 'candidate', errors: ['not_found'], etag: true, ranges: true,
   } as const satisfies Operation;
 }
 
@@ -89,14 +97,15 @@ const bboxParam = (more: string): Parameter => ({
   example: '5.9,45.8,10.5,47.8',
 });
 
-const HISTORY_ERRORS: ErrorCode[] = ['invalid_request', 'not_found', 'not_observed', 'artifact_unavailable'];
+/** a history document keyed by its path: 422 for a malformed key, 404 with the codes its handler tells apart, 503 before the first build */
+const historyErrors = (...missing: ('not_found' | 'not_observed')[]): ErrorCode[] => ['invalid_request', ...missing, 'artifact_unavailable'];
 const HONESTY = 'History is observation, never an official registry: a gap means the network did not hear the aircraft.';
 
 /** path, response schema and bucket of an operation that answers an artifact, from the contract */
 function artifactOp(kind: ArtifactKindName, path = ARTIFACT_KINDS[kind].url) {
   const { schema, bucket } = ARTIFACT_KINDS[kind];
   if (!path || !bucket) throw new Error(`artifact kind ${kind} has no public URL`);
-  return { path, response: { schema }, bucket };
+  return { path, response: { schema }, bucket, etag: true } as const;
 }
 
 /** one readsb-dialect search route (`/v2/<key>/{param}`): same envelope, bucket, tier and errors for all */
@@ -174,12 +183,14 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'getTrace',
     tag: 'live',
     summary: 'Recent trace of one aircraft',
-    description: 'About the last 30 minutes of positions, oldest first, held in memory (a restart forgets and trails regrow). 404 when there are no points; 422 on invalid path input.',
+    description:
+      'About the last 30 minutes of positions, oldest first, held in memory (a restart forgets and trails regrow). 404 when there are no points ' +
+      '(`not_observed` for an address in an allocated block, `not_found` otherwise); 422 on invalid path input; 503 when stale.',
     parameters: [hexParam('Aircraft address')],
     response: { schema: 'trace' },
     bucket: 'trace',
     stability: 'stable',
-    errors: ['invalid_request', 'not_found', 'not_observed'],
+    errors: ['invalid_request', 'not_found', 'not_observed', 'stale_snapshot'],
   },
   {
     path: '/v2/point/{lat}/{lon}/{radius}',
@@ -224,7 +235,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: `Who the aircraft is and its observed legs, newest first, at most 200. ${HONESTY} \`legs\` is null while the flight log is not loaded. 404 if nothing is known.`,
     parameters: [hexParam('Aircraft address')],
     stability: 'stable',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_found', 'not_observed'),
   },
   {
     ...artifactOp('airframe', '/v1/airframe/{hex}'),
@@ -234,7 +245,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'The same operation as `/v1/airframes/{hex}`: the spec\'s overview spells it singular, so both spellings are served with the same answer.',
     parameters: [hexParam('Aircraft address')],
     stability: 'stable',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_found', 'not_observed'),
   },
   {
     ...artifactOp('airport'),
@@ -245,7 +256,7 @@ export const OPERATIONS: readonly Operation[] = [
       'Observed totals (circuits excluded), the published board for the local day when one is held, and inferred typical departures and arrivals in the airport\'s local time. Board rows carry their own `source` (`observed`, `published` or `both`): a `published` row is not a receiver observation. 404 if unknown.',
     parameters: [airportParam('code', 'Airport code, IATA (3) or ICAO (4), case-insensitive.', 'ZRH')],
     stability: 'candidate',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_found'),
   },
   {
     ...artifactOp('alliance'),
@@ -255,7 +266,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'Sourced memberships of the alliance and the network\'s observed coverage of its current member brands.',
     parameters: [slugParam],
     stability: 'candidate',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_found'),
   },
   {
     ...artifactOp('allianceRoutes'),
@@ -265,7 +276,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'Observed legs across the current member brands, undirected, `org`/`dst` in alphabetical order. 422 on invalid input.',
     parameters: [slugParam],
     stability: 'candidate',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_found'),
   },
   {
     path: '/v1/routes',
@@ -299,7 +310,7 @@ export const OPERATIONS: readonly Operation[] = [
       pathParam('callsign', 'Callsign, 2 to 8 letters or digits, case-insensitive.', '^[A-Za-z0-9]{2,8}$', 'SWR123'),
     ],
     stability: 'candidate',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_found', 'not_observed'),
   },
   {
     ...artifactOp('refAircraft'),
@@ -309,7 +320,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'Reference data for one ICAO address.',
     parameters: [hexParam('Aircraft address')],
     stability: 'candidate',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_found', 'not_observed'),
   },
   {
     ...artifactOp('refAirlines'),
@@ -329,7 +340,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'One airline from the reference data with what the network observed of it.',
     parameters: [airlineParam],
     stability: 'candidate',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_found'),
   },
   {
     ...artifactOp('refSchedule'),
@@ -339,7 +350,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'When one airline was observed departing on one leg; times are `HH:MM` in the origin airport\'s local time.',
     parameters: [airlineParam, airportParam('org', 'Origin airport, IATA code.', 'ZRH'), airportParam('dst', 'Destination airport, IATA code.', 'JFK')],
     stability: 'candidate',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_observed'),
   },
   {
     ...artifactOp('refType'),
@@ -351,7 +362,7 @@ export const OPERATIONS: readonly Operation[] = [
       pathParam('designator', 'ICAO type designator, 2 to 4 letters or digits.', '^[A-Za-z0-9]{2,4}$', 'A320'),
     ],
     stability: 'candidate',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_found'),
   },
   {
     ...artifactOp('refAirport'),
@@ -363,7 +374,7 @@ export const OPERATIONS: readonly Operation[] = [
       pathParam('ident', 'OurAirports ident (usually the ICAO code), 2 to 12 letters, digits or `-`.', '^[A-Za-z0-9-]{2,12}$', 'LSZH'),
     ],
     stability: 'candidate',
-    errors: HISTORY_ERRORS,
+    errors: historyErrors('not_found'),
   },
   // 4.3 stations
   {

@@ -112,7 +112,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...historyRoutes({ history: s.history, isKnownHex: s.isKnownHex }),
     ...healthRoutes({ live: s.live, history: s.history }),
     ...metricsRoutes(() => s.metrics.rendered),
-    ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c) }),
+    ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c), rateLimits: c.rateLimits }),
     ...bundleRoutes(c.bundles),
     ...mapRoutes({ history: s.history, live: s.live, airportNames: s.airportNames, tiles: MAP_TILES_OFFLINE.includes(c.mapTiles) ? null : { name: c.mapTilesName, url: c.mapTiles, attribution: c.mapTilesAttribution } }),
   ];

@@ -14,6 +14,8 @@ export interface DocsDeps {
   /** public base URL, e.g. https://api.example.org (empty: links relative to the server) */
   baseUrl: () => string;
   credits: Credits;
+  /** the server counts the buckets (--rate-limits): the document promises RateLimit headers and 429 only then */
+  rateLimits?: boolean;
 }
 
 const TYPES: Record<string, string> = {
@@ -96,8 +98,9 @@ function perBase(make: (base: string) => unknown, baseUrl: () => string): () => 
 
 export function docsRoutes(deps: DocsDeps): Route[] {
   // build once now: a broken operations table or schema fails at start-up, not on the first request
-  buildOpenApi();
-  const openapi = perBase((base) => buildOpenApi({ baseUrl: base }), deps.baseUrl);
+  const rateLimits = deps.rateLimits ?? true;
+  buildOpenApi({ rateLimits });
+  const openapi = perBase((base) => buildOpenApi({ baseUrl: base, rateLimits }), deps.baseUrl);
   const credits = perBase((base) => creditsDocument(deps.credits, base), deps.baseUrl);
   const asset = assetServer(SWAGGER_UI_DIR);
   const page = prepared(Buffer.from(PAGE), TYPES['.html']!);

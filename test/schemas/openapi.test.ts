@@ -46,8 +46,12 @@ test('the document passes the redocly recommended-strict ruleset', async () => {
   // a WebSocket upgrade answers 101, never 2xx: OpenAPI has no better way to say so (docs/api.md, "Push stream")
   const upgrade = (p: (typeof found)[number]) => p.ruleId === 'operation-2xx-response' && p.location[0]?.pointer === '#/paths/~1v1~1stream/get/responses';
   assert.equal(real.filter(upgrade).length, 1, 'the one exception is the stream\'s upgrade');
+  // the preflight of a path without parameters can only answer 204: no 4xx to list
+  const preflight = (p: (typeof found)[number]) => p.ruleId === 'operation-4xx-response' && /\/options\/responses$/.test(p.location[0]?.pointer ?? '');
+  const paramless = Object.values<any>(doc.paths).filter((item) => !item.get.parameters?.some((x: any) => x.in === 'path')).length;
+  assert.equal(real.filter(preflight).length, paramless, 'the other: the preflights of paths without parameters');
   assert.deepEqual(
-    real.filter((p) => !upgrade(p)).map((p) => `${p.ruleId} ${p.message} at ${p.location[0]?.pointer}`),
+    real.filter((p) => !upgrade(p) && !preflight(p)).map((p) => `${p.ruleId} ${p.message} at ${p.location[0]?.pointer}`),
     [],
   );
 });
@@ -75,7 +79,8 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
   const map = ['/', '/v1/map/airports', '/v1/map/config', '/v1/map/types', '/v1/map/extent'];
   for (const extra of map) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'map', extra);
   assert.equal(Object.keys(doc.paths).length, Object.keys(SPEC_4).length + documents.length + searches.length + map.length, 'no operation beyond spec 4, the service\'s own documents and probes, the searches, the stream and the map');
-  for (const item of Object.values<any>(doc.paths)) assert.deepEqual(Object.keys(item), ['get'], 'every operation is GET only');
+  // every operation is a GET (HEAD answers the same without a body), with the CORS preflight of its path
+  for (const item of Object.values<any>(doc.paths)) assert.deepEqual(Object.keys(item), ['get', 'options'], 'every operation is GET only, with its preflight');
 });
 
 test('info: version 1.0.0, ODbL 1.0, the servers entry from the base URL without a trailing slash, and the spec notes', () => {
@@ -121,7 +126,9 @@ test('every $ref resolves inside the document and every response schema names a 
 
 test('each response lists 200, 405, 429, 500 and its own error statuses; errors use the section-7 schema with Retry-After on 429/503', () => {
   const trace = doc.paths['/v1/trace/{hex}'].get.responses;
-  assert.deepEqual(Object.keys(trace), ['200', '404', '405', '422', '429', '500']);
+  // the trace is live data: a stale snapshot answers 503 (spec 1, rule 5)
+  assert.deepEqual(Object.keys(trace), ['200', '404', '405', '422', '429', '500', '503']);
+  assert.deepEqual(trace['503'].content['application/json'].schema.properties.error.enum, ['stale_snapshot']);
   assert.match(trace['500'].description, /internal_error/);
   assert.ok(trace['405'].headers.Allow, 'trace[\'405\'].headers.Allow');
   assert.match(trace['404'].description, /not_found.*not_observed/);
@@ -129,15 +136,86 @@ test('each response lists 200, 405, 429, 500 and its own error statuses; errors 
   assert.deepEqual(Object.keys(now), ['200', '405', '429', '500', '503']);
   assert.ok(now['503'].headers['Retry-After'] && now['429'].headers['Retry-After'] && !trace['404'].headers['Retry-After'], 'now[\'503\'].headers[\'Retry-After\'] && now[\'429\'].headers[\'Retry-After\'] && !trace[\'404\'].headers[\'Retry-After\']');
   for (const [path, item] of Object.entries<any>(doc.paths)) {
+    const limited = POLICIES[item.get['x-rate-limit'].bucket]!.limit > 0;
     for (const [status, r] of Object.entries<any>(item.get.responses)) {
-      // a 405 is refused before any bucket is counted: no RateLimit headers on it
-      for (const h of status === '405' ? ['Cache-Control'] : ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Cache-Control']) assert.ok(r.headers[h], `${path} ${status} ${h}`);
-      if (status === '200' || status === '101') continue;
+      // a 405 is refused before any bucket is counted, and the 101 of an upgrade carries the
+      // handshake only: no RateLimit headers on them, nor on any answer of an unlimited bucket
+      const rate = limited && status !== '405' && status !== '101';
+      for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) assert.equal(Boolean(r.headers[h]), rate, `${path} ${status} ${h}`);
+      assert.equal(Boolean(r.headers['Cache-Control']), status !== '101', `${path} ${status} Cache-Control`);
+      if (status === '200' || status === '101' || status === '206' || status === '304') continue;
       const media = r.content['application/json'];
       assert.equal(media.schema.$ref, '#/components/schemas/error');
       assert.deepEqual(problems('error', media.example), [], `${path} ${status} example is a section-7 error`);
+      assert.ok(media.schema.properties.error.enum.includes(media.example.error), `${path} ${status}: the example's code is one of the status's codes`);
     }
   }
+});
+
+test('the probes are outside the limits: no RateLimit headers and no 429 on /healthz, /readyz, /metrics', () => {
+  for (const path of ['/healthz', '/readyz', '/metrics']) {
+    const responses = doc.paths[path].get.responses;
+    assert.ok(!responses['429'], `${path} lists no 429`);
+    for (const [status, r] of Object.entries<any>(responses)) {
+      assert.ok(!r.headers['RateLimit-Limit'] && !r.headers['RateLimit-Remaining'], `${path} ${status}`);
+    }
+  }
+  assert.deepEqual(Object.keys(doc.paths['/healthz'].get.responses), ['200', '405', '500']);
+  assert.deepEqual(Object.keys(doc.paths['/readyz'].get.responses), ['200', '405', '500', '503']);
+});
+
+test('a server without rate limits (--no-rate-limits) is described without RateLimit headers and 429s', () => {
+  const open = buildOpenApi({ rateLimits: false }) as any;
+  for (const [path, item] of Object.entries<any>(open.paths)) {
+    assert.ok(!item.get.responses['429'], `${path} 429`);
+    for (const r of Object.values<any>(item.get.responses)) assert.ok(!r.headers?.['RateLimit-Limit'], path);
+    assert.equal(item.get['x-rate-limit'].limit, 0, path);
+  }
+  assert.ok(doc.paths['/v1/now'].get.responses['429'], 'the default document has them');
+});
+
+test('304, 206 and 416 are described where the server sends them, each with its headers', () => {
+  const etagged = Object.entries<any>(doc.paths).filter(([, item]) => item.get.responses['304']).map(([p]) => p);
+  const ops = OPERATIONS.filter((o) => o.etag).map((o) => o.path);
+  assert.deepEqual(etagged.sort(), [...ops].sort());
+  // every history document and every researchers' file
+  assert.ok(ops.includes('/v1/airframes/{hex}') && ops.includes('/v1/bundles/tables/{table}') && !ops.includes('/v1/now'), ops.join(' '));
+  for (const p of etagged) {
+    const r = doc.paths[p].get.responses;
+    assert.equal(r['200'].headers.ETag.required, true, p);
+    assert.equal(r['304'].headers.ETag.required, true, p);
+    assert.ok(!r['304'].content, `${p}: a 304 has no body`);
+  }
+  const file = doc.paths['/v1/bundles/log/{partition}/legs.parquet'].get.responses;
+  assert.ok(file['206'].headers['Content-Range'].required && file['416'].headers['Content-Range'].required, 'Content-Range on 206 and 416');
+  assert.ok(!file['200'].headers['Content-Encoding'], 'a file goes out as stored, never re-encoded');
+  assert.deepEqual(Object.keys(doc.paths['/v1/bundles/{doc}'].get.responses), ['200', '206', '304', '404', '405', '416', '422', '429', '500']);
+});
+
+test('every path describes its CORS preflight: 204 with the Access-Control headers, outside the limits', () => {
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    const op = item.options;
+    assert.deepEqual(op.tags, ['cors'], path);
+    const r = op.responses['204'];
+    for (const h of ['Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age', 'Allow', 'Cache-Control']) {
+      assert.equal(r.headers[h]?.required, true, `${path} ${h}`);
+    }
+    assert.ok(!r.headers['RateLimit-Limit'] && !r.content, path);
+    const params = item.get.parameters?.filter((x: any) => x.in === 'path') ?? [];
+    assert.deepEqual(op.parameters ?? [], params, `${path}: the path's parameters`);
+    assert.deepEqual(Object.keys(op.responses), params.length ? ['204', '422'] : ['204'], path);
+  }
+  assert.ok(doc.tags.some((t: any) => t.name === 'cors'), 'the cors tag is described');
+});
+
+test('no jsonSchemaDialect other than the default: Swagger UI warns on any other value (the /docs warning box)', () => {
+  assert.ok(!('jsonSchemaDialect' in doc) || doc.jsonSchemaDialect === 'https://spec.openapis.org/oas/3.1/dialect/base', String(doc.jsonSchemaDialect));
+});
+
+test('airport.today is described as the board for the airport\'s local day, not as of the build', () => {
+  const today = doc.components.schemas.airport.properties.today.description as string;
+  assert.match(today, /local day/);
+  assert.doesNotMatch(today, /at build time/);
 });
 
 test('the stream is described as an upgrade: 101 naming its message schema, 426 for a plain GET, 422 and 429 before the upgrade', () => {
