@@ -165,6 +165,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   // more than one serving thread: one table of limits and open streams for all of them, and a
   // copy of each snapshot's parts per worker, made by the ingest thread
   const threads = c.serveThreads > 1 && (!o.clock || o.workersOnSystemClock === true);
+  if (threads && c.listenThread >= c.serveThreads) throw new Error(`--listen-thread ${c.listenThread} names no serving thread: there are ${c.serveThreads} (0..${c.serveThreads - 1})`);
   const limitsMemory = threads ? ThreadLimits.allocate(services.clock()) : null;
   const table = limitsMemory ? new ThreadLimits(limitsMemory, WINDOW_S) : null;
   if (services.ingest) services.ingest.copies = threads ? c.serveThreads - 1 : 0;
@@ -172,6 +173,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   const running = await startServer(routesOf(services, c), {
     host: c.host,
     port: threads ? await shareablePort(c.host, c.port) : c.port,
+    listen: !threads || c.listenThread <= 0,
     trustProxy: c.trustProxy,
     rateLimits: c.rateLimits,
     gzipOffLoop: c.gzipOffLoop,
@@ -189,6 +191,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     ? await ServeThreads.start({
         config: c,
         count: c.serveThreads - 1,
+        listenThread: c.listenThread,
         port: running.port,
         limits: limitsMemory,
         pipeline: running.pipeline,

@@ -22,7 +22,11 @@ export function loadNativeUws(): typeof Uws {
   const pkg = dirname(require.resolve('uWebSockets.js/package.json'));
   const file = join(pkg, 'binaries', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`);
   try {
-    return require(file) as typeof Uws;
+    const uws = require(file) as typeof Uws & { _cfg?: (key: string) => void };
+    // no `uWebSockets: 20` header on answers: the binary's one switch for it (uWS Loop::setSilent,
+    // per thread, so every serving thread calls this), untyped in its .d.ts (docs/operating.md)
+    uws._cfg?.('silent');
+    return uws;
   } catch (e) {
     throw new Error(
       `the native uWebSockets.js binary did not load (${file}): ${(e as Error).message.split('\n')[0]}. ` +
@@ -34,6 +38,8 @@ export function loadNativeUws(): typeof Uws {
 export interface ServerOptions {
   host: string;
   port: number;
+  /** false: build the app and its pipeline but accept no connection (a test pins them to another thread) */
+  listen?: boolean;
   trustProxy: string[];
   rateLimits: boolean;
   /**
@@ -147,25 +153,27 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     }
   });
 
+  const done = (socket: Uws.us_listen_socket | null): Running => ({
+    port: socket ? uws.us_socket_local_port(socket) : opts.port,
+    limiter,
+    pipeline,
+    shed,
+    close: () => {
+      unwatch();
+      if (socket) uws.us_listen_socket_close(socket);
+    },
+    closeAll: () => {
+      unwatch();
+      if (socket) uws.us_listen_socket_close(socket);
+      // typed in no .d.ts of this build, present in its binary
+      (app as unknown as { close?: () => void }).close?.();
+    },
+  });
+  if (opts.listen === false) return Promise.resolve(done(null));
   return new Promise((resolve, reject) => {
     app.listen(opts.host, opts.port, (socket) => {
       if (!socket) return reject(new Error(`cannot listen on ${opts.host}:${opts.port} (in use, or not an address of this machine)`));
-      resolve({
-        port: uws.us_socket_local_port(socket),
-        limiter,
-        pipeline,
-        shed,
-        close: () => {
-          unwatch();
-          uws.us_listen_socket_close(socket);
-        },
-        closeAll: () => {
-          unwatch();
-          uws.us_listen_socket_close(socket);
-          // typed in no .d.ts of this build, present in its binary
-          (app as unknown as { close?: () => void }).close?.();
-        },
-      });
+      resolve(done(socket));
     });
   });
 }
@@ -188,14 +196,15 @@ function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): boolean {
   return ended;
 }
 
-/** bodies up to this size are handed to uws whole: it keeps what the socket does not take yet */
-const END_WHOLE_BYTES = 64 * 1024;
-
 /**
- * Write a whole body, respecting backpressure (the uws VideoStreamer pattern for large ones); false
- * while some is left to send. uws copies what it takes during the call and keeps no reference to
- * the rest, so a `transient` body (a scratch buffer's view) is copied before it is kept for later.
+ * bodies up to this size are handed to uws whole: it sends what the socket takes and keeps a copy
+ * of the rest, and the answer is complete at once. an answer still being sent when the client's
+ * next (pipelined) request is parsed makes uws close the connection, losing both
+ * (docs/perf-log/serving-threads.md), so only a body larger than a stream client may leave
+ * unread (--stream-max-buffer's default) is sent as the socket drains, without a copy
  */
+const END_WHOLE_BYTES = 8 * 1024 * 1024;
+
 function writeBody(res: Uws.HttpResponse, body: Buffer, transient: boolean): boolean {
   if (body.length <= END_WHOLE_BYTES) {
     res.end(body);
