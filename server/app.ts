@@ -138,6 +138,8 @@ export interface App {
   metrics: Metrics;
   /** the push stream (/v1/stream) */
   stream: Stream;
+  /** the route table the main thread serves (a worker serves a part of it and forwards the rest): tests generate cases from it */
+  routes: readonly Route[];
   /** threads answering requests: 1, or --serve-threads when the workers started */
   threads: number;
   /** resolves once the serving threads have closed their sockets and exited */
@@ -170,7 +172,8 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   const table = limitsMemory ? new ThreadLimits(limitsMemory, WINDOW_S) : null;
   if (services.ingest) services.ingest.copies = threads ? c.serveThreads - 1 : 0;
   const observe = observerOf(c, o, metrics);
-  const running = await startServer(routesOf(services, c), {
+  const routes = routesOf(services, c);
+  const running = await startServer(routes, {
     host: c.host,
     port: threads ? await shareablePort(c.host, c.port) : c.port,
     listen: !threads || c.listenThread <= 0,
@@ -224,6 +227,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     running,
     metrics,
     stream: stream!,
+    routes,
     threads: serving ? c.serveThreads : 1,
     async stop() {
       if (watch) clearInterval(watch);

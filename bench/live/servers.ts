@@ -167,7 +167,8 @@ export async function startContrail(o: { entry: string; feed: string; extraArgs:
   const args = [...(o.nodeArgs ?? []), '--import', 'tsx', o.entry, '--host', '127.0.0.1', '--port', String(port), '--feed', o.feed, '--no-rate-limits', ...o.extraArgs];
   const p = start(name, process.execPath, args, log);
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(p, log, 'live snapshot (/v1/now 200)', 60, async () => (await httpGet(`${base}/v1/now`)).status === 200);
+  // a loaded machine takes minutes to parse the first 12k snapshot beside another server
+  await waitFor(p, log, 'live snapshot (/v1/now 200)', 240, async () => (await httpGet(`${base}/v1/now`)).status === 200);
   return { ...p, base };
 }
 

@@ -116,7 +116,6 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
   const pipeline = makePipeline(routes, { rateLimits: opts.rateLimits, limiter, ...(opts.shared ? { shared: opts.shared } : {}), clock, gzipOffLoop: opts.gzipOffLoop ?? 0, ...(shed ? { shed } : {}), log, ...(opts.observe ? { observe: opts.observe } : {}), ...(opts.unrouted ? { unrouted: opts.unrouted } : {}) });
   app.any('/*', (res, uReq) => {
     let aborted = false;
-    let answered = false;
     const method = uReq.getCaseSensitiveMethod().toUpperCase();
     const headers: Record<string, string> = {};
     for (const h of HEADERS_READ) {
@@ -136,21 +135,19 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
         return (ipMemo ??= aborted ? '' : clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']));
       },
     };
+    // before anything is written: a write that meets a reset socket leaves the answer unfinished
+    // with the socket not yet closed, and uws aborts the process when a handler returns so without
+    // an abort hook (seen on a worker whose client reset while it waited for the main thread)
+    res.onAborted(() => {
+      aborted = true;
+    });
     pipeline(
       incoming,
       (w) => {
-        answered = writeWire(res, w, method === 'HEAD');
+        writeWire(res, w, method === 'HEAD');
       },
       () => aborted,
     );
-    // answered later (a forwarded request, a gzip on the pool, a Redis count) or not all sent yet
-    // (a large body under backpressure): uws must hear now that we will finish; an answer already
-    // complete needs no such hook (one native call fewer). uws aborts the process otherwise
-    if (!answered) {
-      res.onAborted(() => {
-        aborted = true;
-      });
-    }
   });
 
   const done = (socket: Uws.us_listen_socket | null): Running => ({
