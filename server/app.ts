@@ -109,7 +109,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...stationRoutes(s.stations),
     ...routesRoutes({ history: s.history }),
     ...historyRoutes({ history: s.history, isKnownHex: s.isKnownHex }),
-    ...healthRoutes({ live: s.live, history: s.history }),
+    ...healthRoutes({ live: s.live, history: s.history, configured: { live: c.feed !== '', history: c.artifacts !== '' } }),
     ...metricsRoutes(() => s.metrics.rendered),
     ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c) }),
     ...bundleRoutes(c.bundles),

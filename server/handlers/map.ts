@@ -8,6 +8,7 @@ import type { HistoryStore } from '../history/history-store.ts';
 import { reply, type Reply, type Route } from '../http/types.ts';
 import { gzipSync } from 'node:zlib';
 import { staticPayload } from '../http/respond.ts';
+import { mapPolicy } from '../http/security.ts';
 
 export interface MapDeps {
   history: HistoryStore;
@@ -51,7 +52,8 @@ function airportsOf(history: HistoryStore): () => Reply {
 export function mapRoutes(deps: MapDeps): Route[] {
   // bundle now: a broken map source fails the server at start-up, not on the first visitor
   const files = buildMapFiles();
-  const page: Reply = { body: staticPayload(Buffer.from(PAGE)), headers: { 'Content-Type': 'text/html; charset=utf-8' } };
+  // the page loads nothing but this server's files (server/http/security.ts)
+  const page: Reply = { body: staticPayload(Buffer.from(PAGE)), headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': mapPolicy() } };
   const airports = airportsOf(deps.history);
   return [
     { pattern: '/', bucket: 'map', handler: () => page },

@@ -8,6 +8,7 @@ import { WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter, type RateDecision } from './ratelimit.ts';
 import { encodeError, headerBlock, type Wire } from './respond.ts';
 import { CompressionShed } from './compress-shed.ts';
+import { SECURITY_HEADERS } from './security.ts';
 import { HEADERS_READ, makePipeline, type Incoming, type Limits, type Pipeline } from './pipeline.ts';
 import type { Observed, Route } from './types.ts';
 import type * as Uws from 'uWebSockets.js';
@@ -92,8 +93,9 @@ export interface Running {
 /** response headers a page on another origin may read */
 const CORS_EXPOSE = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag, Content-Range, Accept-Ranges, Content-Length, Last-Modified';
 // on every answer: any origin may read it (without Expose-Headers a map's JavaScript reads
-// RateLimit-Remaining and Retry-After as null); written as one pre-built block
-const [CORS_KEY, CORS_BLOCK] = headerBlock([['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', CORS_EXPOSE]]);
+// RateLimit-Remaining and Retry-After as null), and the security headers (security.ts); written
+// as one pre-built block. the origin allowed is `*` whoever asks, so no answer varies by Origin
+const [CORS_KEY, CORS_BLOCK] = headerBlock([['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', CORS_EXPOSE], ...SECURITY_HEADERS]);
 
 export function startServer(routes: Route[], opts: ServerOptions): Promise<Running> {
   const uws = loadNativeUws();
@@ -121,6 +123,11 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
     for (const h of HEADERS_READ) {
       const v = uReq.getHeader(h);
       if (v) headers[h] = v;
+    }
+    // a CORS preflight's asked-for headers, echoed in its answer (pipeline.ts)
+    if (method === 'OPTIONS') {
+      const asked = uReq.getHeader('access-control-request-headers');
+      if (asked) headers['access-control-request-headers'] = asked;
     }
     // the client's address is read only when something needs it (the limits; not the limit-free
     // path), and never from a response already gone (uws would throw). no named closure per
