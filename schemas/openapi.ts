@@ -42,7 +42,7 @@ const CODE_TEXT: Record<ErrorCode, string> = {
   rate_limited: '`rate_limited`: the bucket limit is exceeded; wait `Retry-After` seconds',
   stale_snapshot: '`stale_snapshot`: the live snapshot is older than 60 s',
   artifact_unavailable: '`artifact_unavailable`: a required history artifact is not loaded',
-  upstream_unavailable: '`upstream_unavailable`: a source the service depends on did not answer',
+  upstream_unavailable: '`upstream_unavailable`: a part of the service this answer needs did not answer in time (a serving thread waiting on the one that holds the route, --forward-timeout-ms)',
   internal_error: '`internal_error`: a fault inside the service; it is logged, and the detail says no more',
 };
 
@@ -111,8 +111,10 @@ function componentSchemas(roots: string[], all: Map<string, Schema>): Json {
 
 function errorResponses(op: Operation): Json {
   const byStatus = new Map<number, ErrorCode[]>();
-  // every operation can be rate limited or meet a fault of its own
-  for (const code of [...op.errors, 'rate_limited' as const, 'internal_error' as const]) {
+  // every operation can be rate limited, meet a fault of its own, or (an HTTP one) be asked on a
+  // serving thread whose wait for the thread that holds the route runs out (server/serve/forward.ts)
+  const forwarded = 'websocket' in op.response ? [] : ['upstream_unavailable' as const];
+  for (const code of [...op.errors, 'rate_limited' as const, 'internal_error' as const, ...forwarded]) {
     const st = ERROR_STATUS[code];
     byStatus.set(st, [...(byStatus.get(st) ?? []), code]);
   }

@@ -518,7 +518,7 @@ export const OPERATIONS: readonly Operation[] = [
   },
 ];
 
-/** status of each error code (lib/errors.ts decides; the spec leaves upstream_unavailable's open) */
+/** status of each error code (lib/errors.ts decides; the spec leaves upstream_unavailable's open: 503, docs/api.md) */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   not_observed: 404,
@@ -526,6 +526,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   stale_snapshot: 503,
   artifact_unavailable: 503,
-  upstream_unavailable: 502,
+  upstream_unavailable: 503,
   internal_error: 500,
 };
