@@ -61,7 +61,7 @@ const HEADER_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*,[ \t]*[!#$%&'*+.^_`|~
  * reads a header it could abuse, and `*` would not cover Authorization), cached a day (browsers cap
  * it: Chromium at 2 h). it varies by what was asked, so a shared cache keys on that (Vary)
  */
-export function preflight(asked: string | undefined): Wire {
+function preflight(asked: string | undefined): Wire {
   const list = asked?.trim() ?? '';
   const allow = list.length > 0 && list.length <= 2048 && HEADER_LIST.test(list) ? list : PREFLIGHT_HEADERS;
   return {

@@ -12,7 +12,7 @@ import { encodeError, type Wire } from '../http/respond.ts';
 import type { Incoming, Pipeline } from '../http/pipeline.ts';
 
 /** worker -> main: one request, as the pipeline saw it (the client's address resolved already) */
-export interface ForwardRequest {
+interface ForwardRequest {
   id: number;
   method: string;
   rawPath: string;
@@ -22,7 +22,7 @@ export interface ForwardRequest {
 }
 
 /** main -> worker: its answer, the body in a buffer of its own (transferred) */
-export interface ForwardReply {
+interface ForwardReply {
   id: number;
   status: string;
   headers: [string, string][];
@@ -34,18 +34,15 @@ export interface ForwardReply {
 export const forwardSignal = (): SharedArrayBuffer => new SharedArrayBuffer(4);
 
 /** The worker's side: a pipeline that answers each request with the main thread's reply, at once. */
-export function forwardingPipeline(port: MessagePort, signal: SharedArrayBuffer, timeoutMs: number): Pipeline & { waitedMs: () => number } {
+export function forwardingPipeline(port: MessagePort, signal: SharedArrayBuffer, timeoutMs: number): Pipeline {
   const bumped = new Int32Array(signal);
   let nextId = 0;
-  let waited = 0;
   const pipeline = (r: Incoming, write: (w: Wire) => void) => {
     nextId = (nextId + 1) | 0;
     const id = nextId;
     const req: ForwardRequest = { id, method: r.method, rawPath: r.rawPath, query: r.query, headers: r.headers, ip: r.ip() };
-    const t0 = performance.now();
     port.postMessage(req);
-    const rep = replyFor(id, t0 + timeoutMs);
-    waited += performance.now() - t0;
+    const rep = replyFor(id, performance.now() + timeoutMs);
     write(rep ? wireOf(rep) : timedOut(timeoutMs));
   };
   /** the reply to `id` once it is on the port, or null at `deadline` */
@@ -64,7 +61,7 @@ export function forwardingPipeline(port: MessagePort, signal: SharedArrayBuffer,
       Atomics.wait(bumped, 0, seen, left);
     }
   };
-  return Object.assign(pipeline, { waitedMs: () => waited });
+  return pipeline;
 }
 
 /** The main thread's side: every request on `port` answered by `pipeline`, its reply posted, the worker woken. */
@@ -87,7 +84,7 @@ export function answerForwards(port: MessagePort, signal: SharedArrayBuffer, pip
 }
 
 /** A Wire as it crosses threads: the body copied to a buffer of its own (a view may share a big one). */
-export function replyOf(id: number, w: Wire): ForwardReply {
+function replyOf(id: number, w: Wire): ForwardReply {
   const body = new Uint8Array(w.body.length);
   body.set(w.body);
   return { id, status: w.status, headers: w.headers, body, ...(w.headLength !== undefined && { headLength: w.headLength }) };

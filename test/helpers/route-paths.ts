@@ -3,10 +3,10 @@
 // gets a placeholder, so a new route is covered the day it is added, with whatever it answers.
 import type { Route } from '../../server/http/types.ts';
 
-export const PLACEHOLDER = 'x1';
+const PLACEHOLDER = 'x1';
 
 /** the path that asks `pattern` with these values ('*' names the rest of the path) */
-export function pathOf(pattern: string, values: Record<string, string>): string {
+function pathOf(pattern: string, values: Record<string, string>): string {
   return pattern
     .split('/')
     .map((seg) => (seg === '*' ? values['*'] ?? PLACEHOLDER : seg.startsWith(':') ? encodeURIComponent(values[seg.slice(1)] ?? PLACEHOLDER) : seg))

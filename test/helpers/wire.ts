@@ -12,7 +12,7 @@ export interface Answer {
   body: Buffer;
 }
 
-export interface Exchange {
+interface Exchange {
   answers: Answer[];
   /** the server closed the connection (or reset it) */
   closed: boolean;
@@ -20,7 +20,7 @@ export interface Exchange {
   rest: number;
 }
 
-export interface ExchangeOptions {
+interface ExchangeOptions {
   /** write each request byte by byte, this many ms apart (a slow client) */
   byteDelayMs?: number;
   /** give up after this long without the answers expected (default 5 s) */
