@@ -21,12 +21,14 @@ const join = (directives: Record<string, string[]>) =>
 const LOCKED = { 'object-src': ["'none'"], 'base-uri': ["'none'"], 'frame-ancestors': ["'self'"], 'form-action': ["'none'"] };
 
 /**
- * The map's policy: its script and styles from this server, raster images from here (the Natural
- * Earth basemap, data: icons) and from `tileOrigins` (a configured tile host, when there is one),
- * data over fetch and the push stream's WebSocket to this server alone.
+ * The map's policy: its script and stylesheet from this server (the map code sets element styles
+ * inline, hence 'unsafe-inline' for styles only: Chromium refused them otherwise,
+ * test/web/map/map-browser.test.ts), raster images from here (the Natural Earth basemap, data:
+ * icons) and from `tileOrigins` (a configured tile host, when there is one), data over fetch and
+ * the push stream's WebSocket to this server alone.
  */
 export function mapPolicy(tileOrigins: readonly string[] = []): string {
-  return join({ 'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'"], 'img-src': ["'self'", 'data:', ...tileOrigins], 'connect-src': ["'self'"], ...LOCKED });
+  return join({ 'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', ...tileOrigins], 'connect-src': ["'self'"], ...LOCKED });
 }
 
 /**
