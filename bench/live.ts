@@ -29,18 +29,25 @@ decodes Beast frames from the traffic generator and writes aircraft.json every s
 server reads that very file as its feed. wrk alternates between readsb's API (/re-api/?circle=,
 ?box=, ?all) and Contrail on the same traffic; the table adds readsb's figures and the ratio.
 
+Against itself (--peer-entry FILE): a second Contrail server, e.g. main's code from another
+checkout, reads the same feed and takes readsb's place in the table, in the same run; the ratio
+is this checkout's over the peer's. A case readsb has no counterpart for (now) is run on
+Contrail alone beside readsb.
+
 Options:
   --duration S        seconds per wrk run (default 8)
   --rounds N          measured rounds; each case is the median of them (default 3)
   --warmup S          seconds of one unmeasured run per case and server before the rounds; 0: none (default 1)
   --threads N         wrk threads (default 2)
   --connections N     wrk connections (default 64)
-  --queries LIST      of point25, point250, bbox, all (default: all four)
+  --queries LIST      of point25, point250, bbox, all, now (default: point25, point250, bbox, all)
   --encodings LIST    of plain (no Accept-Encoding), browser ("${ENCODINGS.browser}") (default: both)
   --points N          varied points drawn from the snapshot's aircraft, each jittered by <= 0.005 deg (default 100000)
   --seed N            seed of the point draw (default 7)
   --entry FILE        the server's entry point, run as node --import tsx FILE (default server/main.ts)
   --server-args "A B" extra flags for the server (e.g. a thread count)
+  --peer-entry FILE   measure a second Contrail server (this entry point) side by side instead of readsb
+  --peer-args "A B"   extra flags for the peer (default: --server-args)
   --node-args "A B"   extra flags for the server's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
   --snapshot FILE     Contrail alone: another aircraft.json, gzip or plain (default bench/data/readsb_aircraft_12k.json.gz)
   --refresh-s S       Contrail alone: seconds between feed rewrites (default 1)
@@ -89,15 +96,21 @@ const ENTRY = flag('entry', 'server/main.ts');
 const SNAPSHOT = flag('snapshot', '');
 const REFRESH_S = positive('refresh-s', 1);
 const READSB = flag('readsb', '');
+const PEER_ENTRY = flag('peer-entry', '');
+if (READSB && PEER_ENTRY) usage('--readsb and --peer-entry both name the peer: give one');
 const BEAST_FEED = flag('beast-feed', '');
 const MIN_AIRCRAFT = Math.round(positive('min-aircraft', 11_500));
 const ATTEMPTS = Math.round(positive('readsb-attempts', 5));
 if (READSB && !BEAST_FEED) usage('--readsb needs --beast-feed PATH (the traffic generator that feeds it Beast frames)');
-for (const [name, path] of [['readsb', READSB], ['beast-feed', BEAST_FEED], ['entry', ENTRY], ['snapshot', SNAPSHOT]] as const) {
+for (const [name, path] of [['readsb', READSB], ['beast-feed', BEAST_FEED], ['entry', ENTRY], ['snapshot', SNAPSHOT], ['peer-entry', PEER_ENTRY]] as const) {
   if (path && !existsSync(path)) usage(`--${name}: no such file: ${path}`);
 }
 
-const servers: Server[] = READSB ? ['readsb', 'contrail'] : ['contrail'];
+// the peer, readsb or another Contrail, runs in readsb's slot of the table
+const servers: Server[] = READSB || PEER_ENTRY ? ['readsb', 'contrail'] : ['contrail'];
+const PEER_NAME = PEER_ENTRY ? `peer (${PEER_ENTRY})` : 'readsb';
+/** readsb has no counterpart for some cases: Contrail alone runs them */
+const measured = (s: Server, c: Case) => s === 'contrail' || PEER_ENTRY !== '' || c.query.readsbPath !== undefined || c.query.radiusNm !== undefined;
 const runSeconds = CASES.length * servers.length * (WARMUP + ROUNDS * (DURATION + 1.5)); // ~1.5 s to settle after each run
 const started = Date.now();
 const cpu0 = process.cpuUsage();
@@ -183,14 +196,23 @@ try {
   console.error('starting Contrail ...');
   const contrail = await startContrail({ entry: ENTRY, feed, extraArgs: words('server-args'), nodeArgs: words('node-args'), dir });
   procs.push(contrail);
+  if (PEER_ENTRY) {
+    console.error(`starting the peer (${PEER_ENTRY}) ...`);
+    const peerArgs = flag('peer-args', '') ? words('peer-args') : words('server-args');
+    const peer = await startContrail({ entry: PEER_ENTRY, feed, extraArgs: peerArgs, nodeArgs: words('node-args'), dir, name: 'peer' });
+    procs.push(peer);
+    readsbBase = peer.base;
+  }
   const base: Record<Server, string> = { contrail: contrail.base, readsb: readsbBase };
-  const url = (s: Server, c: Case) => base[s] + (c.query.radiusNm ? '/' : s === 'readsb' ? c.query.readsbPath : c.query.contrailPath);
+  // a Contrail peer is asked what Contrail is asked
+  const asks = (s: Server): 'contrail' | 'readsb' => (s === 'readsb' && !PEER_ENTRY ? 'readsb' : 'contrail');
+  const url = (s: Server, c: Case) => base[s] + (c.query.radiusNm ? '/' : asks(s) === 'readsb' ? c.query.readsbPath : c.query.contrailPath);
 
   const positionedCount = aircraft.filter((a) => typeof a.lat === 'number').length;
   console.error(`about ${Math.ceil(runSeconds / 60)} min of wrk: ${CASES.length} cases x ${servers.join(' + ')} x (${WARMUP} s warm-up + ${ROUNDS} x ${DURATION} s)`);
   const loads: number[] = [];
   if (WARMUP > 0) {
-    for (const c of CASES) for (const s of servers) await wrk(url(s, c), c, s, WARMUP);
+    for (const c of CASES) for (const s of servers) if (measured(s, c)) await wrk(url(s, c), c, asks(s), WARMUP);
   }
   const runs: Run[] = [];
   const [cpuRuns, wallRuns, snapAt] = [process.cpuUsage(), Date.now(), await servedSnapshotAt(contrail.base)];
@@ -198,17 +220,18 @@ try {
     for (const c of CASES) {
       // alternate who goes first, so neither side always runs right after the other's load
       for (const s of round % 2 ? servers : [...servers].reverse()) {
-        const proc = s === 'contrail' ? contrail : procs.find((p) => p.name === 'readsb');
+        if (!measured(s, c)) continue;
+        const proc = s === 'contrail' ? contrail : procs.find((p) => p.name === 'readsb' || p.name === 'peer');
         const cpuBefore = proc?.cpuS();
-        const result = await wrk(url(s, c), c, s);
+        const result = await wrk(url(s, c), c, asks(s));
         runs.push({ caseId: c.id, server: s, round, result, ...(proc && cpuBefore !== undefined && { cpuS: proc.cpuS() - cpuBefore }) });
         loads.push(loadavg()[0]!);
-        const waited = await settle(procs.filter((p) => p.name === 'Contrail' || p.name === 'readsb'));
+        const waited = await settle(procs.filter((p) => p.name === 'Contrail' || p.name === 'readsb' || p.name === 'peer'));
         console.error(`round ${round} ${c.id} ${s}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.non2xx + result.errors} bad, load ${loadavg()[0]!.toFixed(2)}; quiet again after ${waited.toFixed(1)} s`);
       }
     }
   }
-  const rss = procs.filter((p) => p.name === 'Contrail' || p.name === 'readsb').map((p) => `${p.name} ${p.rssMb().toFixed(0)} MB`);
+  const rss = procs.filter((p) => p.name === 'Contrail' || p.name === 'readsb' || p.name === 'peer').map((p) => `${p.name} ${p.rssMb().toFixed(0)} MB`);
   const cpu = process.cpuUsage(cpu0);
   const cpuDuring = process.cpuUsage(cpuRuns);
   const wallS = (Date.now() - wallRuns) / 1000;
@@ -219,7 +242,7 @@ try {
   console.log(`1-min load average after each run: median ${median(loads).toFixed(2)} (${Math.min(...loads).toFixed(2)}-${Math.max(...loads).toFixed(2)}); RSS at the end: ${rss.join(', ')}`);
   console.log(`the snapshot Contrail serves moved on ${snapMoved.toFixed(0)} s over the ${wallS.toFixed(0)} s of measured runs`);
   console.log(`this bench's own CPU: ${((cpuDuring.user + cpuDuring.system) / 1e6).toFixed(1)} s during the runs, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s in all over ${((Date.now() - started) / 1000).toFixed(0)} s wall\n`);
-  for (const line of table(CASES, runs)) console.log(line);
+  for (const line of table(CASES, runs, PEER_NAME)) console.log(line);
   if (!feeding()) {
     console.log(`\nREADSB OR ITS BEAST FEED STOPPED during the runs; do not use these figures. readsb's log ends:\n${readFileSync(join(dir, 'readsb.log'), 'utf8').slice(-1500)}`);
   }

@@ -17,7 +17,7 @@ const CODE_TEXT: Record<ErrorCode, string> = {
   rate_limited: '`rate_limited`: the bucket limit is exceeded; wait `Retry-After` seconds',
   stale_snapshot: '`stale_snapshot`: the live snapshot is older than 60 s',
   artifact_unavailable: '`artifact_unavailable`: a required history artifact is not loaded',
-  upstream_unavailable: '`upstream_unavailable`: a source the service depends on did not answer',
+  upstream_unavailable: '`upstream_unavailable`: a part of the service this answer needs did not answer in time (a serving thread waiting on the one that holds the route, --forward-timeout-ms)',
   internal_error: '`internal_error`: a fault inside the service; it is logged, and the detail says no more',
 };
 
@@ -140,6 +140,9 @@ export function getResponses(op: Operation, o: ResponseOptions): Json {
   // every operation can meet a fault of its own; a limited one can be rate limited
   const codes = new Set<ErrorCode>([...op.errors, 'internal_error']);
   if (limited) codes.add('rate_limited');
+  // an HTTP operation may be asked on a serving thread whose wait for the thread that holds the
+  // route runs out (server/serve/forward.ts)
+  if (!ws) codes.add('upstream_unavailable');
   // a broken percent-encoding in the path is refused for every route before routing (pipeline.ts)
   if (hasPathParams(op)) codes.add('invalid_request');
   const byStatus = new Map<number, ErrorCode[]>();

@@ -414,7 +414,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'getHealth',
     tag: 'about',
     summary: 'Liveness: the process answers',
-    description: 'Always 200 while the process runs, with the snapshot age and the history build served. Outside the rate limits, never cached.',
+    description: 'Always 200 while the process runs, with the snapshot age, the history build served, and which parts (live, history) it is configured to serve with the state of each. Outside the rate limits, never cached.',
     parameters: [],
     response: { schema: 'health' },
     bucket: 'health',
@@ -425,8 +425,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/readyz',
     operationId: 'getReady',
     tag: 'about',
-    summary: 'Readiness: a fresh live snapshot and a loaded history build',
-    description: '200 when this server can serve both halves of the API; 503 `stale_snapshot` or `artifact_unavailable` otherwise. Outside the rate limits, never cached.',
+    summary: 'Readiness: what this process is configured to serve, it serves',
+    description: '200 when every part this process is configured to serve serves: a fresh live snapshot where a feed is configured, a loaded history build where an artifact tree is (a live-only replica is ready while its feed is fresh); 503 `stale_snapshot` or `artifact_unavailable` otherwise, and `stale_snapshot` for a process configured with neither. Outside the rate limits, never cached.',
     parameters: [],
     response: { schema: 'health' },
     bucket: 'health',
@@ -565,7 +565,7 @@ export const OPERATIONS: readonly Operation[] = [
   },
 ];
 
-/** status of each error code (lib/errors.ts decides; the spec leaves upstream_unavailable's open) */
+/** status of each error code (lib/errors.ts decides; the spec leaves upstream_unavailable's open: 503, docs/api.md) */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   not_observed: 404,
@@ -573,6 +573,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   stale_snapshot: 503,
   artifact_unavailable: 503,
-  upstream_unavailable: 502,
+  upstream_unavailable: 503,
   internal_error: 500,
 };

@@ -110,7 +110,7 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...stationRoutes(s.stations),
     ...routesRoutes({ history: s.history }),
     ...historyRoutes({ history: s.history, isKnownHex: s.isKnownHex }),
-    ...healthRoutes({ live: s.live, history: s.history }),
+    ...healthRoutes({ live: s.live, history: s.history, configured: { live: c.feed !== '', history: c.artifacts !== '' } }),
     ...metricsRoutes(() => s.metrics.rendered),
     ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c), rateLimits: c.rateLimits }),
     ...bundleRoutes(c.bundles),
@@ -139,6 +139,8 @@ export interface App {
   metrics: Metrics;
   /** the push stream (/v1/stream) */
   stream: Stream;
+  /** the route table the main thread serves (a worker serves a part of it and forwards the rest): tests generate cases from it */
+  routes: readonly Route[];
   /** threads answering requests: 1, or --serve-threads when the workers started */
   threads: number;
   /** resolves once the serving threads have closed their sockets and exited */
@@ -166,13 +168,16 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   // more than one serving thread: one table of limits and open streams for all of them, and a
   // copy of each snapshot's parts per worker, made by the ingest thread
   const threads = c.serveThreads > 1 && (!o.clock || o.workersOnSystemClock === true);
+  if (threads && c.listenThread >= c.serveThreads) throw new Error(`--listen-thread ${c.listenThread} names no serving thread: there are ${c.serveThreads} (0..${c.serveThreads - 1})`);
   const limitsMemory = threads ? ThreadLimits.allocate(services.clock()) : null;
   const table = limitsMemory ? new ThreadLimits(limitsMemory, WINDOW_S) : null;
   if (services.ingest) services.ingest.copies = threads ? c.serveThreads - 1 : 0;
   const observe = observerOf(c, o, metrics);
-  const running = await startServer(routesOf(services, c), {
+  const routes = routesOf(services, c);
+  const running = await startServer(routes, {
     host: c.host,
     port: threads ? await shareablePort(c.host, c.port) : c.port,
+    listen: !threads || c.listenThread <= 0,
     trustProxy: c.trustProxy,
     rateLimits: c.rateLimits,
     gzipOffLoop: c.gzipOffLoop,
@@ -190,6 +195,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     ? await ServeThreads.start({
         config: c,
         count: c.serveThreads - 1,
+        listenThread: c.listenThread,
         port: running.port,
         limits: limitsMemory,
         pipeline: running.pipeline,
@@ -222,6 +228,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     running,
     metrics,
     stream: stream!,
+    routes,
     threads: serving ? c.serveThreads : 1,
     async stop() {
       if (watch) clearInterval(watch);

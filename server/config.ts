@@ -26,6 +26,8 @@ export interface ServerConfig extends CreditsConfig, LogConfig {
   gzipOffLoop: number;
   shedCompressionAt: number;
   serveThreads: number;
+  listenThread: number;
+  forwardTimeoutMs: number;
   heapGrowthPercent: number;
   rateLimits: boolean;
   rateLimitRedis: string;
@@ -119,15 +121,17 @@ export const serverOptions: Specs<ServerConfig> = {
     help: 'bytes a /v1/stream client may leave unread before it is closed (code 1008, "too slow")',
   },
   // a 250 nm point or a country's bbox is 100-500 KB: gzip costs 2-6 ms of CPU a request. from this
-  // size up it runs on the libuv pool, so the serving thread goes on answering meanwhile. a client
-  // that pipelines straight to the server loses its connection on such an answer (uWebSockets.js
-  // refuses a pipelined request while one is pending): browsers and nginx never pipeline
+  // size up it may run on the libuv pool instead, so the serving thread goes on answering meanwhile;
+  // but an answer made later loses a client that pipelines straight to the server (uWebSockets.js
+  // closes a connection whose next request arrives while an answer is pending: both are lost), so
+  // it is off unless the server sits behind a front that never pipelines (the nginx front;
+  // docs/operating.md, docs/perf-log/serving-threads.md for what it costs)
   gzipOffLoop: {
-    flag: 'gzip-off-loop', env: 'CONTRAIL_GZIP_OFF_LOOP', kind: 'int', default: 32 * 1024,
-    help: 'bytes from which an answer compressed per request is gzipped off the serving thread (0: always on it)',
-    doc: 'bytes from which an answer compressed per request (a 250 nm point, a bbox) is gzipped on the libuv pool instead of the serving thread; `0` keeps all on it. ' +
-      'A client pipelining straight to the server loses its connection on such an answer (uWebSockets.js refuses a pipelined request while one is pending): ' +
-      'browsers and nginx never pipeline',
+    flag: 'gzip-off-loop', env: 'CONTRAIL_GZIP_OFF_LOOP', kind: 'int', default: 0,
+    help: 'bytes from which an answer compressed per request is gzipped off the serving thread (0: never, the default; only behind a front that never pipelines, such as deploy/nginx)',
+    doc: 'bytes from which an answer compressed per request (a 250 nm point, a bbox) is gzipped on the libuv pool instead of the serving thread; `0` (the default) keeps all on it. ' +
+      'A client pipelining straight to the server loses its connection on such an answer (uWebSockets.js closes a connection whose next request arrives while an answer is pending): ' +
+      'set it only behind a front that never pipelines, such as the nginx front',
     check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
   },
   // a serving thread busy this share of its time (event-loop utilisation over 0.5 s windows) stops
@@ -150,6 +154,21 @@ export const serverOptions: Specs<ServerConfig> = {
     help: 'threads answering HTTP and WebSocket requests on the one port (the main thread counts as one; 1..16)',
     doc: 'threads answering HTTP and WebSocket requests on the one port, the main thread included (1..16; see [Serving threads](#serving-threads))',
     check: (v) => (v >= 1 && v <= 16 ? undefined : 'must be 1..16'),
+  },
+  // for tests (test/server/edge/): every connection lands on one chosen thread, so a suite can
+  // hold each thread to the same cases; the other threads run as ever but accept no connection
+  listenThread: {
+    flag: 'listen-thread', env: 'CONTRAIL_LISTEN_THREAD', kind: 'int', default: -1,
+    help: 'for tests: only this serving thread accepts connections (0: the main thread, 1..: a worker; -1: all of them)',
+    check: (v) => (v >= -1 && v < 16 ? undefined : 'must be -1..15'),
+  },
+  // a worker answers what only the main thread holds by waiting for its reply inside the request
+  // (server/serve/forward.ts): this long at most, then 503 upstream_unavailable. the main thread
+  // answers in well under a millisecond; 2 s covers its longest pause seen (a full GC, a build swap)
+  forwardTimeoutMs: {
+    flag: 'forward-timeout-ms', env: 'CONTRAIL_FORWARD_TIMEOUT_MS', kind: 'int', default: 2000,
+    help: 'milliseconds a serving worker waits for the main thread\'s answer to a route only it holds before answering 503 upstream_unavailable',
+    check: (v) => (v >= 1 && v <= 60_000 ? undefined : 'must be 1..60000'),
   },
   // how far V8 lets the old generation grow past what a full collection left before it starts the
   // next one. V8's own choice here was about 50 %: the serving thread's ~45 MB heap then came within

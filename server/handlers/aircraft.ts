@@ -21,6 +21,8 @@ export function aircraftRoutes(live: LiveState): Route[] {
         const br = ok.br ? s.brotliReady() : undefined;
         if (ok.br) live.noteBrotliWanted(req.nowMs);
         if (br) return { body: { raw, br } };
+        // a client that takes brotli alone gets brotli too, never the whole body as it is
+        if (ok.br && !ok.gzip) return { body: { raw, br: s.brotliNow() } };
         if (!ok.gzip) return { body: { raw } };
         // never let the boundary compress 2-7 MB per request: the one shared gzip, made before the
         // snapshot went live (LiveState.acceptWhenReady), or once here when it was not (tests, benches)

@@ -7,6 +7,7 @@ import { dirname, extname, join } from 'node:path';
 import { staticPayload } from '../http/respond.ts';
 import { notFound } from '../../lib/errors.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
+import { docsPolicy, originOf } from '../http/security.ts';
 import { creditsDocument, type Credits } from '../credits.ts';
 import type { Payload, Reply, Route } from '../http/types.ts';
 
@@ -103,10 +104,16 @@ export function docsRoutes(deps: DocsDeps): Route[] {
   const openapi = perBase((base) => buildOpenApi({ baseUrl: base, rateLimits }), deps.baseUrl);
   const credits = perBase((base) => creditsDocument(deps.credits, base), deps.baseUrl);
   const asset = assetServer(SWAGGER_UI_DIR);
-  const page = prepared(Buffer.from(PAGE), TYPES['.html']!);
+  const shell = prepared(Buffer.from(PAGE), TYPES['.html']!);
+  // Swagger UI's own files only; try-it-out may call the public base URL (server/http/security.ts)
+  let page: { base: string; reply: Reply } | null = null;
+  const pageOf = (base: string): Reply => {
+    if (page?.base !== base) page = { base, reply: { ...shell, headers: { ...shell.headers, 'Content-Security-Policy': docsPolicy(originOf(base)) } } };
+    return page.reply;
+  };
   return [
     { pattern: '/openapi.json', bucket: 'docs', handler: () => openapi() },
-    { pattern: '/docs', bucket: 'docs', handler: () => page },
+    { pattern: '/docs', bucket: 'docs', handler: () => pageOf(deps.baseUrl()) },
     { pattern: '/docs/*', bucket: 'docs', handler: (req) => asset(req.params['*'] ?? '') },
     { pattern: '/v1/credits', bucket: 'docs', handler: () => credits() },
   ];

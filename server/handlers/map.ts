@@ -16,12 +16,22 @@ import type { PreparedSnapshot } from '../live/snapshot.ts';
 import { reply, type Reply, type Route } from '../http/types.ts';
 import { gzipSync } from 'node:zlib';
 import { staticPayload } from '../http/respond.ts';
+import { mapPolicy, originOf } from '../http/security.ts';
 
 /** the raster tile layer the map offers, or null for the offline basemap alone (--map-tiles offline) */
 interface MapTiles {
   name: string;
   url: string;
   attribution: string;
+}
+
+/** the origin of the configured tile host, for the page's img-src; none for the offline basemap alone */
+function tileOrigins(tiles: MapTiles | null | undefined): string[] {
+  if (!tiles) return [];
+  // a template's {s} subdomain placeholder becomes the CSP's wildcard host label
+  const origin = originOf(tiles.url.replace(/\{s\}/g, 'a').replace(/[{}]/g, ''));
+  if (!origin) return [];
+  return [/\{s\}/.test(tiles.url) ? origin.replace('//a.', '//*.') : origin];
 }
 
 export interface MapDeps {
@@ -98,7 +108,8 @@ function extentOf(live: () => LiveState | undefined): (nowMs: number) => Reply {
 export function mapRoutes(deps: MapDeps): Route[] {
   // bundle now: a broken map source fails the server at start-up, not on the first visitor
   const files = buildMapFiles();
-  const page: Reply = { body: staticPayload(Buffer.from(PAGE)), headers: { 'Content-Type': 'text/html; charset=utf-8' } };
+  // the page loads nothing but this server's files and the configured tile host (server/http/security.ts)
+  const page: Reply = { body: staticPayload(Buffer.from(PAGE)), headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': mapPolicy(tileOrigins(deps.tiles)) } };
   const airports = airportsOf(deps.history, deps.airportNames);
   const config = prepared({ tiles: deps.tiles ?? null, offline: { basemap: `/map/${OFFLINE_BASEMAP}`, places: `/map/${OFFLINE_PLACES}`, attribution: OFFLINE_ATTRIBUTION } });
   const types = prepared(loadMapTypes(installed('data/ref')));

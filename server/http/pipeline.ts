@@ -51,6 +51,33 @@ export interface PipelineOptions {
   unrouted?: Pipeline;
 }
 
+/** the request headers a page may send when its preflight names none (or names them unreadably) */
+const PREFLIGHT_HEADERS = 'Accept, Accept-Encoding, If-None-Match, Range, If-Range';
+/** a list of header names as RFC 9110 spells them (tokens and commas), and not absurdly long */
+const HEADER_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
+
+/**
+ * A CORS preflight's answer: every header the page asks to send is allowed (echoed: no operation
+ * reads a header it could abuse, and `*` would not cover Authorization), cached a day (browsers cap
+ * it: Chromium at 2 h). it varies by what was asked, so a shared cache keys on that (Vary)
+ */
+function preflight(asked: string | undefined): Wire {
+  const list = asked?.trim() ?? '';
+  const allow = list.length > 0 && list.length <= 2048 && HEADER_LIST.test(list) ? list : PREFLIGHT_HEADERS;
+  return {
+    status: '204 No Content',
+    headers: [
+      ['Access-Control-Allow-Methods', 'GET, HEAD'],
+      ['Access-Control-Allow-Headers', allow],
+      ['Access-Control-Max-Age', '86400'],
+      ['Cache-Control', 'public, max-age=86400'],
+      ['Vary', 'Access-Control-Request-Method, Access-Control-Request-Headers'],
+      ['Allow', 'GET, HEAD, OPTIONS'],
+    ],
+    body: Buffer.alloc(0),
+  };
+}
+
 export type Pipeline = (r: Incoming, send: (w: Wire) => void, aborted: () => boolean) => void;
 
 // per request: one plain object and no named closure (tsx keeps function names, which costs a
@@ -95,7 +122,7 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
       const rep = match.route.handler(req);
       if (etagMatches(r.headers['if-none-match'], rep.etag)) return send(f, encodeNotModified(rep, cache, rl));
       // a saturated thread sends what would be compressed for this request alone as it is
-      const compress = !shed || f.head || !f.codings.gzip || shed.allow();
+      const compress = !shed || f.head || !(f.codings.gzip || f.codings.br) || shed.allow();
       const later = f.head || !compress ? null : gzipOffLoop(rep, f.codings, offLoop);
       if (!later) return send(f, encodeReply(rep, f.codings, cache, rl, compress));
       if (shed) shed.track(later);
@@ -123,9 +150,7 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
     f.route = match.route.pattern;
     f.bucket = match.route.bucket;
     // a browser's CORS preflight: answered for any route, outside the rate limits (it costs nothing)
-    if (method === 'OPTIONS') {
-      return send(f, { status: '204 No Content', headers: [['Access-Control-Allow-Methods', 'GET, HEAD'], ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, If-None-Match, Range, If-Range'], ['Access-Control-Max-Age', '86400'], ['Cache-Control', 'public, max-age=86400'], ['Allow', 'GET, HEAD, OPTIONS']], body: Buffer.alloc(0) });
-    }
+    if (method === 'OPTIONS') return send(f, preflight(r.headers['access-control-request-headers']));
     if (method !== 'GET' && !f.head) {
       return send(f, encodeError(new ApiError(405, 'invalid_request', `${method} is not supported: every operation is GET`, { Allow: 'GET, HEAD' }), []));
     }

@@ -29,6 +29,11 @@ export interface Payload {
    * it longer (an off-loop gzip, a socket under backpressure) copies it first
    */
   transient?: boolean;
+  /**
+   * shared by the requests of a snapshot (a common box): a gzip or brotli the boundary makes for
+   * one request is kept here for the next, until the snapshot's own is ready (server/live/snapshot.ts)
+   */
+  keep?: boolean;
 }
 
 export interface Reply {

@@ -8,6 +8,7 @@ import { WINDOW_S } from '../../schemas/policy.ts';
 import { RateLimiter, type RateDecision } from './ratelimit.ts';
 import { encodeError, headerBlock, type Wire } from './respond.ts';
 import { CompressionShed } from './compress-shed.ts';
+import { SECURITY_HEADERS } from './security.ts';
 import { HEADERS_READ, makePipeline, type Incoming, type Limits, type Pipeline } from './pipeline.ts';
 import type { Observed, Route } from './types.ts';
 import type * as Uws from 'uWebSockets.js';
@@ -22,7 +23,11 @@ export function loadNativeUws(): typeof Uws {
   const pkg = dirname(require.resolve('uWebSockets.js/package.json'));
   const file = join(pkg, 'binaries', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`);
   try {
-    return require(file) as typeof Uws;
+    const uws = require(file) as typeof Uws & { _cfg?: (key: string) => void };
+    // no `uWebSockets: 20` header on answers: the binary's one switch for it (uWS Loop::setSilent,
+    // per thread, so every serving thread calls this), untyped in its .d.ts (docs/operating.md)
+    uws._cfg?.('silent');
+    return uws;
   } catch (e) {
     throw new Error(
       `the native uWebSockets.js binary did not load (${file}): ${(e as Error).message.split('\n')[0]}. ` +
@@ -34,6 +39,8 @@ export function loadNativeUws(): typeof Uws {
 export interface ServerOptions {
   host: string;
   port: number;
+  /** false: build the app and its pipeline but accept no connection (a test pins them to another thread) */
+  listen?: boolean;
   trustProxy: string[];
   rateLimits: boolean;
   /**
@@ -86,8 +93,9 @@ export interface Running {
 /** response headers a page on another origin may read */
 const CORS_EXPOSE = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag, Content-Range, Accept-Ranges, Content-Length, Last-Modified';
 // on every answer: any origin may read it (without Expose-Headers a map's JavaScript reads
-// RateLimit-Remaining and Retry-After as null); written as one pre-built block
-const [CORS_KEY, CORS_BLOCK] = headerBlock([['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', CORS_EXPOSE]]);
+// RateLimit-Remaining and Retry-After as null), and the security headers (security.ts); written
+// as one pre-built block. the origin allowed is `*` whoever asks, so no answer varies by Origin
+const [CORS_KEY, CORS_BLOCK] = headerBlock([['Access-Control-Allow-Origin', '*'], ['Access-Control-Expose-Headers', CORS_EXPOSE], ...SECURITY_HEADERS]);
 
 export function startServer(routes: Route[], opts: ServerOptions): Promise<Running> {
   const uws = loadNativeUws();
@@ -110,12 +118,16 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
   const pipeline = makePipeline(routes, { rateLimits: opts.rateLimits, limiter, ...(opts.shared ? { shared: opts.shared } : {}), clock, gzipOffLoop: opts.gzipOffLoop ?? 0, ...(shed ? { shed } : {}), log, ...(opts.observe ? { observe: opts.observe } : {}), ...(opts.unrouted ? { unrouted: opts.unrouted } : {}) });
   app.any('/*', (res, uReq) => {
     let aborted = false;
-    let answered = false;
     const method = uReq.getCaseSensitiveMethod().toUpperCase();
     const headers: Record<string, string> = {};
     for (const h of HEADERS_READ) {
       const v = uReq.getHeader(h);
       if (v) headers[h] = v;
+    }
+    // a CORS preflight's asked-for headers, echoed in its answer (pipeline.ts)
+    if (method === 'OPTIONS') {
+      const asked = uReq.getHeader('access-control-request-headers');
+      if (asked) headers['access-control-request-headers'] = asked;
     }
     // the client's address is read only when something needs it (the limits; not the limit-free
     // path), and never from a response already gone (uws would throw). no named closure per
@@ -130,42 +142,42 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
         return (ipMemo ??= aborted ? '' : clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']));
       },
     };
+    // before anything is written: a write that meets a reset socket leaves the answer unfinished
+    // with the socket not yet closed, and uws aborts the process when a handler returns so without
+    // an abort hook (seen on a worker whose client reset while it waited for the main thread)
+    res.onAborted(() => {
+      aborted = true;
+    });
     pipeline(
       incoming,
       (w) => {
-        answered = writeWire(res, w, method === 'HEAD');
+        writeWire(res, w, method === 'HEAD');
       },
       () => aborted,
     );
-    // answered later (a forwarded request, a gzip on the pool, a Redis count) or not all sent yet
-    // (a large body under backpressure): uws must hear now that we will finish; an answer already
-    // complete needs no such hook (one native call fewer). uws aborts the process otherwise
-    if (!answered) {
-      res.onAborted(() => {
-        aborted = true;
-      });
-    }
   });
 
+  const done = (socket: Uws.us_listen_socket | null): Running => ({
+    port: socket ? uws.us_socket_local_port(socket) : opts.port,
+    limiter,
+    pipeline,
+    shed,
+    close: () => {
+      unwatch();
+      if (socket) uws.us_listen_socket_close(socket);
+    },
+    closeAll: () => {
+      unwatch();
+      if (socket) uws.us_listen_socket_close(socket);
+      // typed in no .d.ts of this build, present in its binary
+      (app as unknown as { close?: () => void }).close?.();
+    },
+  });
+  if (opts.listen === false) return Promise.resolve(done(null));
   return new Promise((resolve, reject) => {
     app.listen(opts.host, opts.port, (socket) => {
       if (!socket) return reject(new Error(`cannot listen on ${opts.host}:${opts.port} (in use, or not an address of this machine)`));
-      resolve({
-        port: uws.us_socket_local_port(socket),
-        limiter,
-        pipeline,
-        shed,
-        close: () => {
-          unwatch();
-          uws.us_listen_socket_close(socket);
-        },
-        closeAll: () => {
-          unwatch();
-          uws.us_listen_socket_close(socket);
-          // typed in no .d.ts of this build, present in its binary
-          (app as unknown as { close?: () => void }).close?.();
-        },
-      });
+      resolve(done(socket));
     });
   });
 }
@@ -188,14 +200,15 @@ function writeWire(res: Uws.HttpResponse, w: Wire, head: boolean): boolean {
   return ended;
 }
 
-/** bodies up to this size are handed to uws whole: it keeps what the socket does not take yet */
-const END_WHOLE_BYTES = 64 * 1024;
-
 /**
- * Write a whole body, respecting backpressure (the uws VideoStreamer pattern for large ones); false
- * while some is left to send. uws copies what it takes during the call and keeps no reference to
- * the rest, so a `transient` body (a scratch buffer's view) is copied before it is kept for later.
+ * bodies up to this size are handed to uws whole: it sends what the socket takes and keeps a copy
+ * of the rest, and the answer is complete at once. an answer still being sent when the client's
+ * next (pipelined) request is parsed makes uws close the connection, losing both
+ * (docs/perf-log/serving-threads.md), so only a body larger than a stream client may leave
+ * unread (--stream-max-buffer's default) is sent as the socket drains, without a copy
  */
+const END_WHOLE_BYTES = 8 * 1024 * 1024;
+
 function writeBody(res: Uws.HttpResponse, body: Buffer, transient: boolean): boolean {
   if (body.length <= END_WHOLE_BYTES) {
     res.end(body);

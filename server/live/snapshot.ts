@@ -3,7 +3,7 @@
 // /v1/aircraft body; a query answers by copying slices of it. the parts are made on the ingest
 // thread (ingest/ingest-worker.ts) with the whole body's gzip (and brotli while clients ask for it),
 // so taking a snapshot on the serving thread is wrapping a few arrays, no work per aircraft.
-import { brotliCompress, gzip, gzipSync } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, gzip, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { FeedSnapshot } from '../feed/record.ts';
 import { SearchIndex } from '../parts/search-index.ts';
@@ -88,6 +88,16 @@ export class PreparedSnapshot {
     return this.brDone;
   }
 
+  /**
+   * For a client that accepts brotli and not gzip while no brotli came with the snapshot: one made
+   * here and now at quality 1 (a few ms per MB, about gzip's size), kept for the snapshot's other
+   * such clients; the ingest thread's better one follows with the next snapshots (LiveState.wantsBrotli)
+   */
+  brotliNow(): Buffer {
+    this.brDone ??= brotliCompressSync(this.body, brotliOptions(1, this.body.length));
+    return this.brDone;
+  }
+
   /** Make the brotli here (off the event loop, on the libuv pool), for a snapshot prepared on this thread. */
   async brotli(): Promise<Buffer> {
     this.brDone ??= await brotliAsync(this.body, brotliOptions(BROTLI_QUALITY, this.body.length));
@@ -131,6 +141,9 @@ export class PreparedSnapshot {
     if (hit) return hit;
     const p: Payload = { raw: this.bboxBody(b) };
     if (this.boxes.size >= BOX_CACHE) return p;
+    // the first request that needs it compressed before the gzip below is done makes one for all
+    // (the boundary keeps it: Payload.keep), instead of each request making its own
+    p.keep = true;
     this.boxes.set(key, p);
     if (p.raw!.length >= GZIP_MIN_BYTES) {
       gzipAsync(p.raw!, { level: GZIP_LEVEL }).then(

@@ -4,7 +4,6 @@
 // shared memory; ingest/ingest-worker.ts why not through the main thread).
 import type { MessagePort } from 'node:worker_threads';
 import type { SnapshotParts } from '../parts/prepare.ts';
-import type { Wire } from '../http/respond.ts';
 import type { ServerConfig } from '../config.ts';
 import type { LogLevel } from '../../lib/log.ts';
 
@@ -17,6 +16,10 @@ export interface ServeWorkerData {
   limits: SharedArrayBuffer | null;
   /** this worker's number (1, 2, ...; the main thread is 0): its log lines and /metrics name it */
   index: number;
+  /** the port its requests for the main thread go on, answered synchronously (forward.ts), and the counter that wakes it */
+  forward: { port: MessagePort; signal: SharedArrayBuffer };
+  /** false: this worker does not listen (a test pins connections to the main thread; ServerConfig.listenThreads) */
+  listen: boolean;
 }
 
 /** main -> worker */
@@ -26,8 +29,6 @@ export type ToWorker =
   | { t: 'snapshot'; parts: SnapshotParts; receivedS: number }
   /** the port on which the ingest thread sends each next snapshot's copy (ingest-worker.ts CopyMessage), replacing any before */
   | { t: 'channel'; port: MessagePort }
-  /** the answer to a forwarded request */
-  | { t: 'reply'; id: number; status: string; headers: [string, string][]; body: Uint8Array; headLength?: number }
   | { t: 'stop' };
 
 /** one answer a worker gave, for /metrics and the access log (`entry`: the access log's fields, when it is on) */
@@ -45,18 +46,9 @@ export interface Observation {
 export type FromWorker =
   | { t: 'listening' }
   | { t: 'failed'; message: string }
-  /** a request only the main thread can answer (history, traces, estimates, stations, /metrics ...) */
-  | { t: 'forward'; id: number; method: string; rawPath: string; query: string; headers: Record<string, string>; ip: string }
   | { t: 'observed'; batch: Observation[] }
   /** the worker's event loop over its latest window (server/loop-stall.ts), and its longest taking of a snapshot; seconds */
   | { t: 'stall'; max: number; p99: number; arrival: number }
   /** a client asked for the whole body in brotli lately */
   | { t: 'brotli'; atMs: number }
   | { t: 'log'; line: string; level?: LogLevel };
-
-/** A Wire as it crosses threads: the body copied to a buffer of its own (a view may share a big one). */
-export function replyOf(id: number, w: Wire): Extract<ToWorker, { t: 'reply' }> {
-  const body = new Uint8Array(w.body.length);
-  body.set(w.body);
-  return { t: 'reply', id, status: w.status, headers: w.headers, body, ...(w.headLength !== undefined && { headLength: w.headLength }) };
-}

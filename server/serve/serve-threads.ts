@@ -11,12 +11,15 @@ import type { Log } from '../../lib/log.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Pipeline } from '../http/pipeline.ts';
 import type { SnapshotParts } from '../parts/prepare.ts';
-import { replyOf, type FromWorker, type Observation, type ServeWorkerData, type ToWorker } from './protocol.ts';
+import type { FromWorker, Observation, ServeWorkerData, ToWorker } from './protocol.ts';
+import { answerForwards, forwardSignal } from './forward.ts';
 
 export interface ServeThreadsOptions {
   config: ServerConfig;
   /** extra serving threads (the main thread is the first) */
   count: number;
+  /** the one thread that listens (tests: ServerConfig.listenThread), or -1: all of them */
+  listenThread: number;
   port: number;
   limits: SharedArrayBuffer | null;
   /** answers a forwarded request (the main thread's own pipeline) */
@@ -82,8 +85,13 @@ export class ServeThreads {
 
   private spawn(index: number): Promise<void> {
     const { o } = this;
-    const data: ServeWorkerData = { config: o.config, port: o.port, limits: o.limits, index };
-    const w = tsWorker(new URL('./serve-worker.ts', import.meta.url), { workerData: data });
+    // the worker's requests for this thread come on a port of their own, answered at once (forward.ts)
+    const { port1, port2 } = new MessageChannel();
+    const signal = forwardSignal();
+    answerForwards(port1, signal, o.pipeline);
+    const listen = o.listenThread < 0 || o.listenThread === index;
+    const data: ServeWorkerData = { config: o.config, port: o.port, limits: o.limits, index, forward: { port: port2, signal }, listen };
+    const w = tsWorker(new URL('./serve-worker.ts', import.meta.url), { workerData: data, transferList: [port2] });
     return new Promise((resolve, reject) => {
       w.on('message', (m: FromWorker) => {
         switch (m.t) {
@@ -93,13 +101,6 @@ export class ServeThreads {
             return resolve();
           case 'failed':
             return reject(new Error(`serving thread ${index}: ${m.message}`));
-          case 'forward': {
-            const { id, ...req } = m;
-            return o.pipeline({ ...req, ip: () => m.ip }, (wire) => {
-              const r = replyOf(id, wire);
-              w.postMessage(r, [r.body.buffer as ArrayBuffer]);
-            }, () => false);
-          }
           case 'observed':
             for (const ob of m.batch) o.observed(ob);
             return;
@@ -116,6 +117,7 @@ export class ServeThreads {
         reject(e);
       });
       w.once('exit', (code) => {
+        port1.close();
         const at = this.workers.indexOf(w);
         if (at >= 0) this.workers.splice(at, 1);
         if (code !== 0) o.log(`serving thread ${index} exited (${code}); the other threads serve on`, 'error');

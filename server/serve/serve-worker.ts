@@ -11,17 +11,15 @@ import { aircraftRoutes } from '../handlers/aircraft.ts';
 import { pointRoutes } from '../handlers/point.ts';
 import { searchRoutes } from '../handlers/search.ts';
 import { streamRoutes } from '../handlers/stream.ts';
-import type { Pipeline } from '../http/pipeline.ts';
 import { SharedLimits } from '../http/shared-limits.ts';
 import { ThreadLimits } from '../http/thread-limits.ts';
-import type { Wire } from '../http/respond.ts';
 import { startServer, type ServerOptions } from '../http/uws.ts';
 import { LiveState } from '../live/state.ts';
 import { attachStream, type Stream } from '../stream/socket.ts';
 import type { Log } from '../../lib/log.ts';
-import { asBuffer } from '../../lib/bytes.ts';
 import { Longest, LoopStall, STALL_WINDOW_MS } from '../loop-stall.ts';
 import type { FromWorker, Observation, ServeWorkerData, ToWorker } from './protocol.ts';
+import { forwardingPipeline } from './forward.ts';
 
 const FLUSH_MS = 100;
 const port = parentPort!;
@@ -42,15 +40,9 @@ const observe: ServerOptions['observe'] = (route, bucket, status, ms, req) => {
   batch.push({ thread: data.index, route, bucket, status, ms, ...(c.accessLog && { entry: accessEntry(route, bucket, status, ms, req, c.logIps) }) });
 };
 
-// requests forwarded to the main thread, until it answers
-const waiting = new Map<number, { write: (w: Wire) => void; aborted: () => boolean }>();
-let nextId = 0;
 // what no route here matches goes to the main thread (the pipeline has decoded and routed it once)
-const forward: Pipeline = (r, write, aborted) => {
-  const id = ++nextId;
-  waiting.set(id, { write, aborted });
-  post({ t: 'forward', id, method: r.method, rawPath: r.rawPath, query: r.query, headers: r.headers, ip: r.ip() });
-};
+// and is answered inside the uws handler, never left pending (forward.ts)
+const forward = forwardingPipeline(data.forward.port, data.forward.signal, c.forwardTimeoutMs);
 
 let stream: Stream | null = null;
 let timers: NodeJS.Timeout[] = [];
@@ -69,6 +61,7 @@ async function main(): Promise<void> {
   const running = await startServer(routes, {
     host: c.host,
     port: data.port,
+    listen: data.listen,
     trustProxy: c.trustProxy,
     rateLimits: c.rateLimits,
     gzipOffLoop: c.gzipOffLoop,
@@ -106,10 +99,6 @@ async function main(): Promise<void> {
       channel?.close();
       channel = m.port;
       channel.on('message', accept);
-    } else if (m.t === 'reply') {
-      const w = waiting.get(m.id);
-      waiting.delete(m.id);
-      if (w && !w.aborted()) w.write({ status: m.status, headers: m.headers, body: asBuffer(m.body), ...(m.headLength !== undefined && { headLength: m.headLength }) });
     } else if (m.t === 'stop') {
       for (const t of timers) clearInterval(t);
       stall.stop();
@@ -117,6 +106,7 @@ async function main(): Promise<void> {
       shared?.close();
       running.closeAll();
       channel?.close();
+      data.forward.port.close();
       port.close();
     }
   });

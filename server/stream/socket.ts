@@ -42,8 +42,10 @@ function localOpens(): OpenCounts {
   const perIp = new Map<string, number>();
   return {
     opened: (key) => perIp.get(key) ?? 0,
-    open: (key) => {
-      perIp.set(key, (perIp.get(key) ?? 0) + 1);
+    open: (key, max) => {
+      const n = perIp.get(key) ?? 0;
+      if (n >= max) return false;
+      perIp.set(key, n + 1);
       return true;
     },
     close: (key) => {
@@ -118,6 +120,8 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
     return { rl, refusal: d.allowed ? null : new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(d.resetS) }) };
   };
 
+  /** sockets opened on this thread so far (upgrade checks that its socket opened) */
+  let openedHere = 0;
   app.ws<Client>(STREAM_PATH, {
     maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
     idleTimeout: 120,
@@ -142,15 +146,21 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
       const rateKey = rateKeyOf(ip);
       const { rl, refusal } = limited(rateKey);
       if (refusal) return edge.refuse(res, refusal, rl);
-      if (opens.opened(rateKey) >= o.perIp) {
+      // the place is taken here, in one atomic step, not when the socket opens: two threads that
+      // both read the count below the cap and then both opened went one over it
+      // (test/server/serve-threads.test.ts saw 4 of 3)
+      if (!opens.open(rateKey, o.perIp)) {
         return edge.refuse(res, new ApiError(429, 'rate_limited', `${o.perIp} streams are open from your address already; close one first (one stream can follow any box)`, { 'Retry-After': '60' }), rl);
       }
+      // uws opens the socket within upgrade(): if it did not (the client went away), the place is given back
+      const before = openedHere;
       res.upgrade<Client>({ ip, key: rateKey, bbox, sub: null }, key, protocol, extensions, context);
+      if (openedHere === before) opens.close(rateKey);
     },
     open: (ws) => {
+      openedHere++;
       const c = ws.getUserData();
       sockets.add(ws);
-      opens.open(c.key, Number.POSITIVE_INFINITY);
       ws.subscribe(CONTROL_TOPIC);
       guarded('subscribe', () => subscribe(ws, c.bbox));
     },

@@ -222,3 +222,38 @@ test('the push stream upgrades through the front: the full state of the box arri
     ws.close();
   }
 });
+
+test('a CORS preflight through the front is answered 204 as the live server answers it: the asked-for headers echoed, cached a day, for stored and live URLs', async () => {
+  for (const path of [`/${anAirframe()}`, '/v1/now', '/v1/stations/not-a-uuid']) {
+    const r = await httpGet(`${base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://map.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-client, traceparent' } });
+    assert.equal(r.status, 204, path);
+    assert.equal(r.headers['access-control-allow-origin'], '*', path);
+    assert.equal(r.headers['access-control-allow-methods'], 'GET, HEAD', path);
+    assert.equal(r.headers['access-control-allow-headers'], 'x-client, traceparent', path);
+    assert.equal(r.headers['access-control-max-age'], '86400', path);
+    assert.match(r.headers['vary'] ?? '', /Access-Control-Request-Headers/, path);
+    assert.equal(r.headers['x-content-type-options'], 'nosniff', path);
+  }
+  // a header list that is not one is not echoed: the API's own list instead
+  const odd = await httpGet(`${base}/v1/now`, { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'x;y' } });
+  assert.equal(odd.status, 204);
+  assert.equal(odd.headers['access-control-allow-headers'], 'Accept, Accept-Encoding, If-None-Match, Range, If-Range');
+});
+
+test('the security headers are on every answer through the front: stored objects, the front\'s own errors, and what the live server sends', async () => {
+  const answers = [
+    await httpGet(`${base}/${anAirframe()}`, { headers: { 'accept-encoding': 'gzip' } }),
+    await httpGet(`${base}/meta/routes`),
+    await httpGet(`${base}/${anAirframe()}`, { method: 'POST' }),
+    await httpGet(`${base}/v1/bundles`),
+    await httpGet(`${base}/v1/now`),
+    await httpGet(`${base}/v1/airframes/zzzzzz`),
+  ];
+  for (const r of answers) {
+    assert.equal(r.headers['x-content-type-options'], 'nosniff', `${r.status} ${r.text.slice(0, 80)}`);
+    assert.equal(r.headers['referrer-policy'], 'strict-origin-when-cross-origin', String(r.status));
+    assert.equal(r.headers['x-frame-options'], 'SAMEORIGIN', String(r.status));
+  }
+  const map = await httpGet(`${base}/`);
+  assert.match(map.headers['content-security-policy'] ?? '', /script-src 'self'/, 'the map page\'s policy passes through the front');
+});

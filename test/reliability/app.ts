@@ -34,7 +34,9 @@ export async function startApp(clock: () => number = () => NOW_MS, extraFlags: s
   const app = await createApp(config, { ...(logger ?? { log: (l) => logs.push(l) }), clock, poll: false });
   const feedAt = async (nowS: number) => {
     writeFileSync(feed, JSON.stringify({ ...SAMPLE, now: nowS }));
-    await app.services.feed!.pollOnce();
+    // a process started with --feed '' (history only) has nothing to poll
+    if (!app.services.feed) return;
+    await app.services.feed.pollOnce();
     // the snapshot goes live once its gzip is made (off the event loop): wait until the served
     // snapshot is this one (a refused snapshot never is: then the wait ends after 2 s)
     const held = () => {

@@ -126,9 +126,11 @@ test('every $ref resolves inside the document and every response schema names a 
 
 test('each response lists 200, 405, 429, 500 and its own error statuses; errors use the section-7 schema with Retry-After on 429/503', () => {
   const trace = doc.paths['/v1/trace/{hex}'].get.responses;
-  // the trace is live data: a stale snapshot answers 503 (spec 1, rule 5)
+  // the trace is live data: a stale snapshot answers 503 (spec 1, rule 5); so does a serving
+  // worker's wait for the main thread run out (server/serve/forward.ts)
   assert.deepEqual(Object.keys(trace), ['200', '404', '405', '422', '429', '500', '503']);
-  assert.deepEqual(trace['503'].content['application/json'].schema.properties.error.enum, ['stale_snapshot']);
+  assert.deepEqual(trace['503'].content['application/json'].schema.properties.error.enum, ['stale_snapshot', 'upstream_unavailable']);
+  assert.match(trace['503'].description, /upstream_unavailable/);
   assert.match(trace['500'].description, /internal_error/);
   assert.ok(trace['405'].headers.Allow, 'trace[\'405\'].headers.Allow');
   assert.match(trace['404'].description, /not_found.*not_observed/);

@@ -76,7 +76,9 @@ test('config: flags override environment, which overrides defaults; lists split 
   assert.equal(config.maxAgeS, 60);
   assert.equal(loadServerConfig(['--no-rate-limits'], {}).config.rateLimits, false);
   assert.throws(() => loadServerConfig(['--trace-minutes=abc'], {}), ConfigError);
-  assert.equal(config.gzipOffLoop, 32 * 1024);
+  // off by default: an answer made later loses a pipelining client (docs/perf-log/serving-threads.md)
+  assert.equal(config.gzipOffLoop, 0);
+  assert.equal(loadServerConfig(['--gzip-off-loop', '32768'], {}).config.gzipOffLoop, 32 * 1024);
   assert.equal(loadServerConfig(['--gzip-off-loop', '0'], {}).config.gzipOffLoop, 0);
   assert.equal(loadServerConfig([], { CONTRAIL_GZIP_OFF_LOOP: '65536' }).config.gzipOffLoop, 65536);
   for (const bad of ['-1', '1.5', 'big', '']) assert.throws(() => loadServerConfig(['--gzip-off-loop', bad], {}), ConfigError, bad);
@@ -84,6 +86,14 @@ test('config: flags override environment, which overrides defaults; lists split 
   assert.equal(loadServerConfig(['--shed-compression-at', '0'], {}).config.shedCompressionAt, 0);
   assert.equal(loadServerConfig([], { CONTRAIL_SHED_COMPRESSION_AT: '75' }).config.shedCompressionAt, 75);
   for (const bad of ['-1', '101', '0.9', 'high', '']) assert.throws(() => loadServerConfig(['--shed-compression-at', bad], {}), ConfigError, bad);
+  // the test hook that pins connections to one thread, and the worker's wait for the main thread
+  assert.equal(config.listenThread, -1);
+  assert.equal(loadServerConfig(['--listen-thread', '1'], {}).config.listenThread, 1);
+  assert.equal(loadServerConfig([], { CONTRAIL_LISTEN_THREAD: '0' }).config.listenThread, 0);
+  for (const bad of ['-2', '16', 'main', '']) assert.throws(() => loadServerConfig(['--listen-thread', bad], {}), ConfigError, bad);
+  assert.equal(config.forwardTimeoutMs, 2000);
+  assert.equal(loadServerConfig(['--forward-timeout-ms', '50'], {}).config.forwardTimeoutMs, 50);
+  for (const bad of ['0', '-5', '60001', '1.5', 'soon']) assert.throws(() => loadServerConfig(['--forward-timeout-ms', bad], {}), ConfigError, bad);
 });
 
 test('the process logs JSON lines on stdout (not a terminal: auto is json), the access log with --access-log', async () => {

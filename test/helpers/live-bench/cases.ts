@@ -17,6 +17,9 @@ const QUERIES: readonly Query[] = [
   // the same box both ways: lon 5..15, lat 45..55 (readsb: lat south, lat north, lon west, lon east)
   { id: 'bbox', name: 'bbox central Europe', contrailPath: '/v1/aircraft?bbox=5,45,15,55', readsbPath: '/re-api/?box=45,55,5,15' },
   { id: 'all', name: 'whole network', contrailPath: '/v1/aircraft', readsbPath: '/re-api/?all' },
+  // a route a serving worker forwards to the main thread (readsb has none like it: Contrail only,
+  // or against a Contrail peer, bench/live.ts --peer-entry)
+  { id: 'now', name: 'counts /v1/now (forwarded by a worker)', contrailPath: '/v1/now' },
 ];
 
 /** how the request asks to be encoded: nothing, or as a browser asks (readsb itself only knows zstd) */

@@ -60,11 +60,14 @@ const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 const size = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} MB` : `${(n / 1e3).toFixed(1)} KB`);
 const rate = (s: Summary) => (s.rounds > 1 ? `${int(s.rps)} (${int(s.minRps)}–${int(s.maxRps)})` : int(s.rps));
 
-/** the markdown table: Contrail alone, or readsb beside it with the ratio when readsb ran */
-export function table(cases: readonly Case[], runs: readonly Run[]): string[] {
+/**
+ * the markdown table: Contrail alone, or the peer beside it with the ratio when the peer ran.
+ * the peer is readsb, or another Contrail (bench/live.ts --peer-entry), named by `peer`
+ */
+export function table(cases: readonly Case[], runs: readonly Run[], peer = 'readsb'): string[] {
   const withReadsb = runs.some((r) => r.server === 'readsb');
   const lines = withReadsb
-    ? ['| case | readsb req/s | p50 / p99 ms | answer | CPU µs/answer | Contrail req/s | p50 / p99 ms | answer | CPU µs/answer | ratio |', '|---|---|---|---|---|---|---|---|---|---|']
+    ? [`| case | ${peer} req/s | p50 / p99 ms | answer | CPU µs/answer | Contrail req/s | p50 / p99 ms | answer | CPU µs/answer | ratio |`, '|---|---|---|---|---|---|---|---|---|---|']
     : ['| case | req/s | p50 / p99 ms | answer | CPU µs/answer |', '|---|---|---|---|---|'];
   const bad: string[] = [];
   for (const c of cases) {
@@ -73,9 +76,10 @@ export function table(cases: readonly Case[], runs: readonly Run[]): string[] {
     if (!co) continue;
     const cells = (s: Summary) => [rate(s), `${ms(s.p50)} / ${ms(s.p99)}`, size(s.meanBytes), Number.isNaN(s.cpuUs) ? '—' : int(s.cpuUs)];
     if (withReadsb && rd) lines.push(`| ${c.name} | ${[...cells(rd), ...cells(co)].join(' | ')} | **${(co.rps / rd.rps).toFixed(2)}×** |`);
+    else if (withReadsb) lines.push(`| ${c.name} | — | — | — | — | ${cells(co).join(' | ')} | — |`);
     else lines.push(`| ${c.name} | ${cells(co).join(' | ')} |`);
     if (co.bad) bad.push(`${c.id}: Contrail ${co.bad}`);
-    if (rd?.bad) bad.push(`${c.id}: readsb ${rd.bad}`);
+    if (rd?.bad) bad.push(`${c.id}: ${peer} ${rd.bad}`);
   }
   if (bad.length) lines.push('', `non-2xx answers, socket errors or timeouts (all rounds): ${bad.join('; ')}`);
   return lines;

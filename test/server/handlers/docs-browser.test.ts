@@ -37,6 +37,9 @@ test('/docs in headless Chromium lists every operation, shows no warning box, an
     const page = await browser.newPage();
     const requested: string[] = [];
     page.on('request', (r) => requested.push(r.url()));
+    // the page's Content-Security-Policy (server/http/security.ts) must block nothing it needs
+    const refused: string[] = [];
+    page.on('console', (m) => /Content Security Policy|Refused to/.test(m.text()) && refused.push(m.text()));
     await page.goto(`${s.base}/docs`);
     await page.waitForSelector('.opblock-summary-path', { timeout: 60_000 });
     const listed = await page.$$eval('.opblock-get .opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path')));
@@ -78,6 +81,7 @@ test('/docs in headless Chromium lists every operation, shows no warning box, an
 
     const outside = requested.filter((u) => !u.startsWith(s.base + '/'));
     assert.deepEqual(outside, [], 'no CDN, no telemetry: every request goes to the server itself');
+    assert.deepEqual(refused, [], 'the content security policy refused nothing');
     assert.ok(requested.includes(`${s.base}/openapi.json`), 'requested.includes(`${s.base}/openapi.json`)');
   } finally {
     await browser.close();

@@ -103,15 +103,18 @@ test('/v1/aircraft without bbox is the whole snapshot, identical raw and gzipped
   });
 });
 
-test('/v1/aircraft in brotli: made with the snapshots while clients ask for it, gzip or plain for the first asker', async () => {
+test('/v1/aircraft in brotli: made with the snapshots while clients ask for it, gzip for the first asker, a quick brotli made once for a br-only one', async () => {
   const live = new LiveState();
   await live.acceptWhenReady(SAMPLE, SAMPLE.now);
   await withServer(live, () => SNAP_MS, async (s) => {
     const plain = await s.get('/v1/aircraft');
     const first = await s.get('/v1/aircraft', { schema: 'aircraft-list', headers: { 'accept-encoding': 'gzip, deflate, br' } });
     assert.equal(first.headers['content-encoding'], 'gzip', 'no brotli made yet: the gzip prepared with the snapshot');
-    const onlyBr = await s.get('/v1/aircraft', { headers: { 'accept-encoding': 'br' } });
-    assert.equal(onlyBr.headers['content-encoding'], undefined, 'nothing the client takes is made yet: plain');
+    const onlyBr = await s.get('/v1/aircraft', { schema: 'aircraft-list', headers: { 'accept-encoding': 'br' } });
+    // issue 47: a client that takes brotli alone no longer gets the whole body as it is
+    assert.equal(onlyBr.headers['content-encoding'], 'br', 'a client that takes brotli alone gets brotli, made here once for the snapshot');
+    assert.ok(onlyBr.wireBytes < plain.wireBytes / 3, 'onlyBr.wireBytes < plain.wireBytes / 3');
+    assert.deepEqual(onlyBr.json.aircraft, plain.json.aircraft);
     // the next snapshot is made with its brotli, since clients asked
     await live.acceptWhenReady({ ...SAMPLE, now: SAMPLE.now + 1 }, SAMPLE.now + 1);
     const br = await s.get('/v1/aircraft', { schema: 'aircraft-list', headers: { 'accept-encoding': 'gzip, deflate, br' } });

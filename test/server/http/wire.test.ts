@@ -142,6 +142,9 @@ test('the pre-built header blocks reach the wire as separate, well-formed header
     assert.ok(lines.includes('Content-Type: application/json; charset=utf-8'), 'lines.includes(\'Content-Type: application/json; charset=utf-8\')');
     assert.ok(lines.includes('Vary: Accept-Encoding'), 'lines.includes(\'Vary: Accept-Encoding\')');
     assert.ok(lines.includes('Access-Control-Allow-Origin: *'), 'lines.includes(\'Access-Control-Allow-Origin: *\')');
+    // uws's own mark is switched off (loadNativeUws): no header names the server's software
+    assert.ok(!names.includes('uwebsockets'), `no uWebSockets header: ${names.join(', ')}`);
+    for (const h of ['x-content-type-options', 'referrer-policy', 'x-frame-options']) assert.equal(names.filter((n) => n === h).length, 1, `${h} exactly once`);
   } finally {
     s.close();
   }

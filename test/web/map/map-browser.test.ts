@@ -38,6 +38,8 @@ async function viewBbox(page: Page): Promise<string> {
 async function open(browser: Browser, s: MapSky, hash: string): Promise<{ page: Page; outside: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   const outside: string[] = [];
+  // the page's Content-Security-Policy (server/http/security.ts) refuses nothing the map needs: a refusal is listed as if it went outside
+  page.on('console', (m) => /Content Security Policy|Refused to/.test(m.text()) && outside.push(`refused: ${m.text()}`));
   page.on('request', (r) => {
     if (!r.url().startsWith(s.base + '/') && !r.url().startsWith(s.base.replace('http', 'ws') + '/') && !r.url().startsWith('data:')) outside.push(r.url());
     // and whatever the page's own origin: nothing to a host that is not this machine's loopback
