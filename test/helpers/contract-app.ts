@@ -2,7 +2,7 @@
 // contract test, with the rate limits on and X-Forwarded-For trusted from loopback (so each route's
 // requests count as their own client), a real readsb feed file, a feeder list, and a published tree
 // or none. the clock is the caller's; and a small HTTP client that keeps what the server sent.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,7 +33,9 @@ export async function startContractApp(tree: ContractTree | null, clock: () => n
   const station = { uuid: STATION_UUID, lat: 47.4581, lon: 8.5555, connected: true };
   writeFileSync(feeders, JSON.stringify({ generated_at: Math.floor(clock() / 1000), feeders: [station] }));
   const flags = ['--port', '0', '--feed', feed, '--state', join(dir, 'state'), '--stations', feeders, '--trust-proxy', '127.0.0.1'];
+  // without a tree: history configured, nothing published yet (readiness then waits for a build)
   if (tree) flags.push('--artifacts', tree.root, '--bundles', tree.bundles);
+  else flags.push('--artifacts', mkdirSync(join(dir, 'tree'), { recursive: true })!);
   const { config } = loadServerConfig(flags, {});
   const logs: string[] = [];
   const app = await createApp(config, { log: (l) => logs.push(l), clock, poll: false });

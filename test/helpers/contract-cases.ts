@@ -213,6 +213,9 @@ export function contractCases(f: Facts): Record<string, RouteCases> {
     '/': { good: ['/', '/?probe=1'] },
     '/map/*': { good: ['/map/map.js', '/map/map.css'], cases: [e404('/map/nope.js'), e404('/map/a/b')] },
     '/v1/map/airports': { good: ['/v1/map/airports', '/v1/map/airports?probe=1'] },
+    '/v1/map/config': { good: ['/v1/map/config', '/v1/map/config?probe=1'] },
+    '/v1/map/types': { good: ['/v1/map/types', '/v1/map/types?probe=1'] },
+    '/v1/map/extent': { good: ['/v1/map/extent', '/v1/map/extent?probe=1'] },
   };
 }
 
@@ -225,5 +228,6 @@ export const UNDOCUMENTED: Record<string, string> = {
 /** documented answers no request can bring about, each with the reason (`<path> <method> <status> [code]`) */
 export const UNREACHABLE: Record<string, string> = {
   '* * 500 internal_error': 'a fault inside the service: no request causes one on purpose (respond.ts maps an unknown throw to it)',
+  '* get 503 upstream_unavailable': 'a serving worker whose wait for the main thread runs out (--forward-timeout-ms): the contract app serves on one thread; driven in test/server/serve/forward.test.ts',
   '/v1/refdata/airlines get 404 not_found': 'every build writes the airline list; a tree without it (a partial copy) would answer it',
 };

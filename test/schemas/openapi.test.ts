@@ -162,7 +162,9 @@ test('the probes are outside the limits: no RateLimit headers and no 429 on /hea
       assert.ok(!r.headers['RateLimit-Limit'] && !r.headers['RateLimit-Remaining'], `${path} ${status}`);
     }
   }
-  assert.deepEqual(Object.keys(doc.paths['/healthz'].get.responses), ['200', '405', '500']);
+  // 503 on /healthz: upstream_unavailable, asked on a serving worker whose wait for the main thread ran out
+  assert.deepEqual(Object.keys(doc.paths['/healthz'].get.responses), ['200', '405', '500', '503']);
+  assert.match(doc.paths['/healthz'].get.responses['503'].description, /upstream_unavailable/);
   assert.deepEqual(Object.keys(doc.paths['/readyz'].get.responses), ['200', '405', '500', '503']);
 });
 
@@ -191,7 +193,7 @@ test('304, 206 and 416 are described where the server sends them, each with its 
   const file = doc.paths['/v1/bundles/log/{partition}/legs.parquet'].get.responses;
   assert.ok(file['206'].headers['Content-Range'].required && file['416'].headers['Content-Range'].required, 'Content-Range on 206 and 416');
   assert.ok(!file['200'].headers['Content-Encoding'], 'a file goes out as stored, never re-encoded');
-  assert.deepEqual(Object.keys(doc.paths['/v1/bundles/{doc}'].get.responses), ['200', '206', '304', '404', '405', '416', '422', '429', '500']);
+  assert.deepEqual(Object.keys(doc.paths['/v1/bundles/{doc}'].get.responses), ['200', '206', '304', '404', '405', '416', '422', '429', '500', '503']);
 });
 
 test('every path describes its CORS preflight: 204 with the Access-Control headers, outside the limits', () => {
