@@ -7,7 +7,7 @@
 // following that manifest never sees a mix of two builds, however the upload ends (issue 47).
 // a marker object (<prefix>/upload-pending.json) is put before the first object and deleted after
 // the deletes: when a run finds it, the previous run was cut short, so it lists the stored objects
-// once, skips what already arrived (same size and ETag) and retires what that run left that no
+// once, skips what already arrived (served with the same size, ETag, headers and sha256) and retires what that run left that no
 // manifest names (objects of an abandoned build, deletes it did not finish).
 import { readFile as readFileCallback, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -21,7 +21,7 @@ import { fileOf } from '../../artifacts/keys.ts';
 import { indexFiles, localFile, readIndex } from '../bundle/bundle.ts';
 import { BUNDLES_URL } from '../../artifacts/bundles.ts';
 import { mulberry32 } from '../../lib/random.ts';
-import { bundleHeaders, indexHeaders, manifestHeaders, treeHeaders, type ObjectHeaders } from './headers.ts';
+import { bundleHeaders, indexHeaders, manifestHeaders, servedAsPut, treeHeaders, type ObjectHeaders } from './headers.ts';
 import { adoptOrphans, planUpload } from './plan.ts';
 import { objectsPrefix, STORED_AS, storedKey, storedKeyAt } from './stored-keys.ts';
 import { parseRemoteManifest, remoteManifestBytes } from './remote-manifest.ts';
@@ -194,7 +194,7 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
     const under = objectsPrefix(o.prefix);
     there = await send(`list ${under}`, () => store.list(under));
     const orphans = adoptOrphans(plan, there.keys(), local.objects, remote, o.nowMs);
-    say(`upload: ${pendingKey} is there: the last upload was cut short; ${there.size} stored objects in the bucket (those with the same size and ETag are not sent again), ${orphans} named by no manifest retired`);
+    say(`upload: ${pendingKey} is there: the last upload was cut short; ${there.size} stored objects in the bucket (those served with the same size, ETag, headers and sha256 are not sent again), ${orphans} named by no manifest retired`);
   } else if (plan.put.length || plan.delete.length) {
     const marker = Buffer.from(JSON.stringify({ build_id: version.id, started_at: new Date(o.nowMs).toISOString() }));
     await send(`put ${pendingKey}`, () => store.put(pendingKey, marker, manifestHeaders(), sha256Of(marker)));
@@ -204,16 +204,24 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
   say(`upload: planned at ${took()}: ${plan.put.length} to send (${(t.totalBytes / 1e6).toFixed(1)} MB), ${plan.unchanged} unchanged, ${plan.delete.length} to delete, ${Object.keys(plan.retired).length} retired`);
 
   /**
-   * true when a previous run already delivered these bytes. a small object listed with the same size
-   * and ETag is read back too: a store that was killed mid-write (s3rver: its ETag is written before
-   * its bytes are on disk) can list an object whose bytes are not those, and the manifest is about to
-   * name it (test/build/upload/interrupt.test.ts)
+   * true when a previous run already delivered this object as it is put now: listed with the same
+   * size and ETag, and served with these bytes (read back, for a small object), these headers and
+   * this sha256 metadata. a store killed mid-write can list an object it did not store whole
+   * (s3rver writes its ETag before its bytes are on disk, and its headers in a file of their own:
+   * docs/perf-log/s3-test-server.md), and the manifest is about to name it; such an object is sent
+   * again, over the torn one (test/build/upload/interrupt.test.ts)
    */
   const arrived = async (it: Item, data: Buffer | null, parts: Part[] | null): Promise<boolean> => {
     const l = there.get(it.key);
     if (!l || l.bytes !== it.bytes) return false;
-    if (data) return l.etag === md5(data) && (await send(`get ${it.key}`, () => store.get(it.key)))?.equals(data) === true;
-    return 'file' in it.body && (await fileEtags(it.body.file, parts!)).includes(l.etag);
+    if (data) {
+      if (l.etag !== md5(data)) return false;
+      const got = await send(`get ${it.key}`, () => store.read(it.key));
+      return got !== null && got.data.equals(data) && servedAsPut(got.meta, it.headers, it.sha256);
+    }
+    if (!('file' in it.body) || !(await fileEtags(it.body.file, parts!)).includes(l.etag)) return false;
+    const meta = await send(`head ${it.key}`, () => store.head(it.key));
+    return meta !== null && meta.bytes === it.bytes && servedAsPut(meta, it.headers, it.sha256);
   };
 
   const sendOne = async (it: Item) => {
