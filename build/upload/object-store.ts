@@ -30,7 +30,7 @@ export interface Listed {
 }
 
 /** what the store says of one object: its listing and the headers and metadata it serves it with */
-export interface StoredMeta extends Listed {
+interface StoredMeta extends Listed {
   contentType?: string;
   contentEncoding?: string;
   cacheControl?: string;
