@@ -364,7 +364,7 @@ test('the publish command uploads with AWS credentials from the environment and 
     spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   const help = run(['--help']);
   assert.equal(help.status, 0);
-  for (const f of ['--endpoint', '--bucket', '--prefix', '--grace-hours', '--concurrency', '--retries', '--multipart-mb', '--part-mb', 'AWS_ACCESS_KEY_ID', 'run it again']) assert.ok(help.stdout.includes(f), f);
+  for (const f of ['--endpoint', '--bucket', '--prefix', '--grace-hours', '--concurrency', '--retries', '--multipart-mb', '--part-mb', '--url-mirror', 'AWS_ACCESS_KEY_ID', 'run it again']) assert.ok(help.stdout.includes(f), f);
   assert.match(run(['--bucket', 'Bad_Bucket']).stderr, /--bucket: expected a bucket name/);
   assert.match(run([]).stderr, /--bucket \(or CONTRAIL_S3_BUCKET\) is required/);
   assert.equal(run(['--bucket', 'ok-bucket', '--prefix', '/x/']).status, 2);
@@ -396,7 +396,8 @@ test('the publish command uploads with AWS credentials from the environment and 
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     const ok = { status, stderr, signal: null, stdout: '' };
     assert.equal(ok.status, 0, `status ${ok.status} signal ${ok.signal}: ${ok.stderr} ${ok.stdout}`);
-    assert.match(ok.stderr, /upload: done: 5 sent/);
+    assert.match(ok.stderr, /upload: done: 5 sent.*; url mirror: 5 copied, 0 deleted$/m);
+    assert.equal((await rawGet(s3.endpoint, 'cli/v1/airframes/4b1814')).status, 200, 'the url mirror is on by default');
     assert.equal(JSON.parse((await s3.store.get('cli/manifest.json'))!.toString()).build_id, 'b1');
   } finally {
     await s3.close();
