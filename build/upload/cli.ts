@@ -2,7 +2,7 @@
 // S3-compatible bucket. credentials from the standard AWS environment variables.
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
 import { s3Connection, s3Store } from './object-store.ts';
-import { DEFAULT_MULTIPART_BYTES, DEFAULT_PART_BYTES, Interrupted, upload } from './upload.ts';
+import { AfterSwitch, DEFAULT_MULTIPART_BYTES, DEFAULT_PART_BYTES, Interrupted, upload } from './upload.ts';
 import { DEFAULT_RETRY } from './retry.ts';
 import { MIN_PART_BYTES } from './multipart.ts';
 import { installed } from '../../lib/install.ts';
@@ -20,6 +20,7 @@ export interface PublishConfig {
   retries: number;
   multipartMb: number;
   partMb: number;
+  urlMirror: boolean;
 }
 
 const MIB = 1024 * 1024;
@@ -46,6 +47,9 @@ export const PUBLISH_SPECS: Specs<PublishConfig> = {
   retries: { flag: 'retries', env: 'CONTRAIL_S3_RETRIES', kind: 'int', default: DEFAULT_RETRY.retries, help: 'retries of a request on throttling (503 SlowDown, 429), other 5xx, timeouts and dropped connections, with exponential back-off and jitter (0.1 s doubling, at most 20 s)', check: (v) => (v >= 0 && v <= 20 ? undefined : 'must be 0..20') },
   multipartMb: { flag: 'multipart-mb', env: 'CONTRAIL_S3_MULTIPART_MB', kind: 'number', default: DEFAULT_MULTIPART_BYTES / MIB, help: 'files of this many MiB or more (large Parquet files) go up in parts', check: partSize },
   partMb: { flag: 'part-mb', env: 'CONTRAIL_S3_PART_MB', kind: 'number', default: DEFAULT_PART_BYTES / MIB, help: 'MiB per part of a multipart upload (more when a file would need over 10,000 parts)', check: partSize },
+  // on: an operator who puts a CDN or a plain object-store origin in front of the bucket expects an
+  // object at each URL path (spec 8); the cost is a server-side copy per changed object (docs/api.md)
+  urlMirror: { flag: 'url-mirror', env: 'CONTRAIL_S3_URL_MIRROR', kind: 'bool', default: true, help: 'after the manifest, copy each changed object (server-side) to <prefix>/<url path> too, for origins that serve a URL as it is; --no-url-mirror to keep the stored keys only (and delete a mirror an earlier run kept)' },
 };
 
 const USAGE = `Usage: npm run --silent upload -- [options]
@@ -56,10 +60,13 @@ bundles (--bundles) to an S3-compatible bucket, each object under <prefix>/o/<ur
 stored size changed since the manifest in the bucket are sent, --concurrency at a time over keep-alive
 connections, files from --multipart-mb in parts; throttling, 5xx and dropped connections are retried
 (--retries); <prefix>/manifest.json is written last, the switch to the new build. Objects it no longer
-names are deleted after --grace-hours.
+names are deleted after --grace-hours. With --url-mirror (the default) each changed object is then
+copied, server-side, to <prefix>/<url path> too, for a CDN or a glob that reads URL paths as they are;
+while it copies, those paths mix the two builds (each object whole); the manifest's keys never do.
 Progress (objects done/total, MB, rate) is printed every 2 s on stderr.
-Interrupted (Ctrl-C, SIGTERM, a kill, a failure), the bucket still serves the previous build whole;
-run it again: what already arrived is not sent again.
+Interrupted (Ctrl-C, SIGTERM, a kill, a failure) before the manifest, the bucket's manifest still
+names the previous build whole; after it (among the mirror's copies or the deletes), the new one.
+Either way run it again: what already arrived is not sent again.
 Exit codes: 0 done, 1 failed, 2 bad options, 130 interrupted.
 Credentials: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or AWS_PROFILE), as for any AWS tool.`;
 
@@ -86,7 +93,7 @@ const uploadCommand: Command<PublishConfig> = {
       await upload({
         root: c.artifacts, bundles: c.bundles, store, prefix: c.prefix, nowMs: Date.now(), graceMs: c.graceHours * 3600_000,
         concurrency: c.concurrency, retry: { ...DEFAULT_RETRY, retries: c.retries }, multipartBytes: c.multipartMb * MIB, partBytes: c.partMb * MIB,
-        signal: stop.signal, say: (l) => console.error(l), clock: Date.now,
+        urlMirror: c.urlMirror, signal: stop.signal, say: (l) => console.error(l), clock: Date.now,
       });
       return 0;
     } catch (e) {
@@ -97,7 +104,7 @@ const uploadCommand: Command<PublishConfig> = {
       store.close();
     }
   },
-  onFailure: () => 'the remote manifest is unchanged; run again to finish (what arrived is not sent again)',
+  onFailure: (e) => (e instanceof AfterSwitch ? 'run again to finish the url mirror and the deletes' : 'the remote manifest is unchanged; run again to finish (what arrived is not sent again)'),
 };
 
 runAsMain(import.meta.url, () => runCommand(uploadCommand, process.argv.slice(2)));

@@ -43,3 +43,13 @@ export function indexHeaders(): ObjectHeaders {
 export function manifestHeaders(): ObjectHeaders {
   return { contentType: JSON_TYPE, cacheControl: REVALIDATE };
 }
+
+/**
+ * true when the store serves an object with the headers and the sha256 metadata it was put with: a
+ * store killed mid-write can list an object whose bytes are whole but whose headers were never
+ * written (s3rver keeps them in a file of their own: served without Content-Encoding, the gzip
+ * bytes reach a client as they are; docs/perf-log/s3-test-server.md)
+ */
+export function servedAsPut(served: { contentType?: string; contentEncoding?: string; cacheControl?: string; contentDisposition?: string; sha256?: string }, h: ObjectHeaders, sha256: string): boolean {
+  return served.sha256 === sha256 && served.contentType === h.contentType && served.contentEncoding === h.contentEncoding && served.cacheControl === h.cacheControl && served.contentDisposition === h.contentDisposition;
+}

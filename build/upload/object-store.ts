@@ -2,8 +2,8 @@
 // @aws-sdk/client-s3) for real runs, wrappers in tests. credentials come from the standard AWS
 // environment variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ...).
 // the SDK does not retry (build/upload/retry.ts does, the same way for every request); it and the
-// hand-signed PUT of small objects (s3-put.ts) share keep-alive agents: a socket per request slot,
-// reused for the next object.
+// hand-signed PUT of small objects and CopyObject (s3-put.ts) share keep-alive agents: a socket per
+// request slot, reused for the next object.
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import {
@@ -12,23 +12,42 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { ObjectHeaders } from './headers.ts';
-import { putter } from './s3-put.ts';
+import { copier, putter } from './s3-put.ts';
 
 /** what a listing says of one stored object */
 export interface Listed {
   /** without quotes: an md5 for a plain PUT on most stores, `<md5>-<parts>` for a multipart one on S3 */
   etag: string;
   bytes: number;
+  /** Last-Modified, ms (whole seconds on S3) */
+  modifiedMs: number;
+}
+
+/** what the store says of one object: its listing and the headers and metadata it serves it with */
+interface StoredMeta extends Listed {
+  contentType?: string;
+  contentEncoding?: string;
+  cacheControl?: string;
+  contentDisposition?: string;
+  /** x-amz-meta-sha256, as put */
+  sha256?: string;
 }
 
 export interface ObjectStore {
   /** the object's bytes, or null when it does not exist */
   get(key: string): Promise<Buffer | null>;
+  /** the object's bytes and what it is served with, or null when it does not exist */
+  read(key: string): Promise<{ data: Buffer; meta: StoredMeta } | null>;
+  /** what the object is served with, or null when it does not exist */
+  head(key: string): Promise<StoredMeta | null>;
+  /** a server-side copy of `source` to `key`, with its headers and metadata; no bytes sent */
+  copy(source: string, key: string): Promise<void>;
   /** the content's sha256 travels with the object as x-amz-meta-sha256 */
   put(key: string, data: Buffer, headers: ObjectHeaders, sha256: string): Promise<void>;
   /** every object whose key starts with `prefix` */
@@ -56,6 +75,29 @@ const missing = (e: unknown) => {
 };
 
 const unquote = (etag: string | undefined) => (etag ?? '').replace(/"/g, '');
+
+/** the fields GetObject and HeadObject answer alike */
+interface Served {
+  ContentLength?: number;
+  ETag?: string;
+  LastModified?: Date;
+  ContentType?: string;
+  ContentEncoding?: string;
+  CacheControl?: string;
+  ContentDisposition?: string;
+  Metadata?: Record<string, string>;
+}
+
+const metaOf = (r: Served): StoredMeta => ({
+  bytes: r.ContentLength ?? -1,
+  etag: unquote(r.ETag),
+  modifiedMs: r.LastModified?.getTime() ?? 0,
+  contentType: r.ContentType,
+  contentEncoding: r.ContentEncoding,
+  cacheControl: r.CacheControl,
+  contentDisposition: r.ContentDisposition,
+  sha256: r.Metadata?.sha256,
+});
 
 export interface S3Connection {
   client: S3Client;
@@ -95,7 +137,8 @@ export function s3Store(o: S3Options, conn = s3Connection(o)): ObjectStore & { c
   const Bucket = o.bucket;
   const client = conn.client;
   // the credentials the SDK resolved (environment, profile, SSO, instance role), refreshed as it does
-  const fastPut = putter(o, () => client.config.credentials(), conn.agents);
+  const credentials = () => client.config.credentials();
+  const fastPut = putter(o, credentials, conn.agents);
   return {
     close() {
       client.destroy();
@@ -111,13 +154,31 @@ export function s3Store(o: S3Options, conn = s3Connection(o)): ObjectStore & { c
         throw e;
       }
     },
+    async read(Key) {
+      try {
+        const r = await client.send(new GetObjectCommand({ Bucket, Key }));
+        return { data: Buffer.from(await r.Body!.transformToByteArray()), meta: metaOf(r) };
+      } catch (e) {
+        if (missing(e)) return null;
+        throw e;
+      }
+    },
+    async head(Key) {
+      try {
+        return metaOf(await client.send(new HeadObjectCommand({ Bucket, Key })));
+      } catch (e) {
+        if (missing(e)) return null;
+        throw e;
+      }
+    },
     put: fastPut,
+    copy: copier(o, credentials, conn.agents),
     async list(Prefix) {
       const out = new Map<string, Listed>();
       let ContinuationToken: string | undefined;
       do {
         const r = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
-        for (const c of r.Contents ?? []) if (c.Key) out.set(c.Key, { etag: unquote(c.ETag), bytes: c.Size ?? -1 });
+        for (const c of r.Contents ?? []) if (c.Key) out.set(c.Key, { etag: unquote(c.ETag), bytes: c.Size ?? -1, modifiedMs: c.LastModified?.getTime() ?? 0 });
         ContinuationToken = r.IsTruncated ? r.NextContinuationToken : undefined;
       } while (ContinuationToken);
       return out;

@@ -21,3 +21,9 @@ export function progressLine(t: Tally, elapsedMs: number): string {
   const pct = t.total ? Math.floor((100 * t.done) / t.total) : 100;
   return `upload: ${t.done}/${t.total} objects (${pct} %), ${mb(t.bytes)}/${mb(t.totalBytes)} MB, ${Math.round(t.done / s)} objects/s, ${mb(t.bytes / s)} MB/s; ${t.sent} sent, ${t.skipped} already there, ${t.retries} retries`;
 }
+
+/** `upload: url mirror: 300/900 copied (33 %), 410 copies/s` */
+export function mirrorLine(done: number, total: number, elapsedMs: number): string {
+  const s = Math.max(elapsedMs / 1000, 1e-3);
+  return `upload: url mirror: ${done}/${total} copied (${total ? Math.floor((100 * done) / total) : 100} %), ${Math.round(done / s)} copies/s`;
+}

@@ -12,8 +12,8 @@ import type { ManifestHeader } from '../../artifacts/manifest.ts';
 
 export type Retired = Record<string, { since: string; sha256: string }>;
 
-/** the header: the build's manifest header and when this upload finished (ISO 8601 UTC) */
-export type RemoteHeader = ManifestHeader & { uploaded_at: string; stored_as?: string };
+/** the header: the build's manifest header, when this upload finished (ISO 8601 UTC), how objects are stored, and whether the bucket keeps a url mirror (url-mirror.ts) */
+export type RemoteHeader = ManifestHeader & { uploaded_at: string; stored_as?: string; url_mirror?: boolean };
 
 export interface RemoteManifest {
   header: RemoteHeader;

@@ -3,7 +3,8 @@
 // for it, and a store wrapper that records every object written (plain puts and completed multipart
 // uploads). s3rver encrypts its ListObjectsV2 continuation tokens with DES, which Node 20's OpenSSL 3
 // has only in its legacy provider: without --openssl-legacy-provider every listing past 1,000 keys
-// answers 500 (docs/perf-log/s3-test-server.md), so the child runs with it.
+// answers 500 (docs/perf-log/s3-test-server.md), so the child runs with it; and its metadata files
+// are written whole or not at all (below).
 import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,26 @@ export interface S3Server {
 
 /** s3rver on `directory` in a child process (port 0: any free one); resolves with its port once it listens */
 function serve(directory: string, port: number): Promise<{ child: ChildProcess; port: number }> {
-  const code = `const S3rver = (await import('node:module')).createRequire(${JSON.stringify(import.meta.url)})(${JSON.stringify(S3RVER)});
+  // its metadata file is written in place (truncated, then written): killed between the two, the
+  // file holds no JSON and every listing and GET of the folder answers 500 for ever, a state no S3
+  // store has (a PUT is atomic there). it is written to a temporary file and renamed here; the
+  // object's bytes and its .md5 file stay as s3rver writes them, so a killed server still leaves
+  // objects torn (bytes short of their ETag, bytes without headers) for the upload to find
+  const code = `const req = (await import('node:module')).createRequire(${JSON.stringify(S3RVER)});
+const S3rver = req(${JSON.stringify(S3RVER)});
+const Store = req('./stores/filesystem.js');
+const { ALLOWED_METADATA } = req('./models/object.js');
+const { rename, writeFile } = await import('node:fs/promises');
+let tmp = 0;
+Store.prototype.putMetadata = async function (bucket, key, metadata, md5) {
+  const json = {};
+  for (const [k, v] of Object.entries(metadata)) if (ALLOWED_METADATA.includes(k) || k.startsWith('x-amz-meta-')) json[k] = v;
+  if (md5) await writeFile(this.getResourcePath(bucket, key, 'object.md5'), md5);
+  const path = this.getResourcePath(bucket, key, 'metadata.json');
+  const part = path + '.' + process.pid + '-' + tmp++;
+  await writeFile(part, JSON.stringify(json, null, 2));
+  await rename(part, path);
+};
 const s = new S3rver({ port: ${port}, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(directory)}, configureBuckets: [{ name: ${JSON.stringify(BUCKET)} }] });
 console.log((await s.run()).port);`;
   const child = spawn(process.execPath, ['--openssl-legacy-provider', '--no-warnings', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });

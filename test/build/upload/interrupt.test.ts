@@ -2,7 +2,8 @@
 // killed by SIGKILL (before and after its manifest) and loses its S3 server mid-way; after each, every
 // object the bucket's manifest names is in the bucket with the sha256 the manifest lists, and the next
 // run finishes the upload. the bucket holds over 1,000 stored objects, so a resumed run's listing
-// takes several pages (continuation tokens: test/helpers/s3.ts).
+// takes several pages (continuation tokens: test/helpers/s3.ts). the command runs with its defaults,
+// so the url mirror too: once the runs finish, every URL path holds the build's object.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -162,6 +163,15 @@ test('an upload stopped by SIGTERM, killed by SIGKILL or cut off from its S3 ser
     const want = Object.entries(version.manifest.objects).map(([k, e]) => storedKey('pub', k, e.sha256, e.gzip_bytes)).sort();
     assert.deepEqual([...(await s3.store.list(objectsPrefix('pub'))).keys()].sort(), want, 'exactly b2\'s objects are left');
     assert.equal(await s3.store.get(`pub/${PENDING_FILE}`), null);
+    const paths = Object.keys(version.manifest.objects).sort();
+    assert.deepEqual([...(await s3.store.list('pub/v1/')).keys()].sort(), paths.map((p) => `pub/${p}`), 'the url mirror holds exactly b2\'s URL paths');
+    for (let at = 0; at < paths.length; at += 32) {
+      await Promise.all(paths.slice(at, at + 32).map(async (p) => {
+        const got = await rawGet(s3.endpoint, `pub/${p}`);
+        assert.equal(got.headers['content-encoding'], 'gzip', `pub/${p}`);
+        assert.equal(sha256(gunzipSync(got.body)), version.manifest.objects[p]!.sha256, `the url mirror's pub/${p} holds b2's object`);
+      }));
+    }
   } finally {
     cli?.child.kill('SIGKILL');
     await Promise.all(proxies.map((p) => p.close().catch(() => {})));

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -268,6 +268,52 @@ test('an upload interrupted midway leaves the old manifest; the re-run sends onl
   }
 });
 
+test('a resumed run sends again an object the store left torn (bytes short of its ETag, bytes without their headers, another sha256), over it, and skips the whole ones', async () => {
+  const s3 = await startS3();
+  const stop = new AbortController();
+  let puts = 0;
+  const first = await faultProxy(s3.endpoint, (req, path) => {
+    if (req.method === 'PUT' && isObject(path) && ++puts === 6) stop.abort();
+    return null;
+  });
+  try {
+    const { root } = await fifteenToSend(s3);
+    await assert.rejects(upload({ ...opts(root, storeAt(first.endpoint), T0 + H), signal: stop.signal }), /interrupted after/);
+    const arrived = first.stored.filter(isObject);
+    assert.ok(arrived.length >= 6, `${arrived.length} arrived`);
+    // what a store killed mid-write leaves (s3rver keeps an object as its bytes, an .md5 file and a metadata file)
+    const file = (key: string, what: string) => {
+      const parts = key.split('/');
+      const leaf = parts.pop()!;
+      return join(s3.directory, BUCKET, ...parts, `${leaf}._S3rver_${what}`);
+    };
+    const [short, bare, other] = arrived as [string, string, string];
+    truncateSync(file(short, 'object'), 3);
+    unlinkSync(file(bare, 'metadata.json'));
+    const meta = JSON.parse(readFileSync(file(other, 'metadata.json'), 'utf8'));
+    writeFileSync(file(other, 'metadata.json'), JSON.stringify({ ...meta, 'x-amz-meta-sha256': '0'.repeat(64) }));
+    assert.equal((await rawGet(s3.endpoint, bare)).headers['content-encoding'], undefined, 'served without its headers');
+
+    const second = await faultProxy(s3.endpoint);
+    try {
+      const r = await upload(opts(root, storeAt(second.endpoint), T0 + H));
+      assert.deepEqual([r.resumed, r.skipped, r.put], [true, arrived.length - 3, 15 - arrived.length + 3]);
+      assert.deepEqual(second.stored.filter((k) => arrived.includes(k)).sort(), [short, bare, other].sort(), 'the torn ones, and only they, were sent again');
+    } finally {
+      await second.close();
+    }
+    for (const key of [short, bare, other]) {
+      const got = await rawGet(s3.endpoint, key);
+      assert.equal(got.headers['content-encoding'], 'gzip', key);
+      assert.equal(got.headers['x-amz-meta-sha256'], parseStoredKey('pub', key)!.sha256, key);
+    }
+    await assertComplete(s3, root, 'b2');
+  } finally {
+    await first.close();
+    await s3.close();
+  }
+});
+
 test('files above the multipart threshold go up in parts (a failed part is retried alone) and are recognised on a resumed run', async () => {
   const s3 = await startS3();
   let failedPart = false;
@@ -318,7 +364,7 @@ test('the publish command uploads with AWS credentials from the environment and 
     spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   const help = run(['--help']);
   assert.equal(help.status, 0);
-  for (const f of ['--endpoint', '--bucket', '--prefix', '--grace-hours', '--concurrency', '--retries', '--multipart-mb', '--part-mb', 'AWS_ACCESS_KEY_ID', 'run it again']) assert.ok(help.stdout.includes(f), f);
+  for (const f of ['--endpoint', '--bucket', '--prefix', '--grace-hours', '--concurrency', '--retries', '--multipart-mb', '--part-mb', '--url-mirror', 'AWS_ACCESS_KEY_ID', 'run it again']) assert.ok(help.stdout.includes(f), f);
   assert.match(run(['--bucket', 'Bad_Bucket']).stderr, /--bucket: expected a bucket name/);
   assert.match(run([]).stderr, /--bucket \(or CONTRAIL_S3_BUCKET\) is required/);
   assert.equal(run(['--bucket', 'ok-bucket', '--prefix', '/x/']).status, 2);
@@ -350,7 +396,8 @@ test('the publish command uploads with AWS credentials from the environment and 
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     const ok = { status, stderr, signal: null, stdout: '' };
     assert.equal(ok.status, 0, `status ${ok.status} signal ${ok.signal}: ${ok.stderr} ${ok.stdout}`);
-    assert.match(ok.stderr, /upload: done: 5 sent/);
+    assert.match(ok.stderr, /upload: done: 5 sent.*; url mirror: 5 copied, 0 deleted$/m);
+    assert.equal((await rawGet(s3.endpoint, 'cli/v1/airframes/4b1814')).status, 200, 'the url mirror is on by default');
     assert.equal(JSON.parse((await s3.store.get('cli/manifest.json'))!.toString()).build_id, 'b1');
   } finally {
     await s3.close();
