@@ -85,7 +85,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   // wrapping its parts, and the trace store and estimator take its records in ~2 ms slices
   const ingest = new IngestThread();
   ingest.brotli = () => live.wantsBrotli(clock());
-  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, intervalMs: c.feedInterval * 1000, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
+  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, intervalMs: c.feedInterval * 1000, maxAheadS: c.feedMaxAheadS, maxAgeS: c.maxAgeS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
   const followers = new Followers([traces, tracker], { log: o.log });
   feed?.onSnapshot((arrival) => {
     const snap = snapshotOf(arrival);
