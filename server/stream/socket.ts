@@ -19,6 +19,8 @@ const BUCKET = 'stream';
 const CLOSE_POLICY = 1008;
 /** a stale snapshot is noticed within a second, as LiveState.watch notices it */
 const TICK_MS = 1000;
+/** a refusal for the whole server (streams uncountable): when to try again */
+const RETRY_BUSY_S = 30;
 
 export interface StreamOptions {
   live: LiveState;
@@ -30,10 +32,13 @@ export interface StreamOptions {
   opens?: OpenCounts;
 }
 
-/** open streams per client key (ThreadLimits counts them for every serving thread of a process) */
+/**
+ * open streams per client key (ThreadLimits counts them for every serving thread of a process).
+ * `reserve` checks and counts in one step, before the upgrade: a check now and a count at open
+ * let two threads both pass the check for the last stream of a client (4 opened where 3 were allowed)
+ */
 interface OpenCounts {
-  opened(key: string): number;
-  open(key: string, max: number): boolean;
+  reserve(key: string, max: number): 'opened' | 'at_cap' | 'uncounted';
   close(key: string): void;
 }
 
@@ -41,10 +46,11 @@ interface OpenCounts {
 function localOpens(): OpenCounts {
   const perIp = new Map<string, number>();
   return {
-    opened: (key) => perIp.get(key) ?? 0,
-    open: (key) => {
-      perIp.set(key, (perIp.get(key) ?? 0) + 1);
-      return true;
+    reserve: (key, max) => {
+      const n = perIp.get(key) ?? 0;
+      if (n >= max) return 'at_cap';
+      perIp.set(key, n + 1);
+      return 'opened';
     },
     close: (key) => {
       const n = (perIp.get(key) ?? 1) - 1;
@@ -56,6 +62,7 @@ function localOpens(): OpenCounts {
 
 interface Client {
   ip: string;
+  /** the rate key, counted in `opens` from the upgrade until close */
   key: string;
   /** the box of the upgrade request, until open subscribes it */
   bbox: Bbox | null;
@@ -118,6 +125,10 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
     return { rl, refusal: d.allowed ? null : new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(d.resetS) }) };
   };
 
+  /** sockets opened on this thread so far (upgrade checks that its socket opened) */
+  let openedHere = 0;
+  /** upgrades are being refused because the open-stream table cannot count them (logged once) */
+  let uncounted = false;
   app.ws<Client>(STREAM_PATH, {
     maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
     idleTimeout: 120,
@@ -142,15 +153,32 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
       const rateKey = rateKeyOf(ip);
       const { rl, refusal } = limited(rateKey);
       if (refusal) return edge.refuse(res, refusal, rl);
-      if (opens.opened(rateKey) >= o.perIp) {
+      // checked and counted at once (fail closed: a stream that cannot be counted does not open)
+      const reserved = opens.reserve(rateKey, o.perIp);
+      if (reserved === 'at_cap') {
         return edge.refuse(res, new ApiError(429, 'rate_limited', `${o.perIp} streams are open from your address already; close one first (one stream can follow any box)`, { 'Retry-After': '60' }), rl);
       }
-      res.upgrade<Client>({ ip, key: rateKey, bbox, sub: null }, key, protocol, extensions, context);
+      if (reserved === 'uncounted') {
+        // logged once when it starts and once when it ends, never per refusal (a flood would fill the log)
+        if (!uncounted) edge.log('stream: refusing upgrades: the open-stream table has no room to count their addresses (a flood of addresses holding streams?)', 'warn');
+        uncounted = true;
+        return edge.refuse(res, new ApiError(429, 'rate_limited', `the server cannot count open streams for more addresses now; retry in ${RETRY_BUSY_S} s`, { 'Retry-After': String(RETRY_BUSY_S) }), rl);
+      }
+      if (uncounted) edge.log('stream: the open-stream table counts new addresses again', 'warn');
+      uncounted = false;
+      // uws opens the socket within upgrade(): if it did not (the client went away, or it threw),
+      // the place is given back; once open, close() gives it back
+      const before = openedHere;
+      try {
+        res.upgrade<Client>({ ip, key: rateKey, bbox, sub: null }, key, protocol, extensions, context);
+      } finally {
+        if (openedHere === before) opens.close(rateKey);
+      }
     },
     open: (ws) => {
+      openedHere++;
       const c = ws.getUserData();
       sockets.add(ws);
-      opens.open(c.key, Number.POSITIVE_INFINITY);
       ws.subscribe(CONTROL_TOPIC);
       guarded('subscribe', () => subscribe(ws, c.bbox));
     },

@@ -10,6 +10,11 @@ import { problems } from '../../../schemas/index.ts';
 import { NOW_MS } from '../../helpers/publish-fixture.ts';
 import { connect, open, WsClient, type Refused } from '../../helpers/ws-client.ts';
 import { startApp, type RunningApp } from '../../reliability/app.ts';
+import { WINDOW_S } from '../../../schemas/policy.ts';
+import { ThreadLimits } from '../../../server/http/thread-limits.ts';
+import { startServer } from '../../../server/http/uws.ts';
+import { LiveState } from '../../../server/live/state.ts';
+import { attachStream, type Stream } from '../../../server/stream/socket.ts';
 
 const SAMPLE = JSON.parse(readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8')) as { now: number; aircraft: any[] };
 let nowMs = NOW_MS;
@@ -270,4 +275,44 @@ test('every message the streams above received matches schemas/stream-message (t
   assert.deepEqual(seen.problems.slice(0, 5), []);
   assert.deepEqual([...seen.types].sort(), ['diff', 'end', 'error', 'full', 'stale', 'subscribed']);
   assert.ok(seen.messages > 300, 'seen.messages > 300');
+});
+
+test('an address the shared open-stream table cannot count is refused with 429 in the section-7 shape and logged: the cap fails closed', async () => {
+  // the table of the serving threads, its gauges full of other addresses' open streams
+  const table = new ThreadLimits(ThreadLimits.allocate(NOW_MS, { gaugeSlots: 32 }), WINDOW_S);
+  for (let i = 0; i < 31; i++) assert.equal(table.reserve(`192.0.2.${i}`, 8), 'opened');
+  const logs: string[] = [];
+  const held: { st?: Stream } = {};
+  const running = await startServer([], {
+    host: '127.0.0.1', port: 0, trustProxy: [], rateLimits: false, clock: () => NOW_MS, log: (l) => logs.push(l),
+    sockets: (app, edge) => {
+      held.st = attachStream(app, edge, { live: new LiveState(), perIp: 8, maxBufferBytes: 1 << 20, opens: table });
+    },
+  });
+  const at = `http://127.0.0.1:${running.port}/v1/stream`;
+  try {
+    const tries = await Promise.all(Array.from({ length: 30 }, () => connect(at)));
+    assert.ok(tries.every((t) => 'status' in t), `${tries.filter((t) => !('status' in t)).length} of 30 opened uncounted`);
+    for (const r of tries as Refused[]) {
+      assert.equal(r.status, 429);
+      assert.equal(r.headers['cache-control'], 'no-store');
+      assert.equal(r.headers['retry-after'], '30');
+      assert.deepEqual(JSON.parse(r.body), { error: 'rate_limited', detail: 'the server cannot count open streams for more addresses now; retry in 30 s' });
+    }
+    // logged once for the 30 refusals, and once when it ends
+    assert.equal(logs.filter((l) => l.startsWith('stream: refusing upgrades: the open-stream table has no room')).length, 1, logs.join('\n'));
+    // a stream closed elsewhere makes room: counted from the upgrade, given back on close
+    table.close('192.0.2.3');
+    const c = await open(at);
+    assert.equal((await c.next()).type, 'subscribed');
+    assert.equal(table.opened('127.0.0.1'), 1);
+    assert.equal(logs.filter((l) => l === 'stream: the open-stream table counts new addresses again').length, 1, logs.join('\n'));
+    c.close();
+    await c.closed;
+    for (let i = 0; i < 50 && table.opened('127.0.0.1') !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(table.opened('127.0.0.1'), 0);
+  } finally {
+    held.st?.stop();
+    running.closeAll();
+  }
 });
