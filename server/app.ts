@@ -37,6 +37,7 @@ import { mapRoutes } from './handlers/map.ts';
 import { bundleRoutes } from './handlers/bundles.ts';
 import { streamRoutes } from './handlers/stream.ts';
 import { attachStream, type Stream } from './stream/socket.ts';
+import { StreamBudget } from './stream/budget.ts';
 import { loadCredits } from './credits.ts';
 import { loadCodeBlocks } from '../lib/reference/codeblocks.ts';
 import { installed } from '../lib/install.ts';
@@ -168,6 +169,8 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   const threads = c.serveThreads > 1 && (!o.clock || o.workersOnSystemClock === true);
   const limitsMemory = threads ? ThreadLimits.allocate(services.clock()) : null;
   const table = limitsMemory ? new ThreadLimits(limitsMemory, WINDOW_S) : null;
+  // the unsent stream bytes of every serving thread, one slot each (this thread's is 0)
+  const budgetMemory = StreamBudget.allocate(threads ? c.serveThreads : 1);
   if (services.ingest) services.ingest.copies = threads ? c.serveThreads - 1 : 0;
   const observe = observerOf(c, o, metrics);
   const running = await startServer(routesOf(services, c), {
@@ -183,7 +186,8 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     log: o.log,
     observe,
     sockets: (app, edge) => {
-      stream = attachStream(app, edge, { live: services.live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer, ...(table ? { opens: table } : {}) });
+      const budget = new StreamBudget(budgetMemory, 0, c.streamMaxUnsent);
+      stream = attachStream(app, edge, { live: services.live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer, budget, ...(table ? { opens: table } : {}) });
     },
   });
   const serving = threads
@@ -192,6 +196,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
         count: c.serveThreads - 1,
         port: running.port,
         limits: limitsMemory,
+        streamBudget: budgetMemory,
         pipeline: running.pipeline,
         observed: (ob) => {
           metrics.observe(ob.route, ob.bucket, ob.status, ob.ms, ob.thread);

@@ -159,13 +159,13 @@ async function waitFor(p: Proc, log: string, what: string, timeoutS: number, rea
 }
 
 /** Contrail's real server on `feed`, rate limits off; resolves once it serves a live snapshot */
-export async function startContrail(o: { entry: string; feed: string; extraArgs: string[]; nodeArgs?: string[]; dir: string }): Promise<Proc & { base: string }> {
+export async function startContrail(o: { entry: string; feed: string; extraArgs: string[]; nodeArgs?: string[]; dir: string; timeoutS?: number }): Promise<Proc & { base: string }> {
   const port = await freePort();
   const log = join(o.dir, 'contrail.log');
   const args = [...(o.nodeArgs ?? []), '--import', 'tsx', o.entry, '--host', '127.0.0.1', '--port', String(port), '--feed', o.feed, '--no-rate-limits', ...o.extraArgs];
   const p = start('Contrail', process.execPath, args, log);
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(p, log, 'live snapshot (/v1/now 200)', 60, async () => (await httpGet(`${base}/v1/now`)).status === 200);
+  await waitFor(p, log, 'live snapshot (/v1/now 200)', o.timeoutS ?? 60, async () => (await httpGet(`${base}/v1/now`)).status === 200);
   return { ...p, base };
 }
 

@@ -15,6 +15,8 @@ export interface ServeWorkerData {
   port: number;
   /** ThreadLimits' table, when the limits are counted in this process */
   limits: SharedArrayBuffer | null;
+  /** the stream budget's slots, one per serving thread (server/stream/budget.ts) */
+  streamBudget: SharedArrayBuffer;
   /** this worker's number (1, 2, ...; the main thread is 0): its log lines and /metrics name it */
   index: number;
 }

@@ -19,6 +19,8 @@ export interface ServeThreadsOptions {
   count: number;
   port: number;
   limits: SharedArrayBuffer | null;
+  /** the stream budget's slots, one per serving thread */
+  streamBudget: SharedArrayBuffer;
   /** answers a forwarded request (the main thread's own pipeline) */
   pipeline: Pipeline;
   /** hears every answer a worker gave (/metrics; the access log's entry when it is on) */
@@ -82,7 +84,7 @@ export class ServeThreads {
 
   private spawn(index: number): Promise<void> {
     const { o } = this;
-    const data: ServeWorkerData = { config: o.config, port: o.port, limits: o.limits, index };
+    const data: ServeWorkerData = { config: o.config, port: o.port, limits: o.limits, streamBudget: o.streamBudget, index };
     const w = tsWorker(new URL('./serve-worker.ts', import.meta.url), { workerData: data });
     return new Promise((resolve, reject) => {
       w.on('message', (m: FromWorker) => {

@@ -2,7 +2,9 @@
 // and the limits are checked before the upgrade, so a refusal is a plain section-7 answer; after
 // it each socket is subscribed to the topics of its cells, and the hub publishes every snapshot
 // once per cell. a socket whose unsent bytes pass the limit is closed with a reason, never buffered
-// without bound and never silently skipped (uWS skips a socket past maxBackpressure).
+// without bound and never silently skipped (uWS skips a socket past maxBackpressure); and all the
+// sockets' unsent bytes together, on every serving thread, stay within one budget (budget.ts): past
+// it upgrades are refused and the slowest clients closed.
 import { ApiError } from '../../lib/errors.ts';
 import { policyFor, WINDOW_S } from '../../schemas/policy.ts';
 import { rateKeyOf } from '../http/client-ip.ts';
@@ -10,6 +12,7 @@ import type { SocketEdge } from '../http/uws.ts';
 import { parseBboxQuery } from '../live/params.ts';
 import type { Bbox } from '../parts/spatial.ts';
 import type { LiveState } from '../live/state.ts';
+import { slowestOver, type StreamBudget } from './budget.ts';
 import { CONTROL_TOPIC, StreamHub, type Subscription } from './hub.ts';
 import { MAX_CLIENT_MESSAGE_BYTES, STREAM_PATH, errorMessage, parseClientMessage } from './protocol.ts';
 import type * as Uws from 'uWebSockets.js';
@@ -17,10 +20,15 @@ import type * as Uws from 'uWebSockets.js';
 const BUCKET = 'stream';
 /** RFC 6455 1008: the client broke a rule of the service (here: it reads too slowly) */
 const CLOSE_POLICY = 1008;
+/**
+ * a socket closed with a close frame (end) keeps what it had not sent until uWS gives up on it,
+ * 15.5 s after the end on this build (measured, docs/perf-log/stream.md): counted in the budget that long
+ */
+const ENDING_HOLD_MS = 16_000;
+/** a refusal for the whole server (budget spent, streams uncountable): when to try again */
+const RETRY_BUSY_S = 30;
 /** a stale snapshot is noticed within a second, as LiveState.watch notices it */
 const TICK_MS = 1000;
-/** a refusal for the whole server (streams uncountable): when to try again */
-const RETRY_BUSY_S = 30;
 
 export interface StreamOptions {
   live: LiveState;
@@ -30,6 +38,8 @@ export interface StreamOptions {
   maxBufferBytes: number;
   /** open streams per client, counted across serving threads (default: this thread's own count) */
   opens?: OpenCounts;
+  /** unsent bytes of every client of every serving thread (--stream-max-unsent; absent: no budget) */
+  budget?: StreamBudget;
 }
 
 /**
@@ -73,6 +83,10 @@ export interface Stream {
   hub: StreamHub;
   /** open sockets now */
   readonly clients: number;
+  /** this thread's unsent bytes at the last count */
+  readonly unsent: number;
+  /** clients closed, and upgrades refused, for the budget since start */
+  readonly shed: { closed: number; refused: number };
   stop(): void;
 }
 
@@ -91,11 +105,24 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
       throw e;
     }
   };
-  const tooSlow = (ws: Uws.WebSocket<Client>) => {
-    const unsent = ws.getBufferedAmount();
-    if (unsent <= o.maxBufferBytes) return false;
-    edge.log(`stream: closed a slow client (${unsent} bytes unsent, limit ${o.maxBufferBytes})`);
-    ws.end(CLOSE_POLICY, `too slow: ${Math.ceil(unsent / 1024)} KiB unsent (limit ${Math.floor(o.maxBufferBytes / 1024)}); reconnect, or take a smaller box`);
+  const budget = o.budget ?? null;
+  // this thread's unsent bytes at the last count, and what the budget made it do
+  let unsent = 0;
+  const shed = { closed: 0, refused: 0 };
+  // sockets ended with a reason, whose unsent bytes uWS still holds: until when, and how many
+  let ending: { untilMs: number; bytes: number }[] = [];
+  const endingBytes = () => {
+    const now = edge.clock();
+    if (ending.length && ending[0]!.untilMs <= now) ending = ending.filter((e) => e.untilMs > now);
+    let n = 0;
+    for (const e of ending) n += e.bytes;
+    return n;
+  };
+  const tooSlow = (ws: Uws.WebSocket<Client>, buffered = ws.getBufferedAmount()) => {
+    if (buffered <= o.maxBufferBytes) return false;
+    ending.push({ untilMs: edge.clock() + ENDING_HOLD_MS, bytes: buffered });
+    edge.log(`stream: closed a slow client (${buffered} bytes unsent, limit ${o.maxBufferBytes})`);
+    ws.end(CLOSE_POLICY, `too slow: ${Math.ceil(buffered / 1024)} KiB unsent (limit ${Math.floor(o.maxBufferBytes / 1024)}); reconnect, or take a smaller box`);
     return true;
   };
   const guarded = (what: string, f: () => void) => {
@@ -114,7 +141,11 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
       for (const t of r.add) ws.subscribe(t);
       for (const m of r.messages) ws.send(m, false);
     });
-    tooSlow(ws);
+    const buffered = ws.getBufferedAmount();
+    if (tooSlow(ws, buffered)) return;
+    // counted at once, so that the next upgrade (on any thread) sees it; recounted after each publish
+    unsent += buffered;
+    budget?.set(unsent);
   };
   const limited = (key: string): { rl: [string, string][]; refusal: ApiError | null } => {
     const policy = policyFor(BUCKET);
@@ -153,6 +184,11 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
       const rateKey = rateKeyOf(ip);
       const { rl, refusal } = limited(rateKey);
       if (refusal) return edge.refuse(res, refusal, rl);
+      if (budget?.full()) {
+        shed.refused++;
+        const detail = `the server holds as much unsent stream data as it allows (--stream-max-unsent, ${mib(budget.limit)} MiB, for all clients); retry in ${RETRY_BUSY_S} s, or poll /v1/aircraft`;
+        return edge.refuse(res, new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(RETRY_BUSY_S) }), rl);
+      }
       // checked and counted at once (fail closed: a stream that cannot be counted does not open)
       const reserved = opens.reserve(rateKey, o.perIp);
       if (reserved === 'at_cap') {
@@ -203,21 +239,63 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
     },
   });
 
+  // every socket's unsent bytes, after each publish and once a second: a socket past its own limit
+  // is closed; past the budget, the slowest go until this thread holds its share of it
   const checkAll = () => {
-    for (const ws of sockets) tooSlow(ws);
+    const open: Uws.WebSocket<Client>[] = [];
+    const sizes: number[] = [];
+    let sum = 0;
+    for (const ws of sockets) {
+      const b = ws.getBufferedAmount();
+      if (tooSlow(ws, b)) continue;
+      open.push(ws);
+      sizes.push(b);
+      sum += b;
+    }
+    const held = endingBytes();
+    unsent = sum + held;
+    if (!budget) return;
+    budget.set(unsent);
+    const keep = budget.keep(unsent);
+    if (keep === null) return;
+    const drop = slowestOver(sizes, Math.max(0, keep - held));
+    let freed = 0;
+    for (const i of drop) {
+      freed += sizes[i]!;
+      // closed at once, without a close frame: queued behind what it has not read, it would hold
+      // the bytes until the connection timed out (the reason is in the log and the docs)
+      open[i]!.close();
+    }
+    shed.closed += drop.length;
+    unsent -= freed;
+    budget.set(unsent);
+    edge.log(`stream: over the unsent budget (${mib(budget.total() + freed)} MiB of ${mib(budget.limit)} MiB across threads): closed the ${drop.length} slowest of ${open.length} clients here (${mib(freed)} MiB)`, 'warn');
   };
   // indexed and diffed in slices between requests: a whole-sky subscriber makes the diff cover
   // every aircraft, 15-80 ms a snapshot in one piece on this machine
   o.live.onLive((snap) =>
     guarded('publish', () => hub.acceptSliced(snap, staleDetail(), (next) => setImmediate(() => guarded('publish', next)), checkAll)),
   );
-  const timer = setInterval(() => guarded('tick', () => hub.tick(staleDetail())), TICK_MS);
+  const timer = setInterval(() => {
+    guarded('tick', () => hub.tick(staleDetail()));
+    // clients that read again free their part of the budget between snapshots too
+    guarded('count', checkAll);
+  }, TICK_MS);
   timer.unref();
   return {
     hub,
     get clients() {
       return sockets.size;
     },
-    stop: () => clearInterval(timer),
+    get unsent() {
+      return unsent;
+    },
+    shed,
+    stop: () => {
+      clearInterval(timer);
+      budget?.set(0);
+    },
   };
 }
+
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
