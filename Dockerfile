@@ -3,7 +3,9 @@
 # the uWebSockets.js build Contrail pins loads there (README, Components).
 FROM node:20-bookworm-slim
 
+# MALLOC_MMAP_THRESHOLD_: glibc returns the serving threads' freed buffers to the system only with it (docs/operating.md, "Memory")
 ENV NODE_ENV=production \
+    MALLOC_MMAP_THRESHOLD_=131072 \
     CONTRAIL_HOST=0.0.0.0 \
     CONTRAIL_PORT=8080 \
     CONTRAIL_STATE=/var/lib/contrail/state \

@@ -25,6 +25,7 @@ import { createApp } from '../server/app.ts';
 import { loadServerConfig } from '../server/config.ts';
 import { open, type WsClient } from '../test/helpers/ws-client.ts';
 import { numberFlag } from './flags.ts';
+import { stepSky, type RawSky } from './live/sky-step.ts';
 
 if (process.argv.includes('--help')) {
   console.log('Usage: npx tsx bench/stream.ts [--subscribers 1000] [--snapshots 20] [--seed 17] [--loopback]\n\nThe push stream\'s per-snapshot cost at 12k aircraft: the hub alone, then (--loopback) the real server and real clients.');
@@ -36,32 +37,11 @@ const SEED = numberFlag('seed', 17);
 const LOOPBACK = process.argv.includes('--loopback');
 
 const input = readFileSync(new URL('./data/readsb_aircraft_12k.json.gz', import.meta.url));
-const base = JSON.parse(gunzipSync(input).toString('utf8')) as { now: number; aircraft: any[] };
+const base = JSON.parse(gunzipSync(input).toString('utf8')) as RawSky;
 const r = mulberry32(SEED);
 
 /** the raw readsb document one second later (seeded) */
-function step(doc: { now: number; aircraft: any[] }): { now: number; aircraft: any[] } {
-  const out: any[] = [];
-  for (const a of doc.aircraft) {
-    if (r() < 0.01) continue;
-    const b = { ...a, seen: Math.round(r() * 10) / 10 };
-    if (typeof a.lat === 'number' && typeof a.gs === 'number' && typeof a.track === 'number' && a.alt_baro !== 'ground') {
-      const nm = a.gs / 3600;
-      const rad = (a.track * Math.PI) / 180;
-      b.lat = Math.max(-89.9, Math.min(89.9, a.lat + (nm * Math.cos(rad)) / 60));
-      b.lon = ((a.lon + (nm * Math.sin(rad)) / 60 / Math.max(0.05, Math.cos((a.lat * Math.PI) / 180)) + 540) % 360) - 180;
-      b.lat = Math.round(b.lat * 1e6) / 1e6;
-      b.lon = Math.round(b.lon * 1e6) / 1e6;
-      b.seen_pos = b.seen;
-    }
-    out.push(b);
-  }
-  for (let k = 0; k < doc.aircraft.length / 100; k++) {
-    const like = doc.aircraft[Math.floor(r() * doc.aircraft.length)];
-    out.push({ ...like, hex: Math.floor(r() * 0xffffff).toString(16).padStart(6, '0'), seen: 0 });
-  }
-  return { now: doc.now + 1, aircraft: out };
-}
+const step = (doc: RawSky): RawSky => stepSky(doc, r);
 
 const parse = (doc: object): FeedSnapshot => {
   const p = parseFeed(Buffer.from(JSON.stringify(doc)));

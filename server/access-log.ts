@@ -3,9 +3,13 @@
 // - the query string: a box or a point someone looks at says where they are interested; the route
 //   and the status are what an operator needs
 // - a station's UUID (/v1/stations/{uuid}): it is that station's secret; its path segment is logged
-//   as the pattern's `:uuid`
+//   as the pattern's `:uuid`. the segment is found as the router finds it (router.ts segmentsOf:
+//   empty segments dropped, after percent-decoding), so every spelling the router routes there
+//   (`//v1/stations/<uuid>`, `/v1/stations//<uuid>/`, `%37f..`) is masked; and anything shaped like
+//   a UUID in any logged path is masked too (a station UUID pasted into another route's URL)
 // - the path of a request no route matched: a mistyped station URL would carry the UUID too
 // - the client IP, unless --log-ips
+import { segmentsOf } from './http/router.ts';
 import type { Observed } from './http/types.ts';
 
 /** path parameters that are secrets: their segment is never logged */
@@ -27,14 +31,22 @@ export interface AccessEntry {
   ip?: string;
 }
 
-/** the path with each segment the pattern names a secret replaced by the parameter's name */
+// a hex digit, also percent-encoded (a path is decoded once: `%2537` reaches here as `%37`), and
+// the dash between groups, optional (canonicalUuid takes 32 bare digits too)
+const HEX = '(?:[0-9a-f]|%3[0-9]|%[46][1-6])';
+const DASH = '(?:-|%2d)?';
+/** 32 hex digits in the 8-4-4-4-12 groups of a UUID, dashes optional, any case */
+const UUID_SHAPED = new RegExp(`${HEX}{8}${DASH}${HEX}{4}${DASH}${HEX}{4}${DASH}${HEX}{4}${DASH}${HEX}{12}`, 'gi');
+
+/** Anything shaped like a UUID in a text replaced by `:uuid` (every logged path goes through it). */
+export const withoutUuids = (text: string): string => text.replace(UUID_SHAPED, ':uuid');
+
+/** the path with each segment the pattern names a secret replaced by the parameter's name, and anything UUID-shaped masked */
 export function maskedPath(pattern: string, path: string): string {
-  const pat = pattern.split('/');
-  if (!pat.some((s) => SECRET_PARAMS.has(s))) return path;
-  return path
-    .split('/')
-    .map((seg, i) => (SECRET_PARAMS.has(pat[i] ?? '') ? pat[i]! : seg))
-    .join('/');
+  const pat = segmentsOf(pattern);
+  if (!pat.some((s) => SECRET_PARAMS.has(s))) return withoutUuids(path);
+  // rebuilt from the routed segments: the spelling's extra slashes are not kept
+  return withoutUuids('/' + segmentsOf(path).map((seg, i) => (SECRET_PARAMS.has(pat[i] ?? '') ? pat[i]! : seg)).join('/'));
 }
 
 export function accessEntry(route: string, bucket: string, status: number, ms: number, req: Observed, logIps: boolean): AccessEntry {

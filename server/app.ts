@@ -37,6 +37,7 @@ import { mapRoutes } from './handlers/map.ts';
 import { bundleRoutes } from './handlers/bundles.ts';
 import { streamRoutes } from './handlers/stream.ts';
 import { attachStream, type Stream } from './stream/socket.ts';
+import { StreamBudget } from './stream/budget.ts';
 import { loadCredits } from './credits.ts';
 import { loadCodeBlocks } from '../lib/reference/codeblocks.ts';
 import { installed } from '../lib/install.ts';
@@ -85,7 +86,7 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   // wrapping its parts, and the trace store and estimator take its records in ~2 ms slices
   const ingest = new IngestThread();
   ingest.brotli = () => live.wantsBrotli(clock());
-  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, intervalMs: c.feedInterval * 1000, maxAheadS: c.feedMaxAheadS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
+  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, intervalMs: c.feedInterval * 1000, maxAheadS: c.feedMaxAheadS, maxAgeS: c.maxAgeS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
   const followers = new Followers([traces, tracker], { log: o.log });
   feed?.onSnapshot((arrival) => {
     const snap = snapshotOf(arrival);
@@ -171,6 +172,8 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   if (threads && c.listenThread >= c.serveThreads) throw new Error(`--listen-thread ${c.listenThread} names no serving thread: there are ${c.serveThreads} (0..${c.serveThreads - 1})`);
   const limitsMemory = threads ? ThreadLimits.allocate(services.clock()) : null;
   const table = limitsMemory ? new ThreadLimits(limitsMemory, WINDOW_S) : null;
+  // the unsent stream bytes of every serving thread, one slot each (this thread's is 0)
+  const budgetMemory = StreamBudget.allocate(threads ? c.serveThreads : 1);
   if (services.ingest) services.ingest.copies = threads ? c.serveThreads - 1 : 0;
   const observe = observerOf(c, o, metrics);
   const routes = routesOf(services, c);
@@ -188,7 +191,8 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     log: o.log,
     observe,
     sockets: (app, edge) => {
-      stream = attachStream(app, edge, { live: services.live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer, ...(table ? { opens: table } : {}) });
+      const budget = new StreamBudget(budgetMemory, 0, c.streamMaxUnsent);
+      stream = attachStream(app, edge, { live: services.live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer, budget, ...(table ? { opens: table } : {}) });
     },
   });
   const serving = threads
@@ -198,6 +202,7 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
         listenThread: c.listenThread,
         port: running.port,
         limits: limitsMemory,
+        streamBudget: budgetMemory,
         pipeline: running.pipeline,
         observed: (ob) => {
           metrics.observe(ob.route, ob.bucket, ob.status, ob.ms, ob.thread);

@@ -23,6 +23,7 @@ export interface ServerConfig extends CreditsConfig, LogConfig {
   traceMinutes: number;
   streamPerIp: number;
   streamMaxBuffer: number;
+  streamMaxUnsent: number;
   gzipOffLoop: number;
   shedCompressionAt: number;
   serveThreads: number;
@@ -119,6 +120,15 @@ export const serverOptions: Specs<ServerConfig> = {
   streamMaxBuffer: {
     flag: 'stream-max-buffer', env: 'CONTRAIL_STREAM_MAX_BUFFER', kind: 'int', default: 8 * 1024 * 1024, check: positive,
     help: 'bytes a /v1/stream client may leave unread before it is closed (code 1008, "too slow")',
+  },
+  // all clients together, every serving thread: what a paused client costs is its unread bytes, so
+  // without a ceiling 300 of them cost 1.7 GB (docs/perf-log/stream.md). 256 MiB holds the whole
+  // sky in full (2.7 MB) about a hundred times over, far more than healthy readers leave unread
+  streamMaxUnsent: {
+    flag: 'stream-max-unsent', env: 'CONTRAIL_STREAM_MAX_UNSENT', kind: 'int', default: 256 * 1024 * 1024,
+    help: 'bytes all /v1/stream clients together may leave unread (every serving thread); past it upgrades get 429 and the slowest clients are closed (0: no limit)',
+    doc: 'bytes all `/v1/stream` clients together may leave unread, counted over every serving thread; past it upgrades are refused (429) and the slowest clients closed until the rest fit (`0`: no limit; see [Push stream](api.md#push-stream))',
+    check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
   },
   // a 250 nm point or a country's bbox is 100-500 KB: gzip costs 2-6 ms of CPU a request. from this
   // size up it may run on the libuv pool instead, so the serving thread goes on answering meanwhile;

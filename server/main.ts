@@ -5,6 +5,7 @@ import { serverOptions, serverUsage, type ServerConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { loadNativeUws } from './http/uws.ts';
 import { createLogger } from '../lib/log.ts';
+import { glibcVersion, mallocWarning } from './malloc.ts';
 
 const serve: Command<ServerConfig> = {
   name: 'contrail',
@@ -21,6 +22,8 @@ const serve: Command<ServerConfig> = {
     if (config.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
     // JSON lines on stdout (pretty in a terminal); a refusal to start stays a plain line on stderr
     const { log, event } = createLogger(config);
+    const malloc = mallocWarning(process.env, glibcVersion());
+    if (malloc) log(malloc, 'warn');
     const app = await createApp(config, { log, event });
     const stop = (signal: string) => {
       log(`contrail: stopping (${signal})`);

@@ -9,6 +9,7 @@
 // server reads four a second), so by the first banner the server holds what it would after running
 // for 2 hours: traces, and the aircraft that went quiet over oceans and coverage gaps. the history
 // is written by `sim history` in a process of its own while this one loads the live feed's world.
+import { MALLOC_ENV } from '../server/malloc.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -50,9 +51,9 @@ let interrupted = false;
 const log = (s: string) => process.stderr.write(`demo: ${s}\n`);
 
 /** runs `node --import tsx <script> args` from the install folder, in its own process group */
-function start(script: string, args: string[], o: { stdout: 'inherit' | 'ignore'; onStderrLine?: (line: string) => void }): ChildProcess {
+function start(script: string, args: string[], o: { stdout: 'inherit' | 'ignore'; onStderrLine?: (line: string) => void; env?: Record<string, string> }): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', installed(script), ...args], {
-    cwd: installed('.'), detached: true, stdio: ['ignore', o.stdout, o.onStderrLine ? 'pipe' : 'inherit'],
+    cwd: installed('.'), detached: true, stdio: ['ignore', o.stdout, o.onStderrLine ? 'pipe' : 'inherit'], env: { ...process.env, ...o.env },
   });
   children.add(child);
   child.on('exit', () => children.delete(child));
@@ -159,7 +160,7 @@ async function runDemo(c: DemoConfig): Promise<number> {
     '--map-tiles', 'offline',
     // its log is on stdout: the listening line and what would need an operator, not the routine
     '--log-level', 'warn',
-  ], { stdout: 'inherit' });
+  ], { stdout: 'inherit', env: MALLOC_ENV });
   const base = `http://127.0.0.1:${c.port}`;
   const serverGone = () => (server.exitCode !== null || server.signalCode !== null ? `the server exited (${server.exitCode ?? server.signalCode}); port ${c.port} taken? try --port` : null);
 

@@ -160,7 +160,7 @@ async function waitFor(p: Proc, log: string, what: string, timeoutS: number, rea
 
 /** Contrail's real server on `feed`, rate limits off; resolves once it serves a live snapshot */
 /** `name`: the process's name in the bench's lines ('Contrail'; 'peer' for a second one) */
-export async function startContrail(o: { entry: string; feed: string; extraArgs: string[]; nodeArgs?: string[]; dir: string; name?: string }): Promise<Proc & { base: string }> {
+export async function startContrail(o: { entry: string; feed: string; extraArgs: string[]; nodeArgs?: string[]; dir: string; name?: string; timeoutS?: number }): Promise<Proc & { base: string }> {
   const port = await freePort();
   const name = o.name ?? 'Contrail';
   const log = join(o.dir, `${name.toLowerCase()}.log`);
@@ -168,7 +168,7 @@ export async function startContrail(o: { entry: string; feed: string; extraArgs:
   const p = start(name, process.execPath, args, log);
   const base = `http://127.0.0.1:${port}`;
   // a loaded machine takes minutes to parse the first 12k snapshot beside another server
-  await waitFor(p, log, 'live snapshot (/v1/now 200)', 240, async () => (await httpGet(`${base}/v1/now`)).status === 200);
+  await waitFor(p, log, 'live snapshot (/v1/now 200)', o.timeoutS ?? 240, async () => (await httpGet(`${base}/v1/now`)).status === 200);
   return { ...p, base };
 }
 

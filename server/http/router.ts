@@ -17,7 +17,7 @@ export class Router {
 
   constructor(routes: Route[]) {
     this.compiled = routes.map((route) => {
-      const parts = route.pattern.split('/').filter(Boolean);
+      const parts = segmentsOf(route.pattern);
       const rest = parts[parts.length - 1] === '*';
       if (rest) parts.pop();
       return { route, parts, rest };
@@ -26,7 +26,7 @@ export class Router {
 
   /** First route whose pattern matches, in registration order; null when none does. */
   match(path: string): Match | null {
-    const segs = path.split('/').filter(Boolean);
+    const segs = segmentsOf(path);
     outer: for (const c of this.compiled) {
       if (c.rest ? segs.length < c.parts.length : segs.length !== c.parts.length) continue;
       const params: Record<string, string> = {};
@@ -42,6 +42,12 @@ export class Router {
     return null;
   }
 }
+
+/**
+ * The segments a (decoded) path is routed by: empty ones dropped, so `//v1/stations/x/` routes as
+ * `/v1/stations/x`. the access log masks by the same segments (server/access-log.ts).
+ */
+export const segmentsOf = (path: string): string[] => path.split('/').filter(Boolean);
 
 /** Percent-decode a path; null when the encoding is broken (the caller answers 422). */
 export function decodePath(raw: string): string | null {

@@ -4,9 +4,13 @@
 // - a fixed window of WINDOW_S per client and bucket, its count kept with Atomics, so exactly
 //   `limit` requests of a window are allowed however the threads interleave;
 // - open addressing (linear probing, PROBE slots); a slot is taken for a new key only when it is
-//   empty or its window has ended (a gauge: its count is 0), so a client that spent its budget is
-//   never pushed out before its window ends; a newcomer that finds no slot is counted in one of
-//   a fixed set of shared overflow windows, keyed by a hash of the client (as RateLimiter does);
+//   empty or its window has ended, so a client that spent its budget is never pushed out before
+//   its window ends, and a flood's windows age out with their window; a newcomer that finds no
+//   slot is counted in one of a fixed set of shared overflow windows, keyed by a hash of the client;
+// - open-stream counts (gauges) live in a region of their own that windows never use, so a flood
+//   of addresses cannot fill it (the stream cap failed open when they shared one); a gauge's slot
+//   is free again when its count is back to 0. when even that region cannot count a client,
+//   `reserve` says so and the stream is refused (fail closed);
 // - window starts are whole seconds, so a window may end up to a second early.
 // known race, bounded: a new client's first two requests on two threads at the instant a slot's
 // window ends may open two windows for it; each still allows at most `limit`.
@@ -26,11 +30,23 @@ export interface ThreadLimitsShape {
   slots: number;
   /** shared windows for newcomers when the table is full */
   overflowSlots: number;
+  /** clients with open streams counted at most, a power of two (the gauges' own region) */
+  gaugeSlots: number;
+}
+
+/** what `reserve` did: counted one more stream; refused it at the maximum; or could not count it (refuse it too) */
+export type Reserved = 'opened' | 'at_cap' | 'uncounted';
+
+/** one probed region of the table: its first word and its slot mask (slot 0 of each is never a key's) */
+interface Region {
+  base: number;
+  mask: number;
 }
 
 export class ThreadLimits {
   private readonly a: Int32Array;
-  private readonly mask: number;
+  private readonly windows: Region;
+  private readonly gauges: Region;
   private readonly overflowAt: number;
   private readonly overflowSlots: number;
   /** window starts count seconds from here (a day before the table was made: every start is > 0) */
@@ -48,23 +64,28 @@ export class ThreadLimits {
   ) {
     this.a = new Int32Array(memory);
     const slots = this.a[0]!;
-    this.mask = slots - 1;
+    this.windows = { base: 0, mask: slots - 1 };
     this.overflowAt = slots;
     this.overflowSlots = this.a[1]!;
     this.baseS = this.a[2]!;
+    this.gauges = { base: (slots + this.overflowSlots) * W, mask: this.a[3]! - 1 };
   }
 
   static allocate(nowMs: number, shape: Partial<ThreadLimitsShape> = {}): SharedArrayBuffer {
     const slots = shape.slots ?? 1 << 18;
     const overflowSlots = shape.overflowSlots ?? 4096;
+    // an open stream holds a socket: 65,535 addresses with one open each is far past what one process serves
+    const gaugeSlots = shape.gaugeSlots ?? 1 << 16;
     if (slots < PROBE || (slots & (slots - 1)) !== 0) throw new RangeError(`slots must be a power of two >= ${PROBE}, got ${slots}`);
     if (overflowSlots < 1) throw new RangeError(`overflowSlots must be >= 1, got ${overflowSlots}`);
-    // slot 0 holds the table's shape (it is never a key's: probing skips it)
-    const m = new SharedArrayBuffer((slots + overflowSlots) * W * 4);
+    if (gaugeSlots < PROBE || (gaugeSlots & (gaugeSlots - 1)) !== 0) throw new RangeError(`gaugeSlots must be a power of two >= ${PROBE}, got ${gaugeSlots}`);
+    // slot 0 holds the table's shape (it is never a key's: probing skips it, in both regions)
+    const m = new SharedArrayBuffer((slots + overflowSlots + gaugeSlots) * W * 4);
     const a = new Int32Array(m);
     a[0] = slots;
     a[1] = overflowSlots;
     a[2] = Math.floor(nowMs / 1000) - 86_400;
+    a[3] = gaugeSlots;
     // the overflow windows start long ended
     for (let i = slots; i < slots + overflowSlots; i++) a[i * W + 2] = -(2 ** 30);
     return m;
@@ -74,7 +95,7 @@ export class ThreadLimits {
   hit(bucket: string, client: string, limit: number, nowMs: number): RateDecision {
     const now = Math.floor(nowMs / 1000) - this.baseS;
     const key = `${bucket}\u0000${client}`;
-    let at = this.find(hashA(key), hashB(key), now, false);
+    let at = this.find(this.windows, hashA(key), hashB(key), now);
     if (at < 0) {
       at = (this.overflowAt + (((hashA(bucket) ^ hashB(client)) >>> 0) % this.overflowSlots)) * W;
       this.overflowHits++;
@@ -87,44 +108,56 @@ export class ThreadLimits {
     return { allowed: true, limit, remaining: limit - before - 1, resetS };
   }
 
-  /** Count one more open stream of `client`; false (and nothing counted) when it holds `max` already. */
-  open(client: string, max: number): boolean {
+  /**
+   * Count one more open stream of `client` unless it holds `max` already. 'uncounted': the gauges'
+   * region has no slot for it now (every slot of its probe holds an open stream of another client):
+   * nothing was counted, and the caller refuses the stream rather than let it open uncounted.
+   */
+  reserve(client: string, max: number): Reserved {
     const key = `open\u0000${client}`;
-    const at = this.find(hashA(key), hashB(key), GAUGE, true);
-    if (at < 0) return false;
+    const at = this.find(this.gauges, hashA(key), hashB(key), GAUGE);
+    if (at < 0) return 'uncounted';
     for (;;) {
       const n = Atomics.load(this.a, at + 3);
-      if (n >= max) return false;
-      if (Atomics.compareExchange(this.a, at + 3, n, n + 1) === n) return true;
+      if (n >= max) return 'at_cap';
+      if (Atomics.compareExchange(this.a, at + 3, n, n + 1) === n) return 'opened';
     }
+  }
+
+  /** Count one more open stream of `client`; false (and nothing counted) when it holds `max` already or cannot be counted. */
+  open(client: string, max: number): boolean {
+    return this.reserve(client, max) === 'opened';
   }
 
   /** One stream of `client` closed. */
   close(client: string): void {
     const key = `open\u0000${client}`;
-    const at = this.find(hashA(key), hashB(key), GAUGE, true);
+    const at = this.find(this.gauges, hashA(key), hashB(key), GAUGE);
     if (at >= 0 && Atomics.sub(this.a, at + 3, 1) <= 0) Atomics.store(this.a, at + 3, 0);
   }
 
-  /** open streams of `client` now (tests, /metrics) */
+  /** open streams of `client` now (tests, /metrics); -1 when the table could not count it */
   opened(client: string): number {
     const key = `open\u0000${client}`;
-    const at = this.find(hashA(key), hashB(key), GAUGE, true);
-    return at < 0 ? 0 : Atomics.load(this.a, at + 3);
+    const at = this.find(this.gauges, hashA(key), hashB(key), GAUGE);
+    return at < 0 ? -1 : Atomics.load(this.a, at + 3);
   }
 
   /**
-   * The word offset of the key's slot, taken (with a fresh window) when new; -1 when the probe
-   * found neither the key nor a free slot. `now` is a window start, or GAUGE for a count.
+   * The word offset of the key's slot in `region`, taken (with a fresh window, or a gauge at 0)
+   * when new; -1 when the probe found neither the key nor a slot to take. `now` is a window
+   * start, or GAUGE for a count.
    */
-  private find(h1: number, h2: number, now: number, gauge: boolean): number {
+  private find(region: Region, h1: number, h2: number, now: number): number {
     const a = this.a;
+    const gauge = now === GAUGE;
+    const { base, mask } = region;
     for (;;) {
       let free = -1;
       let freeTag = EMPTY;
-      let i = (h1 & this.mask) || 1;
-      for (let k = 0; k < PROBE; k++, i = ((i + 1) & this.mask) || 1) {
-        const at = i * W;
+      let i = (h1 & mask) || 1;
+      for (let k = 0; k < PROBE; k++, i = ((i + 1) & mask) || 1) {
+        const at = base + i * W;
         let tag = Atomics.load(a, at);
         // being written by another thread (four stores): read this slot again until it is done,
         // never step past it (it may be this very key being filed)

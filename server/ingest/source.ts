@@ -12,6 +12,7 @@ import { aircraftCount, type Arrival } from './arrival.ts';
 import { escapeControl } from '../../lib/log-text.ts';
 import type { Log } from '../../lib/log.ts';
 import { Longest } from '../loop-stall.ts';
+import { FeedClock } from './feed-clock.ts';
 
 export type SnapshotListener = (snap: Arrival) => void;
 
@@ -31,6 +32,8 @@ export interface FeedSourceOptions {
   /** s. a snapshot whose `now` is further ahead of this server's clock is refused: a clock in the
    * future would keep an outage from ever reading as stale (spec 1 rule 5) */
   maxAheadS?: number;
+  /** s a snapshot may be old before it is stale: a clock that went back is taken as reset only when it agrees with this server's within it (feed-clock.ts) */
+  maxAgeS?: number;
   /** aircraft kept per snapshot at most, the most recently heard first (a global readsb feed is ~15k) */
   maxAircraft?: number;
   /** this server's clock, unix ms */
@@ -60,9 +63,11 @@ export class FeedSource {
   private failing = false;
   private readonly logged = new Set<string>();
   private readonly loggedDrops = new Set<string>();
+  private readonly feedClock: FeedClock;
 
   constructor(opts: FeedSourceOptions) {
-    this.opts = { intervalMs: 1000, timeoutMs: 2500, maxBytes: 64 * 1024 * 1024, maxAheadS: 5, maxAircraft: 50_000, clock: Date.now, thread: null, ...opts };
+    this.opts = { intervalMs: 1000, timeoutMs: 2500, maxBytes: 64 * 1024 * 1024, maxAheadS: 5, maxAgeS: 60, maxAircraft: 50_000, clock: Date.now, thread: null, ...opts };
+    this.feedClock = new FeedClock({ maxAheadS: this.opts.maxAheadS, maxAgeS: this.opts.maxAgeS });
   }
 
   /** Subscribe to every good snapshot; returns the unsubscribe function. */
@@ -210,11 +215,12 @@ export class FeedSource {
       return;
     }
     let snap = r.snapshot;
-    const aheadS = snap.now - this.opts.clock() / 1000;
-    if (aheadS > this.opts.maxAheadS) {
-      this.fail('future_now', `${this.opts.feed}: "now" is ${Math.round(aheadS)} s ahead of this server's clock (limit ${this.opts.maxAheadS} s); keeping the previous snapshot: check the decoder's clock (NTP)`);
+    const clock = this.feedClock.check(snap.now, this.opts.clock() / 1000);
+    if (!clock.ok) {
+      this.fail(clock.kind, `${this.opts.feed}: ${clock.detail}`);
       return;
     }
+    if (clock.reset) this.opts.log(`feed: the decoder's clock went back ${Math.round(clock.reset.backS)} s and agrees with this server's: taken as reset (${this.opts.feed})`, 'warn');
     const count = aircraftCount(snap);
     const over = (r.capped ?? 0) + Math.max(0, count - this.opts.maxAircraft);
     if (over > 0) {

@@ -14,6 +14,8 @@ export interface ServeWorkerData {
   port: number;
   /** ThreadLimits' table, when the limits are counted in this process */
   limits: SharedArrayBuffer | null;
+  /** the stream budget's slots, one per serving thread (server/stream/budget.ts) */
+  streamBudget: SharedArrayBuffer;
   /** this worker's number (1, 2, ...; the main thread is 0): its log lines and /metrics name it */
   index: number;
   /** the port its requests for the main thread go on, answered synchronously (forward.ts), and the counter that wakes it */

@@ -22,6 +22,8 @@ export interface ServeThreadsOptions {
   listenThread: number;
   port: number;
   limits: SharedArrayBuffer | null;
+  /** the stream budget's slots, one per serving thread */
+  streamBudget: SharedArrayBuffer;
   /** answers a forwarded request (the main thread's own pipeline) */
   pipeline: Pipeline;
   /** hears every answer a worker gave (/metrics; the access log's entry when it is on) */
@@ -90,7 +92,7 @@ export class ServeThreads {
     const signal = forwardSignal();
     answerForwards(port1, signal, o.pipeline);
     const listen = o.listenThread < 0 || o.listenThread === index;
-    const data: ServeWorkerData = { config: o.config, port: o.port, limits: o.limits, index, forward: { port: port2, signal }, listen };
+    const data: ServeWorkerData = { config: o.config, port: o.port, limits: o.limits, index, forward: { port: port2, signal }, listen, streamBudget: o.streamBudget };
     const w = tsWorker(new URL('./serve-worker.ts', import.meta.url), { workerData: data, transferList: [port2] });
     return new Promise((resolve, reject) => {
       w.on('message', (m: FromWorker) => {

@@ -16,6 +16,7 @@ import { ThreadLimits } from '../http/thread-limits.ts';
 import { startServer, type ServerOptions } from '../http/uws.ts';
 import { LiveState } from '../live/state.ts';
 import { attachStream, type Stream } from '../stream/socket.ts';
+import { StreamBudget } from '../stream/budget.ts';
 import type { Log } from '../../lib/log.ts';
 import { Longest, LoopStall, STALL_WINDOW_MS } from '../loop-stall.ts';
 import type { FromWorker, Observation, ServeWorkerData, ToWorker } from './protocol.ts';
@@ -72,7 +73,8 @@ async function main(): Promise<void> {
     observe,
     unrouted: forward,
     sockets: (app, edge) => {
-      stream = attachStream(app, edge, { live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer, ...(table && { opens: table }) });
+      const budget = new StreamBudget(data.streamBudget, data.index, c.streamMaxUnsent);
+      stream = attachStream(app, edge, { live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer, budget, ...(table && { opens: table }) });
     },
   });
   timers = [

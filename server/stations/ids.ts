@@ -1,6 +1,6 @@
 // station identity: canonical UUIDs, the keyed hash the service stores instead of them,
-// the public id derived from that hash, and a lookup whose cost does not depend on existence.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+// the public id derived from that hash. the lookup by that hash is the roster's (roster.ts status).
+import { createHash, createHmac } from 'node:crypto';
 
 /** bytes of the server secret (kept in --state, see store.ts) */
 export const SECRET_BYTES = 32;
@@ -79,19 +79,5 @@ export class StationKeys {
   }
 }
 
+/** compares two stored keys (crypto.timingSafeEqual; tests count with their own) */
 export type Equal = (a: Buffer, b: Buffer) => boolean;
-
-/**
- * Index of `key` in `keys`, or -1. Compares against every stored key with a constant-time
- * comparison and never stops early, so the work is the same whether the key exists or not
- * (it depends only on how many stations there are). `eq` is injectable so tests can count.
- */
-export function findKey(keys: readonly Buffer[], key: Buffer, eq: Equal = timingSafeEqual): number {
-  let found = -1;
-  for (let i = 0; i < keys.length; i++) {
-    // arithmetic select instead of an early return or a branch on the outcome
-    const hit = eq(keys[i]!, key) ? 1 : 0;
-    found = found + hit * (i - found);
-  }
-  return found;
-}

@@ -1,6 +1,7 @@
 // the station roster: pure state and its transitions (README.md states the rules).
 // a station is online while the latest feeder list is fresh and lists it as connected.
-import { findKey, type Equal } from './ids.ts';
+import { timingSafeEqual } from 'node:crypto';
+import type { Equal } from './ids.ts';
 import type { Feeder, FeederList } from './parse.ts';
 
 /** What survives a restart (store.ts writes it): no UUID, no IP, no exact position. */
@@ -84,9 +85,10 @@ export class Roster {
   /** bumps on every change a reader can see, so replies can be prepared once per version */
   version = 0;
   private stations: Station[] = [];
-  /** the stations' keys in the same order, for the constant-cost lookup */
-  private keys: Buffer[] = [];
+  /** the stations by the hex of their keyed hash: the private status's lookup (O(1), see status) */
   private readonly byHex = new Map<string, Station>();
+  /** stations listed as connected, counted once per version (/v1/now asks for it every request) */
+  private listedCount = { version: -1, n: 0 };
   /** generated_at of the latest accepted list, and the time it counts from (never later than its arrival) */
   private listGen: number | null = null;
   private listAtS: number | null = null;
@@ -156,7 +158,6 @@ export class Roster {
     const dropped = this.stations.length - keep.length;
     if (dropped > 0) {
       this.stations = keep;
-      this.keys = keep.map((s) => s.key);
       this.byHex.clear();
       for (const s of keep) this.byHex.set(s.key.toString('hex'), s);
       this.version++;
@@ -172,9 +173,13 @@ export class Roster {
   /** /v1/now station_count: stations online now; null when presence is unavailable (never 0 for that). */
   stationCount(nowMs: number): number | null {
     if (!this.presenceAvailable(nowMs)) return null;
-    let n = 0;
-    for (const s of this.stations) if (s.listed) n++;
-    return n;
+    // `listed` changes only in apply and restore, and each bumps the version
+    if (this.listedCount.version !== this.version) {
+      let n = 0;
+      for (const s of this.stations) if (s.listed) n++;
+      this.listedCount = { version: this.version, n };
+    }
+    return this.listedCount.n;
   }
 
   /** The public roster (spec 2.7), sorted by id. */
@@ -183,11 +188,19 @@ export class Roster {
     return this.stations.map((s) => entry(s, fresh)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  /** The private status for a key, found by a scan whose cost does not depend on whether it exists. */
-  status(key: Buffer, nowMs: number, eq?: Equal): StationStatus | null {
-    const i = findKey(this.keys, key, eq);
-    if (i < 0) return null;
-    const s = this.stations[i]!;
+  /**
+   * The private status for a key (the keyed hash of a UUID): one lookup by its hex and one
+   * constant-time compare, against the station found or a stand-in, so a known and an unknown UUID
+   * cost the same whatever the roster's size. the lookup may take longer or shorter by whether the
+   * hash is stored (or how much of its hex matches a stored one): that says only what the 200 or
+   * 404 says anyway, and nothing of a stored UUID, which the secret keeps unguessable from its hash
+   * (README.md, "Private status"). `eq` is injectable so tests can count.
+   */
+  status(key: Buffer, nowMs: number, eq: Equal = timingSafeEqual): StationStatus | null {
+    const found = this.byHex.get(key.toString('hex'));
+    const same = eq(found?.key ?? STAND_IN, key);
+    if (!found || !same) return null;
+    const s = found;
     const fresh = this.presenceAvailable(nowMs);
     const r = s.report;
     return {
@@ -220,10 +233,12 @@ export class Roster {
 
   private add(s: Station): void {
     this.stations.push(s);
-    this.keys.push(s.key);
     this.byHex.set(s.key.toString('hex'), s);
   }
 }
+
+/** what an unknown key is compared with: a key's length (HMAC-SHA256), matching no key in practice */
+const STAND_IN = Buffer.alloc(32);
 
 function entry(s: Station, fresh: boolean): RosterEntry {
   return {

@@ -5,7 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -20,6 +21,7 @@ import { NOW_MS } from '../helpers/publish-fixture.ts';
 import { startFront, type Front } from '../helpers/nginx.ts';
 import { startApp, type RunningApp } from '../reliability/app.ts';
 import { open } from '../helpers/ws-client.ts';
+import { getAsSpelled, uuidLeaks, uuidSpellings } from '../helpers/uuid-spellings.ts';
 
 let base = '';
 let port = 0;
@@ -29,8 +31,14 @@ let live: RunningApp | null = null;
 let fx: RunningApp['fx'];
 let bundles: Awaited<ReturnType<typeof writeBundles>>;
 
+// a station the live server knows, so that its private status answers 200 through the front
+const STATION_UUID = '2f1c6a1e-5b7d-4c2a-9e1f-0a1b2c3d4e5f';
+
 before(async () => {
-  live = await startApp(() => NOW_MS, ['--rate-limits', '--trust-proxy', '127.0.0.1']);
+  const stations = join(mkdtempSync(join(tmpdir(), 'contrail-front-stations-')), 'feeders.json');
+  writeFileSync(stations, JSON.stringify({ generated_at: NOW_MS / 1000, feeders: [{ uuid: STATION_UUID, lat: 47.45, lon: 8.55, connected: true }] }));
+  live = await startApp(() => NOW_MS, ['--rate-limits', '--trust-proxy', '127.0.0.1', '--stations', stations]);
+  await live.app.services.stations.source!.poll();
   fx = live.fx;
   const out = join(fx.dir, 'bundles');
   bundles = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS });
@@ -210,6 +218,22 @@ test('the front logs no client address and masks a station UUID in a path (spec 
     assert.ok(!text.includes('127.0.0.1'), text);
     assert.ok(!text.includes(uuid), text);
   }
+});
+
+test('a station UUID is masked in the front\'s access log whatever the spelling of its path; every spelling the live server routes answers 200 through the front', async () => {
+  const before = readFileSync(join(runDir, 'access.log'), 'utf8').length;
+  for (const sp of uuidSpellings(STATION_UUID)) {
+    const status = await getAsSpelled(port, sp.path);
+    if (sp.routed) assert.equal(status, 200, `${sp.path} reaches the station's record through the front`);
+    else assert.ok(status < 500, `${sp.path}: ${status}`);
+  }
+  const access = readFileSync(join(runDir, 'access.log'), 'utf8').slice(before);
+  const lines = access.split('\n').filter(Boolean);
+  assert.equal(lines.length, uuidSpellings(STATION_UUID).length, access);
+  assert.ok(lines.filter((l) => /"GET \/v1\/stations\/\{uuid\}"/.test(l)).length >= uuidSpellings(STATION_UUID).filter((x) => x.routed).length, access);
+  for (const leak of uuidLeaks(STATION_UUID)) assert.ok(!access.toLowerCase().includes(leak.toLowerCase()), `${leak} in the front's access log:\n${access}`);
+  // and the live server behind it logs none either (its own log, warnings included)
+  for (const leak of uuidLeaks(STATION_UUID)) assert.ok(!live!.logs.join('\n').toLowerCase().includes(leak.toLowerCase()), leak);
 });
 
 test('the push stream upgrades through the front: the full state of the box arrives, from the live server', async () => {

@@ -2,6 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MALLOC_ENV } from '../../server/malloc.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = ['--import', 'tsx'];
@@ -25,7 +26,8 @@ export interface ServerProcess {
 export function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...TSX, join(ROOT, 'server/main.ts'), '--port', '0', ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // as every launcher starts it (server/malloc.ts)
+    env: { ...process.env, ...MALLOC_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

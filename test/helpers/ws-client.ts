@@ -103,6 +103,11 @@ export class WsClient {
     this.socket.resume();
   }
 
+  /** Drop the connection at once, unread bytes and all (a client that goes away without a close frame). */
+  destroy(): void {
+    this.socket.destroy();
+  }
+
   private frame(opcode: number, payload: Buffer): void {
     const n = payload.length;
     const len = n < 126 ? Buffer.from([0x80 | n]) : n < 65536 ? Buffer.from([0x80 | 126, n >> 8, n & 0xff]) : Buffer.concat([Buffer.from([0x80 | 127, 0, 0, 0, 0]), Buffer.from([(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff])]);

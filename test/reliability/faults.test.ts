@@ -69,3 +69,34 @@ test('the history tree swapped while requests are in flight: every answer is who
     a.stop();
   }
 });
+
+test('a feed whose clock jumps an hour back is refused: the snapshot held is served while fresh, then 503 stale_snapshot, never an empty sky', { timeout: 120_000 }, async () => {
+  let now = NOW_MS;
+  const a = await startApp(() => now);
+  try {
+    const before = await httpGet(`${a.base}/v1/aircraft`);
+    assert.equal(before.status, 200);
+    now += 10_000;
+    await a.feedAt(now / 1000 - 3600);
+    const held = await httpGet(`${a.base}/v1/aircraft`);
+    assert.equal(held.status, 200);
+    assert.equal(held.json.generated_at, before.json.generated_at, 'the snapshot held, not the one an hour back');
+    assert.equal(held.json.aircraft.length, before.json.aircraft.length);
+    assert.equal(a.app.services.feed!.counters.backwards_now, 1);
+    assert.equal(a.logs.filter((l) => l.includes('backwards_now')).length, 1, a.logs.join('\n'));
+    // more of the same: counted, not logged again; the held snapshot ages as usual
+    now += 51_000;
+    await a.feedAt(now / 1000 - 3600);
+    assert.equal(a.app.services.feed!.counters.backwards_now, 2);
+    assert.equal((await httpGet(`${a.base}/v1/aircraft`)).status, 503);
+    const stale = await httpGet(`${a.base}/v1/now`);
+    assert.equal(stale.status, 503);
+    assert.equal(stale.json.error, 'stale_snapshot');
+    assert.equal(a.logs.filter((l) => l.includes('backwards_now')).length, 1);
+    // the decoder's clock fixed: the next snapshot is served at once
+    await a.feedAt(now / 1000);
+    assert.equal((await httpGet(`${a.base}/v1/now`)).status, 200);
+  } finally {
+    a.stop();
+  }
+});

@@ -3,8 +3,12 @@
 // asks for the address (--log-ips).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { httpGet } from '../helpers/http.ts';
+import { ROOT, startServerProcess } from '../helpers/processes.ts';
+import { getAsSpelled, uuidLeaks, uuidSpellings } from '../helpers/uuid-spellings.ts';
 import { NOW_MS } from '../helpers/publish-fixture.ts';
 import { startApp, type RunningApp } from '../reliability/app.ts';
 import { createLogger } from '../../lib/log.ts';
@@ -114,4 +118,56 @@ test('maskedPath hides the segments a pattern names as secret; accessEntry drops
   const req = { method: 'GET', path: `/v1/station/${UUID}`, ip: CLIENT, bytes: 10 };
   assert.deepEqual(accessEntry('unrouted', 'none', 404, 0.123456, req, false), { method: 'GET', route: 'unrouted', status: 404, bucket: 'none', ms: 0.12, bytes: 10 });
   assert.deepEqual(accessEntry('/v1/now', 'now', 422, 1, { ...req, path: null }, true), { method: 'GET', route: '/v1/now', status: 422, bucket: 'now', ms: 1, bytes: 10, ip: CLIENT });
+});
+
+test('--access-log: a station UUID is masked whatever the spelling of its path, on both serving threads', async () => {
+  // the real server process with two serving threads: a connection per request lands on either
+  // (the worker forwards a station URL to the main thread; it answers and logs /v2 itself)
+  const dir = mkdtempSync(join(tmpdir(), 'contrail-access-uuid-'));
+  const feed = join(dir, 'aircraft.json');
+  const stations = join(dir, 'feeders.json');
+  writeFileSync(feed, readFileSync(join(ROOT, 'test/fixtures/feed/readsb_sample.json')));
+  writeFileSync(stations, JSON.stringify({ generated_at: Math.floor(Date.now() / 1000), feeders: [{ uuid: UUID, lat: 47.45, lon: 8.55, connected: true }] }));
+  const s = await startServerProcess(['--feed', feed, '--max-age', '2000000000', '--stations', stations, '--state', join(dir, 'state'), '--serve-threads', '2', '--access-log', '--no-rate-limits', '--log-format', 'json']);
+  try {
+    for (let i = 0; i < 100 && (await httpGet(`${s.base}/v1/stations/${UUID}`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    const spellings = uuidSpellings(UUID);
+    const statuses = new Map<string, number[]>();
+    for (let round = 0; round < 4; round++) {
+      for (const sp of spellings) {
+        statuses.set(sp.path, [...(statuses.get(sp.path) ?? []), await getAsSpelled(s.port, sp.path)]);
+      }
+    }
+    for (const sp of spellings) {
+      const st = statuses.get(sp.path)!;
+      if (sp.routed) assert.deepEqual(st, [200, 200, 200, 200], `${sp.path} reaches the station's record`);
+      // answered (without --artifacts the airframe is a 503 artifact_unavailable), never a fault
+      else assert.ok(st.every((x) => x > 0 && x !== 500), `${sp.path}: ${st}`);
+    }
+    // the observations of the worker reach the main thread's log in batches (every 100 ms)
+    await new Promise((r) => setTimeout(r, 500));
+    const lines = s.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
+    const access = requests(lines);
+    assert.ok(access.length >= spellings.length * 4, `an access line per answer: ${access.length}`);
+    assert.ok(access.filter((l) => l.route === '/v1/stations/:uuid').every((l) => l.path === '/v1/stations/:uuid'), JSON.stringify(access.filter((l) => l.route === '/v1/stations/:uuid')));
+    assert.ok(access.some((l) => l.route === '/v1/trace/:hex' && l.path === '/v1/trace/:uuid'), 'a UUID in another route\'s path is masked too');
+    assert.ok(access.some((l) => l.route === '/v2/hex/:hex'), 'the worker answered and logged some');
+    const text = s.output();
+    for (const leak of uuidLeaks(UUID)) assert.ok(!text.toLowerCase().includes(leak.toLowerCase()), `${leak} in the log:\n${text}`);
+  } finally {
+    await s.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('maskedPath masks the station segment as the router finds it, and anything UUID-shaped in any path', () => {
+  for (const sp of uuidSpellings(UUID).filter((x) => x.routed)) {
+    const decoded = decodeURIComponent(sp.path.split('?')[0]!);
+    assert.equal(maskedPath('/v1/stations/:uuid', decoded), '/v1/stations/:uuid', sp.path);
+  }
+  assert.equal(maskedPath('/v1/stations/:uuid', `/v1/stations/%32${UUID.slice(1)}`), '/v1/stations/:uuid');
+  assert.equal(maskedPath('/v1/trace/:hex', `/v1/trace/${UUID.toUpperCase()}`), '/v1/trace/:uuid');
+  assert.equal(maskedPath('/v2/hex/:hex', `/v2/hex/${UUID.replace(/-/g, '')}x`), '/v2/hex/:uuidx');
+  assert.equal(maskedPath('/v1/trace/:hex', `/v1/trace/%32${UUID.slice(1)}`), '/v1/trace/:uuid', 'a digit percent-encoded (the path was encoded twice)');
+  assert.equal(maskedPath('/map/*', '/map/0123456789abcdef'), '/map/0123456789abcdef', 'shorter hex runs are kept');
 });

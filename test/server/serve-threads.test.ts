@@ -141,6 +141,17 @@ test('two serving threads: one rate-limit budget and one open-stream count per c
     // a stream on either thread gets the snapshot
     for (const c of opened) assert.equal(((await (c as Awaited<ReturnType<typeof open>>).next()) as { type: string }).type, 'subscribed');
     for (const c of opened) (c as Awaited<ReturnType<typeof open>>).close();
+    // the count is checked and taken in one step (a check at the upgrade and a count at open let
+    // both threads pass the check for the last stream: 4 opened once where 3 were allowed)
+    // the server has run its close handler once it closes the connection after the close frames
+    await Promise.all(opened.map((c) => (c as Awaited<ReturnType<typeof open>>).closed));
+    for (let round = 0; round < 3; round++) {
+      const burst = await Promise.all(Array.from({ length: 12 }, () => connect(`${s.base}/v1/stream`)));
+      const got = burst.filter((t) => !('status' in t)) as Awaited<ReturnType<typeof open>>[];
+      assert.equal(got.length, 3, `round ${round}: 12 upgrades at once, ${got.length} opened where 3 are allowed`);
+      for (const c of got) c.close();
+      await Promise.all(got.map((c) => c.closed));
+    }
   } finally {
     await s.stop();
     rmSync(dir, { recursive: true, force: true });

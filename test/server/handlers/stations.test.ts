@@ -1,10 +1,10 @@
-// /v1/stations and /v1/stations/{uuid} on the real server: schemas, caching headers, 422/404, and a lookup that does not branch on existence.
+// /v1/stations and /v1/stations/{uuid} on the real server: schemas, caching headers, 422/404, and a lookup whose work does not depend on existence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { timingSafeEqual } from 'node:crypto';
 import { serve } from '../../helpers/http.ts';
 import { stationRoutes } from '../../../server/handlers/stations.ts';
-import { findKey, StationKeys } from '../../../server/stations/ids.ts';
+import { StationKeys } from '../../../server/stations/ids.ts';
 import { parseFeederList } from '../../../server/stations/parse.ts';
 import { Roster } from '../../../server/stations/roster.ts';
 
@@ -78,20 +78,34 @@ test('a malformed UUID answers 422 without echoing it; an unknown one 404', asyn
   }
 });
 
-test('the lookup compares against every stored key whether or not the UUID exists', () => {
-  const feeders = Array.from({ length: 50 }, (_, i) => ({ uuid: `${(i + 1).toString(16).padStart(8, '0')}-1111-4222-8333-444455556666`, lat: 10 + i / 10, lon: 20, connected: true }));
-  const roster = rosterWith(T0, feeders);
+test('the lookup does the same work whether or not the UUID exists, whatever the roster size: one constant-time compare', () => {
+  const feeders = (n: number) => Array.from({ length: n }, (_, i) => ({ uuid: `${(i + 1).toString(16).padStart(8, '0')}-1111-4222-8333-444455556666`, lat: 10 + i / 100, lon: 20, connected: true }));
   const counting = () => {
     const c = { n: 0 };
     return { c, eq: (a: Buffer, b: Buffer) => (c.n++, timingSafeEqual(a, b)) };
   };
-  const first = counting();
-  const last = counting();
-  const none = counting();
-  assert.ok(roster.status(keys.key(feeders[0]!.uuid), T0 * 1000, first.eq), 'roster.status(keys.key(feeders[0]!.uuid), T0 * 1000, first.eq)');
-  assert.ok(roster.status(keys.key(feeders[49]!.uuid), T0 * 1000, last.eq), 'roster.status(keys.key(feeders[49]!.uuid), T0 * 1000, last.eq)');
-  assert.equal(roster.status(keys.key(UNKNOWN), T0 * 1000, none.eq), null);
-  assert.deepEqual([first.c.n, last.c.n, none.c.n], [50, 50, 50]);
-  const ks = [Buffer.alloc(32, 1), Buffer.alloc(32, 2), Buffer.alloc(32, 3)];
-  assert.deepEqual([findKey(ks, Buffer.alloc(32, 1)), findKey(ks, Buffer.alloc(32, 3)), findKey(ks, Buffer.alloc(32, 9)), findKey([], Buffer.alloc(32))], [0, 2, -1, -1]);
+  for (const size of [50, 5000]) {
+    const list = feeders(size);
+    const roster = rosterWith(T0, list);
+    const first = counting();
+    const last = counting();
+    const none = counting();
+    assert.equal(roster.status(keys.key(list[0]!.uuid), T0 * 1000, first.eq)!.id, keys.publicId(keys.key(list[0]!.uuid)));
+    assert.equal(roster.status(keys.key(list[size - 1]!.uuid), T0 * 1000, last.eq)!.id, keys.publicId(keys.key(list[size - 1]!.uuid)));
+    assert.equal(roster.status(keys.key(UNKNOWN), T0 * 1000, none.eq), null);
+    assert.deepEqual([first.c.n, last.c.n, none.c.n], [1, 1, 1], `${size} stations`);
+  }
+  // an empty roster, and a key that is not stored, find nothing
+  assert.equal(new Roster().status(keys.key(U1), T0 * 1000), null);
+  assert.equal(rosterWith(T0, feeders(3)).status(Buffer.alloc(32, 9), T0 * 1000), null);
+});
+
+test('station_count is prepared once per roster change: the same answer as counting, and it follows the next list', () => {
+  const list = Array.from({ length: 40 }, (_, i) => ({ uuid: `${(i + 1).toString(16).padStart(8, '0')}-1111-4222-8333-444455556666`, lat: 10, lon: 20, connected: i % 4 !== 0 }));
+  const roster = rosterWith(T0, list);
+  assert.equal(roster.stationCount(T0 * 1000), 30);
+  assert.equal(roster.stationCount(T0 * 1000 + 5000), 30, 'asked again: the same');
+  rosterWith(T0 + 10, list.slice(0, 10).map((f) => ({ ...f, connected: true })), roster);
+  assert.equal(roster.stationCount((T0 + 10) * 1000), 10, 'the next list: only those it lists as connected');
+  assert.equal(roster.stationCount((T0 + 500) * 1000), null, 'presence stale: null, never 0');
 });

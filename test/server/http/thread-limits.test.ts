@@ -46,7 +46,7 @@ test('two threads hammering one client: exactly the limit is allowed', async () 
 });
 
 test('open streams: counted to the maximum, freed on close, the slot reused at zero', () => {
-  const t = new ThreadLimits(ThreadLimits.allocate(T0, { slots: 32, overflowSlots: 1 }), WINDOW);
+  const t = new ThreadLimits(ThreadLimits.allocate(T0, { slots: 32, overflowSlots: 1, gaugeSlots: 32 }), WINDOW);
   assert.equal(t.open('a', 2), true);
   assert.equal(t.open('a', 2), true);
   assert.equal(t.open('a', 2), false);
@@ -61,6 +61,29 @@ test('open streams: counted to the maximum, freed on close, the slot reused at z
   let opened = 0;
   for (let i = 0; i < 31; i++) if (t.open(`client-${i}`, 1)) opened++;
   assert.equal(opened, 31);
+});
+
+test('a client the gauges cannot count is refused (fail closed), never let through uncounted; a closed stream makes room', () => {
+  const t = new ThreadLimits(ThreadLimits.allocate(T0, { slots: 32, overflowSlots: 1, gaugeSlots: 32 }), WINDOW);
+  for (let i = 0; i < 31; i++) assert.equal(t.reserve(`holder-${i}`, 8), 'opened');
+  // every usable slot holds an open stream of another client
+  const tries = Array.from({ length: 30 }, () => t.reserve('203.0.113.5', 8));
+  assert.deepEqual(tries, Array(30).fill('uncounted'));
+  assert.equal(t.open('203.0.113.5', 8), false);
+  assert.equal(t.opened('203.0.113.5'), -1, 'not countable, and said so');
+  t.close('holder-7');
+  assert.deepEqual(Array.from({ length: 9 }, () => t.reserve('203.0.113.5', 8)), [...Array(8).fill('opened'), 'at_cap']);
+});
+
+test('a flood of addresses through the rate limits leaves the open-stream cap whole (its gauges are a region of their own)', () => {
+  const t = new ThreadLimits(ThreadLimits.allocate(T0, { slots: 32, overflowSlots: 4, gaugeSlots: 32 }), WINDOW);
+  for (let i = 0; i < 20_000; i++) t.hit(i % 2 ? 'stream' : 'aircraft', `flood-${i}`, 300, T0 + i);
+  assert.ok(t.overflowHits > 19_000, 'the windows are full: newcomers share the overflow windows');
+  // 30 upgrades from one address where the cap is 8: 8 open
+  const tries = Array.from({ length: 30 }, () => t.reserve('198.51.100.30', 8));
+  assert.equal(tries.filter((r) => r === 'opened').length, 8);
+  assert.deepEqual(tries.slice(8), Array(22).fill('at_cap'));
+  assert.equal(t.opened('198.51.100.30'), 8);
 });
 
 test('a full table: newcomers share overflow windows, a spent budget is never handed back', () => {
@@ -81,4 +104,5 @@ test('a malformed table shape is refused', () => {
   assert.throws(() => ThreadLimits.allocate(T0, { slots: 100 }), /power of two/);
   assert.throws(() => ThreadLimits.allocate(T0, { slots: 16 }), /power of two >= 32/);
   assert.throws(() => ThreadLimits.allocate(T0, { overflowSlots: 0 }), /overflowSlots/);
+  assert.throws(() => ThreadLimits.allocate(T0, { gaugeSlots: 48 }), /gaugeSlots must be a power of two >= 32/);
 });

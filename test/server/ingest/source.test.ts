@@ -221,6 +221,53 @@ test('a snapshot stamped in the future is refused with a logged reason; the prev
   }
 });
 
+test('a snapshot whose clock went an hour back is refused, counted each time and logged once; the previous one stays', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'aircraft.json');
+    writeFileSync(file, feedAt(CLOCK_MS / 1000 - 1, ['aaaaaa']));
+    const { src, got, logs } = harness(file);
+    await src.pollOnce();
+    // an hour back, then on from there: taken, it would replace the newest sky with a stale one
+    for (let k = 0; k < 4; k++) {
+      writeFileSync(file, feedAt(CLOCK_MS / 1000 - 3601 + k, [`bbbbb${k}`]));
+      await src.pollOnce();
+    }
+    assert.equal(got.length, 1);
+    assert.equal(aircraftOf(src.current()!)[0]!.hex, 'aaaaaa');
+    assert.equal(src.counters.backwards_now, 4);
+    const lines = logs.filter((l) => l.includes('backwards_now'));
+    assert.equal(lines.length, 1, logs.join('\n'));
+    assert.match(lines[0]!, /backwards_now: .*"now" went back 3600 s from the snapshot already taken; .*3601 s behind this server's clock/);
+    // the feed recovers: logged once, taken at once
+    writeFileSync(file, feedAt(CLOCK_MS / 1000, ['cccccc']));
+    await src.pollOnce();
+    assert.equal(aircraftOf(src.current()!)[0]!.hex, 'cccccc');
+    assert.equal(logs.filter((l) => l.includes('recovered')).length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a decoder clock set back a few seconds (it ran ahead) is taken as reset after three snapshots that agree with this server\'s clock, logged', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'aircraft.json');
+    writeFileSync(file, feedAt(CLOCK_MS / 1000 + 4, ['aaaaaa']));
+    const { src, got, logs } = harness(file);
+    await src.pollOnce();
+    for (let k = 1; k <= 3; k++) {
+      writeFileSync(file, feedAt(CLOCK_MS / 1000 + k - 3, [`bbbbb${k}`]));
+      await src.pollOnce();
+    }
+    assert.deepEqual(got.map((g) => aircraftOf(g)[0]!.hex), ['aaaaaa', 'bbbbb3']);
+    assert.equal(src.counters.backwards_now, 2);
+    assert.ok(logs.some((l) => /the decoder's clock went back 4 s and agrees with this server's: taken as reset/.test(l)), logs.join('\n'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('past the aircraft cap the most recently heard are kept, counted and logged once', async () => {
   const dir = tempDir();
   try {

@@ -10,6 +10,11 @@ import { problems } from '../../../schemas/index.ts';
 import { NOW_MS } from '../../helpers/publish-fixture.ts';
 import { connect, open, WsClient, type Refused } from '../../helpers/ws-client.ts';
 import { startApp, type RunningApp } from '../../reliability/app.ts';
+import { WINDOW_S } from '../../../schemas/policy.ts';
+import { ThreadLimits } from '../../../server/http/thread-limits.ts';
+import { startServer } from '../../../server/http/uws.ts';
+import { LiveState } from '../../../server/live/state.ts';
+import { attachStream, type Stream } from '../../../server/stream/socket.ts';
 
 const SAMPLE = JSON.parse(readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8')) as { now: number; aircraft: any[] };
 let nowMs = NOW_MS;
@@ -270,4 +275,131 @@ test('every message the streams above received matches schemas/stream-message (t
   assert.deepEqual(seen.problems.slice(0, 5), []);
   assert.deepEqual([...seen.types].sort(), ['diff', 'end', 'error', 'full', 'stale', 'subscribed']);
   assert.ok(seen.messages > 300, 'seen.messages > 300');
+});
+
+// a busy sky, every record changing every snapshot: about 0.5 MB of diff a second
+const busySky = (t: number) => Array.from({ length: 4000 }, (_, i) => ({ hex: (0x100000 + i).toString(16), lat: (i % 170) - 85, lon: ((i * 7) % 360) - 180, alt_baro: 1000 + t + i, gs: 400, seen: 0.1 }));
+
+test('past --stream-max-unsent for all clients together the slowest are closed at once; a client that reads is kept and the server answers on', async () => {
+  let clock = NOW_MS;
+  const b = await startApp(() => clock, ['--stream-max-unsent', String(1024 * 1024), '--stream-max-buffer', String(64 * 1024 * 1024), '--stream-per-ip', '20']);
+  try {
+    let ends = 0;
+    const reader = await open(`${b.base}/v1/stream?bbox=8,47,9,48`, {}, { parse: false, onMessage: (m) => m.type === 'end' && ends++ });
+    const paused: WsClient[] = [];
+    for (let i = 0; i < 4; i++) {
+      const c = await open(`${b.base}/v1/stream`);
+      await c.untilEnd();
+      c.pause();
+      paused.push(c);
+    }
+    const t0 = clock / 1000;
+    for (let k = 1; k <= 80 && b.app.stream.shed.closed === 0; k++) {
+      clock = (t0 + k) * 1000;
+      writeFileSync(b.feed, JSON.stringify({ now: t0 + k, aircraft: busySky(k) }));
+      await b.app.services.feed!.pollOnce();
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    const line = b.logs.find((l) => l.includes('over the unsent budget'));
+    assert.match(line ?? b.logs.join('\n'), /^stream: over the unsent budget \([\d.]+ MiB of 1\.0 MiB across threads\): closed the \d+ slowest of 5 clients here \([\d.]+ MiB\)$/);
+    const closed = b.app.stream.shed.closed;
+    assert.ok(closed >= 1 && closed <= 4, `${closed} closed`);
+    assert.equal(b.app.stream.clients, 5 - closed, 'the server let go of them at once');
+    assert.ok(b.app.stream.unsent <= 1024 * 1024, `what stays unsent fits the budget: ${b.app.stream.unsent}`);
+    // closed without a close frame (one would wait behind what they have not read)
+    const gone = await Promise.race([Promise.any(paused.map(async (c) => { c.resume(); return c.closed; })), new Promise((r) => setTimeout(() => r(null), 5000))]);
+    assert.deepEqual(gone, { code: 1006, reason: 'connection closed without a close frame' });
+    // the reader was not among them, and still gets each snapshot; the HTTP routes answer
+    const before = ends;
+    clock += 1000;
+    writeFileSync(b.feed, JSON.stringify({ now: clock / 1000, aircraft: busySky(99) }));
+    await b.app.services.feed!.pollOnce();
+    for (let i = 0; i < 200 && ends === before; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(ends > before, 'the reading client got the next snapshot');
+    assert.equal((await fetch(`${b.base}/v1/now`)).status, 200);
+    reader.close();
+    for (const c of paused) c.destroy();
+  } finally {
+    b.stop();
+  }
+});
+
+test('while what closed clients left unsent fills --stream-max-unsent, an upgrade gets 429 in the section-7 shape; once uWS lets go of it, upgrades open again', async () => {
+  let clock = NOW_MS;
+  // a client past 64 KiB is closed with its reason; uWS holds its unsent bytes ~16 s more, counted
+  const b = await startApp(() => clock, ['--stream-max-unsent', String(96 * 1024), '--stream-max-buffer', String(64 * 1024), '--stream-per-ip', '20']);
+  try {
+    const c = await open(`${b.base}/v1/stream`);
+    await c.untilEnd();
+    c.pause();
+    const t0 = clock / 1000;
+    for (let k = 1; k <= 60 && !b.logs.some((l) => l.includes('closed a slow client')); k++) {
+      clock = (t0 + k) * 1000;
+      writeFileSync(b.feed, JSON.stringify({ now: t0 + k, aircraft: busySky(k) }));
+      await b.app.services.feed!.pollOnce();
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    assert.ok(b.logs.some((l) => l.includes('closed a slow client')), b.logs.join('\n'));
+    // counted at the next count (after a publish, or the once-a-second tick)
+    for (let i = 0; i < 30 && b.app.stream.unsent < 96 * 1024; i++) await new Promise((r) => setTimeout(r, 100));
+    const r = (await connect(`${b.base}/v1/stream`)) as Refused;
+    assert.equal(r.status, 429, JSON.stringify(r));
+    assert.equal(r.headers['cache-control'], 'no-store');
+    assert.equal(r.headers['retry-after'], '30');
+    const body = JSON.parse(r.body);
+    assert.deepEqual(problems('error', body), []);
+    assert.equal(body.error, 'rate_limited');
+    assert.match(body.detail, /^the server holds as much unsent stream data as it allows \(--stream-max-unsent, 0\.1 MiB, for all clients\); retry in 30 s, or poll \/v1\/aircraft$/);
+    assert.equal(b.app.stream.shed.refused, 1);
+    assert.equal((await fetch(`${b.base}/v1/aircraft`)).status, 200, 'the HTTP routes answer meanwhile');
+    // 16 s later uWS has let go of the closed socket: counted no more at the next tick
+    clock += 17_000;
+    for (let i = 0; i < 30 && b.app.stream.unsent > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    const again = await open(`${b.base}/v1/stream`);
+    assert.equal((await again.next()).type, 'subscribed');
+    again.close();
+    c.destroy();
+  } finally {
+    b.stop();
+  }
+});
+
+test('an address the shared open-stream table cannot count is refused with 429 in the section-7 shape and logged: the cap fails closed', async () => {
+  // the table of the serving threads, its gauges full of other addresses' open streams
+  const table = new ThreadLimits(ThreadLimits.allocate(NOW_MS, { gaugeSlots: 32 }), WINDOW_S);
+  for (let i = 0; i < 31; i++) assert.equal(table.reserve(`192.0.2.${i}`, 8), 'opened');
+  const logs: string[] = [];
+  const held: { st?: Stream } = {};
+  const running = await startServer([], {
+    host: '127.0.0.1', port: 0, trustProxy: [], rateLimits: false, clock: () => NOW_MS, log: (l) => logs.push(l),
+    sockets: (app, edge) => {
+      held.st = attachStream(app, edge, { live: new LiveState(), perIp: 8, maxBufferBytes: 1 << 20, opens: table });
+    },
+  });
+  const at = `http://127.0.0.1:${running.port}/v1/stream`;
+  try {
+    const tries = await Promise.all(Array.from({ length: 30 }, () => connect(at)));
+    assert.ok(tries.every((t) => 'status' in t), `${tries.filter((t) => !('status' in t)).length} of 30 opened uncounted`);
+    for (const r of tries as Refused[]) {
+      assert.equal(r.status, 429);
+      assert.equal(r.headers['cache-control'], 'no-store');
+      assert.equal(r.headers['retry-after'], '30');
+      assert.deepEqual(JSON.parse(r.body), { error: 'rate_limited', detail: 'the server cannot count open streams for more addresses now; retry in 30 s' });
+    }
+    // logged once for the 30 refusals, and once when it ends
+    assert.equal(logs.filter((l) => l.startsWith('stream: refusing upgrades: the open-stream table has no room')).length, 1, logs.join('\n'));
+    // a stream closed elsewhere makes room: counted from the upgrade, given back on close
+    table.close('192.0.2.3');
+    const c = await open(at);
+    assert.equal((await c.next()).type, 'subscribed');
+    assert.equal(table.opened('127.0.0.1'), 1);
+    assert.equal(logs.filter((l) => l === 'stream: the open-stream table counts new addresses again').length, 1, logs.join('\n'));
+    c.close();
+    await c.closed;
+    for (let i = 0; i < 50 && table.opened('127.0.0.1') !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(table.opened('127.0.0.1'), 0);
+  } finally {
+    held.st?.stop();
+    running.closeAll();
+  }
 });
