@@ -16,7 +16,7 @@
 // first half hour). positions along it are by arc length, from a table made once per plan.
 import { bearingDeg, destinationPoint, distanceNm, EARTH_RADIUS_NM, normalizeDeg } from '../geo.ts';
 
-export const CURVE = {
+const CURVE = {
   /**
    * the control point lies this fraction of the distance to the destination along the held track.
    * 0 is the great circle (the instant turn), 1 holds the track longest; 0.6 was picked on the
