@@ -80,7 +80,12 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   const airports = loadServerAirports(installed('data/ref'));
   const traces = new TraceStore({ minutes: c.traceMinutes, fields: airports.fields });
   const history = new HistoryStore(c.artifacts, o.log);
-  const tracker = new Tracker({ destinationOf: destinationsFrom(history), learnedOf: () => ({ flow: history.current?.flow ?? null, paths: history.current?.paths ?? null }) });
+  const tracker = new Tracker({
+    destinationOf: destinationsFrom(history),
+    // a build that loads (or replaces the one served) re-plans estimates its routes send elsewhere
+    routesVersion: () => history.current?.version.id ?? null,
+    learnedOf: () => ({ flow: history.current?.flow ?? null, paths: history.current?.paths ?? null }),
+  });
   const stations = openStations({ state: c.state, location: c.stations, format: c.stationsFormat, clock, log: o.log });
   // parsing, preparing and compressing run on the ingest thread: taking a snapshot here is
   // wrapping its parts, and the trace store and estimator take its records in ~2 ms slices

@@ -7,16 +7,20 @@
 //    track while the aircraft turned) turns back toward it, at most at a standard rate (3 deg/s),
 //    until it can join. it takes the branch toward its destination where traffic forks;
 // 2. the traffic flow (flow.ts): the turn that traffic at that place and heading made;
-// 3. the great circle to the destination when it lies ahead (below), else the held track.
-// without anything learned (no meta/paths, no meta/flow) the path is closed form: a position
-// costs two great-circle evaluations, no stepping (the method dr-10m-gc was).
+// 3. toward the destination when it lies ahead (below), on a curve that leaves the held track
+//    tangentially and bends onto the destination over the distance remaining (curve.ts); else the
+//    held track.
+// without anything learned (no meta/paths, no meta/flow) the path is closed form: the curve from
+// the end of the hold, a position costs a binary search in a 64-point table and one evaluation.
 //
 // decisions where the spec is silent:
 // - with anything learned the path is stepped (20 s) and turns at most at a standard rate (3 deg/s,
-//   60 deg a step), as an airliner does. without (the great circle alone) the turn is instant: a
-//   rate-one turn at 450 kt has a 2.4 nm radius and lasts at most a minute, a few km from the
-//   instant-turn path, well below the method's own error after 10 minutes, and it keeps positions
-//   closed form.
+//   60 deg a step), as an airliner does; where nothing learned applies it steers along the curve
+//   toward the destination made again from where it is.
+// - "turning toward the destination" is a curve, not a snap onto the great circle: an airliner
+//   keeps its airway to the next waypoint and comes round over its route. with nothing learned the
+//   snap (dr-10m-path/2) was 1.10x straight-line dead reckoning at 5-15 minutes and 1.21x at 15-30
+//   on real held-out cruise traffic (issue 43); the curve: docs/performance.md "Estimate accuracy".
 // - "holding the track" follows the great circle that starts on the last track, as an aircraft on a
 //   navigation route does (over 80 nm at 52 deg N it parts from a constant-track line by about 2 km).
 // - the turn is made only toward a destination that lies ahead: within 60 deg of the held track at
@@ -26,26 +30,28 @@
 //   (86 km median error). such an estimate holds its track as one without a destination, and says
 //   so: its entry names the destination but has no eta.
 // - without a destination the track is held for 30 minutes, then the estimate is dropped.
-// - with a destination the estimate is dropped when its distance to go falls to the top of descent
-//   (3 nm per 1,000 ft of the last altitude, at least 20 nm): past that point the real aircraft
-//   descends and slows, so a cruise-speed estimate overshoots, and it is usually heard again.
+// - with a destination the estimate is dropped when its distance to go (along the curve) falls to
+//   the top of descent (3 nm per 1,000 ft of the last altitude, at least 20 nm): past that point the
+//   real aircraft descends and slows, so a cruise-speed estimate overshoots, and it is usually heard
+//   again.
 // - every estimate ends after 2 hours (the nightly accuracy measures gaps up to 120 min) and never
-//   later than 15 minutes past its ETA.
-import { bearingDeg, destinationPoint, distanceNm, normalizeDeg, normalizeLon } from '../geo.ts';
+//   later than 15 minutes past its ETA (the curve's length at the held speed).
+import { bearingDeg, destinationPoint, normalizeDeg, normalizeLon } from '../geo.ts';
+import { alongCurve, curveSteer, curveTo, type Curve } from './curve.ts';
 import { turnAt, type FlowField } from './flow.ts';
 import { follower, neighboursOf } from './follow.ts';
 import type { PathSet } from './paths.ts';
 
 /** stable identifier of the method; bump the suffix when its results change */
-export const METHOD_ID = 'dr-10m-path/2';
+export const METHOD_ID = 'dr-10m-path/3';
 export const METHOD_NOTE =
   'dead reckoning from the last observed position at the last observed ground speed, holding the last track for 10 minutes; ' +
   'then turning (at most at a standard rate) to rejoin the traffic that passed the last position on that track (its paths of ' +
   'the last days, heard by the network, those going to the same airport as the callsign route weighing more) and flying with ' +
   'it where it was at the same time; where no such traffic is known, the turn that traffic heard at that place and heading made, and where ' +
-  'the network knows nothing, the great circle to the destination named by the callsign route when it lies ahead (within 60 ' +
-  'degrees of the held track; otherwise the track is held and the entry names the destination without an eta); altitude and ' +
-  'speed stay as last observed';
+  'the network knows nothing, a curve toward the destination named by the callsign route when it lies ahead (within 60 ' +
+  'degrees of the held track; otherwise the track is held and the entry names the destination without an eta): it leaves the ' +
+  'held track tangentially and bends onto the destination over the distance remaining; altitude and speed stay as last observed';
 /** the plain straight-line baseline the nightly accuracy compares against */
 export const BASELINE_ID = 'dr-straight/1';
 
@@ -119,11 +125,11 @@ export interface Plan {
   behind: boolean;
   /** end of the held track, with the held great circle's track there */
   turn: { t: number; lat: number; lon: number; track: number };
-  /** great-circle distance from the turn to the destination, nm (0 without one) */
+  /** the curve from the turn to the destination (curve.ts); null without one */
+  curve: Curve | null;
+  /** its length: the distance to go from the turn, nm (0 without a destination) */
   legNm: number;
-  /** initial bearing from the turn to the destination */
-  legBearing: number;
-  /** arrival at the destination at the held speed, unix seconds; null without a destination */
+  /** arrival at the destination along the curve at the held speed, unix seconds; null without a destination */
   eta: number | null;
   /** the estimate is listed strictly before this time, unix seconds */
   expiresAt: number;
@@ -146,7 +152,7 @@ export function nearNm(altFt: number): number {
 
 /**
  * Plan an estimate from the last observed state, the destination (null when unknown) and what was
- * learned (nothing: the turn onto the great circle of dr-10m-gc, see the top of this file).
+ * learned (nothing: the curve toward the destination, closed form, see the top of this file).
  */
 export function makePlan(start: FlightStart, dest: Target | null, learned: Learned = {}): Plan {
   const plan = planTurn(start, dest);
@@ -163,7 +169,7 @@ export function makePlan(start: FlightStart, dest: Target | null, learned: Learn
     if (cloud) return bearingDeg(p.lat, p.lon, cloud.lat, cloud.lon);
     const turn = flow ? turnAt(flow, p.lat, p.lon, p.track) : null;
     if (turn !== null) return normalizeDeg(p.track + (turn * stepS) / flow!.params.stepS);
-    return toward ? bearingDeg(p.lat, p.lon, toward.lat, toward.lon) : p.track;
+    return toward ? curveSteer(p, toward, stepNm) : p.track;
   };
   const path: PathPoint[] = [plan.turn];
   // one point per stepS at gs knots (never faster), up to the expiry at most: with the traffic when
@@ -189,17 +195,17 @@ const clamp = (v: number, m: number) => Math.max(-m, Math.min(m, v));
 
 function planTurn(start: FlightStart, dest: Target | null): Plan {
   const turn = { t: start.t + FLY.holdS, ...hold(start, FLY.holdS) };
-  const holdOnly = (behind: boolean): Plan => ({ start, dest: null, behind, turn, legNm: 0, legBearing: start.track, eta: null, expiresAt: start.t + FLY.noDestinationS, path: null, grow: null });
+  const holdOnly = (behind: boolean): Plan => ({ start, dest: null, behind, turn, curve: null, legNm: 0, eta: null, expiresAt: start.t + FLY.noDestinationS, path: null, grow: null });
   if (!dest) return holdOnly(false);
-  const legNm = distanceNm(turn.lat, turn.lon, dest.lat, dest.lon);
-  const legBearing = bearingDeg(turn.lat, turn.lon, dest.lat, dest.lon);
-  const off = Math.abs(normalizeDeg(legBearing - turn.track + 180) - 180);
+  const off = Math.abs(normalizeDeg(bearingDeg(turn.lat, turn.lon, dest.lat, dest.lon) - turn.track + 180) - 180);
   if (off > FLY.aheadDeg) return holdOnly(true);
+  const curve = curveTo(turn, turn.track, dest);
+  const legNm = curve.lengthNm;
   const eta = turn.t + (legNm / start.gs) * 3600;
-  // distance to go along the estimated path falls linearly from (held + leg) to 0 at the ETA
+  // distance to go along the curve falls linearly from (held + leg) to 0 at the ETA
   const nearAt = eta - (nearNm(start.alt) / start.gs) * 3600;
   const expiresAt = Math.min(nearAt, eta + FLY.etaMarginS, start.t + FLY.hardCapS);
-  return { start, dest, behind: false, turn, legNm, legBearing, eta, expiresAt, path: null, grow: null };
+  return { start, dest, behind: false, turn, curve, legNm, eta, expiresAt, path: null, grow: null };
 }
 
 /** Fly the held track for `dtS` seconds: position and the great circle's track there. */
@@ -213,21 +219,15 @@ function hold(s: FlightStart, dtS: number): Position {
 
 /** The estimated position at time t (unix seconds); before the start it is the start. */
 export function positionAt(plan: Plan, t: number): Position {
-  const { start, dest, turn } = plan;
+  const { start, turn } = plan;
   const dt = Math.max(0, t - start.t);
   if (plan.path && t > turn.t) {
     plan.grow?.(t);
     return along(plan.path, t);
   }
-  if (!dest || t <= turn.t) return hold(start, dt);
-  const flown = nmFlown(start.gs, t - turn.t);
-  if (flown >= plan.legNm) {
-    // arrived: stay at the destination on the final track
-    const back = bearingDeg(dest.lat, dest.lon, turn.lat, turn.lon);
-    return { lat: dest.lat, lon: dest.lon, track: plan.legNm < 1e-6 ? plan.legBearing : normalizeDeg(back + 180) };
-  }
-  const p = destinationPoint(turn.lat, turn.lon, plan.legBearing, flown);
-  return { lat: p.lat, lon: p.lon, track: bearingDeg(p.lat, p.lon, dest.lat, dest.lon) };
+  if (!plan.curve || t <= turn.t) return hold(start, dt);
+  // past the end of the curve: at the destination on the final track
+  return alongCurve(plan.curve, nmFlown(start.gs, t - turn.t));
 }
 
 /** The point of a minute-by-minute path at time t (between two points: in proportion; past the end: its last point) */

@@ -6,6 +6,19 @@
 //   listed --(distance to go down to the top of descent)--> not listed
 //   listed --(flight time runs out: 2 h cap, ETA + 15 min, or 30 min without destination)--> not listed
 //
+// a plan is made when an estimate is first listed and kept until the aircraft is heard again, with
+// one exception: the routes table it was looked up in changes (docs/api.md "Estimated aircraft").
+// - planned before any routes table is loaded (the server started before its first build): it
+//   has no destination and no eta, and is listed for 30 minutes like any estimate without one;
+//   its entry is kept (unlisted) up to the 2 h cap all the same, as an entry never listed would be,
+//   so what is listed once a table loads does not depend on whether anyone asked before.
+// - when a routes table loads or a newer one replaces it, every planned estimate is looked up
+//   again: one whose callsign now names a destination other than its plan's (or one where it had
+//   none) is planned again from the same last-heard state, and lives by its new plan (it may be
+//   listed again past its 30 minutes). one whose destination is unchanged keeps its plan (its path
+//   does not jump), and so does one whose callsign the new table no longer names (the destination
+//   it is flying to is still the best the server knows).
+//
 // memory holds one small entry per aircraft whose last-heard state was cruising, and only until
 // its estimate has run out: an aircraft heard in any other state is forgotten at once.
 // estimates live here only: nothing in this file writes anywhere.
@@ -21,6 +34,12 @@ export type DestinationOf = (callsign: string) => Destination | null;
 
 export interface TrackerOptions {
   destinationOf: DestinationOf;
+  /**
+   * which routes table `destinationOf` answers from (the served build's id), null while none is
+   * loaded; when it changes, planned estimates are looked up again (see the top of this file).
+   * absent: `destinationOf` is a fixed table
+   */
+  routesVersion?: () => string | null;
   /** what the served build learned (meta/flow, meta/paths); none: estimates turn toward destinations only */
   learnedOf?: () => Learned;
   /** spec 8: an estimate appears this long after the aircraft was last heard; seconds */
@@ -41,12 +60,16 @@ interface Entry {
   /** resolved on first listing: the routes table is only asked about aircraft that went quiet */
   plan?: Plan;
   destCode?: string;
+  /** the routes table the plan's destination was looked up in (routesVersion); null: none was loaded */
+  planRoutes?: string | null;
 }
 
 /** readsb rounds `seen` to 0.1 s: a last-heard time that moves by less is the same message */
 const SAME_MESSAGE_S = 0.5;
 /** expired entries are swept at most this often (feed time), seconds */
 const SWEEP_EVERY_S = 30;
+/** the routes version of a tracker whose destinationOf never changes */
+const FIXED_TABLE = 'fixed';
 
 const age = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
 const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
@@ -54,6 +77,7 @@ const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 *
 export class Tracker {
   private readonly entries = new Map<string, Entry>();
   private readonly destinationOf: DestinationOf;
+  private readonly routesVersion: () => string | null;
   private readonly learnedOf: () => Learned;
   private readonly appearAfterS: number;
   private readonly maxEntries: number;
@@ -62,6 +86,7 @@ export class Tracker {
 
   constructor(opts: TrackerOptions) {
     this.destinationOf = opts.destinationOf;
+    this.routesVersion = opts.routesVersion ?? (() => FIXED_TABLE);
     this.learnedOf = opts.learnedOf ?? (() => ({}));
     this.appearAfterS = opts.appearAfterS ?? 90;
     this.maxEntries = opts.maxEntries ?? 200_000;
@@ -130,6 +155,7 @@ export class Tracker {
     e.heardAt = heardAt;
     e.plan = undefined;
     e.destCode = undefined;
+    e.planRoutes = undefined;
     const id = e.rec;
     if (id.flight !== rec.flight) id.flight = rec.flight;
     if (id.t !== rec.t) id.t = rec.t;
@@ -148,28 +174,45 @@ export class Tracker {
 
   private sweep(now: number): void {
     this.swept = now;
-    for (const [hex, e] of this.entries) if (now >= (e.plan?.expiresAt ?? e.start.t + FLY.hardCapS)) this.entries.delete(hex);
+    const routes = this.routesVersion();
+    for (const [hex, e] of this.entries) if (now >= this.keptUntil(e, routes)) this.entries.delete(hex);
   }
 
-  private planOf(e: Entry): Plan {
-    if (e.plan) return e.plan;
-    let dest: Destination | null = null;
-    if (e.rec.flight) {
-      const d = this.destinationOf(e.rec.flight);
-      if (d && Number.isFinite(d.lat) && Number.isFinite(d.lon) && Math.abs(d.lat) <= 90 && Math.abs(d.lon) <= 180 && d.code) dest = d;
+  /** Until when an entry is remembered: its plan's end; unplanned, or planned with no routes table, the 2 h cap. */
+  private keptUntil(e: Entry, routes: string | null): number {
+    const cap = e.start.t + FLY.hardCapS;
+    if (!e.plan) return cap;
+    const plan = this.planOf(e, routes);
+    return e.planRoutes === null ? Math.max(cap, plan.expiresAt) : plan.expiresAt;
+  }
+
+  /** The callsign's destination in the routes table now served, or null. */
+  private destinationFor(e: Entry): Destination | null {
+    if (!e.rec.flight) return null;
+    const d = this.destinationOf(e.rec.flight);
+    return d && Number.isFinite(d.lat) && Number.isFinite(d.lon) && Math.abs(d.lat) <= 90 && Math.abs(d.lon) <= 180 && d.code ? d : null;
+  }
+
+  /** The entry's plan, made on first listing, and again when a new routes table names another destination (top of this file). */
+  private planOf(e: Entry, routes: string | null): Plan {
+    if (e.plan && e.planRoutes === routes) return e.plan;
+    const dest = this.destinationFor(e);
+    if (!e.plan || (dest && dest.code !== e.destCode)) {
+      e.plan = makePlan(e.start, dest, this.learnedOf());
+      e.destCode = dest?.code;
     }
-    e.plan = makePlan(e.start, dest, this.learnedOf());
-    if (dest) e.destCode = dest.code;
+    e.planRoutes = routes;
     return e.plan;
   }
 
   /** The estimate list at time `at` (unix seconds; default the newest snapshot's time), sorted by hex. */
   list(at: number | null = this.latest): EstimatedAircraft[] {
     if (at === null) return [];
+    const routes = this.routesVersion();
     const out: EstimatedAircraft[] = [];
     for (const e of this.entries.values()) {
       if (at - e.heardAt < this.appearAfterS) continue;
-      const plan = this.planOf(e);
+      const plan = this.planOf(e, routes);
       if (at >= plan.expiresAt) continue;
       out.push(this.entryAt(e, plan, at));
     }

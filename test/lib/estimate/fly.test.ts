@@ -28,24 +28,60 @@ test('for 10 minutes the last track is held at the last ground speed, along a gr
   assert.ok(angleDiff(at10.track, 265) < 2, 'angleDiff(at10.track, 265) < 2');
 });
 
-test('after 10 minutes it turns at once toward the destination and flies the great circle to it', () => {
+test('after 10 minutes it turns toward the destination on a curve that leaves the held track tangentially and ends there at the ETA', () => {
   const plan = makePlan(start, JFK);
   const turn = destinationPoint(start.lat, start.lon, start.track, 80);
   close(plan.turn.lat, turn.lat, 1e-9, 'turn point lat');
-  const leg = distanceNm(turn.lat, turn.lon, JFK.lat, JFK.lon);
-  const bearing = bearingDeg(turn.lat, turn.lon, JFK.lat, JFK.lon);
-  for (const after of [1, 600, 3600]) {
-    const p = positionAt(plan, T + 600 + after);
-    const want = destinationPoint(turn.lat, turn.lon, bearing, (480 * after) / 3600);
-    close(p.lat, want.lat, 1e-9, `lat ${after}s after the turn`);
-    close(p.lon, want.lon, 1e-9, `lon ${after}s after the turn`);
-    // on the great circle: the distance to go shrinks by exactly what was flown
-    close(distanceNm(p.lat, p.lon, JFK.lat, JFK.lon), leg - (480 * after) / 3600, 1e-6, 'distance to go');
-    close(angleDiff(p.track, bearingDeg(p.lat, p.lon, JFK.lat, JFK.lon)), 0, 1e-9, 'track points at the destination');
+  const heldTrack = positionAt(plan, T + 600).track;
+  // no snap: a second after the turn it is a second's flight from the turn point, still on the held track
+  const after1 = positionAt(plan, T + 601);
+  close(distanceNm(turn.lat, turn.lon, after1.lat, after1.lon), 480 / 3600, 1e-4, 'a second after the turn');
+  close(angleDiff(after1.track, heldTrack), 0, 0.01, 'the heading is continuous at the turn');
+  // flown at the held speed all the way: the distance along it is what was flown
+  let flown = 0;
+  let prev = positionAt(plan, T + 600);
+  for (let t = T + 660; t <= T + 600 + 3600; t += 60) {
+    const p = positionAt(plan, t);
+    flown += distanceNm(prev.lat, prev.lon, p.lat, p.lon);
+    prev = p;
   }
-  close(plan.eta!, T + 600 + (leg / 480) * 3600, 1e-6, 'eta at the held speed');
+  close(flown, 480, 0.5, 'nm flown in the hour after the turn');
+  // and it ends at the destination, at the ETA its length gives
+  close(plan.eta!, T + 600 + (plan.legNm / 480) * 3600, 1e-6, 'eta at the held speed along the curve');
+  const gc = distanceNm(turn.lat, turn.lon, JFK.lat, JFK.lon);
+  assert.ok(plan.legNm > gc && plan.legNm < gc * 1.02, `the curve is a little longer than the great circle: ${plan.legNm} against ${gc} nm`);
+  const end = positionAt(plan, plan.eta!);
+  close(distanceNm(end.lat, end.lon, JFK.lat, JFK.lon), 0, 0.05, 'at the destination at the ETA');
   const arrived = positionAt(plan, plan.eta! + 100);
-  close(arrived.lat, JFK.lat, 1e-9, 'stays at the destination after the ETA');
+  close(distanceNm(arrived.lat, arrived.lon, JFK.lat, JFK.lon), 0, 1e-6, 'stays at the destination after the ETA');
+});
+
+test('the turn bends gently where the destination is far and comes round where it is near (issue 43: no snap onto the great circle)', () => {
+  const east: FlightStart = { t: T, lat: 47, lon: 8, track: 90, gs: 450, alt: 37000 };
+  const turn = destinationPoint(east.lat, east.lon, 90, 75);
+  const heldTrack = bearingDeg(turn.lat, turn.lon, east.lat, east.lon) + 180;
+  const offStraight = (dest: { lat: number; lon: number }, dt: number) => {
+    const p = positionAt(makePlan(east, dest), T + dt);
+    const s = straightAt(east, T + dt);
+    return distanceNm(p.lat, p.lon, s.lat, s.lon) * 1.852;
+  };
+  // 20 deg to the right: the great circle to it is 24 km off the held track 5 minutes after the turn
+  const far = destinationPoint(turn.lat, turn.lon, heldTrack + 20, 1500);
+  const near = destinationPoint(turn.lat, turn.lon, heldTrack + 20, 300);
+  assert.ok(offStraight(far, 900) < 1, `far: ${offStraight(far, 900).toFixed(2)} km off the held track at 15 min`);
+  assert.ok(offStraight(far, 1800) < 10, `far: ${offStraight(far, 1800).toFixed(2)} km at 30 min`);
+  assert.ok(offStraight(near, 900) > offStraight(far, 900) * 3, 'a near destination bends it sooner');
+  // it turns toward the destination and only toward it: right, a little more each minute, never past the bearing to it
+  const plan = makePlan(east, near);
+  let last = heldTrack;
+  for (let t = T + 660; t < plan.expiresAt; t += 60) {
+    const p = positionAt(plan, t);
+    const turned = ((p.track - heldTrack + 540) % 360) - 180;
+    const toDest = ((bearingDeg(p.lat, p.lon, near.lat, near.lon) - heldTrack + 540) % 360) - 180;
+    assert.ok(turned > ((last - heldTrack + 540) % 360) - 180, `turning right at +${t - T} s`);
+    assert.ok(turned < toDest, `not past the bearing to the destination at +${t - T} s: ${turned.toFixed(2)} < ${toDest.toFixed(2)}`);
+    last = p.track;
+  }
 });
 
 test('a destination behind the aircraft is never turned to: the track is held, as without one, and the plan says why', () => {

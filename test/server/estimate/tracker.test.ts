@@ -49,21 +49,26 @@ test('last heard and last position come from seen and seen_pos, not from the sna
   close(e!.lat, want.lat, 1e-4, 'lat');
 });
 
-test('the track is held for 10 minutes, then the estimate turns onto the great circle to the destination', () => {
+test('the track is held for 10 minutes, then the estimate turns toward the destination (the method of lib/estimate/fly.ts)', () => {
   const tr = new Tracker({ destinationOf: routes({ BAW117: JFK }) });
   heardOnceAt(tr, BAW, T + 60);
   const at5 = tr.list(T + 300)[0]!;
   const held = destinationPoint(52, -20, 265, 40);
   close(at5.lat, held.lat, 1e-4, 'lat at 5 min');
   close(at5.lon, held.lon, 1e-4, 'lon at 5 min');
-  const turn = destinationPoint(52, -20, 265, 80);
+  const plan = makePlan({ t: T, lat: 52, lon: -20, track: 265, gs: 480, alt: 37000 }, JFK);
+  const want = positionAt(plan, T + 1800);
   const at30 = tr.list(T + 1800)[0]!;
-  const onLeg = destinationPoint(turn.lat, turn.lon, bearingDeg(turn.lat, turn.lon, JFK.lat, JFK.lon), 160);
-  close(at30.lat, onLeg.lat, 1e-4, 'lat at 30 min');
-  close(at30.lon, onLeg.lon, 1e-4, 'lon at 30 min');
-  close(at30.track, bearingDeg(at30.lat, at30.lon, JFK.lat, JFK.lon), 0.06, 'heading for the destination');
-  const leg = distanceNm(turn.lat, turn.lon, JFK.lat, JFK.lon);
-  assert.equal(at30.eta, Math.round(T + 600 + (leg / 480) * 3600));
+  close(at30.lat, want.lat, 1e-4, 'lat at 30 min');
+  close(at30.lon, want.lon, 1e-4, 'lon at 30 min');
+  close(at30.track, want.track, 0.06, 'track at 30 min');
+  // turned toward the destination, gently (it is 2,000 nm away): off the held track, and nearer to it
+  const straight = destinationPoint(52, -20, 265, 240);
+  const off = distanceNm(at30.lat, at30.lon, straight.lat, straight.lon);
+  assert.ok(off > 0.5 && off < 5, `${off.toFixed(2)} nm off the held track at 30 min`);
+  assert.ok(distanceNm(at30.lat, at30.lon, JFK.lat, JFK.lon) < distanceNm(straight.lat, straight.lon, JFK.lat, JFK.lon), 'nearer the destination than the held track');
+  assert.equal(at30.eta, Math.round(T + 600 + (plan.legNm / 480) * 3600));
+  assert.equal(at30.eta, Math.round(plan.eta!));
 });
 
 test('an aircraft heard again leaves the list, and comes back 90 s after it goes quiet again', () => {
