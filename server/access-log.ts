@@ -39,7 +39,7 @@ const DASH = '(?:-|%2d)?';
 const UUID_SHAPED = new RegExp(`${HEX}{8}${DASH}${HEX}{4}${DASH}${HEX}{4}${DASH}${HEX}{4}${DASH}${HEX}{12}`, 'gi');
 
 /** Anything shaped like a UUID in a text replaced by `:uuid` (every logged path goes through it). */
-export const withoutUuids = (text: string): string => text.replace(UUID_SHAPED, ':uuid');
+const withoutUuids = (text: string): string => text.replace(UUID_SHAPED, ':uuid');
 
 /** the path with each segment the pattern names a secret replaced by the parameter's name, and anything UUID-shaped masked */
 export function maskedPath(pattern: string, path: string): string {
