@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { DuckDBInstance, type DuckDBBlobVector, type DuckDBVarCharVector } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
-import { allRows, loadRefAirports, releaseReadChunks, sqlString, streamChunks } from '../build/artifacts/duck.ts';
+import { allRows, loadRefAirports, releaseReadChunks, sqlString, streamChunks } from '../build/steps/duck.ts';
 import { dropChangedLegs, pickChangedLegs } from '../build/artifacts/airframes.ts';
 import { airframesSql, hexBatches, operatorCountsSql } from '../build/artifacts/airframes-sql.ts';
 import { flag, numberFlag } from './flags.ts';

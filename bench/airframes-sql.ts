@@ -12,7 +12,7 @@
 // usage: npx tsx bench/airframes-sql.ts --log <dir> [--lo 000000] [--hi 0a0000] [--runs 2] [--threads 2]
 import './help.ts';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { sqlString } from '../build/artifacts/duck.ts';
+import { sqlString } from '../build/steps/duck.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const LOG = flag('log', '');

@@ -11,9 +11,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
-import { allRows, loadRefAirports, sqlString } from '../build/artifacts/duck.ts';
+import { allRows, loadRefAirports, sqlString } from '../build/steps/duck.ts';
 import { AIRPORT_COUNTS, airportTotals, loadMixTables } from '../build/artifacts/airports-sql.ts';
-import { dayRing } from '../build/artifacts/day-bits.ts';
+import { dayRing } from '../build/steps/day-bits.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const LOG = flag('log', '');

@@ -6,7 +6,7 @@ import './help.ts';
 import type { Progress } from '../build/progress.ts';
 import { buildAirports } from '../build/artifacts/airports.ts';
 import { buildAlliances } from '../build/artifacts/alliances.ts';
-import { loadRefAirports } from '../build/artifacts/duck.ts';
+import { loadRefAirports } from '../build/steps/duck.ts';
 import { AIRFRAMES, LEGS, benchBuilders, sqlList } from './build-harness.ts';
 
 // flight f = n % FLIGHTS: fixed airline, number, org, dst and slot; day = n // FLIGHTS; hashes are deterministic

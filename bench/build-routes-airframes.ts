@@ -4,7 +4,7 @@
 import './help.ts';
 import { silentProgress } from '../build/progress.ts';
 import { buildRoutes } from '../build/artifacts/flight-routes.ts';
-import { loadRefAirports } from '../build/artifacts/duck.ts';
+import { loadRefAirports } from '../build/steps/duck.ts';
 import { buildAirframes } from '../build/artifacts/airframes.ts';
 import { buildRefdata } from '../build/artifacts/refdata.ts';
 import { AIRFRAMES, LEGS, benchBuilders, sqlList } from './build-harness.ts';

@@ -13,7 +13,7 @@
 // usage: npx tsx bench/changed-callsign-legs.ts --log <dir> --routes <file.parquet> [--callsigns 2] [--seed 1] [--runs 2] [--cached] [--memory-limit 4GB]
 import './help.ts';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { allRows, sqlString } from '../build/artifacts/duck.ts';
+import { allRows, sqlString } from '../build/steps/duck.ts';
 import { alternate } from './alternate.ts';
 import { changedCallsignLegsSql } from '../build/artifacts/airframes-changed.ts';
 import { flag, numberFlag } from './flags.ts';

@@ -11,7 +11,7 @@ import './help.ts';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { countRows, sqlString } from '../build/artifacts/duck.ts';
+import { countRows, sqlString } from '../build/steps/duck.ts';
 import { EVIDENCE_SQL, prepareEvidence, saveEvidence } from '../build/artifacts/evidence-fold.ts';
 import { ORACLE } from '../test/helpers/evidence-oracle.ts';
 import { flag, numberFlag } from './flags.ts';

@@ -10,12 +10,12 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
-import { allRows } from '../build/artifacts/duck.ts';
+import { allRows } from '../build/steps/duck.ts';
 import { openRoutedLog } from './routed-log.ts';
 import { prepareScheduleCounts } from '../build/artifacts/schedule-counts.ts';
-import type { BuildContext } from '../build/artifacts/context.ts';
+import type { BuildContext } from '../build/steps/context.ts';
 import { silentProgress } from '../build/progress.ts';
-import { saveState } from '../build/artifacts/state.ts';
+import { saveState } from '../build/steps/state.ts';
 import { flag } from './flags.ts';
 
 const LOG = flag('log', '');

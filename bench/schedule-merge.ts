@@ -9,7 +9,7 @@ import './help.ts';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mergeScheduleCounts } from '../build/artifacts/schedule-counts.ts';
-import { allRows, sqlString } from '../build/artifacts/duck.ts';
+import { allRows, sqlString } from '../build/steps/duck.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const PREV = flag('prev', '');

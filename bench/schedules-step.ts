@@ -15,7 +15,7 @@ import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { ArtifactWriter } from '../build/publish/writer.ts';
 import { openRoutedLog } from './routed-log.ts';
 import { buildSchedules } from '../build/artifacts/schedules.ts';
-import type { BuildContext } from '../build/artifacts/context.ts';
+import type { BuildContext } from '../build/steps/context.ts';
 import type { Progress } from '../build/progress.ts';
 import { gb, peakMemory } from './peak-memory.ts';
 import { flag } from './flags.ts';

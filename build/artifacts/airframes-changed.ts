@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, RoutedLegs } from './context.ts';
-import { allRows, countRows, sqlString } from './duck.ts';
-import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
+import type { BuildContext, RoutedLegs } from '../steps/context.ts';
+import { allRows, countRows, sqlString } from '../steps/duck.ts';
+import { addedDaysSql, droppedLegsSql } from '../steps/log-delta.ts';
 import { legsRoutedSql, PICKED_FROM_LEGS } from './flight-routes.ts';
 import { VALID_HEX } from './airframes-sql.ts';
 

@@ -4,7 +4,7 @@
 // and the ones a full build aggregates are made of the same text.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MAX_LEGS } from '../../artifacts/airframe.ts';
-import { allRows, sqlString } from './duck.ts';
+import { allRows, sqlString } from '../steps/duck.ts';
 
 /**
  * Hex ranges [lo, hi) holding at most about `maxLegs` legs each, cut from the real distribution:

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext } from './context.ts';
-import { loadTable, sqlString, type ColumnType } from './duck.ts';
-import { saveState } from './state.ts';
+import type { BuildContext } from '../steps/context.ts';
+import { loadTable, sqlString, type ColumnType } from '../steps/duck.ts';
+import { saveState } from '../steps/state.ts';
 
 /** per airframe: hex, legs (0: a registry row never heard), legsum, reg, reg_ts, type, type_ts, operator_icao */
 export const AIRFRAME_STATE = join('state', 'airframes.parquet');

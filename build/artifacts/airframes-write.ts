@@ -1,6 +1,6 @@
 // an airframe's two documents (v1/airframes/<hex>, v1/refdata/aircraft/<hex> where reg or type is
 // known), written or kept: what the step's full path (airframes.ts) and its splice (airframes-fold.ts) share.
-import type { BuildContext } from './context.ts';
+import type { BuildContext } from '../steps/context.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { airframeBytes, airframeDoc, airframeIdentity, type AirframeIdentity, type LogIdentity } from '../../artifacts/airframe.ts';
 import { refAircraftDoc } from '../../artifacts/refdata.ts';

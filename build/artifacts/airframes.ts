@@ -7,11 +7,11 @@
 // and aggregates only the rest.
 import { join } from 'node:path';
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
-import type { BuildContext, RoutedLegs } from './context.ts';
+import type { BuildContext, RoutedLegs } from '../steps/context.ts';
 import type { LogIdentity } from '../../artifacts/airframe.ts';
-import { allRows, releaseReadChunks, streamChunks, streamRows } from './duck.ts';
+import { allRows, releaseReadChunks, streamChunks, streamRows } from '../steps/duck.ts';
 import { ROUTES_STATE, changedAirframes } from './airframes-changed.ts';
-import { saveState } from './state.ts';
+import { saveState } from '../steps/state.ts';
 import { legsRoutedSql } from './flight-routes.ts';
 import { airframesSql, hexBatches, operatorCountsSql } from './airframes-sql.ts';
 import { AIRFRAME_STATE, loadPreviousState, saveAirframeState, type AirframeRow } from './airframes-state.ts';

@@ -12,11 +12,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, RoutedLegs } from './context.ts';
-import { allRows, sqlString } from './duck.ts';
+import type { BuildContext, RoutedLegs } from '../steps/context.ts';
+import { allRows, sqlString } from '../steps/duck.ts';
 import { ROUTES_STATE, changedRoutes } from './airframes-changed.ts';
 import { boardStart } from './airports-sql.ts';
-import { deltaLegs } from './log-delta.ts';
+import { deltaLegs } from '../steps/log-delta.ts';
 import { readRecordedInputs } from '../publish/inputs.ts';
 import { dayIndexOf, isoDay } from '../../lib/localtime.ts';
 

@@ -6,9 +6,9 @@ import { BOARD_RULES, inferSlots, type BoardLeg, type BoardRules, type Slot } fr
 import type { RouteCount, TrafficMix } from '../../artifacts/airport.ts';
 import { TOP_ROUTES } from '../../artifacts/airport.ts';
 import { dayIndexOf, isoDay } from '../../lib/localtime.ts';
-import { allRows, asJson, loadTable, sqlString, streamRows } from './duck.ts';
-import type { CountTable } from './counts-fold.ts';
-import { dayBitsAgg } from './day-bits.ts';
+import { allRows, asJson, loadTable, sqlString, streamRows } from '../steps/duck.ts';
+import type { CountTable } from '../steps/counts-fold.ts';
+import { dayBitsAgg } from '../steps/day-bits.ts';
 
 /** the airports aggregated by default: every one with an IATA code (a night may pass a subset, airports-changed.ts) */
 const IATA_IDENTS = `(SELECT ident FROM ref_airports WHERE iata IS NOT NULL)`;

@@ -8,10 +8,10 @@ import { assertValid } from '../../schemas/index.ts';
 import { airportDocument, type AirportRef } from '../../artifacts/airport.ts';
 import { keys } from '../../artifacts/keys.ts';
 import type { RoutesTable } from '../../artifacts/flight-routes.ts';
-import type { BuildContext, RefAirports, RoutedLegs } from './context.ts';
+import type { BuildContext, RefAirports, RoutedLegs } from '../steps/context.ts';
 import { CHANGED_IDENTS, changedAirports } from './airports-changed.ts';
 import { AIRPORT_COUNTS, airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables, routeBlockMinutes } from './airports-sql.ts';
-import { prepareCounts, saveCounts } from './counts-fold.ts';
+import { prepareCounts, saveCounts } from '../steps/counts-fold.ts';
 import { readTimetables } from './timetables.ts';
 
 const ICAO_KEY = /^[A-Z]{4}$/;

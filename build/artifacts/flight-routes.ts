@@ -6,7 +6,7 @@
 // IATA ends, a missing end filled from the table when the heard end agrees; airframes and refdata).
 import { existsSync, readFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, RefAirports, RoutedLegs } from './context.ts';
+import type { BuildContext, RefAirports, RoutedLegs } from '../steps/context.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { checkCatalogRow, type CatalogVerdict } from '../../artifacts/catalog-check.ts';
 import { emptyReviews, indexReviews, parseReviewCsv, type ReviewIndex, type ReviewPolicy } from '../../artifacts/catalog-review.ts';
@@ -16,7 +16,7 @@ import {
 } from '../../artifacts/flight-routes.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
 import { encodeLookup, encodeRoutesTable } from '../../artifacts/meta.ts';
-import { allRows, loadTable, streamRows } from './duck.ts';
+import { allRows, loadTable, streamRows } from '../steps/duck.ts';
 import { evidenceSql, prepareEvidence, saveEvidence } from './evidence-fold.ts';
 import { readDecisions, writeDecisions, type PastDecision } from './route-decisions.ts';
 import { installed } from '../../lib/install.ts';

@@ -2,10 +2,10 @@
 // airframes): every type designator, every airport, every airline (with what the network saw of
 // it) and the observed airlines list (airlines.ts), and one schedule per (airline, org, dst) with
 // a heard take-off (schedules.ts). aggregation in DuckDB over `legs_routed` (routes builder); JS only assembles.
-import type { BuildContext, RefAirports, RoutedLegs } from './context.ts';
+import type { BuildContext, RefAirports, RoutedLegs } from '../steps/context.ts';
 import { keys, normalise } from '../../artifacts/keys.ts';
 import { refAirportDoc, typeDoc } from '../../artifacts/refdata.ts';
-import { allRows } from './duck.ts';
+import { allRows } from '../steps/duck.ts';
 import { buildAirlines } from './airlines.ts';
 import { buildSchedules } from './schedules.ts';
 

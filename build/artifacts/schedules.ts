@@ -9,11 +9,11 @@
 // writes only the routes the fold named, keeping the others unbuilt; when the fold cannot be
 // trusted the window's legs are counted (the full path), and the progress line says which.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, RoutedLegs } from './context.ts';
+import type { BuildContext, RoutedLegs } from '../steps/context.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { scheduleJson, type ScheduleTexts } from '../../artifacts/refdata.ts';
-import { asJson, collectOnHeapGrowth, countRows, streamRows } from './duck.ts';
-import { saveCounts } from './counts-fold.ts';
+import { asJson, collectOnHeapGrowth, countRows, streamRows } from '../steps/duck.ts';
+import { saveCounts } from '../steps/counts-fold.ts';
 import { prepareScheduleCounts, SCHEDULE_TABLES } from './schedule-counts.ts';
 
 /** SQL: 'HH:MM' of a 5-minute slot of the day (0..287) */

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ArtifactWriter } from '../../build/publish/writer.ts';
-import type { BuildContext } from '../../build/artifacts/context.ts';
-import { loadRefAirports } from '../../build/artifacts/duck.ts';
+import type { BuildContext } from '../../build/steps/context.ts';
+import { loadRefAirports } from '../../build/steps/duck.ts';
 import { makeRoutesBuilder } from '../../build/artifacts/flight-routes.ts';
 import { buildAirframes } from '../../build/artifacts/airframes.ts';
 

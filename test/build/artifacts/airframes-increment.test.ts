@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ArtifactWriter } from '../../../build/publish/writer.ts';
-import type { BuildContext } from '../../../build/artifacts/context.ts';
+import type { BuildContext } from '../../../build/steps/context.ts';
 import type { Refdata } from '../../../lib/reference/index.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import { Origin } from '../../../artifacts/object-table.ts';

@@ -13,7 +13,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { ArtifactWriter } from '../../../build/publish/writer.ts';
-import type { BuildContext } from '../../../build/artifacts/context.ts';
+import type { BuildContext } from '../../../build/steps/context.ts';
 import type { Refdata } from '../../../lib/reference/index.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import { Origin } from '../../../artifacts/object-table.ts';

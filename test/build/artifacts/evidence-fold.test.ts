@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { openLog } from '../../../build/log/read.ts';
 import { dayDir, dayFile } from '../../../build/log/write.ts';
-import { allRows } from '../../../build/artifacts/duck.ts';
+import { allRows } from '../../../build/steps/duck.ts';
 import { EVIDENCE_SQL, prepareEvidence, saveEvidence } from '../../../build/artifacts/evidence-fold.ts';
-import type { LogDays } from '../../../build/artifacts/context.ts';
+import type { LogDays } from '../../../build/steps/context.ts';
 import { ORACLE } from '../../helpers/evidence-oracle.ts';
 
 process.env.TZ = 'UTC';

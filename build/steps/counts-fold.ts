@@ -18,8 +18,8 @@ import type { BuildContext, RoutedLegs } from './context.ts';
 import { allRows, countRows, sameKeys, sqlString } from './duck.ts';
 import { saveState } from './state.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
-import { changedCallsignsSql, pickChangedCallsignLegs } from './airframes-changed.ts';
-import { legsRoutedSql } from './flight-routes.ts';
+import { changedCallsignsSql, pickChangedCallsignLegs } from '../artifacts/airframes-changed.ts';
+import { legsRoutedSql } from '../artifacts/flight-routes.ts';
 import { bitsToBlob, blobToBits, clearMask, dayBitsAgg, dayRing } from './day-bits.ts';
 
 export interface CountTable {

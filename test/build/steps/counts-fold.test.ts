@@ -1,4 +1,4 @@
-// counts kept between nights (build/artifacts/counts-fold.ts), on the airports' tables: a night
+// counts kept between nights (build/steps/counts-fold.ts), on the airports' tables: a night
 // folds the new day into the saved counts and gets what counting the window gives; saved counts
 // that are not tonight's kind (a table saved with other columns, by code before a column was added)
 // are not folded but counted again, never read as if they were.
@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { prepareCounts, saveCounts, stateFile } from '../../../build/artifacts/counts-fold.ts';
+import { prepareCounts, saveCounts, stateFile } from '../../../build/steps/counts-fold.ts';
 import { AIRPORT_COUNTS } from '../../../build/artifacts/airports-sql.ts';
-import type { BuildContext } from '../../../build/artifacts/context.ts';
+import type { BuildContext } from '../../../build/steps/context.ts';
 
 process.env.TZ = 'UTC';
 

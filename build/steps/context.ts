@@ -52,7 +52,7 @@ export interface LogDays {
 }
 
 // DuckDB objects one step makes for later ones. a step that reads one takes its handle as an
-// argument, so it cannot run before the step that made it (build/artifacts/pipeline.ts).
+// argument, so it cannot run before the step that made it (build/steps/pipeline.ts).
 
 /** temp table `ref_airports(ident, iata, tz, iso_country)` (duck.ts loadRefAirports) */
 export interface RefAirports {

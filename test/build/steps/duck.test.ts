@@ -1,11 +1,11 @@
-// releaseReadChunks (build/artifacts/duck.ts): the airframes step calls it between batches so that
+// releaseReadChunks (build/steps/duck.ts): the airframes step calls it between batches so that
 // DuckDB chunks already read, whose native memory V8 does not see, are freed now and not whenever
 // V8 next collects. what must hold: it runs a full collection (an object nothing refers to any more
 // is gone after it), in a process started without --expose-gc, and it can be called again; and
 // collectOnHeapGrowth, the schedules' gate on it, runs it only once V8's heap has grown enough.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectOnHeapGrowth, releaseReadChunks } from '../../../build/artifacts/duck.ts';
+import { collectOnHeapGrowth, releaseReadChunks } from '../../../build/steps/duck.ts';
 
 /** a WeakRef to an object nothing else refers to, made in a job of its own */
 function unreachable(): WeakRef<object> {

@@ -1,12 +1,12 @@
-// day bits (build/artifacts/day-bits.ts): a key's distinct days as a ring of bits. each test
+// day bits (build/steps/day-bits.ts): a key's distinct days as a ring of bits. each test
 // checks the bits against the days themselves, counted by DuckDB or by hand: the count is the
 // number of distinct days, a cleared day is gone and only it, the OR of keys is their union, and a
 // state file's BLOB gives back the same bits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { allRows } from '../../../build/artifacts/duck.ts';
-import { bitsToBlob, blobToBits, clearMask, dayBitsAgg, dayRing } from '../../../build/artifacts/day-bits.ts';
+import { allRows } from '../../../build/steps/duck.ts';
+import { bitsToBlob, blobToBits, clearMask, dayBitsAgg, dayRing } from '../../../build/steps/day-bits.ts';
 import { isoDay, dayIndexOf } from '../../../lib/localtime.ts';
 import { mulberry32 } from '../../../lib/random.ts';
 

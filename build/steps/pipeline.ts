@@ -4,11 +4,11 @@
 import type { BuildContext } from './context.ts';
 import type { RoutesTable } from '../../artifacts/flight-routes.ts';
 import { loadRefAirports } from './duck.ts';
-import { buildRoutes } from './flight-routes.ts';
-import { buildAirframes } from './airframes.ts';
-import { buildRefdata } from './refdata.ts';
-import { buildAirports } from './airports.ts';
-import { buildAlliances } from './alliances.ts';
+import { buildRoutes } from '../artifacts/flight-routes.ts';
+import { buildAirframes } from '../artifacts/airframes.ts';
+import { buildRefdata } from '../artifacts/refdata.ts';
+import { buildAirports } from '../artifacts/airports.ts';
+import { buildAlliances } from '../artifacts/alliances.ts';
 
 /** what the artifact steps made that a later part of the night reads (the estimate accuracy replay) */
 export interface ArtifactsMade {
