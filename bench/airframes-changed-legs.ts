@@ -12,7 +12,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { allRows, loadRefAirports, sqlString } from '../build/steps/duck.ts';
-import { legsRoutedSql } from '../build/artifacts/flight-routes.ts';
+import { legsRoutedSql } from '../build/steps/routes/legs-routed.ts';
 import { dropChangedLegs, pickChangedLegs } from '../build/artifacts/airframes.ts';
 import { flag, numberFlag } from './flags.ts';
 import { alternate } from './alternate.ts';

@@ -3,7 +3,7 @@
 // prints wall time and peak RSS per builder.
 import './help.ts';
 import { silentProgress } from '../build/progress.ts';
-import { buildRoutes } from '../build/artifacts/flight-routes.ts';
+import { buildRoutes } from '../build/steps/routes/build.ts';
 import { loadRefAirports } from '../build/steps/duck.ts';
 import { buildAirframes } from '../build/artifacts/airframes.ts';
 import { buildRefdata } from '../build/artifacts/refdata.ts';

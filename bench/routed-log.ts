@@ -5,7 +5,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { RefView } from '../artifacts/reference-view.ts';
 import { loadRefAirports, sqlString } from '../build/steps/duck.ts';
-import { legsRoutedSql } from '../build/artifacts/flight-routes.ts';
+import { legsRoutedSql } from '../build/steps/routes/legs-routed.ts';
 import { openLog } from '../build/log/read.ts';
 import type { RoutedLegs } from '../build/steps/context.ts';
 

@@ -10,7 +10,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from '../steps/context.ts';
 import { allRows, countRows, sqlString } from '../steps/duck.ts';
 import { addedDaysSql, droppedLegsSql } from '../steps/log-delta.ts';
-import { legsRoutedSql, PICKED_FROM_LEGS } from './flight-routes.ts';
+import { PICKED_FROM_LEGS } from '../steps/routes/build.ts';
+import { legsRoutedSql } from '../steps/routes/legs-routed.ts';
 import { VALID_HEX } from './airframes-sql.ts';
 
 const { legs: NIGHT_LEGS, names: NIGHT_NAMES, callsigns: LEGS_CALLSIGNS } = PICKED_FROM_LEGS;

@@ -17,7 +17,7 @@ import { fileOf, keys } from '../../artifacts/keys.ts';
 import { allRows, loadTable, sqlString, streamChunks } from '../steps/duck.ts';
 import { keepAirframe, putAirframeDoc } from './airframes-write.ts';
 import { addedDaysSql, droppedLegsSql } from '../steps/log-delta.ts';
-import { legsRoutedSql } from './flight-routes.ts';
+import { legsRoutedSql } from '../steps/routes/legs-routed.ts';
 import { ROUTES_STATE } from './airframes-changed.ts';
 import { joinedLegs, legsAggSql, operatorCountsSql, operatorSql, wrapSum } from './airframes-sql.ts';
 

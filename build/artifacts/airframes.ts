@@ -12,7 +12,7 @@ import type { LogIdentity } from '../../artifacts/airframe.ts';
 import { allRows, releaseReadChunks, streamChunks, streamRows } from '../steps/duck.ts';
 import { ROUTES_STATE, changedAirframes } from './airframes-changed.ts';
 import { saveState } from '../steps/state.ts';
-import { legsRoutedSql } from './flight-routes.ts';
+import { legsRoutedSql } from '../steps/routes/legs-routed.ts';
 import { airframesSql, hexBatches, operatorCountsSql } from './airframes-sql.ts';
 import { AIRFRAME_STATE, loadPreviousState, saveAirframeState, type AirframeRow } from './airframes-state.ts';
 import { dropFold, foldAirframes, spliceAirframes, splicedOpsSql, splicedStateSql } from './airframes-fold.ts';

@@ -21,7 +21,7 @@ import type { BuildContext, RoutedLegs } from '../steps/context.ts';
 import { countRows, sqlString } from '../steps/duck.ts';
 import { addedDaysSql, droppedLegsSql } from '../steps/log-delta.ts';
 import { changedCallsignsSql, pickChangedCallsignLegs } from './airframes-changed.ts';
-import { legsRoutedSql } from './flight-routes.ts';
+import { legsRoutedSql } from '../steps/routes/legs-routed.ts';
 import { foldLine, metaFile, routesFile, savedWindow, stateFile, type Folded } from '../steps/counts-fold.ts';
 
 /** an airline-shaped callsign: three letters, a digit, up to four more */

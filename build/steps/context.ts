@@ -59,7 +59,7 @@ export interface RefAirports {
   readonly table: 'ref_airports';
 }
 
-/** temp view `legs_routed`: the window's legs with IATA ends, a missing end filled from the routes table (flight-routes.ts) */
+/** temp view `legs_routed`: the window's legs with IATA ends, a missing end filled from the routes table (routes/build.ts) */
 export interface RoutedLegs {
   readonly view: 'legs_routed';
   /** the temp table it fills ends from: routes_table(callsign, org, dst, org_ident, dst_ident, route_source, org_seen, dst_seen) */

@@ -19,7 +19,7 @@ import { allRows, countRows, sameKeys, sqlString } from './duck.ts';
 import { saveState } from './state.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
 import { changedCallsignsSql, pickChangedCallsignLegs } from '../artifacts/airframes-changed.ts';
-import { legsRoutedSql } from '../artifacts/flight-routes.ts';
+import { legsRoutedSql } from './routes/legs-routed.ts';
 import { bitsToBlob, blobToBits, clearMask, dayBitsAgg, dayRing } from './day-bits.ts';
 
 export interface CountTable {

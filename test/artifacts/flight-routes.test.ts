@@ -4,7 +4,7 @@ import { decideRoute, observe, routeDoc, type CallsignEvidence, type EndGroup } 
 import { decodeLookup, decodeRoutesTable, encodeRoutesTable } from '../../artifacts/meta.ts';
 import { checkCatalogRow } from '../../artifacts/catalog-check.ts';
 import { emptyReviews, indexReviews, parseReviewCsv } from '../../artifacts/catalog-review.ts';
-import { computeRoutes } from '../../build/artifacts/flight-routes.ts';
+import { computeRoutes } from '../../build/steps/routes/build.ts';
 import { problems } from '../../schemas/index.ts';
 import { makeRef } from '../helpers/ref-fixture.ts';
 

@@ -70,13 +70,13 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   summaries.length = 0;
   await run(nights, nowMs);
   const night = currentVersion(nights)!;
-  // the routes' log evidence folded from the previous build's (evidence-fold.ts), not read from the window
+  // the routes' log evidence folded from the previous build's (build/steps/routes/evidence-fold.ts), not read from the window
   const evidence = summaries.find((s) => / callsigns heard \(/.test(s)) ?? '';
   assert.match(evidence, /^\d+ callsigns heard \(folded: 1 days added, 1 dropped, [1-9]\d* callsigns moved, \d+ groups' latest leg read again\)$/);
   // and the heard routes whose evidence the night did not move are kept unbuilt (the tree comparison below checks them)
   const keptHeard = /; \d+ unheard and unchanged, (\d+) heard with unmoved evidence, kept unbuilt\)/.exec(summaries.find((s) => s.includes('heard with unmoved evidence')) ?? '');
   assert.ok(keptHeard && Number(keptHeard[1]) > 0, `heard routes kept: ${keptHeard?.[0]}`);
-  // those routes' decisions were taken from the previous build (route-decisions.ts), their evidence not read
+  // those routes' decisions were taken from the previous build (build/steps/routes/decisions.ts), their evidence not read
   const decide = summaries.find((s) => / decisions taken from the previous build\)$/.test(s)) ?? '';
   assert.match(decide, /; [1-9]\d* decisions taken from the previous build\)$/, `decisions reused: ${decide}`);
   const step = steps.find((s) => s.startsWith('airframes')) ?? '';

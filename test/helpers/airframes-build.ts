@@ -8,7 +8,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ArtifactWriter } from '../../build/publish/writer.ts';
 import type { BuildContext } from '../../build/steps/context.ts';
 import { loadRefAirports } from '../../build/steps/duck.ts';
-import { makeRoutesBuilder } from '../../build/artifacts/flight-routes.ts';
+import { makeRoutesBuilder } from '../../build/steps/routes/build.ts';
 import { buildAirframes } from '../../build/artifacts/airframes.ts';
 
 /** a temporary folder and a DuckDB connection with an empty `legs` table, both gone after the test */

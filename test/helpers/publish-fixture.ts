@@ -9,7 +9,7 @@ import type { BuildContext } from '../../build/steps/context.ts';
 import { silentProgress } from '../../build/progress.ts';
 import { loadRefAirports } from '../../build/steps/duck.ts';
 import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
-import { buildRoutes } from '../../build/artifacts/flight-routes.ts';
+import { buildRoutes } from '../../build/steps/routes/build.ts';
 import { buildAirframes } from '../../build/artifacts/airframes.ts';
 import { buildAirports } from '../../build/artifacts/airports.ts';
 import { LogWriter } from '../../build/log/write.ts';

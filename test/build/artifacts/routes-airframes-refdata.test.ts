@@ -9,7 +9,7 @@ import { ArtifactWriter } from '../../../build/publish/writer.ts';
 import type { BuildContext } from '../../../build/steps/context.ts';
 import type { Progress } from '../../../build/progress.ts';
 import { loadRefAirports } from '../../../build/steps/duck.ts';
-import { makeRoutesBuilder } from '../../../build/artifacts/flight-routes.ts';
+import { makeRoutesBuilder } from '../../../build/steps/routes/build.ts';
 import { buildAirframes } from '../../../build/artifacts/airframes.ts';
 import { buildRefdata } from '../../../build/artifacts/refdata.ts';
 import type { RoutesTable } from '../../../artifacts/flight-routes.ts';

@@ -16,10 +16,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { LogDays } from '../steps/context.ts';
-import { allRows, countRows, sameKeys, sqlString } from '../steps/duck.ts';
-import { deltaLegs } from '../steps/log-delta.ts';
-import { saveState } from '../steps/state.ts';
+import type { LogDays } from '../context.ts';
+import { allRows, countRows, sameKeys, sqlString } from '../duck.ts';
+import { deltaLegs } from '../log-delta.ts';
+import { saveState } from '../state.ts';
 
 /** tonight's evidence: temp tables of these names, and state/<name>.parquet in a version */
 const TABLES = ['ev_groups', 'ev_types', 'ev_days'] as const;

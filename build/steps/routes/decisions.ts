@@ -3,12 +3,12 @@
 // route) and its entry. a night that reuses the previous build (same code, reference data, reviews
 // and options: build/publish/inputs.ts) takes a callsign's decision from it, without reading its
 // evidence or deciding again, when the decision's inputs cannot have moved:
-//   - a heard callsign whose evidence the fold left as it was (evidence-fold.ts `moved`);
+//   - a heard callsign whose evidence the fold left as it was (routes/evidence-fold.ts `moved`);
 //   - a catalog row unheard then and now (its decision is a function of the row alone).
 // a file that is missing or not what this code writes gives null: every callsign is decided.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { RouteEntry, RouteSource } from '../../artifacts/flight-routes.ts';
+import type { RouteEntry, RouteSource } from '../../../artifacts/flight-routes.ts';
 
 export interface PastDecision {
   /** the log heard the callsign in that build's window */

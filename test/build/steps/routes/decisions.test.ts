@@ -1,4 +1,4 @@
-// the routes step's decisions kept for the next night (build/artifacts/route-decisions.ts): what is
+// the routes step's decisions kept for the next night (build/steps/routes/decisions.ts): what is
 // written is read back the same, and a file that is missing or not what this code writes is never
 // half-read: the night then decides every callsign (null).
 import { test } from 'node:test';
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readDecisions, writeDecisions, type PastDecision } from '../../../build/artifacts/route-decisions.ts';
+import { readDecisions, writeDecisions, type PastDecision } from '../../../../build/steps/routes/decisions.ts';
 
 const ENTRY = { org: 'ZRH', dst: 'LHR', org_ident: 'LSZH', dst_ident: 'EGLL', route_source: 'observed+catalog', org_seen: true, dst_seen: false } as const;
 const DECISIONS: [string, PastDecision][] = [

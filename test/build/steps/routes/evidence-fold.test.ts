@@ -1,4 +1,4 @@
-// the routes evidence folded from the previous build's state (build/artifacts/evidence-fold.ts) must
+// the routes evidence folded from the previous build's state (build/steps/routes/evidence-fold.ts) must
 // equal the evidence of the window's legs, as the one query the routes step ran before computed it
 // (written out here as the oracle). the log is made by hand so each hard case is there for sure:
 // a group whose latest leg crossed midnight out of the day that leaves the window while the group
@@ -11,12 +11,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { openLog } from '../../../build/log/read.ts';
-import { dayDir, dayFile } from '../../../build/log/write.ts';
-import { allRows } from '../../../build/steps/duck.ts';
-import { EVIDENCE_SQL, prepareEvidence, saveEvidence } from '../../../build/artifacts/evidence-fold.ts';
-import type { LogDays } from '../../../build/steps/context.ts';
-import { ORACLE } from '../../helpers/evidence-oracle.ts';
+import { openLog } from '../../../../build/log/read.ts';
+import { dayDir, dayFile } from '../../../../build/log/write.ts';
+import { allRows } from '../../../../build/steps/duck.ts';
+import { EVIDENCE_SQL, prepareEvidence, saveEvidence } from '../../../../build/steps/routes/evidence-fold.ts';
+import type { LogDays } from '../../../../build/steps/context.ts';
+import { ORACLE } from '../../../helpers/evidence-oracle.ts';
 
 process.env.TZ = 'UTC';
 

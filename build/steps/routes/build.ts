@@ -1,25 +1,26 @@
 // step: the routes table from the log (aggregated in DuckDB, streamed by callsign; a night that
-// reuses the previous build folds its saved evidence, evidence-fold.ts, and takes the decisions
-// whose inputs did not move from it, route-decisions.ts) and the checked, reviewed community
+// reuses the previous build folds its saved evidence, routes/evidence-fold.ts, and takes the decisions
+// whose inputs did not move from it, routes/decisions.ts) and the checked, reviewed community
 // catalog. writes v1/route/<callsign>, meta/routes and meta/lookup (artifacts/meta.ts), and returns
 // what later steps need: the table itself (airports) and the DuckDB view `legs_routed` (legs with
 // IATA ends, a missing end filled from the table when the heard end agrees; airframes and refdata).
 import { existsSync, readFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, RefAirports, RoutedLegs } from '../steps/context.ts';
-import { keys } from '../../artifacts/keys.ts';
-import { checkCatalogRow, type CatalogVerdict } from '../../artifacts/catalog-check.ts';
-import { emptyReviews, indexReviews, parseReviewCsv, type ReviewIndex, type ReviewPolicy } from '../../artifacts/catalog-review.ts';
+import type { BuildContext, RefAirports, RoutedLegs } from '../context.ts';
+import { keys } from '../../../artifacts/keys.ts';
+import { checkCatalogRow, type CatalogVerdict } from '../../../artifacts/catalog-check.ts';
+import { emptyReviews, indexReviews, parseReviewCsv, type ReviewIndex, type ReviewPolicy } from '../../../artifacts/catalog-review.ts';
 import {
   decideRoute, routeDoc,
   type CallsignEvidence, type RouteDecision, type RoutesTable,
-} from '../../artifacts/flight-routes.ts';
-import type { RefView } from '../../artifacts/reference-view.ts';
-import { encodeLookup, encodeRoutesTable } from '../../artifacts/meta.ts';
-import { allRows, loadTable, streamRows } from '../steps/duck.ts';
+} from '../../../artifacts/flight-routes.ts';
+import type { RefView } from '../../../artifacts/reference-view.ts';
+import { encodeLookup, encodeRoutesTable } from '../../../artifacts/meta.ts';
+import { allRows, loadTable, streamRows } from '../duck.ts';
 import { evidenceSql, prepareEvidence, saveEvidence } from './evidence-fold.ts';
-import { readDecisions, writeDecisions, type PastDecision } from './route-decisions.ts';
-import { installed } from '../../lib/install.ts';
+import { legsRoutedSql } from './legs-routed.ts';
+import { readDecisions, writeDecisions, type PastDecision } from './decisions.ts';
+import { installed } from '../../../lib/install.ts';
 
 export interface RoutesOptions {
   /** the reviewed list; a missing file means nothing was reviewed */
@@ -33,7 +34,7 @@ const DRAIN_EVERY = 4096;
 
 const DEFAULT_ROUTES_OPTIONS: RoutesOptions = { reviewFile: installed('data/catalog-review.csv'), policy: 'auto' };
 
-/** the evidence per callsign from the tables prepareEvidence made (evidence-fold.ts); `only`: a table of the callsigns wanted */
+/** the evidence per callsign from the tables prepareEvidence made (routes/evidence-fold.ts); `only`: a table of the callsigns wanted */
 async function readEvidence(db: DuckDBConnection, tick: (n: number) => void, only?: string): Promise<Map<string, CallsignEvidence>> {
   const out = new Map<string, CallsignEvidence>();
   for await (const rows of streamRows<CallsignEvidence>(db, evidenceSql(only))) {
@@ -76,11 +77,11 @@ export interface RoutesResult {
   table: RoutesTable;
   /** how many callsigns ended each way (route_source or the reason for no route) */
   outcomes: Record<string, number>;
-  /** every decision, for the next night (route-decisions.ts) */
+  /** every decision, for the next night (routes/decisions.ts) */
   decisions: [string, PastDecision][];
 }
 
-/** what a night may take from the previous build instead of deciding again (route-decisions.ts) */
+/** what a night may take from the previous build instead of deciding again (routes/decisions.ts) */
 export interface PastRoutes {
   decisions: ReadonlyMap<string, PastDecision>;
   /** heard callsigns whose evidence did not move, absent from `evidence`: each takes its past decision */
@@ -144,40 +145,6 @@ export function computeRoutes(evidence: Map<string, CallsignEvidence>, ref: RefV
 }
 
 /**
- * legs with IATA ends; a missing end filled from the routes table when the heard end agrees.
- * one truth per leg (artifacts/ROUTES.md section 4): `route_source` is observed when both ends
- * came from the network (this leg, or for a filled end the callsign's other legs), and
- * observed+catalog when the filled end is one only the catalog supplied; `table_source` is the
- * filling entry's own route_source (what /v1/route/{callsign} says), null when nothing was filled.
- * every column is qualified: an unqualified `route_source` here would be the table's, not the leg's.
- * `view` is made over `legs` (a view or table with the log's columns): the window's, or other days';
- * `routes` is tonight's routes table, or a previous build's (a table with its columns).
- */
-export const legsRoutedSql = (view: string, legs: string, routes = 'routes_table') => `
-CREATE OR REPLACE TEMP VIEW ${view} AS
-WITH j AS (
-  SELECT l.*, ao.iata AS org_iata, ad.iata AS dst_iata, r.org AS r_org, r.dst AS r_dst, r.org_seen AS r_org_seen, r.dst_seen AS r_dst_seen,
-    r.route_source AS r_source,
-    (l.org IS NOT NULL AND l.dst IS NULL AND ao.iata IS NOT NULL AND r.org_ident = l.org) AS fill_dst,
-    (l.dst IS NOT NULL AND l.org IS NULL AND ad.iata IS NOT NULL AND r.dst_ident = l.dst) AS fill_org
-  FROM ${legs} l
-  LEFT JOIN ref_airports ao ON ao.ident = l.org
-  LEFT JOIN ref_airports ad ON ad.ident = l.dst
-  LEFT JOIN ${routes} r ON r.callsign = upper(trim(l.callsign))
-)
-SELECT hex, upper(trim(callsign)) AS callsign, reg, type, first_ts, last_ts, dep_ts, arr_ts, day,
-  org AS org_ident, dst AS dst_ident,
-  CASE WHEN fill_org THEN r_org ELSE org_iata END AS org,
-  CASE WHEN fill_dst THEN r_dst ELSE dst_iata END AS dst,
-  CASE
-    WHEN org IS NOT NULL AND dst IS NOT NULL THEN CASE WHEN org_iata IS NOT NULL AND dst_iata IS NOT NULL THEN 'observed' END
-    WHEN fill_dst THEN CASE WHEN r_dst_seen THEN 'observed' ELSE 'observed+catalog' END
-    WHEN fill_org THEN CASE WHEN r_org_seen THEN 'observed' ELSE 'observed+catalog' END
-  END AS route_source,
-  CASE WHEN fill_org OR fill_dst THEN r_source END AS table_source
-FROM j`;
-
-/**
  * temp tables later steps pick from `legs` once a night (airframes-changed.ts: the window's distinct
  * callsigns, and the legs of the callsigns whose routes changed with their names), dropped when a
  * night's routes table is loaded: a connection that builds again (the tests' do) never reads another night's
@@ -207,7 +174,7 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     ctx.progress.start('routes: log evidence', 0);
     // folded from the previous build's evidence when it can be trusted, else counted from the window
     const path = await prepareEvidence(ctx.db, ctx.reuse ?? null, ctx.logDays ?? null);
-    // the previous build's decisions (route-decisions.ts): a heard callsign whose evidence the fold
+    // the previous build's decisions (routes/decisions.ts): a heard callsign whose evidence the fold
     // did not move takes its decision from there, so its evidence is not even read
     const decisions = readDecisions(ctx.reuse ?? null);
     const { evidence, unmoved } = await heardEvidence(ctx.db, decisions && path.moved && { decisions, moved: path.moved }, (n) => ctx.progress.tick(n));
