@@ -1,7 +1,7 @@
 // an airframe's legs (spec 2.5: newest first, at most MAX_LEGS) made from the previous night's
 // document without building it again: the new day's legs go on top, the legs of the day that left
 // the window come off its end, and what no longer fits is cut. PURE: bytes in, bytes out. the caller
-// (build/artifacts/airframes-fold.ts) knows the counts from the log and checks that the days are in
+// (build/steps/airframes/fold.ts) knows the counts from the log and checks that the days are in
 // order (every new leg newer than every leg kept, every dropped one older), which makes this exact.
 import { MAX_LEGS, type AirframeFrame } from './airframe.ts';
 

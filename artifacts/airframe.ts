@@ -111,7 +111,7 @@ export function airframeDoc(id: AirframeIdentity, legs: AirframeLeg[] | null): A
 /**
  * The airframe document as JSON text, its legs given as JSON text already in document form (newest
  * first, at most MAX_LEGS, fields in AirframeLeg order, no spaces: what DuckDB's to_json makes in
- * build/artifacts/airframes.ts). The same bytes as JSON.stringify(airframeDoc(id, JSON.parse(legs)))
+ * build/steps/airframes/build.ts). The same bytes as JSON.stringify(airframeDoc(id, JSON.parse(legs)))
  * without parsing the legs and writing them again: that was most of an airframe's cost.
  */
 export function airframeJson(id: AirframeIdentity, legsJson: string): string {

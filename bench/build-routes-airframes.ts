@@ -5,7 +5,7 @@ import './help.ts';
 import { silentProgress } from '../build/progress.ts';
 import { buildRoutes } from '../build/steps/routes/build.ts';
 import { loadRefAirports } from '../build/steps/duck.ts';
-import { buildAirframes } from '../build/artifacts/airframes.ts';
+import { buildAirframes } from '../build/steps/airframes/build.ts';
 import { buildRefdata } from '../build/artifacts/refdata.ts';
 import { AIRFRAMES, LEGS, benchBuilders, sqlList } from './build-harness.ts';
 

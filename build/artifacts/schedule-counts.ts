@@ -20,7 +20,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from '../steps/context.ts';
 import { countRows, sqlString } from '../steps/duck.ts';
 import { addedDaysSql, droppedLegsSql } from '../steps/log-delta.ts';
-import { changedCallsignsSql, pickChangedCallsignLegs } from './airframes-changed.ts';
+import { changedCallsignsSql, pickChangedCallsignLegs } from '../steps/changed-callsigns.ts';
 import { legsRoutedSql } from '../steps/routes/legs-routed.ts';
 import { foldLine, metaFile, routesFile, savedWindow, stateFile, type Folded } from '../steps/counts-fold.ts';
 

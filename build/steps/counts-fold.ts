@@ -3,7 +3,7 @@
 // window: the new days' legs added, the dropped days' subtracted (their files as the previous build
 // read them). a table whose keys hold a routed end (org, dst: a missing end is filled from the
 // routes table) holds the callsign too: a callsign whose routes-table row changed (tonight's table
-// against the saved one, both ways, as airframes-changed.ts compares them) is taken out whole and
+// against the saved one, both ways, as changed-callsigns.ts compares them) is taken out whole and
 // counted again from the window's legs; its other legs route the same with either table. counts
 // fold by sum and a key at 0 is gone: the night's keys (a few days' legs) are grouped and joined
 // with the saved counts, which are streamed through once, never grouped again. a table may also
@@ -18,7 +18,7 @@ import type { BuildContext, RoutedLegs } from './context.ts';
 import { allRows, countRows, sameKeys, sqlString } from './duck.ts';
 import { saveState } from './state.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
-import { changedCallsignsSql, pickChangedCallsignLegs } from '../artifacts/airframes-changed.ts';
+import { changedCallsignsSql, pickChangedCallsignLegs } from './changed-callsigns.ts';
 import { legsRoutedSql } from './routes/legs-routed.ts';
 import { bitsToBlob, blobToBits, clearMask, dayBitsAgg, dayRing } from './day-bits.ts';
 

@@ -5,7 +5,7 @@ import type { BuildContext } from './context.ts';
 import type { RoutesTable } from '../../artifacts/flight-routes.ts';
 import { loadRefAirports } from './duck.ts';
 import { buildRoutes } from './routes/build.ts';
-import { buildAirframes } from '../artifacts/airframes.ts';
+import { buildAirframes } from './airframes/build.ts';
 import { buildRefdata } from '../artifacts/refdata.ts';
 import { buildAirports } from '../artifacts/airports.ts';
 import { buildAlliances } from '../artifacts/alliances.ts';

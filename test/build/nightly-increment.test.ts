@@ -82,7 +82,7 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   const step = steps.find((s) => s.startsWith('airframes')) ?? '';
   const restricted = /^airframes \((\d+) with legs in the 1 new and 1 dropped days or a changed route\)$/.exec(step);
   assert.ok(restricted, `the increment took the restricted path: ${step}`);
-  // and made most of those from their previous documents (airframes-fold.ts): the comparison below checks them
+  // and made most of those from their previous documents (build/steps/airframes/fold.ts): the comparison below checks them
   const afDone = summaries.find((s) => s.includes(' made from their previous documents)')) ?? summaries.join(' | ');
   const made = /; (\d+) made from their previous documents\)$/.exec(afDone);
   assert.ok(made && Number(made[1]) * 2 > Number(restricted[1]), `spliced: ${afDone} of ${restricted[1]}`);

@@ -9,7 +9,7 @@ import { ArtifactWriter } from '../../build/publish/writer.ts';
 import type { BuildContext } from '../../build/steps/context.ts';
 import { loadRefAirports } from '../../build/steps/duck.ts';
 import { makeRoutesBuilder } from '../../build/steps/routes/build.ts';
-import { buildAirframes } from '../../build/artifacts/airframes.ts';
+import { buildAirframes } from '../../build/steps/airframes/build.ts';
 
 /** a temporary folder and a DuckDB connection with an empty `legs` table, both gone after the test */
 export async function legsDb(t: TestContext, name: string): Promise<{ dir: string; db: DuckDBConnection }> {

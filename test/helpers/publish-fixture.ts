@@ -10,7 +10,7 @@ import { silentProgress } from '../../build/progress.ts';
 import { loadRefAirports } from '../../build/steps/duck.ts';
 import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
 import { buildRoutes } from '../../build/steps/routes/build.ts';
-import { buildAirframes } from '../../build/artifacts/airframes.ts';
+import { buildAirframes } from '../../build/steps/airframes/build.ts';
 import { buildAirports } from '../../build/artifacts/airports.ts';
 import { LogWriter } from '../../build/log/write.ts';
 import { openLog } from '../../build/log/read.ts';

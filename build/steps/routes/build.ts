@@ -20,6 +20,7 @@ import { allRows, loadTable, streamRows } from '../duck.ts';
 import { evidenceSql, prepareEvidence, saveEvidence } from './evidence-fold.ts';
 import { legsRoutedSql } from './legs-routed.ts';
 import { readDecisions, writeDecisions, type PastDecision } from './decisions.ts';
+import { PICKED_FROM_LEGS } from '../changed-callsigns.ts';
 import { installed } from '../../../lib/install.ts';
 
 export interface RoutesOptions {
@@ -143,13 +144,6 @@ export function computeRoutes(evidence: Map<string, CallsignEvidence>, ref: RefV
   }
   return { table, outcomes, decisions };
 }
-
-/**
- * temp tables later steps pick from `legs` once a night (airframes-changed.ts: the window's distinct
- * callsigns, and the legs of the callsigns whose routes changed with their names), dropped when a
- * night's routes table is loaded: a connection that builds again (the tests' do) never reads another night's
- */
-export const PICKED_FROM_LEGS = { legs: 'night_cs_legs', names: 'night_cs_names', callsigns: 'legs_callsigns' } as const;
 
 async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable, _airports: RefAirports): Promise<RoutedLegs> {
   for (const t of Object.values(PICKED_FROM_LEGS)) await db.run(`DROP TABLE IF EXISTS ${t}`);

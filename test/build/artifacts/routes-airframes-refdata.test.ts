@@ -10,7 +10,7 @@ import type { BuildContext } from '../../../build/steps/context.ts';
 import type { Progress } from '../../../build/progress.ts';
 import { loadRefAirports } from '../../../build/steps/duck.ts';
 import { makeRoutesBuilder } from '../../../build/steps/routes/build.ts';
-import { buildAirframes } from '../../../build/artifacts/airframes.ts';
+import { buildAirframes } from '../../../build/steps/airframes/build.ts';
 import { buildRefdata } from '../../../build/artifacts/refdata.ts';
 import type { RoutesTable } from '../../../artifacts/flight-routes.ts';
 import type { Refdata } from '../../../lib/reference/index.ts';

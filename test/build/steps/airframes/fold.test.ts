@@ -1,5 +1,5 @@
 // a night makes the documents of the airframes heard in the new or the dropped day from their
-// previous documents (build/artifacts/airframes-fold.ts, artifacts/airframe-splice.ts): the new
+// previous documents (build/steps/airframes/fold.ts, artifacts/airframe-splice.ts): the new
 // legs on top, the dropped ones off the end, the 200-leg cap applied, reg/type/operator folded from
 // saved counts. the night's documents and saved state must be a fresh build's, byte for byte and
 // row for row, in the cases that make a splice hard: a capped document, a cap whose last legs are
@@ -12,15 +12,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import type { ArtifactWriter } from '../../../build/publish/writer.ts';
-import type { BuildContext } from '../../../build/steps/context.ts';
-import type { Refdata } from '../../../lib/reference/index.ts';
-import { keys } from '../../../artifacts/keys.ts';
-import { Origin } from '../../../artifacts/object-table.ts';
-import type { AirframeDoc } from '../../../artifacts/airframe.ts';
-import type { Progress } from '../../../build/progress.ts';
-import { makeRef } from '../../helpers/ref-fixture.ts';
-import { buildRoutesAirframes, legsDb } from '../../helpers/airframes-build.ts';
+import type { ArtifactWriter } from '../../../../build/publish/writer.ts';
+import type { BuildContext } from '../../../../build/steps/context.ts';
+import type { Refdata } from '../../../../lib/reference/index.ts';
+import { keys } from '../../../../artifacts/keys.ts';
+import { Origin } from '../../../../artifacts/object-table.ts';
+import type { AirframeDoc } from '../../../../artifacts/airframe.ts';
+import type { Progress } from '../../../../build/progress.ts';
+import { makeRef } from '../../../helpers/ref-fixture.ts';
+import { buildRoutesAirframes, legsDb } from '../../../helpers/airframes-build.ts';
 
 process.env.TZ = 'UTC';
 const DAY0 = Date.UTC(2024, 0, 1) / 1000; // 2024-01-01T00:00Z, pinned

@@ -1,17 +1,17 @@
 // an increment aggregates only the airframes whose documents can have changed
-// (build/artifacts/airframes-changed.ts). the subtle case: an airframe with no leg in the new day
+// (build/steps/airframes/changed.ts). the subtle case: an airframe with no leg in the new day
 // whose leg, heard at one end only, is filled from a routes-table entry the new day changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ArtifactWriter } from '../../../build/publish/writer.ts';
-import type { BuildContext } from '../../../build/steps/context.ts';
-import type { Refdata } from '../../../lib/reference/index.ts';
-import { keys } from '../../../artifacts/keys.ts';
-import { Origin } from '../../../artifacts/object-table.ts';
-import type { AirframeDoc } from '../../../artifacts/airframe.ts';
-import { silentProgress } from '../../../build/progress.ts';
-import { makeRef } from '../../helpers/ref-fixture.ts';
-import { buildRoutesAirframes, legsDb } from '../../helpers/airframes-build.ts';
+import type { ArtifactWriter } from '../../../../build/publish/writer.ts';
+import type { BuildContext } from '../../../../build/steps/context.ts';
+import type { Refdata } from '../../../../lib/reference/index.ts';
+import { keys } from '../../../../artifacts/keys.ts';
+import { Origin } from '../../../../artifacts/object-table.ts';
+import type { AirframeDoc } from '../../../../artifacts/airframe.ts';
+import { silentProgress } from '../../../../build/progress.ts';
+import { makeRef } from '../../../helpers/ref-fixture.ts';
+import { buildRoutesAirframes, legsDb } from '../../../helpers/airframes-build.ts';
 
 const DAY0 = Date.UTC(2024, 5, 1) / 1000; // 2024-06-01T00:00Z, pinned
 const H = 3600;

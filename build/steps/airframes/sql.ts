@@ -1,10 +1,10 @@
-// the SQL of the airframes step (airframes.ts): the batches of hexes, a leg in document form, the
+// the SQL of the airframes step (airframes/build.ts): the batches of hexes, a leg in document form, the
 // aggregate of an airframe's legs (the full build's, and the increment's for a day's legs:
-// airframes-fold.ts), the operator's counts. one shape for each, so the documents a night splices
+// airframes/fold.ts), the operator's counts. one shape for each, so the documents a night splices
 // and the ones a full build aggregates are made of the same text.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { MAX_LEGS } from '../../artifacts/airframe.ts';
-import { allRows, sqlString } from '../steps/duck.ts';
+import { MAX_LEGS } from '../../../artifacts/airframe.ts';
+import { allRows, sqlString } from '../duck.ts';
 
 /**
  * Hex ranges [lo, hi) holding at most about `maxLegs` legs each, cut from the real distribution:
@@ -86,7 +86,7 @@ const AIRLINE_CALLSIGN = `regexp_full_match(callsign, '[A-Z]{3}[0-9][A-Z0-9]{0,4
  * SQL: per (airframe, callsign prefix) of `source`'s legs (the log's rows: the callsign is
  * normalised here as legs_routed does), how many legs (n) and the last time heard (t): the operator
  * is the prefix of most legs, the latest breaking a tie (operatorSql). a night folds a day's into
- * the saved ones (airframes-fold.ts)
+ * the saved ones (airframes/fold.ts)
  */
 export const operatorCountsSql = (source: string, where = 'true') => `
   SELECT hex, substr(callsign, 1, 3) AS p, count(*) AS n, max(last_ts) AS t
@@ -103,7 +103,7 @@ export const operatorSql = (counts: string, where = 'true') =>
  * counts the state keeps, and the newest MAX_LEGS legs as JSON, newest first, in document form
  * (written as it is: airframeBytes).
  * the JSON text is made only where the airframe's legs or identity differ from the previous build's
- * (`af_prev`, airframes-state.ts), so an unchanged airframe costs its hashes, not a document.
+ * (`af_prev`, airframes/state.ts), so an unchanged airframe costs its hashes, not a document.
  */
 export function airframesSql(source: string, lo: string, hi: string | null): string {
   return `

@@ -1,23 +1,22 @@
-// which airframes a night must build, when the previous build's documents may be kept (ctx.reuse):
-// an airframe's documents come from its legs inside the window (through `legs_routed`) and from
-// reference data, code and options. with those last three unchanged (what reuse means), its
-// documents can change only if it has legs in a day that entered or left the window, or a leg
-// whose missing end is filled from a routes-table entry that changed. every other airframe the
-// previous build heard keeps its documents and its state row unbuilt, and is never aggregated.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// the callsigns whose routes-table row changed since the previous build (tonight's table against
+// one a step saved with its state, both ways), and the window's legs of those callsigns, picked
+// once a night: what the steps that reuse the previous build share to find the keys a changed
+// route reaches (airframes/changed.ts, airports/changed.ts, counts-fold.ts, schedules/counts.ts).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, RoutedLegs } from '../steps/context.ts';
-import { allRows, countRows, sqlString } from '../steps/duck.ts';
-import { addedDaysSql, droppedLegsSql } from '../steps/log-delta.ts';
-import { PICKED_FROM_LEGS } from '../steps/routes/build.ts';
-import { legsRoutedSql } from '../steps/routes/legs-routed.ts';
-import { VALID_HEX } from './airframes-sql.ts';
+import type { RoutedLegs } from './context.ts';
+import { allRows, countRows, sqlString } from './duck.ts';
+import { legsRoutedSql } from './routes/legs-routed.ts';
 
-const { legs: NIGHT_LEGS, names: NIGHT_NAMES, callsigns: LEGS_CALLSIGNS } = PICKED_FROM_LEGS;
+/**
+ * temp tables later steps pick from `legs` once a night (this file: the window's distinct
+ * callsigns, and the legs of the callsigns whose routes changed with their names), dropped when a
+ * night's routes table is loaded: a connection that builds again (the tests' do) never reads another night's
+ */
+export const PICKED_FROM_LEGS = { legs: 'night_cs_legs', names: 'night_cs_names', callsigns: 'legs_callsigns' } as const;
 
-/** where a version records the routes table its airframes were built with, for the next build */
-export const ROUTES_STATE = join('state', 'airframe-routes.parquet');
+const { names: NIGHT_NAMES, callsigns: LEGS_CALLSIGNS } = PICKED_FROM_LEGS;
+/** the temp table of the window's legs of the callsigns pickNightLegs was last given */
+export const NIGHT_LEGS = PICKED_FROM_LEGS.legs;
 
 /** SQL: the callsigns whose row differs between tonight's routes table and the one saved in `prevFile`, either way (EXCEPT compares NULLs as equal) */
 export function changedCallsignsSql(legs: RoutedLegs, prevFile: string): string {
@@ -63,7 +62,7 @@ export async function changedCallsignLegsSql(db: DuckDBConnection, names: string
  * year's log (~2.9 s) that the airframes' choice, the airlines' fold and the schedules' fold each
  * made for the same re-routed callsigns; picked again for another set.
  */
-async function pickNightLegs(db: DuckDBConnection, names: string): Promise<void> {
+export async function pickNightLegs(db: DuckDBConnection, names: string): Promise<void> {
   await db.run(`CREATE TEMP TABLE IF NOT EXISTS ${NIGHT_NAMES} (callsign VARCHAR)`);
   const differ = await countRows(db, `(SELECT callsign FROM ${names} EXCEPT SELECT callsign FROM ${NIGHT_NAMES})
     UNION ALL (SELECT callsign FROM ${NIGHT_NAMES} EXCEPT SELECT callsign FROM ${names})`);
@@ -88,29 +87,4 @@ export async function pickChangedCallsignLegs(db: DuckDBConnection, legs: Routed
 /** Fill the temp table `into(callsign)` with the callsigns whose routes-table row differs from the one recorded in `prevRoutes`, either way. */
 export async function changedRoutes(db: DuckDBConnection, legs: RoutedLegs, prevRoutes: string, into: string): Promise<void> {
   await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS ${changedCallsignsSql(legs, prevRoutes)}`);
-}
-
-/**
- * Fill the temp table `af_changed(hex, routed)` with the airframes tonight must build (routed: it
- * has a leg a changed route may fill), when that can be known: the airframes' state `prevState`
- * and the previous routes table are recorded in the reused version and ctx.logDays says which days
- * changed. Returns how many, or null (not known: build every airframe).
- */
-export async function changedAirframes(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, prevState: string): Promise<number | null> {
-  const days = ctx.logDays;
-  if (!ctx.reuse || !days) return null;
-  const prevRoutes = join(ctx.reuse, ROUTES_STATE);
-  if (!existsSync(prevRoutes) || !existsSync(join(ctx.reuse, prevState))) return null;
-  await db.run(`CREATE OR REPLACE TEMP TABLE af_routes_changed AS ${changedCallsignsSql(legs, prevRoutes)}`);
-  await pickNightLegs(db, 'af_routes_changed');
-  const parts = [
-    // a leg with one end heard is the only kind the routes table fills (legs_routed): a superset, cheap to test
-    `SELECT hex, true AS routed FROM ${NIGHT_LEGS} WHERE (org IS NULL) <> (dst IS NULL)`,
-  ];
-  if (days.added.length) parts.push(`SELECT hex, false FROM legs WHERE day IN (${addedDaysSql(days)})`);
-  if (days.dropped.length) parts.push(`SELECT hex, false FROM ${droppedLegsSql(days)}`);
-  await db.run(`CREATE OR REPLACE TEMP TABLE af_changed AS SELECT hex, bool_or(routed) AS routed FROM (${parts.join(' UNION ALL ')}) WHERE ${VALID_HEX} GROUP BY hex`);
-  await db.run(`DROP TABLE af_routes_changed`);
-  const [n] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af_changed`);
-  return n!.n;
 }

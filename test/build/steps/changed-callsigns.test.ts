@@ -1,10 +1,10 @@
-// the window's legs of a night's re-routed callsigns (build/artifacts/airframes-changed.ts
+// the window's legs of a night's re-routed callsigns (build/steps/changed-callsigns.ts
 // pickChangedCallsignLegs): picked from `legs` once for a set of callsigns, every spelling of them,
 // and filtered for each family that asks; another set is picked again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { pickChangedCallsignLegs } from '../../../build/artifacts/airframes-changed.ts';
+import { pickChangedCallsignLegs } from '../../../build/steps/changed-callsigns.ts';
 
 process.env.TZ = 'UTC';
 

@@ -1,7 +1,7 @@
 // an increment's airframes made from the previous build's instead of from all their legs: an
-// airframe heard in the day that entered the window or the day that left it (airframes-changed.ts)
+// airframe heard in the day that entered the window or the day that left it (airframes/changed.ts)
 // gets the new day's legs on top of its previous document and the dropped day's taken off its end
-// (artifacts/airframe-splice.ts), its counts (airframes-state.ts) folded the same way. exact only
+// (artifacts/airframe-splice.ts), its counts (airframes/state.ts) folded the same way. exact only
 // when every new leg is newer than every leg the window kept and every dropped leg older (checked
 // here once for the night), and when the fold can tell the latest reg, type and operator: where it
 // cannot (the leg that said them left the window, or a tie), or the airframe has a leg a changed
@@ -10,16 +10,16 @@ import { readFile } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
-import type { BuildContext, LogDays } from '../steps/context.ts';
-import { MAX_LEGS, airframeFrame, airframeIdentity, airframeLegsOf, type LogIdentity } from '../../artifacts/airframe.ts';
-import { spliceLegs } from '../../artifacts/airframe-splice.ts';
-import { fileOf, keys } from '../../artifacts/keys.ts';
-import { allRows, loadTable, sqlString, streamChunks } from '../steps/duck.ts';
-import { keepAirframe, putAirframeDoc } from './airframes-write.ts';
-import { addedDaysSql, droppedLegsSql } from '../steps/log-delta.ts';
-import { legsRoutedSql } from '../steps/routes/legs-routed.ts';
-import { ROUTES_STATE } from './airframes-changed.ts';
-import { joinedLegs, legsAggSql, operatorCountsSql, operatorSql, wrapSum } from './airframes-sql.ts';
+import type { BuildContext, LogDays } from '../context.ts';
+import { MAX_LEGS, airframeFrame, airframeIdentity, airframeLegsOf, type LogIdentity } from '../../../artifacts/airframe.ts';
+import { spliceLegs } from '../../../artifacts/airframe-splice.ts';
+import { fileOf, keys } from '../../../artifacts/keys.ts';
+import { allRows, loadTable, sqlString, streamChunks } from '../duck.ts';
+import { keepAirframe, putAirframeDoc } from './write.ts';
+import { addedDaysSql, droppedLegsSql } from '../log-delta.ts';
+import { legsRoutedSql } from '../routes/legs-routed.ts';
+import { ROUTES_STATE } from './changed.ts';
+import { joinedLegs, legsAggSql, operatorCountsSql, operatorSql, wrapSum } from './sql.ts';
 
 /**
  * SQL (over af_fold's columns): the latest reg (or type) heard is not known from the counts: the
@@ -201,7 +201,7 @@ export async function spliceAirframes(ctx: BuildContext, db: DuckDBConnection, s
   let kept = 0;
   const make = async (rows: SpliceRow[]) => {
     for (const r of rows) {
-      // no leg left in the window: the registry's row, if any, makes its document (airframes.ts)
+      // no leg left in the window: the registry's row, if any, makes its document (airframes/build.ts)
       if (r.n1 === 0) continue;
       if (r.held > 0 && unchanged(r)) {
         seen.add(r.hex);

@@ -2,14 +2,14 @@
 // document's log part was made of (legs in the window, the order-free digest of their texts, the
 // latest reg and type heard and when, the operator), and per (airframe, callsign prefix) the counts
 // the operator is chosen from. a night keeps an untouched airframe's row as it is and folds a day
-// into a touched one (airframes-fold.ts); a full build writes every row from the window's legs. the
+// into a touched one (airframes/fold.ts); a full build writes every row from the window's legs. the
 // rows must be the same either way (test/build/nightly-increment.test.ts compares them).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext } from '../steps/context.ts';
-import { loadTable, sqlString, type ColumnType } from '../steps/duck.ts';
-import { saveState } from '../steps/state.ts';
+import type { BuildContext } from '../context.ts';
+import { loadTable, sqlString, type ColumnType } from '../duck.ts';
+import { saveState } from '../state.ts';
 
 /** per airframe: hex, legs (0: a registry row never heard), legsum, reg, reg_ts, type, type_ts, operator_icao */
 export const AIRFRAME_STATE = join('state', 'airframes.parquet');

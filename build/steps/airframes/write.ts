@@ -1,9 +1,9 @@
 // an airframe's two documents (v1/airframes/<hex>, v1/refdata/aircraft/<hex> where reg or type is
-// known), written or kept: what the step's full path (airframes.ts) and its splice (airframes-fold.ts) share.
-import type { BuildContext } from '../steps/context.ts';
-import { keys } from '../../artifacts/keys.ts';
-import { airframeBytes, airframeDoc, airframeIdentity, type AirframeIdentity, type LogIdentity } from '../../artifacts/airframe.ts';
-import { refAircraftDoc } from '../../artifacts/refdata.ts';
+// known), written or kept: what the step's full path (airframes/build.ts) and its splice (airframes/fold.ts) share.
+import type { BuildContext } from '../context.ts';
+import { keys } from '../../../artifacts/keys.ts';
+import { airframeBytes, airframeDoc, airframeIdentity, type AirframeIdentity, type LogIdentity } from '../../../artifacts/airframe.ts';
+import { refAircraftDoc } from '../../../artifacts/refdata.ts';
 
 /** `legs`: the UTF-8 bytes of the legs' JSON `[...]` in document form (airframeBytes), [] when not heard in the window, null when no log is loaded */
 export function putAirframe(ctx: BuildContext, hex: string, log: LogIdentity | null, legs: Uint8Array | [] | null): void {
@@ -16,7 +16,7 @@ export function putAirframe(ctx: BuildContext, hex: string, log: LogIdentity | n
 }
 
 /**
- * The airframe document of `id` made as bytes (airframeBytes, or spliced: airframes-fold.ts), and
+ * The airframe document of `id` made as bytes (airframeBytes, or spliced: airframes/fold.ts), and
  * its refdata document; `sameIdentity`: the previous build's was made from the same identity, so
  * its refdata document is kept, not made again
  */

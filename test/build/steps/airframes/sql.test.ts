@@ -2,7 +2,7 @@
 // address distribution (most of a log in one country's block) never puts it all in one batch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { packRanges } from '../../../build/artifacts/airframes-sql.ts';
+import { packRanges } from '../../../../build/steps/airframes/sql.ts';
 
 test('ranges hold at most the batch size, cover every address, and do not overlap', () => {
   const counts: [string, number][] = [['3c4', 5], ['400', 3], ['a00', 9], ['a01', 2], ['a02', 2], ['ac6', 1]];

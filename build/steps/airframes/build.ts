@@ -1,22 +1,22 @@
 // builder: one v1/airframes/<hex> per airframe heard in the window (and per registry row never
 // heard, with legs []), plus v1/refdata/aircraft/<hex> where reg or type is known. DuckDB does the
 // work per batch of hexes (bounded memory): the newest 200 legs as one JSON string per hex, the
-// majority callsign prefix, the latest reg/type heard (airframes-sql.ts). needs `legs_routed`
-// (routes builder). a night that reuses the previous build keeps the airframes airframes-changed.ts
-// does not name, makes most of those it names from their previous documents (airframes-fold.ts),
+// majority callsign prefix, the latest reg/type heard (airframes/sql.ts). needs `legs_routed`
+// (routes builder). a night that reuses the previous build keeps the airframes airframes/changed.ts
+// does not name, makes most of those it names from their previous documents (airframes/fold.ts),
 // and aggregates only the rest.
 import { join } from 'node:path';
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
-import type { BuildContext, RoutedLegs } from '../steps/context.ts';
-import type { LogIdentity } from '../../artifacts/airframe.ts';
-import { allRows, releaseReadChunks, streamChunks, streamRows } from '../steps/duck.ts';
-import { ROUTES_STATE, changedAirframes } from './airframes-changed.ts';
-import { saveState } from '../steps/state.ts';
-import { legsRoutedSql } from '../steps/routes/legs-routed.ts';
-import { airframesSql, hexBatches, operatorCountsSql } from './airframes-sql.ts';
-import { AIRFRAME_STATE, loadPreviousState, saveAirframeState, type AirframeRow } from './airframes-state.ts';
-import { dropFold, foldAirframes, spliceAirframes, splicedOpsSql, splicedStateSql } from './airframes-fold.ts';
-import { keepAirframe, putAirframe } from './airframes-write.ts';
+import type { BuildContext, RoutedLegs } from '../context.ts';
+import type { LogIdentity } from '../../../artifacts/airframe.ts';
+import { allRows, releaseReadChunks, streamChunks, streamRows } from '../duck.ts';
+import { ROUTES_STATE, changedAirframes } from './changed.ts';
+import { saveState } from '../state.ts';
+import { legsRoutedSql } from '../routes/legs-routed.ts';
+import { airframesSql, hexBatches, operatorCountsSql } from './sql.ts';
+import { AIRFRAME_STATE, loadPreviousState, saveAirframeState, type AirframeRow } from './state.ts';
+import { dropFold, foldAirframes, spliceAirframes, splicedOpsSql, splicedStateSql } from './fold.ts';
+import { keepAirframe, putAirframe } from './write.ts';
 
 /**
  * legs per batch of hexes: bounds DuckDB's working set whatever the size of the log. 2 M, not 4 M:
@@ -87,8 +87,8 @@ export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: Du
   const hasPrevious = await loadPreviousState(ctx, db);
   const unheardBefore = new Set((await allRows<{ hex: string }>(db, `SELECT hex FROM af_prev WHERE legs = 0`)).map((r) => r.hex));
   let kept = 0;
-  // an increment: only the airframes whose legs can have changed are made (airframes-changed.ts),
-  // most of them from their previous documents (airframes-fold.ts), the rest from all their legs
+  // an increment: only the airframes whose legs can have changed are made (airframes/changed.ts),
+  // most of them from their previous documents (airframes/fold.ts), the rest from all their legs
   const changed = hasPrevious ? await changedAirframes(ctx, db, legs, AIRFRAME_STATE) : null;
   const spliceable = changed === null ? null : await foldAirframes(ctx, db);
   ctx.progress.start(changed === null ? 'airframes' : `airframes (${changed} with legs in the ${ctx.logDays!.added.length} new and ${ctx.logDays!.dropped.length} dropped days or a changed route)`, 0);
