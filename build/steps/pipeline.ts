@@ -6,7 +6,9 @@ import type { RoutesTable } from '../../artifacts/flight-routes.ts';
 import { loadRefAirports } from './duck.ts';
 import { buildRoutes } from './routes/build.ts';
 import { buildAirframes } from './airframes/build.ts';
-import { buildRefdata } from '../artifacts/refdata.ts';
+import { buildRefdata } from './refdata/build.ts';
+import { buildAirlines } from './airlines/build.ts';
+import { buildSchedules } from './schedules/build.ts';
 import { buildAirports } from '../artifacts/airports.ts';
 import { buildAlliances } from '../artifacts/alliances.ts';
 
@@ -19,7 +21,9 @@ export async function buildArtifacts(ctx: BuildContext): Promise<ArtifactsMade> 
   const airports = await loadRefAirports(ctx.db, ctx.ref);
   const routes = await buildRoutes(ctx, airports);
   await buildAirframes(ctx, routes.legs);
-  await buildRefdata(ctx, routes.legs, airports);
+  await buildRefdata(ctx);
+  await buildAirlines(ctx, routes.legs);
+  await buildSchedules(ctx, routes.legs);
   await buildAirports(ctx, routes.table, airports, routes.legs);
   await buildAlliances(ctx, airports);
   return { routes: routes.table };

@@ -17,12 +17,12 @@
 // counts the window instead.
 import { existsSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, RoutedLegs } from '../steps/context.ts';
-import { countRows, sqlString } from '../steps/duck.ts';
-import { addedDaysSql, droppedLegsSql } from '../steps/log-delta.ts';
-import { changedCallsignsSql, pickChangedCallsignLegs } from '../steps/changed-callsigns.ts';
-import { legsRoutedSql } from '../steps/routes/legs-routed.ts';
-import { foldLine, metaFile, routesFile, savedWindow, stateFile, type Folded } from '../steps/counts-fold.ts';
+import type { BuildContext, RoutedLegs } from '../context.ts';
+import { countRows, sqlString } from '../duck.ts';
+import { addedDaysSql, droppedLegsSql } from '../log-delta.ts';
+import { changedCallsignsSql, pickChangedCallsignLegs } from '../changed-callsigns.ts';
+import { legsRoutedSql } from '../routes/legs-routed.ts';
+import { foldLine, metaFile, routesFile, savedWindow, stateFile, type Folded } from '../counts-fold.ts';
 
 /** an airline-shaped callsign: three letters, a digit, up to four more */
 export const AIRLINE_CS = `regexp_full_match(callsign, '[A-Z]{3}[0-9][A-Z0-9]{0,4}')`;

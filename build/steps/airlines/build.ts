@@ -11,12 +11,12 @@
 // a night that reuses the previous build folds them and writes only the airlines whose counts
 // moved (and the list, which holds every airline's totals); the others are kept unbuilt.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, RoutedLegs } from '../steps/context.ts';
-import { keys } from '../../artifacts/keys.ts';
-import { airlineDoc, airlinesDoc, type AirlineCounts, type AirlineDetail } from '../../artifacts/refdata.ts';
-import { allRows, countRows } from '../steps/duck.ts';
-import { daysColumn, prepareCounts, saveCounts, type CountTable } from '../steps/counts-fold.ts';
-import { AIRLINE_CS } from './schedule-counts.ts';
+import type { BuildContext, RoutedLegs } from '../context.ts';
+import { keys } from '../../../artifacts/keys.ts';
+import { airlineDoc, airlinesDoc, type AirlineCounts, type AirlineDetail } from '../../../artifacts/refdata.ts';
+import { allRows, countRows } from '../duck.ts';
+import { daysColumn, prepareCounts, saveCounts, type CountTable } from '../counts-fold.ts';
+import { AIRLINE_CS } from '../schedules/counts.ts';
 
 const counted = (cols: string, extra = '', days = false) => (src: string, where: string, ring: number) => `
 SELECT substr(l.callsign, 1, 3) AS icao, ${cols}, count(*)::INTEGER AS n${days ? `, ${daysColumn(ring)}` : ''} FROM ${src} l

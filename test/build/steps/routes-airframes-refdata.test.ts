@@ -11,7 +11,9 @@ import type { Progress } from '../../../build/progress.ts';
 import { loadRefAirports } from '../../../build/steps/duck.ts';
 import { makeRoutesBuilder } from '../../../build/steps/routes/build.ts';
 import { buildAirframes } from '../../../build/steps/airframes/build.ts';
-import { buildRefdata } from '../../../build/artifacts/refdata.ts';
+import { buildRefdata } from '../../../build/steps/refdata/build.ts';
+import { buildAirlines } from '../../../build/steps/airlines/build.ts';
+import { buildSchedules } from '../../../build/steps/schedules/build.ts';
 import type { RoutesTable } from '../../../artifacts/flight-routes.ts';
 import type { Refdata } from '../../../lib/reference/index.ts';
 import { fileOf, keys } from '../../../artifacts/keys.ts';
@@ -87,7 +89,9 @@ before(async () => {
   const routes = await makeRoutesBuilder({ reviewFile, policy: 'auto' })(ctx, airports);
   table = routes.table;
   await buildAirframes(ctx, routes.legs, db, 4);
-  await buildRefdata(ctx, routes.legs, airports);
+  await buildRefdata(ctx);
+  await buildAirlines(ctx, routes.legs);
+  await buildSchedules(ctx, routes.legs);
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));

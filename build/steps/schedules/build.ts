@@ -1,7 +1,7 @@
 // builder: the schedule documents (/v1/refdata/airlines/{icao}/schedule/{org}/{dst}, spec 4.2),
 // one per (airline, org, dst) with a heard take-off, made from counts kept between builds.
 //
-// the counts (schedule-counts.ts): per (airline, org, dst, callsign) its departures per 5-minute
+// the counts (schedules/counts.ts): per (airline, org, dst, callsign) its departures per 5-minute
 // local slot as a list, with their sum and modal slot; per route its weekdays and its departures
 // per local date as lists. a document is a function of its route's rows (scheduleRowsSql), the
 // reference data and the window's length. a night that reuses the previous build folds the counts
@@ -9,12 +9,12 @@
 // writes only the routes the fold named, keeping the others unbuilt; when the fold cannot be
 // trusted the window's legs are counted (the full path), and the progress line says which.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, RoutedLegs } from '../steps/context.ts';
-import { keys } from '../../artifacts/keys.ts';
-import { scheduleJson, type ScheduleTexts } from '../../artifacts/refdata.ts';
-import { asJson, collectOnHeapGrowth, countRows, streamRows } from '../steps/duck.ts';
-import { saveCounts } from '../steps/counts-fold.ts';
-import { prepareScheduleCounts, SCHEDULE_TABLES } from './schedule-counts.ts';
+import type { BuildContext, RoutedLegs } from '../context.ts';
+import { keys } from '../../../artifacts/keys.ts';
+import { scheduleJson, type ScheduleTexts } from '../../../artifacts/refdata.ts';
+import { asJson, collectOnHeapGrowth, countRows, streamRows } from '../duck.ts';
+import { saveCounts } from '../counts-fold.ts';
+import { prepareScheduleCounts, SCHEDULE_TABLES } from './counts.ts';
 
 /** SQL: 'HH:MM' of a 5-minute slot of the day (0..287) */
 const hhmm = (slot: string) => `lpad((${slot} // 12)::VARCHAR, 2, '0') || ':' || lpad((${slot} % 12 * 5)::VARCHAR, 2, '0')`;

@@ -1,4 +1,4 @@
-// the schedules' saved counts (build/artifacts/schedule-counts.ts): a first build's grouped
+// the schedules' saved counts (build/steps/schedules/counts.ts): a first build's grouped
 // departures listed (listScheduleCounts), a night's delta of signed departures summed into the
 // saved lists (mergeScheduleCounts). the increment test compares a night with a fresh
 // build, which runs this same code; these pin what the lists must hold whichever way they are made:
@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { listScheduleCounts, mergeScheduleCounts } from '../../../build/artifacts/schedule-counts.ts';
+import { listScheduleCounts, mergeScheduleCounts } from '../../../../build/steps/schedules/counts.ts';
 
 process.env.TZ = 'UTC';
 

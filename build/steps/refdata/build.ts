@@ -1,13 +1,11 @@
-// builder: the /v1/refdata/... documents (spec 4.2) other than aircraft (written with the
-// airframes): every type designator, every airport, every airline (with what the network saw of
-// it) and the observed airlines list (airlines.ts), and one schedule per (airline, org, dst) with
-// a heard take-off (schedules.ts). aggregation in DuckDB over `legs_routed` (routes builder); JS only assembles.
-import type { BuildContext, RefAirports, RoutedLegs } from '../steps/context.ts';
-import { keys, normalise } from '../../artifacts/keys.ts';
-import { refAirportDoc, typeDoc } from '../../artifacts/refdata.ts';
-import { allRows } from '../steps/duck.ts';
-import { buildAirlines } from './airlines.ts';
-import { buildSchedules } from './schedules.ts';
+// builder: the reference documents of /v1/refdata/... (spec 4.2): every type designator (with the
+// airframes and legs the log heard of it) and every airport. the other refdata documents are
+// other steps': aircraft (airframes/), airlines (airlines/), schedules (schedules/). nothing here
+// is reused from the previous build: the types' counts are one scan of `legs`.
+import type { BuildContext } from '../context.ts';
+import { keys, normalise } from '../../../artifacts/keys.ts';
+import { refAirportDoc, typeDoc } from '../../../artifacts/refdata.ts';
+import { allRows } from '../duck.ts';
 
 // per type: airframes and legs, from the log's own rows (`legs`): routing fills ends and adds no
 // row (legs_routed is one row per leg), and its three joins were most of this scan
@@ -15,7 +13,7 @@ const TYPES_SQL = `
 SELECT upper(type) AS type, count(DISTINCT hex)::INTEGER AS airframes, count(*)::INTEGER AS flights
 FROM legs WHERE type IS NOT NULL GROUP BY 1`;
 
-export async function buildRefdata(ctx: BuildContext, legs: RoutedLegs, _airports: RefAirports): Promise<void> {
+export async function buildRefdata(ctx: BuildContext): Promise<void> {
   const ref = ctx.ref;
   const db = ctx.db;
   const count = (k: string) => (ctx.counts[`refdata.${k}`] = (ctx.counts[`refdata.${k}`] ?? 0) + 1);
@@ -41,8 +39,5 @@ export async function buildRefdata(ctx: BuildContext, legs: RoutedLegs, _airport
     if (idents.size % 4096 === 0) await ctx.writer.drain();
   }
   ctx.progress.done(`${idents.size} airports`);
-
-  await buildAirlines(ctx, legs);
-  await buildSchedules(ctx, legs);
 }
 

@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { scheduleDoc, scheduleJson, type ScheduleCounts } from '../../../artifacts/refdata.ts';
-import type { AirlineRef, AirportRef } from '../../../artifacts/reference-view.ts';
-import { mulberry32 } from '../../../lib/random.ts';
-import { scheduleRowsSql } from '../../../build/artifacts/schedules.ts';
+import { scheduleDoc, scheduleJson, type ScheduleCounts } from '../../../../artifacts/refdata.ts';
+import type { AirlineRef, AirportRef } from '../../../../artifacts/reference-view.ts';
+import { mulberry32 } from '../../../../lib/random.ts';
+import { scheduleRowsSql } from '../../../../build/steps/schedules/build.ts';
 
 const airport = (iata: string, tz: string | undefined): AirportRef =>
   ({ iata, ident: `X${iata}`, icao: null, name: `Airport "${iata}"`, kind: 'large_airport', lat: 47, lon: 8, iso_country: 'CH', iso_region: 'CH-ZH', municipality: 'Zürich', elevation_ft: 1417, tz, scheduled_service: true }) as AirportRef;
