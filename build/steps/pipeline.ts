@@ -9,8 +9,8 @@ import { buildAirframes } from './airframes/build.ts';
 import { buildRefdata } from './refdata/build.ts';
 import { buildAirlines } from './airlines/build.ts';
 import { buildSchedules } from './schedules/build.ts';
-import { buildAirports } from '../artifacts/airports.ts';
-import { buildAlliances } from '../artifacts/alliances.ts';
+import { buildAirports } from './airports/build.ts';
+import { buildAlliances } from './alliances/build.ts';
 
 /** what the artifact steps made that a later part of the night reads (the estimate accuracy replay) */
 export interface ArtifactsMade {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { localDayAt, parseTimetable, todayOf } from '../../artifacts/timetable.ts';
-import { readTimetables } from '../../build/artifacts/timetables.ts';
+import { readTimetables } from '../../build/steps/airports/timetables.ts';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'timetables');
 const example = () => readFileSync(join(FIXTURES, 'ZRH', '2024-05-10.json'), 'utf8');

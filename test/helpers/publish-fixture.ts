@@ -11,7 +11,7 @@ import { loadRefAirports } from '../../build/steps/duck.ts';
 import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
 import { buildRoutes } from '../../build/steps/routes/build.ts';
 import { buildAirframes } from '../../build/steps/airframes/build.ts';
-import { buildAirports } from '../../build/artifacts/airports.ts';
+import { buildAirports } from '../../build/steps/airports/build.ts';
 import { LogWriter } from '../../build/log/write.ts';
 import { openLog } from '../../build/log/read.ts';
 import type { LegRow } from '../../build/log/legs.ts';

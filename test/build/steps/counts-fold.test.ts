@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { prepareCounts, saveCounts, stateFile } from '../../../build/steps/counts-fold.ts';
-import { AIRPORT_COUNTS } from '../../../build/artifacts/airports-sql.ts';
+import { AIRPORT_COUNTS } from '../../../build/steps/airports/sql.ts';
 import type { BuildContext } from '../../../build/steps/context.ts';
 
 process.env.TZ = 'UTC';

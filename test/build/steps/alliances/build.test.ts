@@ -1,13 +1,13 @@
 // the alliance builder end to end: hand-made legs in DuckDB, the test reference data (Star Alliance:
 // SWR, DLH, ANA; oneworld: BAW). every figure of the two documents comes from the count tables
-// build/artifacts/alliances.ts fills from the member legs; this pins what counts and what does not.
+// build/steps/alliances/build.ts fills from the member legs; this pins what counts and what does not.
 process.env.TZ = 'UTC';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildAlliances } from '../../../build/artifacts/alliances.ts';
-import type { AllianceDoc, AllianceRoutesDoc } from '../../../artifacts/alliance.ts';
-import { problems } from '../../../schemas/index.ts';
-import { at, testContext, type LegRow } from '../../helpers/artifact-ctx.ts';
+import { buildAlliances } from '../../../../build/steps/alliances/build.ts';
+import type { AllianceDoc, AllianceRoutesDoc } from '../../../../artifacts/alliance.ts';
+import { problems } from '../../../../schemas/index.ts';
+import { at, testContext, type LegRow } from '../../../helpers/artifact-ctx.ts';
 
 const NOW = Date.parse('2024-05-10T08:00:00Z');
 

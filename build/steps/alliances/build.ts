@@ -13,12 +13,12 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   allianceDocument, allianceRoutes, allianceRoutesDocument,
   type AllianceInput, type AllianceRef, type AllianceTotals, type MemberCount, type PairCount,
-} from '../../artifacts/alliance.ts';
-import { keys } from '../../artifacts/keys.ts';
-import type { BuildContext, RefAirports } from '../steps/context.ts';
-import { allRows, loadTable, sqlString, streamRows } from '../steps/duck.ts';
-import { deltaLegs } from '../steps/log-delta.ts';
-import { saveState } from '../steps/state.ts';
+} from '../../../artifacts/alliance.ts';
+import { keys } from '../../../artifacts/keys.ts';
+import type { BuildContext, RefAirports } from '../context.ts';
+import { allRows, loadTable, sqlString, streamRows } from '../duck.ts';
+import { deltaLegs } from '../log-delta.ts';
+import { saveState } from '../state.ts';
 
 export async function buildAlliances(ctx: BuildContext, _airports: RefAirports): Promise<void> {
   const { as_of, alliances } = ctx.refdata.alliances;

@@ -1,17 +1,17 @@
 // builder of /v1/airports/{code}: one document per airport with an IATA code, written under its
 // IATA code and again under its ICAO code (same bytes), so object storage or a CDN answers both
-// spellings without logic. aggregation runs in DuckDB (airports-sql.ts); documents are pure
+// spellings without logic. aggregation runs in DuckDB (airports/sql.ts); documents are pure
 // (artifacts/airport.ts). runs after the routes builder (it reads the routes table when present).
-// a night that reuses the previous build aggregates and builds only the airports airports-changed.ts
+// a night that reuses the previous build aggregates and builds only the airports airports/changed.ts
 // names; the others keep their documents unbuilt.
-import { assertValid } from '../../schemas/index.ts';
-import { airportDocument, type AirportRef } from '../../artifacts/airport.ts';
-import { keys } from '../../artifacts/keys.ts';
-import type { RoutesTable } from '../../artifacts/flight-routes.ts';
-import type { BuildContext, RefAirports, RoutedLegs } from '../steps/context.ts';
-import { CHANGED_IDENTS, changedAirports } from './airports-changed.ts';
-import { AIRPORT_COUNTS, airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables, routeBlockMinutes } from './airports-sql.ts';
-import { prepareCounts, saveCounts } from '../steps/counts-fold.ts';
+import { assertValid } from '../../../schemas/index.ts';
+import { airportDocument, type AirportRef } from '../../../artifacts/airport.ts';
+import { keys } from '../../../artifacts/keys.ts';
+import type { RoutesTable } from '../../../artifacts/flight-routes.ts';
+import type { BuildContext, RefAirports, RoutedLegs } from '../context.ts';
+import { CHANGED_IDENTS, changedAirports } from './changed.ts';
+import { AIRPORT_COUNTS, airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables, routeBlockMinutes } from './sql.ts';
+import { prepareCounts, saveCounts } from '../counts-fold.ts';
 import { readTimetables } from './timetables.ts';
 
 const ICAO_KEY = /^[A-Z]{4}$/;
@@ -35,7 +35,7 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
   }
   airports.sort((x, y) => (x.iata < y.iata ? -1 : 1));
 
-  // an increment: only the airports whose documents can have changed (airports-changed.ts)
+  // an increment: only the airports whose documents can have changed (airports/changed.ts)
   let changed: Set<string> | null = null;
   if (ctx.archiveThrough && legs && ctx.reuse) {
     ctx.progress.start('airports: changed', 0);

@@ -12,14 +12,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext, RoutedLegs } from '../steps/context.ts';
-import { allRows, sqlString } from '../steps/duck.ts';
-import { ROUTES_STATE } from '../steps/airframes/changed.ts';
-import { changedRoutes } from '../steps/changed-callsigns.ts';
-import { boardStart } from './airports-sql.ts';
-import { deltaLegs } from '../steps/log-delta.ts';
-import { readRecordedInputs } from '../publish/inputs.ts';
-import { dayIndexOf, isoDay } from '../../lib/localtime.ts';
+import type { BuildContext, RoutedLegs } from '../context.ts';
+import { allRows, sqlString } from '../duck.ts';
+import { ROUTES_STATE } from '../airframes/changed.ts';
+import { changedRoutes } from '../changed-callsigns.ts';
+import { boardStart } from './sql.ts';
+import { deltaLegs } from '../log-delta.ts';
+import { readRecordedInputs } from '../../publish/inputs.ts';
+import { dayIndexOf, isoDay } from '../../../lib/localtime.ts';
 
 /** the idents tonight aggregates: every airport with an IATA code, or those of ap_changed */
 export const CHANGED_IDENTS = `(SELECT ident FROM ref_airports WHERE iata IN (SELECT iata FROM ap_changed))`;

@@ -2,15 +2,15 @@
 // per airport over the whole window, and (callsign, airport) groups of the board window streamed
 // chunk by chunk into the pure slot inference. JS only ever holds per-airport results.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { BOARD_RULES, inferSlots, type BoardLeg, type BoardRules, type Slot } from '../../artifacts/board.ts';
-import type { RouteCount, TrafficMix } from '../../artifacts/airport.ts';
-import { TOP_ROUTES } from '../../artifacts/airport.ts';
-import { dayIndexOf, isoDay } from '../../lib/localtime.ts';
-import { allRows, asJson, loadTable, sqlString, streamRows } from '../steps/duck.ts';
-import type { CountTable } from '../steps/counts-fold.ts';
-import { dayBitsAgg } from '../steps/day-bits.ts';
+import { BOARD_RULES, inferSlots, type BoardLeg, type BoardRules, type Slot } from '../../../artifacts/board.ts';
+import type { RouteCount, TrafficMix } from '../../../artifacts/airport.ts';
+import { TOP_ROUTES } from '../../../artifacts/airport.ts';
+import { dayIndexOf, isoDay } from '../../../lib/localtime.ts';
+import { allRows, asJson, loadTable, sqlString, streamRows } from '../duck.ts';
+import type { CountTable } from '../counts-fold.ts';
+import { dayBitsAgg } from '../day-bits.ts';
 
-/** the airports aggregated by default: every one with an IATA code (a night may pass a subset, airports-changed.ts) */
+/** the airports aggregated by default: every one with an IATA code (a night may pass a subset, airports/changed.ts) */
 const IATA_IDENTS = `(SELECT ident FROM ref_airports WHERE iata IS NOT NULL)`;
 
 export interface AirportTotals {

@@ -1,20 +1,20 @@
 // the airport builder end to end: hand-made legs in DuckDB, a pinned clock, a published timetable;
 // every document is validated by the writer against schemas/airport.schema.json.
 process.env.TZ = 'UTC';
-import type { RoutesTable } from '../../../artifacts/flight-routes.ts';
+import type { RoutesTable } from '../../../../artifacts/flight-routes.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildAirports, icaoKeyOf } from '../../../build/artifacts/airports.ts';
-import type { AirportDoc } from '../../../artifacts/airport.ts';
-import { problems } from '../../../schemas/index.ts';
-import { at, testContext, type LegRow } from '../../helpers/artifact-ctx.ts';
+import { buildAirports, icaoKeyOf } from '../../../../build/steps/airports/build.ts';
+import type { AirportDoc } from '../../../../artifacts/airport.ts';
+import { problems } from '../../../../schemas/index.ts';
+import { at, testContext, type LegRow } from '../../../helpers/artifact-ctx.ts';
 
 const NOW = Date.parse('2024-05-10T08:00:00Z'); // 10:00 in Zurich
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'timetables');
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'fixtures', 'timetables');
 const days = Array.from({ length: 9 }, (_, i) => `2024-05-0${i + 1}`);
 
 function legs(): LegRow[] {
