@@ -10,8 +10,8 @@ import { installed } from '../lib/install.ts';
 import { keys } from '../artifacts/keys.ts';
 import { currentTable, readObject } from '../artifacts/tree.ts';
 import { rollAirport } from '../artifacts/airport-roll.ts';
-import { localDayAt } from '../artifacts/timetable.ts';
-import type { AirportDoc } from '../artifacts/airport.ts';
+import { localDayAt } from '../artifacts/timetable-file.ts';
+import type { AirportDoc } from '../artifacts/airport-doc.ts';
 import { abandon, commit, lockRoot, newBuildId, stage } from './publish/publish.ts';
 import { readTimetable } from './steps/airports/timetables.ts';
 

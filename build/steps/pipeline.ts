@@ -2,7 +2,7 @@
 // returns what it made, so the order is the code: a step that reads the routes table or a DuckDB
 // object made by an earlier step takes that step's result as an argument (context.ts handles).
 import type { BuildContext } from './context.ts';
-import type { RoutesTable } from '../../artifacts/flight-routes.ts';
+import type { RoutesTable } from '../../artifacts/routes-table.ts';
 import { loadRefAirports } from './duck.ts';
 import { buildRoutes } from './routes/build.ts';
 import { buildAirframes } from './airframes/build.ts';

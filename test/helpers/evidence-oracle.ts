@@ -1,4 +1,4 @@
-// the routes' log evidence (artifacts/flight-routes.ts CallsignEvidence) as the routes step computed
+// the routes' log evidence (artifacts/routes-table.ts CallsignEvidence) as the routes step computed
 // it before build/steps/routes/evidence-fold.ts: one query over every leg of the `legs` view, the
 // callsign checked on each leg. the oracle the fold is tested against, and the "before" of
 // bench/routes-evidence.ts.

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from '../context.ts';
-import type { LogIdentity } from '../../../artifacts/airframe.ts';
+import type { LogIdentity } from '../../../artifacts/airframe-doc.ts';
 import { allRows, releaseReadChunks, streamChunks, streamRows } from '../duck.ts';
 import { ROUTES_STATE, changedAirframes } from './changed.ts';
 import { saveState } from '../state.ts';

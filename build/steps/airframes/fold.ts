@@ -1,7 +1,7 @@
 // an increment's airframes made from the previous build's instead of from all their legs: an
 // airframe heard in the day that entered the window or the day that left it (airframes/changed.ts)
 // gets the new day's legs on top of its previous document and the dropped day's taken off its end
-// (artifacts/airframe-splice.ts), its counts (airframes/state.ts) folded the same way. exact only
+// (artifacts/airframe-doc-splice.ts), its counts (airframes/state.ts) folded the same way. exact only
 // when every new leg is newer than every leg the window kept and every dropped leg older (checked
 // here once for the night), and when the fold can tell the latest reg, type and operator: where it
 // cannot (the leg that said them left the window, or a tie), or the airframe has a leg a changed
@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { BuildContext, LogDays } from '../context.ts';
-import { MAX_LEGS, airframeFrame, airframeIdentity, airframeLegsOf, type LogIdentity } from '../../../artifacts/airframe.ts';
-import { spliceLegs } from '../../../artifacts/airframe-splice.ts';
+import { MAX_LEGS, airframeFrame, airframeIdentity, airframeLegsOf, type LogIdentity } from '../../../artifacts/airframe-doc.ts';
+import { spliceLegs } from '../../../artifacts/airframe-doc-splice.ts';
 import { fileOf, keys } from '../../../artifacts/keys.ts';
 import { allRows, loadTable, sqlString, streamChunks } from '../duck.ts';
 import { keepAirframe, putAirframeDoc } from './write.ts';

@@ -3,7 +3,7 @@
 // airframes/fold.ts), the operator's counts. one shape for each, so the documents a night splices
 // and the ones a full build aggregates are made of the same text.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { MAX_LEGS } from '../../../artifacts/airframe.ts';
+import { MAX_LEGS } from '../../../artifacts/airframe-doc.ts';
 import { allRows, sqlString } from '../duck.ts';
 
 /**

@@ -2,8 +2,8 @@
 // known), written or kept: what the step's full path (airframes/build.ts) and its splice (airframes/fold.ts) share.
 import type { BuildContext } from '../context.ts';
 import { keys } from '../../../artifacts/keys.ts';
-import { airframeBytes, airframeDoc, airframeIdentity, type AirframeIdentity, type LogIdentity } from '../../../artifacts/airframe.ts';
-import { refAircraftDoc } from '../../../artifacts/refdata.ts';
+import { airframeBytes, airframeDoc, airframeIdentity, type AirframeIdentity, type LogIdentity } from '../../../artifacts/airframe-doc.ts';
+import { refAircraftDoc } from '../../../artifacts/refdata-doc.ts';
 
 /** `legs`: the UTF-8 bytes of the legs' JSON `[...]` in document form (airframeBytes), [] when not heard in the window, null when no log is loaded */
 export function putAirframe(ctx: BuildContext, hex: string, log: LogIdentity | null, legs: Uint8Array | [] | null): void {

@@ -13,7 +13,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from '../context.ts';
 import { keys } from '../../../artifacts/keys.ts';
-import { airlineDoc, airlinesDoc, type AirlineCounts, type AirlineDetail } from '../../../artifacts/refdata.ts';
+import { airlineDoc, airlinesDoc, type AirlineCounts, type AirlineDetail } from '../../../artifacts/refdata-doc.ts';
 import { allRows, countRows } from '../duck.ts';
 import { daysColumn, prepareCounts, saveCounts, type CountTable } from '../counts-fold.ts';
 import { AIRLINE_CS } from '../schedules/counts.ts';

@@ -1,13 +1,13 @@
 // builder of /v1/airports/{code}: one document per airport with an IATA code, written under its
 // IATA code and again under its ICAO code (same bytes), so object storage or a CDN answers both
 // spellings without logic. aggregation runs in DuckDB (airports/sql.ts); documents are pure
-// (artifacts/airport.ts). runs after the routes builder (it reads the routes table when present).
+// (artifacts/airport-doc.ts). runs after the routes builder (it reads the routes table when present).
 // a night that reuses the previous build aggregates and builds only the airports airports/changed.ts
 // names; the others keep their documents unbuilt.
 import { assertValid } from '../../../schemas/index.ts';
-import { airportDocument, type AirportRef } from '../../../artifacts/airport.ts';
+import { airportDocument, type AirportRef } from '../../../artifacts/airport-doc.ts';
 import { keys } from '../../../artifacts/keys.ts';
-import type { RoutesTable } from '../../../artifacts/flight-routes.ts';
+import type { RoutesTable } from '../../../artifacts/routes-table.ts';
 import type { BuildContext, RefAirports, RoutedLegs } from '../context.ts';
 import { CHANGED_IDENTS, changedAirports } from './changed.ts';
 import { AIRPORT_COUNTS, airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables, routeBlockMinutes } from './sql.ts';

@@ -3,8 +3,8 @@
 // chunk by chunk into the pure slot inference. JS only ever holds per-airport results.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { BOARD_RULES, inferSlots, type BoardLeg, type BoardRules, type Slot } from '../../../artifacts/board.ts';
-import type { RouteCount, TrafficMix } from '../../../artifacts/airport.ts';
-import { TOP_ROUTES } from '../../../artifacts/airport.ts';
+import type { RouteCount, TrafficMix } from '../../../artifacts/airport-doc.ts';
+import { TOP_ROUTES } from '../../../artifacts/airport-doc.ts';
 import { dayIndexOf, isoDay } from '../../../lib/localtime.ts';
 import { allRows, asJson, loadTable, sqlString, streamRows } from '../duck.ts';
 import type { CountTable } from '../counts-fold.ts';

@@ -3,7 +3,7 @@
 // with the reason, and the airport is built as if it had none: a timetable never stops a build.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { localDayAt, parseTimetable, timetableFile, type Timetable } from '../../../artifacts/timetable.ts';
+import { localDayAt, parseTimetable, timetableFile, type Timetable } from '../../../artifacts/timetable-file.ts';
 
 export interface TimetableScan {
   /** accepted timetables by airport IATA */

@@ -3,7 +3,7 @@
 // airframe, day, airport and IATA pair), in one pass over the legs that holds no member leg (until
 // 2026-11-26 they were a temp table first: on the year 24-32 s and 4.5-4.8 GB peak RSS against 7 s
 // and 0.85 GB now, bench/alliances-step.ts); every figure of the documents is read from them, so JS
-// holds only per-alliance results. documents: artifacts/alliance.ts.
+// holds only per-alliance results. documents: artifacts/alliance-doc.ts.
 // the tables are recorded in the version's state/: a night that reuses the previous build (the
 // same code and reference data, whole days entering and leaving the window) adds the new days'
 // member legs to them and takes the dropped days' away instead of reading the whole window.
@@ -13,7 +13,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   allianceDocument, allianceRoutes, allianceRoutesDocument,
   type AllianceInput, type AllianceRef, type AllianceTotals, type MemberCount, type PairCount,
-} from '../../../artifacts/alliance.ts';
+} from '../../../artifacts/alliance-doc.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import type { BuildContext, RefAirports } from '../context.ts';
 import { allRows, loadTable, sqlString, streamRows } from '../duck.ts';

@@ -4,7 +4,7 @@
 // is reused from the previous build: the types' counts are one scan of `legs`.
 import type { BuildContext } from '../context.ts';
 import { keys, normalise } from '../../../artifacts/keys.ts';
-import { refAirportDoc, typeDoc } from '../../../artifacts/refdata.ts';
+import { refAirportDoc, typeDoc } from '../../../artifacts/refdata-doc.ts';
 import { allRows } from '../duck.ts';
 
 // per type: airframes and legs, from the log's own rows (`legs`): routing fills ends and adds no

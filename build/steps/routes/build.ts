@@ -13,7 +13,7 @@ import { emptyReviews, indexReviews, parseReviewCsv, type ReviewIndex, type Revi
 import {
   decideRoute, routeDoc,
   type CallsignEvidence, type RouteDecision, type RoutesTable,
-} from '../../../artifacts/flight-routes.ts';
+} from '../../../artifacts/routes-table.ts';
 import type { RefView } from '../../../artifacts/reference-view.ts';
 import { encodeLookup, encodeRoutesTable } from '../../../artifacts/meta.ts';
 import { allRows, loadTable, streamRows } from '../duck.ts';

@@ -8,7 +8,7 @@
 // a file that is missing or not what this code writes gives null: every callsign is decided.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { RouteEntry, RouteSource } from '../../../artifacts/flight-routes.ts';
+import type { RouteEntry, RouteSource } from '../../../artifacts/routes-table.ts';
 
 export interface PastDecision {
   /** the log heard the callsign in that build's window */

@@ -1,4 +1,4 @@
-// the routes step's log evidence (artifacts/flight-routes.ts CallsignEvidence) as three tables kept
+// the routes step's log evidence (artifacts/routes-table.ts CallsignEvidence) as three tables kept
 // between builds in the version's state/: per (callsign, org, dst) the legs and the latest last_ts,
 // per (callsign, type) the legs, per callsign the log days it was heard on. a night that reuses the
 // previous build (ctx.reuse, ctx.logDays) folds them instead of reading the window's legs again:

@@ -11,7 +11,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from '../context.ts';
 import { keys } from '../../../artifacts/keys.ts';
-import { scheduleJson, type ScheduleTexts } from '../../../artifacts/refdata.ts';
+import { scheduleJson, type ScheduleTexts } from '../../../artifacts/refdata-doc.ts';
 import { asJson, collectOnHeapGrowth, countRows, streamRows } from '../duck.ts';
 import { saveCounts } from '../counts-fold.ts';
 import { prepareScheduleCounts, SCHEDULE_TABLES } from './counts.ts';

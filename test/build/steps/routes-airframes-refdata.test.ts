@@ -14,11 +14,11 @@ import { buildAirframes } from '../../../build/steps/airframes/build.ts';
 import { buildRefdata } from '../../../build/steps/refdata/build.ts';
 import { buildAirlines } from '../../../build/steps/airlines/build.ts';
 import { buildSchedules } from '../../../build/steps/schedules/build.ts';
-import type { RoutesTable } from '../../../artifacts/flight-routes.ts';
+import type { RoutesTable } from '../../../artifacts/routes-table.ts';
 import type { Refdata } from '../../../lib/reference/index.ts';
 import { fileOf, keys } from '../../../artifacts/keys.ts';
 import { Origin } from '../../../artifacts/object-table.ts';
-import { airframeDoc, type AirframeDoc } from '../../../artifacts/airframe.ts';
+import { airframeDoc, type AirframeDoc } from '../../../artifacts/airframe-doc.ts';
 import { makeRef } from '../../helpers/ref-fixture.ts';
 
 const DAY0 = Date.UTC(2024, 5, 1) / 1000; // 2024-06-01T00:00Z, pinned

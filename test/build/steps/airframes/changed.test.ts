@@ -8,7 +8,7 @@ import type { BuildContext } from '../../../../build/steps/context.ts';
 import type { Refdata } from '../../../../lib/reference/index.ts';
 import { keys } from '../../../../artifacts/keys.ts';
 import { Origin } from '../../../../artifacts/object-table.ts';
-import type { AirframeDoc } from '../../../../artifacts/airframe.ts';
+import type { AirframeDoc } from '../../../../artifacts/airframe-doc.ts';
 import { silentProgress } from '../../../../build/progress.ts';
 import { makeRef } from '../../../helpers/ref-fixture.ts';
 import { buildRoutesAirframes, legsDb } from '../../../helpers/airframes-build.ts';

@@ -1,5 +1,5 @@
 // a night makes the documents of the airframes heard in the new or the dropped day from their
-// previous documents (build/steps/airframes/fold.ts, artifacts/airframe-splice.ts): the new
+// previous documents (build/steps/airframes/fold.ts, artifacts/airframe-doc-splice.ts): the new
 // legs on top, the dropped ones off the end, the 200-leg cap applied, reg/type/operator folded from
 // saved counts. the night's documents and saved state must be a fresh build's, byte for byte and
 // row for row, in the cases that make a splice hard: a capped document, a cap whose last legs are
@@ -17,7 +17,7 @@ import type { BuildContext } from '../../../../build/steps/context.ts';
 import type { Refdata } from '../../../../lib/reference/index.ts';
 import { keys } from '../../../../artifacts/keys.ts';
 import { Origin } from '../../../../artifacts/object-table.ts';
-import type { AirframeDoc } from '../../../../artifacts/airframe.ts';
+import type { AirframeDoc } from '../../../../artifacts/airframe-doc.ts';
 import type { Progress } from '../../../../build/progress.ts';
 import { makeRef } from '../../../helpers/ref-fixture.ts';
 import { buildRoutesAirframes, legsDb } from '../../../helpers/airframes-build.ts';

@@ -1,7 +1,7 @@
 // the airport builder end to end: hand-made legs in DuckDB, a pinned clock, a published timetable;
 // every document is validated by the writer against schemas/airport.schema.json.
 process.env.TZ = 'UTC';
-import type { RoutesTable } from '../../../../artifacts/flight-routes.ts';
+import type { RoutesTable } from '../../../../artifacts/routes-table.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAirports, icaoKeyOf } from '../../../../build/steps/airports/build.ts';
-import type { AirportDoc } from '../../../../artifacts/airport.ts';
+import type { AirportDoc } from '../../../../artifacts/airport-doc.ts';
 import { problems } from '../../../../schemas/index.ts';
 import { at, testContext, type LegRow } from '../../../helpers/artifact-ctx.ts';
 

@@ -5,7 +5,7 @@ process.env.TZ = 'UTC';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildAlliances } from '../../../../build/steps/alliances/build.ts';
-import type { AllianceDoc, AllianceRoutesDoc } from '../../../../artifacts/alliance.ts';
+import type { AllianceDoc, AllianceRoutesDoc } from '../../../../artifacts/alliance-doc.ts';
 import { problems } from '../../../../schemas/index.ts';
 import { at, testContext, type LegRow } from '../../../helpers/artifact-ctx.ts';
 

@@ -1,4 +1,4 @@
-// a schedule document is written as text (artifacts/refdata.ts scheduleJson): its weekdays and times
+// a schedule document is written as text (artifacts/refdata-doc.ts scheduleJson): its weekdays and times
 // come from DuckDB as JSON text and are spliced in, not parsed and written again. The text must be
 // exactly JSON.stringify of the document scheduleDoc makes (an unchanged schedule keeps its sha256
 // and stays a hard link night after night), and DuckDB's to_json of the sorted times must be what
@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { scheduleDoc, scheduleJson, type ScheduleCounts } from '../../../../artifacts/refdata.ts';
+import { scheduleDoc, scheduleJson, type ScheduleCounts } from '../../../../artifacts/refdata-doc.ts';
 import type { AirlineRef, AirportRef } from '../../../../artifacts/reference-view.ts';
 import { mulberry32 } from '../../../../lib/random.ts';
 import { scheduleRowsSql } from '../../../../build/steps/schedules/build.ts';

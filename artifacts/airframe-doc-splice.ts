@@ -3,7 +3,7 @@
 // the window come off its end, and what no longer fits is cut. PURE: bytes in, bytes out. the caller
 // (build/steps/airframes/fold.ts) knows the counts from the log and checks that the days are in
 // order (every new leg newer than every leg kept, every dropped one older), which makes this exact.
-import { MAX_LEGS, type AirframeFrame } from './airframe.ts';
+import { MAX_LEGS, type AirframeFrame } from './airframe-doc.ts';
 
 /**
  * where each leg after the first starts, one byte on: a leg is a flat object whose first key is

@@ -1,6 +1,6 @@
 // the reference-data documents of spec 4.2 (/v1/refdata/...): what the shipped reference tables
 // say, joined with what the network observed in the window where the operation asks for it.
-import type { AirframeIdentity } from './airframe.ts';
+import type { AirframeIdentity } from './airframe-doc.ts';
 import type { AirportRef, RefView, RunwayRef, TypeRef } from './reference-view.ts';
 
 /** /v1/refdata/aircraft/{hex}: registration, type, operator */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideRoute, observe, routeDoc, type CallsignEvidence, type EndGroup } from '../../artifacts/flight-routes.ts';
+import { decideRoute, observe, routeDoc, type CallsignEvidence, type EndGroup } from '../../artifacts/routes-table.ts';
 import { decodeLookup, decodeRoutesTable, encodeRoutesTable } from '../../artifacts/meta.ts';
 import { checkCatalogRow } from '../../artifacts/catalog-check.ts';
 import { emptyReviews, indexReviews, parseReviewCsv } from '../../artifacts/catalog-review.ts';

@@ -2,7 +2,7 @@
 process.env.TZ = 'UTC';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allianceRoutes, type AllianceDoc, type AllianceRoutesDoc } from '../../artifacts/alliance.ts';
+import { allianceRoutes, type AllianceDoc, type AllianceRoutesDoc } from '../../artifacts/alliance-doc.ts';
 import { buildAlliances } from '../../build/steps/alliances/build.ts';
 import { problems } from '../../schemas/index.ts';
 import { at, testContext, type LegRow } from '../helpers/artifact-ctx.ts';

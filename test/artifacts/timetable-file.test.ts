@@ -2,12 +2,10 @@
 process.env.TZ = 'UTC';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localDayAt, parseTimetable, todayOf } from '../../artifacts/timetable.ts';
-import { readTimetables } from '../../build/steps/airports/timetables.ts';
+import { localDayAt, parseTimetable, todayOf } from '../../artifacts/timetable-file.ts';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'timetables');
 const example = () => readFileSync(join(FIXTURES, 'ZRH', '2024-05-10.json'), 'utf8');
@@ -57,23 +55,4 @@ test("the timetable read is the airport's local day at the build clock, not the 
   assert.equal(localDayAt(now, 'Europe/Zurich'), '2024-05-10');
   assert.equal(localDayAt(now, 'America/New_York'), '2024-05-09');
   assert.equal(localDayAt(now, 'Pacific/Kiritimati'), '2024-05-10');
-});
-
-test('readTimetables counts and reports a malformed file and keeps going; a missing dir means none', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contrail-tt-'));
-  mkdirSync(join(dir, 'ZRH'));
-  mkdirSync(join(dir, 'GVA'));
-  writeFileSync(join(dir, 'ZRH', '2024-05-10.json'), example());
-  writeFileSync(join(dir, 'GVA', '2024-05-10.json'), '{"airport": "GVA",');
-  const warnings: string[] = [];
-  const scan = readTimetables(dir, [{ iata: 'ZRH', tz: 'Europe/Zurich' }, { iata: 'GVA', tz: 'Europe/Zurich' }, { iata: 'LHR', tz: 'Europe/London' }], Date.parse('2024-05-10T08:00:00Z'), (m) => warnings.push(m));
-  assert.deepEqual([...scan.byIata.keys()], ['ZRH']);
-  assert.equal(scan.read, 2);
-  assert.equal(scan.rejected, 1);
-  assert.equal(warnings.length, 1);
-  assert.match(warnings[0]!, /rejected .*GVA.*2024-05-10\.json: not JSON/);
-  const none = readTimetables(join(dir, 'nope'), [{ iata: 'ZRH', tz: 'Europe/Zurich' }], 0, (m) => warnings.push(m));
-  assert.equal(none.byIata.size, 0);
-  assert.match(warnings[1]!, /cannot read/);
-  assert.equal(readTimetables(null, [{ iata: 'ZRH', tz: 'Europe/Zurich' }], 0).byIata.size, 0);
 });

@@ -1,7 +1,7 @@
 // the airport document's identity fields against spec 2.6, on a real OurAirports row
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { airportDocument } from '../../artifacts/airport.ts';
+import { airportDocument } from '../../artifacts/airport-doc.ts';
 import { indexAirports, parseAirports } from '../../lib/reference/airports.ts';
 import { problems } from '../../schemas/index.ts';
 

@@ -2,7 +2,7 @@
 // where the registry is silent, the state of registration from the hex's code block) and its
 // observed legs, newest first, at most 200.
 import type { RefView } from './reference-view.ts';
-import type { RouteSource } from './flight-routes.ts';
+import type { RouteSource } from './routes-table.ts';
 
 export const MAX_LEGS = 200;
 /** provenance of fields the flight log (the decoder's database as heard) supplied */

@@ -4,7 +4,7 @@
 import { classify, type AirportClass } from './airport-class.ts';
 import { arrivalRows, boardAirlines, departureRows, type ArrivalRow, type DepartureRow, type RowLookups } from './board-rows.ts';
 import type { Slot } from './board.ts';
-import { todayOf, type Timetable, type Today } from './timetable.ts';
+import { todayOf, type Timetable, type Today } from './timetable-file.ts';
 
 /** busiest routes listed in `observed.routes` */
 export const TOP_ROUTES = 20;

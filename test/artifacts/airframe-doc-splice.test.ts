@@ -1,10 +1,10 @@
-// spliceLegs (artifacts/airframe-splice.ts): the new legs on top, the dropped ones off the end, the
+// spliceLegs (artifacts/airframe-doc-splice.ts): the new legs on top, the dropped ones off the end, the
 // cap; null (never a wrong document) when the previous legs are not what the caller says they are.
 // airframeLegsOf: the legs of a document only when its head is the identity's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { airframeBytes, airframeDoc, airframeFrame, airframeIdentity, airframeLegsOf, type AirframeLeg } from '../../artifacts/airframe.ts';
-import { legStarts, spliceLegs } from '../../artifacts/airframe-splice.ts';
+import { airframeBytes, airframeDoc, airframeFrame, airframeIdentity, airframeLegsOf, type AirframeLeg } from '../../artifacts/airframe-doc.ts';
+import { legStarts, spliceLegs } from '../../artifacts/airframe-doc-splice.ts';
 import { makeRef } from '../helpers/ref-fixture.ts';
 
 const T0 = 1_717_200_000; // pinned

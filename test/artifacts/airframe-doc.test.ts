@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { airframeBytes, airframeDoc, airframeIdentity, airframeJson, MAX_LEGS, type AirframeLeg } from '../../artifacts/airframe.ts';
+import { airframeBytes, airframeDoc, airframeIdentity, airframeJson, MAX_LEGS, type AirframeLeg } from '../../artifacts/airframe-doc.ts';
 import { problems } from '../../schemas/index.ts';
 import { makeRef } from '../helpers/ref-fixture.ts';
 
