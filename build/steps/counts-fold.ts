@@ -11,10 +11,12 @@
 // bits are ORed in and the dropped days' bits cleared, exact because a day leaves the window
 // whole. anything unknown (no reuse, a day rewritten in place, a missing state file, a count below
 // zero, another ring of days, a saved table with other columns) gives null: the caller counts the window.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from './context.ts';
+import { countMetaFile, countRoutesFile, countTableFile, type Reuse } from './declaration.ts';
+import { daysOf, previousFor, rebuilds } from './reuse.ts';
 import { allRows, countRows, sameKeys, sqlString } from './duck.ts';
 import { saveState } from './state.ts';
 import { addedDaysSql, droppedLegsSql } from './log-delta.ts';
@@ -55,10 +57,11 @@ export const daysColumn = (ring: number) => `${dayBitsAgg('l."day"', ring)} AS d
 /** SQL: a saved count table, with its day bits as BIT */
 const savedSql = (file: string, t: CountTable) => `SELECT *${t.days ? ` REPLACE (${blobToBits('days')} AS days)` : ''} FROM read_parquet(${sqlString(file)})`;
 
-export const stateFile = (dir: string, name: string) => join(dir, 'state', `${name}.parquet`);
+// where a version keeps a family's files: the names its step declares it saves and reads (declaration.ts countFiles)
+export const stateFile = (dir: string, name: string) => join(dir, countTableFile(name));
 /** the routes table and the window length a family of tables was made with */
-export const routesFile = (dir: string, family: string) => join(dir, 'state', `${family}-routes.parquet`);
-export const metaFile = (dir: string, family: string) => join(dir, 'state', `${family}.json`);
+export const routesFile = (dir: string, family: string) => join(dir, countRoutesFile(family));
+const metaFile = (dir: string, family: string) => join(dir, countMetaFile(family));
 
 /** what a fold did: for the progress line, and whether the previous documents' window was tonight's */
 export interface Folded {
@@ -84,17 +87,19 @@ const savedMeta = (prev: string, family: string) => JSON.parse(readFileSync(meta
 /**
  * Make the temp tables `<name>` (tonight's counts) and `<name>_touched` (the key rows whose counts
  * moved: every delta row, and the previous rows of the changed callsigns), folding the previous
- * build's state of `family`. null: not known, nothing made (count the window: countAll).
+ * build's state of `family` when the step's rule may read it: the added and dropped days it
+ * declares, and with changed-routes the callsigns whose routes-table row changed against the
+ * rule's saved table. null: not known, nothing made (count the window: countAll).
  */
-async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly CountTable[]): Promise<Folded | null> {
-  const days = ctx.logDays;
-  const prev = ctx.reuse;
-  if (!prev || !days) return null;
-  // the routes table matters only to routed tables (a family of log-only counts saves none)
+async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly CountTable[], rule: Reuse): Promise<Folded | null> {
+  const previous = previousFor(ctx, rule);
+  if (!('dir' in previous) || !previous.days) return null;
+  const prev = previous.dir;
+  const days = daysOf(rule, previous.days);
+  // the routed tables count the routes step's legs
+  if (anyRouted(tables) && !legs) return null;
   const routed = anyRouted(tables) ? legs : null;
-  if (anyRouted(tables) && !routed) return null;
-  const routes = routesFile(prev, family);
-  if (![...(routed ? [routes] : []), metaFile(prev, family), ...tables.map((t) => stateFile(prev, t.name))].every((f) => existsSync(f))) return null;
+  const changedRoutes = rebuilds(rule, 'changed-routes') ? join(prev, rule.routes!) : null;
   const ring = dayRing(ctx.windowLimit);
   if (tables.some((t) => t.days) && savedMeta(prev, family).day_ring !== ring) return null;
   // a table saved with other columns is not tonight's counts. a real night never meets one (the code
@@ -104,7 +109,7 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   for (const t of tables) {
     if ((await names(`SELECT * FROM read_parquet(${sqlString(stateFile(prev, t.name))})`)) !== (await names(t.counts(sourceOf(t, routed), 'false', ring)))) return null;
   }
-  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${routed ? changedCallsignsSql(routed, routes) : 'SELECT NULL::VARCHAR AS callsign WHERE false'}`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${routed && changedRoutes ? changedCallsignsSql(routed, changedRoutes) : 'SELECT NULL::VARCHAR AS callsign WHERE false'}`);
   const changed = await countRows(db, `SELECT * FROM fold_changed`);
   const isChanged = `l.callsign IN (SELECT callsign FROM fold_changed)`;
   if (changed && routed) await pickChangedCallsignLegs(db, routed);
@@ -165,13 +170,16 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
 
 /**
  * The counts of `family` for tonight, as their own progress step (`label: counts`, on a year's
- * first build the longest part of the step): folded from the previous build's when it can be
- * trusted (foldCounts), else counted from the window's legs; null in the second case.
+ * first build the longest part of the step): folded from the previous build's when the step's
+ * `rule` (its step.ts) may read it and it can be trusted (foldCounts), else counted from the
+ * window's legs; null in the second case.
  */
-export async function prepareCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly CountTable[], label: string): Promise<Folded | null> {
+export async function prepareCounts(
+  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly CountTable[], label: string, rule: Reuse,
+): Promise<Folded | null> {
   ctx.progress.start(`${label}: counts`, 0);
   await db.run(keyedSql(KEYED, 'legs'));
-  const folded = await foldCounts(ctx, db, legs, family, tables);
+  const folded = await foldCounts(ctx, db, legs, family, tables, rule);
   if (folded === null) await countAll(db, legs, tables, dayRing(ctx.windowLimit));
   await db.run(`DROP VIEW ${KEYED}`);
   ctx.progress.done(folded === null ? 'counted from the window\'s legs' : `folded: ${folded.line}`);

@@ -4,6 +4,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import type { RefAirports } from './context.ts';
+import type { StepDeclaration } from './declaration.ts';
 import type { RefView } from '../../artifacts/reference-view.ts';
 
 type Row = Record<string, unknown>;
@@ -126,6 +127,15 @@ export async function loadTable(db: DuckDBConnection, name: string, columns: rea
   app.closeSync();
   return n;
 }
+
+/** the first step's declaration (declaration.ts): the reference airports, from the reference data alone */
+export const REF_AIRPORTS_STEP = {
+  name: 'reference airports',
+  reads: [],
+  makes: ['ref_airports'],
+  saves: [],
+  reuse: {},
+} as const satisfies StepDeclaration;
 
 /**
  * `ref_airports(ident, iata, tz, iso_country)`: every airport the log's idents can name, so SQL

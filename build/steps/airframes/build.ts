@@ -10,11 +10,13 @@ import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarChar
 import type { BuildContext, RoutedLegs } from '../context.ts';
 import type { LogIdentity } from '../../../artifacts/airframe-doc.ts';
 import { allRows, releaseReadChunks, streamChunks, streamRows } from '../duck.ts';
-import { ROUTES_STATE, changedAirframes } from './changed.ts';
+import { changedAirframes } from './changed.ts';
 import { saveState } from '../state.ts';
 import { legsRoutedSql } from '../routes/legs-routed.ts';
 import { airframesSql, hexBatches, operatorCountsSql } from './sql.ts';
-import { AIRFRAME_STATE, loadPreviousState, saveAirframeState, type AirframeRow } from './state.ts';
+import { loadPreviousState, saveAirframeState, type AirframeRow } from './state.ts';
+import { AIRFRAMES_STEP, ROUTES_STATE } from './step.ts';
+import type { Reuse } from '../declaration.ts';
 import { dropFold, foldAirframes, spliceAirframes, splicedOpsSql, splicedStateSql } from './fold.ts';
 import { keepAirframe, putAirframe } from './write.ts';
 
@@ -80,17 +82,23 @@ export async function dropChangedLegs(db: DuckDBConnection, into: string): Promi
   await db.run(`DROP TABLE IF EXISTS ${into}_log`);
 }
 
-/** `maxLegs`: legs per batch (default LEGS_PER_BATCH for the window's log, CHANGED_LEGS_PER_BATCH for an increment's picked legs) */
-export async function buildAirframes(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db, maxLegs?: number): Promise<number> {
+/**
+ * `maxLegs`: legs per batch (default LEGS_PER_BATCH for the window's log, CHANGED_LEGS_PER_BATCH for
+ * an increment's picked legs); `rules`: how the step reuses the previous build (its declaration, step.ts)
+ */
+export async function buildAirframes(
+  ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db, maxLegs?: number,
+  rules: { documents: Reuse; increment: Reuse } = AIRFRAMES_STEP.reuse,
+): Promise<number> {
   const seen = new Set<string>();
   const rows: AirframeRow[] = [];
-  const hasPrevious = await loadPreviousState(ctx, db);
+  const hasPrevious = await loadPreviousState(ctx, db, rules.documents);
   const unheardBefore = new Set((await allRows<{ hex: string }>(db, `SELECT hex FROM af_prev WHERE legs = 0`)).map((r) => r.hex));
   let kept = 0;
   // an increment: only the airframes whose legs can have changed are made (airframes/changed.ts),
   // most of them from their previous documents (airframes/fold.ts), the rest from all their legs
-  const changed = hasPrevious ? await changedAirframes(ctx, db, legs, AIRFRAME_STATE) : null;
-  const spliceable = changed === null ? null : await foldAirframes(ctx, db);
+  const changed = hasPrevious ? await changedAirframes(ctx, db, legs, rules.increment) : null;
+  const spliceable = changed === null ? null : await foldAirframes(ctx, db, rules.increment);
   ctx.progress.start(changed === null ? 'airframes' : `airframes (${changed} with legs in the ${ctx.logDays!.added.length} new and ${ctx.logDays!.dropped.length} dropped days or a changed route)`, 0);
   // an increment's airframes have legs all over the hex space, so no row group can be skipped:
   // their legs are read out of the window once, and the batches read those rows, not the year

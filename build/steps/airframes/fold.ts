@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { BuildContext, LogDays } from '../context.ts';
+import type { Reuse } from '../declaration.ts';
+import { daysOf } from '../reuse.ts';
 import { MAX_LEGS, airframeFrame, airframeIdentity, airframeLegsOf, type LogIdentity } from '../../../artifacts/airframe-doc.ts';
 import { spliceLegs } from '../../../artifacts/airframe-doc-splice.ts';
 import { fileOf, keys } from '../../../artifacts/keys.ts';
@@ -18,7 +20,7 @@ import { allRows, loadTable, sqlString, streamChunks } from '../duck.ts';
 import { keepAirframe, putAirframeDoc } from './write.ts';
 import { addedDaysSql, droppedLegsSql } from '../log-delta.ts';
 import { legsRoutedSql } from '../routes/legs-routed.ts';
-import { ROUTES_STATE } from './changed.ts';
+import { ROUTES_STATE } from './step.ts';
 import { joinedLegs, legsAggSql, operatorCountsSql, operatorSql, wrapSum } from './sql.ts';
 
 /**
@@ -61,8 +63,8 @@ async function pickDelta(ctx: BuildContext, db: DuckDBConnection, days: LogDays)
  * routed)` and the previous state (`af_prev`, `af_prev_ops`). Returns how many it can splice, or
  * null when the days are not in order (then `af_full` is every changed airframe).
  */
-export async function foldAirframes(ctx: BuildContext, db: DuckDBConnection): Promise<number | null> {
-  const ordered = await pickDelta(ctx, db, ctx.logDays!);
+export async function foldAirframes(ctx: BuildContext, db: DuckDBConnection, rule: Reuse): Promise<number | null> {
+  const ordered = await pickDelta(ctx, db, daysOf(rule, ctx.logDays!));
   if (!ordered) {
     await db.run(`CREATE OR REPLACE TEMP TABLE af_full AS SELECT hex FROM af_changed`);
     await db.run(`CREATE OR REPLACE TEMP TABLE af_fold AS SELECT NULL::VARCHAR AS hex WHERE false`);

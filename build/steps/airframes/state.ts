@@ -4,17 +4,14 @@
 // the operator is chosen from. a night keeps an untouched airframe's row as it is and folds a day
 // into a touched one (airframes/fold.ts); a full build writes every row from the window's legs. the
 // rows must be the same either way (test/build/nightly-increment.test.ts compares them).
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext } from '../context.ts';
+import type { Reuse } from '../declaration.ts';
 import { loadTable, sqlString, type ColumnType } from '../duck.ts';
+import { previousFor } from '../reuse.ts';
 import { saveState } from '../state.ts';
-
-/** per airframe: hex, legs (0: a registry row never heard), legsum, reg, reg_ts, type, type_ts, operator_icao */
-export const AIRFRAME_STATE = join('state', 'airframes.parquet');
-/** per airframe and callsign prefix: hex, p, n, t (operatorCountsSql) */
-const OPERATOR_STATE = join('state', 'airframe-operators.parquet');
+import { AIRFRAMES_STEP, AIRFRAME_STATE, OPERATOR_STATE } from './step.ts';
 
 /** one airframe's row, as the step collects it from the batches (legsum as text: a UBIGINT) */
 export type AirframeRow = [hex: string, legs: number, legsum: string | null, reg: string | null, regTs: number | null, type: string | null, typeTs: number | null, operator: string | null];
@@ -25,11 +22,12 @@ const TYPED = `hex, legs, legsum::UBIGINT AS legsum, reg, reg_ts::BIGINT AS reg_
 
 /**
  * `af_prev` (AIRFRAME_STATE's columns) and `af_prev_ops` (OPERATOR_STATE's): the previous build's
- * rows when its documents may be kept (ctx.reuse), else empty tables. true when they were read.
+ * rows when the step's rule (step.ts, reuse.documents) may read them, else empty tables. true when they were read.
  */
-export async function loadPreviousState(ctx: BuildContext, db: DuckDBConnection): Promise<boolean> {
-  const [file, ops] = ctx.reuse ? [AIRFRAME_STATE, OPERATOR_STATE].map((f) => join(ctx.reuse!, f)) : [null, null];
-  if (file && ops && existsSync(file) && existsSync(ops)) {
+export async function loadPreviousState(ctx: BuildContext, db: DuckDBConnection, rule: Reuse = AIRFRAMES_STEP.reuse.documents): Promise<boolean> {
+  const previous = previousFor(ctx, rule);
+  if ('dir' in previous) {
+    const [file, ops] = [AIRFRAME_STATE, OPERATOR_STATE].map((f) => join(previous.dir, f));
     await db.run(`CREATE OR REPLACE TEMP TABLE af_prev AS SELECT * FROM read_parquet(${sqlString(file)})`);
     await db.run(`CREATE OR REPLACE TEMP TABLE af_prev_ops AS SELECT * FROM read_parquet(${sqlString(ops)})`);
     return true;

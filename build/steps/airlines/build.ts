@@ -17,16 +17,19 @@ import { airlineDoc, airlinesDoc, type AirlineCounts, type AirlineDetail } from 
 import { allRows, countRows } from '../duck.ts';
 import { daysColumn, prepareCounts, saveCounts, type CountTable } from '../counts-fold.ts';
 import { AIRLINE_CS } from '../schedules/counts.ts';
+import { rebuilds } from '../reuse.ts';
+import { AIRLINES_STEP, AIRLINE_TABLES } from './step.ts';
 
 const counted = (cols: string, extra = '', days = false) => (src: string, where: string, ring: number) => `
 SELECT substr(l.callsign, 1, 3) AS icao, ${cols}, count(*)::INTEGER AS n${days ? `, ${daysColumn(ring)}` : ''} FROM ${src} l
 WHERE ${AIRLINE_CS.replace('callsign', 'l.callsign')}${extra} AND (${where}) GROUP BY ALL`;
 
+const [FLEET, CALLSIGNS, DAYS, ROUTES] = AIRLINE_TABLES;
 const TABLES: CountTable[] = [
-  { name: 'al_fleet', counts: counted('upper(l.type) AS type, l.hex'), routed: false },
-  { name: 'al_callsigns', counts: counted('l.callsign'), routed: false },
-  { name: 'al_days', counts: counted('l."day"'), routed: false },
-  { name: 'al_routes', counts: counted('l.callsign, l.org, l.dst', ' AND (l.org IS NOT NULL OR l.dst IS NOT NULL)', true), routed: true, days: true },
+  { name: FLEET, counts: counted('upper(l.type) AS type, l.hex'), routed: false },
+  { name: CALLSIGNS, counts: counted('l.callsign'), routed: false },
+  { name: DAYS, counts: counted('l."day"'), routed: false },
+  { name: ROUTES, counts: counted('l.callsign, l.org, l.dst', ' AND (l.org IS NOT NULL OR l.dst IS NOT NULL)', true), routed: true, days: true },
 ];
 
 const AIRLINES_SQL = `
@@ -66,9 +69,10 @@ function groupBy<T extends { icao: string }>(rows: T[]): Map<string, Omit<T, 'ic
 
 export async function buildAirlines(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db): Promise<void> {
   const ref = ctx.ref;
-  const folded = await prepareCounts(ctx, db, legs, 'airlines', TABLES, 'refdata: airlines');
-  // every document carries window_days: with another window every airline is written
-  const only = folded?.sameWindow ?? false;
+  const rule = AIRLINES_STEP.reuse.counts;
+  const folded = await prepareCounts(ctx, db, legs, 'airlines', TABLES, 'refdata: airlines', rule);
+  // every document carries window_days: with another window every airline is written (window-length)
+  const only = folded !== null && (folded.sameWindow || !rebuilds(rule, 'window-length'));
   if (only) await db.run(`CREATE OR REPLACE TEMP TABLE al_touched AS SELECT DISTINCT icao FROM (${TABLES.map((t) => `SELECT icao FROM ${t.name}_touched`).join(' UNION ALL ')})`);
   const touched = only ? await countRows(db, `SELECT * FROM al_touched`) : 0;
   ctx.progress.start(folded === null ? 'refdata: airlines (all counted from the window\'s legs)' : `refdata: airlines (an increment: ${folded.line}; ${only ? `${touched} callsign prefixes touched` : 'the window changed length, every airline written'})`, 0);

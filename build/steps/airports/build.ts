@@ -13,10 +13,9 @@ import { CHANGED_IDENTS, changedAirports } from './changed.ts';
 import { AIRPORT_COUNTS, airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables, routeBlockMinutes } from './sql.ts';
 import { prepareCounts, saveCounts } from '../counts-fold.ts';
 import { readTimetables } from './timetables.ts';
+import { AIRPORTS_STEP, COUNTS_FAMILY } from './step.ts';
 
 const ICAO_KEY = /^[A-Z]{4}$/;
-/** the state/ files of the airports' counts (counts-fold.ts) */
-const FAMILY = 'airports';
 
 /** The ICAO spelling an airport is also served under: its ICAO code, else a 4-letter ident. */
 export function icaoKeyOf(a: { icao: string | null; ident: string }): string | null {
@@ -122,10 +121,10 @@ async function aggregate(ctx: BuildContext, legs: RoutedLegs | null, idents?: st
     return out;
   };
   // the totals' counts, folded from the previous build's when it can be trusted (counts-fold.ts)
-  await prepareCounts(ctx, ctx.db, legs, FAMILY, AIRPORT_COUNTS, 'airports: totals');
+  await prepareCounts(ctx, ctx.db, legs, COUNTS_FAMILY, AIRPORT_COUNTS, 'airports: totals', AIRPORTS_STEP.reuse.totals);
   const totals = await step('totals', () => airportTotals(ctx.db, idents));
   const routes = await step('routes', () => airportRoutes(ctx.db, idents));
-  await saveCounts(ctx, ctx.db, legs, FAMILY, AIRPORT_COUNTS);
+  await saveCounts(ctx, ctx.db, legs, COUNTS_FAMILY, AIRPORT_COUNTS);
   const departures = await step(`departure boards from ${from}`, () => airportSlots(ctx.db, 'dep', from, tzOf, idents));
   const arrivals = await step(`arrival boards from ${from}`, () => airportSlots(ctx.db, 'arr', from, tzOf, idents));
   const blocks = await step('route block times', () => routeBlockMinutes(ctx.db, from));

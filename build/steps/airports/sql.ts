@@ -9,6 +9,9 @@ import { dayIndexOf, isoDay } from '../../../lib/localtime.ts';
 import { allRows, asJson, loadTable, sqlString, streamRows } from '../duck.ts';
 import type { CountTable } from '../counts-fold.ts';
 import { dayBitsAgg } from '../day-bits.ts';
+import { AIRPORT_TABLES } from './step.ts';
+
+const [TAILS, DESTS, ENDS] = AIRPORT_TABLES;
 
 /** the airports aggregated by default: every one with an IATA code (a night may pass a subset, airports/changed.ts) */
 const IATA_IDENTS = `(SELECT ident FROM ref_airports WHERE iata IS NOT NULL)`;
@@ -58,14 +61,14 @@ const endsSql = (src: string, where: string) => `
  * (lib/reference/callsign.ts), on the callsign as the routes table keys it (upper(trim())).
  */
 export const AIRPORT_COUNTS: CountTable[] = [
-  { name: 'ap_tails', routed: false, counts: (src, where) => `SELECT ident, hex, count(*)::INTEGER AS n FROM (${endsSql(src, where)}) GROUP BY ident, hex` },
+  { name: TAILS, routed: false, counts: (src, where) => `SELECT ident, hex, count(*)::INTEGER AS n FROM (${endsSql(src, where)}) GROUP BY ident, hex` },
   {
-    name: 'ap_dests', routed: false, days: true,
+    name: DESTS, routed: false, days: true,
     counts: (src, where, ring) => `SELECT ident, other, count(*)::INTEGER AS n, ${dayBitsAgg('"day"', ring)} AS days
       FROM (${endsSql(src, where)}) WHERE dep GROUP BY ident, other`,
   },
   {
-    name: 'ap_ends', routed: false, days: true,
+    name: ENDS, routed: false, days: true,
     counts: (src, where, ring) => `SELECT ident,
         coalesce(substr(callsign, 4, 1) BETWEEN '0' AND '9' AND substr(callsign, 1, 3) IN (SELECT icao FROM ap_airlines), false) AS airline,
         count(*)::INTEGER AS n, ${dayBitsAgg('"day"', ring)} AS days

@@ -7,7 +7,6 @@
 // the tables are recorded in the version's state/: a night that reuses the previous build (the
 // same code and reference data, whole days entering and leaving the window) adds the new days'
 // member legs to them and takes the dropped days' away instead of reading the whole window.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
@@ -19,12 +18,15 @@ import type { BuildContext, RefAirports } from '../context.ts';
 import { allRows, loadTable, sqlString, streamRows } from '../duck.ts';
 import { deltaLegs } from '../log-delta.ts';
 import { saveState } from '../state.ts';
+import type { Reuse } from '../declaration.ts';
+import { daysOf, previousFor } from '../reuse.ts';
+import { ALLIANCES_STEP, ALLIANCE_TABLES as TABLES, allianceState } from './step.ts';
 
-export async function buildAlliances(ctx: BuildContext, _airports: RefAirports): Promise<void> {
+export async function buildAlliances(ctx: BuildContext, _airports: RefAirports, rule: Reuse = ALLIANCES_STEP.reuse.counts): Promise<void> {
   const { as_of, alliances } = ctx.refdata.alliances;
   const refs: AllianceRef[] = alliances.map((a) => ({ ...a, as_of }));
   ctx.progress.start('alliances', refs.length);
-  const counted = ctx.archiveThrough ? await count(ctx, refs) : null;
+  const counted = ctx.archiveThrough ? await count(ctx, refs, rule) : null;
   const logs = counted ? await aggregate(ctx.db, refs) : null;
   for (const alliance of refs) {
     const input: AllianceInput = { alliance, log: logs ? { windowDays: ctx.windowDays, ...logs.get(alliance.slug)! } : null };
@@ -39,14 +41,7 @@ export async function buildAlliances(ctx: BuildContext, _airports: RefAirports):
 
 type Observed = Omit<NonNullable<AllianceInput['log']>, 'windowDays'>;
 
-/** the count tables: name, key columns, where a version records it */
-const TABLES = [
-  { name: 'al_hexes', keys: 'slug, icao, hex' },
-  { name: 'al_days', keys: 'slug, day' },
-  { name: 'al_ends', keys: 'slug, ident' },
-  { name: 'al_pairs', keys: 'slug, icao, a, b' },
-] as const;
-const stateFile = (version: string, table: string) => join(version, 'state', `${table.replace(/^al_/, 'alliance-')}.parquet`);
+const stateFile = (version: string, table: string) => join(version, allianceState(table));
 
 /**
  * SQL: the count tables' rows from the legs of `src` (rows of `legs` with a column n: +1, or -1
@@ -78,14 +73,15 @@ const FROM_SETS: Record<(typeof TABLES)[number]['name'], string> = {
 };
 
 /**
- * Fill the count tables: from the previous build's plus the legs of the days that changed when
- * that build may be reused and recorded them ('delta'), else from every leg of the window ('full').
+ * Fill the count tables: from the previous build's plus the legs of the days that changed when the
+ * step's rule (step.ts) may read that build ('delta'), else from every leg of the window ('full').
  */
-async function count(ctx: BuildContext, refs: readonly AllianceRef[]): Promise<'full' | 'delta'> {
+async function count(ctx: BuildContext, refs: readonly AllianceRef[], rule: Reuse): Promise<'full' | 'delta'> {
   const db = ctx.db;
   await loadTable(db, 'al_members', [['slug', 'VARCHAR'], ['icao', 'VARCHAR']], refs.flatMap((a) => a.members.map((m) => [a.slug, m.icao])));
-  const prev = ctx.reuse && ctx.logDays && TABLES.every((t) => existsSync(stateFile(ctx.reuse!, t.name))) ? ctx.reuse : null;
-  const delta = prev ? deltaLegs(ctx.logDays!) : null;
+  const previous = previousFor(ctx, rule);
+  const prev = 'dir' in previous && previous.days ? previous.dir : null;
+  const delta = prev ? deltaLegs(daysOf(rule, ctx.logDays!)) : null;
   const src = prev ? delta : `(SELECT *, 1 AS n FROM legs)`;
   await db.run(`CREATE OR REPLACE TEMP TABLE al_sets AS ${src
     ? countSets(src)

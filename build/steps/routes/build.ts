@@ -21,6 +21,8 @@ import { evidenceSql, prepareEvidence, saveEvidence } from './evidence-fold.ts';
 import { legsRoutedSql } from './legs-routed.ts';
 import { readDecisions, writeDecisions, type PastDecision } from './decisions.ts';
 import { PICKED_FROM_LEGS } from '../changed-callsigns.ts';
+import { previousFor } from '../reuse.ts';
+import { ROUTES_STEP } from './step.ts';
 import { installed } from '../../../lib/install.ts';
 
 export interface RoutesOptions {
@@ -170,7 +172,8 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     const path = await prepareEvidence(ctx.db, ctx.reuse ?? null, ctx.logDays ?? null);
     // the previous build's decisions (routes/decisions.ts): a heard callsign whose evidence the fold
     // did not move takes its decision from there, so its evidence is not even read
-    const decisions = readDecisions(ctx.reuse ?? null);
+    const previous = previousFor(ctx, ROUTES_STEP.reuse.decisions);
+    const decisions = 'dir' in previous ? readDecisions(previous.dir) : null;
     const { evidence, unmoved } = await heardEvidence(ctx.db, decisions && path.moved && { decisions, moved: path.moved }, (n) => ctx.progress.tick(n));
     ctx.progress.done(`${evidence.size + unmoved.length} callsigns heard (${path.line})`);
     const past = decisions && { decisions, unmoved };

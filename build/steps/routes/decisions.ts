@@ -9,6 +9,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RouteEntry, RouteSource } from '../../../artifacts/routes-table.ts';
+import { DECISIONS_STATE } from './step.ts';
 
 export interface PastDecision {
   /** the log heard the callsign in that build's window */
@@ -18,7 +19,7 @@ export interface PastDecision {
   entry: RouteEntry | null;
 }
 
-const FILE = join('state', 'routes-decisions.json');
+const FILE = DECISIONS_STATE;
 const FORMAT = 1;
 
 /** one row: [callsign, heard 0|1, outcome] or, with a route, [..., org, dst, org_ident, dst_ident, org_seen 0|1, dst_seen 0|1] */

@@ -13,16 +13,16 @@
 // the window's count reads every leg once, grouped by the callsign as the log spells it (the
 // callsign check and upper(trim()) then run on ~3 M groups, not ~50 M legs), with the days a
 // group was heard on as bit masks, so a callsign's distinct days are the OR of its groups' masks.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { LogDays } from '../context.ts';
+import type { Reuse } from '../declaration.ts';
 import { allRows, countRows, sameKeys, sqlString } from '../duck.ts';
 import { deltaLegs } from '../log-delta.ts';
+import { daysOf, previousFor } from '../reuse.ts';
 import { saveState } from '../state.ts';
+import { EVIDENCE_TABLES as TABLES, ROUTES_STEP } from './step.ts';
 
-/** tonight's evidence: temp tables of these names, and state/<name>.parquet in a version */
-const TABLES = ['ev_groups', 'ev_types', 'ev_days'] as const;
 const stateFile = (dir: string, name: string) => join(dir, 'state', `${name}.parquet`);
 
 /** legs that are evidence: circuits (org = dst) left out (the callsign check runs on the normalised name) */
@@ -57,22 +57,20 @@ export interface EvidencePath {
 
 /**
  * The temp tables ev_groups, ev_types and ev_days for tonight's window: folded from the previous
- * build's state when it can be trusted, else counted from the window's legs.
+ * build's state when the routes step's rule (step.ts, reuse.evidence) may read it and it can be
+ * trusted, else counted from the window's legs.
  */
-export async function prepareEvidence(db: DuckDBConnection, prev: string | null, days: LogDays | null): Promise<EvidencePath> {
-  const why = !prev ? 'no previous build to reuse'
-    : !days ? 'the log days since the previous build are not known'
-    : !TABLES.every((t) => existsSync(stateFile(prev, t))) ? 'the previous build saved no evidence'
-    : null;
-  if (why === null) {
-    const folded = await foldEvidence(db, prev!, days!);
+export async function prepareEvidence(db: DuckDBConnection, prev: string | null, days: LogDays | null, rule: Reuse = ROUTES_STEP.reuse.evidence): Promise<EvidencePath> {
+  const previous = previousFor({ reuse: prev, logDays: days }, rule);
+  if ('dir' in previous) {
+    const folded = await foldEvidence(db, previous.dir, daysOf(rule, previous.days!));
     if (!('unsure' in folded)) return { line: `folded: ${folded.line}`, moved: folded.moved };
     await dropAll(db);
     await countWindow(db);
     return { line: `counted from the window's legs: ${folded.unsure}`, moved: null };
   }
   await countWindow(db);
-  return { line: `counted from the window's legs: ${why}`, moved: null };
+  return { line: `counted from the window's legs: ${previous.why}`, moved: null };
 }
 
 /** save tonight's evidence in the version being built (after writer.readyForFiles), then drop the tables */

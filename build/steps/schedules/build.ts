@@ -14,7 +14,9 @@ import { keys } from '../../../artifacts/keys.ts';
 import { scheduleJson, type ScheduleTexts } from '../../../artifacts/refdata-doc.ts';
 import { asJson, collectOnHeapGrowth, countRows, streamRows } from '../duck.ts';
 import { saveCounts } from '../counts-fold.ts';
-import { prepareScheduleCounts, SCHEDULE_TABLES } from './counts.ts';
+import { prepareScheduleCounts } from './counts.ts';
+import { rebuilds } from '../reuse.ts';
+import { SCHEDULES_STEP, SCHEDULE_TABLES } from './step.ts';
 
 /** SQL: 'HH:MM' of a 5-minute slot of the day (0..287) */
 const hhmm = (slot: string) => `lpad((${slot} // 12)::VARCHAR, 2, '0') || ':' || lpad((${slot} % 12 * 5)::VARCHAR, 2, '0')`;
@@ -44,9 +46,10 @@ const NESTED = ['callsigns'];
 
 export async function buildSchedules(ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db): Promise<void> {
   const ref = ctx.ref;
-  const folded = await prepareScheduleCounts(ctx, db, legs, 'refdata: schedules');
-  // every document carries window_days: with another window every route is written
-  const only = folded?.sameWindow ?? false;
+  const rule = SCHEDULES_STEP.reuse.counts;
+  const folded = await prepareScheduleCounts(ctx, db, legs, 'refdata: schedules', rule);
+  // every document carries window_days: with another window every route is written (window-length)
+  const only = folded !== null && (folded.sameWindow || !rebuilds(rule, 'window-length'));
   const touched = only ? await countRows(db, `SELECT * FROM sc_tr`) : 0;
   ctx.progress.start(folded === null ? 'refdata: schedules (all counted from the window\'s legs)' : `refdata: schedules (an increment: ${folded.line}; ${only ? `${touched} routes touched` : 'the window changed length, every route written'})`, 0);
   let n = 0;

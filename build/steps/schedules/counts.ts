@@ -15,21 +15,22 @@
 // build groups the whole window's departures the same way and lists them (listScheduleCounts).
 // anything unknown (no reuse, a day rewritten in place, a state file missing, a count below zero)
 // counts the window instead.
-import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext, RoutedLegs } from '../context.ts';
+import type { Reuse } from '../declaration.ts';
 import { countRows, sqlString } from '../duck.ts';
+import { daysOf, previousFor, rebuilds } from '../reuse.ts';
+import { SCHEDULES_STEP } from './step.ts';
 import { addedDaysSql, droppedLegsSql } from '../log-delta.ts';
 import { changedCallsignsSql, pickChangedCallsignLegs } from '../changed-callsigns.ts';
 import { legsRoutedSql } from '../routes/legs-routed.ts';
-import { foldLine, metaFile, routesFile, savedWindow, stateFile, type Folded } from '../counts-fold.ts';
+import { foldLine, routesFile, savedWindow, stateFile, type Folded } from '../counts-fold.ts';
 
 /** an airline-shaped callsign: three letters, a digit, up to four more */
 export const AIRLINE_CS = `regexp_full_match(callsign, '[A-Z]{3}[0-9][A-Z0-9]{0,4}')`;
 
 const FAMILY = 'schedules';
-/** the tables a build ends with (temp tables, then state files) */
-export const SCHEDULE_TABLES = [{ name: 'sc_keys', routed: true }, { name: 'sc_routes', routed: true }] as const;
 
 /**
  * SQL: the departures (icao, org, dst, callsign, slot, dow, ld, n = `sign`) of the routed legs `src`
@@ -162,14 +163,18 @@ UNION ALL SELECT ${ROUTE}, weekdays, dates FROM sc_routes_moved WHERE list_sum(w
   return bad;
 }
 
-/** the signed departures of a night against the previous build's state, or null when unknown */
-async function foldParts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs): Promise<{ parts: string[]; line: string; prev: string } | null> {
-  const days = ctx.logDays;
-  const prev = ctx.reuse;
-  if (!prev || !days) return null;
-  const files = [routesFile(prev, FAMILY), metaFile(prev, FAMILY), ...SCHEDULE_TABLES.map((t) => stateFile(prev, t.name))];
-  if (!files.every((f) => existsSync(f))) return null;
-  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${changedCallsignsSql(legs, routesFile(prev, FAMILY))}`);
+/**
+ * the signed departures of a night against the previous build's state, or null when the step's
+ * rule (step.ts) may not read it: the added and dropped days it declares, and with changed-routes
+ * the changed callsigns counted again in both windows
+ */
+async function foldParts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, rule: Reuse): Promise<{ parts: string[]; line: string; prev: string } | null> {
+  const previous = previousFor(ctx, rule);
+  if (!('dir' in previous) || !previous.days) return null;
+  const prev = previous.dir;
+  const days = daysOf(rule, previous.days);
+  const rerouted = rebuilds(rule, 'changed-routes');
+  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${rerouted ? changedCallsignsSql(legs, join(prev, rule.routes!)) : 'SELECT NULL::VARCHAR AS callsign WHERE false'}`);
   const changed = await countRows(db, `SELECT * FROM fold_changed`);
   const added = days.added.length ? `l.day IN (${addedDaysSql(days)})` : 'false';
   const parts: string[] = [];
@@ -183,6 +188,7 @@ async function foldParts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLe
     old.push(`SELECT * FROM fold_cs_legs`);
   }
   if (old.length) {
+    // the routes table the saved counts were routed with: the old legs are taken away as it routed them
     await db.run(`CREATE OR REPLACE TEMP TABLE fold_routes_prev AS SELECT * FROM read_parquet(${sqlString(routesFile(prev, FAMILY))})`);
     await db.run(`CREATE OR REPLACE TEMP VIEW fold_old AS ${old.join(' UNION ALL BY NAME ')}`);
     await db.run(legsRoutedSql('fold_old_routed', 'fold_old', 'fold_routes_prev'));
@@ -203,10 +209,12 @@ async function dropFoldTables(db: DuckDBConnection): Promise<void> {
  * previous build's when it can be trusted (then also sc_tr, the routes whose counts may have
  * moved), else counted from the window's legs (null).
  */
-export async function prepareScheduleCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, label: string): Promise<Folded | null> {
+export async function prepareScheduleCounts(
+  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, label: string, rule: Reuse = SCHEDULES_STEP.reuse.counts,
+): Promise<Folded | null> {
   ctx.progress.start(`${label}: counts`, 0);
   let folded: Folded | null = null;
-  const fold = await foldParts(ctx, db, legs);
+  const fold = await foldParts(ctx, db, legs, rule);
   if (fold) {
     await groupDelta(db, fold.parts);
     const bad = await mergeScheduleCounts(db, { keys: stateFile(fold.prev, 'sc_keys'), routes: stateFile(fold.prev, 'sc_routes') });

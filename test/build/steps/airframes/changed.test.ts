@@ -12,6 +12,7 @@ import type { AirframeDoc } from '../../../../artifacts/airframe-doc.ts';
 import { silentProgress } from '../../../../build/progress.ts';
 import { makeRef } from '../../../helpers/ref-fixture.ts';
 import { buildRoutesAirframes, legsDb } from '../../../helpers/airframes-build.ts';
+import { AIRFRAMES_STEP } from '../../../../build/steps/airframes/step.ts';
 
 const DAY0 = Date.UTC(2024, 5, 1) / 1000; // 2024-06-01T00:00Z, pinned
 const H = 3600;
@@ -48,4 +49,33 @@ test('an increment rebuilds an airframe whose one-ended leg a changed route fill
   const kinds = [...full.objects.keys()].filter((k) => k.startsWith('v1/airframes/') || k.startsWith('v1/refdata/aircraft/')).sort();
   assert.deepEqual([...night.objects.keys()].filter((k) => kinds.includes(k) || k.startsWith('v1/airframes/')).sort(), kinds);
   for (const k of kinds) assert.equal(night.objects.get(k)!.sha256, full.objects.get(k)!.sha256, k);
+});
+
+test('the airframes an increment builds are those its declared changes reach: without changed-routes the re-routed airframe is kept, stale', async (t) => {
+  // the same two days as above, run twice from one first build: with the step's declaration, and
+  // with changed-routes taken out of its increment rule (step.ts)
+  const { dir, db } = await legsDb(t, 'airframes-declared');
+  const leg = (hex: string, cs: string, d: number, org: string | null, dst: string | null) => {
+    const t = DAY0 + d * 86400 + 8 * H;
+    return db.run(`INSERT INTO legs VALUES ('${hex}', '${cs}', NULL, 'A320', ${t}, ${t + 2 * H}, ${t}, ${dst ? t + 2 * H : 'NULL'}, ${org ? `'${org}'` : 'NULL'}, ${dst ? `'${dst}'` : 'NULL'}, DATE '2024-06-0${d + 1}')`);
+  };
+  await leg('aaa001', 'SWR200', 0, 'LSZH', null);
+  await leg('aaa003', 'SWR300', 0, 'LSZH', 'EDDF');
+  const base = {
+    db, refdata: {} as Refdata, ref: makeRef({ SWR200: ['LSZH', 'EGLL'] }), archiveThrough: '2024-06-02', windowStart: '2023-06-03', windowDays: 366, windowLimit: 366,
+    timetablesDir: null, nowMs: Date.UTC(2024, 5, 3), progress: silentProgress,
+  };
+  const first = await buildRoutesAirframes(dir, base, 'v1', null, {}, 4);
+  await leg('aaa002', 'SWR200', 1, 'LSZH', 'EGLL');
+  const night = { reuse: first.dir, logDays: { added: ['2024-06-02'], dropped: [] } };
+  const declared = await buildRoutesAirframes(dir, base, 'v2', first, night, 4);
+  const { routes: _compared, ...rule } = AIRFRAMES_STEP.reuse.increment;
+  const increment = { ...rule, rebuild: rule.rebuild.filter((c) => c !== 'changed-routes') };
+  const undeclared = await buildRoutesAirframes(dir, base, 'v3', first, night, 4, { ...AIRFRAMES_STEP.reuse, increment });
+  const a1 = keys.airframe('aaa001');
+  assert.equal(declared.objects.originOf(a1), Origin.WRITTEN, 'the declaration names changed-routes: aaa001 is built again');
+  assert.equal(undeclared.objects.originOf(a1), Origin.KEPT, 'without it, nothing reaches aaa001: kept');
+  assert.equal((undeclared.read(a1) as AirframeDoc).legs![0]!.route_source, 'observed+catalog', 'and its document is the stale one');
+  assert.notEqual(undeclared.objects.get(a1)!.sha256, declared.objects.get(a1)!.sha256);
+  assert.equal(undeclared.objects.originOf(keys.airframe('aaa002')), Origin.WRITTEN, 'the added day still reaches aaa002');
 });

@@ -17,6 +17,7 @@ import { allRows } from '../../../../build/steps/duck.ts';
 import { EVIDENCE_SQL, prepareEvidence, saveEvidence } from '../../../../build/steps/routes/evidence-fold.ts';
 import type { LogDays } from '../../../../build/steps/context.ts';
 import { ORACLE } from '../../../helpers/evidence-oracle.ts';
+import { ROUTES_STEP } from '../../../../build/steps/routes/step.ts';
 
 process.env.TZ = 'UTC';
 
@@ -149,4 +150,28 @@ test('anything unsure counts the window: no evidence saved, days not known, more
     assert.deepEqual(await evidenceOf(db, EVIDENCE_SQL), oracle, why);
     await saveEvidence(db, join(tmp, 'out'));
   }
+});
+
+test('the callsigns the fold moves are those of the changes the routes step declares: without dropped-days, one heard only in the day that left does not move', async (t) => {
+  const { tmp, log } = await threeDays(t);
+  const prev = join(tmp, 'v1');
+  const before = await openLog(log, { threads: 1 });
+  await prepareEvidence(before.connection, null, null);
+  await saveEvidence(before.connection, prev);
+  before.close();
+  await writeDay(log, '2025-03-04', D4);
+  const days: LogDays = { added: ['2025-03-04'], dropped: [{ day: '2025-03-01', file: dayFile(log, '2025-03-01') }] };
+  const night = await openLog(log, { threads: 1, since: '2025-03-02' });
+  t.after(() => night.close());
+  const rule = ROUTES_STEP.reuse.evidence;
+  const declared = await prepareEvidence(night.connection, prev, days, rule);
+  assert.deepEqual([...declared.moved!].sort(), ['ABC12', 'DEF3', 'GONE1', 'NEW44']);
+  await saveEvidence(night.connection, join(tmp, 'out'));
+  const undeclared = await prepareEvidence(night.connection, prev, days, { ...rule, rebuild: rule.rebuild.filter((c) => c !== 'dropped-days') });
+  assert.equal(undeclared.line, "folded: 1 days added, 0 dropped, 3 callsigns moved, 0 groups' latest leg read again");
+  assert.deepEqual([...undeclared.moved!].sort(), ['ABC12', 'DEF3', 'NEW44'], 'GONE1 flew only in the dropped day');
+  await saveEvidence(night.connection, join(tmp, 'out2'));
+  // and a rule that reads a file the previous build did not save counts the window, saying which
+  const missing = await prepareEvidence(night.connection, prev, days, { ...rule, state: [...rule.state, 'state/ev_missing.parquet'] });
+  assert.deepEqual(missing, { line: "counted from the window's legs: the previous build saved no evidence", moved: null });
 });
