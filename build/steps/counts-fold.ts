@@ -91,7 +91,9 @@ const savedMeta = (prev: string, family: string) => JSON.parse(readFileSync(meta
  * declares, and with changed-routes the callsigns whose routes-table row changed against the
  * rule's saved table. null: not known, nothing made (count the window: countAll).
  */
-async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly CountTable[], rule: Reuse): Promise<Folded | null> {
+async function foldCounts(
+  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly CountTable[], rule: Reuse,
+): Promise<Folded | null> {
   const previous = previousFor(ctx, rule);
   if (!('dir' in previous) || !previous.days) return null;
   const prev = previous.dir;
@@ -109,7 +111,8 @@ async function foldCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedL
   for (const t of tables) {
     if ((await names(`SELECT * FROM read_parquet(${sqlString(stateFile(prev, t.name))})`)) !== (await names(t.counts(sourceOf(t, routed), 'false', ring)))) return null;
   }
-  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${routed && changedRoutes ? changedCallsignsSql(routed, changedRoutes) : 'SELECT NULL::VARCHAR AS callsign WHERE false'}`);
+  const changedSql = routed && changedRoutes ? changedCallsignsSql(routed, changedRoutes) : 'SELECT NULL::VARCHAR AS callsign WHERE false';
+  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${changedSql}`);
   const changed = await countRows(db, `SELECT * FROM fold_changed`);
   const isChanged = `l.callsign IN (SELECT callsign FROM fold_changed)`;
   if (changed && routed) await pickChangedCallsignLegs(db, routed);

@@ -83,8 +83,9 @@ export function stepProblems(steps: readonly StepDeclaration[], before: readonly
     for (const [name, r] of Object.entries(s.reuse)) {
       for (const f of r.state) if (!saved.has(f)) out.push(`step ${s.name} (reuse ${name}) reads ${f} of the previous build, which no step saves`);
       const compares = r.rebuild.includes('changed-routes');
-      if (compares && !(r.routes && r.state.includes(r.routes))) out.push(`step ${s.name} (reuse ${name}) rebuilds on changed-routes but names no saved routes table among its state`);
-      if (!compares && r.routes) out.push(`step ${s.name} (reuse ${name}) names a routes table but does not rebuild on changed-routes`);
+      const rule = `step ${s.name} (reuse ${name})`;
+      if (compares && !(r.routes && r.state.includes(r.routes))) out.push(`${rule} rebuilds on changed-routes but names no saved routes table among its state`);
+      if (!compares && r.routes) out.push(`${rule} names a routes table but does not rebuild on changed-routes`);
     }
   }
   return out;

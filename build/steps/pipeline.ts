@@ -43,7 +43,9 @@ export function stepRunner(steps: readonly StepDeclaration[]): <T>(step: StepDec
   let next = 0;
   return (step, run) => {
     const declared = steps[next++];
-    if (declared?.name !== step.name) throw new Error(`the pipeline runs step ${step.name} where it declares ${declared?.name ?? 'no more steps'} (build/steps/pipeline.ts PIPELINE)`);
+    if (declared?.name !== step.name) {
+      throw new Error(`the pipeline runs step ${step.name} where it declares ${declared?.name ?? 'no more steps'} (build/steps/pipeline.ts PIPELINE)`);
+    }
     return run();
   };
 }

@@ -21,10 +21,12 @@ import { AIRFRAMES_STEP } from './step.ts';
  * the previous build: the airframes reached by the changes it declares. Returns how many, or null
  * (not known: build every airframe).
  */
-export async function changedAirframes(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, rule: Reuse = AIRFRAMES_STEP.reuse.increment): Promise<number | null> {
+export async function changedAirframes(
+  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, rule: Reuse = AIRFRAMES_STEP.reuse.increment,
+): Promise<number | null> {
   const previous = previousFor(ctx, rule);
-  if (!('dir' in previous)) return null;
-  const days = daysOf(rule, previous.days!);
+  if (!('dir' in previous) || !previous.days) return null;
+  const days = daysOf(rule, previous.days);
   const rerouted = rebuilds(rule, 'changed-routes');
   const parts: string[] = [];
   if (rerouted) {
@@ -36,7 +38,8 @@ export async function changedAirframes(ctx: BuildContext, db: DuckDBConnection, 
   if (days.added.length) parts.push(`SELECT hex, false AS routed FROM legs WHERE day IN (${addedDaysSql(days)})`);
   if (days.dropped.length) parts.push(`SELECT hex, false AS routed FROM ${droppedLegsSql(days)}`);
   if (!parts.length) parts.push(`SELECT NULL::VARCHAR AS hex, false AS routed WHERE false`);
-  await db.run(`CREATE OR REPLACE TEMP TABLE af_changed AS SELECT hex, bool_or(routed) AS routed FROM (${parts.join(' UNION ALL ')}) WHERE ${VALID_HEX} GROUP BY hex`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE af_changed AS
+    SELECT hex, bool_or(routed) AS routed FROM (${parts.join(' UNION ALL ')}) WHERE ${VALID_HEX} GROUP BY hex`);
   if (rerouted) await db.run(`DROP TABLE af_routes_changed`);
   const [n] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM af_changed`);
   return n!.n;

@@ -37,7 +37,9 @@ export function boardDaysChanged(start: string, through: string, from: string, p
  * Fill the temp table `ap_changed(iata)` with the IATA codes whose airport tonight must build, when
  * that can be known (`rule`: the step's, step.ts). Returns their set, or null (not known: build every airport).
  */
-export async function changedAirports(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, rule: Reuse = AIRPORTS_STEP.reuse.documents): Promise<Set<string> | null> {
+export async function changedAirports(
+  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, rule: Reuse = AIRPORTS_STEP.reuse.documents,
+): Promise<Set<string> | null> {
   const previous = previousFor(ctx, rule);
   if (!('dir' in previous) || !previous.days) return null;
   if (rebuilds(rule, 'timetables') && ctx.timetablesDir) return null;

@@ -60,17 +60,20 @@ export interface EvidencePath {
  * build's state when the routes step's rule (step.ts, reuse.evidence) may read it and it can be
  * trusted, else counted from the window's legs.
  */
-export async function prepareEvidence(db: DuckDBConnection, prev: string | null, days: LogDays | null, rule: Reuse = ROUTES_STEP.reuse.evidence): Promise<EvidencePath> {
+export async function prepareEvidence(
+  db: DuckDBConnection, prev: string | null, days: LogDays | null, rule: Reuse = ROUTES_STEP.reuse.evidence,
+): Promise<EvidencePath> {
   const previous = previousFor({ reuse: prev, logDays: days }, rule);
-  if ('dir' in previous) {
-    const folded = await foldEvidence(db, previous.dir, daysOf(rule, previous.days!));
+  if ('dir' in previous && previous.days) {
+    const folded = await foldEvidence(db, previous.dir, daysOf(rule, previous.days));
     if (!('unsure' in folded)) return { line: `folded: ${folded.line}`, moved: folded.moved };
     await dropAll(db);
     await countWindow(db);
     return { line: `counted from the window's legs: ${folded.unsure}`, moved: null };
   }
   await countWindow(db);
-  return { line: `counted from the window's legs: ${previous.why}`, moved: null };
+  const why = 'why' in previous ? previous.why : 'the log days since the previous build are not known';
+  return { line: `counted from the window's legs: ${why}`, moved: null };
 }
 
 /** save tonight's evidence in the version being built (after writer.readyForFiles), then drop the tables */

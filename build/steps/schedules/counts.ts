@@ -168,13 +168,16 @@ UNION ALL SELECT ${ROUTE}, weekdays, dates FROM sc_routes_moved WHERE list_sum(w
  * rule (step.ts) may not read it: the added and dropped days it declares, and with changed-routes
  * the changed callsigns counted again in both windows
  */
-async function foldParts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, rule: Reuse): Promise<{ parts: string[]; line: string; prev: string } | null> {
+async function foldParts(
+  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, rule: Reuse,
+): Promise<{ parts: string[]; line: string; prev: string } | null> {
   const previous = previousFor(ctx, rule);
   if (!('dir' in previous) || !previous.days) return null;
   const prev = previous.dir;
   const days = daysOf(rule, previous.days);
   const rerouted = rebuilds(rule, 'changed-routes');
-  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${rerouted ? changedCallsignsSql(legs, join(prev, rule.routes!)) : 'SELECT NULL::VARCHAR AS callsign WHERE false'}`);
+  const changedSql = rerouted ? changedCallsignsSql(legs, join(prev, rule.routes!)) : 'SELECT NULL::VARCHAR AS callsign WHERE false';
+  await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${changedSql}`);
   const changed = await countRows(db, `SELECT * FROM fold_changed`);
   const added = days.added.length ? `l.day IN (${addedDaysSql(days)})` : 'false';
   const parts: string[] = [];

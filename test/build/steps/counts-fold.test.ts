@@ -15,6 +15,8 @@ import type { BuildContext } from '../../../build/steps/context.ts';
 
 process.env.TZ = 'UTC';
 
+const TOTALS = AIRPORTS_STEP.reuse.totals;
+
 /** legs [hex, callsign, org, dst, day] */
 async function legs(db: DuckDBConnection, rows: [string, string, string | null, string | null, string][]): Promise<void> {
   const values = rows.map(([h, c, o, d, day]) => `('${h}', '${c}', ${o ? `'${o}'` : 'NULL'}, ${d ? `'${d}'` : 'NULL'}, DATE '${day}')`).join(', ');
@@ -44,14 +46,14 @@ test('a night folds its new day into the saved airport counts and gets the windo
   await db.run(`CREATE TABLE ap_airlines AS SELECT * FROM (VALUES ('SWR'), ('DLH')) t(icao)`);
   const prev = join(dir, 'prev');
   await legs(db, DAYS_1_2);
-  assert.equal(await prepareCounts(context(prev, null), db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', AIRPORTS_STEP.reuse.totals), null, 'no build to fold: counted');
+  assert.equal(await prepareCounts(context(prev, null), db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', TOTALS), null, 'no build to fold: counted');
   await saveCounts(context(prev, null), db, null, 'airports', AIRPORT_COUNTS);
 
   await legs(db, [...DAYS_1_2, ...DAY_3]);
-  const folded = await prepareCounts(context(join(dir, 'night'), prev), db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', AIRPORTS_STEP.reuse.totals);
+  const folded = await prepareCounts(context(join(dir, 'night'), prev), db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', TOTALS);
   assert.equal(folded?.line, '1 days added, 0 dropped, 0 callsigns\' routes changed');
   const night = await rowsOf(db, 'ap_dests');
-  await prepareCounts(context(join(dir, 'fresh'), null), db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', AIRPORTS_STEP.reuse.totals);
+  await prepareCounts(context(join(dir, 'fresh'), null), db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', TOTALS);
   assert.deepEqual(night, await rowsOf(db, 'ap_dests'), 'the fold gives the window\'s count');
   // LSZH's departures to EGLL on 3 days (bits 0-2 of the ring), EDDF's one to LSZH on the third, one with no destination
   assert.deepEqual(night.map((r) => [r.ident, r.other, r.n]), [['EDDF', 'LSZH', 1], ['EDDF', null, 1], ['EGLL', 'LSZH', 1], ['LSZH', 'EGLL', 3]]);
@@ -59,7 +61,8 @@ test('a night folds its new day into the saved airport counts and gets the windo
   // the saved ap_dests without its day bits, as code before them saved it
   await db.run(`COPY (SELECT ident, other, n FROM read_parquet('${stateFile(prev, 'ap_dests')}')) TO '${stateFile(prev, 'ap_dests')}.tmp' (FORMAT parquet)`);
   await db.run(`COPY (SELECT * FROM read_parquet('${stateFile(prev, 'ap_dests')}.tmp')) TO '${stateFile(prev, 'ap_dests')}' (FORMAT parquet)`);
-  assert.equal(await prepareCounts(context(join(dir, 'night2'), prev), db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', AIRPORTS_STEP.reuse.totals), null, 'not folded: counted from the window');
+  const night2 = context(join(dir, 'night2'), prev);
+  assert.equal(await prepareCounts(night2, db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', TOTALS), null, 'not folded: counted from the window');
   assert.deepEqual(await rowsOf(db, 'ap_dests'), night, 'and the counts are the window\'s');
   db.closeSync();
 });

@@ -49,7 +49,9 @@ test('a reuse rule that reads a file no step saves is named: the airports compar
 test('changed-routes goes with a saved routes table among the rule\'s state, and a routes table with changed-routes', () => {
   const rule = AIRLINES_STEP.reuse.counts;
   const withRule = (r: object) => PIPELINE.map((s) => (s === AIRLINES_STEP ? { ...s, reuse: { counts: { ...rule, ...r } } } : s));
-  assert.deepEqual(stepProblems(withRule({ routes: undefined })), ['step airlines (reuse counts) rebuilds on changed-routes but names no saved routes table among its state']);
-  assert.deepEqual(stepProblems(withRule({ state: rule.state.filter((f) => f !== rule.routes) })), ['step airlines (reuse counts) rebuilds on changed-routes but names no saved routes table among its state']);
-  assert.deepEqual(stepProblems(withRule({ rebuild: ['added-days', 'dropped-days'] })), ['step airlines (reuse counts) names a routes table but does not rebuild on changed-routes']);
+  const unnamed = ['step airlines (reuse counts) rebuilds on changed-routes but names no saved routes table among its state'];
+  assert.deepEqual(stepProblems(withRule({ routes: undefined })), unnamed);
+  assert.deepEqual(stepProblems(withRule({ state: rule.state.filter((f) => f !== rule.routes) })), unnamed);
+  const unused = ['step airlines (reuse counts) names a routes table but does not rebuild on changed-routes'];
+  assert.deepEqual(stepProblems(withRule({ rebuild: ['added-days', 'dropped-days'] })), unused);
 });

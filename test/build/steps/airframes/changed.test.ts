@@ -57,13 +57,16 @@ test('the airframes an increment builds are those its declared changes reach: wi
   const { dir, db } = await legsDb(t, 'airframes-declared');
   const leg = (hex: string, cs: string, d: number, org: string | null, dst: string | null) => {
     const t = DAY0 + d * 86400 + 8 * H;
-    return db.run(`INSERT INTO legs VALUES ('${hex}', '${cs}', NULL, 'A320', ${t}, ${t + 2 * H}, ${t}, ${dst ? t + 2 * H : 'NULL'}, ${org ? `'${org}'` : 'NULL'}, ${dst ? `'${dst}'` : 'NULL'}, DATE '2024-06-0${d + 1}')`);
+    const q = (s: string | null) => (s ? `'${s}'` : 'NULL');
+    const arr = dst ? t + 2 * H : 'NULL';
+    return db.run(`INSERT INTO legs VALUES ('${hex}', '${cs}', NULL, 'A320', ${t}, ${t + 2 * H}, ${t}, ${arr}, ${q(org)}, ${q(dst)},
+      DATE '2024-06-0${d + 1}')`);
   };
   await leg('aaa001', 'SWR200', 0, 'LSZH', null);
   await leg('aaa003', 'SWR300', 0, 'LSZH', 'EDDF');
   const base = {
-    db, refdata: {} as Refdata, ref: makeRef({ SWR200: ['LSZH', 'EGLL'] }), archiveThrough: '2024-06-02', windowStart: '2023-06-03', windowDays: 366, windowLimit: 366,
-    timetablesDir: null, nowMs: Date.UTC(2024, 5, 3), progress: silentProgress,
+    db, refdata: {} as Refdata, ref: makeRef({ SWR200: ['LSZH', 'EGLL'] }), archiveThrough: '2024-06-02', windowStart: '2023-06-03',
+    windowDays: 366, windowLimit: 366, timetablesDir: null, nowMs: Date.UTC(2024, 5, 3), progress: silentProgress,
   };
   const first = await buildRoutesAirframes(dir, base, 'v1', null, {}, 4);
   await leg('aaa002', 'SWR200', 1, 'LSZH', 'EGLL');

@@ -152,7 +152,7 @@ test('anything unsure counts the window: no evidence saved, days not known, more
   }
 });
 
-test('the callsigns the fold moves are those of the changes the routes step declares: without dropped-days, one heard only in the day that left does not move', async (t) => {
+test('the callsigns the fold moves are those of the changes the routes step declares: without dropped-days, one heard only then does not move', async (t) => {
   const { tmp, log } = await threeDays(t);
   const prev = join(tmp, 'v1');
   const before = await openLog(log, { threads: 1 });
