@@ -66,3 +66,27 @@ test('a night folds its new day into the saved airport counts and gets the windo
   assert.deepEqual(await rowsOf(db, 'ap_dests'), night, 'and the counts are the window\'s');
   db.closeSync();
 });
+
+test('a fold takes in only the days its rule declares: without added-days the new day is not counted, the saved counts are carried', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'contrail-counts-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  await db.run(`CREATE TABLE ref_airports AS SELECT * FROM (VALUES ('LSZH', 'ZRH'), ('EGLL', 'LHR'), ('EDDF', 'FRA')) t(ident, iata)`);
+  await db.run(`CREATE TABLE ap_airlines AS SELECT * FROM (VALUES ('SWR'), ('DLH')) t(icao)`);
+  const prev = join(dir, 'prev');
+  await legs(db, DAYS_1_2);
+  await prepareCounts(context(prev, null), db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', TOTALS);
+  const saved = await rowsOf(db, 'ap_dests');
+  await saveCounts(context(prev, null), db, null, 'airports', AIRPORT_COUNTS);
+
+  await legs(db, [...DAYS_1_2, ...DAY_3]);
+  const blind = { ...TOTALS, rebuild: ['dropped-days' as const] };
+  const folded = await prepareCounts(context(join(dir, 'night'), prev), db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', blind);
+  assert.equal(folded?.line, '0 days added, 0 dropped, 0 callsigns\' routes changed');
+  assert.deepEqual(await rowsOf(db, 'ap_dests'), saved, 'the saved counts as they were: the third day is not in them');
+  assert.deepEqual(saved.map((r) => [r.ident, r.other, r.n]), [['EDDF', null, 1], ['EGLL', 'LSZH', 1], ['LSZH', 'EGLL', 2]]);
+  // the step's own rule declares added-days: the third day's legs are in
+  await prepareCounts(context(join(dir, 'night2'), prev), db, null, 'airports', AIRPORT_COUNTS, 'airports: totals', TOTALS);
+  assert.deepEqual((await rowsOf(db, 'ap_dests')).find((r) => r.ident === 'LSZH')?.n, 3);
+  db.closeSync();
+});
