@@ -3,9 +3,9 @@
 // its document takes the next day's timetable (or none) without waiting for the nightly: the
 // observed rows stay as the nightly inferred them, the published rows of the old day go, those
 // of the new day are merged in exactly as the nightly merges them (artifacts/board-rows.ts).
-import type { AirportDoc } from './airport.ts';
+import type { AirportDoc } from './airport-doc.ts';
 import { mergeArrivals, mergeDepartures, type RowLookups } from './board-rows.ts';
-import { todayOf, type Timetable } from './timetable.ts';
+import { todayOf, type Timetable } from './timetable-file.ts';
 
 /**
  * The document with `today` and the boards for `timetable` (the airport's timetable of its new

@@ -9,8 +9,8 @@
 // a row whose other time neither gives is left out (artifacts/AIRPORTS.md).
 import { hhmm, parseHhmm } from '../lib/localtime.ts';
 import { minuteDistance, type Slot } from './board.ts';
-import type { PublishedArrival, PublishedDeparture } from './timetable.ts';
-import type { RouteSource } from './flight-routes.ts';
+import type { PublishedArrival, PublishedDeparture } from './timetable-file.ts';
+import type { RouteSource } from './routes-table.ts';
 
 /** how close an observed and a published time must be to be the same flight, minutes */
 const MATCH_MIN = 30;
@@ -45,7 +45,7 @@ export interface ArrivalRow {
   route_source?: RouteSource;
 }
 
-/** What the board needs of a routes table entry (artifacts/flight-routes.ts RouteEntry), IATA codes. */
+/** What the board needs of a routes table entry (artifacts/routes-table.ts RouteEntry), IATA codes. */
 interface RouteEnds {
   org: string;
   dst: string;

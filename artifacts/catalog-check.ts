@@ -2,7 +2,7 @@
 // is plausible on its own (airline known, every stop an open airport with an IATA code, no
 // stop repeated back to back, every leg long enough to be a flight and short enough for the
 // types the callsign was seen flying) and no reviewer rejected it. the observation check
-// (an end that observation contradicts is never served) is in artifacts/flight-routes.ts.
+// (an end that observation contradicts is never served) is in artifacts/routes-table.ts.
 import { distanceKm } from '../lib/geo.ts';
 import type { AirportRef, RefView } from './reference-view.ts';
 import type { ReviewIndex, ReviewOutcome, ReviewPolicy } from './catalog-review.ts';

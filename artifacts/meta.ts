@@ -2,7 +2,7 @@
 // pair: the build encodes, the live server decodes, and both stand on these types. the estimate
 // accuracy pair lives with its type in artifacts/estimate-accuracy.ts.
 import type { RefView } from './reference-view.ts';
-import type { RouteSource, RoutesTable } from './flight-routes.ts';
+import type { RouteSource, RoutesTable } from './routes-table.ts';
 import { normaliseCallsign } from '../lib/reference/callsign.ts';
 
 const ROUTE_SOURCES: ReadonlySet<string> = new Set<RouteSource>(['observed', 'observed+catalog', 'catalog']);

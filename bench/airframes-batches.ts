@@ -1,5 +1,5 @@
 // benchmark (run by hand, never a test): an increment's airframes step aggregates the changed
-// airframes' legs batch by batch (build/artifacts/airframes.ts). This measures that part alone on
+// airframes' legs batch by batch (build/steps/airframes/build.ts). This measures that part alone on
 // a real log, for each way and batch size, alternated within each round in one process: the time to
 // pick the legs, the time of the batches (every document's legs made and read, as the step does),
 // and DuckDB's peak memory meanwhile (duckdb_memory(), sampled every 100 ms on a second connection).
@@ -16,9 +16,9 @@ import { createHash } from 'node:crypto';
 import { DuckDBInstance, type DuckDBBlobVector, type DuckDBVarCharVector } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
-import { allRows, loadRefAirports, releaseReadChunks, sqlString, streamChunks } from '../build/artifacts/duck.ts';
-import { dropChangedLegs, pickChangedLegs } from '../build/artifacts/airframes.ts';
-import { airframesSql, hexBatches, operatorCountsSql } from '../build/artifacts/airframes-sql.ts';
+import { allRows, loadRefAirports, releaseReadChunks, sqlString, streamChunks } from '../build/steps/duck.ts';
+import { dropChangedLegs, pickChangedLegs } from '../build/steps/airframes/build.ts';
+import { airframesSql, hexBatches, operatorCountsSql } from '../build/steps/airframes/sql.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const LOG = flag('log', '');

@@ -1,5 +1,5 @@
 // benchmark (run by hand, never a test): an increment's airframes step reads the changed airframes'
-// legs out of the window once (build/artifacts/airframes.ts, af_legs). Two ways, alternated within
+// legs out of the window once (build/steps/airframes/build.ts, af_legs). Two ways, alternated within
 // each round in one process: "routed, then picked" (the hex filter on legs_routed, the way before
 // 2026-11-26) and "picked, then routed" (the step's own pickChangedLegs: the filter on the log's
 // rows, then legsRoutedSql over them, made a table here as the step's batches read it). The first
@@ -11,9 +11,9 @@ import './help.ts';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
-import { allRows, loadRefAirports, sqlString } from '../build/artifacts/duck.ts';
-import { legsRoutedSql } from '../build/artifacts/flight-routes.ts';
-import { dropChangedLegs, pickChangedLegs } from '../build/artifacts/airframes.ts';
+import { allRows, loadRefAirports, sqlString } from '../build/steps/duck.ts';
+import { legsRoutedSql } from '../build/steps/routes/legs-routed.ts';
+import { dropChangedLegs, pickChangedLegs } from '../build/steps/airframes/build.ts';
 import { flag, numberFlag } from './flags.ts';
 import { alternate } from './alternate.ts';
 

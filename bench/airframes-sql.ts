@@ -1,5 +1,5 @@
 // benchmark (run by hand, never a test): DuckDB's CPU on the airframes step's query (the one in
-// build/artifacts/airframes.ts, copied here with switches) over the legs of one hex range, read into
+// build/steps/airframes/build.ts, copied here with switches) over the legs of one hex range, read into
 // a table first so the file reads are not timed. Variants, alternated within each round:
 //   shipped        the query as the step runs it (a leg's date by day arithmetic on its seconds)
 //   utc timestamp  the date as before 2026-11-26: to_timestamp(...) AT TIME ZONE 'UTC', cast to DATE
@@ -12,7 +12,7 @@
 // usage: npx tsx bench/airframes-sql.ts --log <dir> [--lo 000000] [--hi 0a0000] [--runs 2] [--threads 2]
 import './help.ts';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { sqlString } from '../build/artifacts/duck.ts';
+import { sqlString } from '../build/steps/duck.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const LOG = flag('log', '');

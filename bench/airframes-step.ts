@@ -1,4 +1,4 @@
-// benchmark (run by hand, never a test): the nightly's airframes step alone (build/artifacts/airframes.ts)
+// benchmark (run by hand, never a test): the nightly's airframes step alone (build/steps/airframes/build.ts)
 // over a real flight log (e.g. one `sim/cli.ts log` wrote), a first build into a fresh folder each
 // run: wall time, documents/s, the main thread's CPU against the whole process's (the step is
 // bound by the main thread when the first is near the wall time), peak RSS, and a digest of every
@@ -10,7 +10,7 @@
 // removal by hand, so that two checkouts can be alternated in separate processes.
 // With --new-day D: the first build leaves out day D, then each round builds the night that adds
 // it over that first build twice, alternating: restricted (ctx.logDays: only the airframes with
-// legs in D are aggregated, airframes-changed.ts) and full (every airframe aggregated, unchanged
+// legs in D are aggregated, build/steps/airframes/changed.ts) and full (every airframe aggregated, unchanged
 // digests kept: the path before the restriction, and the fallback). Wall time excludes the
 // hard-link copy of the first build.
 // usage: npx tsx bench/airframes-step.ts --log <dir> [--below 400000] [--runs 1] [--workers 2 (one per core, at most 2; 1,2 alternates)] [--dir /tmp] [--new-day YYYY-MM-DD] [--legs-per-batch N (default: the step's own)] [--memory-limit 4GB] [--keep]
@@ -22,9 +22,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { ArtifactWriter } from '../build/publish/writer.ts';
-import { loadRefAirports } from '../build/artifacts/duck.ts';
-import { buildAirframes } from '../build/artifacts/airframes.ts';
-import type { BuildContext } from '../build/artifacts/context.ts';
+import { loadRefAirports } from '../build/steps/duck.ts';
+import { buildAirframes } from '../build/steps/airframes/build.ts';
+import type { BuildContext } from '../build/steps/context.ts';
 import { silentProgress } from '../build/progress.ts';
 import { gb, peakMemory } from './peak-memory.ts';
 import { flag, numberFlag } from './flags.ts';

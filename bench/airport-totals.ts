@@ -1,5 +1,5 @@
 // benchmark (run by hand, never a test): the airports' totals and traffic mix over a window's
-// leg ends (build/artifacts/airports-sql.ts airportTotals). Two ways, alternated within each
+// leg ends (build/steps/airports/sql.ts airportTotals). Two ways, alternated within each
 // round in one process: "one pass" (one GROUP BY over the ends with the distinct counts in it, the
 // step's way from 2026-11-26 to 2026-11-27) and "count tables" (the step's way since: the count
 // tables of AIRPORT_COUNTS made from the window, as a first build makes them, then the totals from
@@ -11,9 +11,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
-import { allRows, loadRefAirports, sqlString } from '../build/artifacts/duck.ts';
-import { AIRPORT_COUNTS, airportTotals, loadMixTables } from '../build/artifacts/airports-sql.ts';
-import { dayRing } from '../build/artifacts/day-bits.ts';
+import { allRows, loadRefAirports, sqlString } from '../build/steps/duck.ts';
+import { AIRPORT_COUNTS, airportTotals, loadMixTables } from '../build/steps/airports/sql.ts';
+import { dayRing } from '../build/steps/day-bits.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const LOG = flag('log', '');

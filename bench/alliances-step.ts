@@ -1,4 +1,4 @@
-// benchmark (run by hand, never a test): the nightly's alliances step alone (build/artifacts/alliances.ts)
+// benchmark (run by hand, never a test): the nightly's alliances step alone (build/steps/alliances/build.ts)
 // over a real flight log (e.g. one `sim/cli.ts log` wrote): wall time, peak RSS (and the V8 heap at
 // that moment: the rest is DuckDB's) and a digest of the documents and of the count tables the step
 // records in state/, so two versions of the code can be shown to count the same.
@@ -14,9 +14,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { ArtifactWriter } from '../build/publish/writer.ts';
-import { loadRefAirports } from '../build/artifacts/duck.ts';
-import { buildAlliances } from '../build/artifacts/alliances.ts';
-import type { BuildContext } from '../build/artifacts/context.ts';
+import { loadRefAirports } from '../build/steps/duck.ts';
+import { buildAlliances } from '../build/steps/alliances/build.ts';
+import type { BuildContext } from '../build/steps/context.ts';
 import { silentProgress } from '../build/progress.ts';
 import { gb, peakMemory } from './peak-memory.ts';
 import { flag } from './flags.ts';

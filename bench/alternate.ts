@@ -3,7 +3,7 @@
 // round the tables are checked to hold the same rows (EXCEPT ALL both ways), so a faster way that
 // gives other rows fails the bench instead of winning it.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { allRows } from '../build/artifacts/duck.ts';
+import { allRows } from '../build/steps/duck.ts';
 
 /** `ways`: name -> a function that fills the table `into` */
 export async function alternate(db: DuckDBConnection, ways: Record<string, (into: string) => Promise<unknown>>, runs: number): Promise<void> {

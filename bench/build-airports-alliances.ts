@@ -4,9 +4,9 @@
 // prints wall time and peak RSS per builder.
 import './help.ts';
 import type { Progress } from '../build/progress.ts';
-import { buildAirports } from '../build/artifacts/airports.ts';
-import { buildAlliances } from '../build/artifacts/alliances.ts';
-import { loadRefAirports } from '../build/artifacts/duck.ts';
+import { buildAirports } from '../build/steps/airports/build.ts';
+import { buildAlliances } from '../build/steps/alliances/build.ts';
+import { loadRefAirports } from '../build/steps/duck.ts';
 import { AIRFRAMES, LEGS, benchBuilders, sqlList } from './build-harness.ts';
 
 // flight f = n % FLIGHTS: fixed airline, number, org, dst and slot; day = n // FLIGHTS; hashes are deterministic

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { ArtifactWriter } from '../build/publish/writer.ts';
-import type { BuildContext } from '../build/artifacts/context.ts';
+import type { BuildContext } from '../build/steps/context.ts';
 import type { Progress } from '../build/progress.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 

@@ -3,10 +3,12 @@
 // prints wall time and peak RSS per builder.
 import './help.ts';
 import { silentProgress } from '../build/progress.ts';
-import { buildRoutes } from '../build/artifacts/flight-routes.ts';
-import { loadRefAirports } from '../build/artifacts/duck.ts';
-import { buildAirframes } from '../build/artifacts/airframes.ts';
-import { buildRefdata } from '../build/artifacts/refdata.ts';
+import { buildRoutes } from '../build/steps/routes/build.ts';
+import { loadRefAirports } from '../build/steps/duck.ts';
+import { buildAirframes } from '../build/steps/airframes/build.ts';
+import { buildRefdata } from '../build/steps/refdata/build.ts';
+import { buildAirlines } from '../build/steps/airlines/build.ts';
+import { buildSchedules } from '../build/steps/schedules/build.ts';
 import { AIRFRAMES, LEGS, benchBuilders, sqlList } from './build-harness.ts';
 
 // hashes are deterministic, so every run generates the same log
@@ -28,7 +30,11 @@ FROM r`,
     const airports = await timed('reference airports', () => loadRefAirports(ctx.db, ctx.ref));
     const routes = await timed('routes', () => buildRoutes(ctx, airports));
     await timed('airframes', () => buildAirframes(ctx, routes.legs));
-    await timed('refdata', () => buildRefdata(ctx, routes.legs, airports));
+    await timed('refdata', async () => {
+      await buildRefdata(ctx);
+      await buildAirlines(ctx, routes.legs);
+      await buildSchedules(ctx, routes.legs);
+    });
   },
   silentProgress,
 );

@@ -1,6 +1,6 @@
 // benchmark (run by hand, never a test): a night whose routes table changed a few callsigns' rows
 // takes those callsigns' legs out of the window to count them again (the airlines' and schedules'
-// count folds, build/artifacts/airframes-changed.ts pickChangedCallsignLegs). Two ways, alternated
+// count folds, build/steps/changed-callsigns.ts pickChangedCallsignLegs). Two ways, alternated
 // within each round in one process: "normalised on every row" (the filter upper(trim(callsign)) IN
 // (...) on all the window's legs, the way before 2026-11-27) and "spellings first" (the log's
 // distinct spellings of those callsigns found first, then the legs whose raw callsign is one of
@@ -13,9 +13,9 @@
 // usage: npx tsx bench/changed-callsign-legs.ts --log <dir> --routes <file.parquet> [--callsigns 2] [--seed 1] [--runs 2] [--cached] [--memory-limit 4GB]
 import './help.ts';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { allRows, sqlString } from '../build/artifacts/duck.ts';
+import { allRows, sqlString } from '../build/steps/duck.ts';
 import { alternate } from './alternate.ts';
-import { changedCallsignLegsSql } from '../build/artifacts/airframes-changed.ts';
+import { changedCallsignLegsSql } from '../build/steps/changed-callsigns.ts';
 import { flag, numberFlag } from './flags.ts';
 import { mulberry32 } from '../lib/random.ts';
 

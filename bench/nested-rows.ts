@@ -8,7 +8,7 @@
 import './help.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { asJson, streamRows } from '../build/artifacts/duck.ts';
+import { asJson, streamRows } from '../build/steps/duck.ts';
 import { numberFlag } from './flags.ts';
 
 const ROWS = numberFlag('rows', 60_000);

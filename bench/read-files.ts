@@ -1,6 +1,6 @@
 // benchmark (run by hand, never a test): what reading many small files costs the process, with
 // fs/promises' readFile against fs.readFile with a callback, `--in-flight` at a time, as the
-// airframes step reads a night's previous documents (build/artifacts/airframes-fold.ts readAhead).
+// airframes step reads a night's previous documents (build/steps/airframes/fold.ts readAhead).
 // Read-only. The first `--files` names of `--dir` (sorted) are split in two halves; each round reads
 // one half one way and the other half the other way, then swaps, so both ways meet the same page
 // cache; wall and this process's CPU (user + system, all threads) per way and round.

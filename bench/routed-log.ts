@@ -4,10 +4,10 @@
 // never filled) and the `legs_routed` view over them, as the routes step makes it.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { RefView } from '../artifacts/reference-view.ts';
-import { loadRefAirports, sqlString } from '../build/artifacts/duck.ts';
-import { legsRoutedSql } from '../build/artifacts/flight-routes.ts';
+import { loadRefAirports, sqlString } from '../build/steps/duck.ts';
+import { legsRoutedSql } from '../build/steps/routes/legs-routed.ts';
 import { openLog } from '../build/log/read.ts';
-import type { RoutedLegs } from '../build/artifacts/context.ts';
+import type { RoutedLegs } from '../build/steps/context.ts';
 
 export async function openRoutedLog(
   logDir: string,

@@ -1,4 +1,4 @@
-// benchmark (run by hand, never a test): the routes step's log evidence (build/artifacts/evidence-fold.ts)
+// benchmark (run by hand, never a test): the routes step's log evidence (build/steps/routes/evidence-fold.ts)
 // over a real flight log, its queries alone (no documents). For the first window (every day of --log):
 // the one query the step ran before (test/helpers/evidence-oracle.ts), the window counted the new
 // way (prepareEvidence without a previous build) and read out (EVIDENCE_SQL), and the state saved.
@@ -11,8 +11,8 @@ import './help.ts';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { countRows, sqlString } from '../build/artifacts/duck.ts';
-import { EVIDENCE_SQL, prepareEvidence, saveEvidence } from '../build/artifacts/evidence-fold.ts';
+import { countRows, sqlString } from '../build/steps/duck.ts';
+import { EVIDENCE_SQL, prepareEvidence, saveEvidence } from '../build/steps/routes/evidence-fold.ts';
 import { ORACLE } from '../test/helpers/evidence-oracle.ts';
 import { flag, numberFlag } from './flags.ts';
 

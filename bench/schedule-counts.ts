@@ -1,5 +1,5 @@
 // benchmark (run by hand, never a test): the refdata schedules' counts of a first build alone
-// (build/artifacts/schedule-counts.ts, the full path: the window's legs counted, then listed per
+// (build/steps/schedules/counts.ts, the full path: the window's legs counted, then listed per
 // key and per route) over a flight log, e.g. one `sim/cli.ts log` wrote: wall time, the rows and
 // list entries it keeps, the two state files' sizes, peak RSS. The routes table is the one a build
 // saved (--routes state/schedules-routes.parquet) or empty (a leg's missing end is never filled).
@@ -10,12 +10,12 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
-import { allRows } from '../build/artifacts/duck.ts';
+import { allRows } from '../build/steps/duck.ts';
 import { openRoutedLog } from './routed-log.ts';
-import { prepareScheduleCounts } from '../build/artifacts/schedule-counts.ts';
-import type { BuildContext } from '../build/artifacts/context.ts';
+import { prepareScheduleCounts } from '../build/steps/schedules/counts.ts';
+import type { BuildContext } from '../build/steps/context.ts';
 import { silentProgress } from '../build/progress.ts';
-import { saveState } from '../build/artifacts/state.ts';
+import { saveState } from '../build/steps/state.ts';
 import { flag } from './flags.ts';
 
 const LOG = flag('log', '');

@@ -1,5 +1,5 @@
 // benchmark (run by hand, never a test): a night's merge of the schedules' saved counts
-// (build/artifacts/schedule-counts.ts mergeScheduleCounts) on real state. The delta is the
+// (build/steps/schedules/counts.ts mergeScheduleCounts) on real state. The delta is the
 // difference between the counts two consecutive versions saved (--prev, --next: version folders
 // of one tree, e.g. two nights of the year), so it is the night's delta less entries that summed
 // to 0; the merge of --prev's counts with it must give --next's row for row, which each run checks
@@ -8,8 +8,8 @@
 import './help.ts';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mergeScheduleCounts } from '../build/artifacts/schedule-counts.ts';
-import { allRows, sqlString } from '../build/artifacts/duck.ts';
+import { mergeScheduleCounts } from '../build/steps/schedules/counts.ts';
+import { allRows, sqlString } from '../build/steps/duck.ts';
 import { flag, numberFlag } from './flags.ts';
 
 const PREV = flag('prev', '');

@@ -1,5 +1,5 @@
 // benchmark (run by hand, never a test): the nightly's schedules step alone, a first build
-// (build/artifacts/schedules.ts: the window's legs counted, every document written, the counts
+// (build/steps/schedules/build.ts: the window's legs counted, every document written, the counts
 // saved) over a real flight log (e.g. one `sim/cli.ts log` wrote): wall time per phase (the
 // progress lines), peak RSS and the V8 heap at that moment (the rest is DuckDB's and other native
 // memory), and a digest of every (key, sha256) written, so two versions of the code can be shown to
@@ -14,8 +14,8 @@ import { loadRefdata } from '../lib/reference/index.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { ArtifactWriter } from '../build/publish/writer.ts';
 import { openRoutedLog } from './routed-log.ts';
-import { buildSchedules } from '../build/artifacts/schedules.ts';
-import type { BuildContext } from '../build/artifacts/context.ts';
+import { buildSchedules } from '../build/steps/schedules/build.ts';
+import type { BuildContext } from '../build/steps/context.ts';
 import type { Progress } from '../build/progress.ts';
 import { gb, peakMemory } from './peak-memory.ts';
 import { flag } from './flags.ts';

@@ -1,6 +1,6 @@
 // figures (by hand, not a test): what a catalog route's object costs to write, gzip against file
 // creation. CPU and bytes per document for zlib settings (level, windowBits, memLevel) on real
-// route documents (build/artifacts/flight-routes.ts routeDoc shape, ~300 bytes of JSON), the
+// route documents (build/steps/routes/build.ts routeDoc shape, ~300 bytes of JSON), the
 // writer's own (build/publish/gzip-file.ts gzipDoc) among them; then the cost of creating one small
 // file, all in one folder (as the artifact tree has them) and spread over 256 folders.
 // settings alternate within each round (the machine is shared: compare rows of one run).

@@ -17,9 +17,9 @@ import { decodeRoutesTable, destinationLookup, encodeLookup, encodeRoutesTable }
 import { consoleProgress, withPeakRss } from './progress.ts';
 import { abandon, commit, linkReport, lockRoot, newBuildId, stage } from './publish/publish.ts';
 import { badReport, verifyInWorker } from './publish/verify.ts';
-import type { BuildContext, LogDays } from './artifacts/context.ts';
+import type { BuildContext, LogDays } from './steps/context.ts';
 import type { Progress } from './progress.ts';
-import { buildArtifacts } from './artifacts/pipeline.ts';
+import { buildArtifacts } from './steps/pipeline.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { writeBundles } from './bundle/bundle.ts';
 import { installed } from '../lib/install.ts';

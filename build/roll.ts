@@ -10,10 +10,10 @@ import { installed } from '../lib/install.ts';
 import { keys } from '../artifacts/keys.ts';
 import { currentTable, readObject } from '../artifacts/tree.ts';
 import { rollAirport } from '../artifacts/airport-roll.ts';
-import { localDayAt } from '../artifacts/timetable.ts';
-import type { AirportDoc } from '../artifacts/airport.ts';
+import { localDayAt } from '../artifacts/timetable-file.ts';
+import type { AirportDoc } from '../artifacts/airport-doc.ts';
 import { abandon, commit, lockRoot, newBuildId, stage } from './publish/publish.ts';
-import { readTimetable } from './artifacts/timetables.ts';
+import { readTimetable } from './steps/airports/timetables.ts';
 
 export interface RollConfig {
   artifacts: string;
@@ -61,7 +61,7 @@ export function runRoll(c: RollConfig, nowMs: number, say: (line: string) => voi
       const tt = readTimetable(c.timetables, iata, localDayAt(nowMs, doc.tz), say);
       const rolled = rollAirport(doc, tt === 'rejected' ? null : tt, blockMinutes);
       if (JSON.stringify(rolled) === JSON.stringify(doc)) continue;
-      // the ICAO spelling is the same object stored twice (build/artifacts/airports.ts)
+      // the ICAO spelling is the same object stored twice (build/steps/airports/build.ts)
       const icao = keys.airport(doc.ident);
       const both = icao !== key && objects.get(icao)?.sha256 === objects.shaAt(at) ? [key, icao] : [key];
       changed.push({ keys: both, doc: rolled });

@@ -11,7 +11,7 @@ import { indexReviews, parseReviewCsv } from '../../artifacts/catalog-review.ts'
 import { decodeRoutesTable, destinationLookup, encodeLookup, encodeRoutesTable, type Destination } from '../../artifacts/meta.ts';
 import { keys } from '../../artifacts/keys.ts';
 import { main as nightlyAccuracy } from '../../build/accuracy/cli.ts';
-import { computeRoutes } from '../../build/artifacts/flight-routes.ts';
+import { computeRoutes } from '../../build/steps/routes/build.ts';
 import { commit, stage } from '../../build/publish/publish.ts';
 import { addDays } from '../../build/history/scan.ts';
 import type { ObservedTrack } from '../../lib/estimate/accuracy.ts';

@@ -7,7 +7,7 @@ import { fileOf, keys } from '../../artifacts/keys.ts';
 import { currentHeader, readObject, type VersionHeader } from '../../artifacts/tree.ts';
 import { artifactUnavailable } from '../../lib/errors.ts';
 import { decodeLookup, decodeRoutesTable, routeEntryOf, type Lookup, type ServedRoutes } from '../../artifacts/meta.ts';
-import type { RouteSource } from '../../artifacts/flight-routes.ts';
+import type { RouteSource } from '../../artifacts/routes-table.ts';
 import { servedAccuracy } from '../../artifacts/estimate-accuracy.ts';
 import type { Accuracy } from '../../lib/estimate/accuracy.ts';
 import type { FlowField } from '../../lib/estimate/flow.ts';

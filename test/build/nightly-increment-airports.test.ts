@@ -1,6 +1,6 @@
 // a night that reuses the previous build builds only the airports whose documents can have
-// changed (build/artifacts/airports-changed.ts), folds their totals' counts (airports-sql.ts) and counts the alliances from the previous build's
-// counts plus the new day minus the dropped one (build/artifacts/alliances.ts): its published tree
+// changed (build/steps/airports/changed.ts), folds their totals' counts (build/steps/airports/sql.ts) and counts the alliances from the previous build's
+// counts plus the new day minus the dropped one (build/steps/alliances/build.ts): its published tree
 // must equal, object for object, a fresh build over the same log. the window (30 days) is longer
 // than the board window (28), so the board window slides inside the log's: airports heard on the
 // day that leaves the board window, and on neither the new nor the dropped day, change too, and a
@@ -18,7 +18,7 @@ import { openLog } from '../../build/log/read.ts';
 import { writeFastLog } from '../../sim/log.ts';
 import { loadWorld } from '../../sim/world.ts';
 import { loadRefdata } from '../../lib/reference/index.ts';
-import { boardDaysChanged } from '../../build/artifacts/airports-changed.ts';
+import { boardDaysChanged } from '../../build/steps/airports/changed.ts';
 import { ROOT } from '../helpers/processes.ts';
 
 process.env.TZ = 'UTC';

@@ -70,19 +70,19 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   summaries.length = 0;
   await run(nights, nowMs);
   const night = currentVersion(nights)!;
-  // the routes' log evidence folded from the previous build's (evidence-fold.ts), not read from the window
+  // the routes' log evidence folded from the previous build's (build/steps/routes/evidence-fold.ts), not read from the window
   const evidence = summaries.find((s) => / callsigns heard \(/.test(s)) ?? '';
   assert.match(evidence, /^\d+ callsigns heard \(folded: 1 days added, 1 dropped, [1-9]\d* callsigns moved, \d+ groups' latest leg read again\)$/);
   // and the heard routes whose evidence the night did not move are kept unbuilt (the tree comparison below checks them)
   const keptHeard = /; \d+ unheard and unchanged, (\d+) heard with unmoved evidence, kept unbuilt\)/.exec(summaries.find((s) => s.includes('heard with unmoved evidence')) ?? '');
   assert.ok(keptHeard && Number(keptHeard[1]) > 0, `heard routes kept: ${keptHeard?.[0]}`);
-  // those routes' decisions were taken from the previous build (route-decisions.ts), their evidence not read
+  // those routes' decisions were taken from the previous build (build/steps/routes/decisions.ts), their evidence not read
   const decide = summaries.find((s) => / decisions taken from the previous build\)$/.test(s)) ?? '';
   assert.match(decide, /; [1-9]\d* decisions taken from the previous build\)$/, `decisions reused: ${decide}`);
   const step = steps.find((s) => s.startsWith('airframes')) ?? '';
   const restricted = /^airframes \((\d+) with legs in the 1 new and 1 dropped days or a changed route\)$/.exec(step);
   assert.ok(restricted, `the increment took the restricted path: ${step}`);
-  // and made most of those from their previous documents (airframes-fold.ts): the comparison below checks them
+  // and made most of those from their previous documents (build/steps/airframes/fold.ts): the comparison below checks them
   const afDone = summaries.find((s) => s.includes(' made from their previous documents)')) ?? summaries.join(' | ');
   const made = /; (\d+) made from their previous documents\)$/.exec(afDone);
   assert.ok(made && Number(made[1]) * 2 > Number(restricted[1]), `spliced: ${afDone} of ${restricted[1]}`);

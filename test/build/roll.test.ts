@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { runRoll } from '../../build/roll.ts';
 import { currentVersion, readObject } from '../../artifacts/tree.ts';
 import { ConfigError } from '../../lib/cli.ts';
-import type { AirportDoc } from '../../artifacts/airport.ts';
+import type { AirportDoc } from '../../artifacts/airport-doc.ts';
 import { httpGet } from '../helpers/http.ts';
 import { NOW_MS, publishTree } from '../helpers/publish-fixture.ts';
 import { startApp, type RunningApp } from '../reliability/app.ts';

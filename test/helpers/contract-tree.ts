@@ -1,13 +1,13 @@
 // a published tree with a document of every public artifact kind, and the researchers' files beside
 // it, for the contract test (test/server/contract.test.ts): a seeded two-day flight log (LogWriter),
-// the nightly's whole artifact pipeline over it (build/artifacts/pipeline.ts: routes, airframes,
+// the nightly's whole artifact pipeline over it (build/steps/pipeline.ts: routes, airframes,
 // refdata with types, registry, catalog and schedules, airports with a published board for the
 // build's local day, alliances), the atomic publish, then the bundle step. the clock is pinned.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BuildContext } from '../../build/artifacts/context.ts';
-import { buildArtifacts } from '../../build/artifacts/pipeline.ts';
+import type { BuildContext } from '../../build/steps/context.ts';
+import { buildArtifacts } from '../../build/steps/pipeline.ts';
 import { silentProgress } from '../../build/progress.ts';
 import { LogWriter } from '../../build/log/write.ts';
 import { openLog } from '../../build/log/read.ts';

@@ -1,5 +1,5 @@
-// the routes' log evidence (artifacts/flight-routes.ts CallsignEvidence) as the routes step computed
-// it before build/artifacts/evidence-fold.ts: one query over every leg of the `legs` view, the
+// the routes' log evidence (artifacts/routes-table.ts CallsignEvidence) as the routes step computed
+// it before build/steps/routes/evidence-fold.ts: one query over every leg of the `legs` view, the
 // callsign checked on each leg. the oracle the fold is tested against, and the "before" of
 // bench/routes-evidence.ts.
 /** the evidence as the routes step computed it before the fold: one query over every leg */
