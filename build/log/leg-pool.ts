@@ -4,6 +4,7 @@
 // listing's order, as the in-thread path makes them (build.ts keeps the same rows, carries and
 // skips, in the same order). a worker that fails or stops fails the build, naming its files.
 import { availableParallelism } from 'node:os';
+import { serialize } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import { tsWorker } from '../../lib/ts-worker.ts';
 import type { AirframeCut, AirframeFiles } from './airframe-cut.ts';
@@ -64,8 +65,12 @@ export class LegPool {
   constructor(workers: number, data: LegWorkerData) {
     if (!Number.isInteger(workers) || workers < 1) throw new Error(`leg workers must be 1 or more, not ${workers}`);
     const entry = new URL('./leg-worker.ts', import.meta.url);
+    // the airfield tables (~20 MB as objects) are serialised once and shared, not cloned for each worker
+    const bytes = serialize(data);
+    const shared = new SharedArrayBuffer(bytes.length);
+    new Uint8Array(shared).set(bytes);
     this.slots = Array.from({ length: workers }, () => {
-      const slot: Slot = { worker: tsWorker(entry, { workerData: data }), held: new Set() };
+      const slot: Slot = { worker: tsWorker(entry, { workerData: shared }), held: new Set() };
       slot.worker.on('message', (r: LegReply) => this.reply(r));
       slot.worker.on('error', (e) => this.crash(slot, e));
       slot.worker.on('exit', (code) => this.crash(slot, new Error(`exited with code ${code}`)));

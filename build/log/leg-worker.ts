@@ -2,6 +2,7 @@
 // batch of airframes (airframe-cut.ts, the same code as the in-thread path) and sends back their
 // legs. its airfields are rebuilt from the tables the main thread sends once (closures do not
 // cross threads): the same airports and runways, so the same idents and field heights.
+import { deserialize } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { logAirfields, type AirfieldTables } from './airfields.ts';
 import { cutAirframe, readBytes, type AirframeCut, type AirframeFiles } from './airframe-cut.ts';
@@ -30,7 +31,8 @@ export type LegReply =
   /** a failure that is not a bad file (those are skips, in the cuts): the build stops, naming the file */
   | { id: number; ok: false; path: string; message: string };
 
-const data = workerData as LegWorkerData;
+/** the pool sends LegWorkerData serialised (node:v8) in a SharedArrayBuffer, one copy for every worker */
+const data = deserialize(Buffer.from(workerData as SharedArrayBuffer)) as LegWorkerData;
 const { locate, legs } = logAirfields(data.airfields, data.carryS);
 const legOpts: LegOptions = { ...DEFAULT_LEG_OPTIONS, carryS: data.carryS, detector: { ...data.detector, fields: data.fieldHeights ? legs!.detector!.fields! : null } };
 
