@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
@@ -9,7 +9,7 @@ import { LOG_SPECS, selectionOf } from '../../../build/log/cli.ts';
 import { defaultLogWorkers } from '../../../build/log/leg-pool.ts';
 import { NIGHTLY_SPECS } from '../../../build/nightly.ts';
 import { openLog } from '../../../build/log/read.ts';
-import { midnightTree, tempDir } from '../../helpers/history.ts';
+import { midnightTree, putFile, tempDir, tracePath } from '../../helpers/history.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -107,5 +107,16 @@ describe('log command', () => {
     } finally {
       l.close();
     }
+  });
+
+  it('on 2 leg workers, names a truncated trace file on stderr, counts it and exits 0 with the good file\'s legs', async () => {
+    const history = midnightTree(tempDir());
+    const log = tempDir();
+    dirs.push(history, log);
+    const good = readFileSync(tracePath(history, '2025-02-05', 'ac671b'));
+    const bad = putFile(tracePath(history, '2025-02-05', 'a0000b'), good.subarray(0, good.length >> 1));
+    const { stderr } = await run(process.execPath, ['--import', 'tsx', CLI, '--history', history, '--log', log, '--threads', '1', '--workers', '2'], { cwd: ROOT });
+    assert.ok(stderr.includes(`log: skipped ${bad} (corrupt): gzip: `), stderr);
+    assert.match(stderr, /log: 2 days, 3 files, 4 legs written .*; skipped: corrupt 1/);
   });
 });
