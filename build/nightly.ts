@@ -6,9 +6,9 @@ import { join, resolve } from 'node:path';
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
 import { loadRefdata, type Refdata } from '../lib/reference/index.ts';
 import { keys } from '../artifacts/keys.ts';
-import { airfieldOptions } from './log/airfields.ts';
+import { airfieldTables, logAirfields } from './log/airfields.ts';
 import { buildLog, type BuildLogResult } from './log/build.ts';
-import { summary as logSummary } from './log/cli.ts';
+import { LOG_WORKERS_SPEC, summary as logSummary } from './log/cli.ts';
 import { historyProblem, type DaySelection } from './history/scan.ts';
 import { addDays } from './history/scan.ts';
 import { listLogDays, openLog } from './log/read.ts';
@@ -44,6 +44,7 @@ export interface NightlyConfig {
   skipLog: boolean;
   accuracy: boolean;
   threads: number;
+  logWorkers: number;
   memoryLimit: string;
   baseUrl: string;
   creditsUrl: string;
@@ -70,6 +71,7 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
   skipLog: { flag: 'skip-log', env: 'CONTRAIL_SKIP_LOG', kind: 'bool', default: false, help: 'do not read traces; build artifacts from the log as it is' },
   accuracy: { flag: 'accuracy', env: 'CONTRAIL_ACCURACY', kind: 'bool', default: true, help: 'replay the estimate method on the newest history day (--no-accuracy to skip)' },
   threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: (v) => (v >= 1 ? undefined : 'must be 1 or more') },
+  logWorkers: { ...LOG_WORKERS_SPEC, flag: 'log-workers', help: `log step: ${LOG_WORKERS_SPEC.help}` },
   // the main thread builds, validates (a sample), serialises and hashes; the workers gzip and write.
   // one worker beside the main thread fills a 2-core machine (bench/docs.ts)
   writeWorkers: { flag: 'write-workers', env: 'CONTRAIL_WRITE_WORKERS', kind: 'int', default: defaultWriteWorkers(), help: 'threads that gzip and write the documents (0: the main thread does it)', docDefault: 'one per core, at most 2', check: (v) => (v >= 0 && v <= 16 ? undefined : 'must be 0..16') },
@@ -124,7 +126,8 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     if (!c.skipLog) {
       refdata = await loadRef();
       const select: DaySelection = c.days > 0 ? { days: c.days } : { all: true };
-      log = await buildLog({ history: c.history, log: c.log, select, threads: c.threads, ...airfieldOptions(refdata.locator) }, progress);
+      const airfields = logAirfields(airfieldTables(refdata.airports.all, refdata.runways));
+      log = await buildLog({ history: c.history, log: c.log, select, threads: c.threads, workers: c.logWorkers, ...airfields }, progress);
       say(logSummary(log));
     }
 

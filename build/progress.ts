@@ -1,4 +1,4 @@
-// progress for long steps: one updating line with counts and rate on a terminal,
+// progress for long steps: one updating line with counts, rate and (given a total) the time left on a terminal,
 // plain log lines every few seconds otherwise (CI logs, cron mail). on a log each step's start says
 // how far into the run it is, so the time between steps (work no step names) can be read off it.
 export interface Progress {
@@ -23,7 +23,9 @@ export function consoleProgress(stream: NodeJS.WriteStream = process.stderr, eve
   const line = () => {
     const s = Math.max((clock() - started) / 1000, 1e-3);
     const of = total > 0 ? `/${total}` : '';
-    return `${step}: ${n}${of} (${Math.round(n / s)}/s, ${s.toFixed(1)} s)`;
+    // at the rate so far; a step that knows its total says how long the rest should take
+    const left = total > n && n > 0 ? `, about ${Math.round(((total - n) * s) / n)} s left` : '';
+    return `${step}: ${n}${of} (${Math.round(n / s)}/s, ${s.toFixed(1)} s${left})`;
   };
   return {
     start(name, expected) {

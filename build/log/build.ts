@@ -5,14 +5,17 @@
 // the last day looks ahead into the day after it, when those days are in the history tree: so a
 // run of one day gives the same rows as a longer run. a leg still going after the last day that
 // can be read is written `open` and replaced by the build that reads the day it closes.
-import { readFile } from 'node:fs/promises';
+//
+// the airframes are read and cut on worker threads (leg-pool.ts, `workers`), or on this thread with
+// workers 0: both run the same code (airframe-cut.ts) and hand back the same rows in the same order.
 import { silentProgress, type Progress } from '../progress.ts';
 import {
-  SKIP_REASONS, TraceReadError, addDays, dayStart, decodeTrace, listDay, listDays, selectDays,
-  type DaySelection, type SkipReason, type Skipped, type TraceFile,
+  SKIP_REASONS, addDays, dayStart, listDay, listDays, selectDays, type DaySelection, type SkipReason, type Skipped,
 } from '../history/scan.ts';
-import type { ParsedTrace } from '../../lib/readsb-trace.ts';
 import { DEFAULT_LEG_OPTIONS, airframeLegs, type Carry, type LegOptions, type LegRow, type Locate } from './legs.ts';
+import { byAirframe, cutAirframe, readBytes, type AirframeCut, type AirframeFiles } from './airframe-cut.ts';
+import { LegPool } from './leg-pool.ts';
+import type { AirfieldTables } from './airfields.ts';
 import { LogWriter } from './write.ts';
 import { Partitions, type Partition } from './partitions.ts';
 
@@ -28,6 +31,11 @@ export interface BuildLogOptions {
   legs?: Partial<LegOptions>;
   /** DuckDB worker threads */
   threads?: number;
+  /** threads that read and cut the traces (leg-pool.ts); 0 (the default): this thread does it */
+  workers?: number;
+  /** the tables `locate` and the detector's field heights were built from (airfields.ts logAirfields):
+   * the workers build the same from them. needed when workers > 0 */
+  airfields?: AirfieldTables;
   /** told once per skipped file; default: one line on stderr */
   onSkip?: (s: Skipped) => void;
 }
@@ -44,6 +52,8 @@ export interface BuildLogResult {
   /** legs written open: still going after the newest day read (a later build closes them) */
   open: number;
   skipped: Record<SkipReason, number>;
+  /** malformed rows left out of files that were read (lib/readsb-trace.ts: a row that is no position, or out of order) */
+  droppedRows: number;
 }
 
 const defaultOnSkip = (s: Skipped) => process.stderr.write(`log: skipped ${s.path} (${s.reason}): ${s.detail}\n`);
@@ -53,7 +63,7 @@ export async function buildLog(opts: BuildLogOptions, progress: Progress = silen
   const legOpts: LegOptions = { ...DEFAULT_LEG_OPTIONS, ...opts.legs };
   const onSkip = opts.onSkip ?? defaultOnSkip;
   const result: BuildLogResult = {
-    files: 0, legs: 0, days: 0, written: [], merged: [], open: 0,
+    files: 0, legs: 0, days: 0, written: [], merged: [], open: 0, droppedRows: 0,
     skipped: Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>,
   };
   const skip = (s: Skipped) => {
@@ -63,7 +73,11 @@ export async function buildLog(opts: BuildLogOptions, progress: Progress = silen
   const present = await listDays(opts.history);
   const days = selectDays(present, opts.select);
   if (days.length === 0) return result;
-  const writer = await LogWriter.open(opts.log, opts.threads);
+  const pool = startPool(opts, legOpts);
+  const writer = await LogWriter.open(opts.log, opts.threads).catch(async (e: unknown) => {
+    await pool?.close();
+    throw e;
+  });
   const parts = new Partitions();
   const flush = async (list: Partition[]) => {
     for (const p of list) {
@@ -73,8 +87,8 @@ export async function buildLog(opts: BuildLogOptions, progress: Progress = silen
       result.legs += p.rows.length;
     }
   };
-  const run = (day: string, carry: Map<string, Carry>, what: string, only?: ReadonlySet<string>) =>
-    runDay(opts, day, carry, legOpts, skip, progress, what, only);
+  const ctx: Run = { opts, legOpts, pool, skip, progress, result };
+  const run = (day: string, carry: Map<string, Carry>, what: string, only?: ReadonlySet<string>) => runDay(ctx, day, carry, what, only);
   try {
     let carry = new Map<string, Carry>();
     let carryDay: string | null = null;
@@ -105,10 +119,20 @@ export async function buildLog(opts: BuildLogOptions, progress: Progress = silen
     await flush(parts.take(null));
   } finally {
     writer.close();
+    await pool?.close();
   }
   result.written.sort();
   result.merged.sort();
   return result;
+}
+
+/** the leg workers, when asked for: each builds the airfields from the tables and takes the detector's other options */
+function startPool(opts: BuildLogOptions, legOpts: LegOptions): LegPool | null {
+  const n = opts.workers ?? 0;
+  if (n === 0) return null;
+  if (!opts.airfields) throw new Error('buildLog: workers need the airfield tables (airfields.ts logAirfields): a locate function cannot cross threads');
+  const { fields, ...detector } = legOpts.detector;
+  return new LegPool(n, { airfields: opts.airfields, carryS: legOpts.carryS, detector, fieldHeights: Boolean(fields) });
 }
 
 /**
@@ -137,39 +161,39 @@ interface DayOut {
   files: number;
 }
 
+/** what every day of a run shares: the options, where the airframes are cut, what is counted */
+interface Run {
+  opts: BuildLogOptions;
+  legOpts: LegOptions;
+  pool: LegPool | null;
+  skip: (s: Skipped) => void;
+  progress: Progress;
+  result: BuildLogResult;
+}
+
 /** cuts one day: every airframe's file plus the legs carried into the day */
-async function runDay(
-  opts: BuildLogOptions, day: string, carryIn: Map<string, Carry>, legOpts: LegOptions,
-  skip: (s: Skipped) => void, progress: Progress, what: string, only?: ReadonlySet<string>,
-): Promise<DayOut> {
+async function runDay(run: Run, day: string, carryIn: Map<string, Carry>, what: string, only?: ReadonlySet<string>): Promise<DayOut> {
+  const { opts, legOpts, progress } = run;
   const listing = await listDay(opts.history, day);
   // a look-ahead reads only the airframes it closes legs of; what it skips was reported when built
-  if (!only) listing.skipped.forEach(skip);
+  if (!only) listing.skipped.forEach(run.skip);
   const dayEnd = dayStart(day) + 86400;
   const carry = new Map(carryIn);
   const rows: LegRow[] = [];
   const next = new Map<string, Carry>();
   const files = only ? listing.files.filter((f) => only.has(f.hex)) : listing.files;
   progress.start(`${what} ${day}`, files.length);
-  // read the next file while this one is cut: disk and cpu overlap
-  let pending = files.length ? readBytes(files[0]!) : null;
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i]!;
-    const bytes = await pending!;
-    pending = i + 1 < files.length ? readBytes(files[i + 1]!) : null;
-    const trace = decode(file, bytes, skip);
-    if (trace) {
-      const own = carry.get(trace.hex) ?? null;
-      carry.delete(trace.hex);
-      const out = airframeLegs(
-        { hex: trace.hex, reg: trace.reg, type: trace.type, carry: own, points: trace.points, dayEnd },
-        opts.locate, legOpts,
-      );
-      for (const r of out.rows) rows.push(r);
-      if (out.carry) next.set(trace.hex, out.carry);
-    }
-    progress.tick();
-  }
+  // each airframe's cut, in listing order, whichever thread made it
+  const fold = (c: AirframeCut) => {
+    c.skipped.forEach(run.skip);
+    run.result.droppedRows += c.dropped;
+    if (c.consumed) carry.delete(c.hex);
+    for (const r of c.rows) rows.push(r);
+    if (c.carry) next.set(c.hex, c.carry);
+    progress.tick(c.files);
+  };
+  if (run.pool) await run.pool.cut(byAirframe(files), (hex) => carry.get(hex) ?? null, dayEnd, fold);
+  else await cutHere(byAirframe(files), carry, dayEnd, opts.locate, legOpts, fold);
   // carried legs the day never continued: closed as they stand
   for (const [hex, c] of [...carry].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const out = airframeLegs({ hex, reg: c.reg, type: c.type, carry: c, points: [], dayEnd }, opts.locate, legOpts);
@@ -179,21 +203,18 @@ async function runDay(
   return { rows, carry: next, files: files.length };
 }
 
-function readBytes(file: TraceFile): Promise<Buffer | TraceReadError> {
-  return readFile(file.path).catch((e: Error) => new TraceReadError('unreadable', file.path, e.message));
-}
-
-function decode(file: TraceFile, bytes: Buffer | TraceReadError, skip: (s: Skipped) => void): ParsedTrace | null {
-  try {
-    if (bytes instanceof TraceReadError) throw bytes;
-    const trace = decodeTrace(bytes, file.path);
-    if (trace.hex !== file.hex) {
-      throw new TraceReadError('not_trace', file.path, `icao ${trace.hex} does not match the file name (${file.hex})`);
-    }
-    return trace;
-  } catch (e) {
-    if (!(e instanceof TraceReadError)) throw e;
-    skip({ path: file.path, reason: e.reason, detail: e.message.slice(file.path.length + 2) });
-    return null;
+/** the in-thread path (workers: 0): the next airframe's files are read while this one is cut, so disk and cpu overlap */
+async function cutHere(
+  airframes: Iterable<AirframeFiles>, carry: ReadonlyMap<string, Carry>, dayEnd: number, locate: Locate, legOpts: LegOptions, fold: (c: AirframeCut) => void,
+): Promise<void> {
+  const it = airframes[Symbol.iterator]();
+  let cur = it.next();
+  let pending = cur.done ? null : Promise.all(cur.value.files.map(readBytes));
+  while (!cur.done) {
+    const a = cur.value;
+    const bytes = await pending!;
+    cur = it.next();
+    pending = cur.done ? null : Promise.all(cur.value.files.map(readBytes));
+    fold(cutAirframe(a, bytes, carry.get(a.hex) ?? null, dayEnd, locate, legOpts));
   }
 }

@@ -2,8 +2,9 @@
 //   npx tsx build/log/cli.ts --history <globe_history> --log <LOG> [--days N | --from D --to D]
 // with no flags it builds every day of the bundled sample into var/flight-log.
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
-import { airfieldOptions } from './airfields.ts';
-import { loadLocator } from '../../lib/reference/fields.ts';
+import { airfieldTables, logAirfields } from './airfields.ts';
+import { loadAirfieldRows } from '../../lib/reference/fields.ts';
+import { MAX_LOG_WORKERS, defaultLogWorkers } from './leg-pool.ts';
 import { consoleProgress } from '../progress.ts';
 import { type DaySelection, historyProblem } from '../history/scan.ts';
 import { isDay } from '../../lib/localtime.ts';
@@ -21,7 +22,15 @@ export interface LogConfig {
   to: string;
   carryHours: number;
   threads: number;
+  workers: number;
 }
+
+/** the log step's worker threads, shared by the log command and the nightly (the same variable) */
+export const LOG_WORKERS_SPEC = {
+  flag: 'workers', env: 'CONTRAIL_LOG_WORKERS', kind: 'int', default: defaultLogWorkers(),
+  help: `threads that read, gunzip, parse and cut the traces (default: one per core, at most ${MAX_LOG_WORKERS}; 0: the main thread does it)`,
+  check: (v: number) => (v >= 0 && v <= 64 ? undefined : 'must be 0..64'),
+} as const;
 
 const dayCheck = (v: string) => (v === '' || isDay(v) ? undefined : `expected a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
 
@@ -34,6 +43,7 @@ export const LOG_SPECS: Specs<LogConfig> = {
   to: { flag: 'to', env: 'CONTRAIL_LOG_TO', kind: 'string', default: '', help: 'last day to build, inclusive (YYYY-MM-DD, with --from)', check: dayCheck },
   carryHours: { flag: 'carry-hours', env: 'CONTRAIL_LOG_CARRY_HOURS', kind: 'number', default: 4, help: 'a leg with no landing heard whose last point is this close to midnight is finished by the next day', check: (v) => (v >= 0 && v < 12 ? undefined : 'must be between 0 and 12') },
   threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: (v) => (v >= 1 ? undefined : 'must be 1 or more') },
+  workers: LOG_WORKERS_SPEC,
 };
 
 const USAGE = 'usage: npx tsx build/log/cli.ts --history <globe_history dir> --log <LOG dir> [--days N | --from YYYY-MM-DD --to YYYY-MM-DD]';
@@ -51,8 +61,14 @@ export function selectionOf(c: LogConfig): DaySelection {
 
 export function summary(r: BuildLogResult): string {
   const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
-  return `log: ${r.days} days, ${r.files} files, ${r.legs} legs written (${r.open} open: still going after the last day read)${r.merged.length ? `, legs closing in ${r.merged.join(', ')} merged into that day` : ''}; skipped: ${skipped || 'none'}`;
+  const dropped = r.droppedRows ? `; ${r.droppedRows} malformed trace rows left out` : '';
+  return `log: ${r.days} days, ${r.files} files, ${r.legs} legs written (${r.open} open: still going after the last day read)${r.merged.length ? `, legs closing in ${r.merged.join(', ')} merged into that day` : ''}; skipped: ${skipped || 'none'}${dropped}`;
 }
+
+const airfieldsOf = (ref: string) => {
+  const t = loadAirfieldRows(ref);
+  return airfieldTables(t.airports, t.runways);
+};
 
 const logCommand: Command<LogConfig> = {
   name: 'log',
@@ -69,8 +85,9 @@ const logCommand: Command<LogConfig> = {
         history: config.history,
         log: config.log,
         select: selectionOf(config),
-        ...airfieldOptions(loadLocator(config.ref), config.carryHours * 3600),
+        ...logAirfields(airfieldsOf(config.ref), config.carryHours * 3600),
         threads: config.threads,
+        workers: config.workers,
       },
       consoleProgress(),
     );

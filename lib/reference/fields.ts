@@ -4,13 +4,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { FieldLookup } from '../detector.ts';
-import { kindRank, parseAirports } from './airports.ts';
+import { kindRank, parseAirports, type Airport } from './airports.ts';
 import { buildLocator, type AirportLocator } from './locate.ts';
-import { parseRunways } from './runways.ts';
+import { parseRunways, type Runway } from './runways.ts';
 
 /** The OurAirports locator (airports and runway ends) from a reference folder (data/ref). */
 export function loadLocator(refDir: string): AirportLocator {
-  return buildLocator(parseAirports(ourAirports(refDir, 'airports.csv.gz')).airports, parseRunways(ourAirports(refDir, 'runways.csv.gz')).runways);
+  const t = loadAirfieldRows(refDir);
+  return buildLocator(t.airports, t.runways);
+}
+
+/** The OurAirports airports and runways a locator is built from (the log step hands them to its worker threads). */
+export function loadAirfieldRows(refDir: string): { airports: Airport[]; runways: Runway[] } {
+  return { airports: parseAirports(ourAirports(refDir, 'airports.csv.gz')).airports, runways: parseRunways(ourAirports(refDir, 'runways.csv.gz')).runways };
 }
 
 const ourAirports = (refDir: string, name: string) => gunzipSync(readFileSync(join(refDir, 'ourairports', name))).toString('utf8');

@@ -82,5 +82,26 @@ test('consoleProgress prints a step\'s start (how far into the run), a line ever
   p.done('100 routes');
   t = 23_000; // work between the steps
   p.start('airframes', 0);
-  assert.equal(out, 'routes: write: started 1.5 s into the run (100 expected)\nroutes: write: 50/100 (8/s, 6.0 s)\nroutes: write: 100 routes in 8.0 s\nairframes: started 13.0 s into the run\n');
+  // 50 of 100 in 6 s: the other 50 at the same rate take about 6 s more
+  assert.equal(out, 'routes: write: started 1.5 s into the run (100 expected)\nroutes: write: 50/100 (8/s, 6.0 s, about 6 s left)\nroutes: write: 100 routes in 8.0 s\nairframes: started 13.0 s into the run\n');
+});
+
+test('consoleProgress says the time left at the rate so far only when the step knows its total', () => {
+  let out = '';
+  const stream = { isTTY: false, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream;
+  let t = 0;
+  const p = consoleProgress(stream, 5000, () => t);
+  p.start('legs 2025-06-02', 120);
+  t = 10_000;
+  p.tick(30); // 3 a second: the other 90 take 30 s
+  p.start('bundles', 0);
+  t = 20_000;
+  p.tick(7);
+  assert.equal(out, [
+    'legs 2025-06-02: started 0.0 s into the run (120 expected)',
+    'legs 2025-06-02: 30/120 (3/s, 10.0 s, about 30 s left)',
+    'bundles: started 10.0 s into the run',
+    'bundles: 7 (1/s, 10.0 s)',
+    '',
+  ].join('\n'));
 });

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
 import { ConfigError, parseConfig } from '../../../lib/cli.ts';
 import { LOG_SPECS, selectionOf } from '../../../build/log/cli.ts';
+import { defaultLogWorkers } from '../../../build/log/leg-pool.ts';
+import { NIGHTLY_SPECS } from '../../../build/nightly.ts';
 import { openLog } from '../../../build/log/read.ts';
-import { midnightTree, tempDir } from '../../helpers/history.ts';
+import { midnightTree, putFile, tempDir, tracePath } from '../../helpers/history.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -37,6 +39,16 @@ describe('log command flags', () => {
     assert.equal(c.log, '/x/log');
   });
 
+  it('reads the worker count from --workers or CONTRAIL_LOG_WORKERS (the nightly: --log-workers), one per core by default', () => {
+    assert.equal(config([]).workers, defaultLogWorkers());
+    assert.ok(defaultLogWorkers() >= 1 && defaultLogWorkers() <= 16, `${defaultLogWorkers()}`);
+    assert.equal(config(['--workers', '0']).workers, 0);
+    assert.equal(parseConfig(LOG_SPECS, [], { CONTRAIL_LOG_WORKERS: '3' }).config.workers, 3);
+    assert.equal(parseConfig(NIGHTLY_SPECS, ['--log-workers', '5'], {}).config.logWorkers, 5);
+    assert.equal(parseConfig(NIGHTLY_SPECS, [], { CONTRAIL_LOG_WORKERS: '3' }).config.logWorkers, 3);
+    assert.throws(() => parseConfig(NIGHTLY_SPECS, ['--log-workers', '-2'], {}), /--log-workers: must be 0\.\.64/);
+  });
+
   it('refuses malformed values with a message that names the flag', () => {
     const bad: [string[], RegExp][] = [
       [['--days', 'abc'], /--days: expected an integer/],
@@ -50,6 +62,9 @@ describe('log command flags', () => {
       [['--carry-hours', '13'], /--carry-hours: must be between 0 and 12/],
       [['--carry-hours', 'NaN'], /expected a number/],
       [['--threads', '0'], /--threads: must be 1 or more/],
+      [['--workers', '-1'], /--workers: must be 0\.\.64/],
+      [['--workers', '65'], /--workers: must be 0\.\.64/],
+      [['--workers', 'two'], /--workers: expected an integer/],
       [['--history', ''], /--history: must not be empty/],
       [['--log'], /needs a value/],
       [['--bogus', '1'], /unknown flag --bogus/],
@@ -61,7 +76,8 @@ describe('log command flags', () => {
 describe('log command', () => {
   it('prints --help with every flag and exits 0', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, '--help'], { cwd: ROOT });
-    for (const flag of ['--history', '--log', '--days', '--from', '--to', '--ref', '--carry-hours', '--help']) assert.ok(stdout.includes(flag), flag);
+    for (const flag of ['--history', '--log', '--days', '--from', '--to', '--ref', '--carry-hours', '--workers', '--help']) assert.ok(stdout.includes(flag), flag);
+    assert.match(stdout, /CONTRAIL_LOG_WORKERS/);
   });
 
   it('exits 2 with the fix on a bad flag, writing nothing', async () => {
@@ -91,5 +107,16 @@ describe('log command', () => {
     } finally {
       l.close();
     }
+  });
+
+  it('on 2 leg workers, names a truncated trace file on stderr, counts it and exits 0 with the good file\'s legs', async () => {
+    const history = midnightTree(tempDir());
+    const log = tempDir();
+    dirs.push(history, log);
+    const good = readFileSync(tracePath(history, '2025-02-05', 'ac671b'));
+    const bad = putFile(tracePath(history, '2025-02-05', 'a0000b'), good.subarray(0, good.length >> 1));
+    const { stderr } = await run(process.execPath, ['--import', 'tsx', CLI, '--history', history, '--log', log, '--threads', '1', '--workers', '2'], { cwd: ROOT });
+    assert.ok(stderr.includes(`log: skipped ${bad} (corrupt): gzip: `), stderr);
+    assert.match(stderr, /log: 2 days, 3 files, 4 legs written .*; skipped: corrupt 1/);
   });
 });
