@@ -136,7 +136,7 @@ function reachable(pts: TrackPoint[], a: number, g: number, o: DetectorOptions):
   return above <= 0 || Math.abs(p.t - pts[g]!.t) >= (above / o.maxVertFpm) * 60;
 }
 
-/** reachable() with the field's own elevation instead of maxFieldFt, when one is near, from the last
+/** reachable() with the field's own elevation (and the pressure error) instead of maxFieldFt, when one is near, from the last
  * altitude heard before g (ground flags before it are the same run's, read as air at their speed) */
 function reachableField(pts: TrackPoint[], a: number, r: Run, o: DetectorOptions): boolean {
   const g = r.s;
@@ -146,7 +146,7 @@ function reachableField(pts: TrackPoint[], a: number, r: Run, o: DetectorOptions
   // the field the run is at: the first of its points with one near
   let f = null;
   for (let i = r.s; i <= r.e && !f; i++) f = o.fields!(pts[i]!.lat, pts[i]!.lon);
-  const above = p.alt - (f?.elevation_ft ?? o.maxFieldFt);
+  const above = p.alt - (f ? f.elevation_ft + o.fieldPressureFt : o.maxFieldFt);
   return above <= 0 || Math.abs(p.t - pts[g]!.t) >= (above / o.maxVertFpm) * 60;
 }
 

@@ -72,6 +72,9 @@ export interface DetectorOptions {
    * (5,431), MEX (7,316) and BOG (8,360). a brief ground run at a higher field (La Paz) right after
    * an air point is distrusted; a landing heard on the ground for minGroundS is always kept */
   maxFieldFt: number;
+  /** ft. with a field near, a pressure altitude may read this much above its elevation on the ground (QNH
+   * 980 hPa reads ~900 ft high; the noisy sim's airliners touch down 290 ft above EDDM's elevation) */
+  fieldPressureFt: number;
   /** s. an air run between two ground runs shorter than this is a flapping flag while taxiing */
   minAirS: number;
   /** kt. an air run that never reaches this speed is a flapping flag on the ground */
@@ -154,6 +157,7 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   minGroundS: 20,
   maxVertFpm: 4000,
   maxFieldFt: 9000,
+  fieldPressureFt: 1000,
   minAirS: 30,
   airMinKt: 50,
   takeoffGapMaxS: 300,
