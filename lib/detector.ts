@@ -212,7 +212,8 @@ function atContacts(cores: Core[], pts: TrackPoint[], v: FieldView | null, o: De
     let piece: Core = { ...c, tail: null, arr: undefined };
     for (const k of contacts(pts, c.s, c.e, v, o)) {
       out.push({ ...piece, e: k.touch, arr: k.touch });
-      piece = { s: Math.min(k.touch + 1, k.lift), e: c.e, head: null, tail: null, ...(k.unheard ? {} : { dep: { i: k.lift, at: k.liftAt ?? pts[k.lift]!.t } }) };
+      const dep = k.unheard ? {} : { dep: { i: k.lift, at: k.liftAt ?? pts[k.lift]!.t } };
+      piece = { s: Math.min(k.touch + 1, k.lift), e: c.e, head: null, tail: null, ...dep };
     }
     out.push({ ...piece, tail: c.tail, arr: c.arr });
   }

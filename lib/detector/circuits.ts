@@ -10,7 +10,13 @@ import { GROUND, belowField, saysGround, speedOf, stepOf, type Cls, type TrackPo
 
 /** a touch-and-go (or a stop in a coverage gap): touchdown at `touch`, lift-off at `lift` (indexes);
  * liftAt: the lift-off time when it fell in a gap after `lift` (extrapolated from the climb heard after) */
-export interface Contact { touch: number; lift: number; liftAt: number | null; /** the lift-off was not heard (a coverage gap, then higher) */ unheard: boolean }
+export interface Contact {
+  touch: number;
+  lift: number;
+  liftAt: number | null;
+  /** the lift-off was not heard (a coverage gap, then higher) */
+  unheard: boolean;
+}
 
 /** per point, what the circuit rules read: the field near it, and that field's level in this trace */
 export interface FieldView {

@@ -53,7 +53,8 @@ test('a touch-and-go whose lift-off falls in a 40 s coverage gap: the take-off i
   const before = along([...FINAL, ...roll]);
   const last = before[before.length - 1]!;
   // 40 s unheard, then 1,275 ft (350 ft up) climbing 700 ft/min over the next 30 s
-  const after = along([[1275, 68, -1.2], [1325, 68, -1.4], [1400, 70, -1.6], [1450, 70, -1.8], [1500, 70, -2], [1575, 70, -2.2], [1625, 72, -2.4]], last.t + 40);
+  const climb: Row[] = [[1275, 68, -1.2], [1325, 68, -1.4], [1400, 70, -1.6], [1450, 70, -1.8], [1500, 70, -2], [1575, 70, -2.2], [1625, 72, -2.4]];
+  const after = along(climb, last.t + 40);
   const legs = cutLegs([...before, ...after], { fields });
   assert.equal(legs.length, 2, JSON.stringify(legs));
   assert.equal(legs[0]!.arrival!.at, before[FINAL.length]!.t);

@@ -189,7 +189,7 @@ test('a ground flag stuck through the take-off roll and the climb, broken by rea
   assert.equal(legs[0]!.departure!.at, pts[12]!.t, JSON.stringify(legs[0]));
 });
 
-test('a ground run is judged against the field\'s own elevation, less a pressure error: entered from 2,000 ft up 5 s before it is a flag, from 350 ft is a landing', () => {
+test('a ground run judged against the field\'s elevation plus a pressure error: entered from 2,000 ft 5 s before it is a flag, from 350 ft a landing', () => {
   // monterey-0602 a69c56: 2,075 ft at 206 kt, 5 s later "ground" at 195-110 kt for 100 s, then the trace ends
   const stuck = along([...approach(3500, 6, 206).map(([, gs, km]): [number, number, number] => [2900, gs, km]),
     ...Array.from({ length: 20 }, (_, i): [TrackPoint['alt'], number, number] => ['ground', 195 - 4.5 * i, 0.9 - 0.1 * i])]);
