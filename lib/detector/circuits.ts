@@ -37,12 +37,18 @@ export interface FieldView {
   tol: number;
 }
 
+/** ft: above the highest runway level (Daocheng Yading, 14,472 ft, plus fieldAglFt and a pressure error) */
+const ABOVE_ANY_FIELD_FT = 16000;
+
 export function fieldView(pts: TrackPoint[], cls: Cls[], o: DetectorOptions): FieldView {
   const n = pts.length;
   const ids: (string | null)[] = new Array(n).fill(null);
   const kms = new Float64Array(n).fill(Infinity);
   const elevs: (number | null)[] = new Array(n).fill(null);
   for (let i = 0; i < n && o.fields; i++) {
+    // a reading higher than any field's runway level is never at one: no lookup (most of an airliner's trace)
+    const a = pts[i]!.alt;
+    if (typeof a === 'number' && a > ABOVE_ANY_FIELD_FT) continue;
     const f = o.fields(pts[i]!.lat, pts[i]!.lon);
     if (!f) continue;
     ids[i] = f.id ?? String(f.elevation_ft);
