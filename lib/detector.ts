@@ -9,6 +9,7 @@
 
 import { distanceNm } from './geo.ts';
 import { DEFAULT_DETECTOR, type DetectorOptions } from './detector/options.ts';
+import { alongRunway, contacts, fieldView, touchedAt, type FieldView } from './detector/circuits.ts';
 import {
   AIR, GROUND, LEVEL_FT, belowField, classify, flownThrough, heightAboveField, nearField, saysGround, speedKt, speedOf,
   type Cls, type Run, type TrackPoint,
@@ -30,7 +31,9 @@ export function cutLegs(points: TrackPoint[], opts?: Partial<DetectorOptions>): 
   if (!cls) return [];
   const runs = debounce(toRuns(cls), points, o);
   if (!runs.some((r) => r.cls === AIR)) return [];
-  return cut(runs, points, o);
+  const settled: Cls[] = new Array(points.length);
+  for (const r of runs) for (let i = r.s; i <= r.e; i++) settled[i] = r.cls;
+  return cut(runs, points, o, o.fields ? fieldView(points, settled, o) : null);
 }
 
 // ---- runs ----------------------------------------------------------------------------------
@@ -86,6 +89,9 @@ function groundConfirmed(r: Run, pts: TrackPoint[], o: DetectorOptions, edge: bo
   const n = r.e - r.s + 1;
   const long = n >= o.minGroundPoints && pts[r.e]!.t - pts[r.s]!.t >= o.minGroundS;
   if (flownThrough(r, pts, o)) return false;
+  // with the field's height: a ground run entered from higher than any descent reaches in the time is a
+  // flag, long or not (monterey-0602 a69c56: 2,075 ft at 206 kt, 5 s later "ground" at 202 kt for 100 s)
+  if (o.fields && !reachableField(pts, r.s - 1, r, o)) return false;
   // a brief ground run right next to a point high aloft is a glitch (alt 0 / gs 0 written for "no data")
   if (!long && (!reachable(pts, r.s - 1, r.s, o) || !reachable(pts, r.e + 1, r.e, o))) return false;
   // with airfield knowledge: a brief ground reading with no field near it is a glitch, not a landing
@@ -94,6 +100,9 @@ function groundConfirmed(r: Run, pts: TrackPoint[], o: DetectorOptions, edge: bo
     for (let i = r.s; i <= r.e && !near; i++) near = nearField(pts[i]!, o);
     if (!near) return false;
   }
+  // one point after a coverage gap that the next seconds climb away from was flying (monterey-0602 a445a2:
+  // 170 ft over KCVH after 15 minutes unheard, 53 kt, 375 then 500 ft): a take-off at most
+  if (edge && n < o.minGroundPoints && o.fields && climbsAway(pts, r.e, o)) return false;
   if (edge) return true; // the trace starts or ends (or goes quiet) on the ground: nothing follows to contradict it
   if (n < o.minGroundPoints) return false;
   let known = false;
@@ -108,11 +117,36 @@ function groundConfirmed(r: Run, pts: TrackPoint[], o: DetectorOptions, edge: bo
   return !known && long;
 }
 
+/** the points within 30 s after i climb fieldClimbFt above it */
+function climbsAway(pts: TrackPoint[], i: number, o: DetectorOptions): boolean {
+  const a = pts[i]!.alt;
+  if (typeof a !== 'number' || saysGround(pts[i]!, o)) return false;
+  for (let j = i + 1; j < pts.length && pts[j]!.t - pts[i]!.t <= 30; j++) {
+    const b = pts[j]!.alt;
+    if (typeof b === 'number' && !saysGround(pts[j]!, o) && b >= a + o.fieldClimbFt) return true;
+  }
+  return false;
+}
+
 /** can the aircraft get from air point `a` to the ground at point `g` (either order) at a steep vertical rate? */
 function reachable(pts: TrackPoint[], a: number, g: number, o: DetectorOptions): boolean {
   const p = pts[a];
   if (!p || typeof p.alt !== 'number') return true;
   const above = p.alt - o.maxFieldFt;
+  return above <= 0 || Math.abs(p.t - pts[g]!.t) >= (above / o.maxVertFpm) * 60;
+}
+
+/** reachable() with the field's own elevation (and the pressure error) instead of maxFieldFt, when one is near, from the last
+ * altitude heard before g (ground flags before it are the same run's, read as air at their speed) */
+function reachableField(pts: TrackPoint[], a: number, r: Run, o: DetectorOptions): boolean {
+  const g = r.s;
+  while (a >= 0 && pts[a] && saysGround(pts[a]!, o) && pts[g]!.t - pts[a]!.t <= 60) a--;
+  const p = pts[a];
+  if (!p || typeof p.alt !== 'number' || saysGround(p, o)) return true;
+  // the field the run is at: the first of its points with one near
+  let f = null;
+  for (let i = r.s; i <= r.e && !f; i++) f = o.fields!(pts[i]!.lat, pts[i]!.lon);
+  const above = p.alt - (f ? f.elevation_ft + o.fieldPressureFt : o.maxFieldFt);
   return above <= 0 || Math.abs(p.t - pts[g]!.t) >= (above / o.maxVertFpm) * 60;
 }
 
@@ -153,7 +187,10 @@ function backOnTheRunway(pts: TrackPoint[], i: number, end: number, o: DetectorO
   const before = pts[i - 1]!.alt;
   if (!o.fields || p.t - pts[i - 1]!.t < o.unheardStopGapS || typeof p.alt !== 'number' || typeof before !== 'number') return false;
   const f = o.fields(p.lat, p.lon);
-  if (!f || f.km > o.runwayEndKm || p.alt - f.elevation_ft > o.unheardStopAglFt || before < p.alt + o.fieldClimbFt) return false;
+  // higher before the gap, or a gap long enough to have landed and taxied back in (monterey-0602 a590f3:
+  // 215 ft on final to KSNS, 8 minutes unheard, 165 ft over the field climbing away)
+  const higher = before >= p.alt + o.fieldClimbFt || (p.t - pts[i - 1]!.t >= o.unheardTurnS && before >= p.alt);
+  if (!f || f.km > o.runwayEndKm || p.alt - f.elevation_ft > o.unheardStopAglFt || !higher) return false;
   for (let j = i + 1; j <= end && pts[j]!.t - p.t <= o.climbWindowS; j++) {
     const a = pts[j]!.alt;
     if (typeof a !== 'number') continue;
@@ -163,17 +200,41 @@ function backOnTheRunway(pts: TrackPoint[], i: number, end: number, o: DetectorO
   return false;
 }
 
-interface Core { s: number; e: number; head: [number, number] | null; tail: [number, number] | null }
+/** arr / dep: a touch-and-go's touchdown (index) and lift-off (index, and time when it fell in a gap) */
+interface Core { s: number; e: number; head: [number, number] | null; tail: [number, number] | null; arr?: number; dep?: { i: number; at: number } }
 
-function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions): LegCut[] {
+/** cuts each core at its touch-and-goes (lib/detector/circuits.ts): a landing and a take-off, two legs */
+function atContacts(cores: Core[], pts: TrackPoint[], v: FieldView | null, o: DetectorOptions): Core[] {
+  if (!v) return cores;
+  const out: Core[] = [];
+  for (const c of cores) {
+    // the first piece keeps the core's start (head, departure), the last its end (tail, arrival)
+    let piece: Core = { ...c, tail: null, arr: undefined };
+    for (const k of contacts(pts, c.s, c.e, v, o)) {
+      out.push({ ...piece, e: k.touch, arr: k.touch });
+      const dep = k.unheard ? {} : { dep: { i: k.lift, at: k.liftAt ?? pts[k.lift]!.t } };
+      piece = { s: Math.min(k.touch + 1, k.lift), e: c.e, head: null, tail: null, ...dep };
+    }
+    out.push({ ...piece, tail: c.tail, arr: c.arr });
+  }
+  return out;
+}
+
+function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions, v: FieldView | null): LegCut[] {
   // air runs, further cut where the aircraft must have landed unheard
   const cores: Core[] = [];
   for (const r of runs) {
     if (r.cls !== AIR) continue;
     let s = r.s;
     for (let i = r.s + 1; i <= r.e; i++) {
-      if (stoppedBetween(pts[i - 1]!, pts[i]!, o) || backOnTheRunway(pts, i, r.e, o)) {
+      if (stoppedBetween(pts[i - 1]!, pts[i]!, o)) {
         cores.push({ s, e: i - 1, head: null, tail: null });
+        s = i;
+      } else if (backOnTheRunway(pts, i, r.e, o)) {
+        // back on the runway at the aircraft's own ground reading there: it touched down in the gap too
+        // (KWVI a2cbcb: 700 ft, 101 s unheard, 0 ft on the runway as at its full stop 10 minutes before)
+        const touched = v !== null && pts[i]!.t - pts[i - 1]!.t <= o.touchGapS && touchedAt(pts, i, v, o);
+        cores.push(touched ? { s, e: i, head: null, tail: null, arr: i } : { s, e: i - 1, head: null, tail: null });
         s = i;
       }
     }
@@ -210,13 +271,15 @@ function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions): LegCut[] {
     if (toPrev) prev!.tail = [r.s, prevEnd];
     if (toNext) next!.head = [nextStart, r.e];
   }
-  return cores.map((c) => {
-    const off = c.head ? stuckFlagLiftOff(pts, c.head[0], c.head[1], c.e, o) ?? settle(pts, c.head[1], c.s, c.e, 1, o) : -1;
-    const on = c.tail ? settle(pts, c.tail[0], c.e, c.s, -1, o) : lastHeardOnRunway(pts, c, o);
+  return atContacts(cores, pts, v, o).map((c) => {
+    let off = c.head ? stuckFlagLiftOff(pts, c.head[0], c.head[1], c.e, o) ?? settle(pts, c.head[1], c.s, c.e, 1, o) : -1;
+    let on = c.arr ?? (c.tail ? settle(pts, c.tail[0], c.e, c.s, -1, o) : lastHeardOnRunway(pts, c, o, v));
+    if (v && off >= 0) off = alongRunway(pts, off, 1, c.e, v, o);
+    if (v && on >= 0 && c.arr === undefined) on = alongRunway(pts, on, -1, c.s, v, o);
     return {
       start: c.head ? c.head[0] : c.s,
       end: c.tail ? c.tail[1] : c.e,
-      departure: c.head ? departureAt(pts, off, 0) : aloftDeparture(pts, c, o),
+      departure: c.dep ? { ...departureAt(pts, c.dep.i, 0), at: c.dep.at } : c.head ? departureAt(pts, off, 0) : aloftDeparture(pts, c, o),
       arrival: on >= 0 ? { at: pts[on]!.t, lat: pts[on]!.lat, lon: pts[on]!.lon, index: on } : null,
     };
   });
@@ -225,13 +288,17 @@ function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions): LegCut[] {
 /** a leg whose last points come down onto a runway (at the field's height, over it) and then go
  * quiet landed there: coverage at small fields often ends before the roll slows (seen at Monterey,
  * the last point 175 ft over the threshold at 75 kt). -1 when the leg does not end so. */
-function lastHeardOnRunway(pts: TrackPoint[], c: Core, o: DetectorOptions): number {
+function lastHeardOnRunway(pts: TrackPoint[], c: Core, o: DetectorOptions, v: FieldView | null): number {
   if (!o.fields) return -1;
   const last = pts[c.e]!;
   const next = pts[c.e + 1];
   if (next && !stoppedBetween(last, next, o)) return -1;
   const f = o.fields(last.lat, last.lon);
-  if (!f || f.km > o.runwayEndKm || typeof last.alt !== 'number' || last.alt - f.elevation_ft > o.lastAglFt) return -1;
+  // at most lastAglFt over the elevation, or at the level the aircraft itself read on this field's runways
+  // (the day's pressure error: a sim airliner's last point read 215 ft over the elevation, its take-off 165)
+  const level = v ? v.groundLevel(c.e) ?? v.levelElsewhere(c.e) : null;
+  const low = typeof last.alt === 'number' && last.alt - (level ?? f?.elevation_ft ?? 0) <= o.lastAglFt;
+  if (!f || f.km > o.runwayEndKm || typeof last.alt !== 'number' || !low) return -1;
   // it came down to get there, within the last few minutes (measured from the lowest reading after,
   // as a rolling aircraft's pressure altitude creeps up while it slows: seen 125 ft at 130 kt, 200 at 67)
   let came = false;

@@ -12,6 +12,7 @@ import { writeHistory } from './history.ts';
 import { writeFastLog } from './log.ts';
 import { loadWorld } from './world.ts';
 import { installed } from '../lib/install.ts';
+import { faultSpecs, faultsOf, type FaultFlags } from './fault-specs.ts';
 
 interface Common { ref: string; seed: number; routeRows: number }
 const common: Specs<Common> = {
@@ -23,9 +24,10 @@ const positive = (v: number) => (v > 0 ? undefined : 'must be greater than 0');
 const timeCheck = (v: string) => (v === '' || Number.isFinite(Date.parse(v)) ? undefined : `expected an ISO time like 2025-06-02T14:00:00Z, got ${JSON.stringify(v)}`);
 const dayCheck = (v: string) => (v === '' || isDay(v) ? undefined : `expected a day YYYY-MM-DD, got ${JSON.stringify(v)}`);
 
-interface LiveConfig extends Common { out: string; feeders: string; http: number; aircraft: number; start: string; intervalMs: number; catchUp: number }
+interface LiveConfig extends Common, FaultFlags { out: string; feeders: string; http: number; aircraft: number; start: string; intervalMs: number; catchUp: number }
 export const liveSpecs: Specs<LiveConfig> = {
   ...common,
+  ...faultSpecs,
   out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/demo/aircraft.json'), help: 'aircraft.json rewritten atomically every interval (empty with --http: none)' },
   feeders: { flag: 'feeders', env: 'CONTRAIL_SIM_FEEDERS', kind: 'string', default: installed('var/demo/feeders.json'), help: 'connected-feeders list rewritten with it (empty: none)' },
   http: { flag: 'http', env: 'CONTRAIL_SIM_HTTP', kind: 'int', default: 0, help: 'also serve /aircraft.json and /feeders.json on 127.0.0.1:PORT (0: off)', check: (v) => (v >= 0 && v <= 65535 ? undefined : 'must be 0..65535') },
@@ -38,9 +40,10 @@ export const liveSpecs: Specs<LiveConfig> = {
   },
 };
 
-interface HistoryConfig extends Common { out: string; days: number; start: string; aircraft: number }
+interface HistoryConfig extends Common, FaultFlags { out: string; days: number; start: string; aircraft: number }
 export const historySpecs: Specs<HistoryConfig> = {
   ...common,
+  ...faultSpecs,
   out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/sim/globe_history'), help: 'globe_history root to write YYYY/MM/DD/traces/xx/trace_full_<hex>.json into' },
   days: { flag: 'days', env: 'CONTRAIL_SIM_DAYS', kind: 'int', default: 1, help: 'UTC days to write', check: positive },
   start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '', help: 'first day YYYY-MM-DD (empty: the N days ending yesterday, UTC)', check: dayCheck },
@@ -90,21 +93,21 @@ function commands(clock: () => number): Record<string, Command<any>> {
         process.stderr.write('sim live: --catch-up is paced by an HTTP reader: give --http PORT too\n');
         return 2;
       }
-      const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
+      const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows, faults: faultsOf(c) });
       return liveLoop(sky, c, clock);
     },
   };
   const history: Command<HistoryConfig> = {
     name: 'sim history',
-    usage: 'usage: npx tsx sim/cli.ts history --days N --out <dir> [options]\n\nSIMULATED readsb globe_history days.',
+    usage: 'usage: npx tsx sim/cli.ts history --days N --out <dir> [options]\n\nSIMULATED readsb globe_history days, through the receiver faults below (sim/README.md), with each day\'s\nground truth beside its traces/ folder: YYYY/MM/DD/sim_truth.jsonl, one take-off, landing, go-around or low pass a line.',
     specs: historySpecs,
     run: async (c) => {
       const first = c.start || new Date((Math.floor(clock() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
-      const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows });
+      const sky = createSky({ ref: c.ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: c.routeRows, faults: faultsOf(c) });
       say(`simulated world loaded: ${sky.fleet.length} airframes; writing ${c.days} days from ${first}`);
       let done = 0;
       const r = writeHistory(sky, c.out, first, c.days, (day, files) => say(`history day ${++done}/${c.days} (${day}): ${files} trace files`));
-      say(`simulated history: ${r.days.length} days, ${r.files} files, ${r.truth.length} flights -> ${c.out}`);
+      say(`simulated history: ${r.days.length} days, ${r.files} files, ${r.truth.length} flights${sky.faultsOn ? `, ${r.events} events in YYYY/MM/DD/sim_truth.jsonl` : ''} -> ${c.out}`);
       return 0;
     },
   };

@@ -22,9 +22,12 @@ import { startLive, type Live } from './live.ts';
 import { installed } from '../lib/install.ts';
 import { answering, daysOf, historyBanner, httpGet, liveBanner } from './demo-banner.ts';
 import { historyUrls, liveUrls } from './demo-urls.ts';
+import { faultArgs, faultSpecs, faultsOf, type FaultFlags } from './fault-specs.ts';
 
-interface DemoConfig { dir: string; port: number; days: number; aircraft: number; seed: number; ref: string }
+interface DemoConfig extends FaultFlags { dir: string; port: number; days: number; aircraft: number; seed: number; ref: string }
 export const demoSpecs: Specs<DemoConfig> = {
+  // the receiver faults and GA circuits of the simulated traffic, live and history alike (sim/README.md)
+  ...faultSpecs,
   dir: { flag: 'dir', env: 'CONTRAIL_DEMO_DIR', kind: 'string', default: installed('var/demo'), help: 'working folder (history, log, artifacts, feed, state); its history and log are rewritten' },
   port: { flag: 'port', env: 'CONTRAIL_DEMO_PORT', kind: 'int', default: 8080, help: 'port of the server', check: (v) => (v > 0 && v < 65536 ? undefined : 'must be 1..65535') },
   days: { flag: 'days', env: 'CONTRAIL_DEMO_DAYS', kind: 'int', default: 14, help: 'days of simulated history, ending yesterday (UTC)', check: (v) => (v >= 1 && v <= 60 ? undefined : 'must be 1..60') },
@@ -143,11 +146,11 @@ async function runDemo(c: DemoConfig): Promise<number> {
   clearAside(dir, ['globe_history', 'log']);
   const first = new Date((Math.floor(Date.now() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
   // the history in a process of its own (its days print as they are written); the same sky: same seed, fleet and catalog
-  const sim = ['--seed', String(c.seed), '--aircraft', String(c.aircraft), '--ref', ref];
+  const sim = ['--seed', String(c.seed), '--aircraft', String(c.aircraft), '--ref', ref, ...faultArgs(c)];
   const history = start('sim/cli.ts', ['history', '--days', String(c.days), '--start', first, '--out', p('globe_history'), ...sim], { stdout: 'inherit' });
 
   log('loading the simulated world for the live feed...');
-  const sky = createSky({ ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: 0 });
+  const sky = createSky({ ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: 0, faults: faultsOf(c) });
   live = startLive(sky, { out: p('aircraft.json'), feeders: p('feeders.json'), http: 'any', intervalMs: 1000, offsetMs: 0, catchUpS: DEMO_CATCH_UP_S });
   const feedPort = await live.port;
   log(`live feed on 127.0.0.1:${feedPort} (${sky.fleet.length} airframes, ${secs()} s); the server starts and reads the last ${DEMO_CATCH_UP_S / 60} minutes of it first: ${live.catchUpSnapshots} snapshots, one every ${DEMO_FEED_INTERVAL_S} s`);

@@ -6,7 +6,7 @@
 // pure: the snapshot at t does not depend on earlier ones (a silent aircraft's last second is
 // found by looking back), so a reader may be shown any increasing sequence of times.
 import { isCruising } from '../lib/estimate/cruise.ts';
-import { stateAt, type State } from './fly.ts';
+import { observe, type Obs } from './observe.ts';
 import { aircraftJson, type Seen, type Sky } from './sky.ts';
 import type { Airframe } from './fleet.ts';
 import type { Flight } from './schedule.ts';
@@ -16,10 +16,7 @@ export const RETAIN_S = 60;
 
 export type FlightOf = (af: Airframe, t: number) => Flight | null;
 
-const heardState = (sky: Sky, f: Flight, t: number): State | null => {
-  const s = stateAt(f.plan, t - f.offBlock);
-  return s && sky.coverage.heard(s.lat, s.lon, s.alt) ? s : null;
-};
+const heardState = (sky: Sky, f: Flight, t: number): Obs | null => observe(sky, f, t - f.offBlock);
 
 /** the aircraft.json document at t: aircraft heard now, then aircraft in flight heard within the last 60 s */
 export function feedAt(sky: Sky, t: number, flightOf: FlightOf): ReturnType<typeof aircraftJson> {
@@ -28,15 +25,15 @@ export function feedAt(sky: Sky, t: number, flightOf: FlightOf): ReturnType<type
   for (const af of sky.fleet) {
     const flight = flightOf(af, t);
     if (!flight) continue;
-    const state = heardState(sky, flight, t);
-    if (state) {
-      seen.push({ af, flight, state });
+    const obs = heardState(sky, flight, t);
+    if (obs) {
+      seen.push({ af, flight, state: obs.state, obs });
       continue;
     }
     for (let u = Math.ceil(t) - 1; u > t - RETAIN_S && u >= flight.offBlock; u--) {
       const last = heardState(sky, flight, u);
       if (last) {
-        silent.push({ seen: { af, flight, state: last }, at: u });
+        silent.push({ seen: { af, flight, state: last.state, obs: last }, at: u });
         break;
       }
     }
@@ -64,7 +61,7 @@ export function quietTimes(sky: Sky, from: number, to: number, flightOf: FlightO
     for (const af of sky.fleet) {
       const flight = flightOf(af, s);
       if (!flight) continue;
-      const state = heardState(sky, flight, s);
+      const state = heardState(sky, flight, s)?.state;
       if (state) {
         if (state.alt !== 'ground' && isCruising({ lat: state.lat, lon: state.lon, alt_baro: state.alt, gs: state.gs, track: state.track, baro_rate: state.rate })) now.add(af.hex);
       } else if (cruising.has(af.hex)) quiet = true;

@@ -2,12 +2,19 @@
 // gzip bytes under a .json name, laid out and formatted as readsb writes them (rows of
 // [dt, lat, lon, alt|'ground', gs, track, flags, baro_rate, details|null, source, alt_geom,
 // geom_rate, ias, roll], dt from the day's midnight). each file is written to a temporary name
-// and renamed. the pure part (traceDay) also returns the ground truth of the day's flights.
+// and renamed. the pure part (historyDay) also returns the ground truth of the day's flights: the
+// legs (tests) and the events with their fault classes (sim/truth.ts), written beside the traces.
+// positions go through the receiver faults (sim/observe.ts); airframes heard under one address
+// (a duplicated hex) share a file, their rows in time order.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { stateAt } from './fly.ts';
+import { distanceNm } from '../lib/geo.ts';
 import { unit } from '../lib/random.ts';
+import { coverageFloorFt } from './faults.ts';
+import { observe, traitsOfFlight } from './observe.ts';
+import { flightTruth, type TruthEvent, type Written } from './truth.ts';
 import type { Flight } from './schedule.ts';
 import type { Sky } from './sky.ts';
 import type { Airframe } from './fleet.ts';
@@ -33,14 +40,26 @@ function sampleStep(alt: number | 'ground', rate: number): number {
   return rate !== 0 ? 40 : 90;
 }
 
+/** ft above a field within which readsb writes a row every few seconds (sim/faults.ts denseTrace) */
+const DENSE_AGL_FT = 2000;
+
+/** s to the next row with faults on: denser near a field, as readsb writes it (altitude and track change fast there) */
+function denseStep(f: Flight, s: { lat: number; lon: number; alt: number | 'ground'; rate: number; gs: number }): number {
+  const near = (ap: Flight['org']) => distanceNm(s.lat, s.lon, ap.lat, ap.lon) < 6 && (s.alt === 'ground' || s.alt - (ap.elevation_ft ?? 0) < DENSE_AGL_FT);
+  if (!near(f.org) && !near(f.dst)) return sampleStep(s.alt, s.rate);
+  if (s.alt === 'ground') return s.gs > 1 ? 5 : 30;
+  return 4;
+}
+
 const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const fixed = (x: number, d: number) => x.toFixed(d);
 
-/** One airframe's trace_full text for the UTC day starting at dayStart (null when it was not heard), and its legs. */
-function traceDay(sky: Sky, af: Airframe, dayStart: number): { text: string | null; truth: TruthLeg[] } {
+/** one airframe's rows of a UTC day (each with its time, for merging), the legs it flew and its events */
+function airframeDay(sky: Sky, af: Airframe, dayStart: number): { rows: [number, string][]; truth: TruthLeg[]; events: TruthEvent[] } {
   const dayEnd = dayStart + 86400;
-  const rows: string[] = [];
+  const rows: [number, string][] = [];
   const truth: TruthLeg[] = [];
+  const events: TruthEvent[] = [];
   for (const f of sky.schedule.flightsIn(af, dayStart, dayEnd)) {
     const heardAtGround = (dt: number) => {
       const s = stateAt(f.plan, dt)!;
@@ -55,48 +74,96 @@ function traceDay(sky: Sky, af: Airframe, dayStart: number): { text: string | nu
         heardOrg: heardAtGround(f.plan.offAt - 10), heardDst: heardAtGround(f.plan.onAt + 10),
       });
     }
-    flightRows(sky, f, dayStart, dayEnd, rows);
+    const written = flightRows(sky, f, dayStart, dayEnd, rows);
+    if (sky.faultsOn) {
+      const floor = (ident: string) => coverageFloorFt(sky.seed, ident, sky.world.byIdent.get(ident)?.kind ?? '', sky.faults);
+      for (const e of flightTruth(f, sky.traits[af.index]!, traitsOfFlight(sky, f), written, floor)) if (e.t >= dayStart && e.t < dayEnd) events.push(e);
+    }
   }
-  if (rows.length === 0) return { text: null, truth };
-  const head = [`{"icao":"${af.hex}",`];
-  if (af.reg) head.push(`"r":"${af.reg}",`);
-  head.push(`"t":"${af.perf.type}",`, `"dbFlags":0,`, `"desc":"${af.perf.desc.toUpperCase()}",`);
-  if (af.ownOp) head.push(`"ownOp":${JSON.stringify(af.ownOp)},`);
-  if (af.year) head.push(`"year":"${af.year}",`);
-  head.push(`"timestamp": ${fixed(dayStart, 3)},`, `"trace":[ `);
-  return { text: `${head.join('\n')}\n${rows.join(',\n')} ]\n }\n`, truth };
+  return { rows, truth, events };
 }
 
-function flightRows(sky: Sky, f: Flight, dayStart: number, dayEnd: number, rows: string[]): void {
+/** the trace_full text of one address for a day: the header of the airframe it belongs to, the rows in time order */
+function traceText(sky: Sky, hex: string, af: Airframe, rows: [number, string][], dayStart: number): string {
+  const head = [`{"icao":"${hex}",`];
+  // a TIS-B address has no registry entry behind it
+  const known = !hex.startsWith('~');
+  if (af.reg && known) head.push(`"r":"${af.reg}",`);
+  if (known) head.push(`"t":"${af.perf.type}",`);
+  head.push(`"dbFlags":0,`);
+  if (known) head.push(`"desc":"${af.perf.desc.toUpperCase()}",`);
+  if (af.ownOp && known) head.push(`"ownOp":${JSON.stringify(af.ownOp)},`);
+  if (af.year && known) head.push(`"year":"${af.year}",`);
+  head.push(`"timestamp": ${fixed(dayStart, 3)},`, `"trace":[ `);
+  return `${head.join('\n')}\n${rows.map((r) => r[1]).join(',\n')} ]\n }\n`;
+}
+
+/** one UTC day of the sky: trace texts by the address heard, the legs flown and the events with their fault classes */
+export function historyDay(sky: Sky, dayStart: number): { traces: { hex: string; text: string }[]; truth: TruthLeg[]; events: TruthEvent[] } {
+  const byHex = new Map<string, { af: Airframe; rows: [number, string][]; events: TruthEvent[]; airframes: number }>();
+  const truth: TruthLeg[] = [];
+  const events: TruthEvent[] = [];
+  for (const af of sky.fleet) {
+    const d = airframeDay(sky, af, dayStart);
+    for (const t of d.truth) truth.push(t);
+    if (d.rows.length === 0 && d.events.length === 0) continue;
+    const hex = sky.traits[af.index]!.outHex;
+    const g = byHex.get(hex);
+    if (!g) byHex.set(hex, { af, rows: d.rows, events: d.events, airframes: 1 });
+    else {
+      // readsb files whatever it hears under the address: two airframes' rows, merged in time order
+      if (af.hex === hex) g.af = af;
+      g.rows = g.rows.concat(d.rows).sort((a, b) => a[0] - b[0]);
+      g.events.push(...d.events);
+      g.airframes++;
+    }
+  }
+  const traces: { hex: string; text: string }[] = [];
+  for (const [hex, g] of byHex) {
+    if (g.airframes > 1) for (const e of g.events) if (!e.classes.includes('dup-hex')) e.classes.push('dup-hex');
+    events.push(...g.events);
+    if (g.rows.length) traces.push({ hex, text: traceText(sky, hex, g.af, g.rows, dayStart) });
+  }
+  return { traces, truth, events: events.sort((a, b) => a.t - b.t || (a.hex < b.hex ? -1 : 1)) };
+}
+
+/** one flight's rows within the day, appended to `rows`; what was written of it, for the truth */
+function flightRows(sky: Sky, f: Flight, dayStart: number, dayEnd: number, rows: [number, string][]): Written[] {
+  const written: Written[] = [];
   let dt = 0;
   let first = true;
   let n = 0;
   while (dt <= f.plan.duration) {
     const s = stateAt(f.plan, dt)!;
     const t = f.offBlock + dt + unit(sky.seed, f.af.hex, f.offBlock, dt) * 0.9;
-    const step = sampleStep(s.alt, s.rate);
-    if (t >= dayStart && t < dayEnd && sky.coverage.heard(s.lat, s.lon, s.alt)) {
-      const ground = s.alt === 'ground';
+    const step = sky.faultsOn && sky.faults.denseTrace ? denseStep(f, s) : sampleStep(s.alt, s.rate);
+    // the state at dt, written at t (readsb's row times jitter by under a second)
+    const o = t >= dayStart && t < dayEnd ? observe(sky, f, dt) : null;
+    if (o) {
+      const ground = o.alt === 'ground';
       const em = f.emergency && t >= f.emergency.at ? f.emergency : null;
+      const airAlt = typeof o.alt === 'number' ? o.alt : null;
       // details every ~10 rows and on a leg's first row, as readsb does
       const details = first || n % 10 === 0
         ? JSON.stringify({
-          type: 'adsb_icao', flight: f.callsign.padEnd(8, ' '), ...(ground ? {} : { alt_geom: (s.alt as number) + 250, track: s.track, baro_rate: s.rate }),
+          type: o.source, flight: o.callsign.padEnd(8, ' '), ...(ground ? {} : { ...(airAlt !== null ? { alt_geom: airAlt + 250 } : {}), track: o.track, baro_rate: o.rate }),
           squawk: em?.squawk ?? f.squawk, emergency: em?.kind ?? 'none', category: f.af.perf.category, nic: 8, rc: 186, version: 2, nac_p: 9, sil: 3, sil_type: 'perhour',
         })
         : 'null';
       // flags: bit 1 = a new leg starts here (readsb's guess; the detector makes its own)
       const flags = first ? 2 : 0;
-      const alt = ground ? '"ground"' : String(s.alt);
-      const track = ground ? 'null' : fixed(s.track, 1);
-      const geom = ground ? 'null' : String((s.alt as number) + 250);
-      rows.push(`[${fixed(t - dayStart, 2)},${fixed(r(s.lat, 6), 6)},${fixed(r(s.lon, 6), 6)},${alt},${fixed(s.gs, 1)},${track},${flags},${ground ? 0 : s.rate},${details},"adsb_icao",${geom},null,null,null]`);
+      const alt = ground ? '"ground"' : airAlt === null ? 'null' : String(airAlt);
+      const track = ground ? 'null' : fixed(o.track, 1);
+      const geom = ground || airAlt === null ? 'null' : String(airAlt + 250);
+      rows.push([t, `[${fixed(t - dayStart, 2)},${fixed(r(o.lat, 6), 6)},${fixed(r(o.lon, 6), 6)},${alt},${fixed(o.gs, 1)},${track},${flags},${ground ? 0 : o.rate},${details},"${o.source}",${geom},null,null,null]`]);
+      written.push({ t, agl: o.agl, glitch: o.glitch });
       first = false;
       n++;
     }
     if (dt === f.plan.duration) break;
     dt = Math.min(f.plan.duration, dt + step);
   }
+  return written;
 }
 
 /** path of one trace file inside a globe_history root */
@@ -104,30 +171,36 @@ function tracePath(root: string, day: string, hex: string): string {
   return join(root, day.slice(0, 4), day.slice(5, 7), day.slice(8, 10), 'traces', hex.slice(-2), `trace_full_${hex}.json`);
 }
 
-export interface HistoryResult { days: string[]; files: number; truth: TruthLeg[] }
+export interface HistoryResult { days: string[]; files: number; truth: TruthLeg[]; events: number }
 
-/** Writes `days` UTC days starting at `firstDay` (YYYY-MM-DD). */
+/** the truth file of a day (sim/truth.ts), beside its traces/ folder */
+export const truthPath = (root: string, day: string) => join(root, day.slice(0, 4), day.slice(5, 7), day.slice(8, 10), 'sim_truth.jsonl');
+
+/** Writes `days` UTC days starting at `firstDay` (YYYY-MM-DD), and each day's truth file when faults are on. */
 export function writeHistory(sky: Sky, root: string, firstDay: string, days: number, onDay: (day: string, files: number) => void = () => {}): HistoryResult {
-  const result: HistoryResult = { days: [], files: 0, truth: [] };
+  const result: HistoryResult = { days: [], files: 0, truth: [], events: 0 };
   const start = Date.parse(`${firstDay}T00:00:00Z`) / 1000;
   for (let d = 0; d < days; d++) {
     const dayStart = start + d * 86400;
     const day = new Date(dayStart * 1000).toISOString().slice(0, 10);
-    let files = 0;
-    for (const af of sky.fleet) {
-      const { text, truth } = traceDay(sky, af, dayStart);
-      for (const t of truth) result.truth.push(t);
-      if (text === null) continue;
-      const path = tracePath(root, day, af.hex);
+    const h = historyDay(sky, dayStart);
+    for (const t of h.truth) result.truth.push(t);
+    for (const { hex, text } of h.traces) {
+      const path = tracePath(root, day, hex);
       mkdirSync(join(path, '..'), { recursive: true });
       writeFileSync(`${path}.tmp`, gzipSync(text));
       renameSync(`${path}.tmp`, path);
-      files++;
     }
     mkdirSync(join(root, day.slice(0, 4), day.slice(5, 7), day.slice(8, 10), 'traces'), { recursive: true });
+    if (sky.faultsOn) {
+      const path = truthPath(root, day);
+      writeFileSync(`${path}.tmp`, h.events.map((e) => JSON.stringify(e)).join('\n') + (h.events.length ? '\n' : ''));
+      renameSync(`${path}.tmp`, path);
+      result.events += h.events.length;
+    }
     result.days.push(day);
-    result.files += files;
-    onDay(day, files);
+    result.files += h.traces.length;
+    onDay(day, h.traces.length);
   }
   return result;
 }

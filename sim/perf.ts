@@ -3,7 +3,7 @@
 // category. figures are typical published values rounded; good enough for plausible tracks and for
 // choosing which of an airline's real types can fly a sector, not for ops.
 
-type TypeClass = 'regional' | 'narrow' | 'wide' | 'light';
+type TypeClass = 'regional' | 'narrow' | 'wide' | 'light' | 'heli';
 
 export interface Perf {
   type: string;
@@ -119,7 +119,15 @@ export const LIGHT: readonly Perf[] = table('light', [
   ['C182', 'Cessna 182 Skylane', 140, 6500, 550, 65, 'A1', 30, 800],
 ]);
 
-const ALL_PERF: readonly Perf[] = [...REGIONAL, ...NARROW, ...WIDE, ...LIGHT];
+/** helicopters (sim/faults.ts heliShare): lift-off and approach speed here is the climb-out speed; the
+ * touch-down itself is at a walking pace (sim/fly.ts) */
+export const HELI: readonly Perf[] = table('heli', [
+  ['R44', 'Robinson R44', 105, 1500, 1100, 40, 'A7', 20, 300],
+  ['R22', 'Robinson R22', 90, 1500, 1000, 40, 'A7', 20, 200],
+  ['EC35', 'Airbus H135', 125, 2000, 1200, 45, 'A7', 20, 350],
+]);
+
+const ALL_PERF: readonly Perf[] = [...REGIONAL, ...NARROW, ...WIDE, ...LIGHT, ...HELI];
 const BY_TYPE = new Map(ALL_PERF.map((x) => [x.type, x]));
 export const perfOf = (type: string): Perf | null => BY_TYPE.get(type) ?? null;
 
@@ -143,7 +151,7 @@ export const LONG_HAUL_NM = 3000;
  * (no wide-body on a hop its narrow-bodies fly). Empty when none fits.
  */
 export function fittingTypes(types: readonly Perf[], nm: number): Perf[] {
-  const reach = types.filter((p) => p.cls !== 'light' && p.rangeNm >= nm);
+  const reach = types.filter((p) => p.cls !== 'light' && p.cls !== 'heli' && p.rangeNm >= nm);
   const wide = reach.filter((p) => p.cls === 'wide');
   const small = reach.filter((p) => p.cls !== 'wide');
   if (nm >= LONG_HAUL_NM) return wide.length ? wide : small;

@@ -8,6 +8,8 @@ import { utcOffsetMinutes } from '../lib/localtime.ts';
 import { destinationPoint } from '../lib/geo.ts';
 import { hash32, rng, unit } from '../lib/random.ts';
 import { planFlight, type Plan } from './fly.ts';
+import { circuitPlan, type LapEnd } from './circuits.ts';
+import { NO_FAULTS, type FaultConfig } from './faults.ts';
 import type { Airframe } from './fleet.ts';
 import type { SimAirport } from './world.ts';
 
@@ -87,7 +89,7 @@ const REF_DAY = 20103;
 
 export class Schedule {
   private readonly plans = new Map<string, Plan>();
-  constructor(readonly seed: number) {}
+  constructor(readonly seed: number, readonly faults: FaultConfig = NO_FAULTS) {}
 
   private plan(key: string, make: () => Plan): Plan {
     let p = this.plans.get(key);
@@ -176,11 +178,26 @@ export class Schedule {
     let at = localMidnight(home, c) + af.firstMin * 60 + r.int(3600);
     for (let k = 0; k < n; k++) {
       const p = destinationPoint(home.lat, home.lon, r.range(0, 360), r.range(10, 35));
-      const plan = planFlight(home, home, af.perf, [p]);
+      const plan = this.circuitSession(af, c, k) ?? planFlight(home, home, af.perf, [p], af.perf.cls === 'heli');
       flights.push(this.flight(af, af.reg?.replace('-', '') ?? af.hex.toUpperCase(), home, home, at, plan));
       at += plan.duration + 1800 + r.int(3600);
     }
     return flights;
+  }
+
+  /** a circuit session instead of flight k of day c, for the share sim/faults.ts circuitShare asks (not for helicopters) */
+  private circuitSession(af: Airframe, c: number, k: number): Plan | null {
+    const f = this.faults;
+    const u = (...key: (string | number)[]) => unit(this.seed, af.hex, c, k, 'circuit', ...key);
+    if (af.perf.cls !== 'light' || u() >= f.circuitShare) return null;
+    const laps: LapEnd[] = [];
+    for (let i = 0, n = 2 + Math.floor(u('laps') * 5); i < n; i++) {
+      const x = u('lap', i);
+      if (x < f.goAroundRate) laps.push({ kind: 'go-around', floorFt: 100 + 200 * u('floor', i) });
+      else if (x < f.goAroundRate + f.lowPassRate) laps.push({ kind: 'low-pass', floorFt: 20 + 130 * u('floor', i) });
+      else laps.push({ kind: 'touch-and-go', rollS: 15 + 25 * u('roll', i) });
+    }
+    return circuitPlan(af.home!, af.perf, laps, u('runway'));
   }
 
   private flight(af: Airframe, callsign: string, org: SimAirport, dst: SimAirport, offBlock: number, plan: Plan): Flight {

@@ -3,8 +3,11 @@
 // from loading the world (sim/world.ts).
 import { Coverage, buildReceivers } from './coverage.ts';
 import { buildFleet, indexFleet, type Airframe } from './fleet.ts';
-import { stateAt, type State } from './fly.ts';
+import type { State } from './fly.ts';
 import { hash32, unit } from '../lib/random.ts';
+import { NO_FAULTS, airframeTraits, type AirframeTraits, type FaultConfig } from './faults.ts';
+import { observe, type Ears, type Obs } from './observe.ts';
+import { HELI } from './perf.ts';
 import { Schedule, type Flight } from './schedule.ts';
 import { loadWorld, type World } from './world.ts';
 
@@ -15,31 +18,43 @@ export interface SimOptions {
   fleet: number;
   /** catalog rows read (0 = all) */
   routeRows: number;
+  /** receiver faults and GA flying (sim/faults.ts); none when absent */
+  faults?: FaultConfig;
 }
 
 /** airframes per aircraft heard at a busy hour: 1,040 airframes, 317 heard at 2025-06-02T14:00Z (seed 1, whole catalog; `snapshot`, whose --aircraft N is exact, grows the fleet to get N) */
 export const FLEET_PER_AIRBORNE = 3.3;
 
-export interface Sky {
+export interface Sky extends Ears {
   world: World;
   seed: number;
   fleet: Airframe[];
   schedule: Schedule;
   coverage: Coverage;
+  faults: FaultConfig;
+  traits: AirframeTraits[];
 }
 
 export function createSky(opts: SimOptions, world?: World): Sky {
   const w = world ?? loadWorld({ ref: opts.ref, routeRows: opts.routeRows });
-  const fleet = buildFleet(w, indexFleet(w), opts.seed, opts.fleet);
-  return { world: w, seed: opts.seed, fleet, schedule: new Schedule(opts.seed), coverage: new Coverage(buildReceivers(w, opts.seed)) };
+  const faults = opts.faults ?? NO_FAULTS;
+  const sky = { world: w, seed: opts.seed, fleet: [], schedule: new Schedule(opts.seed, faults), coverage: new Coverage(buildReceivers(w, opts.seed)), faults, faultsOn: Object.values(faults).some((v) => v !== 0), traits: [] };
+  return growSky(sky, opts.fleet);
 }
 
 /** a grown sky that reuses the loaded world (the fleet extends the smaller one) */
-export function growSky(sky: Sky, fleet: number): Sky {
-  return { ...sky, fleet: buildFleet(sky.world, indexFleet(sky.world), sky.seed, fleet) };
+export function growSky(sky: Sky, size: number): Sky {
+  const fleet = buildFleet(sky.world, indexFleet(sky.world), sky.seed, size).map((af) => withHeli(sky.seed, af, sky.faults));
+  return { ...sky, fleet, traits: fleet.map((af) => airframeTraits(sky.seed, af, fleet, sky.faults)) };
 }
 
-export interface Seen { af: Airframe; flight: Flight; state: State }
+/** a GA airframe that is a helicopter (sim/faults.ts heliShare): same hex and registration, a helicopter type */
+function withHeli(seed: number, af: Airframe, faults: FaultConfig): Airframe {
+  if (af.kind !== 'ga' || unit(seed, af.hex, 'fault', 'heli') >= faults.heliShare) return af;
+  return { ...af, perf: HELI[hash32(seed, af.hex, 'heli-type') % HELI.length]! };
+}
+
+export interface Seen { af: Airframe; flight: Flight; state: State; obs: Obs }
 
 /** every airframe moving at t that some station hears, in fleet order */
 export function heardAt(sky: Sky, t: number, flightOf: (af: Airframe) => Flight | null = (af) => sky.schedule.flightAt(af, t)): Seen[] {
@@ -47,9 +62,8 @@ export function heardAt(sky: Sky, t: number, flightOf: (af: Airframe) => Flight 
   for (const af of sky.fleet) {
     const flight = flightOf(af);
     if (!flight) continue;
-    const state = stateAt(flight.plan, t - flight.offBlock);
-    if (!state || !sky.coverage.heard(state.lat, state.lon, state.alt)) continue;
-    out.push({ af, flight, state });
+    const obs = observe(sky, flight, t - flight.offBlock);
+    if (obs) out.push({ af, flight, state: obs.state, obs });
   }
   return out;
 }
@@ -58,23 +72,24 @@ const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** one aircraft record as readsb writes it in aircraft.json */
 function readsbRecord(seed: number, s: Seen, t: number): Record<string, unknown> {
-  const { af, flight, state } = s;
+  const { af, flight, obs } = s;
   const h = hash32(seed, af.hex, Math.floor(t));
   const seen = round((h % 1000) / 400, 1);
   const emergency = flight.emergency && t >= flight.emergency.at ? flight.emergency : null;
-  const ground = state.alt === 'ground';
+  const ground = obs.alt === 'ground';
   const rec: Record<string, unknown> = {
-    hex: af.hex,
-    type: 'adsb_icao',
-    flight: flight.callsign.padEnd(8, ' '),
+    hex: obs.hex,
+    type: obs.source,
+    flight: obs.callsign.padEnd(8, ' '),
   };
-  if (af.reg) rec.r = af.reg;
-  rec.t = af.perf.type;
-  rec.alt_baro = state.alt;
-  if (!ground) rec.alt_geom = (state.alt as number) + 250;
-  rec.gs = state.gs;
-  if (!ground) rec.track = state.track;
-  if (!ground) rec.baro_rate = state.rate;
+  // a TIS-B track has no registry entry behind it
+  if (af.reg && obs.source !== 'tisb_trackfile') rec.r = af.reg;
+  if (obs.source !== 'tisb_trackfile') rec.t = af.perf.type;
+  if (obs.alt !== null) rec.alt_baro = obs.alt;
+  if (typeof obs.alt === 'number') rec.alt_geom = (obs.state.alt === 'ground' ? obs.alt : obs.state.alt) + 250;
+  rec.gs = obs.gs;
+  if (!ground) rec.track = obs.track;
+  if (!ground) rec.baro_rate = obs.rate;
   rec.squawk = emergency?.squawk ?? flight.squawk;
   rec.emergency = emergency?.kind ?? 'none';
   rec.category = af.perf.category;
@@ -82,8 +97,8 @@ function readsbRecord(seed: number, s: Seen, t: number): Record<string, unknown>
   // about 3 % of transponders send no position (Mode S / no GNSS): readsb lists them without lat/lon
   const noPos = unit(seed, af.hex, 'nopos') < 0.03;
   if (!noPos) {
-    rec.lat = round(state.lat, 6);
-    rec.lon = round(state.lon, 6);
+    rec.lat = round(obs.lat, 6);
+    rec.lon = round(obs.lon, 6);
     rec.nic = 8;
     rec.rc = 186;
     rec.seen_pos = round(seen + 0.1, 3);
@@ -92,8 +107,9 @@ function readsbRecord(seed: number, s: Seen, t: number): Record<string, unknown>
   rec.nac_p = 9;
   rec.sil = 3;
   rec.sil_type = 'perhour';
-  rec.mlat = [];
-  rec.tisb = [];
+  // readsb names the fields it took from MLAT or TIS-B
+  rec.mlat = obs.source === 'mlat' ? ['lat', 'lon', 'gs', 'track'] : [];
+  rec.tisb = obs.source === 'tisb_trackfile' ? ['lat', 'lon', 'altitude', 'gs', 'track'] : [];
   rec.messages = 100 + (h % 5000);
   rec.seen = seen;
   rec.rssi = round(-3 - ((h >>> 12) % 250) / 10, 1);
@@ -112,6 +128,7 @@ function silentRecord(seed: number, s: Seen, at: number, t: number): Record<stri
 export function aircraftJson(sky: Sky, t: number, seen: Seen[] = heardAt(sky, t), silent: readonly { seen: Seen; at: number }[] = []): { now: number; messages: number; aircraft: Record<string, unknown>[] } {
   const aircraft = seen.map((s) => readsbRecord(sky.seed, s, t));
   for (const x of silent) aircraft.push(silentRecord(sky.seed, x.seen, x.at, t));
+  if (sky.faultsOn) return { now: round(t, 3), messages: Math.floor(t) % 100_000_000, aircraft: oneRecordPerHex(sky.seed, aircraft, t) };
   return { now: round(t, 3), messages: Math.floor(t) % 100_000_000, aircraft };
 }
 
@@ -145,4 +162,15 @@ export function liveFlights(sky: Sky): (af: Airframe, t: number) => Flight | nul
     const f = m.flight;
     return f && t >= f.offBlock && t <= f.offBlock + f.plan.duration ? f : null;
   };
+}
+
+/** two airframes sending one address (sim/faults.ts dupHexShare) are one aircraft to readsb: each second
+ * it shows whichever it heard last, here one of them by a hash of the second */
+function oneRecordPerHex(seed: number, aircraft: Record<string, unknown>[], t: number): Record<string, unknown>[] {
+  const by = new Map<string, Record<string, unknown>[]>();
+  for (const a of aircraft) by.set(a.hex as string, [...(by.get(a.hex as string) ?? []), a]);
+  return aircraft.filter((a) => {
+    const all = by.get(a.hex as string)!;
+    return all.length === 1 || all[hash32(seed, a.hex as string, Math.floor(t)) % all.length] === a;
+  });
 }

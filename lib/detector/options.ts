@@ -1,8 +1,10 @@
 // the take-off/landing detector's thresholds (lib/detector.ts), each with the real trace it was
 // measured on, and the airfield lookup it is given.
 
-/** the airfield nearest a point (within the lookup's own radius) and its elevation, or null */
-export type FieldLookup = (lat: number, lon: number) => { elevation_ft: number; km: number } | null;
+/** the airfield nearest a point (within the lookup's own radius), its elevation and distance (km from its
+ * nearest runway centreline), or null. id: which field, when the lookup knows (readings at one field are
+ * compared with each other: lib/detector/circuits.ts) */
+export type FieldLookup = (lat: number, lon: number) => { elevation_ft: number; km: number; id?: string } | null;
 
 export interface DetectorOptions {
   /** airfield knowledge (lib/reference/fields.ts). with it, ground is also recognised without a ground
@@ -70,6 +72,9 @@ export interface DetectorOptions {
    * (5,431), MEX (7,316) and BOG (8,360). a brief ground run at a higher field (La Paz) right after
    * an air point is distrusted; a landing heard on the ground for minGroundS is always kept */
   maxFieldFt: number;
+  /** ft. with a field near, a pressure altitude may read this much above its elevation on the ground (QNH
+   * 980 hPa reads ~900 ft high; the noisy sim's airliners touch down 290 ft above EDDM's elevation) */
+  fieldPressureFt: number;
   /** s. an air run between two ground runs shorter than this is a flapping flag while taxiing */
   minAirS: number;
   /** kt. an air run that never reaches this speed is a flapping flag on the ground */
@@ -89,6 +94,8 @@ export interface DetectorOptions {
    * runway climbing out) */
   unheardStopGapS: number;
   unheardStopAglFt: number;
+  /** s. ...or after a gap this long, from no lower than that point: time to land and taxi back unheard */
+  unheardTurnS: number;
   /** s. coverage gaps shorter than this never cut a leg (no landing, turnaround and take-off fits) */
   gapMinS: number;
   /** a gap cuts the leg when it took longer than stretch * direct time + slack: the aircraft stopped
@@ -100,6 +107,31 @@ export interface DetectorOptions {
   gapRefKt: number;
   /** nm. a ground track that jumps this far across a gap was flown unheard: the ground run is cut */
   groundJumpNm: number;
+  // ---- circuits (lib/detector/circuits.ts) ----
+  /** km from a runway centreline within which readings count for the field's level (the trace's lowest there) */
+  levelKm: number;
+  /** s. a level read this long before or after a point is another visit's: the ground (a sim airliner's
+   * last point 215 ft over MMSP's elevation, its take-off 48 minutes later at 165) */
+  levelApartS: number;
+  /** km from a runway centreline a touch-and-go's roll may be: the runway, its width and position noise */
+  contactKm: number;
+  /** ft. a touch-and-go comes down from at least this much higher, and climbs away as high, each within contactWindowS
+   * (KWVI a864dd: a low approach to 175 ft over the field is no contact, a roll at 50 ft between 425 and 450 ft is) */
+  contactRiseFt: number;
+  contactWindowS: number;
+  /** a touch-and-go's roll loses this share of the approach speed (the KWVI day: 15-30 %; a low pass or
+   * go-around at approach speed loses none) */
+  contactSlowFrac: number;
+  /** s. a coverage gap this long inside a stretch at the runway's level: the aircraft stopped in it (KWVI
+   * a34b61: 51 kt on the runway, 327 s unheard, back on the runway at 80 kt) */
+  contactStopS: number;
+  /** s. a lift-off after the last runway point by more than this fell in a gap: extrapolated from the climb */
+  contactGapS: number;
+  /** s. first heard on the runway at its own ground reading after a gap of at most this: the touchdown was
+   * in the gap and is placed there (a longer gap can hide a landing minutes earlier: monterey-0602 a6c29e) */
+  touchGapS: number;
+  /** ft/min assumed for that when the climb after the gap gives no rate (a light aircraft's ~700) */
+  contactClimbFpm: number;
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
@@ -125,6 +157,7 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   minGroundS: 20,
   maxVertFpm: 4000,
   maxFieldFt: 9000,
+  fieldPressureFt: 1000,
   minAirS: 30,
   airMinKt: 50,
   takeoffGapMaxS: 300,
@@ -134,8 +167,19 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   gapMinS: 600,
   unheardStopGapS: 90,
   unheardStopAglFt: 300,
+  unheardTurnS: 180,
   gapStretch: 1.5,
   gapSlackS: 1800,
   gapRefKt: 250,
   groundJumpNm: 3,
+  levelKm: 0.5,
+  levelApartS: 600,
+  contactKm: 0.3,
+  contactRiseFt: 200,
+  contactWindowS: 180,
+  contactSlowFrac: 0.12,
+  contactStopS: 45,
+  contactGapS: 20,
+  contactClimbFpm: 700,
+  touchGapS: 120,
 };

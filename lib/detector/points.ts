@@ -30,7 +30,7 @@ export function classify(points: TrackPoint[], o: DetectorOptions): Cls[] | null
   // the altitude of each slow reading near a field (Infinity elsewhere), for hovering()
   const slowAt: number[] = new Array<number>(points.length).fill(Infinity);
   const raw: (Cls | 0)[] = points.map((p, i) => pointClass(points, i, o, slowAt));
-  hovering(points, raw, slowAt, o);
+  hovering(points, raw, slowAt, o, stepOf(points) === 100 ? LEVEL_FT : HOVER_25_FT);
   const first = raw.findIndex((c) => c !== 0);
   if (first < 0) {
     // no altitude anywhere: moving at flight speed is the only evidence left
@@ -66,7 +66,7 @@ function pointClass(pts: TrackPoint[], i: number, o: DetectorOptions, slowAt: nu
  * there within hoverS is off the ground: a helicopter hovering 210 ft up before it sets down in a gap,
  * a light aircraft first heard on short final at 47 kt. ground readings at one field agree within a
  * mode C step. (sliding minimum over the window: one pass) */
-function hovering(pts: TrackPoint[], raw: (Cls | 0)[], slowAt: number[], o: DetectorOptions): void {
+function hovering(pts: TrackPoint[], raw: (Cls | 0)[], slowAt: number[], o: DetectorOptions, above: number): void {
   const dq: number[] = [];
   let head = 0;
   let add = 0;
@@ -78,7 +78,7 @@ function hovering(pts: TrackPoint[], raw: (Cls | 0)[], slowAt: number[], o: Dete
       dq.push(add);
     }
     while (head < dq.length && pts[dq[head]!]!.t < t - o.hoverS) head++;
-    if (raw[i] === GROUND && slowAt[i]! < Infinity && head < dq.length && slowAt[i]! > slowAt[dq[head]!]! + LEVEL_FT) raw[i] = AIR;
+    if (raw[i] === GROUND && slowAt[i]! < Infinity && head < dq.length && slowAt[i]! > slowAt[dq[head]!]! + above) raw[i] = AIR;
   }
 }
 
@@ -103,6 +103,21 @@ export function flownThrough(r: Run, pts: TrackPoint[], o: DetectorOptions): boo
 
 /** ft. ground readings jitter by a mode C step; more than this is a climb or a descent */
 export const LEVEL_FT = 100;
+/** ft. with a 25 ft encoder, a slow reading this far above the lowest slow one near it is off the ground
+ * (KWVI a3688d, a light-sport at 38-47 kt: 175-300 ft on final, 75 ft on the runway) */
+const HOVER_25_FT = 50;
+
+/** the trace's altitude step: 100 ft when nearly all its readings are whole hundreds (mode C), else 25 */
+export function stepOf(pts: TrackPoint[]): number {
+  let n = 0;
+  let hundreds = 0;
+  for (const p of pts) {
+    if (typeof p.alt !== 'number') continue;
+    n++;
+    if (p.alt % 100 === 0) hundreds++;
+  }
+  return n >= 10 && hundreds >= 0.9 * n ? 100 : 25;
+}
 
 /** no climb or descent within 10 s either side (a glider sinking slowly 400 ft over the field is not on
  * the ground); ground readings jitter by a mode C step */

@@ -52,6 +52,6 @@ export function fieldsOf(locator: AirportLocator): FieldLookup {
   return (lat, lon) => {
     const near = locator.nearest(lat, lon);
     const elev = near?.airport.elevation_ft;
-    return near && typeof elev === 'number' ? { elevation_ft: elev, km: near.km } : null;
+    return near && typeof elev === 'number' ? { elevation_ft: elev, km: near.km, id: near.airport.ident } : null;
   };
 }

@@ -12,7 +12,8 @@ import { loadSource, type SourceName } from './detector-sources.ts';
 export const TOLERANCE_S = 30;
 
 interface Label { hex: string; kind: 'dep' | 'arr'; t: number; airport: string; note?: string }
-interface Ignore { hex: string; from: number; to: number }
+/** kind: only that kind is ignored there (a touchdown not timed right before a take-off that is) */
+interface Ignore { hex: string; from: number; to: number; kind?: 'dep' | 'arr' }
 interface SourceLabels { reviewed: 'all' | string[]; events: Label[]; ignore: Ignore[] }
 const labels = JSON.parse(readFileSync(join(TRAFFIC, 'labels.json'), 'utf8')) as { sources: Record<SourceName, SourceLabels> };
 
@@ -39,12 +40,12 @@ export function scoreSource(name: SourceName, locator: AirportLocator, baseline 
   const src = loadSource(name);
   const lab = labels.sources[name];
   const scored = (hex: string) => lab.reviewed === 'all' || lab.reviewed.includes(hex);
-  const ignored = (hex: string, t: number) => lab.ignore.some((i) => i.hex === hex && t >= i.from && t <= i.to);
+  const ignored = (hex: string, t: number, kind: 'dep' | 'arr') => lab.ignore.some((i) => i.hex === hex && t >= i.from && t <= i.to && (!i.kind || i.kind === kind));
   const detect = (hex: string, pts: TrackPoint[]): Found[] =>
     cutLegs(pts, baseline ? {} : { fields }).flatMap((leg) =>
       ([['dep', leg.departure], ['arr', leg.arrival]] as const).flatMap(([kind, e]) =>
         e ? [{ hex, kind, t: e.at, lat: e.lat, lon: e.lon, airport: locator.locate(e.lat, e.lon)?.ident ?? null }] : []));
-  const truth = lab.events.filter((e) => !ignored(e.hex, e.t));
+  const truth = lab.events.filter((e) => !ignored(e.hex, e.t, e.kind));
   // a label outside an ignore window matches a detection inside it too (a window that ends on the first
   // point after a gap must not hide the take-off labelled there); unmatched detections in a window are
   // not scored
@@ -71,7 +72,7 @@ export function scoreSource(name: SourceName, locator: AirportLocator, baseline 
   }
   for (const f of found) {
     if (used.has(f)) s.found++;
-    else if (!ignored(f.hex, f.t)) {
+    else if (!ignored(f.hex, f.t, f.kind)) {
       s.found++;
       s.notes.push(`${name} ${f.hex} ${f.kind} ${hhmmss(f.t)} ${f.airport ?? '-'}: FALSE`);
     }

@@ -14,7 +14,7 @@ export interface Source {
   tracks: Map<string, TrackPoint[]>;
 }
 
-export const SOURCE_NAMES = ['globe-sample', 'ac671b', '88nv-1hr', '88nv-20min', 'monterey-grid', 'monterey-grid-2', 'monterey-grid-3'] as const;
+export const SOURCE_NAMES = ['globe-sample', 'ac671b', '88nv-1hr', '88nv-20min', 'monterey-grid', 'monterey-grid-2', 'monterey-grid-3', 'monterey-0602', 'kwvi-1213-tune', 'kwvi-1213-held'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
 export function loadSource(name: SourceName): Source {
@@ -38,7 +38,24 @@ export function loadSource(name: SourceName): Source {
     case 'monterey-grid-3':
       // the same day, the 41 aircraft of the rest heard below 3,000 ft (bench/detector/pick.ts --rest), labelled before the detector was changed or run on them
       return { name, what: 'the Monterey day, the rest heard below 3,000 ft', heldOut: true, tracks: positionStream('grid_20250601_36_-122') };
+    case 'monterey-0602':
+      // the next day of the same cell (the 210 aircraft heard at or below 5,000 ft), labelled before the
+      // circuits round changed the detector or ran it on them: the tuning part of that round
+      return { name, what: 'the Monterey cell on 2025-06-02 (GA fields, circuits)', heldOut: false, tracks: positionStream('grid_20250602_36_-122') };
+    case 'kwvi-1213-tune':
+      // a day within 5 nm of Watsonville (KWVI), six months later: its aircraft with an odd ICAO address,
+      // labelled with monterey-0602 before the circuits round, a tuning source of that round
+      return { name, what: 'KWVI 5 nm, 2025-12-13, odd addresses (circuits, touch-and-goes)', heldOut: false, tracks: byParity(positionStream('kwvi_20251213_5nm'), 1) };
+    case 'kwvi-1213-held':
+      // the same day's aircraft with an even ICAO address: held out from the circuits round (split by the
+      // address, before the detector was changed or run on them), scored once when the detector was done
+      return { name, what: 'KWVI 5 nm, 2025-12-13, even addresses (held out)', heldOut: true, tracks: byParity(positionStream('kwvi_20251213_5nm'), 0) };
   }
+}
+
+/** the aircraft whose ICAO address (a non-ICAO '~' one read without its mark) has this parity */
+function byParity(tracks: Map<string, TrackPoint[]>, parity: 0 | 1): Map<string, TrackPoint[]> {
+  return new Map([...tracks].filter(([hex]) => parseInt(hex.replace('~', ''), 16) % 2 === parity));
 }
 
 let locator: AirportLocator | null = null;

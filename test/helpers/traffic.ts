@@ -37,9 +37,12 @@ export function ac671b(): ParsedTrace {
  * grouped per aircraft, oldest first. 88nv writes ground as altitude 0 (a number, kept as one: the
  * detector knows the field is at 3,912 ft); the Monterey grid writes the string "0", read as the
  * ground flag it stands for, and its speed 0 with no track is the recorder's "no velocity", read as unknown. */
-export function positionStream(name: '88nv_20230829_1hr' | '88nv_20230830_20min' | 'grid_20250601_36_-122'): Map<string, TrackPoint[]> {
+export type StreamName = '88nv_20230829_1hr' | '88nv_20230830_20min' | 'grid_20250601_36_-122' | 'grid_20250602_36_-122' | 'kwvi_20251213_5nm';
+
+/** the grid recorder's days and the KWVI day (both eastham's readsb-trace converter) share its conventions */
+export function positionStream(name: StreamName): Map<string, TrackPoint[]> {
   const by = new Map<string, TrackPoint[]>();
-  const grid = name.startsWith('grid');
+  const grid = name.startsWith('grid') || name.startsWith('kwvi');
   for (const line of readMaybeGzip(join(TRAFFIC, `${name}.jsonl.gz`)).split('\n')) {
     if (!line.trim()) continue;
     const r = JSON.parse(line) as Record<string, unknown>;

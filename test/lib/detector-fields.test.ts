@@ -188,3 +188,16 @@ test('a ground flag stuck through the take-off roll and the climb, broken by rea
   // lift-off extrapolated: 600 ft at 13.3 ft/s before the first reading (t+105) is t+60, point 12
   assert.equal(legs[0]!.departure!.at, pts[12]!.t, JSON.stringify(legs[0]));
 });
+
+test('a ground run judged against the field\'s elevation plus a pressure error: entered from 2,000 ft 5 s before it is a flag, from 350 ft a landing', () => {
+  // monterey-0602 a69c56: 2,075 ft at 206 kt, 5 s later "ground" at 195-110 kt for 100 s, then the trace ends
+  const stuck = along([...approach(3500, 6, 206).map(([, gs, km]): [number, number, number] => [2900, gs, km]),
+    ...Array.from({ length: 20 }, (_, i): [TrackPoint['alt'], number, number] => ['ground', 195 - 4.5 * i, 0.9 - 0.1 * i])]);
+  assert.equal(cutLegs(stuck, { fields }).at(-1)!.arrival, null, 'no descent reaches the field in 5 s');
+  // like the noisy sim's airliners (EDDM: 290 ft above the elevation, 4 s later ground flags from 140 kt): 350 ft, 5 s
+  const rows: [TrackPoint['alt'], number, number][] = [...approach(2500, 12, 150), [1250, 150, 0.05],
+    ...Array.from({ length: 12 }, (_, i): [TrackPoint['alt'], number, number] => ['ground', Math.max(14, 140 - 20 * i), -0.1 - 0.05 * Math.min(i, 6)])];
+  const landing = along(rows);
+  assert.ok(cutLegs(landing, { fields })[0]!.arrival, 'the landing is found');
+  assert.equal(cutLegs(landing, { fields, fieldPressureFt: 0 })[0]!.arrival, null, 'against the bare elevation it is taken for a flag');
+});
