@@ -5,7 +5,6 @@
 // random stream: with NO_FAULTS the simulator writes the bytes it wrote before faults existed.
 import { hash32, unit } from '../lib/random.ts';
 import type { Airframe } from './fleet.ts';
-import type { Flight } from './schedule.ts';
 
 export interface FaultConfig {
   /** m, standard deviation of an ADS-B position's error */
@@ -138,7 +137,15 @@ export interface FlightTraits {
   callsign2: string;
 }
 
-export function flightTraits(seed: number, f: Flight, cfg: FaultConfig): FlightTraits {
+/** what the traits of a flight are drawn from (a sim/schedule.ts Flight; named here, so this file imports no schedule) */
+interface TraitKey {
+  af: { hex: string };
+  callsign: string;
+  offBlock: number;
+  plan: { offAt: number; onAt: number };
+}
+
+export function flightTraits(seed: number, f: TraitKey, cfg: FaultConfig): FlightTraits {
   const u = (k: string) => unit(seed, f.af.hex, f.offBlock, 'fault', k);
   const stick = u('stick') < cfg.flagStickRate;
   const which = u('stick-end') < 0.5;

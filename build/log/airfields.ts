@@ -5,26 +5,22 @@ import { fieldsOf } from '../../lib/reference/fields.ts';
 import { buildLocator, type AirportLocator } from '../../lib/reference/locate.ts';
 import type { Airport } from '../../lib/reference/airports.ts';
 import type { Runway } from '../../lib/reference/runways.ts';
-import type { BuildLogOptions } from './build.ts';
-import { DEFAULT_LEG_OPTIONS } from './legs.ts';
+import type { AirfieldTables } from './airfield-tables.ts';
+import { DEFAULT_LEG_OPTIONS, type LegOptions, type Locate } from './legs.ts';
 
-export function airfieldOptions(locator: AirportLocator, carryS = DEFAULT_LEG_OPTIONS.carryS): Pick<BuildLogOptions, 'locate' | 'legs'> {
+/** the part of the log's options (build.ts BuildLogOptions) the airfields decide */
+interface AirfieldOptions {
+  locate: Locate;
+  legs: Partial<LegOptions>;
+}
+
+export function airfieldOptions(locator: AirportLocator, carryS = DEFAULT_LEG_OPTIONS.carryS): AirfieldOptions {
   return {
     locate: (lat, lon) => locator.locate(lat, lon)?.ident ?? null,
     legs: { carryS, detector: { fields: fieldsOf(locator) } },
   };
 }
 
-/**
- * The airports and runways a locator is built from, cut to what it reads (position, kind,
- * elevation, scheduled service; runway ends): the leg workers (leg-worker.ts) get a copy and build
- * the same locator, since a closure cannot cross threads. Closed airports and runways, which it
- * never files, are left out.
- */
-export interface AirfieldTables {
-  airports: Airport[];
-  runways: Runway[];
-}
 
 export function airfieldTables(airports: readonly Airport[], runways: readonly Runway[]): AirfieldTables {
   return {
@@ -40,6 +36,6 @@ export function airfieldTables(airports: readonly Airport[], runways: readonly R
 }
 
 /** The log's airfields from the tables, for this thread (locate, the detector's field heights) and for the leg workers (the tables). */
-export function logAirfields(tables: AirfieldTables, carryS = DEFAULT_LEG_OPTIONS.carryS): Pick<BuildLogOptions, 'locate' | 'legs' | 'airfields'> {
+export function logAirfields(tables: AirfieldTables, carryS = DEFAULT_LEG_OPTIONS.carryS): AirfieldOptions & { airfields: AirfieldTables } {
   return { ...airfieldOptions(buildLocator(tables.airports, tables.runways), carryS), airfields: tables };
 }

@@ -15,7 +15,7 @@ import {
 import { DEFAULT_LEG_OPTIONS, airframeLegs, type Carry, type LegOptions, type LegRow, type Locate } from './legs.ts';
 import { byAirframe, cutAirframe, readBytes, type AirframeCut, type AirframeFiles } from './airframe-cut.ts';
 import { LegPool } from './leg-pool.ts';
-import type { AirfieldTables } from './airfields.ts';
+import type { AirfieldTables } from './airfield-tables.ts';
 import { LogWriter } from './write.ts';
 import { Partitions, type Partition } from './partitions.ts';
 

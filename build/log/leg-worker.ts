@@ -4,7 +4,8 @@
 // cross threads): the same airports and runways, so the same idents and field heights.
 import { deserialize } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { logAirfields, type AirfieldTables } from './airfields.ts';
+import { logAirfields } from './airfields.ts';
+import type { AirfieldTables } from './airfield-tables.ts';
 import { cutAirframe, readBytes, type AirframeCut, type AirframeFiles } from './airframe-cut.ts';
 import { DEFAULT_LEG_OPTIONS, type Carry, type LegOptions } from './legs.ts';
 

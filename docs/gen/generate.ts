@@ -32,9 +32,9 @@ export const COMMANDS: readonly { name: string; sources: readonly string[]; spec
   { name: 'upload', sources: ['build/upload/cli.ts'], specs: PUBLISH_SPECS },
   { name: 'reference-refresh', sources: ['build/reference/refresh.ts'], specs: refreshOptions },
   { name: 'map-basemap', sources: ['build/map/basemap.ts'], specs: BASEMAP_SPECS },
-  { name: 'demo', sources: ['sim/demo.ts'], specs: demoSpecs },
-  { name: 'sim-live', sources: ['sim/cli.ts'], specs: liveSpecs },
-  { name: 'sim-history', sources: ['sim/cli.ts'], specs: historySpecs },
+  { name: 'demo', sources: ['sim/demo.ts', 'sim/fault-specs.ts'], specs: demoSpecs },
+  { name: 'sim-live', sources: ['sim/cli.ts', 'sim/fault-specs.ts'], specs: liveSpecs },
+  { name: 'sim-history', sources: ['sim/cli.ts', 'sim/fault-specs.ts'], specs: historySpecs },
   { name: 'sim-snapshot', sources: ['sim/cli.ts'], specs: snapshotSpecs },
   { name: 'sim-log', sources: ['sim/cli.ts'], specs: logSpecs },
 ];

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { InOrder, LegPool } from '../../../build/log/leg-pool.ts';
 import type { AirframeFiles } from '../../../build/log/airframe-cut.ts';
-import type { AirfieldTables } from '../../../build/log/airfields.ts';
+import type { AirfieldTables } from '../../../build/log/airfield-tables.ts';
 import { listDay } from '../../../build/history/scan.ts';
 import { SAMPLE_TREE, putFile, tempDir, tracePath } from '../../helpers/history.ts';
 
