@@ -36,7 +36,7 @@ $(STAMP): package.json package-lock.json
 test: install system-deps
 	@tmp=$$(mktemp -d /tmp/contrail-test-XXXXXX); chmod 755 "$$tmp"; TMPDIR=$$tmp npm test; rc=$$?; rm -rf "$$tmp"; exit $$rc
 
-# the edit-test loop: typecheck + every test that starts no process and no real server (under a minute)
+# the edit-test loop: incremental typecheck + every test not named *.slow.test.ts (docs/ARCHITECTURE.md "Tests")
 check: install
 	npm run --silent check
 

@@ -262,7 +262,7 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
    * this sha256 metadata. a store killed mid-write can list an object it did not store whole
    * (s3rver writes its ETag before its bytes are on disk, and its headers in a file of their own:
    * docs/perf-log/s3-test-server.md), and the manifest is about to name it; such an object is sent
-   * again, over the torn one (test/build/upload/interrupt.test.ts)
+   * again, over the torn one (test/build/upload/interrupt.slow.test.ts)
    */
   const arrived = async (it: Item, data: Buffer | null, parts: Part[] | null): Promise<boolean> => {
     const l = there.get(it.key);

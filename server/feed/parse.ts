@@ -4,7 +4,7 @@
 // two readers, one set of rules (normalize.ts): a Buffer goes through the byte scanner
 // (scan.ts), which also hands over each record's wire JSON; whatever the scanner is not sure
 // of, and every string input, goes through JSON.parse here. the JSON.parse reader is the
-// reference: it alone classifies whole-file faults, and test/server/feed/scan.test.ts holds the
+// reference: it alone classifies whole-file faults, and test/server/feed/scan.slow.test.ts holds the
 // scanner to its exact answers.
 import { Collector, goodNow, type FeedCounters, type ParseOk } from './normalize.ts';
 import { scanFeed } from './scan.ts';

@@ -3,7 +3,7 @@
 // the same kind of per-aircraft buffer). a number whose feed token is already in the exact
 // text JSON.stringify would print (see scan.ts: canonical) is copied byte for byte; any other
 // number goes through String(), which is what JSON.stringify prints for a finite number.
-// the output equals JSON.stringify(record) byte for byte; test/server/feed/scan.test.ts holds it to that.
+// the output equals JSON.stringify(record) byte for byte; test/server/feed/scan.slow.test.ts holds it to that.
 import type { AircraftRecord, FeedSnapshot, Wire } from './record.ts';
 import { WIRE_FIELDS } from './record.ts';
 

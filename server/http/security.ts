@@ -23,7 +23,7 @@ const LOCKED = { 'object-src': ["'none'"], 'base-uri': ["'none'"], 'frame-ancest
 /**
  * The map's policy: its script and stylesheet from this server (the map code sets element styles
  * inline, hence 'unsafe-inline' for styles only: Chromium refused them otherwise,
- * test/web/map/map-browser.test.ts), raster images from here (the Natural Earth basemap, data:
+ * test/web/map/map-browser.slow.test.ts), raster images from here (the Natural Earth basemap, data:
  * icons) and from `tileOrigins` (a configured tile host, when there is one), data over fetch and
  * the push stream's WebSocket to this server alone.
  */

@@ -54,7 +54,7 @@ export interface Reply {
 
 // synchronous on purpose: uWebSockets.js drops a keep-alive connection whose next (pipelined)
 // request arrives while an earlier response on it is still pending, losing every answer on it.
-// a handler that answers at once can never leave one pending (test/server/http/wire.test.ts).
+// a handler that answers at once can never leave one pending (test/server/http/wire.slow.test.ts).
 type Handler = (req: Req) => Reply;
 
 export interface Route {

@@ -2,7 +2,7 @@
 // Node builds the message from the failing line of the source; under tsx the reported line is the
 // transformed code's, which can lie past the end of the .ts file, and Node's reader then loops at
 // the end of the file for ever: a failing test near the end of a file spun at full CPU instead of
-// failing (test/server/ingest/source.test.ts, 2026-11-26), and a red CI run would hang to its limit.
+// failing (test/server/ingest/source.slow.test.ts, 2026-11-26), and a red CI run would hang to its limit.
 import ts from 'typescript';
 
 /** `line:column` of each assert.ok(x) or assert(x) called with no message in a source text */

@@ -1,4 +1,4 @@
-// the requests the contract test (test/server/contract.test.ts) sends each route of the route table:
+// the requests the contract test (test/server/contract.slow.test.ts) sends each route of the route table:
 // paths that answer on a server with a fresh feed and a whole published tree (each then sent in every
 // variant: methods, encodings, validators, the preflight), and cases with the status and code they
 // must get. keyed by the route's pattern: a route with no entry here fails the test, by name.

@@ -1,5 +1,5 @@
 // a published tree with a document of every public artifact kind, and the researchers' files beside
-// it, for the contract test (test/server/contract.test.ts): a seeded two-day flight log (LogWriter),
+// it, for the contract test (test/server/contract.slow.test.ts): a seeded two-day flight log (LogWriter),
 // the nightly's whole artifact pipeline over it (build/steps/pipeline.ts: routes, airframes,
 // refdata with types, registry, catalog and schedules, airports with a published board for the
 // build's local day, alliances), the atomic publish, then the bundle step. the clock is pinned.

@@ -1,6 +1,6 @@
 // the fuzzer's inputs, seeded by its caller (fast-check): paths built from the operations table with
 // hostile parameters, broken percent-encodings, queries, methods and headers. used by the
-// reliability suite's fuzz test (test/reliability/fuzz.test.ts) and the long run over both serving
+// reliability suite's fuzz test (test/reliability/fuzz.slow.test.ts) and the long run over both serving
 // threads (bench/fuzz.ts).
 import fc from 'fast-check';
 import { OPERATIONS } from '../../schemas/operations.ts';

@@ -1,6 +1,6 @@
 // scores take-offs and landings found on the simulator's noisy history against its truth file
 // (sim/truth.ts): precision and recall at ±30 s, overall and per fault class, and how often the
-// airport is right. used by bench/detector/sim.ts (prints the table) and test/sim/faults.test.ts.
+// airport is right. used by bench/detector/sim.ts (prints the table) and test/sim/faults.slow.test.ts.
 //
 // which truth events count for recall (the rest may still match, and then are no false detection):
 // - a touch-and-go's landing and take-off when its roll was heard (a point on the runway within

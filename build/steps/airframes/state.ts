@@ -3,7 +3,7 @@
 // latest reg and type heard and when, the operator), and per (airframe, callsign prefix) the counts
 // the operator is chosen from. a night keeps an untouched airframe's row as it is and folds a day
 // into a touched one (airframes/fold.ts); a full build writes every row from the window's legs. the
-// rows must be the same either way (test/build/nightly-increment.test.ts compares them).
+// rows must be the same either way (test/build/nightly-increment.slow.test.ts compares them).
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BuildContext } from '../context.ts';

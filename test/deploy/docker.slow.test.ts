@@ -104,7 +104,7 @@ const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
 const copies = [...dockerfile.matchAll(/^COPY (?!--from)(.+)$/gm)].map((m) => m[1]!.trim().split(/\s+/));
 
 test('.dockerignore keeps node_modules, var/, the git folder and what the image does not run out of the build context', () => {
-  for (const p of ['node_modules', 'node_modules/tsx/package.json', 'server/node_modules/x', 'var', 'var/artifacts/current', '.git/HEAD', 'test/deploy/docker.test.ts', 'bench/live.ts']) {
+  for (const p of ['node_modules', 'node_modules/tsx/package.json', 'server/node_modules/x', 'var', 'var/artifacts/current', '.git/HEAD', 'test/deploy/docker.slow.test.ts', 'bench/live.ts']) {
     assert.ok(ignored(p, dockerignore), p);
   }
   for (const p of ['server/main.ts', 'package-lock.json', 'data/ref/sources.json', 'deploy/docker/entrypoint.sh']) assert.ok(!ignored(p, dockerignore), p);

@@ -138,7 +138,7 @@ test('a Redis that hangs (CLIENT PAUSE) is not waited on request after request: 
 test('a client pipelining straight to a server that counts in Redis has its connection closed by uWebSockets.js: the front must be in between', async () => {
   // uWS refuses a request that arrives while an earlier answer on the connection is pending
   // ("async pipelining"); nginx never pipelines to its upstream, so behind the front every request
-  // is answered (test/deploy/replicas.test.ts sends a pipelined burst through it). documented in deploy/README.md
+  // is answered (test/deploy/replicas.slow.test.ts sends a pipelined burst through it). documented in deploy/README.md
   const redis = await startRedis();
   const p = await pair(redis.url);
   try {

@@ -107,7 +107,7 @@ test('standard methods other than GET and HEAD get a 405 in the section-7 shape,
 });
 
 test('what uWebSockets.js itself refuses (lowercase or unknown methods) is closed by it: the nginx front answers those', async () => {
-  // documented in deploy/README.md; test/deploy/nginx.test.ts holds the front to a section-7 answer
+  // documented in deploy/README.md; test/deploy/nginx.slow.test.ts holds the front to a section-7 answer
   const s = await serve(routes, { clock: () => T0 });
   try {
     for (const m of ['get', 'BREW']) {

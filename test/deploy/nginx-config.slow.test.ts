@@ -1,6 +1,6 @@
 // the shipped nginx front against the artifact contract (schemas/artifact-kinds.ts): every public
 // artifact URL falls in a location that sends the Cache-Control of its bucket, and the server-only
-// meta/* documents are never served. the running front is tested in nginx.test.ts.
+// meta/* documents are never served. the running front is tested in nginx.slow.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
