@@ -22,9 +22,6 @@ import { creditsText, licenseText, readmeText, readSources, sumsText, usedSource
 import { DAY_PART, INDEX_FILE, LOG_DIR, LOG_FILE, logPath, TABLES, TABLES_DIR, tablePath, urlOf, type DocName } from '../../artifacts/bundles.ts';
 import { localFile, readIndex, type BundlesIndex, type DocEntry, type FileEntry, type LogEntry, type TableEntry } from './index-file.ts';
 
-// the index's reader lives in index-file.ts (the upload needs it without DuckDB); re-exported for the bundle's callers
-export { indexFiles, localFile, readIndex, type BundlesIndex } from './index-file.ts';
-
 export interface BundleOptions {
   /** flight log root (day=YYYY-MM-DD/legs.parquet) */
   log: string;

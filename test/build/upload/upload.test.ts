@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { commit, stage } from '../../../build/publish/publish.ts';
 import { writeBundles } from '../../../build/bundle/bundle.ts';
 import { PENDING_FILE, upload, type UploadOptions } from '../../../build/upload/upload.ts';
-import { indexFiles, localFile } from '../../../build/bundle/bundle.ts';
+import { indexFiles, localFile } from '../../../build/bundle/index-file.ts';
 import { fileOf } from '../../../artifacts/keys.ts';
 import { mulberry32 } from '../../../lib/random.ts';
 import { bucketOfKey } from '../../../build/upload/headers.ts';
