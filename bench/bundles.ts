@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { indexFiles, writeBundles } from '../build/bundle/bundle.ts';
+import { writeBundles } from '../build/bundle/bundle.ts';
+import { indexFiles } from '../build/bundle/index-file.ts';
 import { installed } from '../lib/install.ts';
 import { flag, numberFlag } from './flags.ts';
 

@@ -7,7 +7,7 @@
 // every file is written atomically (temp + rename) and only when its bytes change: a rebuild
 // that leaves a day as it was leaves its file, inode and mtime alone. nothing is tarred: a day is
 // one file already, and the window is a list of them (the tarballs only duplicated the tree).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { currentHeader } from '../../artifacts/tree.ts';
@@ -19,45 +19,8 @@ import { dayFile, sqlString } from '../log/write.ts';
 import { prune, publishFile, sha256 } from './files.ts';
 import { writeTables } from './tables.ts';
 import { creditsText, licenseText, readmeText, readSources, sumsText, usedSources, type BundleTexts } from './texts.ts';
-import { DAY_PART, INDEX_FILE, LOG_DIR, LOG_FILE, logPath, TABLES, TABLES_DIR, tablePath, urlOf, type DocName, type TableName } from '../../artifacts/bundles.ts';
-
-interface FileEntry {
-  /** URL path, e.g. /v1/bundles/log/day=2026-11-21/legs.parquet */
-  path: string;
-  bytes: number;
-  sha256: string;
-  /** when these bytes were first published (ISO 8601 UTC); unchanged files keep it */
-  updated_at: string;
-}
-interface LogEntry extends FileEntry {
-  day: string;
-  rows: number;
-}
-interface TableEntry extends FileEntry {
-  name: TableName;
-  rows: number;
-  /** the artifact build the table was made from */
-  build_id: string;
-}
-interface DocEntry extends FileEntry {
-  name: DocName;
-}
-
-export interface BundlesIndex {
-  generated_at: string;
-  license: 'ODbL-1.0';
-  credits_url: string;
-  /** newest log day, null when the log is empty */
-  archive_through: string | null;
-  /** the artifact build the tables come from, null when none is published */
-  build_id: string | null;
-  /** first and last day the tables cover (the build's window), null without tables */
-  tables_from: string | null;
-  tables_to: string | null;
-  log: LogEntry[];
-  tables: TableEntry[];
-  docs: DocEntry[];
-}
+import { DAY_PART, INDEX_FILE, LOG_DIR, LOG_FILE, logPath, TABLES, TABLES_DIR, tablePath, urlOf, type DocName } from '../../artifacts/bundles.ts';
+import { localFile, readIndex, type BundlesIndex, type DocEntry, type FileEntry, type LogEntry, type TableEntry } from './index-file.ts';
 
 export interface BundleOptions {
   /** flight log root (day=YYYY-MM-DD/legs.parquet) */
@@ -93,23 +56,6 @@ export interface BundleResult {
 }
 
 const DEFAULT_SOURCES = new URL('../../data/ref/sources.json', import.meta.url).pathname;
-
-/** Reads <out>/index.json, or null when absent, unreadable or of an older layout (every file is hashed again then). */
-export function readIndex(out: string): BundlesIndex | null {
-  try {
-    const doc = JSON.parse(readFileSync(join(out, INDEX_FILE), 'utf8')) as BundlesIndex;
-    assertValid('bundles-index', doc, INDEX_FILE);
-    return doc;
-  } catch {
-    return null;
-  }
-}
-
-/** Every file the index lists, docs last (what an upload sends, in order). */
-export const indexFiles = (i: BundlesIndex): FileEntry[] => [...i.log, ...i.tables, ...i.docs];
-
-/** The file on disk of an index entry. */
-export const localFile = (out: string, e: Pick<FileEntry, 'path'>): string => join(out, e.path.slice(urlOf('').length));
 
 export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
   const progress = o.progress ?? silentProgress;

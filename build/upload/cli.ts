@@ -1,7 +1,7 @@
 // `npm run --silent upload -- --help`: upload the published artifact tree and the bundles to an
 // S3-compatible bucket. credentials from the standard AWS environment variables.
 import { ConfigError, runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
-import { s3Connection, s3Store } from './object-store.ts';
+import { MAX_LIST_PAGE_KEYS, s3Connection, s3Store } from './object-store.ts';
 import { AfterSwitch, DEFAULT_MULTIPART_BYTES, DEFAULT_PART_BYTES, Interrupted, upload } from './upload.ts';
 import { DEFAULT_RETRY } from './retry.ts';
 import { MIN_PART_BYTES } from './multipart.ts';
@@ -21,6 +21,7 @@ export interface PublishConfig {
   multipartMb: number;
   partMb: number;
   urlMirror: boolean;
+  listPageKeys: number;
 }
 
 const MIB = 1024 * 1024;
@@ -50,6 +51,11 @@ export const PUBLISH_SPECS: Specs<PublishConfig> = {
   // on: an operator who puts a CDN or a plain object-store origin in front of the bucket expects an
   // object at each URL path (spec 8); the cost is a server-side copy per changed object (docs/api.md)
   urlMirror: { flag: 'url-mirror', env: 'CONTRAIL_S3_URL_MIRROR', kind: 'bool', default: true, help: 'after the manifest, copy each changed object (server-side) to <prefix>/<url path> too, for origins that serve a URL as it is; --no-url-mirror to keep the stored keys only (and delete a mirror an earlier run kept)' },
+  // S3's own page (its maximum); a smaller one costs a request per page, and lets a test page a small bucket
+  listPageKeys: {
+    flag: 'list-page-keys', env: 'CONTRAIL_S3_LIST_PAGE_KEYS', kind: 'int', default: MAX_LIST_PAGE_KEYS, help: 'keys per page of a bucket listing (ListObjectsV2 MaxKeys)',
+    check: (v) => (v >= 1 && v <= MAX_LIST_PAGE_KEYS ? undefined : `must be 1..${MAX_LIST_PAGE_KEYS} (S3 answers at most ${MAX_LIST_PAGE_KEYS} keys a page)`),
+  },
 };
 
 const USAGE = `Usage: npm run --silent upload -- [options]
@@ -70,7 +76,7 @@ Either way run it again: what already arrived is not sent again.
 Exit codes: 0 done, 1 failed, 2 bad options, 130 interrupted.
 Credentials: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or AWS_PROFILE), as for any AWS tool.`;
 
-const uploadCommand: Command<PublishConfig> = {
+export const uploadCommand: Command<PublishConfig> = {
   name: 'upload',
   usage: USAGE,
   specs: PUBLISH_SPECS,
@@ -80,7 +86,7 @@ const uploadCommand: Command<PublishConfig> = {
     if (c.endpoint && !/^https?:\/\/[^\s/]+/.test(c.endpoint)) throw new ConfigError(`--endpoint: expected an http(s) URL, got ${JSON.stringify(c.endpoint)}`);
   },
   run: async (c) => {
-    const o = { endpoint: c.endpoint, bucket: c.bucket, region: c.region, forcePathStyle: c.pathStyle };
+    const o = { endpoint: c.endpoint, bucket: c.bucket, region: c.region, forcePathStyle: c.pathStyle, listPageKeys: c.listPageKeys };
     const store = s3Store(o, s3Connection(o, undefined, c.concurrency));
     // the first Ctrl-C or SIGTERM stops taking new objects and lets those in flight land; a second one kills
     const stop = new AbortController();

@@ -67,7 +67,12 @@ export interface S3Options {
   region: string;
   /** path-style URLs (http://host/bucket/key): what most self-hosted S3 servers need */
   forcePathStyle: boolean;
+  /** keys per ListObjectsV2 page (MaxKeys), 1..1000; S3 answers at most 1,000, its default */
+  listPageKeys?: number;
 }
+
+/** S3's most keys per ListObjectsV2 page, and its default */
+export const MAX_LIST_PAGE_KEYS = 1000;
 
 const missing = (e: unknown) => {
   const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -139,6 +144,7 @@ export function s3Store(o: S3Options, conn = s3Connection(o)): ObjectStore & { c
   // the credentials the SDK resolved (environment, profile, SSO, instance role), refreshed as it does
   const credentials = () => client.config.credentials();
   const fastPut = putter(o, credentials, conn.agents);
+  const MaxKeys = o.listPageKeys ?? MAX_LIST_PAGE_KEYS;
   return {
     close() {
       client.destroy();
@@ -177,7 +183,7 @@ export function s3Store(o: S3Options, conn = s3Connection(o)): ObjectStore & { c
       const out = new Map<string, Listed>();
       let ContinuationToken: string | undefined;
       do {
-        const r = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
+        const r = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken, MaxKeys }));
         for (const c of r.Contents ?? []) if (c.Key) out.set(c.Key, { etag: unquote(c.ETag), bytes: c.Size ?? -1, modifiedMs: c.LastModified?.getTime() ?? 0 });
         ContinuationToken = r.IsTruncated ? r.NextContinuationToken : undefined;
       } while (ContinuationToken);

@@ -20,7 +20,7 @@ import { gzipSync } from 'node:zlib';
 import { currentTable, MANIFEST_FILE, type TableVersion } from '../../artifacts/tree.ts';
 import { ObjectTable, Origin } from '../../artifacts/object-table.ts';
 import { fileOf } from '../../artifacts/keys.ts';
-import { indexFiles, localFile, readIndex } from '../bundle/bundle.ts';
+import { indexFiles, localFile, readIndex } from '../bundle/index-file.ts';
 import { BUNDLES_URL } from '../../artifacts/bundles.ts';
 import { mulberry32 } from '../../lib/random.ts';
 import { bundleHeaders, indexHeaders, manifestHeaders, servedAsPut, treeHeaders, type ObjectHeaders } from './headers.ts';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { currentVersion } from '../../artifacts/tree.ts';
 import { writeBundles } from '../../build/bundle/bundle.ts';
-import { indexFiles, localFile } from '../../build/bundle/bundle.ts';
+import { indexFiles, localFile } from '../../build/bundle/index-file.ts';
 import { DATA_CACHE, PARQUET_TYPE, TEXT_TYPE } from '../../artifacts/bundles.ts';
 import { checkRanges, malformedBundlePaths } from '../helpers/ranges.ts';
 import { policyFor } from '../../schemas/policy.ts';

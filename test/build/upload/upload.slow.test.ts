@@ -4,7 +4,7 @@
 // request that keeps failing ends the run with a clear error, and an interrupted run is resumed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { commit, stage } from '../../../build/publish/publish.ts';
 import { writeBundles } from '../../../build/bundle/bundle.ts';
 import { PENDING_FILE, upload, type UploadOptions } from '../../../build/upload/upload.ts';
-import { indexFiles, localFile } from '../../../build/bundle/bundle.ts';
+import { indexFiles, localFile } from '../../../build/bundle/index-file.ts';
 import { fileOf } from '../../../artifacts/keys.ts';
 import { mulberry32 } from '../../../lib/random.ts';
 import { bucketOfKey } from '../../../build/upload/headers.ts';
@@ -23,6 +23,8 @@ import { policyFor } from '../../../schemas/policy.ts';
 import { makeFixture, NOW_MS } from '../../helpers/publish-fixture.ts';
 import { BUCKET, CREDS, rawGet, recording, startS3, storeAt } from '../../helpers/s3.ts';
 import { faultProxy, type Fault } from '../../helpers/fault-proxy.ts';
+import { uploadCommand } from '../../../build/upload/cli.ts';
+import { runCommand } from '../../../lib/cli.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 4, 0, 0);
 const H = 3600_000;
@@ -358,17 +360,24 @@ test('an object key names its bucket, and a key of no kind is refused', () => {
   assert.throws(() => bucketOfKey('v9/unknown'), /no artifact kind has a key like v9\/unknown/);
 });
 
-test('the publish command uploads with AWS credentials from the environment and rejects malformed flags', async () => {
-  const cli = new URL('../../../build/upload/cli.ts', import.meta.url).pathname;
-  const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
-  const help = run(['--help']);
+test('the publish command rejects malformed flags with exit code 2 and the setting to fix, and documents every flag in --help', async () => {
+  // in-process through the command's own parse and checks (lib/cli.ts runCommand): the same code the
+  // spawned command below runs before its first request; a cold start per case cost ~10 s under load
+  const run = async (args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const status = await runCommand(uploadCommand, args, {}, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { status, stdout: out.join('\n'), stderr: err.join('\n') };
+  };
+  const help = await run(['--help']);
   assert.equal(help.status, 0);
-  for (const f of ['--endpoint', '--bucket', '--prefix', '--grace-hours', '--concurrency', '--retries', '--multipart-mb', '--part-mb', '--url-mirror', 'AWS_ACCESS_KEY_ID', 'run it again']) assert.ok(help.stdout.includes(f), f);
-  assert.match(run(['--bucket', 'Bad_Bucket']).stderr, /--bucket: expected a bucket name/);
-  assert.match(run([]).stderr, /--bucket \(or CONTRAIL_S3_BUCKET\) is required/);
-  assert.equal(run(['--bucket', 'ok-bucket', '--prefix', '/x/']).status, 2);
-  assert.match(run(['--bucket', 'ok-bucket', '--endpoint', 'ftp://x']).stderr, /expected an http\(s\) URL/);
+  for (const f of ['--endpoint', '--bucket', '--prefix', '--grace-hours', '--concurrency', '--retries', '--multipart-mb', '--part-mb', '--url-mirror', '--list-page-keys', 'AWS_ACCESS_KEY_ID', 'run it again']) {
+    assert.ok(help.stdout.includes(f), f);
+  }
+  assert.match((await run(['--bucket', 'Bad_Bucket'])).stderr, /--bucket: expected a bucket name/);
+  assert.match((await run([])).stderr, /--bucket \(or CONTRAIL_S3_BUCKET\) is required/);
+  assert.equal((await run(['--bucket', 'ok-bucket', '--prefix', '/x/'])).status, 2);
+  assert.match((await run(['--bucket', 'ok-bucket', '--endpoint', 'ftp://x'])).stderr, /expected an http\(s\) URL/);
   for (const [args, message] of [
     [['--concurrency', 'many'], /--concurrency: expected an integer, got "many"/],
     [['--concurrency', '0'], /--concurrency: must be 1\.\.256/],
@@ -378,28 +387,46 @@ test('the publish command uploads with AWS credentials from the environment and 
     [['--multipart-mb', 'big'], /--multipart-mb: expected a number/],
     [['--multipart-mb', '6000'], /--multipart-mb: must be 5\.\.5120/],
     [['--grace-hours', '-3'], /--grace-hours: must be 0 or more/],
+    [['--list-page-keys', '0'], /--list-page-keys: must be 1\.\.1000 \(S3 answers at most 1000 keys a page\)/],
+    [['--list-page-keys', '1001'], /--list-page-keys: must be 1\.\.1000/],
+    [['--list-page-keys', '50.5'], /--list-page-keys: expected an integer/],
+    [['--list-page-keys', 'all'], /--list-page-keys: expected an integer, got "all"/],
     [['--concurrency'], /flag --concurrency needs a value/],
     [['--no-such-flag', '1'], /unknown flag --no-such-flag/],
   ] as const) {
-    const r = run(['--bucket', 'ok-bucket', ...args]);
+    const r = await run(['--bucket', 'ok-bucket', ...args]);
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, message);
   }
+  assert.equal((await runCommand(uploadCommand, ['--bucket', 'ok-bucket'], { CONTRAIL_S3_LIST_PAGE_KEYS: '0' }, { out: () => {}, err: () => {} })), 2, 'the environment variable is checked too');
+});
+
+test('the publish command uploads with AWS credentials from the environment; a malformed flag exits 2', async () => {
+  const cli = new URL('../../../build/upload/cli.ts', import.meta.url).pathname;
+  const runProcess = (args: string[], env: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, ...env } });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    return new Promise<{ status: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('close', (status, signal) => resolve({ status, signal, stderr })));
+  };
+  // one real process refused (the exit code and stderr of a bad flag, as cron sees them), started
+  // alongside the real upload: two cold starts at once instead of one after the other
+  const refused = runProcess(['--bucket', 'ok-bucket', '--list-page-keys', '0']);
   const s3 = await startS3();
   try {
     const root = mkdtempSync(join(tmpdir(), 'contrail-up-'));
     publish(root, 'b1', TREE);
     const env = { AWS_ACCESS_KEY_ID: CREDS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDS.secretAccessKey };
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--artifacts', root, '--bundles', '', '--endpoint', s3.endpoint, '--bucket', BUCKET, '--prefix', 'cli'], { env: { ...process.env, ...env } });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c));
-    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    const ok = { status, stderr, signal: null, stdout: '' };
-    assert.equal(ok.status, 0, `status ${ok.status} signal ${ok.signal}: ${ok.stderr} ${ok.stdout}`);
+    const ok = await runProcess(['--artifacts', root, '--bundles', '', '--endpoint', s3.endpoint, '--bucket', BUCKET, '--prefix', 'cli'], env);
+    assert.equal(ok.status, 0, `status ${ok.status} signal ${ok.signal}: ${ok.stderr}`);
     assert.match(ok.stderr, /upload: done: 5 sent.*; url mirror: 5 copied, 0 deleted$/m);
     assert.equal((await rawGet(s3.endpoint, 'cli/v1/airframes/4b1814')).status, 200, 'the url mirror is on by default');
     assert.equal(JSON.parse((await s3.store.get('cli/manifest.json'))!.toString()).build_id, 'b1');
+    const bad = await refused;
+    assert.equal(bad.status, 2, bad.stderr);
+    assert.match(bad.stderr, /^upload: --list-page-keys: must be 1\.\.1000/m);
   } finally {
+    await refused;
     await s3.close();
   }
 });
