@@ -1,6 +1,6 @@
 // the responses of one operation in the OpenAPI document, and of its CORS preflight: each status the
 // server sends for it (server/http/pipeline.ts, respond.ts and the route's handler), with the headers
-// that status carries and no other. test/server/contract.test.ts drives the real server into every
+// that status carries and no other. test/server/contract.slow.test.ts drives the real server into every
 // one and checks each answer against what is written here.
 import { policyFor } from './policy.ts';
 import { ERROR_STATUS, type Operation } from './operations.ts';

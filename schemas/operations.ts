@@ -34,7 +34,7 @@ export interface Operation {
   bucket: string;
   stability: Stability;
   /**
-   * error codes the handler can answer, each reachable (test/server/contract.test.ts drives the
+   * error codes the handler can answer, each reachable (test/server/contract.slow.test.ts drives the
    * server into every one); rate_limited, internal_error and the router's 422 for a broken
    * percent-encoding are added by schemas/openapi-responses.ts where they apply
    */
