@@ -122,13 +122,12 @@ function pair<P extends { flight: string; callsign?: string }>(
  * order of such rows was the order the slots came in, which DuckDB does not fix, so two builds of
  * one log could differ.
  */
-const byTimeThenFlight = (time: (r: BoardRow) => string | null, end: (r: BoardRow) => string) =>
-  (a: BoardRow, b: BoardRow) => {
-    const ka = [time(a) ?? '', a.flight, a.callsign ?? '', end(a)];
-    const kb = [time(b) ?? '', b.flight, b.callsign ?? '', end(b)];
-    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1;
-    return 0;
-  };
+const byTimeThenFlight = (time: (r: BoardRow) => string | null, end: (r: BoardRow) => string) => (a: BoardRow, b: BoardRow) => {
+  const ka = [time(a) ?? '', a.flight, a.callsign ?? '', end(a)];
+  const kb = [time(b) ?? '', b.flight, b.callsign ?? '', end(b)];
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1;
+  return 0;
+};
 
 type BoardRow = { flight: string; callsign: string | null; dep: string | null; arr: string | null; dst?: string; org?: string };
 
@@ -158,7 +157,12 @@ export function departureRows(here: string, slots: readonly Slot[], published: r
  * Merges a day's published departures into observed rows (all `source: observed`): the rolled
  * board of a new local day starts from the observed rows of the document (artifacts/airport-roll.ts).
  */
-export function mergeDepartures(here: string, observed: readonly DepartureRow[], published: readonly PublishedDeparture[], blockMinutes: RowLookups['blockMinutes']): DepartureRow[] {
+export function mergeDepartures(
+  here: string,
+  observed: readonly DepartureRow[],
+  published: readonly PublishedDeparture[],
+  blockMinutes: RowLookups['blockMinutes'],
+): DepartureRow[] {
   const rows = observed.map((r) => ({ ...r }));
   const obs = rows.map((r) => ({ flight: r.flight, callsign: r.callsign, minute: parseHhmm(r.dep)! }));
   const matched = pair(obs, published, (p) => parseHhmm(p.dep)!);
@@ -167,10 +171,26 @@ export function mergeDepartures(here: string, observed: readonly DepartureRow[],
     if (i !== undefined) rows[i]!.source = 'both';
     else {
       const arr = otherMinute(null, parseHhmm(p.dep)!, blockMinutes(here, p.dst), 1);
-      if (arr) rows.push({ flight: p.flight, callsign: p.callsign ?? null, dst: p.dst, dep: p.dep, arr: hhmm(arr.minute), arr_source: arr.from, type: p.type ?? null, flights: 0, source: 'published' });
+      if (arr)
+        rows.push({
+          flight: p.flight,
+          callsign: p.callsign ?? null,
+          dst: p.dst,
+          dep: p.dep,
+          arr: hhmm(arr.minute),
+          arr_source: arr.from,
+          type: p.type ?? null,
+          flights: 0,
+          source: 'published',
+        });
     }
   }
-  return rows.sort(byTimeThenFlight((r) => r.dep, (r) => r.dst ?? ''));
+  return rows.sort(
+    byTimeThenFlight(
+      (r) => r.dep,
+      (r) => r.dst ?? '',
+    ),
+  );
 }
 
 /** The arrivals board of airport `here` (IATA): typical arrivals merged with the day's published arrivals, sorted by arr. */
@@ -196,7 +216,12 @@ export function arrivalRows(here: string, slots: readonly Slot[], published: rea
 }
 
 /** Merges a day's published arrivals into observed rows (all `source: observed`), as mergeDepartures. */
-export function mergeArrivals(here: string, observed: readonly ArrivalRow[], published: readonly PublishedArrival[], blockMinutes: RowLookups['blockMinutes']): ArrivalRow[] {
+export function mergeArrivals(
+  here: string,
+  observed: readonly ArrivalRow[],
+  published: readonly PublishedArrival[],
+  blockMinutes: RowLookups['blockMinutes'],
+): ArrivalRow[] {
   const rows = observed.map((r) => ({ ...r }));
   const obs = rows.map((r) => ({ flight: r.flight, callsign: r.callsign, minute: parseHhmm(r.arr)! }));
   const matched = pair(obs, published, (p) => parseHhmm(p.arr)!);
@@ -205,10 +230,26 @@ export function mergeArrivals(here: string, observed: readonly ArrivalRow[], pub
     if (i !== undefined) rows[i]!.source = 'both';
     else {
       const dep = otherMinute(null, parseHhmm(p.arr)!, blockMinutes(p.org, here), -1);
-      if (dep) rows.push({ flight: p.flight, callsign: p.callsign ?? null, org: p.org, dep: hhmm(dep.minute), dep_source: dep.from, arr: p.arr, type: p.type ?? null, flights: 0, source: 'published' });
+      if (dep)
+        rows.push({
+          flight: p.flight,
+          callsign: p.callsign ?? null,
+          org: p.org,
+          dep: hhmm(dep.minute),
+          dep_source: dep.from,
+          arr: p.arr,
+          type: p.type ?? null,
+          flights: 0,
+          source: 'published',
+        });
     }
   }
-  return rows.sort(byTimeThenFlight((r) => r.arr, (r) => r.org ?? ''));
+  return rows.sort(
+    byTimeThenFlight(
+      (r) => r.arr,
+      (r) => r.org ?? '',
+    ),
+  );
 }
 
 /** Busiest airlines on the departure board (spec: top 20): observed flights per airline ICAO. */

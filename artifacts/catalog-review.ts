@@ -23,10 +23,7 @@ export interface ReviewEntry {
   note: string;
 }
 
-export type ReviewOutcome =
-  | { status: 'accepted'; entry: ReviewEntry }
-  | { status: 'rejected'; entry: ReviewEntry }
-  | { status: 'unreviewed' };
+export type ReviewOutcome = { status: 'accepted'; entry: ReviewEntry } | { status: 'rejected'; entry: ReviewEntry } | { status: 'unreviewed' };
 
 /** which catalog answers may be served: `auto` = passed the automatic checks and not rejected; `reviewed` = accepted by a reviewer too */
 export type ReviewPolicy = 'auto' | 'reviewed';

@@ -13,7 +13,12 @@ import type { Learned } from '../lib/estimate/fly.ts';
 const NAMES = { flow: ['traffic flow', 'is', 'has'], paths: ['traffic paths', 'are', 'have'] } as const;
 
 /** A published document when well formed (and, with `before`, learned only from days before it); else null, said in `warn`. */
-export function learnedDoc<K extends 'flow' | 'paths'>(dir: string, kind: K, warn: (m: string) => void, before?: string): (K extends 'flow' ? FlowDoc : PathsDoc) | null {
+export function learnedDoc<K extends 'flow' | 'paths'>(
+  dir: string,
+  kind: K,
+  warn: (m: string) => void,
+  before?: string,
+): (K extends 'flow' ? FlowDoc : PathsDoc) | null {
   const doc = readObject(dir, keys[kind]());
   if (doc === null) return null;
   const p = problems(kind, doc);

@@ -124,7 +124,8 @@ export function parseManifest(src: Buffer): ReadManifest {
   const scan = at < 0 ? null : scanObjects(src, at);
   const objects = scan && src[scan.end] === CLOSE && onlySpaceFrom(src, scan.end + 1) ? scan.objects : null;
   const m = JSON.parse(objects ? `${src.toString('utf8', 0, at)}"objects":{}}` : src.toString('utf8')) as Manifest;
-  if (m === null || typeof m !== 'object' || m.objects === null || typeof m.objects !== 'object' || Array.isArray(m.objects)) throw new Error('a manifest is an object with an object of objects');
+  if (m === null || typeof m !== 'object' || m.objects === null || typeof m.objects !== 'object' || Array.isArray(m.objects))
+    throw new Error('a manifest is an object with an object of objects');
   const { objects: all, ...header } = m;
   assertValid('manifest', { ...header, objects: {} }, 'manifest');
   return { header, objects: objects ?? ObjectTable.fromRecord(all), scanned: objects !== null };

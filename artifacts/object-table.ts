@@ -68,7 +68,8 @@ export class ObjectTable {
     const t = new ObjectTable();
     for (const key in objects) {
       const e = objects[key]!;
-      if (!Number.isSafeInteger(e.bytes) || e.bytes < 0 || !Number.isSafeInteger(e.gzip_bytes) || e.gzip_bytes < 0) throw new Error(`manifest entry ${key}: bytes and gzip_bytes must be whole numbers of 0 or more`);
+      if (!Number.isSafeInteger(e.bytes) || e.bytes < 0 || !Number.isSafeInteger(e.gzip_bytes) || e.gzip_bytes < 0)
+        throw new Error(`manifest entry ${key}: bytes and gzip_bytes must be whole numbers of 0 or more`);
       t.add(key, e.sha256, e.bytes, e.gzip_bytes);
     }
     return t;
@@ -184,7 +185,8 @@ export class ObjectTable {
     const st = this.room(key.length);
     for (let j = 0; j < key.length; j++) {
       const c = key.charCodeAt(j);
-      if (c > 0x7e || c < 0x20 || c === 0x22 || c === 0x5c) throw new Error(`artifact key ${JSON.stringify(key)} is not printable ASCII without quotes and backslashes`);
+      if (c > 0x7e || c < 0x20 || c === 0x22 || c === 0x5c)
+        throw new Error(`artifact key ${JSON.stringify(key)} is not printable ASCII without quotes and backslashes`);
       this.keyBytes[st + j] = c;
     }
     return this.place(st, key.length, hashKey(key), bytes, gzipBytes, origin);

@@ -84,7 +84,14 @@ export interface ScheduleCounts {
 }
 
 /** /v1/refdata/airlines/{icao}/schedule/{org}/{dst}: observed departure pattern of one leg */
-export function scheduleDoc(icao: string, org: AirportRef, dst: AirportRef, s: ScheduleCounts, ref: Pick<RefView, 'airline' | 'flightNumber'>, windowDays: number) {
+export function scheduleDoc(
+  icao: string,
+  org: AirportRef,
+  dst: AirportRef,
+  s: ScheduleCounts,
+  ref: Pick<RefView, 'airline' | 'flightNumber'>,
+  windowDays: number,
+) {
   return {
     airline: airlineHead(icao, ref),
     org: org.iata!,
@@ -120,7 +127,14 @@ export interface ScheduleTexts {
  * (they were most of a document's cost on the main thread; the callsigns need the reference data
  * and are made here).
  */
-export function scheduleJson(icao: string, org: AirportRef, dst: AirportRef, s: ScheduleTexts, ref: Pick<RefView, 'airline' | 'flightNumber'>, windowDays: number): string {
+export function scheduleJson(
+  icao: string,
+  org: AirportRef,
+  dst: AirportRef,
+  s: ScheduleTexts,
+  ref: Pick<RefView, 'airline' | 'flightNumber'>,
+  windowDays: number,
+): string {
   const d = scheduleDoc(icao, org, dst, { departures: s.departures, days: s.days, weekdays: [], slots: [], callsigns: s.callsigns }, ref, windowDays);
   const head = JSON.stringify({ airline: d.airline, org: d.org, dst: d.dst, tz: d.tz, departures: d.departures, days_observed: d.days_observed });
   const tail = JSON.stringify({ callsigns: d.callsigns, times_in: d.times_in, window_days: d.window_days, coverage: d.coverage });

@@ -45,7 +45,14 @@ export function refViewOf(r: Refdata): RefView {
     active: true,
   });
   const registryRef = (e: RegistryEntry): RegistryRef => ({
-    hex: e.hex, reg: e.reg, type: e.type, operator: e.operator, airline: e.airline_code, serial: e.serial, year: e.year, source: e.source,
+    hex: e.hex,
+    reg: e.reg,
+    type: e.type,
+    operator: e.operator,
+    airline: e.airline_code,
+    serial: e.serial,
+    year: e.year,
+    source: e.source,
   });
   return {
     airport: (ident) => r.airports.byIdent(ident) as AirportRef | null,

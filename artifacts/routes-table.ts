@@ -109,13 +109,7 @@ export function observe(ev: CallsignEvidence | null): Observed {
 }
 
 /** why a callsign has no served route (counted by the build, shown nowhere else) */
-type NoRoute =
-  | 'observed_without_iata'
-  | 'observed_ambiguous'
-  | 'no_catalog'
-  | 'catalog_rejected'
-  | 'catalog_contradicted'
-  | 'catalog_multistop_unanchored';
+type NoRoute = 'observed_without_iata' | 'observed_ambiguous' | 'no_catalog' | 'catalog_rejected' | 'catalog_contradicted' | 'catalog_multistop_unanchored';
 
 export interface RouteDecision {
   entry: RouteEntry | null;
@@ -125,9 +119,13 @@ export interface RouteDecision {
 }
 
 const entryOf = (org: AirportRef, dst: AirportRef, seen: { org: boolean; dst: boolean }): RouteEntry => ({
-  org: org.iata!, dst: dst.iata!, org_ident: org.ident, dst_ident: dst.ident,
+  org: org.iata!,
+  dst: dst.iata!,
+  org_ident: org.ident,
+  dst_ident: dst.ident,
   route_source: seen.org && seen.dst ? 'observed' : seen.org || seen.dst ? 'observed+catalog' : 'catalog',
-  org_seen: seen.org, dst_seen: seen.dst,
+  org_seen: seen.org,
+  dst_seen: seen.dst,
 });
 
 /**
@@ -172,7 +170,13 @@ export interface RouteDoc {
 }
 
 /** v1/route/<callsign> */
-export function routeDoc(callsign: string, entry: RouteEntry, ev: CallsignEvidence | null, verdict: CatalogVerdict | null, ref: Pick<RefView, 'airline' | 'flightNumber'>): RouteDoc {
+export function routeDoc(
+  callsign: string,
+  entry: RouteEntry,
+  ev: CallsignEvidence | null,
+  verdict: CatalogVerdict | null,
+  ref: Pick<RefView, 'airline' | 'flightNumber'>,
+): RouteDoc {
   const prefix = /^[A-Z]{3}(?=\d)/.exec(callsign)?.[0];
   const airline = prefix ? ref.airline(prefix) : null;
   const usedCatalog = entry.route_source !== 'observed' && verdict?.ok;
@@ -184,14 +188,15 @@ export function routeDoc(callsign: string, entry: RouteEntry, ev: CallsignEviden
     flight: ref.flightNumber(callsign),
     airline: airline ? { icao: airline.icao, iata: airline.iata, name: airline.name } : null,
     observed: ev && ev.legs > 0 ? { legs: ev.legs, days: ev.days, last_seen: ev.last_ts } : null,
-    catalog: usedCatalog && verdict?.ok
-      ? {
-          stops: verdict.stops.map((a) => a.iata!),
-          review: verdict.review.status === 'accepted' ? 'accepted' : 'auto',
-          reviewer: verdict.review.status === 'accepted' ? verdict.review.entry.reviewer : null,
-          reviewed_on: verdict.review.status === 'accepted' ? verdict.review.entry.date : null,
-        }
-      : null,
+    catalog:
+      usedCatalog && verdict?.ok
+        ? {
+            stops: verdict.stops.map((a) => a.iata!),
+            review: verdict.review.status === 'accepted' ? 'accepted' : 'auto',
+            reviewer: verdict.review.status === 'accepted' ? verdict.review.entry.reviewer : null,
+            reviewed_on: verdict.review.status === 'accepted' ? verdict.review.entry.date : null,
+          }
+        : null,
     coverage: 'observed',
   };
 }

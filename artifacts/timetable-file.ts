@@ -70,8 +70,10 @@ export function parseTimetable(text: string, expect: { airport: string; day: str
 
 /** The `today` object of the airport document, sorted by time then flight. */
 export function todayOf(t: Timetable): Today {
-  const byTime = <R extends { flight: string }>(key: (r: R) => string) => (a: R, b: R) =>
-    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.flight < b.flight ? -1 : a.flight > b.flight ? 1 : 0;
+  const byTime =
+    <R extends { flight: string }>(key: (r: R) => string) =>
+    (a: R, b: R) =>
+      key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.flight < b.flight ? -1 : a.flight > b.flight ? 1 : 0;
   return {
     day: t.day,
     source: t.source,

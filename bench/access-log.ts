@@ -23,13 +23,19 @@ const dir = mkdtempSync(join(tmpdir(), 'contrail-access-'));
 const fd = openSync(join(dir, 'log'), 'a');
 const { event } = createLogger({ logFormat: 'json', logLevel: 'info' }, fd);
 try {
-  console.log(`node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${REQUESTS} requests, ${CONNECTIONS} keep-alive connections, client and server in one process\n`);
+  console.log(
+    `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${REQUESTS} requests, ${CONNECTIONS} keep-alive connections, client and server in one process\n`,
+  );
   console.log('| round | access log | req/s | p50 ms | p99 ms | non-200 |');
   console.log('|---|---|---|---|---|---|');
   for (let round = 1; round <= ROUNDS; round++) {
     for (const on of [false, true]) {
       const s = await startServer(routes, {
-        host: '127.0.0.1', port: 0, trustProxy: ['127.0.0.1'], rateLimits: false, log: () => {},
+        host: '127.0.0.1',
+        port: 0,
+        trustProxy: ['127.0.0.1'],
+        rateLimits: false,
+        log: () => {},
         ...(on ? { observe: (route, bucket, status, ms, req) => event('request', accessEntry(route, bucket, status, ms, req, false)) } : {}),
       });
       await drive(s.port, REQUESTS, CONNECTIONS); // warm-up round, not counted

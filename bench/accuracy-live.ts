@@ -111,9 +111,13 @@ async function runCase(name: Case, docs: ReadonlyMap<string, unknown>, history: 
   const live = byRange(samples);
   const published: Pick<Accuracy, 'n' | 'median_km' | 'by_gap_min'> = served ?? { by_gap_min: {}, n: 0, median_km: NaN };
   const what = name === 'with' ? 'flow and paths learned from the other half' : 'nothing learned';
-  console.log(`\ncase ${name} (${what}): ${METHOD_ID}, ${day}, scored half ${scoredHalf} (${scored.length} aircraft), ${passes} live passes seed ${seed}: ${samples.length} live samples; ${s} s, ${requests} requests`);
+  console.log(
+    `\ncase ${name} (${what}): ${METHOD_ID}, ${day}, scored half ${scoredHalf} (${scored.length} aircraft), ${passes} live passes seed ${seed}: ${samples.length} live samples; ${s} s, ${requests} requests`,
+  );
   console.log(`served accuracy is the nightly's file: ${served !== null && served.median_km === nightly.median_km && served.n === nightly.n}`);
-  console.log('| gap (min) | live n | live median km | nightly n | nightly (published) median km | published / live | within 10 % | live straight-line median km | live method / straight | live median km, per gap | published / live per gap |');
+  console.log(
+    '| gap (min) | live n | live median km | nightly n | nightly (published) median km | published / live | within 10 % | live straight-line median km | live method / straight | live median km, per gap | published / live per gap |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const key of [...RANGES.map((r) => r[0]), 'all']) {
     const l = live[key];
@@ -122,10 +126,16 @@ async function runCase(name: Case, docs: ReadonlyMap<string, unknown>, history: 
     const a = l && p ? agreement(p.median_km, l.methodKm) : null;
     const within = a ? (a.within ? 'yes' : a.sameRounded ? 'rounds to it' : 'no') : '-';
     const few = (n: number | undefined) => (n !== undefined && n < 30 ? ' (few)' : '');
-    console.log(`| ${key} | ${l?.n ?? 0}${few(l?.n)} | ${fmt(l?.methodKm ?? NaN)} | ${p?.n ?? 0}${few(p?.n)} | ${p?.median_km ?? '-'} | ${fmt(a?.ratio ?? NaN)} | ${within} | ${fmt(l?.straightKm ?? NaN)} | ${fmt(l ? l.methodKm / l.straightKm : NaN)} | ${fmt(l?.perGapMethodKm ?? NaN)} | ${fmt(l && p ? p.median_km / l.perGapMethodKm : NaN)} |`);
+    console.log(
+      `| ${key} | ${l?.n ?? 0}${few(l?.n)} | ${fmt(l?.methodKm ?? NaN)} | ${p?.n ?? 0}${few(p?.n)} | ${p?.median_km ?? '-'} | ${fmt(a?.ratio ?? NaN)} | ${within} | ${fmt(l?.straightKm ?? NaN)} | ${fmt(l ? l.methodKm / l.straightKm : NaN)} | ${fmt(l?.perGapMethodKm ?? NaN)} | ${fmt(l && p ? p.median_km / l.perGapMethodKm : NaN)} |`,
+    );
   }
-  console.log(`listed estimates asked about: ${listed}; scored ${samples.length}; unscored (aircraft not hidden: they left the data, or no truth then) ${unscored}; last_seen not the feed's last point: ${mismatch}`);
-  console.log(`issue 12 third target, violations: listed within 90 s of last heard ${violations.listedWithin90s}; in /v1/aircraft ${violations.inAircraft}; in /v2/point ${violations.inPoint}; in /v1/trace ${violations.inTrace}; live records the feed did not give ${violations.notFed}; answers failing their schema ${violations.schema}`);
+  console.log(
+    `listed estimates asked about: ${listed}; scored ${samples.length}; unscored (aircraft not hidden: they left the data, or no truth then) ${unscored}; last_seen not the feed's last point: ${mismatch}`,
+  );
+  console.log(
+    `issue 12 third target, violations: listed within 90 s of last heard ${violations.listedWithin90s}; in /v1/aircraft ${violations.inAircraft}; in /v2/point ${violations.inPoint}; in /v1/trace ${violations.inTrace}; live records the feed did not give ${violations.notFed}; answers failing their schema ${violations.schema}`,
+  );
   return { live };
 }
 

@@ -15,9 +15,11 @@ import { halfOf, readTrafficLib } from './accuracy/traffic-lib.ts';
 
 const path = process.argv[2];
 if (!path || path === '--help') {
-  console.error('usage: npx tsx bench/accuracy-switzerland.ts <path to switzerland.json.gz> [--swap] [--no-flow] [--no-paths]\n' +
-    '  the flow and the paths are learned from half the aircraft and scored on the other half (--swap: the other way round);\n' +
-    '  --no-flow, --no-paths: without them');
+  console.error(
+    'usage: npx tsx bench/accuracy-switzerland.ts <path to switzerland.json.gz> [--swap] [--no-flow] [--no-paths]\n' +
+      '  the flow and the paths are learned from half the aircraft and scored on the other half (--swap: the other way round);\n' +
+      '  --no-flow, --no-paths: without them',
+  );
   process.exit(path ? 0 : 2);
 }
 
@@ -44,7 +46,10 @@ const scoredHalf = process.argv.includes('--swap') ? 0 : 1;
 const learners = tracks.filter((t) => halfOf(t.hex) !== scoredHalf);
 const scored = tracks.filter((t) => halfOf(t.hex) === scoredHalf);
 const flow = emptyFlow();
-const learned = learnFlow(flow, learners.map((t) => [...t.points].sort((a, b) => a.t - b.t)));
+const learned = learnFlow(
+  flow,
+  learners.map((t) => [...t.points].sort((a, b) => a.t - b.t)),
+);
 const paths = pathSet(learnPaths(day, learners, destinationOf));
 // the callsign count below is of the scored half only
 [asked, known] = [0, 0];
@@ -60,7 +65,9 @@ const res = evaluate(day, scored, {
 const ms = performance.now() - started;
 
 console.log(`${rows} rows, ${tracks.length} aircraft, day ${day}; gaps tried (min): ${gapsMin.join(', ')}; ${ms.toFixed(0)} ms`);
-console.log(`flow and paths learned from ${learners.length} aircraft (${learned} cruise points, ${flow.bins.size} bins; ${paths.paths.length} paths); scored on the other ${scored.length} (half ${scoredHalf})`);
+console.log(
+  `flow and paths learned from ${learners.length} aircraft (${learned} cruise points, ${flow.bins.size} bins; ${paths.paths.length} paths); scored on the other ${scored.length} (half ${scoredHalf})`,
+);
 console.log(`callsigns with a catalog destination: ${known} of ${asked}`);
 console.log(`| gap (min) | n | ${METHOD_ID} median km | ${BASELINE_ID} median km | ratio |`);
 console.log('|---|---|---|---|---|');

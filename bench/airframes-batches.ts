@@ -35,7 +35,9 @@ if (PER.some((n) => !(n > 0)) || WAYS.some((w) => w !== 'unrouted' && w !== 'rou
 const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: MEMORY_LIMIT, preserve_insertion_order: 'false' });
 const db = await instance.connect();
 await loadRefAirports(db, refViewOf(await loadRefdata()));
-await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(`${LOG}/*/legs.parquet`)}, hive_partitioning = true, hive_types = {'day': DATE}) WHERE day >= DATE ${sqlString(SINCE)} AND day <= DATE ${sqlString(DAY)}`);
+await db.run(
+  `CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(`${LOG}/*/legs.parquet`)}, hive_partitioning = true, hive_types = {'day': DATE}) WHERE day >= DATE ${sqlString(SINCE)} AND day <= DATE ${sqlString(DAY)}`,
+);
 await db.run(`CREATE TABLE routes_table AS SELECT * FROM read_parquet(${sqlString(ROUTES)})`);
 await db.run(`CREATE TEMP TABLE af_full AS SELECT DISTINCT hex FROM legs WHERE day = DATE ${sqlString(DAY)}`);
 // no previous build: every changed airframe's legs are made
@@ -49,7 +51,8 @@ let sampling = false;
 const sampler = setInterval(() => {
   if (sampling) return;
   sampling = true;
-  side.runAndReadAll(`SELECT sum(memory_usage_bytes)::BIGINT FROM duckdb_memory()`)
+  side
+    .runAndReadAll(`SELECT sum(memory_usage_bytes)::BIGINT FROM duckdb_memory()`)
     .then((r) => void (peak = Math.max(peak, Number(r.getRows()[0]![0]))))
     .finally(() => void (sampling = false));
 }, 100);
@@ -76,7 +79,13 @@ async function run(way: string, per: number): Promise<string> {
     for await (const chunk of streamChunks(db, airframesSql(source, lo, hi))) {
       const hex = chunk.getColumnVector(0) as DuckDBVarCharVector;
       const legs = chunk.getColumnVector(8) as DuckDBBlobVector; // airframesSql's legs column
-      for (let i = 0; i < chunk.rowCount; i++) each.push(createHash('sha256').update(`${hex.getItem(i)}\0`).update(legs.getItemBytes(i) ?? new Uint8Array()).digest('hex'));
+      for (let i = 0; i < chunk.rowCount; i++)
+        each.push(
+          createHash('sha256')
+            .update(`${hex.getItem(i)}\0`)
+            .update(legs.getItemBytes(i) ?? new Uint8Array())
+            .digest('hex'),
+        );
       rows += chunk.rowCount;
     }
     releaseReadChunks();

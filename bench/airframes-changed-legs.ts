@@ -27,7 +27,9 @@ if (!LOG || !ROUTES) throw new Error('--log <flight log root> and --routes <airf
 
 const db = await (await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: MEMORY_LIMIT })).connect();
 await loadRefAirports(db, refViewOf(await loadRefdata()));
-await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(`${LOG}/*/legs.parquet`)}, hive_partitioning = true, hive_types = {'day': DATE}) WHERE day <= DATE ${sqlString(THROUGH)}`);
+await db.run(
+  `CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(`${LOG}/*/legs.parquet`)}, hive_partitioning = true, hive_types = {'day': DATE}) WHERE day <= DATE ${sqlString(THROUGH)}`,
+);
 await db.run(`CREATE TABLE routes_table AS SELECT * FROM read_parquet(${sqlString(ROUTES)})`);
 await db.run(legsRoutedSql('legs_routed', 'legs'));
 await db.run(`CREATE TABLE af_changed AS SELECT DISTINCT hex FROM legs WHERE day IN (${DAYS.map((d) => `DATE ${sqlString(d)}`).join(', ')})`);

@@ -40,7 +40,12 @@ const CONCAT_JSON = `'{"date":"' || ${DATE_SHIPPED} || '","org":' || ${str('org'
   || ',"dst_ident":' || ${str('dst_ident')} || ',"callsign":' || ${str('callsign')} || ',"dep":' || ${num('dep_ts')} || ',"arr":' || ${num('arr_ts')}
   || ',"first_seen":' || ${num('first_ts')} || ',"last_seen":' || ${num('last_ts')} || ',"route_source":' || ${str('route_source')} || ',"table_source":' || ${str('table_source')} || '}'`;
 
-interface Variant { json?: string; topN?: boolean; operator?: boolean; sort?: boolean }
+interface Variant {
+  json?: string;
+  topN?: boolean;
+  operator?: boolean;
+  sort?: boolean;
+}
 
 function query(v: Variant): string {
   const json = v.json ?? STRUCT_JSON(DATE_SHIPPED);
@@ -64,8 +69,13 @@ SELECT d.hex, d.reg, d.type, d.operator_icao, d.digest, encode('[' || array_to_s
 }
 
 const variants: [string, Variant][] = [
-  ['shipped', {}], ['utc timestamp', { json: STRUCT_JSON(DATE_UTC) }], ['concat json', { json: CONCAT_JSON }], ['top 200', { topN: true }],
-  ['no operator', { operator: false }], ['no sort', { sort: false }], ['no json', { json: 'hex' }],
+  ['shipped', {}],
+  ['utc timestamp', { json: STRUCT_JSON(DATE_UTC) }],
+  ['concat json', { json: CONCAT_JSON }],
+  ['top 200', { topN: true }],
+  ['no operator', { operator: false }],
+  ['no sort', { sort: false }],
+  ['no json', { json: 'hex' }],
 ];
 const cpu = () => {
   const c = process.cpuUsage();
@@ -75,8 +85,12 @@ for (let run = 1; run <= RUNS; run++) {
   for (const [name, v] of variants) {
     const t0 = performance.now();
     const c0 = cpu();
-    const r = await db.runAndReadAll(`SELECT count(*), sum(octet_length(legs)), bit_xor(hash(legs)), bit_xor(hash(hex, operator_icao, reg, type)) FROM (${query(v)})`);
-    console.log(`run ${run} ${name.padEnd(13)} ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${(cpu() - c0).toFixed(2)} s CPU; output ${r.getRows()[0]!.join(' ')}`);
+    const r = await db.runAndReadAll(
+      `SELECT count(*), sum(octet_length(legs)), bit_xor(hash(legs)), bit_xor(hash(hex, operator_icao, reg, type)) FROM (${query(v)})`,
+    );
+    console.log(
+      `run ${run} ${name.padEnd(13)} ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${(cpu() - c0).toFixed(2)} s CPU; output ${r.getRows()[0]!.join(' ')}`,
+    );
   }
 }
 db.closeSync();

@@ -83,7 +83,9 @@ await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet('${join(LOG, '*', '
   WHERE hex < '${BELOW}' AND day <= (SELECT upto FROM bench_upto)`);
 const view = refViewOf(ref);
 await loadRefAirports(db, view);
-await db.run(`CREATE TABLE routes_table (callsign VARCHAR, org VARCHAR, dst VARCHAR, org_ident VARCHAR, dst_ident VARCHAR, route_source VARCHAR, org_seen BOOLEAN, dst_seen BOOLEAN)`);
+await db.run(
+  `CREATE TABLE routes_table (callsign VARCHAR, org VARCHAR, dst VARCHAR, org_ident VARCHAR, dst_ident VARCHAR, route_source VARCHAR, org_seen BOOLEAN, dst_seen BOOLEAN)`,
+);
 await db.run(`CREATE VIEW legs_routed AS
   SELECT hex, upper(trim(callsign)) AS callsign, reg, type, first_ts, last_ts, dep_ts, arr_ts, day, org AS org_ident, dst AS dst_ident,
     ao.iata AS org, ad.iata AS dst,
@@ -95,8 +97,19 @@ const memory = peakMemory();
 /** one build of the step into `writer`, timed and printed */
 async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<BuildContext> = {}): Promise<void> {
   const ctx: BuildContext = {
-    db, refdata: ref, ref: view, writer, archiveThrough: '2025-12-31', windowStart: '2025-01-01', windowDays: 365, windowLimit: 365,
-    timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress: silentProgress, counts: {}, ...extra,
+    db,
+    refdata: ref,
+    ref: view,
+    writer,
+    archiveThrough: '2025-12-31',
+    windowStart: '2025-01-01',
+    windowDays: 365,
+    windowLimit: 365,
+    timetablesDir: null,
+    nowMs: Date.UTC(2026, 0, 1),
+    progress: silentProgress,
+    counts: {},
+    ...extra,
   };
   memory.reset();
   const t0 = performance.now();
@@ -108,9 +121,11 @@ async function timedRun(label: string, writer: ArtifactWriter, extra: Partial<Bu
   const wall = (performance.now() - t0) / 1000;
   const main = mainThreadCpu() - main0;
   // the busiest threads but the main one: the write worker and DuckDB's, by CPU
-  const threads = [...cpuByThread()].filter(([t]) => t !== String(process.pid))
+  const threads = [...cpuByThread()]
+    .filter(([t]) => t !== String(process.pid))
     .map(([t, c]) => ({ name: c.name, user: c.user - (threads0.get(t)?.user ?? 0), sys: c.sys - (threads0.get(t)?.sys ?? 0) }))
-    .sort((a, b) => b.user + b.sys - a.user - a.sys).slice(0, 4);
+    .sort((a, b) => b.user + b.sys - a.user - a.sys)
+    .slice(0, 4);
   const cpu = process.cpuUsage(cpu0);
   const all = (cpu.user + cpu.system) / 1e6;
   const peak = memory.peak();
@@ -148,7 +163,10 @@ if (!NEW_DAY) {
       const dir = mkdtempSync(join(DIR, 'airframes-step-'));
       scrap(dir);
       const night = newWriter(dir, first);
-      await timedRun(`round ${run}, + ${NEW_DAY}, ${restricted ? 'restricted' : 'full path'}`, night, { reuse: first.dir, logDays: restricted ? { added: [NEW_DAY], dropped: [] } : null });
+      await timedRun(`round ${run}, + ${NEW_DAY}, ${restricted ? 'restricted' : 'full path'}`, night, {
+        reuse: first.dir,
+        logDays: restricted ? { added: [NEW_DAY], dropped: [] } : null,
+      });
     }
   }
 }

@@ -25,12 +25,27 @@ if (!LOG) throw new Error('--log <flight log root> is required');
 const refdata = await loadRefdata();
 const db = await (await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: MEMORY_LIMIT })).connect();
 await loadRefAirports(db, refViewOf(refdata));
-await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(`${LOG}/*/legs.parquet`)}, hive_partitioning = true, hive_types = {'day': DATE}) WHERE day <= DATE ${sqlString(THROUGH)}`);
-const military = await loadMixTables(db, (hex) => refdata.codeBlocks.isMilitaryHex(hex), refdata.airlines.all.map((a) => a.icao));
+await db.run(
+  `CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(`${LOG}/*/legs.parquet`)}, hive_partitioning = true, hive_types = {'day': DATE}) WHERE day <= DATE ${sqlString(THROUGH)}`,
+);
+const military = await loadMixTables(
+  db,
+  (hex) => refdata.codeBlocks.isMilitaryHex(hex),
+  refdata.airlines.all.map((a) => a.icao),
+);
 
 /** the way from 2026-11-26 to 2026-11-27, as it was: one GROUP BY over the ends, distinct counts in it */
 async function onePass(db: DuckDBConnection): Promise<Map<string, unknown>> {
-  const rows = await allRows<{ ident: string; departures: number; destinations: number; tails: number; days: number; movements: number; military: number; airline: number }>(
+  const rows = await allRows<{
+    ident: string;
+    departures: number;
+    destinations: number;
+    tails: number;
+    days: number;
+    movements: number;
+    military: number;
+    airline: number;
+  }>(
     db,
     `SELECT e.ident, count(*) FILTER (WHERE e.dep) AS departures, count(*) AS movements,
        count(*) FILTER (WHERE m.hex IS NOT NULL) AS military,
@@ -45,10 +60,15 @@ async function onePass(db: DuckDBConnection): Promise<Map<string, unknown>> {
      LEFT JOIN ap_airlines al ON al.icao = substr(e.callsign, 1, 3)
      GROUP BY e.ident`,
   );
-  return new Map(rows.map((r) => [r.ident, {
-    totals: { departures: r.departures, destinations: r.destinations, tails: r.tails, days_observed: r.days },
-    mix: { movements: r.movements, military: r.military, airline: r.airline },
-  }]));
+  return new Map(
+    rows.map((r) => [
+      r.ident,
+      {
+        totals: { departures: r.departures, destinations: r.destinations, tails: r.tails, days_observed: r.days },
+        mix: { movements: r.movements, military: r.military, airline: r.airline },
+      },
+    ]),
+  );
 }
 
 /** the step's way: the count tables from the window's legs (counts-fold.ts countAll: the callsigns keyed as the routes table keys them), then the totals */

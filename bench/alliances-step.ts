@@ -50,8 +50,19 @@ async function statesDigest(dir: string): Promise<string> {
 async function timedRun(label: string, extra: Partial<BuildContext> = {}): Promise<ArtifactWriter> {
   const writer = new ArtifactWriter(join(mkdtempSync(join(DIR, 'alliances-step-')), 'v'), null);
   const ctx: BuildContext = {
-    db, refdata: ref, ref: view, writer, archiveThrough: '2025-12-31', windowStart: '2025-01-01', windowDays: 365, windowLimit: 365,
-    timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress: silentProgress, counts: {}, ...extra,
+    db,
+    refdata: ref,
+    ref: view,
+    writer,
+    archiveThrough: '2025-12-31',
+    windowStart: '2025-01-01',
+    windowDays: 365,
+    windowLimit: 365,
+    timetablesDir: null,
+    nowMs: Date.UTC(2026, 0, 1),
+    progress: silentProgress,
+    counts: {},
+    ...extra,
   };
   memory.reset();
   const t0 = performance.now();
@@ -61,7 +72,9 @@ async function timedRun(label: string, extra: Partial<BuildContext> = {}): Promi
   const peak = memory.peak();
   const h = createHash('sha256');
   for (const k of [...writer.objects.keys()].sort()) h.update(`${k}\0${writer.objects.get(k)!.sha256}\n`);
-  console.log(`${label}: ${wall.toFixed(1)} s, peak RSS ${gb(peak.rss)} GB (V8 heap ${gb(peak.heapUsed)}); documents ${h.digest('hex').slice(0, 16)}, count tables ${await statesDigest(writer.dir)}`);
+  console.log(
+    `${label}: ${wall.toFixed(1)} s, peak RSS ${gb(peak.rss)} GB (V8 heap ${gb(peak.heapUsed)}); documents ${h.digest('hex').slice(0, 16)}, count tables ${await statesDigest(writer.dir)}`,
+  );
   return writer;
 }
 

@@ -25,8 +25,11 @@ export async function alternate(db: DuckDBConnection, ways: Record<string, (into
 async function sameRows(db: DuckDBConnection, tables: string[]): Promise<string> {
   const [first, ...rest] = tables;
   for (const other of rest) {
-    const [c] = await allRows<{ a: number; b: number; diff: number }>(db, `SELECT (SELECT count(*) FROM ${first}) AS a, (SELECT count(*) FROM ${other}) AS b,
-      (SELECT count(*) FROM (SELECT * FROM ${first} EXCEPT ALL SELECT * FROM ${other})) + (SELECT count(*) FROM (SELECT * FROM ${other} EXCEPT ALL SELECT * FROM ${first})) AS diff`);
+    const [c] = await allRows<{ a: number; b: number; diff: number }>(
+      db,
+      `SELECT (SELECT count(*) FROM ${first}) AS a, (SELECT count(*) FROM ${other}) AS b,
+      (SELECT count(*) FROM (SELECT * FROM ${first} EXCEPT ALL SELECT * FROM ${other})) + (SELECT count(*) FROM (SELECT * FROM ${other} EXCEPT ALL SELECT * FROM ${first})) AS diff`,
+    );
     if (c!.a !== c!.b || c!.diff !== 0) throw new Error(`the ways differ: ${JSON.stringify(c)}`);
   }
   const [n] = await allRows<{ n: number }>(db, `SELECT count(*) AS n FROM ${first}`);

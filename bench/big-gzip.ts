@@ -27,7 +27,7 @@ const raw = docs.reduce((n, d) => n + d.length, 0);
 console.log(`${docs.length} documents of ${DIR}, mean ${Math.round(raw / docs.length)} bytes of JSON`);
 const ways: [string, (d: Buffer) => Buffer][] = [
   ...[6, 4, 3, 2, 1].map((level) => [`level ${level}`, (d: Buffer) => gzipSync(d, { level })] as [string, (d: Buffer) => Buffer]),
-  ['the writer\'s gzipDoc', (d) => gzipDoc(d)],
+  ["the writer's gzipDoc", (d) => gzipDoc(d)],
 ];
 for (let run = 1; run <= RUNS; run++) {
   for (const [name, gz] of ways) {

@@ -12,7 +12,11 @@ import { AIRFRAMES, LEGS, benchBuilders, sqlList } from './build-harness.ts';
 // flight f = n % FLIGHTS: fixed airline, number, org, dst and slot; day = n // FLIGHTS; hashes are deterministic
 const FLIGHTS = Math.max(1, Math.floor(LEGS / 365));
 let stepStart = 0;
-const timedProgress: Progress = { start: () => (stepStart = Date.now()), tick() {}, done: (s) => console.log(`  ${((Date.now() - stepStart) / 1000).toFixed(1)} s: ${s}`) };
+const timedProgress: Progress = {
+  start: () => (stepStart = Date.now()),
+  tick() {},
+  done: (s) => console.log(`  ${((Date.now() - stepStart) / 1000).toFixed(1)} s: ${s}`),
+};
 
 await benchBuilders(
   ({ idents, airlines }) => `

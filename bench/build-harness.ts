@@ -28,12 +28,19 @@ export const AIRFRAMES = Number(process.argv[3] ?? 20_000);
 /** a SQL list literal of strings */
 export const sqlList = (xs: string[]) => `[${xs.map((x) => `'${x}'`).join(',')}]`;
 
-export async function benchBuilders(legsSql: (input: LegsInput) => string, steps: (ctx: BuildContext, timed: Timed) => Promise<void>, progress: Progress): Promise<void> {
+export async function benchBuilders(
+  legsSql: (input: LegsInput) => string,
+  steps: (ctx: BuildContext, timed: Timed) => Promise<void>,
+  progress: Progress,
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'contrail-bench-'));
   const ref = await loadRefdata();
   const input: LegsInput = {
     idents: ref.airports.all.filter((a) => a.iata && a.kind !== 'closed').map((a) => a.ident),
-    airlines: ref.airlines.all.filter((a) => a.iata).map((a) => a.icao).slice(0, 500),
+    airlines: ref.airlines.all
+      .filter((a) => a.iata)
+      .map((a) => a.icao)
+      .slice(0, 500),
   };
   const db = await (await DuckDBInstance.create(':memory:')).connect();
   await db.run(`SET threads = 2`);
@@ -41,8 +48,18 @@ export async function benchBuilders(legsSql: (input: LegsInput) => string, steps
   await db.run(`CREATE TABLE legs AS ${legsSql(input)}`);
   console.log(`generated ${LEGS} legs in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const ctx: BuildContext = {
-    db, refdata: ref, ref: refViewOf(ref), writer: new ArtifactWriter(join(dir, 'v'), null), archiveThrough: '2025-05-31', windowStart: '2024-06-01',
-    windowDays: 365, windowLimit: 365, timetablesDir: null, nowMs: Date.UTC(2025, 5, 1), progress, counts: {},
+    db,
+    refdata: ref,
+    ref: refViewOf(ref),
+    writer: new ArtifactWriter(join(dir, 'v'), null),
+    archiveThrough: '2025-05-31',
+    windowStart: '2024-06-01',
+    windowDays: 365,
+    windowLimit: 365,
+    timetablesDir: null,
+    nowMs: Date.UTC(2025, 5, 1),
+    progress,
+    counts: {},
   };
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 200);

@@ -23,7 +23,15 @@ console.log(`node ${process.version}, ${process.platform} ${process.arch}; log $
 try {
   for (const label of ['first run (everything written)', 'no-change run']) {
     const t0 = performance.now();
-    const r = await writeBundles({ log, root, out: join(out, 'b'), nowMs: Date.now(), threads: numberFlag('threads', 2), memoryLimit: '4GB', tempDirectory: spill });
+    const r = await writeBundles({
+      log,
+      root,
+      out: join(out, 'b'),
+      nowMs: Date.now(),
+      threads: numberFlag('threads', 2),
+      memoryLimit: '4GB',
+      tempDirectory: spill,
+    });
     console.log(`${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${r.written.length} files written`);
     if (label.startsWith('no-change')) {
       let total = 0;

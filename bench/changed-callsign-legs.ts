@@ -30,17 +30,23 @@ if (!LOG || !ROUTES) throw new Error('--log <flight log root> and --routes <sche
 
 const db = await (await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: MEMORY_LIMIT })).connect();
 await db.run(`CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(`${LOG}/*/legs.parquet`)}, hive_partitioning = true, hive_types = {'day': DATE})`);
-const all = await allRows<{ callsign: string }>(db, `SELECT DISTINCT callsign FROM read_parquet(${sqlString(ROUTES)}) WHERE callsign IS NOT NULL ORDER BY callsign`);
+const all = await allRows<{ callsign: string }>(
+  db,
+  `SELECT DISTINCT callsign FROM read_parquet(${sqlString(ROUTES)}) WHERE callsign IS NOT NULL ORDER BY callsign`,
+);
 const random = mulberry32(SEED);
 const picked = Array.from({ length: Math.min(CALLSIGNS, all.length) }, () => all[Math.floor(random() * all.length)]!.callsign);
 await db.run(`CREATE TABLE fold_changed AS SELECT unnest([${picked.map(sqlString).join(', ')}]::VARCHAR[]) AS callsign`);
 
 const ways: Record<string, (into: string) => Promise<unknown>> = {
-  'normalised on every row': (into) => db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS SELECT * FROM legs l WHERE upper(trim(l.callsign)) IN (SELECT callsign FROM fold_changed)`),
+  'normalised on every row': (into) =>
+    db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS SELECT * FROM legs l WHERE upper(trim(l.callsign)) IN (SELECT callsign FROM fold_changed)`),
   'spellings first': async (into) => {
     if (!CACHED) await db.run(`DROP TABLE IF EXISTS legs_callsigns`);
     await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS ${await changedCallsignLegsSql(db, 'fold_changed')}`);
   },
 };
-console.log(`${picked.length} changed callsigns (${picked.join(', ')}), distinct callsigns ${CACHED ? 'read once' : 'read each time'}; node ${process.version}, DuckDB threads 2, memory limit ${MEMORY_LIMIT}`);
+console.log(
+  `${picked.length} changed callsigns (${picked.join(', ')}), distinct callsigns ${CACHED ? 'read once' : 'read each time'}; node ${process.version}, DuckDB threads 2, memory limit ${MEMORY_LIMIT}`,
+);
 await alternate(db, ways, RUNS);

@@ -17,14 +17,21 @@ import { flag, numberFlag } from './flags.ts';
 import { removeLater } from './remove-later.ts';
 
 const BATCH = 256;
-interface Job { dir: string; from: number; to: number; lock: CreateLock | null }
+interface Job {
+  dir: string;
+  from: number;
+  to: number;
+  lock: CreateLock | null;
+}
 
 if (!isMainThread) {
   const { dir, from, to, lock } = workerData as Job;
   const body = Buffer.alloc(300, 120);
   const c0 = process.cpuUsage();
   for (let i = from; i < to; i += BATCH) {
-    const batch = () => { for (let j = i; j < Math.min(to, i + BATCH); j++) writeFileSync(join(dir, `f${j}.gz`), body); };
+    const batch = () => {
+      for (let j = i; j < Math.min(to, i + BATCH); j++) writeFileSync(join(dir, `f${j}.gz`), body);
+    };
     if (lock) withCreateLock(lock, batch);
     else batch();
   }
@@ -44,16 +51,24 @@ if (!isMainThread) {
   async function run(threads: number, lock: CreateLock | null): Promise<string> {
     const dir = fresh();
     const t0 = performance.now();
-    const workers = Array.from({ length: threads }, (_, k) => tsWorker(new URL(import.meta.url), {
-      workerData: { dir, from: Math.floor((k * FILES) / threads), to: Math.floor(((k + 1) * FILES) / threads), lock } satisfies Job,
-    }));
+    const workers = Array.from({ length: threads }, (_, k) =>
+      tsWorker(new URL(import.meta.url), {
+        workerData: { dir, from: Math.floor((k * FILES) / threads), to: Math.floor(((k + 1) * FILES) / threads), lock } satisfies Job,
+      }),
+    );
     const cpuMs = (await Promise.all(workers.map(async (w) => (await once(w, 'message'))[0] as number))).reduce((a, b) => a + b, 0);
     const s = (performance.now() - t0) / 1000;
     return `${Math.round(FILES / s)} files/s, ${Math.round((cpuMs * 1000) / FILES)} µs CPU a file`;
   }
-  console.log(`bench/create-files.ts: ${FILES} files a run, ${ROUNDS} rounds${REMOVE_BEFORE ? ', each after removing as many' : ''}, Node ${process.version}, ${new Date().toISOString()}`);
+  console.log(
+    `bench/create-files.ts: ${FILES} files a run, ${ROUNDS} rounds${REMOVE_BEFORE ? ', each after removing as many' : ''}, Node ${process.version}, ${new Date().toISOString()}`,
+  );
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [name, threads, lock] of [['1 thread', 1, null], ['2 threads at once', 2, null], ['2 threads, taking turns', 2, createLock()]] as const) {
+    for (const [name, threads, lock] of [
+      ['1 thread', 1, null],
+      ['2 threads at once', 2, null],
+      ['2 threads, taking turns', 2, createLock()],
+    ] as const) {
       if (REMOVE_BEFORE) {
         const d = fresh();
         for (let i = 0; i < FILES; i++) writeFileSync(join(d, `r${i}`), '');

@@ -40,7 +40,12 @@ interface Input {
 }
 
 const AIRPORTS = ['ZRH', 'LHR', 'JFK', 'FRA', 'CDG', 'AMS', 'DXB', 'SIN', 'HND', 'LAX', 'ORD', 'ATL', 'BFL', 'PHX'];
-const AIRLINES = [['AAL', 'AA', 'American Airlines'], ['SWR', 'LX', 'Swiss'], ['DLH', 'LH', 'Lufthansa'], ['BAW', 'BA', 'British Airways']] as const;
+const AIRLINES = [
+  ['AAL', 'AA', 'American Airlines'],
+  ['SWR', 'LX', 'Swiss'],
+  ['DLH', 'LH', 'Lufthansa'],
+  ['BAW', 'BA', 'British Airways'],
+] as const;
 
 function inputs(n: number, shape: string): Input[] {
   const r = rng('bench/docs', shape, n);
@@ -53,9 +58,15 @@ function inputs(n: number, shape: string): Input[] {
       out.push({
         key: keys.route(cs),
         route: {
-          callsign: cs, org, dst, route_source: 'catalog', flight: `${iata}${1 + (i % 9999)}`, airline: { icao, iata, name },
+          callsign: cs,
+          org,
+          dst,
+          route_source: 'catalog',
+          flight: `${iata}${1 + (i % 9999)}`,
+          airline: { icao, iata, name },
           observed: r.chance(0.1) ? { legs: r.int(50) + 1, days: r.int(30) + 1, last_seen: 1_732_000_000 + r.int(1e6) } : null,
-          catalog: { stops: [org, dst], review: 'auto', reviewer: null, reviewed_on: null }, coverage: 'observed',
+          catalog: { stops: [org, dst], review: 'auto', reviewer: null, reviewed_on: null },
+          coverage: 'observed',
         },
       });
     } else {
@@ -64,14 +75,36 @@ function inputs(n: number, shape: string): Input[] {
       const legs: AirframeLeg[] = Array.from({ length: 1 + r.int(200) }, (_, j) => {
         const first = t0 - j * 20_000;
         return {
-          date: new Date(first * 1000).toISOString().slice(0, 10), org: r.pick(AIRPORTS), dst: r.pick(AIRPORTS), org_ident: 'LSZH', dst_ident: 'EGLL',
-          callsign: `${icao}${r.int(9000) + 1}`, dep: first + 300, arr: first + 7000, first_seen: first, last_seen: first + 7500,
-          route_source: 'observed', table_source: null,
+          date: new Date(first * 1000).toISOString().slice(0, 10),
+          org: r.pick(AIRPORTS),
+          dst: r.pick(AIRPORTS),
+          org_ident: 'LSZH',
+          dst_ident: 'EGLL',
+          callsign: `${icao}${r.int(9000) + 1}`,
+          dep: first + 300,
+          arr: first + 7000,
+          first_seen: first,
+          last_seen: first + 7500,
+          route_source: 'observed',
+          table_source: null,
         };
       });
       out.push({
         key: keys.airframe(hex),
-        id: { hex, reg: `HB-J${i % 100}`, type: 'A320', type_name: 'Airbus A320', category: 'jet', operator: name, operator_icao: icao, year: 2010, country: 'CH', source: 'vrs-standing-data:aircraft.csv', airline: { icao, iata, name, country: 'SWITZERLAND', source: 'observed' }, serial: '1234' },
+        id: {
+          hex,
+          reg: `HB-J${i % 100}`,
+          type: 'A320',
+          type_name: 'Airbus A320',
+          category: 'jet',
+          operator: name,
+          operator_icao: icao,
+          year: 2010,
+          country: 'CH',
+          source: 'vrs-standing-data:aircraft.csv',
+          airline: { icao, iata, name, country: 'SWITZERLAND', source: 'observed' },
+          serial: '1234',
+        },
         legs: JSON.stringify(legs),
       });
     }
@@ -157,10 +190,11 @@ async function run(xs: Input[], name: string, opts: WriterOptions, previous: Pre
   await w.flush();
   const [t1b, c1, m1] = [ms(), cpuAll(), cpuMain()];
   if (name === 'old') for (const x of xs) w.put(x.key, oldDoc(x));
-  else for (let i = 0; i < xs.length; i++) {
-    putNew(w, xs[i]!);
-    if (i % 4096 === 4095) await w.drain();
-  }
+  else
+    for (let i = 0; i < xs.length; i++) {
+      putNew(w, xs[i]!);
+      if (i % 4096 === 4095) await w.drain();
+    }
   await w.flush();
   const [t2, c2, m2] = [ms(), cpuAll(), cpuMain()];
   await w.close();
@@ -176,7 +210,10 @@ const ph = phases(xs);
 console.log('one thread, µs per document:');
 for (const [k, v] of Object.entries(ph)) console.log(`  ${k.padEnd(34)} ${v.toFixed(1)}`);
 
-const configs: [string, WriterOptions][] = [['old', { workers: 0, validate: 'all' }], ...WORKERS.map((n): [string, WriterOptions] => [`new/${n}`, { workers: n, validate: 'sample', seed: 1 }])];
+const configs: [string, WriterOptions][] = [
+  ['old', { workers: 0, validate: 'all' }],
+  ...WORKERS.map((n): [string, WriterOptions] => [`new/${n}`, { workers: n, validate: 'sample', seed: 1 }]),
+];
 const runs = new Map<string, Run[]>();
 const add = (k: string, v: Run) => runs.set(k, [...(runs.get(k) ?? []), v]);
 for (let round = 0; round < RUNS; round++) {
@@ -195,6 +232,8 @@ console.log('and what two free cores would do: min(1 / main, 2 / all) documents/
 for (const [k, rs] of runs) {
   const [rate, cpu, main] = [median(rs.map((r) => r.rate)), median(rs.map((r) => r.cpu)), median(rs.map((r) => r.main))];
   const cap = Math.min(1e6 / main, 2e6 / cpu);
-  console.log(`  ${k.padEnd(10)} ${Math.round(rate).toString().padStart(7)}/s  x${(rate / old).toFixed(2)}  cpu ${cpu.toFixed(0).padStart(4)} µs, main ${main.toFixed(0).padStart(4)} µs  -> ${Math.round(cap)}/s  [${rs.map((r) => Math.round(r.rate)).join(', ')}]`);
+  console.log(
+    `  ${k.padEnd(10)} ${Math.round(rate).toString().padStart(7)}/s  x${(rate / old).toFixed(2)}  cpu ${cpu.toFixed(0).padStart(4)} µs, main ${main.toFixed(0).padStart(4)} µs  -> ${Math.round(cap)}/s  [${rs.map((r) => Math.round(r.rate)).join(', ')}]`,
+  );
 }
 console.log(`  cp -al of the previous version: ${Math.round(median(runs.get('no change')!.map((r) => r.linkMs)))} ms for ${DOCS} objects`);

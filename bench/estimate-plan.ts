@@ -11,7 +11,9 @@ const arg = (name: string, d: number) => {
   return i >= 0 ? Number(process.argv[i + 1]) : d;
 };
 if (process.argv.includes('--help')) {
-  console.log('usage: npx tsx bench/estimate-plan.ts [--paths N (40)] [--plans N (300)]\n  times makePlan + first listing and the later listings per plan, on synthetic traffic');
+  console.log(
+    'usage: npx tsx bench/estimate-plan.ts [--paths N (40)] [--plans N (300)]\n  times makePlan + first listing and the later listings per plan, on synthetic traffic',
+  );
   process.exit(0);
 }
 const nPaths = arg('--paths', 40);
@@ -67,5 +69,7 @@ const p95 = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length * 
 console.log(`${nPaths} paths of ${paths[0]!.lat.length} points, ${nPlans} plans, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 console.log(`makePlan + first listing: median ${med(first).toFixed(3)} ms, p95 ${p95(first).toFixed(3)} ms`);
 const c = calls.subarray(0, nCalls).sort();
-console.log(`later listings (${nCalls} calls): median ${c[nCalls >> 1]!.toFixed(4)} ms, p99 ${c[Math.floor(nCalls * 0.99)]!.toFixed(4)} ms, p99.9 ${c[Math.floor(nCalls * 0.999)]!.toFixed(4)} ms`);
+console.log(
+  `later listings (${nCalls} calls): median ${c[nCalls >> 1]!.toFixed(4)} ms, p99 ${c[Math.floor(nCalls * 0.99)]!.toFixed(4)} ms, p99.9 ${c[Math.floor(nCalls * 0.999)]!.toFixed(4)} ms`,
+);
 console.log(`all later listings of one plan (up to 2 h, one a second): median ${med(total).toFixed(2)} ms`);

@@ -13,7 +13,8 @@ import { LiveState } from '../server/live/state.ts';
 import { aircraftCount, snapshotOf } from '../server/ingest/arrival.ts';
 const raw = JSON.parse(gunzipSync(readFileSync(new URL('./data/readsb_aircraft_12k.json.gz', import.meta.url))).toString());
 const big = { ...raw, now: Date.now() / 1000, aircraft: [] as any[] };
-for (let k = 0; k < 9; k++) for (const a of raw.aircraft) big.aircraft.push({ ...a, hex: (parseInt(a.hex.replace('~', ''), 16) ^ (k << 20)).toString(16).padStart(6, '0').slice(-6) });
+for (let k = 0; k < 9; k++)
+  for (const a of raw.aircraft) big.aircraft.push({ ...a, hex: (parseInt(a.hex.replace('~', ''), 16) ^ (k << 20)).toString(16).padStart(6, '0').slice(-6) });
 const file = join(mkdtempSync(join(tmpdir(), 'stall-')), 'aircraft.json');
 writeFileSync(file, JSON.stringify(big));
 console.log('feed', (readFileSync(file).length / 1e6).toFixed(1), 'MB', big.aircraft.length, 'aircraft');
@@ -21,9 +22,15 @@ for (const mode of ['this thread', 'worker thread']) {
   const live = new LiveState();
   const src = new FeedSource({ feed: file, log: () => {}, thread: mode === 'worker thread' ? new IngestThread() : null, maxAircraft: 50_000 });
   src.onSnapshot((s) => void live.acceptWhenReady(snapshotOf(s), Date.now() / 1000));
-  const h = monitorEventLoopDelay({ resolution: 5 }); h.enable();
-  const t0 = performance.now(); await src.pollOnce(); await new Promise((r) => setTimeout(r, 1500)); h.disable();
-  console.log(`${mode}: max event-loop stall ${(h.max / 1e6).toFixed(0)} ms, p99 ${(h.percentile(99) / 1e6).toFixed(0)} ms, poll ${(performance.now() - t0 - 1500).toFixed(0)} ms, kept ${src.current() ? aircraftCount(src.current()!) : undefined}`);
+  const h = monitorEventLoopDelay({ resolution: 5 });
+  h.enable();
+  const t0 = performance.now();
+  await src.pollOnce();
+  await new Promise((r) => setTimeout(r, 1500));
+  h.disable();
+  console.log(
+    `${mode}: max event-loop stall ${(h.max / 1e6).toFixed(0)} ms, p99 ${(h.percentile(99) / 1e6).toFixed(0)} ms, poll ${(performance.now() - t0 - 1500).toFixed(0)} ms, kept ${src.current() ? aircraftCount(src.current()!) : undefined}`,
+  );
   src.stop();
 }
 process.exit(0);

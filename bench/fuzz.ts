@@ -41,7 +41,10 @@ const SEED = num('seed', 20_261_124);
 const CONCURRENCY = num('concurrency', 16);
 
 const SAFE = /[A-Za-z0-9\-._~]/;
-const enc = (s: string) => [...Buffer.from(s, 'utf8')].map((b) => (SAFE.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+const enc = (s: string) =>
+  [...Buffer.from(s, 'utf8')]
+    .map((b) => (SAFE.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 interface Got {
   status: number;
@@ -59,7 +62,9 @@ function send(agent: Agent, port: number, m: string, p: string, h: Record<string
     });
     req.setTimeout(10_000, () => req.destroy());
     // a request node:http cannot even send (a header it refuses) is not the server's to answer
-    req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ERR_INVALID_CHAR' || e.code === 'ERR_UNESCAPED_CHARACTERS' ? ({ status: -1, headers: {}, body: '' }) : null));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      resolve(e.code === 'ERR_INVALID_CHAR' || e.code === 'ERR_UNESCAPED_CHARACTERS' ? { status: -1, headers: {}, body: '' } : null),
+    );
     req.end();
   });
 }
@@ -72,7 +77,8 @@ function problem(m: string, p: string, r: Got): string | null {
   if (m === 'HEAD') return null;
   try {
     const body = JSON.parse(r.body) as Record<string, unknown>;
-    if (Object.keys(body).sort().join() !== 'detail,error' || !CODES.has(String(body.error)) || typeof body.detail !== 'string') return `not a section-7 body: ${r.body.slice(0, 120)}`;
+    if (Object.keys(body).sort().join() !== 'detail,error' || !CODES.has(String(body.error)) || typeof body.detail !== 'string')
+      return `not a section-7 body: ${r.body.slice(0, 120)}`;
   } catch {
     return `not JSON: ${r.body.slice(0, 120)}`;
   }
@@ -103,7 +109,10 @@ try {
       let next = 0;
       let done = 0;
       const t0 = Date.now();
-      const tick = setInterval(() => process.stderr.write(`thread ${thread}: ${done} of ${cases.length} (${Math.round(done / ((Date.now() - t0) / 1000))} req/s)\n`), 10_000);
+      const tick = setInterval(
+        () => process.stderr.write(`thread ${thread}: ${done} of ${cases.length} (${Math.round(done / ((Date.now() - t0) / 1000))} req/s)\n`),
+        10_000,
+      );
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < cases.length) {
@@ -139,6 +148,8 @@ try {
 } finally {
   rmSync(fx.dir, { recursive: true, force: true });
 }
-console.log(`${new Date().toISOString().slice(0, 10)}, node ${process.version}: npx tsx bench/fuzz.ts ${process.argv.slice(2).join(' ')} (seed ${SEED}, ${CONCURRENCY} in flight per thread, ${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
+console.log(
+  `${new Date().toISOString().slice(0, 10)}, node ${process.version}: npx tsx bench/fuzz.ts ${process.argv.slice(2).join(' ')} (seed ${SEED}, ${CONCURRENCY} in flight per thread, ${((Date.now() - started) / 1000).toFixed(0)} s in all)`,
+);
 for (const l of report) console.log(l);
 process.exit(failed ? 1 : 0);

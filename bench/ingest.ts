@@ -65,7 +65,9 @@ const res = parseFeed(bytes);
 if (!res.ok) throw new Error(res.detail);
 if (!wireOf(res.snapshot)) throw new Error('the scanner declined the bench file: the figures below would be the fallback');
 const snap = PreparedSnapshot.of(res.snapshot, { eagerGzip: false });
-console.log(`node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${res.snapshot.aircraft.length} aircraft, ${bytes.length} bytes in, body ${snap.body.length} bytes, ${runs} runs`);
+console.log(
+  `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${res.snapshot.aircraft.length} aircraft, ${bytes.length} bytes in, body ${snap.body.length} bytes, ${runs} runs`,
+);
 console.log('| step, CPU ms | scanner min | scanner median | JSON.parse min | JSON.parse median |\n|---|---|---|---|---|');
 console.log(`| parse (scan / JSON.parse + normalise) | ${stat(scanT.parse)} | ${stat(jsonT.parse)} |`);
 console.log(`| prepare (wire copy / stringify + index) | ${stat(scanT.prepare)} | ${stat(jsonT.prepare)} |`);

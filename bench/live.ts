@@ -102,7 +102,13 @@ const BEAST_FEED = flag('beast-feed', '');
 const MIN_AIRCRAFT = Math.round(positive('min-aircraft', 11_500));
 const ATTEMPTS = Math.round(positive('readsb-attempts', 5));
 if (READSB && !BEAST_FEED) usage('--readsb needs --beast-feed PATH (the traffic generator that feeds it Beast frames)');
-for (const [name, path] of [['readsb', READSB], ['beast-feed', BEAST_FEED], ['entry', ENTRY], ['snapshot', SNAPSHOT], ['peer-entry', PEER_ENTRY]] as const) {
+for (const [name, path] of [
+  ['readsb', READSB],
+  ['beast-feed', BEAST_FEED],
+  ['entry', ENTRY],
+  ['snapshot', SNAPSHOT],
+  ['peer-entry', PEER_ENTRY],
+] as const) {
   if (path && !existsSync(path)) usage(`--${name}: no such file: ${path}`);
 }
 
@@ -122,12 +128,19 @@ const cleanup = async () => {
   // a server that ended on its own during the runs says why before its folder goes
   for (const p of procs) {
     const log = join(dir, `${p.name.toLowerCase()}.log`);
-    if (p.child.exitCode !== null || p.child.signalCode !== null) console.error(`${p.name} ENDED during the bench (${p.child.exitCode ?? p.child.signalCode}); its log ends:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(no log)'}`);
+    if (p.child.exitCode !== null || p.child.signalCode !== null)
+      console.error(
+        `${p.name} ENDED during the bench (${p.child.exitCode ?? p.child.signalCode}); its log ends:\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(no log)'}`,
+      );
   }
   for (const p of procs.reverse()) await p.stop();
   rmSync(dir, { recursive: true, force: true });
 };
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => void cleanup().then(() => process.exit(code)));
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)
+  process.once(signal, () => void cleanup().then(() => process.exit(code)));
 // the servers run in their own process groups: whatever ends this process ends them too
 process.once('exit', () => {
   killAll();
@@ -181,7 +194,15 @@ try {
   let feeding = () => true;
   if (READSB) {
     console.error(`starting readsb and the Beast feed; waiting for ${MIN_AIRCRAFT} positioned aircraft ...`);
-    const r = await startReadsb({ binary: READSB, beastFeed: resolve(BEAST_FEED), dir, minAircraft: MIN_AIRCRAFT, feedSeconds: Math.ceil(runSeconds) + 900, extraArgs: words('readsb-args'), attempts: ATTEMPTS });
+    const r = await startReadsb({
+      binary: READSB,
+      beastFeed: resolve(BEAST_FEED),
+      dir,
+      minAircraft: MIN_AIRCRAFT,
+      feedSeconds: Math.ceil(runSeconds) + 900,
+      extraArgs: words('readsb-args'),
+      attempts: ATTEMPTS,
+    });
     procs.push(...r.procs);
     readsbBase = r.base;
     feeding = r.feeding;
@@ -209,7 +230,9 @@ try {
   const url = (s: Server, c: Case) => base[s] + (c.query.radiusNm ? '/' : asks(s) === 'readsb' ? c.query.readsbPath : c.query.contrailPath);
 
   const positionedCount = aircraft.filter((a) => typeof a.lat === 'number').length;
-  console.error(`about ${Math.ceil(runSeconds / 60)} min of wrk: ${CASES.length} cases x ${servers.join(' + ')} x (${WARMUP} s warm-up + ${ROUNDS} x ${DURATION} s)`);
+  console.error(
+    `about ${Math.ceil(runSeconds / 60)} min of wrk: ${CASES.length} cases x ${servers.join(' + ')} x (${WARMUP} s warm-up + ${ROUNDS} x ${DURATION} s)`,
+  );
   const loads: number[] = [];
   if (WARMUP > 0) {
     for (const c of CASES) for (const s of servers) if (measured(s, c)) await wrk(url(s, c), c, asks(s), WARMUP);
@@ -227,7 +250,9 @@ try {
         runs.push({ caseId: c.id, server: s, round, result, ...(proc && cpuBefore !== undefined && { cpuS: proc.cpuS() - cpuBefore }) });
         loads.push(loadavg()[0]!);
         const waited = await settle(procs.filter((p) => p.name === 'Contrail' || p.name === 'readsb' || p.name === 'peer'));
-        console.error(`round ${round} ${c.id} ${s}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.non2xx + result.errors} bad, load ${loadavg()[0]!.toFixed(2)}; quiet again after ${waited.toFixed(1)} s`);
+        console.error(
+          `round ${round} ${c.id} ${s}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.non2xx + result.errors} bad, load ${loadavg()[0]!.toFixed(2)}; quiet again after ${waited.toFixed(1)} s`,
+        );
       }
     }
   }
@@ -238,13 +263,21 @@ try {
   const snapMoved = (await servedSnapshotAt(contrail.base)) - snapAt;
   console.log(`${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}`);
   console.log(`npx tsx bench/live.ts ${process.argv.slice(2).join(' ')}`);
-  console.log(`wrk -t${THREADS} -c${CONNECTIONS} -d${DURATION}s, median of ${ROUNDS} rounds (req/s: min-max); feed: ${feedNote}; ${positionedCount} positioned aircraft; ${POINTS} varied points (seed ${SEED})`);
-  console.log(`1-min load average after each run: median ${median(loads).toFixed(2)} (${Math.min(...loads).toFixed(2)}-${Math.max(...loads).toFixed(2)}); RSS at the end: ${rss.join(', ')}`);
+  console.log(
+    `wrk -t${THREADS} -c${CONNECTIONS} -d${DURATION}s, median of ${ROUNDS} rounds (req/s: min-max); feed: ${feedNote}; ${positionedCount} positioned aircraft; ${POINTS} varied points (seed ${SEED})`,
+  );
+  console.log(
+    `1-min load average after each run: median ${median(loads).toFixed(2)} (${Math.min(...loads).toFixed(2)}-${Math.max(...loads).toFixed(2)}); RSS at the end: ${rss.join(', ')}`,
+  );
   console.log(`the snapshot Contrail serves moved on ${snapMoved.toFixed(0)} s over the ${wallS.toFixed(0)} s of measured runs`);
-  console.log(`this bench's own CPU: ${((cpuDuring.user + cpuDuring.system) / 1e6).toFixed(1)} s during the runs, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s in all over ${((Date.now() - started) / 1000).toFixed(0)} s wall\n`);
+  console.log(
+    `this bench's own CPU: ${((cpuDuring.user + cpuDuring.system) / 1e6).toFixed(1)} s during the runs, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s in all over ${((Date.now() - started) / 1000).toFixed(0)} s wall\n`,
+  );
   for (const line of table(CASES, runs, PEER_NAME)) console.log(line);
   if (!feeding()) {
-    console.log(`\nREADSB OR ITS BEAST FEED STOPPED during the runs; do not use these figures. readsb's log ends:\n${readFileSync(join(dir, 'readsb.log'), 'utf8').slice(-1500)}`);
+    console.log(
+      `\nREADSB OR ITS BEAST FEED STOPPED during the runs; do not use these figures. readsb's log ends:\n${readFileSync(join(dir, 'readsb.log'), 'utf8').slice(-1500)}`,
+    );
   }
 } finally {
   await cleanup();

@@ -37,12 +37,19 @@ const given = flag('history', '');
 const history = given || join(tmpdir(), `contrail-log-day-${AIRCRAFT}`);
 
 const progress = consoleProgress();
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const say = (s: string) => console.log(s);
 
 if (!given && !existsSync(join(history, ...START.split('-')))) {
   say(`writing the seeded day (${AIRCRAFT} aircraft) into ${history} ...`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'sim/cli.ts', 'history', '--days', '1', '--aircraft', String(AIRCRAFT), '--start', START, '--out', history], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'sim/cli.ts', 'history', '--days', '1', '--aircraft', String(AIRCRAFT), '--start', START, '--out', history],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   if (r.status !== 0) throw new Error(`sim/cli.ts history failed (${r.status})`);
 }
 const days = await listDays(history);
@@ -70,7 +77,10 @@ for (const f of workerData) {
 }
 parentPort.postMessage({ rows, bytes });`;
 
-interface Timed { wall: number; cpu: number }
+interface Timed {
+  wall: number;
+  cpu: number;
+}
 
 async function floor(label: string): Promise<Timed> {
   const before = load();
@@ -78,28 +88,57 @@ async function floor(label: string): Promise<Timed> {
   const c0 = process.cpuUsage();
   const shares = Array.from({ length: Math.max(1, WORKERS) }, (_, k) => files.filter((_, i) => i % Math.max(1, WORKERS) === k));
   progress.start(`floor (${label})`, files.length);
-  const out = await Promise.all(shares.map((share) => new Promise<{ rows: number; bytes: number }>((resolve, reject) => {
-    const w = new Worker(FLOOR, { eval: true, workerData: share });
-    w.on('message', (m: { tick: number } | { rows: number; bytes: number }) => ('tick' in m ? progress.tick(m.tick) : resolve(m)));
-    w.once('error', reject);
-  })));
+  const out = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<{ rows: number; bytes: number }>((resolve, reject) => {
+          const w = new Worker(FLOOR, { eval: true, workerData: share });
+          w.on('message', (m: { tick: number } | { rows: number; bytes: number }) => ('tick' in m ? progress.tick(m.tick) : resolve(m)));
+          w.once('error', reject);
+        }),
+    ),
+  );
   progress.done(`${files.length} files`);
   const s = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(c0);
   const cpu = (c.user + c.system) / 1e6;
   const rows = out.reduce((n, o) => n + o.rows, 0);
   const json = out.reduce((n, o) => n + o.bytes, 0);
-  say(`floor (${label}): ${s.toFixed(1)} s on ${Math.max(1, WORKERS)} threads (${cpu.toFixed(1)} s of CPU), ${(files.length / s).toFixed(0)} files a second, ${(json / 1e9).toFixed(2)} GB of JSON, ${(rows / 1e6).toFixed(1)} M rows; load ${before} -> ${load()}`);
+  say(
+    `floor (${label}): ${s.toFixed(1)} s on ${Math.max(1, WORKERS)} threads (${cpu.toFixed(1)} s of CPU), ${(files.length / s).toFixed(0)} files a second, ${(json / 1e9).toFixed(2)} GB of JSON, ${(rows / 1e6).toFixed(1)} M rows; load ${before} -> ${load()}`,
+  );
   return { wall: s, cpu };
 }
 
-interface LogRun { wall: number; cpu: number; cut: number; rssGb: number; summary: string }
+interface LogRun {
+  wall: number;
+  cpu: number;
+  cut: number;
+  rssGb: number;
+  summary: string;
+}
 
 /** the log command as a child; its peak RSS is printed by a preload at exit */
 function logStep(workers: number, out: string): Promise<LogRun> {
   const before = load();
   const atExit = `data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('maxrss '+u.maxRSS+' cpu '+(u.userCPUTime+u.systemCPUTime)+'\\n')})`;
-  const args = ['--import', 'tsx', '--import', atExit, 'build/log/cli.ts', '--history', history, '--log', out, '--from', day, '--to', day, '--workers', String(workers)];
+  const args = [
+    '--import',
+    'tsx',
+    '--import',
+    atExit,
+    'build/log/cli.ts',
+    '--history',
+    history,
+    '--log',
+    out,
+    '--from',
+    day,
+    '--to',
+    day,
+    '--workers',
+    String(workers),
+  ];
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'] });
   let err = '';
@@ -107,17 +146,21 @@ function logStep(workers: number, out: string): Promise<LogRun> {
     err += b.toString();
     process.stderr.write(b);
   });
-  return new Promise((resolve, reject) => child.on('close', (code) => {
-    const wall = (performance.now() - t0) / 1000;
-    if (code !== 0) return reject(new Error(`build/log/cli.ts exited ${code}`));
-    const cut = Number(/^legs \S+: .* in ([\d.]+) s$/m.exec(err)?.[1] ?? NaN);
-    const usage = /^maxrss (\d+) cpu (\d+)$/m.exec(err);
-    const rss = Number(usage?.[1] ?? NaN) * 1024;
-    const cpu = Number(usage?.[2] ?? NaN) / 1e6;
-    const summary = /^log: .*$/m.exec(err)?.[0] ?? '';
-    say(`log (--workers ${workers}): ${wall.toFixed(1)} s for the command (${cpu.toFixed(1)} s of CPU; the cut ${cut.toFixed(1)} s, ${(files.length / cut).toFixed(0)} files a second), peak RSS ${(rss / 2 ** 30).toFixed(2)} GB; load ${before} -> ${load()}`);
-    resolve({ wall, cpu, cut, rssGb: rss / 2 ** 30, summary });
-  }));
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) => {
+      const wall = (performance.now() - t0) / 1000;
+      if (code !== 0) return reject(new Error(`build/log/cli.ts exited ${code}`));
+      const cut = Number(/^legs \S+: .* in ([\d.]+) s$/m.exec(err)?.[1] ?? NaN);
+      const usage = /^maxrss (\d+) cpu (\d+)$/m.exec(err);
+      const rss = Number(usage?.[1] ?? NaN) * 1024;
+      const cpu = Number(usage?.[2] ?? NaN) / 1e6;
+      const summary = /^log: .*$/m.exec(err)?.[0] ?? '';
+      say(
+        `log (--workers ${workers}): ${wall.toFixed(1)} s for the command (${cpu.toFixed(1)} s of CPU; the cut ${cut.toFixed(1)} s, ${(files.length / cut).toFixed(0)} files a second), peak RSS ${(rss / 2 ** 30).toFixed(2)} GB; load ${before} -> ${load()}`,
+      );
+      resolve({ wall, cpu, cut, rssGb: rss / 2 ** 30, summary });
+    }),
+  );
 }
 
 /** sha256 over every leg of the day's file, in a total order of all columns, and the rows counted */
@@ -127,7 +170,14 @@ async function digest(log: string): Promise<{ sha: string; rows: number; bytes: 
     const rows = await l.rows('SELECT * EXCLUDE (day) FROM legs ORDER BY ALL');
     const h = createHash('sha256');
     for (const r of rows) h.update(JSON.stringify(r)).update('\n');
-    return { sha: h.digest('hex').slice(0, 16), rows: rows.length, bytes: createHash('sha256').update(readFileSync(dayFile(log, day))).digest('hex').slice(0, 16) };
+    return {
+      sha: h.digest('hex').slice(0, 16),
+      rows: rows.length,
+      bytes: createHash('sha256')
+        .update(readFileSync(dayFile(log, day)))
+        .digest('hex')
+        .slice(0, 16),
+    };
   } finally {
     l.close();
   }
@@ -146,13 +196,17 @@ try {
   const dw = await digest(join(scratch, 'workers'));
   say(`legs (--workers ${WORKERS}): ${dw.rows} rows, digest ${dw.sha}, parquet sha256 ${dw.bytes}`);
   // CPU time as well as wall: on a shared machine the wall clock says how much of it this run was given
-  say(`ratio log/floor: ${(run.wall / fl).toFixed(2)} by the wall clock (command), ${(run.cut / fl).toFixed(2)} (the cut alone), ${(run.cpu / flCpu).toFixed(2)} by CPU time (command); target <= 2; peak RSS ${run.rssGb.toFixed(2)} GB, target <= 2`);
+  say(
+    `ratio log/floor: ${(run.wall / fl).toFixed(2)} by the wall clock (command), ${(run.cut / fl).toFixed(2)} (the cut alone), ${(run.cpu / flCpu).toFixed(2)} by CPU time (command); target <= 2; peak RSS ${run.rssGb.toFixed(2)} GB, target <= 2`,
+  );
   if (SERIAL) {
     t0 = performance.now();
     const s = await logStep(0, join(scratch, 'serial'));
     const ds = await digest(join(scratch, 'serial'));
     say(`legs (--workers 0): ${ds.rows} rows, digest ${ds.sha}, parquet sha256 ${ds.bytes}`);
-    say(`workers vs in-thread: ${(s.wall / run.wall).toFixed(2)}x as fast by the wall clock, ${(run.cpu / s.cpu).toFixed(2)}x the CPU time; legs ${ds.sha === dw.sha ? 'equal' : 'DIFFER'}, parquet bytes ${ds.bytes === dw.bytes ? 'equal' : 'differ'}`);
+    say(
+      `workers vs in-thread: ${(s.wall / run.wall).toFixed(2)}x as fast by the wall clock, ${(run.cpu / s.cpu).toFixed(2)}x the CPU time; legs ${ds.sha === dw.sha ? 'equal' : 'DIFFER'}, parquet bytes ${ds.bytes === dw.bytes ? 'equal' : 'differ'}`,
+    );
     if (ds.sha !== dw.sha) process.exitCode = 1;
   }
   say(run.summary);

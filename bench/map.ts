@@ -65,7 +65,10 @@ try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${s.base}/#${view}`);
     // first paint: aircraft drawn over the offline basemap's first tiles, ms since navigation began
-    await page.waitForFunction(() => (window as any).__contrail?.drawnHexes().length > 0 && (window as any).__contrail.basemap().tiles > 0, undefined, { timeout: 60_000, polling: 'raf' });
+    await page.waitForFunction(() => (window as any).__contrail?.drawnHexes().length > 0 && (window as any).__contrail.basemap().tiles > 0, undefined, {
+      timeout: 60_000,
+      polling: 'raf',
+    });
     const firstPaint = await page.evaluate(() => performance.now());
     const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN);
     await page.waitForFunction(() => (window as any).__contrail?.mode() === 'stream', undefined, { timeout: 60_000 });
@@ -75,7 +78,8 @@ try {
     // main-thread time per stream update: the page's task time across UPDATES snapshots, each moving every aircraft
     const cdpU = await page.context().newCDPSession(page);
     await cdpU.send('Performance.enable');
-    const task = async () => ((await cdpU.send('Performance.getMetrics')).metrics as { name: string; value: number }[]).find((m) => m.name === 'TaskDuration')!.value;
+    const task = async () =>
+      ((await cdpU.send('Performance.getMetrics')).metrics as { name: string; value: number }[]).find((m) => m.name === 'TaskDuration')!.value;
     const perUpdate: number[] = [];
     for (let u = 0; u < UPDATES; u++) {
       const before = await page.evaluate(() => (window as any).__contrail.updates());
@@ -118,7 +122,9 @@ try {
     console.log(`view #${view}: ${drawn.toLocaleString('en')} aircraft in view`);
     console.log(`  first paint (aircraft on the basemap's tiles) ${ms(firstPaint)} after navigation; first contentful paint ${ms(fcp)}`);
     const up = stats(perUpdate.map((x) => x * 1000));
-    console.log(`  main-thread time per stream update of ${N.toLocaleString('en')} moved aircraft (${UPDATES} updates) median ${ms(up.median)}, max ${ms(up.max)}`);
+    console.log(
+      `  main-thread time per stream update of ${N.toLocaleString('en')} moved aircraft (${UPDATES} updates) median ${ms(up.median)}, max ${ms(up.max)}`,
+    );
     console.log(`  pan step (Leaflet's move, the basemap's and the aircraft layer's redraw) median ${ms(rd.median)}, p95 ${ms(rd.p95)}, max ${ms(rd.max)}`);
     console.log(`  frame interval   median ${ms(gp.median)}, p95 ${ms(gp.p95)}, max ${ms(gp.max)}`);
     const ly = stats(r.layer);

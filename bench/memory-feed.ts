@@ -39,6 +39,9 @@ function write(k: number): number {
   return nowS;
 }
 
-const hexes: string[] = raw.aircraft.filter((a: { lat?: number }) => typeof a.lat === 'number').map((a: { hex: string }) => a.hex.replace('~', '')).slice(0, 200);
+const hexes: string[] = raw.aircraft
+  .filter((a: { lat?: number }) => typeof a.lat === 'number')
+  .map((a: { hex: string }) => a.hex.replace('~', ''))
+  .slice(0, 200);
 process.on('message', (m: { step: number }) => process.send!({ nowS: write(m.step) }));
 process.send!({ ready: T0, hexes });

@@ -14,7 +14,9 @@ import { loadServerConfig } from '../server/config.ts';
 import { numberFlag } from './flags.ts';
 
 if (process.argv.includes('--help')) {
-  console.log('Usage: node --expose-gc --import tsx bench/memory.ts [--minutes 30] [--step-s 2] [--turning 1] [--serve-threads 1]\n\nServer memory at 12,400 aircraft with a full trace store (--turning: share of aircraft turning all the time; 1 is the worst case; --serve-threads: the server\'s serving threads, workers included in the RSS).');
+  console.log(
+    "Usage: node --expose-gc --import tsx bench/memory.ts [--minutes 30] [--step-s 2] [--turning 1] [--serve-threads 1]\n\nServer memory at 12,400 aircraft with a full trace store (--turning: share of aircraft turning all the time; 1 is the worst case; --serve-threads: the server's serving threads, workers included in the RSS).",
+  );
   process.exit(0);
 }
 const MINUTES = numberFlag('minutes', 30);
@@ -29,10 +31,11 @@ const feed = join(dir, 'aircraft.json');
 const writer = fork(new URL('./memory-feed.ts', import.meta.url).pathname, [feed, String(STEP_S), String(TURNING)], { execArgv: ['--import', 'tsx'] });
 const replies: ((m: { ready?: number; hexes?: string[]; nowS?: number }) => void)[] = [];
 writer.on('message', (m) => replies.shift()?.(m as { nowS?: number }));
-const ask = (msg?: { step: number }) => new Promise<{ ready?: number; hexes?: string[]; nowS?: number }>((r) => {
-  replies.push(r);
-  if (msg) writer.send(msg);
-});
+const ask = (msg?: { step: number }) =>
+  new Promise<{ ready?: number; hexes?: string[]; nowS?: number }>((r) => {
+    replies.push(r);
+    if (msg) writer.send(msg);
+  });
 const hello = await ask();
 const T0 = hello.ready!;
 const hexes = hello.hexes!;
@@ -52,13 +55,17 @@ try {
     while (app.services.tracker.lastSnapshotS !== nowS) await new Promise((r) => setImmediate(r));
     if (k % 100 === 0 || k === steps - 1) {
       const m = process.memoryUsage();
-      console.log(`step ${k + 1}/${steps} (${((k * STEP_S) / 60).toFixed(0)} min of feed, ${((performance.now() - started) / 1000).toFixed(0)} s): RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)}, array buffers ${mb(m.arrayBuffers)}, aircraft traced ${app.services.traces.size}`);
+      console.log(
+        `step ${k + 1}/${steps} (${((k * STEP_S) / 60).toFixed(0)} min of feed, ${((performance.now() - started) / 1000).toFixed(0)} s): RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)}, array buffers ${mb(m.arrayBuffers)}, aircraft traced ${app.services.traces.size}`,
+      );
     }
   }
   gc();
   const m = process.memoryUsage();
   const pts = hexes.map((h) => app.services.traces.get(h, nowS)?.points.length ?? 0);
-  console.log(`full: RSS ${mb(m.rss)} (${mb(m.rss - before.rss)} over the start), heap ${mb(m.heapUsed)}, array buffers ${mb(m.arrayBuffers)}; ${app.services.traces.size} aircraft traced, ${(pts.reduce((a, b) => a + b, 0) / pts.length).toFixed(0)} points each on average (of ${hexes.length} sampled)`);
+  console.log(
+    `full: RSS ${mb(m.rss)} (${mb(m.rss - before.rss)} over the start), heap ${mb(m.heapUsed)}, array buffers ${mb(m.arrayBuffers)}; ${app.services.traces.size} aircraft traced, ${(pts.reduce((a, b) => a + b, 0) / pts.length).toFixed(0)} points each on average (of ${hexes.length} sampled)`,
+  );
 } finally {
   await app.stop();
   writer.kill();

@@ -23,7 +23,9 @@ function time(what: string, fn: () => unknown): void {
   const [t0, c0] = [performance.now(), cpuUsage()];
   const out = fn();
   const c = cpuUsage(c0);
-  console.log(`${what.padEnd(6)} ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${((c.user + c.system) / 1e6).toFixed(2)} s CPU (${(c.system / 1e6).toFixed(2)} system)${out === undefined ? '' : `: ${String(out)}`}`);
+  console.log(
+    `${what.padEnd(6)} ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${((c.user + c.system) / 1e6).toFixed(2)} s CPU (${(c.system / 1e6).toFixed(2)} system)${out === undefined ? '' : `: ${String(out)}`}`,
+  );
 }
 
 for (let r = 0; r < rounds; r++) {

@@ -40,6 +40,8 @@ for (let round = 0; round < RUNS; round++) {
     for (const json of order) out[json ? 'json' : 'node'] = await read(column, json);
     if (round === 0 && !isDeepStrictEqual(out.node!.rows, out.json!.rows)) throw new Error(`${column}: the two paths gave different rows`);
     const rate = (ms: number) => Math.round(ROWS / (ms / 1000)).toLocaleString('en');
-    console.log(`round ${round + 1} ${column.padEnd(5)} node-api objects ${out.node!.ms.toFixed(0)} ms (${rate(out.node!.ms)} rows/s), to_json + JSON.parse ${out.json!.ms.toFixed(0)} ms (${rate(out.json!.ms)} rows/s): ${(out.node!.ms / out.json!.ms).toFixed(2)}x`);
+    console.log(
+      `round ${round + 1} ${column.padEnd(5)} node-api objects ${out.node!.ms.toFixed(0)} ms (${rate(out.node!.ms)} rows/s), to_json + JSON.parse ${out.json!.ms.toFixed(0)} ms (${rate(out.json!.ms)} rows/s): ${(out.node!.ms / out.json!.ms).toFixed(2)}x`,
+    );
   }
 }

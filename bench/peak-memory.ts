@@ -7,7 +7,7 @@ export function peakMemory(): { reset(): void; peak(): NodeJS.MemoryUsage; stop(
     if (m.rss > peak.rss) peak = m;
   }, 100);
   return {
-    reset: () => (peak = process.memoryUsage(), undefined),
+    reset: () => ((peak = process.memoryUsage()), undefined),
     peak: () => {
       const m = process.memoryUsage();
       return m.rss > peak.rss ? m : peak;

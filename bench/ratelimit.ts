@@ -21,16 +21,27 @@ const routes = [{ pattern: '/v1/now', bucket: 'now', handler: () => reply({ ok: 
 
 const redis = await startRedis();
 try {
-  console.log(`node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${REQUESTS} requests, ${CONNECTIONS} keep-alive connections, client and server in one process\n`);
+  console.log(
+    `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${REQUESTS} requests, ${CONNECTIONS} keep-alive connections, client and server in one process\n`,
+  );
   console.log('| limits | req/s | p50 ms | p99 ms | non-200 |');
   console.log('|---|---|---|---|---|');
   for (const mode of ['off', 'memory', 'redis'] as const) {
     const shared = mode === 'redis' ? new SharedLimits({ url: redis.url, windowS: WINDOW_S, log: (l) => console.error(l) }) : null;
     await shared?.ready();
-    const s = await startServer(routes, { host: '127.0.0.1', port: 0, trustProxy: ['127.0.0.1'], rateLimits: mode !== 'off', ...(shared ? { shared } : {}), log: () => {} });
+    const s = await startServer(routes, {
+      host: '127.0.0.1',
+      port: 0,
+      trustProxy: ['127.0.0.1'],
+      rateLimits: mode !== 'off',
+      ...(shared ? { shared } : {}),
+      log: () => {},
+    });
     await drive(s.port); // warm-up round, not counted
     const r = await drive(s.port);
-    console.log(`| ${mode === 'redis' ? 'Redis (--rate-limit-redis)' : mode === 'memory' ? 'in memory (default)' : 'none (--no-rate-limits)'} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.non200} |`);
+    console.log(
+      `| ${mode === 'redis' ? 'Redis (--rate-limit-redis)' : mode === 'memory' ? 'in memory (default)' : 'none (--no-rate-limits)'} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.non200} |`,
+    );
     s.close();
     shared?.close();
   }

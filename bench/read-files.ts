@@ -17,7 +17,10 @@ if (!dir) throw new Error('--dir <a folder of files> is required');
 const files = numberFlag('files', 40_000);
 const inFlight = numberFlag('in-flight', 64);
 const rounds = numberFlag('rounds', 2);
-const names = readdirSync(dir).sort().slice(0, files).map((n) => join(dir, n));
+const names = readdirSync(dir)
+  .sort()
+  .slice(0, files)
+  .map((n) => join(dir, n));
 const halves = [names.slice(0, names.length >> 1), names.slice(names.length >> 1)];
 
 const readCallback = (f: string) => new Promise<Buffer>((resolve, reject) => readFile(f, (e, b) => (e ? reject(e) : resolve(b))));
@@ -34,7 +37,9 @@ async function run(way: 'promises' | 'callback', list: string[]): Promise<void> 
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
   const c = cpuUsage(c0);
-  console.log(`${way.padEnd(8)} ${list.length} files (${(bytes / 1e6).toFixed(1)} MB): ${(performance.now() - t0).toFixed(0)} ms wall, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU`);
+  console.log(
+    `${way.padEnd(8)} ${list.length} files (${(bytes / 1e6).toFixed(1)} MB): ${(performance.now() - t0).toFixed(0)} ms wall, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU`,
+  );
 }
 
 for (let r = 0; r < rounds; r++) {

@@ -61,24 +61,44 @@ const runs: [string, string, string[], (file: string, i: number) => void][] = [
   ['shared', 'unlink a shared name', pick(shared, FILES, 0), (f) => unlinkSync(f)],
   ['own', 'unlink its own file (inode freed)', pick(unique, FILES, 0), (f) => unlinkSync(f)],
   ['move', 'move its own file to a trash folder', pick(unique, FILES, 1), (f, i) => renameSync(f, join(trash, String(i)))],
-  ['truncate', 'write its own file: truncate, write', pick(unique, FILES, 2), (f) => {
-    const fd = openSync(f, 'r+');
-    if (fstatSync(fd).nlink !== 1) throw new Error(`${f} is linked by another name`);
-    ftruncateSync(fd, 0);
-    writeSync(fd, bytes.get(f)!, 0, bytes.get(f)!.length, 0);
-    closeSync(fd);
-  }],
+  [
+    'truncate',
+    'write its own file: truncate, write',
+    pick(unique, FILES, 2),
+    (f) => {
+      const fd = openSync(f, 'r+');
+      if (fstatSync(fd).nlink !== 1) throw new Error(`${f} is linked by another name`);
+      ftruncateSync(fd, 0);
+      writeSync(fd, bytes.get(f)!, 0, bytes.get(f)!.length, 0);
+      closeSync(fd);
+    },
+  ],
   // the build's own write (gzip-file.ts)
-  ['over', 'write its own file: write over, cut', pick(unique, FILES, 4), (f) => {
-    if (!writeOver(f, bytes.get(f)!)) throw new Error(`${f} is linked by another name`);
-  }],
-  ['recreate', 'move its own file aside, create anew', pick(unique, FILES, 3), (f, i) => {
-    renameSync(f, join(trash, `new-${i}`));
-    writeFileSync(f, bytes.get(f)!, { flag: 'wx' });
-  }],
-  ['over-cold', 'write over an uncached file (the build)', pick(unique, FILES, 5), (f) => {
-    if (!writeOver(f, bytes.get(f)!)) throw new Error(`${f} is linked by another name`);
-  }],
+  [
+    'over',
+    'write its own file: write over, cut',
+    pick(unique, FILES, 4),
+    (f) => {
+      if (!writeOver(f, bytes.get(f)!)) throw new Error(`${f} is linked by another name`);
+    },
+  ],
+  [
+    'recreate',
+    'move its own file aside, create anew',
+    pick(unique, FILES, 3),
+    (f, i) => {
+      renameSync(f, join(trash, `new-${i}`));
+      writeFileSync(f, bytes.get(f)!, { flag: 'wx' });
+    },
+  ],
+  [
+    'over-cold',
+    'write over an uncached file (the build)',
+    pick(unique, FILES, 5),
+    (f) => {
+      if (!writeOver(f, bytes.get(f)!)) throw new Error(`${f} is linked by another name`);
+    },
+  ],
   ['partial-cold', 'write over an uncached file, unpadded', pick(unique, FILES, 6), partialOver],
 ];
 for (const [op, what, keys, run] of runs) {
@@ -97,6 +117,8 @@ for (const [op, what, keys, run] of runs) {
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const per = (us: number) => (us / keys.length).toFixed(1).padStart(6);
-  console.log(`${what.padEnd(40)} ${per(ms * 1000)} µs a file, CPU ${per(cpu.user)} user + ${per(cpu.system)} system (${keys.length} files, ${(ms / 1000).toFixed(2)} s)`);
+  console.log(
+    `${what.padEnd(40)} ${per(ms * 1000)} µs a file, CPU ${per(cpu.user)} user + ${per(cpu.system)} system (${keys.length} files, ${(ms / 1000).toFixed(2)} s)`,
+  );
 }
 console.log(`the moved files are in ${trash}: remove it (and the old version) when done`);

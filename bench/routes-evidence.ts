@@ -22,11 +22,16 @@ const RUNS = numberFlag('runs', 1);
 const DIR = flag('dir', '/tmp');
 if (!LOG) throw new Error('--log <flight log root> is required');
 
-const days = readdirSync(LOG).filter((n) => /^day=\d{4}-\d{2}-\d{2}$/.test(n)).map((n) => n.slice(4)).sort();
+const days = readdirSync(LOG)
+  .filter((n) => /^day=\d{4}-\d{2}-\d{2}$/.test(n))
+  .map((n) => n.slice(4))
+  .sort();
 const file = (day: string) => join(LOG, `day=${day}`, 'legs.parquet');
 const db = await (await DuckDBInstance.create(':memory:', { threads: '2', preserve_insertion_order: 'false', memory_limit: '4GB' })).connect();
 const view = async (files: string[]) =>
-  db.run(`CREATE OR REPLACE VIEW legs AS SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true, hive_types = {'day': DATE})`);
+  db.run(
+    `CREATE OR REPLACE VIEW legs AS SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true, hive_types = {'day': DATE})`,
+  );
 
 async function timed<T>(label: string, f: () => Promise<T>): Promise<T> {
   const t = performance.now();
@@ -62,7 +67,8 @@ for (let run = 1; run <= RUNS; run++) {
     const newDay = basename(NEW_DAY).slice(4);
     await view([...days.slice(1).map(file), join(NEW_DAY, 'legs.parquet')]);
     const folded = await timed('  night: folded (prepareEvidence)', () =>
-      prepareEvidence(db, tmp, { added: [newDay], dropped: [{ day: days[0]!, file: file(days[0]!) }] }));
+      prepareEvidence(db, tmp, { added: [newDay], dropped: [{ day: days[0]!, file: file(days[0]!) }] }),
+    );
     console.log(`  ${folded.line}`);
     await timed('  night: read out', () => readOut(db));
     await timed('  night: saved', () => saveEvidence(db, join(tmp, 'night')));

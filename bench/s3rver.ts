@@ -16,7 +16,9 @@ export async function startServer(dir: string, bucket: string): Promise<BenchSer
 const s = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(dir)}, configureBuckets: [{ name: ${JSON.stringify(bucket)} }] });
 console.log((await s.run()).port);`;
   // the legacy provider: s3rver's listing past 1,000 keys (docs/perf-log/s3-test-server.md)
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', '--no-warnings', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', '--no-warnings', '--input-type=module', '-e', code], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
     child.once('exit', (c) => reject(new Error(`s3rver exited ${c}`)));

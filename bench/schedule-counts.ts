@@ -28,7 +28,11 @@ const ref = await loadRefdata();
 // made first: DuckDB spills into it
 mkdirSync(OUT, { recursive: true });
 const { db, legs, close } = await openRoutedLog(LOG, refViewOf(ref), {
-  routes: ROUTES || undefined, threads: Number(flag('threads', '2')), memoryLimit: flag('memory', '4GB'), since: SINCE || undefined, tempDirectory: join(OUT, 'spill'),
+  routes: ROUTES || undefined,
+  threads: Number(flag('threads', '2')),
+  memoryLimit: flag('memory', '4GB'),
+  since: SINCE || undefined,
+  tempDirectory: join(OUT, 'spill'),
 });
 let peak = 0;
 const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
@@ -37,7 +41,10 @@ const ctx = { db, progress: silentProgress, reuse: null, logDays: null, windowDa
 const t0 = performance.now();
 await prepareScheduleCounts(ctx, db, legs, 'bench');
 const counted = (performance.now() - t0) / 1000;
-const [k] = await allRows<{ rows: number; entries: number; flights: number }>(db, `SELECT count(*)::INTEGER AS rows, sum(len(slots))::BIGINT AS entries, sum(flights)::BIGINT AS flights FROM sc_keys`);
+const [k] = await allRows<{ rows: number; entries: number; flights: number }>(
+  db,
+  `SELECT count(*)::INTEGER AS rows, sum(len(slots))::BIGINT AS entries, sum(flights)::BIGINT AS flights FROM sc_keys`,
+);
 const [r] = await allRows<{ rows: number; entries: number }>(db, `SELECT count(*)::INTEGER AS rows, sum(len(dates))::BIGINT AS entries FROM sc_routes`);
 const t1 = performance.now();
 const sizes: string[] = [];
@@ -49,6 +56,8 @@ for (const t of ['sc_keys', 'sc_routes']) {
 const saved = (performance.now() - t1) / 1000;
 clearInterval(timer);
 console.log(`log ${LOG}${SINCE ? ` since ${SINCE}` : ''}: ${k!.flights} departures counted in ${counted.toFixed(1)} s, saved in ${saved.toFixed(1)} s`);
-console.log(`sc_keys ${k!.rows} rows, ${k!.entries} slot entries; sc_routes ${r!.rows} rows, ${r!.entries} date entries; ${sizes.join(', ')}; peak RSS ${(peak / 1e9).toFixed(2)} GB`);
+console.log(
+  `sc_keys ${k!.rows} rows, ${k!.entries} slot entries; sc_routes ${r!.rows} rows, ${r!.entries} date entries; ${sizes.join(', ')}; peak RSS ${(peak / 1e9).toFixed(2)} GB`,
+);
 close();
 rmSync(OUT, { recursive: true, force: true });

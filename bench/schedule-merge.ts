@@ -23,7 +23,8 @@ const ROUTE = 'icao, org, dst';
 
 const db = await (await DuckDBInstance.create(':memory:', { threads: flag('threads', '2'), memory_limit: '4GB', preserve_insertion_order: 'false' })).connect();
 /** the rows of one table that differ between the two versions, either way (their keys) */
-const changed = (a: string, b: string, cols: string) => `SELECT DISTINCT ${cols} FROM ((SELECT * FROM ${a} EXCEPT SELECT * FROM ${b}) UNION ALL (SELECT * FROM ${b} EXCEPT SELECT * FROM ${a}))`;
+const changed = (a: string, b: string, cols: string) =>
+  `SELECT DISTINCT ${cols} FROM ((SELECT * FROM ${a} EXCEPT SELECT * FROM ${b}) UNION ALL (SELECT * FROM ${b} EXCEPT SELECT * FROM ${a}))`;
 await db.run(`CREATE TEMP TABLE ck AS ${changed(nk, pk, KEY)}`);
 await db.run(`CREATE TEMP TABLE cr AS ${changed(nr, pr, ROUTE)}`);
 /** SQL: (key columns, v, n) of one version's list column `col` ({<k>, n}) for the changed rows */
@@ -38,12 +39,18 @@ await db.run(`CREATE TEMP TABLE delta0 AS
   ${diff(entries(nk, 'ck', KEY, 'slots', 'v'), entries(pk, 'ck', KEY, 'slots', 'v'), KEY, 0, '')}
   UNION ALL ${diff(weekdays(nr), weekdays(pr), ROUTE, 1, ', NULL::VARCHAR AS callsign')}
   UNION ALL ${diff(entries(nr, 'cr', ROUTE, 'dates', 'd'), entries(pr, 'cr', ROUTE, 'dates', 'd'), ROUTE, 2, ', NULL::VARCHAR AS callsign')}`);
-const sizes = await allRows<{ k: number; n: bigint; rows: bigint }>(db, `SELECT k, count(*) AS n, count(DISTINCT (icao, org, dst, callsign)) AS rows FROM delta0 GROUP BY k ORDER BY k`);
+const sizes = await allRows<{ k: number; n: bigint; rows: bigint }>(
+  db,
+  `SELECT k, count(*) AS n, count(DISTINCT (icao, org, dst, callsign)) AS rows FROM delta0 GROUP BY k ORDER BY k`,
+);
 console.log(`delta: ${sizes.map((s) => `${['slots', 'weekdays', 'dates'][s.k]} ${s.n} entries of ${s.rows} rows`).join(', ')}; node ${process.version}`);
 
 /** rows of the merged temp table that differ from the next version's, either way */
 const differ = async (t: string, next: string, cols: string) => {
-  const [r] = await allRows<{ n: bigint }>(db, `SELECT count(*) AS n FROM ((SELECT * FROM ${t} EXCEPT ALL SELECT ${cols} FROM ${next}) UNION ALL (SELECT ${cols} FROM ${next} EXCEPT ALL SELECT * FROM ${t}))`);
+  const [r] = await allRows<{ n: bigint }>(
+    db,
+    `SELECT count(*) AS n FROM ((SELECT * FROM ${t} EXCEPT ALL SELECT ${cols} FROM ${next}) UNION ALL (SELECT ${cols} FROM ${next} EXCEPT ALL SELECT * FROM ${t}))`,
+  );
   return Number(r!.n);
 };
 for (let run = 1; run <= RUNS; run++) {

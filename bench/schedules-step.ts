@@ -42,13 +42,25 @@ const progress: Progress = {
   tick() {},
   done(summary) {
     const p = memory.peak();
-    console.log(`  ${((performance.now() - phase) / 1000).toFixed(1)} s, peak RSS ${gb(p.rss)} GB (V8 heap ${gb(p.heapUsed)} used of ${gb(p.heapTotal)}): ${summary}`);
+    console.log(
+      `  ${((performance.now() - phase) / 1000).toFixed(1)} s, peak RSS ${gb(p.rss)} GB (V8 heap ${gb(p.heapUsed)} used of ${gb(p.heapTotal)}): ${summary}`,
+    );
   },
 };
 const writer = new ArtifactWriter(join(out, 'v'), null);
 const ctx: BuildContext = {
-  db, refdata: ref, ref: view, writer, archiveThrough: '2025-12-31', windowStart: '2025-01-01', windowDays: 365, windowLimit: 365,
-  timetablesDir: null, nowMs: Date.UTC(2026, 0, 1), progress, counts: {},
+  db,
+  refdata: ref,
+  ref: view,
+  writer,
+  archiveThrough: '2025-12-31',
+  windowStart: '2025-01-01',
+  windowDays: 365,
+  windowLimit: 365,
+  timetablesDir: null,
+  nowMs: Date.UTC(2026, 0, 1),
+  progress,
+  counts: {},
 };
 const t0 = performance.now();
 await buildSchedules(ctx, legs);

@@ -36,9 +36,11 @@ console.log(`node ${process.version}, ${process.platform} ${process.arch}`);
 mkdirSync(OUT, { recursive: true });
 let t0 = performance.now();
 const world = loadWorld({ ref: 'data/ref', routeRows: 0 });
-console.log(`world (reference data, whole catalog): ${((performance.now() - t0) / 1000).toFixed(2)} s, ${world.routes.length} routes, ${world.airports.length} airports`);
+console.log(
+  `world (reference data, whole catalog): ${((performance.now() - t0) / 1000).toFixed(2)} s, ${world.routes.length} routes, ${world.airports.length} airports`,
+);
 
-for (const n of args.includes("--live-only") ? [] : [12000, 15000]) {
+for (const n of args.includes('--live-only') ? [] : [12000, 15000]) {
   // each run from a fresh sky: plans and schedules are built from scratch, as the command does
   await time(`snapshot ${n} aircraft (fleet, schedules, plans, JSON)`, RUNS, () => {
     const sky = createSky({ ref: 'data/ref', seed: 1, fleet: Math.ceil(n * FLEET_PER_AIRBORNE), routeRows: 0 }, world);
@@ -58,17 +60,24 @@ for (const n of args.includes("--live-only") ? [] : [12000, 15000]) {
   // what sim/live.ts does each second: memoised flights, states, coverage, JSON
   await time('live tick, 15,000-aircraft sky (one second later, memoised)', RUNS, () => {
     const t = T + s++;
-    return JSON.stringify(aircraftJson(big, t, heardAt(big, t, (af) => flightOf(af, t)))).length;
+    return JSON.stringify(
+      aircraftJson(
+        big,
+        t,
+        heardAt(big, t, (af) => flightOf(af, t)),
+      ),
+    ).length;
   });
 }
-if (!args.includes('--live-only')) await time(`one globe_history day, ~${HIST} airborne at peak (gzip + write)`, 1, () => {
-  const root = join(OUT, 'globe_history');
-  rmSync(root, { recursive: true, force: true });
-  const sky = createSky({ ref: 'data/ref', seed: 1, fleet: Math.ceil(HIST * FLEET_PER_AIRBORNE), routeRows: 0 }, world);
-  const r = writeHistory(sky, root, '2025-06-02', 1);
-  console.log(`  ${r.files} files, ${r.truth.length} flights`);
-  return r.files;
-});
+if (!args.includes('--live-only'))
+  await time(`one globe_history day, ~${HIST} airborne at peak (gzip + write)`, 1, () => {
+    const root = join(OUT, 'globe_history');
+    rmSync(root, { recursive: true, force: true });
+    const sky = createSky({ ref: 'data/ref', seed: 1, fleet: Math.ceil(HIST * FLEET_PER_AIRBORNE), routeRows: 0 }, world);
+    const r = writeHistory(sky, root, '2025-06-02', 1);
+    console.log(`  ${r.files} files, ${r.truth.length} flights`);
+    return r.files;
+  });
 if (!args.includes('--skip-log') && !args.includes('--live-only')) {
   await time(`flight log fast path, ${LOG_DAYS} days x 137,000 legs, 600,000 airframes`, 1, async () => {
     const out = join(OUT, 'flight-log');

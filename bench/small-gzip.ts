@@ -28,16 +28,32 @@ const r = rng('bench/small-gzip', DOCS);
 const docs: string[] = [];
 for (let i = 0; i < DOCS; i++) {
   const [org, dst] = [r.pick(AIRPORTS), r.pick(AIRPORTS)];
-  docs.push(JSON.stringify({
-    callsign: `AAL${1 + i}`, org, dst, route_source: 'catalog', flight: `AA${1 + i}`, airline: { icao: 'AAL', iata: 'AA', name: 'American Airlines' },
-    observed: null, catalog: { stops: [org, dst], review: 'auto', reviewer: null, reviewed_on: null }, coverage: 'catalog',
-  }));
+  docs.push(
+    JSON.stringify({
+      callsign: `AAL${1 + i}`,
+      org,
+      dst,
+      route_source: 'catalog',
+      flight: `AA${1 + i}`,
+      airline: { icao: 'AAL', iata: 'AA', name: 'American Airlines' },
+      observed: null,
+      catalog: { stops: [org, dst], review: 'auto', reviewer: null, reviewed_on: null },
+      coverage: 'catalog',
+    }),
+  );
 }
 
 const SETTINGS: [string, (d: string) => Buffer][] = [
   ['zlib default (6, 15, 8)', (d) => gzipSync(d)],
-  ['the writer\'s (9, 12, 5)', (d) => gzipDoc(d)],
-  ...([[9, 10, 2], [9, 9, 1], [6, 9, 1], [1, 9, 1]] as const).map(([level, windowBits, memLevel]): [string, (d: string) => Buffer] => {
+  ["the writer's (9, 12, 5)", (d) => gzipDoc(d)],
+  ...(
+    [
+      [9, 10, 2],
+      [9, 9, 1],
+      [6, 9, 1],
+      [1, 9, 1],
+    ] as const
+  ).map(([level, windowBits, memLevel]): [string, (d: string) => Buffer] => {
     const o: ZlibOptions = { level, windowBits, memLevel };
     return [`(${level}, ${windowBits}, ${memLevel})`, (d) => gzipSync(d, o)];
   }),
@@ -72,7 +88,9 @@ for (const folders of [1, 256]) {
     const t = performance.now();
     const c0 = process.cpuUsage();
     for (let i = 0; i < FILES; i++) writeFileSync(join(root, String(i % folders), `AAL${i}.json.gz`), gz);
-    console.log(`| in ${folders} folder${folders > 1 ? 's' : ''} | ${(((performance.now() - t) * 1000) / FILES).toFixed(1)} | ${(cpuUs(process.cpuUsage(c0)) / FILES).toFixed(1)} |`);
+    console.log(
+      `| in ${folders} folder${folders > 1 ? 's' : ''} | ${(((performance.now() - t) * 1000) / FILES).toFixed(1)} | ${(cpuUs(process.cpuUsage(c0)) / FILES).toFixed(1)} |`,
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -32,11 +32,19 @@ const writeFeed = () => {
 };
 writeFeed();
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', String(PORT), '--feed', feed, '--artifacts', ARTIFACTS, '--state', join(dir, 'state'), '--no-rate-limits'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', 'server/main.ts', '--port', String(PORT), '--feed', feed, '--artifacts', ARTIFACTS, '--state', join(dir, 'state'), '--no-rate-limits'],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 await new Promise<void>((resolve) => server.stdout!.on('data', (d) => String(d).includes('listening') && resolve()));
 // load starts once the live routes answer: before the first snapshot they are 503 by design
 for (let i = 0; i < 100; i++) {
-  const ok = await new Promise<boolean>((r) => request({ host: '127.0.0.1', port: PORT, path: '/v1/now' }, (res) => (res.resume(), r(res.statusCode === 200))).on('error', () => r(false)).end());
+  const ok = await new Promise<boolean>((r) =>
+    request({ host: '127.0.0.1', port: PORT, path: '/v1/now' }, (res) => (res.resume(), r(res.statusCode === 200)))
+      .on('error', () => r(false))
+      .end(),
+  );
   if (ok) break;
   await new Promise((r) => setTimeout(r, 100));
 }
@@ -89,12 +97,16 @@ const rssStart = rssMb();
 const sampler = setInterval(() => {
   const row = { t: Math.round((Date.now() - start) / 1000), rss: rssMb(), p50: q(lat, 0.5), p99: q(lat, 0.99), n: lat.length };
   rows.push(row);
-  console.error(`${row.t} s: rss ${row.rss.toFixed(0)} MB, ${(row.n / 10).toFixed(0)} req/s, p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, 5xx ${fives}, errors ${errors}`);
+  console.error(
+    `${row.t} s: rss ${row.rss.toFixed(0)} MB, ${(row.n / 10).toFixed(0)} req/s, p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, 5xx ${fives}, errors ${errors}`,
+  );
   lat = [];
 }, 10_000);
-await Promise.all(Array.from({ length: CLIENTS }, async () => {
-  while (Date.now() < end) await get(paths());
-}));
+await Promise.all(
+  Array.from({ length: CLIENTS }, async () => {
+    while (Date.now() < end) await get(paths());
+  }),
+);
 clearInterval(feeder);
 clearInterval(sampler);
 server.kill('SIGTERM');
@@ -105,5 +117,7 @@ const lastMin = rows.slice(-6);
 const avg = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
 console.log(`| minutes | clients | requests | 5xx | errors | RSS start | after 1 min | end | growth after warm-up | p99 min 2 | p99 last min |`);
 console.log(`|---|---|---|---|---|---|---|---|---|---|---|`);
-console.log(`| ${MINUTES} | ${CLIENTS} | ${total} | ${fives} | ${errors} | ${rssStart.toFixed(0)} MB | ${warm.rss.toFixed(0)} MB | ${last.rss.toFixed(0)} MB | ${(((last.rss - warm.rss) / warm.rss) * 100).toFixed(1)} % | ${avg(firstMin.map((r) => r.p99)).toFixed(1)} ms | ${avg(lastMin.map((r) => r.p99)).toFixed(1)} ms |`);
+console.log(
+  `| ${MINUTES} | ${CLIENTS} | ${total} | ${fives} | ${errors} | ${rssStart.toFixed(0)} MB | ${warm.rss.toFixed(0)} MB | ${last.rss.toFixed(0)} MB | ${(((last.rss - warm.rss) / warm.rss) * 100).toFixed(1)} % | ${avg(firstMin.map((r) => r.p99)).toFixed(1)} ms | ${avg(lastMin.map((r) => r.p99)).toFixed(1)} ms |`,
+);
 process.exit(0);

@@ -17,7 +17,9 @@ import { gunzipSync } from 'node:zlib';
 import { flag, numberFlag } from './flags.ts';
 
 if (process.argv.includes('--help')) {
-  console.log('Usage: npx tsx bench/stall.ts [--seconds 40] [--root DIR] [--wrk] [--port 8047] [--server-args "A B"] [--node-args "A B"]\n\nThe serving thread\'s event-loop stalls while a 12k snapshot arrives every second.\n--server-args: extra server flags (e.g. "--serve-threads 2"); --node-args: extra node flags (e.g. "--trace-gc").');
+  console.log(
+    'Usage: npx tsx bench/stall.ts [--seconds 40] [--root DIR] [--wrk] [--port 8047] [--server-args "A B"] [--node-args "A B"]\n\nThe serving thread\'s event-loop stalls while a 12k snapshot arrives every second.\n--server-args: extra server flags (e.g. "--serve-threads 2"); --node-args: extra node flags (e.g. "--trace-gc").',
+  );
   process.exit(0);
 }
 const SECONDS = numberFlag('seconds', 40);
@@ -51,7 +53,24 @@ const get = (path: string): Promise<{ status: number; text: string }> =>
   });
 
 writeFeed();
-const child = spawn('node', [...words('node-args'), '--import', 'tsx', join(ROOT, 'server/main.ts'), '--host', '127.0.0.1', '--port', String(PORT), '--feed', feed, '--no-rate-limits', ...words('server-args')], { cwd: ROOT, stdio: ['ignore', process.argv.includes('--node-args') ? 'inherit' : 'ignore', 'inherit'] });
+const child = spawn(
+  'node',
+  [
+    ...words('node-args'),
+    '--import',
+    'tsx',
+    join(ROOT, 'server/main.ts'),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(PORT),
+    '--feed',
+    feed,
+    '--no-rate-limits',
+    ...words('server-args'),
+  ],
+  { cwd: ROOT, stdio: ['ignore', process.argv.includes('--node-args') ? 'inherit' : 'ignore', 'inherit'] },
+);
 const refresher = setInterval(writeFeed, 1000);
 // the floor: an idle process's own event-loop delay per 5 s window, one JSON line per window
 const FLOOR = `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 1 }); h.enable();
@@ -77,7 +96,11 @@ try {
   // warm-up: the trace store and the estimator fill, the JIT settles
   await new Promise((r) => setTimeout(r, 10_000));
   floorOn = true;
-  const load = WRK ? new Promise<string>((ok) => execFile('wrk', ['-t2', '-c64', `-d${SECONDS}s`, '--latency', `http://127.0.0.1:${PORT}/v2/point/50.0/8.5/25`], (_e, out) => ok(out))) : null;
+  const load = WRK
+    ? new Promise<string>((ok) =>
+        execFile('wrk', ['-t2', '-c64', `-d${SECONDS}s`, '--latency', `http://127.0.0.1:${PORT}/v2/point/50.0/8.5/25`], (_e, out) => ok(out)),
+      )
+    : null;
   // per serving thread (0: the main thread; each --serve-threads worker reports its own window)
   const windows = new Map<string, { max: number; p99: number }[]>();
   const blocking = new Map<string, number[]>();
@@ -98,11 +121,16 @@ try {
       blocking.set(k, [...(blocking.get(k) ?? []), Number(x[3]) * 1000]);
     }
   }
-  console.log(`root ${ROOT}; node ${process.version}; ${SECONDS} s, a 12,400-aircraft snapshot every second; load average ${loadavg()[0]!.toFixed(1)}${WRK ? '; under wrk -t2 -c64 (point 25 nm)' : ''}`);
+  console.log(
+    `root ${ROOT}; node ${process.version}; ${SECONDS} s, a 12,400-aircraft snapshot every second; load average ${loadavg()[0]!.toFixed(1)}${WRK ? '; under wrk -t2 -c64 (point 25 nm)' : ''}`,
+  );
   const summary = (name: string, ws: { max: number; p99: number }[]) => {
     const maxes = ws.map((w) => w.max).sort((a, b) => a - b);
     console.log(`${name}: event-loop delay, per 5 s window: max ${maxes.map((v) => v.toFixed(1)).join(' ')} ms`);
-    if (maxes.length) console.log(`  median of window maxima ${maxes[maxes.length >> 1]!.toFixed(1)} ms, worst ${maxes.at(-1)!.toFixed(1)} ms; p99 of samples ${ws.map((w) => w.p99.toFixed(1)).join(' ')} ms`);
+    if (maxes.length)
+      console.log(
+        `  median of window maxima ${maxes[maxes.length >> 1]!.toFixed(1)} ms, worst ${maxes.at(-1)!.toFixed(1)} ms; p99 of samples ${ws.map((w) => w.p99.toFixed(1)).join(' ')} ms`,
+      );
   };
   summary('floor (an idle Node process beside it, measuring itself)', floorWindows);
   for (const [thread, ws] of [...windows].sort()) {

@@ -13,14 +13,24 @@ const N = Number(process.argv[2] ?? 200_000);
 const NOW_MS = 1795435200_000;
 // seeded: a fixed secret and UUIDs from a linear congruential generator
 let seed = 12345;
-const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
 const hex = (n: number) => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
 const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-8${hex(3)}-${hex(12)}`;
 const keys = new StationKeys(Buffer.alloc(32, 3));
 const uuids = Array.from({ length: N }, uuid);
 const text = JSON.stringify({
   generated_at: NOW_MS / 1000,
-  feeders: uuids.map((u, i) => ({ uuid: u, lat: -60 + (i % 1200) / 10, lon: -180 + (i % 3600) / 10, connected: i % 10 !== 0, ip: '192.0.2.1', software: 'readsb 3.14', messages: i * 100, positions: i * 10, aircraft: i % 300 })),
+  feeders: uuids.map((u, i) => ({
+    uuid: u,
+    lat: -60 + (i % 1200) / 10,
+    lon: -180 + (i % 3600) / 10,
+    connected: i % 10 !== 0,
+    ip: '192.0.2.1',
+    software: 'readsb 3.14',
+    messages: i * 100,
+    positions: i * 10,
+    aircraft: i % 300,
+  })),
 });
 
 function time(label: string, runs: number, fn: () => unknown): number {
@@ -66,7 +76,9 @@ const beforeKnown = time('  before, known UUID (hash + scan of every key)', runs
 const beforeUnknown = time('  before, unknown UUID (hash + scan of every key)', runs, () => scan(stored, keys.key(unknown)) >= 0);
 const afterKnown = time('  now, known UUID (hash + lookup + one compare)', 20_000, () => roster.status(keys.key(known), NOW_MS));
 const afterUnknown = time('  now, unknown UUID (hash + lookup + one compare)', 20_000, () => roster.status(keys.key(unknown), NOW_MS));
-console.log(`  ratio before/now: known ${(beforeKnown / afterKnown).toFixed(0)}x, unknown ${(beforeUnknown / afterUnknown).toFixed(0)}x; known/unknown now ${(afterKnown / afterUnknown).toFixed(2)}`);
+console.log(
+  `  ratio before/now: known ${(beforeKnown / afterKnown).toFixed(0)}x, unknown ${(beforeUnknown / afterUnknown).toFixed(0)}x; known/unknown now ${(afterKnown / afterUnknown).toFixed(2)}`,
+);
 console.log('\n/v1/now station_count');
 const beforeCount = time('  before (a count over every station per request)', runs, () => {
   let n = 0;

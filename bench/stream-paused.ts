@@ -23,8 +23,10 @@ import { killAll, startContrail } from './live/servers.ts';
 import { stepSky, type RawSky } from './live/sky-step.ts';
 
 if (process.argv.includes('--help')) {
-  console.log('Usage: npx tsx bench/stream-paused.ts [--clients 300] [--aircraft 10000] [--seconds 24] [--after 20] [--budget default|0|BYTES] [--seed 17] [--glibc-default]\n\n' +
-    'Paused /v1/stream clients against the real server: its RSS over time, what it closed or refused, and /v1/now latency against a baseline.');
+  console.log(
+    'Usage: npx tsx bench/stream-paused.ts [--clients 300] [--aircraft 10000] [--seconds 24] [--after 20] [--budget default|0|BYTES] [--seed 17] [--glibc-default]\n\n' +
+      'Paused /v1/stream clients against the real server: its RSS over time, what it closed or refused, and /v1/now latency against a baseline.',
+  );
   process.exit(0);
 }
 const CLIENTS = numberFlag('clients', 300);
@@ -50,8 +52,18 @@ const write = () => {
 };
 write();
 
-const args = ['--trust-proxy', '127.0.0.1', '--state', join(dir, 'state'), '--log-format', 'json', ...(BUDGET === 'default' ? [] : ['--stream-max-unsent', BUDGET])];
-console.log(`# paused stream clients: ${CLIENTS} whole-sky clients, ${doc.aircraft.length} aircraft, ${SECONDS} s paused, budget ${BUDGET}, seed ${SEED}, malloc ${GLIBC_DEFAULT ? 'glibc default' : 'MALLOC_MMAP_THRESHOLD_=131072'}`);
+const args = [
+  '--trust-proxy',
+  '127.0.0.1',
+  '--state',
+  join(dir, 'state'),
+  '--log-format',
+  'json',
+  ...(BUDGET === 'default' ? [] : ['--stream-max-unsent', BUDGET]),
+];
+console.log(
+  `# paused stream clients: ${CLIENTS} whole-sky clients, ${doc.aircraft.length} aircraft, ${SECONDS} s paused, budget ${BUDGET}, seed ${SEED}, malloc ${GLIBC_DEFAULT ? 'glibc default' : 'MALLOC_MMAP_THRESHOLD_=131072'}`,
+);
 console.log(`node ${process.version}, ${cpus()[0]?.model ?? 'cpu?'} x ${cpus().length}`);
 // the feed moves from now on: a server slow to start on a loaded machine still finds it fresh
 const feeding = setInterval(write, 1000);
@@ -118,7 +130,11 @@ const t0 = performance.now();
 for (let i = 0; i < CLIENTS; i += 10) {
   const batch = await Promise.all(
     Array.from({ length: Math.min(10, CLIENTS - i) }, (_, k) =>
-      connect(`${server.base}/v1/stream`, { 'X-Forwarded-For': `10.${(i + k) >> 16 & 255}.${(i + k) >> 8 & 255}.${(i + k) & 255}` }, { parse: false }).catch(() => ({ status: 0, headers: {}, body: '' })),
+      connect(
+        `${server.base}/v1/stream`,
+        { 'X-Forwarded-For': `10.${((i + k) >> 16) & 255}.${((i + k) >> 8) & 255}.${(i + k) & 255}` },
+        { parse: false },
+      ).catch(() => ({ status: 0, headers: {}, body: '' })),
     ),
   );
   for (const c of batch) {
@@ -133,7 +149,9 @@ console.log(`connected ${clients.length} in ${((performance.now() - t0) / 1000).
 const line = (t: number, extra = '') => {
   const p = take();
   const closed = [...closes.values()].reduce((a, b) => a + b, 0);
-  console.log(`t=${String(t).padStart(3)} s  RSS ${mb(server.rssMb()).padStart(5)} MB  open ${String(clients.length - closed).padStart(4)}  closed by the server ${JSON.stringify([...closes])}  snapshots to the reader ${ends}  /v1/now p99 ${pct(p, 0.99).toFixed(0)} ms${extra}`);
+  console.log(
+    `t=${String(t).padStart(3)} s  RSS ${mb(server.rssMb()).padStart(5)} MB  open ${String(clients.length - closed).padStart(4)}  closed by the server ${JSON.stringify([...closes])}  snapshots to the reader ${ends}  /v1/now p99 ${pct(p, 0.99).toFixed(0)} ms${extra}`,
+  );
   return p;
 };
 let peak = 0;
@@ -158,10 +176,16 @@ await probe;
 const heap = await metric('contrail_process_nodejs_heap_size_used_bytes');
 const external = await metric('contrail_process_nodejs_external_memory_bytes');
 console.log(`\n## ${CLIENTS} paused clients, budget ${BUDGET}, ${GLIBC_DEFAULT ? 'glibc default' : 'MALLOC_MMAP_THRESHOLD_=131072'}`);
-console.log(`RSS: baseline ${mb(baseRss)} MB, peak ${mb(peak)} MB (+${mb(peak - baseRss)}), at the end of the pause ${mb(heldRss)} MB, ${AFTER} s after the clients left ${mb(afterRss.at(-1)!)} MB (+${mb(afterRss.at(-1)! - baseRss)})`);
+console.log(
+  `RSS: baseline ${mb(baseRss)} MB, peak ${mb(peak)} MB (+${mb(peak - baseRss)}), at the end of the pause ${mb(heldRss)} MB, ${AFTER} s after the clients left ${mb(afterRss.at(-1)!)} MB (+${mb(afterRss.at(-1)! - baseRss)})`,
+);
 console.log(`main thread after: JS heap used ${mb(heap / 1e6)} MB, external ${mb(external / 1e6)} MB`);
-console.log(`/v1/now while paused: p50 ${pct(paused, 0.5).toFixed(1)} ms, p99 ${pct(paused, 0.99).toFixed(1)} ms: ${(pct(paused, 0.99) / pct(base, 0.99)).toFixed(1)}x the baseline p99 (${paused.length} probes)`);
+console.log(
+  `/v1/now while paused: p50 ${pct(paused, 0.5).toFixed(1)} ms, p99 ${pct(paused, 0.99).toFixed(1)} ms: ${(pct(paused, 0.99) / pct(base, 0.99)).toFixed(1)}x the baseline p99 (${paused.length} probes)`,
+);
 console.log(`the reading client got ${endsPaused} snapshots by the end of the pause, ${ends} in all`);
-console.log(`streams: ${clients.length} opened, refused ${JSON.stringify([...refused])}, closed by the server ${JSON.stringify([...closes])} (code: count; 1006 is our own going away)`);
+console.log(
+  `streams: ${clients.length} opened, refused ${JSON.stringify([...refused])}, closed by the server ${JSON.stringify([...closes])} (code: count; 1006 is our own going away)`,
+);
 reader.close();
 await cleanup();

@@ -28,7 +28,9 @@ import { numberFlag } from './flags.ts';
 import { stepSky, type RawSky } from './live/sky-step.ts';
 
 if (process.argv.includes('--help')) {
-  console.log('Usage: npx tsx bench/stream.ts [--subscribers 1000] [--snapshots 20] [--seed 17] [--loopback]\n\nThe push stream\'s per-snapshot cost at 12k aircraft: the hub alone, then (--loopback) the real server and real clients.');
+  console.log(
+    "Usage: npx tsx bench/stream.ts [--subscribers 1000] [--snapshots 20] [--seed 17] [--loopback]\n\nThe push stream's per-snapshot cost at 12k aircraft: the hub alone, then (--loopback) the real server and real clients.",
+  );
   process.exit(0);
 }
 const SUBSCRIBERS = numberFlag('subscribers', 1000);
@@ -112,13 +114,17 @@ const subs = boxes(SUBSCRIBERS, snaps[0]!);
     times.push(hub.last.ms);
     published.push(hub.last.bytes);
     let out = 0;
-    for (const [t, bytes] of perTopic) out += bytes * (t === 'control' ? SUBSCRIBERS : listeners.get(t) ?? 0);
+    for (const [t, bytes] of perTopic) out += bytes * (t === 'control' ? SUBSCRIBERS : (listeners.get(t) ?? 0));
     fanned.push(out);
     sink += hub.last.messages;
   }
   const t = stats(times);
-  console.log(`\n## the hub (index + one diff for every cell + messages of ${hub.subscribedCells} subscribed cells; sky subscribers: ${subs.filter((b) => !b || cellsFor(b)[0] === SKY).length})`);
-  console.log(`per snapshot: min ${ms(t.min)} ms, median ${ms(t.median)} ms, max ${ms(t.max)} ms; published ${mb(stats(published).median)} MB once; fan-out sends ${mb(stats(fanned).median)} MB to the ${SUBSCRIBERS} clients (median); ${sink} messages in all`);
+  console.log(
+    `\n## the hub (index + one diff for every cell + messages of ${hub.subscribedCells} subscribed cells; sky subscribers: ${subs.filter((b) => !b || cellsFor(b)[0] === SKY).length})`,
+  );
+  console.log(
+    `per snapshot: min ${ms(t.min)} ms, median ${ms(t.median)} ms, max ${ms(t.max)} ms; published ${mb(stats(published).median)} MB once; fan-out sends ${mb(stats(fanned).median)} MB to the ${SUBSCRIBERS} clients (median); ${sink} messages in all`,
+  );
 
   // the naive way, for scale: every client diffs its own box
   const naive: number[] = [];
@@ -154,7 +160,22 @@ if (LOOPBACK) {
   };
   let nowMs = base.now * 1000;
   write(docs[0]!);
-  const { config } = loadServerConfig(['--port', '0', '--feed', feed, '--state', join(dir, 'state'), '--no-rate-limits', '--stream-per-ip', String(SUBSCRIBERS + 10), '--stream-max-buffer', String(256 * 1024 * 1024)], {});
+  const { config } = loadServerConfig(
+    [
+      '--port',
+      '0',
+      '--feed',
+      feed,
+      '--state',
+      join(dir, 'state'),
+      '--no-rate-limits',
+      '--stream-per-ip',
+      String(SUBSCRIBERS + 10),
+      '--stream-max-buffer',
+      String(256 * 1024 * 1024),
+    ],
+    {},
+  );
   const app = await createApp(config, { log: (l) => process.stderr.write(`${l}\n`), clock: () => nowMs, poll: false });
   const live = async () => {
     await app.services.feed!.pollOnce();
@@ -190,7 +211,9 @@ if (LOOPBACK) {
       if (Date.now() > deadline) {
         const hist = new Map<number, number>();
         for (const e of ends) hist.set(e, (hist.get(e) ?? 0) + 1);
-        throw new Error(`snapshot ${k}: ${ends.filter((e) => e < k + 1).length} clients have no end after 60 s (ends: ${JSON.stringify([...hist])}; closed: ${closed}; open on the server: ${app.stream.clients})`);
+        throw new Error(
+          `snapshot ${k}: ${ends.filter((e) => e < k + 1).length} clients have no end after 60 s (ends: ${JSON.stringify([...hist])}; closed: ${closed}; open on the server: ${app.stream.clients})`,
+        );
       }
       await new Promise((res) => setImmediate(res));
     }
@@ -205,7 +228,9 @@ if (LOOPBACK) {
   const s = stats(server);
   console.log(`\n## loopback: the real server and ${SUBSCRIBERS} real clients in one process`);
   console.log(`server publish (hub + uWS fan-out into the sockets): min ${ms(s.min)} ms, median ${ms(s.median)} ms, max ${ms(s.max)} ms per snapshot`);
-  console.log(`feed poll to the last client's end: min ${ms(w.min)} ms, median ${ms(w.median)} ms, max ${ms(w.max)} ms (includes parsing the feed and the clients' own reading)`);
+  console.log(
+    `feed poll to the last client's end: min ${ms(w.min)} ms, median ${ms(w.median)} ms, max ${ms(w.max)} ms (includes parsing the feed and the clients' own reading)`,
+  );
   console.log(`received ${mb(stats(received).median)} MB per snapshot (median), ${mb(bytes)} MB in all`);
   for (const c of clients) c.close();
   app.stop();

@@ -43,7 +43,9 @@ try {
   for (let i = 0; i < prev.objects.size; i++) placed.addCopy(storedKeyAt(PREFIX, prev.objects, i), prev.objects, i, Origin.WRITTEN);
   const bytes = remoteManifestBytes({ ...prev.header, uploaded_at: new Date(NOW - 86_400_000).toISOString() }, placed, {});
   await store.put(`${PREFIX}/manifest.json`, bytes, manifestHeaders(), createHash('sha256').update(bytes).digest('hex'));
-  console.log(`placed the bucket manifest of ${PREVIOUS}: ${prev.objects.size} objects, ${(bytes.length / 1e6).toFixed(0)} MB, in ${((performance.now() - t) / 1000).toFixed(1)} s; node ${process.version}`);
+  console.log(
+    `placed the bucket manifest of ${PREVIOUS}: ${prev.objects.size} objects, ${(bytes.length / 1e6).toFixed(0)} MB, in ${((performance.now() - t) / 1000).toFixed(1)} s; node ${process.version}`,
+  );
 
   let peak = 0;
   const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
@@ -53,7 +55,15 @@ try {
   const at = () => `${((performance.now() - t) / 1000).toFixed(1)} s`;
   try {
     const r = await upload({
-      root: TREE, bundles: '', store, prefix: PREFIX, nowMs: NOW, graceMs: 48 * 3600_000, concurrency: 64, signal: stop.signal, clock: Date.now,
+      root: TREE,
+      bundles: '',
+      store,
+      prefix: PREFIX,
+      nowMs: NOW,
+      graceMs: 48 * 3600_000,
+      concurrency: 64,
+      signal: stop.signal,
+      clock: Date.now,
       say: (line) => {
         console.log(`${at()} ${line}`);
         // an increment: stopped at its first PUT, its plan timed
@@ -67,7 +77,9 @@ try {
   }
   const c = process.cpuUsage(c0);
   clearInterval(sample);
-  console.log(`wall ${at()}, CPU ${((c.user + c.system) / 1e6).toFixed(1)} s, peak RSS ${gib(peak)} GiB (the placing step included: ${gib(process.resourceUsage().maxRSS * 1024)} GiB)`);
+  console.log(
+    `wall ${at()}, CPU ${((c.user + c.system) / 1e6).toFixed(1)} s, peak RSS ${gib(peak)} GiB (the placing step included: ${gib(process.resourceUsage().maxRSS * 1024)} GiB)`,
+  );
 } finally {
   store.close();
   server.stop();

@@ -30,7 +30,12 @@ function seededTree(n: number): string {
   const word = () => Math.floor(rand() * 36 ** 6).toString(36);
   for (let i = 0; i < n; i++) {
     const key = i % 3 === 0 ? `v1/airframes/${(0x400000 + i).toString(16)}` : i % 3 === 1 ? `v1/route/B${i}` : `v1/airports/Z${i.toString(36).toUpperCase()}`;
-    const legs = Array.from({ length: 2 + Math.floor(rand() * 20) }, () => ({ from: word().slice(0, 4), to: word().slice(0, 4), dep: Math.floor(rand() * 1e9), arr: Math.floor(rand() * 1e9) }));
+    const legs = Array.from({ length: 2 + Math.floor(rand() * 20) }, () => ({
+      from: word().slice(0, 4),
+      to: word().slice(0, 4),
+      dep: Math.floor(rand() * 1e9),
+      arr: Math.floor(rand() * 1e9),
+    }));
     s.writer.putBytes(key, Buffer.from(JSON.stringify({ id: key, legs })));
   }
   s.writer.writeManifest({ build_id: 'bench1', built_at: '2026-11-25T00:00:00.000Z', archive_through: '2026-11-24', window_days: 1, counts: {} });
@@ -54,7 +59,18 @@ try {
     const signed = s3Store(o, conn);
     const sdk: ObjectStore = {
       ...signed,
-      put: async (Key, Body, h, sha256) => void (await conn.client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body, ContentType: h.contentType, ContentEncoding: h.contentEncoding, CacheControl: h.cacheControl, Metadata: { sha256 } }))),
+      put: async (Key, Body, h, sha256) =>
+        void (await conn.client.send(
+          new PutObjectCommand({
+            Bucket: BUCKET,
+            Key,
+            Body,
+            ContentType: h.contentType,
+            ContentEncoding: h.contentEncoding,
+            CacheControl: h.cacheControl,
+            Metadata: { sha256 },
+          }),
+        )),
     };
     const run = async (prefix: string, store: ObjectStore, put: string, tree = root) => {
       const c0 = process.cpuUsage();
@@ -64,7 +80,11 @@ try {
       const s = (performance.now() - t) / 1000;
       const c = process.cpuUsage(c0);
       const sent = Math.max(r.put, 1);
-      return { r, s, line: `| ${concurrency} | ${put} | ${r.put} | ${s.toFixed(2)} | ${Math.round(r.put / s)} | ${(r.bytes / s / 1e6).toFixed(2)} | ${((c.user + c.system) / 1e3 / sent).toFixed(2)} | ${(((cpuSeconds(server.pid) - s0) * 1e3) / sent).toFixed(2)} |` };
+      return {
+        r,
+        s,
+        line: `| ${concurrency} | ${put} | ${r.put} | ${s.toFixed(2)} | ${Math.round(r.put / s)} | ${(r.bytes / s / 1e6).toFixed(2)} | ${((c.user + c.system) / 1e3 / sent).toFixed(2)} | ${(((cpuSeconds(server.pid) - s0) * 1e3) / sent).toFixed(2)} |`,
+      };
     };
     // warm-up (modules, JIT, connections), not reported
     if (i === 0) for (const [k, st] of [sdk, signed].entries()) await run(`warm-${k}`, st, '', warm);

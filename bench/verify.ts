@@ -24,7 +24,12 @@ function seededTree(n: number): string {
   const word = () => Math.floor(rand() * 36 ** 6).toString(36);
   for (let i = 0; i < n; i++) {
     const key = i % 3 === 0 ? `v1/airframes/${(0x400000 + i).toString(16)}` : i % 3 === 1 ? `v1/route/B${i}` : `v1/airports/Z${i.toString(36).toUpperCase()}`;
-    const legs = Array.from({ length: 2 + Math.floor(rand() * (i % 3 === 0 ? 200 : 20)) }, () => ({ date: '2026-11-2' + (i % 10), org: word().slice(0, 3), dst: word().slice(0, 3), dep: Math.floor(rand() * 1e9) }));
+    const legs = Array.from({ length: 2 + Math.floor(rand() * (i % 3 === 0 ? 200 : 20)) }, () => ({
+      date: '2026-11-2' + (i % 10),
+      org: word().slice(0, 3),
+      dst: word().slice(0, 3),
+      dep: Math.floor(rand() * 1e9),
+    }));
     s.writer.putBytes(key, Buffer.from(JSON.stringify({ id: key, legs })));
   }
   s.writer.writeManifest({ build_id: 'bench1', built_at: '2026-11-25T00:00:00.000Z', archive_through: '2026-11-24', window_days: 1, counts: {} });
@@ -71,5 +76,7 @@ console.log('| what | min s | median s | µs an object (median) | median against
 console.log('|---|---|---|---|---|');
 for (const [what, xs] of Object.entries(times)) {
   const { min, median } = stat(xs);
-  console.log(`| ${what} | ${(min / 1000).toFixed(2)} | ${(median / 1000).toFixed(2)} | ${((median * 1000) / checked).toFixed(1)} | ${(median / peer).toFixed(2)} |`);
+  console.log(
+    `| ${what} | ${(min / 1000).toFixed(2)} | ${(median / 1000).toFixed(2)} | ${((median * 1000) / checked).toFixed(1)} | ${(median / peer).toFixed(2)} |`,
+  );
 }

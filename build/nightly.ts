@@ -57,34 +57,154 @@ export interface NightlyConfig {
 const dirSet = (v: string) => (v ? undefined : 'must not be empty');
 
 export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
-  history: { flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: installed('data/sample/globe_history'), help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)', check: dirSet },
-  log: { flag: 'log', env: 'CONTRAIL_LOG', kind: 'string', default: installed('var/flight-log'), help: 'flight log root (day=YYYY-MM-DD/legs.parquet)', check: dirSet },
-  artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: installed('var/artifacts'), help: 'artifact tree root: versions/<build>/ and the `current` link the server follows', check: dirSet },
-  bundles: { flag: 'bundles', env: 'CONTRAIL_BUNDLES', kind: 'string', default: installed('var/bundles'), help: 'researchers\' data: the flight log as a Hive Parquet tree, the tables, README/LICENSE/CREDITS, index.json (served at /v1/bundles); empty: none' },
-  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot (see data/ref/SOURCES.md)', check: dirSet },
-  timetables: { flag: 'timetables', env: 'CONTRAIL_TIMETABLES', kind: 'string', default: '', help: 'published timetables folder (artifacts/TIMETABLES.md); empty: boards are observed only' },
+  history: {
+    flag: 'history',
+    env: 'CONTRAIL_HISTORY',
+    kind: 'string',
+    default: installed('data/sample/globe_history'),
+    help: 'readsb globe_history root (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)',
+    check: dirSet,
+  },
+  log: {
+    flag: 'log',
+    env: 'CONTRAIL_LOG',
+    kind: 'string',
+    default: installed('var/flight-log'),
+    help: 'flight log root (day=YYYY-MM-DD/legs.parquet)',
+    check: dirSet,
+  },
+  artifacts: {
+    flag: 'artifacts',
+    env: 'CONTRAIL_ARTIFACTS',
+    kind: 'string',
+    default: installed('var/artifacts'),
+    help: 'artifact tree root: versions/<build>/ and the `current` link the server follows',
+    check: dirSet,
+  },
+  bundles: {
+    flag: 'bundles',
+    env: 'CONTRAIL_BUNDLES',
+    kind: 'string',
+    default: installed('var/bundles'),
+    help: "researchers' data: the flight log as a Hive Parquet tree, the tables, README/LICENSE/CREDITS, index.json (served at /v1/bundles); empty: none",
+  },
+  ref: {
+    flag: 'ref',
+    env: 'CONTRAIL_REF',
+    kind: 'string',
+    default: installed('data/ref'),
+    help: 'reference data snapshot (see data/ref/SOURCES.md)',
+    check: dirSet,
+  },
+  timetables: {
+    flag: 'timetables',
+    env: 'CONTRAIL_TIMETABLES',
+    kind: 'string',
+    default: '',
+    help: 'published timetables folder (artifacts/TIMETABLES.md); empty: boards are observed only',
+  },
   // a night adds the newest day; a first run or a rebuild takes every day (0)
-  days: { flag: 'days', env: 'CONTRAIL_NIGHTLY_DAYS', kind: 'int', default: 0, help: 'log step: build the newest N days of the history tree (0 = every day)', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
+  days: {
+    flag: 'days',
+    env: 'CONTRAIL_NIGHTLY_DAYS',
+    kind: 'int',
+    default: 0,
+    help: 'log step: build the newest N days of the history tree (0 = every day)',
+    check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
+  },
   // spec 8: the airframe log depth is about a year
-  windowDays: { flag: 'window-days', env: 'CONTRAIL_WINDOW_DAYS', kind: 'int', default: 365, help: 'days of log the artifacts cover, ending at the newest day', check: (v) => (v >= 1 && v <= 3660 ? undefined : 'must be 1..3660') },
-  keep: { flag: 'keep', env: 'CONTRAIL_KEEP_VERSIONS', kind: 'int', default: 3, help: 'published versions kept besides the current one', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
+  windowDays: {
+    flag: 'window-days',
+    env: 'CONTRAIL_WINDOW_DAYS',
+    kind: 'int',
+    default: 365,
+    help: 'days of log the artifacts cover, ending at the newest day',
+    check: (v) => (v >= 1 && v <= 3660 ? undefined : 'must be 1..3660'),
+  },
+  keep: {
+    flag: 'keep',
+    env: 'CONTRAIL_KEEP_VERSIONS',
+    kind: 'int',
+    default: 3,
+    help: 'published versions kept besides the current one',
+    check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
+  },
   skipLog: { flag: 'skip-log', env: 'CONTRAIL_SKIP_LOG', kind: 'bool', default: false, help: 'do not read traces; build artifacts from the log as it is' },
-  accuracy: { flag: 'accuracy', env: 'CONTRAIL_ACCURACY', kind: 'bool', default: true, help: 'replay the estimate method on the newest history day (--no-accuracy to skip)' },
-  threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: (v) => (v >= 1 ? undefined : 'must be 1 or more') },
+  accuracy: {
+    flag: 'accuracy',
+    env: 'CONTRAIL_ACCURACY',
+    kind: 'bool',
+    default: true,
+    help: 'replay the estimate method on the newest history day (--no-accuracy to skip)',
+  },
+  threads: {
+    flag: 'threads',
+    env: 'CONTRAIL_DUCKDB_THREADS',
+    kind: 'int',
+    default: 2,
+    help: 'DuckDB worker threads',
+    check: (v) => (v >= 1 ? undefined : 'must be 1 or more'),
+  },
   logWorkers: { ...LOG_WORKERS_SPEC, flag: 'log-workers', help: `log step: ${LOG_WORKERS_SPEC.help}` },
   // the main thread builds, validates (a sample), serialises and hashes; the workers gzip and write.
   // one worker beside the main thread fills a 2-core machine (bench/docs.ts)
-  writeWorkers: { flag: 'write-workers', env: 'CONTRAIL_WRITE_WORKERS', kind: 'int', default: defaultWriteWorkers(), help: 'threads that gzip and write the documents (0: the main thread does it)', docDefault: 'one per core, at most 2', check: (v) => (v >= 0 && v <= 16 ? undefined : 'must be 0..16') },
-  validateAll: { flag: 'validate-all', env: 'CONTRAIL_VALIDATE_ALL', kind: 'bool', default: false, help: 'validate every document against its schema (default: the first of each kind and a seeded sample; docs/operating.md, "What is validated when")' },
-  rebuild: { flag: 'rebuild', env: 'CONTRAIL_REBUILD', kind: 'bool', default: false, help: 'build even when the inputs (code, reference data, the window\'s log files, options) equal those of the published build' },
+  writeWorkers: {
+    flag: 'write-workers',
+    env: 'CONTRAIL_WRITE_WORKERS',
+    kind: 'int',
+    default: defaultWriteWorkers(),
+    help: 'threads that gzip and write the documents (0: the main thread does it)',
+    docDefault: 'one per core, at most 2',
+    check: (v) => (v >= 0 && v <= 16 ? undefined : 'must be 0..16'),
+  },
+  validateAll: {
+    flag: 'validate-all',
+    env: 'CONTRAIL_VALIDATE_ALL',
+    kind: 'bool',
+    default: false,
+    help: 'validate every document against its schema (default: the first of each kind and a seeded sample; docs/operating.md, "What is validated when")',
+  },
+  rebuild: {
+    flag: 'rebuild',
+    env: 'CONTRAIL_REBUILD',
+    kind: 'bool',
+    default: false,
+    help: "build even when the inputs (code, reference data, the window's log files, options) equal those of the published build",
+  },
   // every night each published object's size and mtime are checked; this hashes every one too (build/publish/verify.ts)
-  verify: { flag: 'verify', env: 'CONTRAIL_VERIFY', kind: 'bool', default: false, help: 'gunzip and hash every object of the published build before it is reused (also with --rebuild); damaged ones are written again' },
+  verify: {
+    flag: 'verify',
+    env: 'CONTRAIL_VERIFY',
+    kind: 'bool',
+    default: false,
+    help: 'gunzip and hash every object of the published build before it is reused (also with --rebuild); damaged ones are written again',
+  },
   // 3.5 GB, not 4: the year's first build peaked at 6.01 and 6.08 GB in the schedules' first count
   // (DuckDB at its limit) and at 5.68 and 5.63 GB with 3.5, in no more time (docs/perf-log/nightly-steady-state.md, night 7)
-  memoryLimit: { flag: 'memory-limit', env: 'CONTRAIL_DUCKDB_MEMORY', kind: 'string', default: '3.5GB', help: 'DuckDB memory limit (it spills to disk beyond it)' },
+  memoryLimit: {
+    flag: 'memory-limit',
+    env: 'CONTRAIL_DUCKDB_MEMORY',
+    kind: 'string',
+    default: '3.5GB',
+    help: 'DuckDB memory limit (it spills to disk beyond it)',
+  },
   // the same variables as the server's: the researchers' README and CREDITS carry absolute links
-  baseUrl: { flag: 'base-url', env: 'CONTRAIL_BASE_URL', kind: 'string', default: '', help: 'public base URL of the service, for the absolute links in the researchers\' README and CREDITS (empty: none)', check: urlOrEmpty },
-  creditsUrl: { flag: 'credits-url', env: 'CONTRAIL_CREDITS_URL', kind: 'string', default: '', help: 'credits page republishers link (empty: {base-url}/v1/credits)', check: urlOrEmpty },
+  baseUrl: {
+    flag: 'base-url',
+    env: 'CONTRAIL_BASE_URL',
+    kind: 'string',
+    default: '',
+    help: "public base URL of the service, for the absolute links in the researchers' README and CREDITS (empty: none)",
+    check: urlOrEmpty,
+  },
+  creditsUrl: {
+    flag: 'credits-url',
+    env: 'CONTRAIL_CREDITS_URL',
+    kind: 'string',
+    default: '',
+    help: 'credits page republishers link (empty: {base-url}/v1/credits)',
+    check: urlOrEmpty,
+  },
 };
 
 function urlOrEmpty(v: string): string | undefined {
@@ -140,26 +260,51 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     const current = currentHeader(c.artifacts);
     const recorded = current ? readRecordedInputs(current.dir) : null;
     const windowLogDays = windowStart ? days.filter((d) => d >= windowStart) : [];
-    const inputs = readInputs(nightlyInputSources(c, windowLogDays, archiveThrough, windowStart, c.accuracy ? await newestDay(c.history).catch(() => null) : null, nowMs), recorded);
+    const inputs = readInputs(
+      nightlyInputSources(c, windowLogDays, archiveThrough, windowStart, c.accuracy ? await newestDay(c.history).catch(() => null) : null, nowMs),
+      recorded,
+    );
     const verified = checking && current?.dir === published?.dir ? await checking : null;
-    if (verified) say(`verify: build ${current!.id}: ${verified.checked} objects checked (${verified.full ? 'every one hashed' : `size and mtime; ${verified.hashed} modified since hashed`}) in ${(verified.ms / 1000).toFixed(1)} s, ${verified.bad.length} damaged`);
+    if (verified)
+      say(
+        `verify: build ${current!.id}: ${verified.checked} objects checked (${verified.full ? 'every one hashed' : `size and mtime; ${verified.hashed} modified since hashed`}) in ${(verified.ms / 1000).toFixed(1)} s, ${verified.bad.length} damaged`,
+      );
     const damaged = verified && verified.bad.length > 0 ? verified.bad.map((b) => b.key) : null;
     if (damaged) say(badReport(current!.id, verified!));
     if (current && recorded && recorded.digest === inputs.digest && !c.rebuild && !damaged) {
-      say(`inputs unchanged since build ${current.id} (code, reference data, ${windowLogDays.length} log days, options): nothing built, build ${current.id} stays current (--rebuild to build anyway)`);
+      say(
+        `inputs unchanged since build ${current.id} (code, reference data, ${windowLogDays.length} log days, options): nothing built, build ${current.id} stays current (--rebuild to build anyway)`,
+      );
       const h = current.header;
       // the bundles of that build may have failed after its commit ("rerun the nightly"): made here if so
       if (bundlesBuildOf(c.bundles) !== current.id) await bundleStep(c, current.id, days, nowMs, progress, say);
-      return { buildId: current.id, log, archiveThrough: h.archive_through, windowDays: h.window_days, counts: h.counts, written: 0, linked: 0, unchanged: true };
+      return {
+        buildId: current.id,
+        log,
+        archiveThrough: h.archive_through,
+        windowDays: h.window_days,
+        counts: h.counts,
+        written: 0,
+        linked: 0,
+        unchanged: true,
+      };
     }
 
     const buildId = newBuildId(c.artifacts, nowMs);
     // the validation sample is seeded by the clock: each night checks other documents, a night can be replayed
     // the version the commit would prune is taken over and checked (recycle.ts), or the current one
     // hard-link copied, beside the first steps (writer.ts)
-    progress.start('publish: stage (the current version\'s objects, linked in the background)', 0);
-    const staged = stage(c.artifacts, buildId, { workers: c.writeWorkers, validate: c.validateAll ? 'all' : 'sample', seed: nowMs, linkInBackground: true, keep: c.keep });
-    progress.done(`${staged.previous ? staged.previous.objects.size : 0} objects, ${staged.recycled ? `into build ${staged.recycled} (taken over from the prune)` : 'hard-link copied'}`);
+    progress.start("publish: stage (the current version's objects, linked in the background)", 0);
+    const staged = stage(c.artifacts, buildId, {
+      workers: c.writeWorkers,
+      validate: c.validateAll ? 'all' : 'sample',
+      seed: nowMs,
+      linkInBackground: true,
+      keep: c.keep,
+    });
+    progress.done(
+      `${staged.previous ? staged.previous.objects.size : 0} objects, ${staged.recycled ? `into build ${staged.recycled} (taken over from the prune)` : 'hard-link copied'}`,
+    );
     if (damaged) staged.writer.distrust(damaged);
     refdata ??= await loadRef();
     let result: NightlyResult;
@@ -170,25 +315,51 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       // a damaged object may be one a step would keep unbuilt: no document is kept tonight
       const reuse = staged.previous && !damaged && recorded?.static_digest === inputs.static_digest ? staged.previous.dir : null;
       const ctx: BuildContext = {
-        db: db.connection, refdata, ref: refViewOf(refdata), writer: staged.writer, archiveThrough, windowStart, windowDays, windowLimit: c.windowDays,
-        timetablesDir: c.timetables || null, nowMs, progress, counts: {}, reuse,
+        db: db.connection,
+        refdata,
+        ref: refViewOf(refdata),
+        writer: staged.writer,
+        archiveThrough,
+        windowStart,
+        windowDays,
+        windowLimit: c.windowDays,
+        timetablesDir: c.timetables || null,
+        nowMs,
+        progress,
+        counts: {},
+        reuse,
         logDays: reuse && recorded ? logDaysSince(recorded, inputs, c.log) : null,
       };
       const made = await buildArtifacts(ctx);
       // the replay sees the routes exactly as the server will load them tonight, through its lookup
-      if (c.accuracy) await accuracyArtifact(c.history, ctx, say, destinationLookup(decodeRoutesTable(encodeRoutesTable(made.routes)), encodeLookup(ctx.ref)), staged.previous);
+      if (c.accuracy)
+        await accuracyArtifact(
+          c.history,
+          ctx,
+          say,
+          destinationLookup(decodeRoutesTable(encodeRoutesTable(made.routes)), encodeLookup(ctx.ref)),
+          staged.previous,
+        );
       ctx.counts.log_days = days.length;
       if (log) ctx.counts.log_legs_added = log.legs;
       progress.start('publish: last writes, manifest, commit', 0);
       await staged.writer.flush();
       if (staged.previous) say(`publish: ${linkReport(staged)}`);
-      staged.writer.writeManifest({ build_id: buildId, built_at: new Date(nowMs).toISOString(), archive_through: archiveThrough, window_days: windowDays, counts: ctx.counts });
+      staged.writer.writeManifest({
+        build_id: buildId,
+        built_at: new Date(nowMs).toISOString(),
+        archive_through: archiveThrough,
+        window_days: windowDays,
+        counts: ctx.counts,
+      });
       writeInputs(staged.writer.dir, inputs);
       const committed = commit(c.artifacts, staged, c.keep);
       progress.done(`build ${committed.id} is current`);
       const s = staged.writer.stats;
       const repaired = damaged ? `, ${s.repaired} of them damaged in build ${staged.previous!.id} and rewritten` : '';
-      say(`published build ${committed.id}: ${s.objects} objects (${s.written} written${repaired}, ${s.linked} unchanged, ${s.removed} removed), archive through ${archiveThrough ?? 'none'}, window ${windowDays} days`);
+      say(
+        `published build ${committed.id}: ${s.objects} objects (${s.written} written${repaired}, ${s.linked} unchanged, ${s.removed} removed), archive through ${archiveThrough ?? 'none'}, window ${windowDays} days`,
+      );
       result = { buildId, log, archiveThrough, windowDays, counts: ctx.counts, written: s.written, linked: s.linked, repaired: s.repaired };
     } catch (e) {
       await staged.writer.close(); // no worker writes into the folder being removed
@@ -214,10 +385,20 @@ async function bundleStep(c: NightlyConfig, buildId: string, days: string[], now
   const duck = duckOf(c);
   try {
     const b = await writeBundles({
-      log: c.log, root: c.artifacts, out: c.bundles, nowMs, progress, ...duck,
-      sources: join(c.ref, 'sources.json'), baseUrl: c.baseUrl, creditsUrl: c.creditsUrl, traffic: sampleCredit(c.history, days),
+      log: c.log,
+      root: c.artifacts,
+      out: c.bundles,
+      nowMs,
+      progress,
+      ...duck,
+      sources: join(c.ref, 'sources.json'),
+      baseUrl: c.baseUrl,
+      creditsUrl: c.creditsUrl,
+      traffic: sampleCredit(c.history, days),
     });
-    say(`bundles: ${b.written.length} files written (content changed), ${b.removed.length} removed, ${b.index.log.length} days and ${b.index.tables.length} tables listed in ${c.bundles}/index.json; DuckDB memory limit ${b.duckdb.memoryLimit}, spilling to ${b.duckdb.tempDirectory}`);
+    say(
+      `bundles: ${b.written.length} files written (content changed), ${b.removed.length} removed, ${b.index.log.length} days and ${b.index.tables.length} tables listed in ${c.bundles}/index.json; DuckDB memory limit ${b.duckdb.memoryLimit}, spilling to ${b.duckdb.tempDirectory}`,
+    );
   } catch (e) {
     throw new AfterPublishError(`bundles: ${(e as Error).message}`, buildId);
   }
@@ -235,12 +416,21 @@ function bundlesBuildOf(bundles: string): string | null {
 
 /** a failure after the new build became current: the published tree is the new build, not the old one */
 export class AfterPublishError extends Error {
-  constructor(message: string, readonly buildId: string) {
+  constructor(
+    message: string,
+    readonly buildId: string,
+  ) {
     super(`${message} (build ${buildId} is published and served; only this later step failed: rerun the nightly)`);
   }
 }
 
-async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: string) => void, destinationOf: DestinationOf, previous: { dir: string } | null): Promise<void> {
+async function accuracyArtifact(
+  history: string,
+  ctx: BuildContext,
+  say: (line: string) => void,
+  destinationOf: DestinationOf,
+  previous: { dir: string } | null,
+): Promise<void> {
   const day = await newestDay(history).catch(() => null);
   if (!day) return say('accuracy: no history day to replay; the served accuracy stays null');
   // what the live server had learned while `day` was flown (the flow and the paths): before it, never from it
@@ -265,7 +455,10 @@ async function accuracyArtifact(history: string, ctx: BuildContext, say: (line: 
     ctx.progress.done(`n=${r.doc.n}, median ${r.doc.median_km} km${before.flow || before.paths ? '' : ' (nothing learned before this day)'}`);
   }
   const field = before.flow ? decayFlow(before.flow) : emptyFlow();
-  const learned = learnFlow(field, r.tracks.map((t) => [...t.points].sort((a, b) => a.t - b.t)));
+  const learned = learnFlow(
+    field,
+    r.tracks.map((t) => [...t.points].sort((a, b) => a.t - b.t)),
+  );
   ctx.writer.put(keys.flow(), encodeFlow(field, day));
   ctx.counts.flow_bins = field.bins.size;
   say(`flow: learned ${learned} cruise points of ${day}; ${field.bins.size} place-and-heading bins`);
@@ -285,7 +478,14 @@ const LOG_KEY = 'log:';
  * published timetables are read against the clock (each airport's local day), so a build with
  * them never counts as unchanged.
  */
-function nightlyInputSources(c: NightlyConfig, windowLogDays: string[], archiveThrough: string | null, windowStart: string | null, accuracyDay: string | null, nowMs: number): InputSources {
+function nightlyInputSources(
+  c: NightlyConfig,
+  windowLogDays: string[],
+  archiveThrough: string | null,
+  windowStart: string | null,
+  accuracyDay: string | null,
+  nowMs: number,
+): InputSources {
   return {
     folders: { artifacts: installed('artifacts'), build: installed('build'), lib: installed('lib'), schemas: installed('schemas'), ref: c.ref },
     files: { lock: installed('package-lock.json'), review: installed('data/catalog-review.csv') },
@@ -316,7 +516,9 @@ function logDaysSince(recorded: BuildInputs, inputs: BuildInputs, log: string): 
 function sampleCredit(history: string, logDays: string[]): string[] {
   const sample = installed('data/sample/globe_history');
   if (resolve(history) !== sample || !logDays.some((d) => existsSync(join(sample, ...d.split('-'))))) return [];
-  return ['Sample history: adsb.lol and its feeders (https://adsb.lol), ODbL 1.0, as published in the eastham adsb_actions repository (https://github.com/eastham/adsb_actions, BSD-2-Clause).'];
+  return [
+    'Sample history: adsb.lol and its feeders (https://adsb.lol), ODbL 1.0, as published in the eastham adsb_actions repository (https://github.com/eastham/adsb_actions, BSD-2-Clause).',
+  ];
 }
 
 const maxDay = (a: string, b: string) => (a > b ? a : b);

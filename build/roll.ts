@@ -22,10 +22,30 @@ export interface RollConfig {
 }
 
 export const ROLL_SPECS: Specs<RollConfig> = {
-  artifacts: { flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: installed('var/artifacts'), help: 'artifact tree root (the nightly\'s --artifacts)', check: (v) => (v ? undefined : 'must not be empty') },
+  artifacts: {
+    flag: 'artifacts',
+    env: 'CONTRAIL_ARTIFACTS',
+    kind: 'string',
+    default: installed('var/artifacts'),
+    help: "artifact tree root (the nightly's --artifacts)",
+    check: (v) => (v ? undefined : 'must not be empty'),
+  },
   // the same folder the nightly reads (artifacts/TIMETABLES.md)
-  timetables: { flag: 'timetables', env: 'CONTRAIL_TIMETABLES', kind: 'string', default: '', help: 'published timetables folder (<IATA>/<local YYYY-MM-DD>.json); empty: nothing to roll' },
-  keep: { flag: 'keep', env: 'CONTRAIL_KEEP_VERSIONS', kind: 'int', default: 3, help: 'published versions kept besides the current one', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
+  timetables: {
+    flag: 'timetables',
+    env: 'CONTRAIL_TIMETABLES',
+    kind: 'string',
+    default: '',
+    help: 'published timetables folder (<IATA>/<local YYYY-MM-DD>.json); empty: nothing to roll',
+  },
+  keep: {
+    flag: 'keep',
+    env: 'CONTRAIL_KEEP_VERSIONS',
+    kind: 'int',
+    default: 3,
+    help: 'published versions kept besides the current one',
+    check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
+  },
 };
 
 export interface RollResult {
@@ -74,8 +94,11 @@ export function runRoll(c: RollConfig, nowMs: number, say: (line: string) => voi
       staged.writer.keepTheRest();
       const m = current.header;
       staged.writer.writeManifest({
-        build_id: staged.id, built_at: new Date(nowMs).toISOString(), archive_through: m.archive_through,
-        window_days: m.window_days, counts: { ...m.counts, airports_rolled: changed.length },
+        build_id: staged.id,
+        built_at: new Date(nowMs).toISOString(),
+        archive_through: m.archive_through,
+        window_days: m.window_days,
+        counts: { ...m.counts, airports_rolled: changed.length },
       });
       commit(c.artifacts, staged, c.keep);
     } catch (e) {
@@ -83,7 +106,9 @@ export function runRoll(c: RollConfig, nowMs: number, say: (line: string) => voi
       throw e;
     }
     const rolled = changed.map((x) => x.doc.iata).sort();
-    say(`roll: ${rolled.length} airports to their new local day (${rolled.slice(0, 10).join(', ')}${rolled.length > 10 ? ', ...' : ''}); published ${staged.id}`);
+    say(
+      `roll: ${rolled.length} airports to their new local day (${rolled.slice(0, 10).join(', ')}${rolled.length > 10 ? ', ...' : ''}); published ${staged.id}`,
+    );
     return { rolled, buildId: staged.id };
   } finally {
     release();
@@ -104,7 +129,8 @@ const roll: Command<RollConfig> = {
   specs: ROLL_SPECS,
   run: async (c) => {
     const r = runRoll(c, Date.now(), (l) => console.error(l));
-    if (!r.buildId) console.error(c.timetables ? 'roll: no airport\'s local day changed; nothing published' : 'roll: no --timetables: every `today` is null; nothing to roll');
+    if (!r.buildId)
+      console.error(c.timetables ? "roll: no airport's local day changed; nothing published" : 'roll: no --timetables: every `today` is null; nothing to roll');
     return 0;
   },
   onFailure: () => 'the published tree is unchanged',

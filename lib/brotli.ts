@@ -2,4 +2,6 @@
 import { constants } from 'node:zlib';
 
 /** brotli's options for a body of `bytes` at `quality` (0-11) */
-export const brotliOptions = (quality: number, bytes: number) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes } });
+export const brotliOptions = (quality: number, bytes: number) => ({
+  params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes },
+});

@@ -190,7 +190,14 @@ export async function runCommand<C>(cmd: Command<C>, argv: string[], env: NodeJS
 }
 
 /** A program of subcommands (`sim live ...`): an unknown or missing one prints the usage and exits 2. */
-export async function runSubcommand(name: string, usage: string, commands: Record<string, Command<any>>, argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = stdio): Promise<number | typeof RUNNING> {
+export async function runSubcommand(
+  name: string,
+  usage: string,
+  commands: Record<string, Command<any>>,
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: Io = stdio,
+): Promise<number | typeof RUNNING> {
   const [sub, ...rest] = argv;
   if (sub === '--help' || sub === '-h') {
     io.out(usage);

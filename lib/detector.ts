@@ -11,14 +11,42 @@ import { distanceNm } from './geo.ts';
 import { DEFAULT_DETECTOR, type DetectorOptions } from './detector/options.ts';
 import { alongRunway, contacts, fieldView, touchedAt, type FieldView } from './detector/circuits.ts';
 import {
-  AIR, GROUND, LEVEL_FT, belowField, classify, flownThrough, heightAboveField, nearField, saysGround, speedKt, speedOf,
-  type Cls, type Run, type TrackPoint,
+  AIR,
+  GROUND,
+  LEVEL_FT,
+  belowField,
+  classify,
+  flownThrough,
+  heightAboveField,
+  nearField,
+  saysGround,
+  speedKt,
+  speedOf,
+  type Cls,
+  type Run,
+  type TrackPoint,
 } from './detector/points.ts';
 
-interface Departure { at: number; lat: number; lon: number; alt_ft: number; index: number }
-interface Arrival { at: number; lat: number; lon: number; index: number }
+interface Departure {
+  at: number;
+  lat: number;
+  lon: number;
+  alt_ft: number;
+  index: number;
+}
+interface Arrival {
+  at: number;
+  lat: number;
+  lon: number;
+  index: number;
+}
 /** start/end: inclusive indexes into points. consecutive legs may share one index (a stop heard once). */
-export interface LegCut { start: number; end: number; departure: Departure | null; arrival: Arrival | null }
+export interface LegCut {
+  start: number;
+  end: number;
+  departure: Departure | null;
+  arrival: Arrival | null;
+}
 
 export { DEFAULT_DETECTOR, type DetectorOptions, type FieldLookup } from './detector/options.ts';
 export type { TrackPoint } from './detector/points.ts';
@@ -201,7 +229,14 @@ function backOnTheRunway(pts: TrackPoint[], i: number, end: number, o: DetectorO
 }
 
 /** arr / dep: a touch-and-go's touchdown (index) and lift-off (index, and time when it fell in a gap) */
-interface Core { s: number; e: number; head: [number, number] | null; tail: [number, number] | null; arr?: number; dep?: { i: number; at: number } }
+interface Core {
+  s: number;
+  e: number;
+  head: [number, number] | null;
+  tail: [number, number] | null;
+  arr?: number;
+  dep?: { i: number; at: number };
+}
 
 /** cuts each core at its touch-and-goes (lib/detector/circuits.ts): a landing and a take-off, two legs */
 function atContacts(cores: Core[], pts: TrackPoint[], v: FieldView | null, o: DetectorOptions): Core[] {
@@ -272,7 +307,7 @@ function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions, v: FieldView | 
     if (toNext) next!.head = [nextStart, r.e];
   }
   return atContacts(cores, pts, v, o).map((c) => {
-    let off = c.head ? stuckFlagLiftOff(pts, c.head[0], c.head[1], c.e, o) ?? settle(pts, c.head[1], c.s, c.e, 1, o) : -1;
+    let off = c.head ? (stuckFlagLiftOff(pts, c.head[0], c.head[1], c.e, o) ?? settle(pts, c.head[1], c.s, c.e, 1, o)) : -1;
     let on = c.arr ?? (c.tail ? settle(pts, c.tail[0], c.e, c.s, -1, o) : lastHeardOnRunway(pts, c, o, v));
     if (v && off >= 0) off = alongRunway(pts, off, 1, c.e, v, o);
     if (v && on >= 0 && c.arr === undefined) on = alongRunway(pts, on, -1, c.s, v, o);
@@ -296,7 +331,7 @@ function lastHeardOnRunway(pts: TrackPoint[], c: Core, o: DetectorOptions, v: Fi
   const f = o.fields(last.lat, last.lon);
   // at most lastAglFt over the elevation, or at the level the aircraft itself read on this field's runways
   // (the day's pressure error: a sim airliner's last point read 215 ft over the elevation, its take-off 165)
-  const level = v ? v.groundLevel(c.e) ?? v.levelElsewhere(c.e) : null;
+  const level = v ? (v.groundLevel(c.e) ?? v.levelElsewhere(c.e)) : null;
   const low = typeof last.alt === 'number' && last.alt - (level ?? f?.elevation_ft ?? 0) <= o.lastAglFt;
   if (!f || f.km > o.runwayEndKm || typeof last.alt !== 'number' || !low) return -1;
   // it came down to get there, within the last few minutes (measured from the lowest reading after,

@@ -117,4 +117,3 @@ export function parseHhmm(s: string): number | null {
   const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(s);
   return m ? Number(m[1]) * 60 + Number(m[2]) : null;
 }
-

@@ -5,7 +5,8 @@ import { escapeControl } from './log-text.ts';
 const SIMPLE = /^[\w.:/@+-]*$/;
 
 /** a field's value: bare when it is one plain token, else JSON (quoted, escaped) */
-const valueText = (v: unknown): string => (typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && v !== '' && SIMPLE.test(v)) ? String(v) : JSON.stringify(v) ?? 'undefined');
+const valueText = (v: unknown): string =>
+  typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && v !== '' && SIMPLE.test(v)) ? String(v) : (JSON.stringify(v) ?? 'undefined');
 
 export function prettyLine(json: string): string {
   let o: Record<string, unknown>;
@@ -19,5 +20,14 @@ export function prettyLine(json: string): string {
   const fields = Object.entries(rest).map(([k, v]) => `${k}=${valueText(v)}`);
   // a message's own line breaks (a stack) stay: a terminal shows them as they were meant
   const text = typeof msg === 'string' ? msg.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, (c) => escapeControl(c)) : '';
-  return [clock, String(level ?? '').toUpperCase().padEnd(5), text, ...fields].filter((s) => s !== '').join(' ');
+  return [
+    clock,
+    String(level ?? '')
+      .toUpperCase()
+      .padEnd(5),
+    text,
+    ...fields,
+  ]
+    .filter((s) => s !== '')
+    .join(' ');
 }

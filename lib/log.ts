@@ -25,11 +25,19 @@ const oneOf = (values: readonly string[]) => (v: string) => (values.includes(v) 
 export const logOptions: Specs<LogConfig> = {
   // a terminal gets what a person reads, a pipe (journald, docker, a collector) what a machine reads
   logFormat: {
-    flag: 'log-format', env: 'CONTRAIL_LOG_FORMAT', kind: 'string', default: 'auto', check: oneOf(LOG_FORMATS),
+    flag: 'log-format',
+    env: 'CONTRAIL_LOG_FORMAT',
+    kind: 'string',
+    default: 'auto',
+    check: oneOf(LOG_FORMATS),
     help: 'log lines on stdout: json (one object per line: time, level, msg), pretty (one readable line per event), auto (pretty when stdout is a terminal, else json)',
   },
   logLevel: {
-    flag: 'log-level', env: 'CONTRAIL_LOG_LEVEL', kind: 'string', default: 'info', check: oneOf(LOG_LEVELS),
+    flag: 'log-level',
+    env: 'CONTRAIL_LOG_LEVEL',
+    kind: 'string',
+    default: 'info',
+    check: oneOf(LOG_LEVELS),
     help: `least level logged: ${LOG_LEVELS.join(', ')} (warn: only what needs an operator)`,
   },
 };

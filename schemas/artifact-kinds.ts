@@ -19,7 +19,13 @@ export interface ArtifactKind {
   readonly schema: string;
 }
 
-const pub = (url: string, bucket: string, schema: string, aliases?: string[]): ArtifactKind => ({ url, key: url.slice(1), bucket, schema, ...(aliases ? { aliases } : {}) });
+const pub = (url: string, bucket: string, schema: string, aliases?: string[]): ArtifactKind => ({
+  url,
+  key: url.slice(1),
+  bucket,
+  schema,
+  ...(aliases ? { aliases } : {}),
+});
 const meta = (name: string, schema: string): ArtifactKind => ({ url: null, key: `meta/${name}`, bucket: null, schema });
 
 export const ARTIFACT_KINDS = {

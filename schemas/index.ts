@@ -25,7 +25,9 @@ function registry() {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
   addFormats(ajv);
   const schemas = new Map<string, Schema>();
-  for (const f of readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.schema.json')).sort()) {
+  for (const f of readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort()) {
     const s = JSON.parse(readFileSync(join(SCHEMA_DIR, f), 'utf8')) as Schema;
     const name = f.slice(0, -'.schema.json'.length);
     if (s.$id !== `${name}.json`) throw new Error(`schemas/${f}: $id must be "${name}.json"`);

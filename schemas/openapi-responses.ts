@@ -17,7 +17,8 @@ const CODE_TEXT: Record<ErrorCode, string> = {
   rate_limited: '`rate_limited`: the bucket limit is exceeded; wait `Retry-After` seconds',
   stale_snapshot: '`stale_snapshot`: the live snapshot is older than 60 s',
   artifact_unavailable: '`artifact_unavailable`: a required history artifact is not loaded',
-  upstream_unavailable: '`upstream_unavailable`: a part of the service this answer needs did not answer in time (a serving thread waiting on the one that holds the route, --forward-timeout-ms)',
+  upstream_unavailable:
+    '`upstream_unavailable`: a part of the service this answer needs did not answer in time (a serving thread waiting on the one that holds the route, --forward-timeout-ms)',
   internal_error: '`internal_error`: a fault inside the service; it is logged, and the detail says no more',
 };
 
@@ -183,7 +184,7 @@ export function preflightResponses(op: Operation): Json {
   };
   if (hasPathParams(op)) {
     out['422'] = {
-      description: '`invalid_request`: the path\'s percent-encoding is broken (refused before routing, for every method).',
+      description: "`invalid_request`: the path's percent-encoding is broken (refused before routing, for every method).",
       headers: { 'Cache-Control': cacheControl('no-store') },
       content: errorContent(['invalid_request'], { error: 'invalid_request', detail: 'the path has broken percent-encoding' }),
     };

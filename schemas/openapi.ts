@@ -98,7 +98,11 @@ function okContent(op: Operation): Json {
   const r = op.response;
   if ('schema' in r) return { 'application/json': { schema: { $ref: COMPONENT + r.schema } } };
   if ('openapi' in r) {
-    const schema = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: OPENAPI_VERSION }, info: { type: 'object' }, paths: { type: 'object' } } };
+    const schema = {
+      type: 'object',
+      required: ['openapi', 'info', 'paths'],
+      properties: { openapi: { const: OPENAPI_VERSION }, info: { type: 'object' }, paths: { type: 'object' } },
+    };
     return { 'application/json': { schema } };
   }
   if ('mediaType' in r) return { [r.mediaType]: { schema: { type: 'string' } } };
@@ -125,7 +129,14 @@ function operationObject(op: Operation, rateLimits: boolean): Json {
 }
 
 type Parameter = Operation['parameters'][number];
-const parameterObject = ({ name, in: where, required, description, schema, example }: Parameter) => ({ name, in: where, required, description, schema, example });
+const parameterObject = ({ name, in: where, required, description, schema, example }: Parameter) => ({
+  name,
+  in: where,
+  required,
+  description,
+  schema,
+  example,
+});
 const parametersOf = (op: Operation): Json => (op.parameters.length ? { parameters: op.parameters.map(parameterObject) } : {});
 
 /** the CORS preflight of an operation's path; path parameters only (a preflight reads no query) */
@@ -171,7 +182,11 @@ export function buildOpenApi(opts: OpenApiOptions = {}): Json {
   const schemas = componentSchemas(roots, all);
   if ((opts.variant ?? 'published') === 'published') {
     const stable = ops.filter((o) => o.stability === 'stable').map((o) => refsIn(paths[o.path]!.get));
-    for (const name of reachable(stable.flatMap((s) => [...s]), schemas)) schemas[name] = tolerant(schemas[name]);
+    for (const name of reachable(
+      stable.flatMap((s) => [...s]),
+      schemas,
+    ))
+      schemas[name] = tolerant(schemas[name]);
   }
   const base = (opts.baseUrl ?? '').replace(/\/+$/, '');
   return {

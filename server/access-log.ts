@@ -46,7 +46,12 @@ export function maskedPath(pattern: string, path: string): string {
   const pat = segmentsOf(pattern);
   if (!pat.some((s) => SECRET_PARAMS.has(s))) return withoutUuids(path);
   // rebuilt from the routed segments: the spelling's extra slashes are not kept
-  return withoutUuids('/' + segmentsOf(path).map((seg, i) => (SECRET_PARAMS.has(pat[i] ?? '') ? pat[i]! : seg)).join('/'));
+  return withoutUuids(
+    '/' +
+      segmentsOf(path)
+        .map((seg, i) => (SECRET_PARAMS.has(pat[i] ?? '') ? pat[i]! : seg))
+        .join('/'),
+  );
 }
 
 export function accessEntry(route: string, bucket: string, status: number, ms: number, req: Observed, logIps: boolean): AccessEntry {

@@ -45,7 +45,6 @@ import type { Log } from '../lib/log.ts';
 import { accessEntry } from './access-log.ts';
 import type { Services } from './services.ts';
 
-
 export interface AppOptions {
   log: Log;
   /** one event with fields (the access log, lib/log.ts Logger.event); without it, a line of JSON through `log` */
@@ -91,7 +90,18 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
   // wrapping its parts, and the trace store and estimator take its records in ~2 ms slices
   const ingest = new IngestThread();
   ingest.brotli = () => live.wantsBrotli(clock());
-  const feed = c.feed ? new FeedSource({ feed: c.feed, log: o.log, clock, intervalMs: c.feedInterval * 1000, maxAheadS: c.feedMaxAheadS, maxAgeS: c.maxAgeS, maxAircraft: c.feedMaxAircraft, thread: ingest }) : null;
+  const feed = c.feed
+    ? new FeedSource({
+        feed: c.feed,
+        log: o.log,
+        clock,
+        intervalMs: c.feedInterval * 1000,
+        maxAheadS: c.feedMaxAheadS,
+        maxAgeS: c.maxAgeS,
+        maxAircraft: c.feedMaxAircraft,
+        thread: ingest,
+      })
+    : null;
   const followers = new Followers([traces, tracker], { log: o.log });
   feed?.onSnapshot((arrival) => {
     const snap = snapshotOf(arrival);
@@ -99,7 +109,20 @@ function createServices(c: ServerConfig, o: AppOptions): Services {
     followers.push(snap);
   });
   const blocks = loadCodeBlocks();
-  const services: Omit<Services, 'metrics'> = { live, traces, tracker, history, stations, feed, ingest: c.feed ? ingest : null, followers, isKnownHex: (h) => blocks.isKnownHex(h), isMilitaryHex: (h) => blocks.isMilitaryHex(h), airportNames: airports.named, clock };
+  const services: Omit<Services, 'metrics'> = {
+    live,
+    traces,
+    tracker,
+    history,
+    stations,
+    feed,
+    ingest: c.feed ? ingest : null,
+    followers,
+    isKnownHex: (h) => blocks.isKnownHex(h),
+    isMilitaryHex: (h) => blocks.isMilitaryHex(h),
+    airportNames: airports.named,
+    clock,
+  };
   return { ...services, metrics: new Metrics(services) };
 }
 
@@ -120,7 +143,12 @@ export function routesOf(s: Services, c: ServerConfig): Route[] {
     ...metricsRoutes(() => s.metrics.rendered),
     ...docsRoutes({ baseUrl: () => c.baseUrl, credits: loadCredits(c), rateLimits: c.rateLimits }),
     ...bundleRoutes(c.bundles),
-    ...mapRoutes({ history: s.history, live: s.live, airportNames: s.airportNames, tiles: MAP_TILES_OFFLINE.includes(c.mapTiles) ? null : { name: c.mapTilesName, url: c.mapTiles, attribution: c.mapTilesAttribution } }),
+    ...mapRoutes({
+      history: s.history,
+      live: s.live,
+      airportNames: s.airportNames,
+      tiles: MAP_TILES_OFFLINE.includes(c.mapTiles) ? null : { name: c.mapTilesName, url: c.mapTiles, attribution: c.mapTilesAttribution },
+    }),
   ];
 }
 
@@ -174,7 +202,8 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
   // more than one serving thread: one table of limits and open streams for all of them, and a
   // copy of each snapshot's parts per worker, made by the ingest thread
   const threads = c.serveThreads > 1 && (!o.clock || o.workersOnSystemClock === true);
-  if (threads && c.listenThread >= c.serveThreads) throw new Error(`--listen-thread ${c.listenThread} names no serving thread: there are ${c.serveThreads} (0..${c.serveThreads - 1})`);
+  if (threads && c.listenThread >= c.serveThreads)
+    throw new Error(`--listen-thread ${c.listenThread} names no serving thread: there are ${c.serveThreads} (0..${c.serveThreads - 1})`);
   const limitsMemory = threads ? ThreadLimits.allocate(services.clock()) : null;
   const table = limitsMemory ? new ThreadLimits(limitsMemory, WINDOW_S) : null;
   // the unsent stream bytes of every serving thread, one slot each (this thread's is 0)
@@ -197,7 +226,13 @@ export async function createApp(c: ServerConfig, o: AppOptions): Promise<App> {
     observe,
     sockets: (app, edge) => {
       const budget = new StreamBudget(budgetMemory, 0, c.streamMaxUnsent);
-      stream = attachStream(app, edge, { live: services.live, perIp: c.streamPerIp, maxBufferBytes: c.streamMaxBuffer, budget, ...(table ? { opens: table } : {}) });
+      stream = attachStream(app, edge, {
+        live: services.live,
+        perIp: c.streamPerIp,
+        maxBufferBytes: c.streamMaxBuffer,
+        budget,
+        ...(table ? { opens: table } : {}),
+      });
     },
   });
   const serving = threads

@@ -22,20 +22,35 @@ const urlOrEmpty = (v: string) => (v === '' || /^https?:\/\/[^\s/]+/.test(v) ? u
 /** Flags and environment variables; the server config spreads these into its own table. */
 export const creditsOptions: Specs<CreditsConfig> = {
   networkName: {
-    flag: 'network-name', env: 'CONTRAIL_NETWORK_NAME', kind: 'string', default: 'Contrail',
+    flag: 'network-name',
+    env: 'CONTRAIL_NETWORK_NAME',
+    kind: 'string',
+    default: 'Contrail',
     help: 'name of the receiver network, in the credit line users carry ("<name> and its feeders")',
     check: (v) => (v.trim() ? undefined : 'must not be empty'),
   },
   termsUrl: {
-    flag: 'terms-url', env: 'CONTRAIL_TERMS_URL', kind: 'string', default: '', check: urlOrEmpty,
+    flag: 'terms-url',
+    env: 'CONTRAIL_TERMS_URL',
+    kind: 'string',
+    default: '',
+    check: urlOrEmpty,
     help: 'terms of use page (empty: {base_url}/v1/credits, which states the terms in short)',
   },
   contributeUrl: {
-    flag: 'contribute-url', env: 'CONTRAIL_CONTRIBUTE_URL', kind: 'string', default: '', check: urlOrEmpty,
+    flag: 'contribute-url',
+    env: 'CONTRAIL_CONTRIBUTE_URL',
+    kind: 'string',
+    default: '',
+    check: urlOrEmpty,
     help: 'contribution site for corrections and additions (empty: none is advertised)',
   },
   creditsUrl: {
-    flag: 'credits-url', env: 'CONTRAIL_CREDITS_URL', kind: 'string', default: '', check: urlOrEmpty,
+    flag: 'credits-url',
+    env: 'CONTRAIL_CREDITS_URL',
+    kind: 'string',
+    default: '',
+    check: urlOrEmpty,
     help: 'credits page users link when they republish (empty: {base_url}/v1/credits)',
   },
 };

@@ -32,7 +32,10 @@ const serve: Command<ServerConfig> = {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
-    event(`contrail: listening on http://${config.host}:${app.port} (feed: ${config.feed || 'none'}; artifacts: ${config.artifacts || 'none'}; serving threads: ${app.threads})`, { port: app.port, threads: app.threads });
+    event(
+      `contrail: listening on http://${config.host}:${app.port} (feed: ${config.feed || 'none'}; artifacts: ${config.artifacts || 'none'}; serving threads: ${app.threads})`,
+      { port: app.port, threads: app.threads },
+    );
     return RUNNING;
   },
 };

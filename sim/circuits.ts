@@ -80,9 +80,9 @@ export function circuitPlan(home: SimAirport, perf: Perf, laps: LapEnd[], u: num
       const vMin = perf.vLoKt * 0.6;
       const avg = (perf.vLoKt * 0.95 + 2 * vMin + perf.vLoKt) / 4;
       const rollS = Math.min(end.rollS, (roomNm / avg) * 3600);
-      const halfway = along(touch, far, ((perf.vLoKt * 0.95 + vMin) / 2) * (rollS / 2) / 3600);
+      const halfway = along(touch, far, (((perf.vLoKt * 0.95 + vMin) / 2) * (rollS / 2)) / 3600);
       ground(touch, halfway, rollS / 2, perf.vLoKt * 0.95, vMin, hdg);
-      lift = along(halfway, far, ((vMin + perf.vLoKt) / 2) * (rollS / 2) / 3600);
+      lift = along(halfway, far, (((vMin + perf.vLoKt) / 2) * (rollS / 2)) / 3600);
       t = ground(halfway, lift, rollS / 2, vMin, perf.vLoKt, hdg);
       events.push({ at: t, kind: 'takeoff', airport: home.ident, touchAndGo: true });
       from = lift;
@@ -102,7 +102,7 @@ export function circuitPlan(home: SimAirport, perf: Perf, laps: LapEnd[], u: num
   lap(touch, 0);
   const onAt = t;
   events.push({ at: t, kind: 'landing', airport: home.ident });
-  const rolloutNm = Math.min(0.6 * len, ((perf.vLoKt * 0.95 + 15) / 2) * 20 / 3600);
+  const rolloutNm = Math.min(0.6 * len, (((perf.vLoKt * 0.95 + 15) / 2) * 20) / 3600);
   const stop = along(touch, far, rolloutNm);
   ground(touch, stop, (rolloutNm / ((perf.vLoKt * 0.95 + 15) / 2)) * 3600, perf.vLoKt * 0.95, 15, hdg);
   const back = distanceNm(stop.lat, stop.lon, mid.lat, mid.lon);

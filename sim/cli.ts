@@ -14,57 +14,190 @@ import { loadWorld } from './world.ts';
 import { installed } from '../lib/install.ts';
 import { faultSpecs, faultsOf, type FaultFlags } from './fault-specs.ts';
 
-interface Common { ref: string; seed: number; routeRows: number }
+interface Common {
+  ref: string;
+  seed: number;
+  routeRows: number;
+}
 const common: Specs<Common> = {
-  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot (airports, runways, routes, registry, blocks)' },
+  ref: {
+    flag: 'ref',
+    env: 'CONTRAIL_REF',
+    kind: 'string',
+    default: installed('data/ref'),
+    help: 'reference data snapshot (airports, runways, routes, registry, blocks)',
+  },
   seed: { flag: 'seed', env: 'CONTRAIL_SIM_SEED', kind: 'int', default: 1, help: 'random seed: same seed and start, same bytes' },
-  routeRows: { flag: 'route-rows', env: 'CONTRAIL_SIM_ROUTE_ROWS', kind: 'int', default: 0, help: 'read only the first N catalog routes (faster start; 0 = all 618k)', check: (v) => (v >= 0 ? undefined : 'must be 0 or more') },
+  routeRows: {
+    flag: 'route-rows',
+    env: 'CONTRAIL_SIM_ROUTE_ROWS',
+    kind: 'int',
+    default: 0,
+    help: 'read only the first N catalog routes (faster start; 0 = all 618k)',
+    check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
+  },
 };
 const positive = (v: number) => (v > 0 ? undefined : 'must be greater than 0');
-const timeCheck = (v: string) => (v === '' || Number.isFinite(Date.parse(v)) ? undefined : `expected an ISO time like 2025-06-02T14:00:00Z, got ${JSON.stringify(v)}`);
+const timeCheck = (v: string) =>
+  v === '' || Number.isFinite(Date.parse(v)) ? undefined : `expected an ISO time like 2025-06-02T14:00:00Z, got ${JSON.stringify(v)}`;
 const dayCheck = (v: string) => (v === '' || isDay(v) ? undefined : `expected a day YYYY-MM-DD, got ${JSON.stringify(v)}`);
 
-interface LiveConfig extends Common, FaultFlags { out: string; feeders: string; http: number; aircraft: number; start: string; intervalMs: number; catchUp: number }
+interface LiveConfig extends Common, FaultFlags {
+  out: string;
+  feeders: string;
+  http: number;
+  aircraft: number;
+  start: string;
+  intervalMs: number;
+  catchUp: number;
+}
 export const liveSpecs: Specs<LiveConfig> = {
   ...common,
   ...faultSpecs,
-  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/demo/aircraft.json'), help: 'aircraft.json rewritten atomically every interval (empty with --http: none)' },
-  feeders: { flag: 'feeders', env: 'CONTRAIL_SIM_FEEDERS', kind: 'string', default: installed('var/demo/feeders.json'), help: 'connected-feeders list rewritten with it (empty: none)' },
-  http: { flag: 'http', env: 'CONTRAIL_SIM_HTTP', kind: 'int', default: 0, help: 'also serve /aircraft.json and /feeders.json on 127.0.0.1:PORT (0: off)', check: (v) => (v >= 0 && v <= 65535 ? undefined : 'must be 0..65535') },
-  aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 400, help: 'about this many aircraft airborne at a busy hour', check: positive },
-  start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '', help: 'simulated time of the first snapshot, then real time passes (empty: now)', check: timeCheck },
-  intervalMs: { flag: 'interval-ms', env: 'CONTRAIL_SIM_INTERVAL_MS', kind: 'int', default: 1000, help: 'milliseconds between snapshots', check: (v) => (v >= 100 ? undefined : 'must be at least 100') },
+  out: {
+    flag: 'out',
+    env: 'CONTRAIL_SIM_OUT',
+    kind: 'string',
+    default: installed('var/demo/aircraft.json'),
+    help: 'aircraft.json rewritten atomically every interval (empty with --http: none)',
+  },
+  feeders: {
+    flag: 'feeders',
+    env: 'CONTRAIL_SIM_FEEDERS',
+    kind: 'string',
+    default: installed('var/demo/feeders.json'),
+    help: 'connected-feeders list rewritten with it (empty: none)',
+  },
+  http: {
+    flag: 'http',
+    env: 'CONTRAIL_SIM_HTTP',
+    kind: 'int',
+    default: 0,
+    help: 'also serve /aircraft.json and /feeders.json on 127.0.0.1:PORT (0: off)',
+    check: (v) => (v >= 0 && v <= 65535 ? undefined : 'must be 0..65535'),
+  },
+  aircraft: {
+    flag: 'aircraft',
+    env: 'CONTRAIL_SIM_AIRCRAFT',
+    kind: 'int',
+    default: 400,
+    help: 'about this many aircraft airborne at a busy hour',
+    check: positive,
+  },
+  start: {
+    flag: 'start',
+    env: 'CONTRAIL_SIM_START',
+    kind: 'string',
+    default: '',
+    help: 'simulated time of the first snapshot, then real time passes (empty: now)',
+    check: timeCheck,
+  },
+  intervalMs: {
+    flag: 'interval-ms',
+    env: 'CONTRAIL_SIM_INTERVAL_MS',
+    kind: 'int',
+    default: 1000,
+    help: 'milliseconds between snapshots',
+    check: (v) => (v >= 100 ? undefined : 'must be at least 100'),
+  },
   catchUp: {
-    flag: 'catch-up', env: 'CONTRAIL_SIM_CATCH_UP', kind: 'int', default: 0, check: (v) => (v >= 0 && v <= 7200 ? undefined : 'must be 0..7200'),
+    flag: 'catch-up',
+    env: 'CONTRAIL_SIM_CATCH_UP',
+    kind: 'int',
+    default: 0,
+    check: (v) => (v >= 0 && v <= 7200 ? undefined : 'must be 0..7200'),
     help: 'show an --http reader this many past simulated seconds first, one snapshot per GET (every aircraft that went quiet while cruising, the last 15 minutes every 55 s), so it starts with estimates and traces (0: off)',
   },
 };
 
-interface HistoryConfig extends Common, FaultFlags { out: string; days: number; start: string; aircraft: number }
+interface HistoryConfig extends Common, FaultFlags {
+  out: string;
+  days: number;
+  start: string;
+  aircraft: number;
+}
 export const historySpecs: Specs<HistoryConfig> = {
   ...common,
   ...faultSpecs,
-  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/sim/globe_history'), help: 'globe_history root to write YYYY/MM/DD/traces/xx/trace_full_<hex>.json into' },
+  out: {
+    flag: 'out',
+    env: 'CONTRAIL_SIM_OUT',
+    kind: 'string',
+    default: installed('var/sim/globe_history'),
+    help: 'globe_history root to write YYYY/MM/DD/traces/xx/trace_full_<hex>.json into',
+  },
   days: { flag: 'days', env: 'CONTRAIL_SIM_DAYS', kind: 'int', default: 1, help: 'UTC days to write', check: positive },
-  start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '', help: 'first day YYYY-MM-DD (empty: the N days ending yesterday, UTC)', check: dayCheck },
-  aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 400, help: 'about this many aircraft airborne at a busy hour', check: positive },
+  start: {
+    flag: 'start',
+    env: 'CONTRAIL_SIM_START',
+    kind: 'string',
+    default: '',
+    help: 'first day YYYY-MM-DD (empty: the N days ending yesterday, UTC)',
+    check: dayCheck,
+  },
+  aircraft: {
+    flag: 'aircraft',
+    env: 'CONTRAIL_SIM_AIRCRAFT',
+    kind: 'int',
+    default: 400,
+    help: 'about this many aircraft airborne at a busy hour',
+    check: positive,
+  },
 };
 
-interface SnapshotConfig extends Common { out: string; aircraft: number; start: string }
+interface SnapshotConfig extends Common {
+  out: string;
+  aircraft: number;
+  start: string;
+}
 export const snapshotSpecs: Specs<SnapshotConfig> = {
   ...common,
   out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/sim/aircraft.json'), help: 'aircraft.json to write' },
-  aircraft: { flag: 'aircraft', env: 'CONTRAIL_SIM_AIRCRAFT', kind: 'int', default: 15000, help: 'exactly this many aircraft in the snapshot', check: positive },
-  start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '2025-06-02T14:00:00Z', help: 'the snapshot instant (a busy hour over Europe and North America)', check: timeCheck },
+  aircraft: {
+    flag: 'aircraft',
+    env: 'CONTRAIL_SIM_AIRCRAFT',
+    kind: 'int',
+    default: 15000,
+    help: 'exactly this many aircraft in the snapshot',
+    check: positive,
+  },
+  start: {
+    flag: 'start',
+    env: 'CONTRAIL_SIM_START',
+    kind: 'string',
+    default: '2025-06-02T14:00:00Z',
+    help: 'the snapshot instant (a busy hour over Europe and North America)',
+    check: timeCheck,
+  },
 };
 
-interface LogConfig extends Common { out: string; days: number; start: string; legsPerDay: number; airframes: number; threads: number }
+interface LogConfig extends Common {
+  out: string;
+  days: number;
+  start: string;
+  legsPerDay: number;
+  airframes: number;
+  threads: number;
+}
 export const logSpecs: Specs<LogConfig> = {
   ...common,
-  out: { flag: 'out', env: 'CONTRAIL_SIM_OUT', kind: 'string', default: installed('var/sim/flight-log'), help: 'flight log root (day=YYYY-MM-DD/legs.parquet)' },
+  out: {
+    flag: 'out',
+    env: 'CONTRAIL_SIM_OUT',
+    kind: 'string',
+    default: installed('var/sim/flight-log'),
+    help: 'flight log root (day=YYYY-MM-DD/legs.parquet)',
+  },
   days: { flag: 'days', env: 'CONTRAIL_SIM_DAYS', kind: 'int', default: 365, help: 'days to write', check: positive },
   start: { flag: 'start', env: 'CONTRAIL_SIM_START', kind: 'string', default: '2025-01-01', help: 'first day YYYY-MM-DD', check: dayCheck },
-  legsPerDay: { flag: 'legs-per-day', env: 'CONTRAIL_SIM_LEGS_PER_DAY', kind: 'int', default: 137000, help: 'legs per day (137,000 x 365 = 50 million)', check: positive },
+  legsPerDay: {
+    flag: 'legs-per-day',
+    env: 'CONTRAIL_SIM_LEGS_PER_DAY',
+    kind: 'int',
+    default: 137000,
+    help: 'legs per day (137,000 x 365 = 50 million)',
+    check: positive,
+  },
   airframes: { flag: 'airframes', env: 'CONTRAIL_SIM_AIRFRAMES', kind: 'int', default: 600000, help: 'distinct airframes', check: positive },
   threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: positive },
 };
@@ -81,7 +214,8 @@ export function skyWithAircraft(sky: Sky, n: number, t: number): { sky: Sky; doc
   }
 }
 
-const USAGE = 'usage: npx tsx sim/cli.ts <live|history|snapshot|log> [options]   (<command> --help for its options)\nAll output is SIMULATED traffic written in the real readsb / flight-log formats.';
+const USAGE =
+  'usage: npx tsx sim/cli.ts <live|history|snapshot|log> [options]   (<command> --help for its options)\nAll output is SIMULATED traffic written in the real readsb / flight-log formats.';
 
 function commands(clock: () => number): Record<string, Command<any>> {
   const live: Command<LiveConfig> = {
@@ -99,7 +233,8 @@ function commands(clock: () => number): Record<string, Command<any>> {
   };
   const history: Command<HistoryConfig> = {
     name: 'sim history',
-    usage: 'usage: npx tsx sim/cli.ts history --days N --out <dir> [options]\n\nSIMULATED readsb globe_history days, through the receiver faults below (sim/README.md), with each day\'s\nground truth beside its traces/ folder: YYYY/MM/DD/sim_truth.jsonl, one take-off, landing, go-around or low pass a line.',
+    usage:
+      "usage: npx tsx sim/cli.ts history --days N --out <dir> [options]\n\nSIMULATED readsb globe_history days, through the receiver faults below (sim/README.md), with each day's\nground truth beside its traces/ folder: YYYY/MM/DD/sim_truth.jsonl, one take-off, landing, go-around or low pass a line.",
     specs: historySpecs,
     run: async (c) => {
       const first = c.start || new Date((Math.floor(clock() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
@@ -107,7 +242,9 @@ function commands(clock: () => number): Record<string, Command<any>> {
       say(`simulated world loaded: ${sky.fleet.length} airframes; writing ${c.days} days from ${first}`);
       let done = 0;
       const r = writeHistory(sky, c.out, first, c.days, (day, files) => say(`history day ${++done}/${c.days} (${day}): ${files} trace files`));
-      say(`simulated history: ${r.days.length} days, ${r.files} files, ${r.truth.length} flights${sky.faultsOn ? `, ${r.events} events in YYYY/MM/DD/sim_truth.jsonl` : ''} -> ${c.out}`);
+      say(
+        `simulated history: ${r.days.length} days, ${r.files} files, ${r.truth.length} flights${sky.faultsOn ? `, ${r.events} events in YYYY/MM/DD/sim_truth.jsonl` : ''} -> ${c.out}`,
+      );
       return 0;
     },
   };
@@ -126,14 +263,22 @@ function commands(clock: () => number): Record<string, Command<any>> {
   };
   const log: Command<LogConfig> = {
     name: 'sim log',
-    usage: 'usage: npx tsx sim/cli.ts log --days 365 --legs-per-day N --out <dir> [options]\n\nA SIMULATED flight log written directly (the build benchmark input).',
+    usage:
+      'usage: npx tsx sim/cli.ts log --days 365 --legs-per-day N --out <dir> [options]\n\nA SIMULATED flight log written directly (the build benchmark input).',
     specs: logSpecs,
     run: async (c) => {
       const t0 = clock();
       const world = loadWorld({ ref: c.ref, routeRows: c.routeRows });
-      const r = await writeFastLog(world, { out: c.out, seed: c.seed, start: c.start, days: c.days, legsPerDay: c.legsPerDay, airframes: c.airframes, threads: c.threads },
-        (day, n) => { if (day.endsWith('-01')) say(`${day}: ${n} legs`); });
-      say(`simulated log: ${r.days} days, ${r.legs} legs, ${r.airframes} airframes, ${r.airports} airports, ${r.sectors} sectors in ${((clock() - t0) / 1000).toFixed(1)} s -> ${c.out}`);
+      const r = await writeFastLog(
+        world,
+        { out: c.out, seed: c.seed, start: c.start, days: c.days, legsPerDay: c.legsPerDay, airframes: c.airframes, threads: c.threads },
+        (day, n) => {
+          if (day.endsWith('-01')) say(`${day}: ${n} legs`);
+        },
+      );
+      say(
+        `simulated log: ${r.days} days, ${r.legs} legs, ${r.airframes} airframes, ${r.airports} airports, ${r.sectors} sectors in ${((clock() - t0) / 1000).toFixed(1)} s -> ${c.out}`,
+      );
       return 0;
     },
   };
@@ -147,8 +292,14 @@ export async function run(argv: string[], clock: () => number = Date.now): Promi
 
 /** the live loop: runs until SIGINT/SIGTERM */
 function liveLoop(sky: Sky, c: LiveConfig, clock: () => number): Promise<number> {
-  const handle = startLive(sky, { out: c.out, feeders: c.feeders, http: c.http, intervalMs: c.intervalMs, offsetMs: c.start ? Date.parse(c.start) - clock() : 0, catchUpS: c.catchUp }, clock);
-  say(`SIMULATED live feed: ${handle.count} aircraft heard, ${sky.fleet.length} airframes, ${sky.coverage.receivers.length} stations -> ${c.out || '(no file)'}${c.http ? ` and http://127.0.0.1:${c.http}/aircraft.json` : ''} every ${c.intervalMs} ms`);
+  const handle = startLive(
+    sky,
+    { out: c.out, feeders: c.feeders, http: c.http, intervalMs: c.intervalMs, offsetMs: c.start ? Date.parse(c.start) - clock() : 0, catchUpS: c.catchUp },
+    clock,
+  );
+  say(
+    `SIMULATED live feed: ${handle.count} aircraft heard, ${sky.fleet.length} airframes, ${sky.coverage.receivers.length} stations -> ${c.out || '(no file)'}${c.http ? ` and http://127.0.0.1:${c.http}/aircraft.json` : ''} every ${c.intervalMs} ms`,
+  );
   return new Promise((resolve) => {
     const stop = () => {
       handle.stop();

@@ -50,7 +50,7 @@ export class Coverage {
       for (let i = la - Math.min(k, dLat); i <= la + Math.min(k, dLat); i++) {
         for (let j = lo - Math.min(k, dLon); j <= lo + Math.min(k, dLon); j++) {
           if (Math.max(Math.abs(i - la), Math.abs(j - lo)) !== k) continue;
-          const jj = ((j + wrap) % (2 * wrap) + 2 * wrap) % (2 * wrap) - wrap;
+          const jj = ((((j + wrap) % (2 * wrap)) + 2 * wrap) % (2 * wrap)) - wrap;
           for (const r of this.grid.get(key(i, jj)) ?? []) {
             const d = distanceNm(lat, lon, r.lat, r.lon);
             if (d <= (ground ? GROUND_NM : Math.min(horizon, r.rangeNm))) return true;
@@ -78,7 +78,7 @@ export function buildReceivers(world: World, seed: number): Receiver[] {
       // a station sits at the field, a few hundred metres off the reference point
       lat: Math.round((a.lat + ((h & 255) - 128) / 40000) * 1e5) / 1e5,
       lon: Math.round((a.lon + (((h >>> 8) & 255) - 128) / 40000) * 1e5) / 1e5,
-      rangeNm: 120 + (h >>> 16) % 130,
+      rangeNm: 120 + ((h >>> 16) % 130),
       connected: unit(seed, 'rxup', a.ident) >= 0.03,
       software: SOFTWARE[(h >>> 24) % SOFTWARE.length]!,
     });

@@ -35,10 +35,7 @@ export async function answering(base: string, paths: readonly string[], get: Get
 export const daysOf = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
 
 const RULE = '='.repeat(78);
-const SIMULATED = [
-  ' ALL DATA HERE IS SIMULATED (sim/): generated flights on real airports, routes and',
-  ' airframes; not observations of real aircraft.',
-];
+const SIMULATED = [' ALL DATA HERE IS SIMULATED (sim/): generated flights on real airports, routes and', ' airframes; not observations of real aircraft.'];
 
 /** what the first banner says is still loading, and why */
 export const STILL_LOADING = [
@@ -48,7 +45,12 @@ export const STILL_LOADING = [
   ' paths. Their URLs are printed here once the build is published and the server has it.',
 ];
 
-export interface LiveBanner { base: string; secs: number; ok: readonly string[]; days: number }
+export interface LiveBanner {
+  base: string;
+  secs: number;
+  ok: readonly string[];
+  days: number;
+}
 
 export function liveBanner(b: LiveBanner): string[] {
   return [
@@ -66,7 +68,14 @@ export function liveBanner(b: LiveBanner): string[] {
   ];
 }
 
-export interface HistoryBanner { base: string; secs: number; ok: readonly string[]; build: string; archiveThrough: string; estimated: number | null }
+export interface HistoryBanner {
+  base: string;
+  secs: number;
+  ok: readonly string[];
+  build: string;
+  archiveThrough: string;
+  estimated: number | null;
+}
 
 export function historyBanner(b: HistoryBanner): string[] {
   return [

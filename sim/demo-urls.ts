@@ -7,9 +7,18 @@ import { openLog } from '../build/log/read.ts';
 import { parseAlliances } from '../lib/reference/alliances.ts';
 import type { Sky } from './sky.ts';
 
-export interface Place { iata: string; lat: number; lon: number }
+export interface Place {
+  iata: string;
+  lat: number;
+  lon: number;
+}
 
-interface FeedRecord { hex: string; alt_baro?: unknown; lat?: number; lon?: number }
+interface FeedRecord {
+  hex: string;
+  alt_baro?: unknown;
+  lat?: number;
+  lon?: number;
+}
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 /** the box the aircraft URL asks for: 6° of longitude by 4° of latitude around a place */
@@ -67,7 +76,9 @@ export async function historyUrls(logDir: string, ref: string, byIdent: Readonly
   try {
     const [af] = await l.rows('SELECT hex, count(*) AS n FROM legs WHERE org IS NOT NULL AND dst IS NOT NULL GROUP BY hex ORDER BY n DESC, hex LIMIT 1');
     hex = String(af?.hex ?? '');
-    const [cs] = await l.rows('SELECT callsign, count(*) AS n FROM legs WHERE callsign IS NOT NULL AND org IS NOT NULL AND dst IS NOT NULL AND org <> dst GROUP BY callsign ORDER BY n DESC, callsign LIMIT 1');
+    const [cs] = await l.rows(
+      'SELECT callsign, count(*) AS n FROM legs WHERE callsign IS NOT NULL AND org IS NOT NULL AND dst IS NOT NULL AND org <> dst GROUP BY callsign ORDER BY n DESC, callsign LIMIT 1',
+    );
     callsign = String(cs?.callsign ?? '');
     const busiest = await l.rows('SELECT org, count(*) AS n FROM legs WHERE org IS NOT NULL AND org <> dst GROUP BY org ORDER BY n DESC, org LIMIT 20');
     airport = busiest.map((b) => byIdent.get(String(b.org))?.iata).find((iata) => iata) ?? '';

@@ -24,16 +24,56 @@ import { answering, daysOf, historyBanner, httpGet, liveBanner } from './demo-ba
 import { historyUrls, liveUrls } from './demo-urls.ts';
 import { faultArgs, faultSpecs, faultsOf, type FaultFlags } from './fault-specs.ts';
 
-interface DemoConfig extends FaultFlags { dir: string; port: number; days: number; aircraft: number; seed: number; ref: string }
+interface DemoConfig extends FaultFlags {
+  dir: string;
+  port: number;
+  days: number;
+  aircraft: number;
+  seed: number;
+  ref: string;
+}
 export const demoSpecs: Specs<DemoConfig> = {
   // the receiver faults and GA circuits of the simulated traffic, live and history alike (sim/README.md)
   ...faultSpecs,
-  dir: { flag: 'dir', env: 'CONTRAIL_DEMO_DIR', kind: 'string', default: installed('var/demo'), help: 'working folder (history, log, artifacts, feed, state); its history and log are rewritten' },
-  port: { flag: 'port', env: 'CONTRAIL_DEMO_PORT', kind: 'int', default: 8080, help: 'port of the server', check: (v) => (v > 0 && v < 65536 ? undefined : 'must be 1..65535') },
-  days: { flag: 'days', env: 'CONTRAIL_DEMO_DAYS', kind: 'int', default: 14, help: 'days of simulated history, ending yesterday (UTC)', check: (v) => (v >= 1 && v <= 60 ? undefined : 'must be 1..60') },
-  aircraft: { flag: 'aircraft', env: 'CONTRAIL_DEMO_AIRCRAFT', kind: 'int', default: 120, help: 'about this many aircraft airborne at a busy hour', check: (v) => (v >= 10 ? undefined : 'must be at least 10') },
+  dir: {
+    flag: 'dir',
+    env: 'CONTRAIL_DEMO_DIR',
+    kind: 'string',
+    default: installed('var/demo'),
+    help: 'working folder (history, log, artifacts, feed, state); its history and log are rewritten',
+  },
+  port: {
+    flag: 'port',
+    env: 'CONTRAIL_DEMO_PORT',
+    kind: 'int',
+    default: 8080,
+    help: 'port of the server',
+    check: (v) => (v > 0 && v < 65536 ? undefined : 'must be 1..65535'),
+  },
+  days: {
+    flag: 'days',
+    env: 'CONTRAIL_DEMO_DAYS',
+    kind: 'int',
+    default: 14,
+    help: 'days of simulated history, ending yesterday (UTC)',
+    check: (v) => (v >= 1 && v <= 60 ? undefined : 'must be 1..60'),
+  },
+  aircraft: {
+    flag: 'aircraft',
+    env: 'CONTRAIL_DEMO_AIRCRAFT',
+    kind: 'int',
+    default: 120,
+    help: 'about this many aircraft airborne at a busy hour',
+    check: (v) => (v >= 10 ? undefined : 'must be at least 10'),
+  },
   seed: { flag: 'seed', env: 'CONTRAIL_SIM_SEED', kind: 'int', default: 1, help: 'simulator seed' },
-  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot (the simulator\'s and the nightly build\'s)' },
+  ref: {
+    flag: 'ref',
+    env: 'CONTRAIL_REF',
+    kind: 'string',
+    default: installed('data/ref'),
+    help: "reference data snapshot (the simulator's and the nightly build's)",
+  },
 };
 
 /** simulated seconds of live feed the server reads before the present: the estimator's 2-hour cap, so
@@ -54,9 +94,16 @@ let interrupted = false;
 const log = (s: string) => process.stderr.write(`demo: ${s}\n`);
 
 /** runs `node --import tsx <script> args` from the install folder, in its own process group */
-function start(script: string, args: string[], o: { stdout: 'inherit' | 'ignore'; onStderrLine?: (line: string) => void; env?: Record<string, string> }): ChildProcess {
+function start(
+  script: string,
+  args: string[],
+  o: { stdout: 'inherit' | 'ignore'; onStderrLine?: (line: string) => void; env?: Record<string, string> },
+): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', installed(script), ...args], {
-    cwd: installed('.'), detached: true, stdio: ['ignore', o.stdout, o.onStderrLine ? 'pipe' : 'inherit'], env: { ...process.env, ...o.env },
+    cwd: installed('.'),
+    detached: true,
+    stdio: ['ignore', o.stdout, o.onStderrLine ? 'pipe' : 'inherit'],
+    env: { ...process.env, ...o.env },
   });
   children.add(child);
   child.on('exit', () => children.delete(child));
@@ -117,7 +164,8 @@ async function until(ready: () => Promise<boolean> | boolean, o: { timeoutMs: nu
 
 const demo: Command<DemoConfig> = {
   name: 'demo',
-  usage: 'usage: npx tsx sim/demo.ts [options]   (make demo)\n\nRuns Contrail on SIMULATED traffic: the live feed and the real server at once (their URLs first),\nand history -> the real nightly build beside them (its URLs when it is published).',
+  usage:
+    'usage: npx tsx sim/demo.ts [options]   (make demo)\n\nRuns Contrail on SIMULATED traffic: the live feed and the real server at once (their URLs first),\nand history -> the real nightly build beside them (its URLs when it is published).',
   specs: demoSpecs,
   run: (c) => runDemo(c),
 };
@@ -142,7 +190,9 @@ async function runDemo(c: DemoConfig): Promise<number> {
   const ref = resolve(c.ref);
   const p = (name: string) => join(dir, name);
   const secs = () => Math.round((Date.now() - t0) / 1000);
-  log(`SIMULATED traffic, seed ${c.seed}. Started at once: ${daysOf(c.days)} of history (sim history, then the real nightly build on it) and the live feed with the real server`);
+  log(
+    `SIMULATED traffic, seed ${c.seed}. Started at once: ${daysOf(c.days)} of history (sim history, then the real nightly build on it) and the live feed with the real server`,
+  );
   clearAside(dir, ['globe_history', 'log']);
   const first = new Date((Math.floor(Date.now() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
   // the history in a process of its own (its days print as they are written); the same sky: same seed, fleet and catalog
@@ -153,28 +203,54 @@ async function runDemo(c: DemoConfig): Promise<number> {
   const sky = createSky({ ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: 0, faults: faultsOf(c) });
   live = startLive(sky, { out: p('aircraft.json'), feeders: p('feeders.json'), http: 'any', intervalMs: 1000, offsetMs: 0, catchUpS: DEMO_CATCH_UP_S });
   const feedPort = await live.port;
-  log(`live feed on 127.0.0.1:${feedPort} (${sky.fleet.length} airframes, ${secs()} s); the server starts and reads the last ${DEMO_CATCH_UP_S / 60} minutes of it first: ${live.catchUpSnapshots} snapshots, one every ${DEMO_FEED_INTERVAL_S} s`);
-  log('(until it has caught up, the server\'s warnings about an old snapshot are expected)');
-  const server = start('server/main.ts', [
-    '--feed', `http://127.0.0.1:${feedPort}/aircraft.json`, '--feed-interval', String(DEMO_FEED_INTERVAL_S),
-    '--artifacts', p('artifacts'), '--stations', p('feeders.json'), '--state', p('state'),
-    '--port', String(c.port), '--network-name', 'Contrail demo (SIMULATED traffic)',
-    // the demo runs without a network: the map's bundled basemap, never a tile server (docs/operating.md "Map tiles")
-    '--map-tiles', 'offline',
-    // its log is on stdout: the listening line and what would need an operator, not the routine
-    '--log-level', 'warn',
-  ], { stdout: 'inherit', env: MALLOC_ENV });
+  log(
+    `live feed on 127.0.0.1:${feedPort} (${sky.fleet.length} airframes, ${secs()} s); the server starts and reads the last ${DEMO_CATCH_UP_S / 60} minutes of it first: ${live.catchUpSnapshots} snapshots, one every ${DEMO_FEED_INTERVAL_S} s`,
+  );
+  log("(until it has caught up, the server's warnings about an old snapshot are expected)");
+  const server = start(
+    'server/main.ts',
+    [
+      '--feed',
+      `http://127.0.0.1:${feedPort}/aircraft.json`,
+      '--feed-interval',
+      String(DEMO_FEED_INTERVAL_S),
+      '--artifacts',
+      p('artifacts'),
+      '--stations',
+      p('feeders.json'),
+      '--state',
+      p('state'),
+      '--port',
+      String(c.port),
+      '--network-name',
+      'Contrail demo (SIMULATED traffic)',
+      // the demo runs without a network: the map's bundled basemap, never a tile server (docs/operating.md "Map tiles")
+      '--map-tiles',
+      'offline',
+      // its log is on stdout: the listening line and what would need an operator, not the routine
+      '--log-level',
+      'warn',
+    ],
+    { stdout: 'inherit', env: MALLOC_ENV },
+  );
   const base = `http://127.0.0.1:${c.port}`;
-  const serverGone = () => (server.exitCode !== null || server.signalCode !== null ? `the server exited (${server.exitCode ?? server.signalCode}); port ${c.port} taken? try --port` : null);
+  const serverGone = () =>
+    server.exitCode !== null || server.signalCode !== null
+      ? `the server exited (${server.exitCode ?? server.signalCode}); port ${c.port} taken? try --port`
+      : null;
 
   // history -> nightly, beside the live part
   const built = (async (): Promise<string | null> => {
     const simulated = await exitCode(history);
     if (simulated !== 0) return `the history simulation failed (exit ${simulated}); see its output above`;
-    const nightly = start('build/nightly.ts', ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts'), '--ref', ref, '--bundles', ''], {
-      stdout: 'ignore',
-      onStderrLine: (line) => process.stderr.write(`${line}\n`),
-    });
+    const nightly = start(
+      'build/nightly.ts',
+      ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts'), '--ref', ref, '--bundles', ''],
+      {
+        stdout: 'ignore',
+        onStderrLine: (line) => process.stderr.write(`${line}\n`),
+      },
+    );
     const code = await exitCode(nightly);
     return code === 0 ? null : `the nightly build failed (exit ${code}); see its output above`;
   })();
@@ -185,7 +261,12 @@ async function runDemo(c: DemoConfig): Promise<number> {
   const liveUp = await until(async () => live!.caughtUp && (await httpGet(`${base}/v1/now`)).status === 200, {
     timeoutMs: LIVE_WAIT_MS,
     gone: () => serverGone() ?? (buildError ? buildError : null),
-    say: () => log(live!.caughtUp ? `live feed caught up; waiting for ${base}/v1/now to answer 200 (${secs()} s)` : `live feed: the server has read ${live!.catchUpShown}/${live!.catchUpSnapshots} catch-up snapshots (${secs()} s)`),
+    say: () =>
+      log(
+        live!.caughtUp
+          ? `live feed caught up; waiting for ${base}/v1/now to answer 200 (${secs()} s)`
+          : `live feed: the server has read ${live!.catchUpShown}/${live!.catchUpSnapshots} catch-up snapshots (${secs()} s)`,
+      ),
   });
   if (!liveUp) return fail(serverGone() ?? buildError ?? `${base}/v1/now did not answer 200 within ${LIVE_WAIT_MS / 1000} s`);
   const lv = liveUrls(sky, p('aircraft.json'));
@@ -201,16 +282,21 @@ async function runDemo(c: DemoConfig): Promise<number> {
   const build = currentHeader(p('artifacts'));
   if (!build) return fail(`the nightly build ended without publishing a build in ${p('artifacts')}`);
   log(`nightly build ${build.id} is current (${secs()} s); waiting for the server to load it`);
-  const loaded = await until(async () => {
-    const r = await httpGet(`${base}/healthz`);
-    return r.status === 200 && (JSON.parse(r.body) as { history_build: string | null }).history_build === build.id;
-  }, { timeoutMs: LOAD_WAIT_MS, gone: serverGone, say: () => log(`waiting for the server to load build ${build.id} (${secs()} s)`) });
+  const loaded = await until(
+    async () => {
+      const r = await httpGet(`${base}/healthz`);
+      return r.status === 200 && (JSON.parse(r.body) as { history_build: string | null }).history_build === build.id;
+    },
+    { timeoutMs: LOAD_WAIT_MS, gone: serverGone, say: () => log(`waiting for the server to load build ${build.id} (${secs()} s)`) },
+  );
   if (!loaded) return fail(serverGone() ?? `the server did not load build ${build.id} within ${LOAD_WAIT_MS / 1000} s`);
   const hOk = await answering(base, await historyUrls(p('log'), ref, sky.world.byIdent, lv.place));
   for (const l of hOk.left) log(`(left out ${l.path}: it answered ${l.status})`);
   const est = await httpGet(`${base}/v1/estimated`);
   const estimated = est.status === 200 ? (JSON.parse(est.body) as { aircraft: unknown[] }).aircraft.length : null;
-  process.stdout.write(`${historyBanner({ base, secs: secs(), ok: hOk.ok, build: build.id, archiveThrough: build.header.archive_through ?? 'none', estimated }).join('\n')}\n`);
+  process.stdout.write(
+    `${historyBanner({ base, secs: secs(), ok: hOk.ok, build: build.id, archiveThrough: build.header.archive_through ?? 'none', estimated }).join('\n')}\n`,
+  );
   await exitCode(server);
   killAll();
   return 0;

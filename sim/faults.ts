@@ -53,9 +53,27 @@ export interface FaultConfig {
 
 /** the simulator as it was before faults: exact positions, ground flags, full coverage down to the runway */
 export const NO_FAULTS: FaultConfig = {
-  posNoiseM: 0, outlierRate: 0, mlatShare: 0, altSpikeRate: 0, altNullRate: 0, qnhSpreadHpa: 0, alt100Share: 0, alt0Share: 0, noFlagShare: 0,
-  flagFlapRate: 0, flagStickRate: 0, lowCoverageShare: 0, fieldFeederShare: 0, denseTrace: 0, dupHexShare: 0, nonIcaoShare: 0, callsignChangeRate: 0,
-  circuitShare: 0, goAroundRate: 0, lowPassRate: 0, heliShare: 0,
+  posNoiseM: 0,
+  outlierRate: 0,
+  mlatShare: 0,
+  altSpikeRate: 0,
+  altNullRate: 0,
+  qnhSpreadHpa: 0,
+  alt100Share: 0,
+  alt0Share: 0,
+  noFlagShare: 0,
+  flagFlapRate: 0,
+  flagStickRate: 0,
+  lowCoverageShare: 0,
+  fieldFeederShare: 0,
+  denseTrace: 0,
+  dupHexShare: 0,
+  nonIcaoShare: 0,
+  callsignChangeRate: 0,
+  circuitShare: 0,
+  goAroundRate: 0,
+  lowPassRate: 0,
+  heliShare: 0,
 };
 
 /** `make demo`'s defaults, each from the real traffic the detector is measured on (bench/detector/README.md) */
@@ -117,7 +135,7 @@ export function airframeTraits(seed: number, af: Airframe, fleet: readonly Airfr
   const dupOf = !nonIcao && prev && u('dup') < cfg.dupHexShare ? prev.hex : null;
   const g = u('ground');
   return {
-    outHex: nonIcao ? `~${(hash32(seed, af.hex, 'tisb-hex') & 0xffffff).toString(16).padStart(6, '0')}` : dupOf ?? af.hex,
+    outHex: nonIcao ? `~${(hash32(seed, af.hex, 'tisb-hex') & 0xffffff).toString(16).padStart(6, '0')}` : (dupOf ?? af.hex),
     mlat: !nonIcao && u('mlat') < cfg.mlatShare,
     ground: !ga ? 'flag' : g < cfg.alt0Share ? 'zero' : g < cfg.alt0Share + cfg.noFlagShare ? 'altitude' : 'flag',
     stepFt: ga && u('gillham') < cfg.alt100Share ? 100 : 25,

@@ -63,7 +63,11 @@ export function quietTimes(sky: Sky, from: number, to: number, flightOf: FlightO
       if (!flight) continue;
       const state = heardState(sky, flight, s)?.state;
       if (state) {
-        if (state.alt !== 'ground' && isCruising({ lat: state.lat, lon: state.lon, alt_baro: state.alt, gs: state.gs, track: state.track, baro_rate: state.rate })) now.add(af.hex);
+        if (
+          state.alt !== 'ground' &&
+          isCruising({ lat: state.lat, lon: state.lon, alt_baro: state.alt, gs: state.gs, track: state.track, baro_rate: state.rate })
+        )
+          now.add(af.hex);
       } else if (cruising.has(af.hex)) quiet = true;
     }
     cruising = now;

@@ -55,7 +55,10 @@ export interface FleetIndex {
   gaFields: SimAirport[];
 }
 
-interface Picker { sectors: Sector[]; weight: number[] }
+interface Picker {
+  sectors: Sector[];
+  weight: number[];
+}
 
 /** share of the fleet that is general aviation */
 const GA_SHARE = 0.15;
@@ -118,9 +121,10 @@ export function indexFleet(world: World): FleetIndex {
   }
   const gaFields = world.airports.filter((a) => {
     if (a.kind !== 'small_airport') return false;
-    for (let dl = -1; dl <= 1; dl++) for (let dn = -1; dn <= 1; dn++) {
-      for (const b of grid.get(cell(a.lat + dl, a.lon + dn)) ?? []) if (distanceNm(a.lat, a.lon, b.lat, b.lon) < 25) return true;
-    }
+    for (let dl = -1; dl <= 1; dl++)
+      for (let dn = -1; dn <= 1; dn++) {
+        for (const b of grid.get(cell(a.lat + dl, a.lon + dn)) ?? []) if (distanceNm(a.lat, a.lon, b.lat, b.lon) < 25) return true;
+      }
     return false;
   });
   const short = picker(sectors.filter((s) => s.nm < LONG_HAUL_NM));
@@ -139,9 +143,15 @@ interface Taken {
 
 /** Builds `size` airframes for a seed. */
 export function buildFleet(world: World, index: FleetIndex, seed: number, size: number): Airframe[] {
-  if (index.short.sectors.length + index.long.sectors.length === 0) throw new Error('sim: no catalog sector is flown by an airline with registry airframes that reach it (is the catalog cut too short?)');
+  if (index.short.sectors.length + index.long.sectors.length === 0)
+    throw new Error('sim: no catalog sector is flown by an airline with registry airframes that reach it (is the catalog cut too short?)');
   // the registry's own registrations are never handed to a made-up airframe
-  const taken: Taken = { hexes: new Set(world.registry.map((e) => e.hex)), real: new Set(), regs: new Set(world.registry.map((e) => e.reg ?? '').filter(Boolean)), callsigns: new Set() };
+  const taken: Taken = {
+    hexes: new Set(world.registry.map((e) => e.hex)),
+    real: new Set(),
+    regs: new Set(world.registry.map((e) => e.reg ?? '').filter(Boolean)),
+    callsigns: new Set(),
+  };
   const out: Airframe[] = [];
   for (let i = 0; i < size; i++) out.push(makeAirframe(world, index, seed, i, taken));
   return out;
@@ -177,8 +187,18 @@ function makeAirframe(world: World, ix: FleetIndex, seed: number, i: number, tak
     const perf = r.pick(LIGHT);
     const hex = newHex(world, ix, r, home.iso_country, taken.hexes);
     return {
-      index: i, hex, reg: newReg(world, r, world.codeBlocks.countryOfHex(hex) ?? home.iso_country, taken.regs), perf, ownOp: null,
-      year: 1970 + r.int(50), kind: 'ga', source: 'generated', outs: [], backs: [], home, firstMin: 8 * 60 + r.int(150),
+      index: i,
+      hex,
+      reg: newReg(world, r, world.codeBlocks.countryOfHex(hex) ?? home.iso_country, taken.regs),
+      perf,
+      ownOp: null,
+      year: 1970 + r.int(50),
+      kind: 'ga',
+      source: 'generated',
+      outs: [],
+      backs: [],
+      home,
+      firstMin: 8 * 60 + r.int(150),
     };
   }
   // a sector with callsigns no other airframe flies yet (a flight number is one aircraft's); a
@@ -216,8 +236,13 @@ function makeAirframe(world: World, ix: FleetIndex, seed: number, i: number, tak
   const country = airline.country ?? outs[0]!.org.iso_country;
   const hex = newHex(world, ix, r, country, taken.hexes);
   return {
-    ...base, hex, reg: newReg(world, r, world.codeBlocks.countryOfHex(hex) ?? country, taken.regs), perf: perfOf(type)!, ownOp: airline.operator,
-    year: 2000 + r.int(25), source: 'generated',
+    ...base,
+    hex,
+    reg: newReg(world, r, world.codeBlocks.countryOfHex(hex) ?? country, taken.regs),
+    perf: perfOf(type)!,
+    ownOp: airline.operator,
+    year: 2000 + r.int(25),
+    source: 'generated',
   };
 }
 
@@ -262,7 +287,10 @@ export function newReg(world: World, r: Rng, country: string, taken: Set<string>
   for (let attempt = 0; attempt < 8; attempt++) {
     for (const p of prefixes) {
       const sep = p.hyphen ? '-' : '';
-      const tries = p.prefix === 'N' ? [`N${digits(r, 3)}${letters(r, 2)}`] : [3, 4, 2].map((n) => `${p.prefix}${sep}${letters(r, n)}`).concat([4, 5].map((n) => `${p.prefix}${sep}${digits(r, n)}`));
+      const tries =
+        p.prefix === 'N'
+          ? [`N${digits(r, 3)}${letters(r, 2)}`]
+          : [3, 4, 2].map((n) => `${p.prefix}${sep}${letters(r, n)}`).concat([4, 5].map((n) => `${p.prefix}${sep}${digits(r, n)}`));
       for (const reg of tries) {
         if (!p.check.test(reg) || taken.has(reg)) continue;
         taken.add(reg);

@@ -5,7 +5,10 @@ import { bearingDeg, destinationPoint, distanceNm } from '../lib/geo.ts';
 import type { Perf } from './perf.ts';
 import type { SimAirport } from './world.ts';
 
-export interface LatLon { lat: number; lon: number }
+export interface LatLon {
+  lat: number;
+  lon: number;
+}
 
 export interface State {
   lat: number;
@@ -20,7 +23,16 @@ export interface State {
   rate: number;
 }
 
-export interface GroundLeg { kind: 'ground'; from: LatLon; to: LatLon; t0: number; t1: number; v0: number; v1: number; track: number }
+export interface GroundLeg {
+  kind: 'ground';
+  from: LatLon;
+  to: LatLon;
+  t0: number;
+  t1: number;
+  v0: number;
+  v1: number;
+  track: number;
+}
 
 /** a stretch in the air: time after off-block (s), distance flown (nm) and altitude (ft) tables over a polyline */
 export interface AirLeg {
@@ -37,7 +49,12 @@ export interface AirLeg {
 
 /** what really happened, for the truth file (sim/truth.ts): a touch-and-go is a landing and a take-off
  * (touchAndGo on both); a go-around and a low pass are neither */
-export interface PlanEvent { at: number; kind: 'takeoff' | 'landing' | 'go-around' | 'low-pass'; airport: string; touchAndGo?: boolean }
+export interface PlanEvent {
+  at: number;
+  kind: 'takeoff' | 'landing' | 'go-around' | 'low-pass';
+  airport: string;
+  touchAndGo?: boolean;
+}
 
 export interface Plan {
   /** s from off-block to on-block */
@@ -61,7 +78,10 @@ function pickRunway(ap: SimAirport, bearing: number): [LatLon, LatLon] {
   let best: [LatLon, LatLon] = [ap.runways[0]!.a, ap.runways[0]!.b];
   let bestDiff = Infinity;
   for (const r of ap.runways) {
-    for (const [th, far] of [[r.a, r.b], [r.b, r.a]] as const) {
+    for (const [th, far] of [
+      [r.a, r.b],
+      [r.b, r.a],
+    ] as const) {
       const h = bearingDeg(th.lat, th.lon, far.lat, far.lon);
       const diff = Math.abs(((h - bearing + 540) % 360) - 180);
       if (diff < bestDiff - 1e-9) {
@@ -124,29 +144,52 @@ export function planFlight(org: SimAirport, dst: SimAirport, perf: Perf, waypoin
     return v;
   };
   // a helicopter slows from its approach speed to a walking pace over the last few hundred metres
-  const endSpeed = heli ? (alt: number, s2: number) => Math.min(speedAt(alt, s2), HELI.touchKt + (D - s2) * 150) : (alt: number, s2: number) => (s2 >= D ? perf.vLoKt * 0.95 : speedAt(alt, s2));
+  const endSpeed = heli
+    ? (alt: number, s2: number) => Math.min(speedAt(alt, s2), HELI.touchKt + (D - s2) * 150)
+    : (alt: number, s2: number) => (s2 >= D ? perf.vLoKt * 0.95 : speedAt(alt, s2));
   const air = airLeg(t, pts, cum, altAt, endSpeed, perf.vLoKt, e0, cruise);
   t = air.t1;
   const onAt = t;
   // landing roll, then taxi back to mid-runway
   const vTouch = heli ? HELI.touchKt : perf.vLoKt * 0.95;
   const vOut = heli ? 5 : 20;
-  const rolloutNm = Math.min(0.6 * len1, ((vTouch + vOut) / 2) * (heli ? 5 : 30) / 3600);
+  const rolloutNm = Math.min(0.6 * len1, (((vTouch + vOut) / 2) * (heli ? 5 : 30)) / 3600);
   const rolloutS = (rolloutNm / ((vTouch + vOut) / 2)) * 3600;
   const stop = along(touch, far1, rolloutNm);
   ground.push({ kind: 'ground', from: touch, to: stop, t0: t, t1: (t += rolloutS), v0: vTouch, v1: vOut, track: hdg1 });
   const m1 = mid(th1, far1);
   const back = distanceNm(stop.lat, stop.lon, m1.lat, m1.lon);
   const taxiIn = Math.max(60, (back / TAXI_KT) * 3600);
-  ground.push({ kind: 'ground', from: stop, to: m1, t0: t, t1: (t += taxiIn), v0: TAXI_KT, v1: TAXI_KT, track: bearingDeg(stop.lat, stop.lon, m1.lat, m1.lon) });
+  ground.push({
+    kind: 'ground',
+    from: stop,
+    to: m1,
+    t0: t,
+    t1: (t += taxiIn),
+    v0: TAXI_KT,
+    v1: TAXI_KT,
+    track: bearingDeg(stop.lat, stop.lon, m1.lat, m1.lon),
+  });
   const legs = [...ground.slice(0, 3), air, ...ground.slice(3)];
-  const events: PlanEvent[] = [{ at: offAt, kind: 'takeoff', airport: org.ident }, { at: onAt, kind: 'landing', airport: dst.ident }];
+  const events: PlanEvent[] = [
+    { at: offAt, kind: 'takeoff', airport: org.ident },
+    { at: onAt, kind: 'landing', airport: dst.ident },
+  ];
   return { duration: t, offAt, onAt, legs, events };
 }
 
 /** the air table along a polyline from t0: altitude and speed as functions of the distance flown,
  * 1 nm steps below `level` or near the end, 10 nm in cruise */
-export function airLeg(t0: number, pts: LatLon[], cum: number[], altAt: (s: number) => number, speedAt: (alt: number, s: number) => number, v0: number, a0: number, level: number): AirLeg {
+export function airLeg(
+  t0: number,
+  pts: LatLon[],
+  cum: number[],
+  altAt: (s: number) => number,
+  speedAt: (alt: number, s: number) => number,
+  v0: number,
+  a0: number,
+  level: number,
+): AirLeg {
   const D = cum[cum.length - 1]!;
   let t = t0;
   const ts: number[] = [t];

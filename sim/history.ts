@@ -70,8 +70,14 @@ function airframeDay(sky: Sky, af: Airframe, dayStart: number): { rows: [number,
     // the truth is kept by the day of touch-down (the log files a leg by its first point; the checks match across days)
     if (on >= dayStart && on < dayEnd) {
       truth.push({
-        hex: af.hex, callsign: f.callsign, org: f.org.ident, dst: f.dst.ident, off, on,
-        heardOrg: heardAtGround(f.plan.offAt - 10), heardDst: heardAtGround(f.plan.onAt + 10),
+        hex: af.hex,
+        callsign: f.callsign,
+        org: f.org.ident,
+        dst: f.dst.ident,
+        off,
+        on,
+        heardOrg: heardAtGround(f.plan.offAt - 10),
+        heardDst: heardAtGround(f.plan.onAt + 10),
       });
     }
     const written = flightRows(sky, f, dayStart, dayEnd, rows);
@@ -144,18 +150,32 @@ function flightRows(sky: Sky, f: Flight, dayStart: number, dayEnd: number, rows:
       const em = f.emergency && t >= f.emergency.at ? f.emergency : null;
       const airAlt = typeof o.alt === 'number' ? o.alt : null;
       // details every ~10 rows and on a leg's first row, as readsb does
-      const details = first || n % 10 === 0
-        ? JSON.stringify({
-          type: o.source, flight: o.callsign.padEnd(8, ' '), ...(ground ? {} : { ...(airAlt !== null ? { alt_geom: airAlt + 250 } : {}), track: o.track, baro_rate: o.rate }),
-          squawk: em?.squawk ?? f.squawk, emergency: em?.kind ?? 'none', category: f.af.perf.category, nic: 8, rc: 186, version: 2, nac_p: 9, sil: 3, sil_type: 'perhour',
-        })
-        : 'null';
+      const details =
+        first || n % 10 === 0
+          ? JSON.stringify({
+              type: o.source,
+              flight: o.callsign.padEnd(8, ' '),
+              ...(ground ? {} : { ...(airAlt !== null ? { alt_geom: airAlt + 250 } : {}), track: o.track, baro_rate: o.rate }),
+              squawk: em?.squawk ?? f.squawk,
+              emergency: em?.kind ?? 'none',
+              category: f.af.perf.category,
+              nic: 8,
+              rc: 186,
+              version: 2,
+              nac_p: 9,
+              sil: 3,
+              sil_type: 'perhour',
+            })
+          : 'null';
       // flags: bit 1 = a new leg starts here (readsb's guess; the detector makes its own)
       const flags = first ? 2 : 0;
       const alt = ground ? '"ground"' : airAlt === null ? 'null' : String(airAlt);
       const track = ground ? 'null' : fixed(o.track, 1);
       const geom = ground || airAlt === null ? 'null' : String(airAlt + 250);
-      rows.push([t, `[${fixed(t - dayStart, 2)},${fixed(r(o.lat, 6), 6)},${fixed(r(o.lon, 6), 6)},${alt},${fixed(o.gs, 1)},${track},${flags},${ground ? 0 : o.rate},${details},"${o.source}",${geom},null,null,null]`]);
+      rows.push([
+        t,
+        `[${fixed(t - dayStart, 2)},${fixed(r(o.lat, 6), 6)},${fixed(r(o.lon, 6), 6)},${alt},${fixed(o.gs, 1)},${track},${flags},${ground ? 0 : o.rate},${details},"${o.source}",${geom},null,null,null]`,
+      ]);
       written.push({ t, agl: o.agl, glitch: o.glitch });
       first = false;
       n++;
@@ -171,7 +191,12 @@ function tracePath(root: string, day: string, hex: string): string {
   return join(root, day.slice(0, 4), day.slice(5, 7), day.slice(8, 10), 'traces', hex.slice(-2), `trace_full_${hex}.json`);
 }
 
-export interface HistoryResult { days: string[]; files: number; truth: TruthLeg[]; events: number }
+export interface HistoryResult {
+  days: string[];
+  files: number;
+  truth: TruthLeg[];
+  events: number;
+}
 
 /** the truth file of a day (sim/truth.ts), beside its traces/ folder */
 export const truthPath = (root: string, day: string) => join(root, day.slice(0, 4), day.slice(5, 7), day.slice(8, 10), 'sim_truth.jsonl');

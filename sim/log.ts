@@ -30,14 +30,32 @@ export interface FastLogOptions {
   threads: number;
 }
 
-export interface FastLogResult { days: number; legs: number; airframes: number; airports: number; sectors: number }
+export interface FastLogResult {
+  days: number;
+  legs: number;
+  airframes: number;
+  airports: number;
+  sectors: number;
+}
 
-interface Sector { org: string; dst: string; out: string; back: string; nm: number }
+interface Sector {
+  org: string;
+  dst: string;
+  out: string;
+  back: string;
+  nm: number;
+}
 
 /** the sectors: catalog routes with a way back, then one to the nearest airline hub for every other IATA airport */
 function sectors(world: World, seed: number): Sector[] {
   const ix = indexFleet(world);
-  const list: Sector[] = ix.paired.map(({ out, back }) => ({ org: out.org.ident, dst: out.dst.ident, out: out.callsign, back: back?.callsign ?? out.callsign, nm: out.nm }));
+  const list: Sector[] = ix.paired.map(({ out, back }) => ({
+    org: out.org.ident,
+    dst: out.dst.ident,
+    out: out.callsign,
+    back: back?.callsign ?? out.callsign,
+    nm: out.nm,
+  }));
   const served = new Set(list.flatMap((s) => [s.org, s.dst]));
   const hubs = world.airports.filter((a) => a.kind === 'large_airport' && a.iata);
   const airlines = [...new Set(ix.paired.map((r) => r.out.airline))].sort();
@@ -79,13 +97,27 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
       lines.push([i, csvCell(hex), csvCell(newReg(world, r, world.codeBlocks.countryOfHex(hex) ?? cc)), csvCell(r.pick(typesFor(s.nm)).type), si].join(','));
     }
     writeFileSync(join(tmp, 'af.csv'), lines.join('\n'));
-    writeFileSync(join(tmp, 'sec.csv'), ['idx,org,dst,cs_out,cs_back,dur'].concat(secs.map((s, i) =>
-      // block time: sector at ~430 kt average plus 30 min of taxi, climb and approach
-      [i, csvCell(s.org), csvCell(s.dst), csvCell(s.out), csvCell(s.back), Math.round((s.nm / 430) * 3600 + 1800)].join(','))).join('\n'));
-    await c.run(`CREATE TABLE af AS SELECT * FROM read_csv(${sqlString(join(tmp, 'af.csv'))}, header = true, columns = {'idx': 'BIGINT', 'hex': 'VARCHAR', 'reg': 'VARCHAR', 'type': 'VARCHAR', 'sector': 'BIGINT'})`);
-    await c.run(`CREATE TABLE sec AS SELECT * FROM read_csv(${sqlString(join(tmp, 'sec.csv'))}, header = true, columns = {'idx': 'BIGINT', 'org': 'VARCHAR', 'dst': 'VARCHAR', 'cs_out': 'VARCHAR', 'cs_back': 'VARCHAR', 'dur': 'BIGINT'})`);
+    writeFileSync(
+      join(tmp, 'sec.csv'),
+      ['idx,org,dst,cs_out,cs_back,dur']
+        .concat(
+          secs.map((s, i) =>
+            // block time: sector at ~430 kt average plus 30 min of taxi, climb and approach
+            [i, csvCell(s.org), csvCell(s.dst), csvCell(s.out), csvCell(s.back), Math.round((s.nm / 430) * 3600 + 1800)].join(','),
+          ),
+        )
+        .join('\n'),
+    );
+    await c.run(
+      `CREATE TABLE af AS SELECT * FROM read_csv(${sqlString(join(tmp, 'af.csv'))}, header = true, columns = {'idx': 'BIGINT', 'hex': 'VARCHAR', 'reg': 'VARCHAR', 'type': 'VARCHAR', 'sector': 'BIGINT'})`,
+    );
+    await c.run(
+      `CREATE TABLE sec AS SELECT * FROM read_csv(${sqlString(join(tmp, 'sec.csv'))}, header = true, columns = {'idx': 'BIGINT', 'org': 'VARCHAR', 'dst': 'VARCHAR', 'cs_out': 'VARCHAR', 'cs_back': 'VARCHAR', 'dur': 'BIGINT'})`,
+    );
     // one table of airframes with their sectors: each day then joins once
-    await c.run('CREATE TABLE afs AS SELECT f.idx, f.hex, f.reg, f.type, x.org, x.dst, x.cs_out, x.cs_back, x.dur FROM af f JOIN sec x ON x.idx = f.sector ORDER BY f.idx');
+    await c.run(
+      'CREATE TABLE afs AS SELECT f.idx, f.hex, f.reg, f.type, x.org, x.dst, x.cs_out, x.cs_back, x.dur FROM af f JOIN sec x ON x.idx = f.sector ORDER BY f.idx',
+    );
     const slots = Math.ceil(o.legsPerDay / 2);
     let legs = 0;
     const start = Date.parse(`${o.start}T00:00:00Z`) / 1000;

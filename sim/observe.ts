@@ -78,7 +78,20 @@ export function observe(ears: Ears, f: Flight, dt: number): Obs | null {
   if (!ears.faultsOn) {
     const s = stateAt(f.plan, dt);
     if (!s || !ears.coverage.heard(s.lat, s.lon, s.alt)) return null;
-    return { hex: f.af.hex, lat: s.lat, lon: s.lon, alt: s.alt, gs: s.gs, track: s.track, rate: s.rate, callsign: f.callsign, source: 'adsb_icao', state: s, agl: null, glitch: null };
+    return {
+      hex: f.af.hex,
+      lat: s.lat,
+      lon: s.lon,
+      alt: s.alt,
+      gs: s.gs,
+      track: s.track,
+      rate: s.rate,
+      callsign: f.callsign,
+      source: 'adsb_icao',
+      state: s,
+      agl: null,
+      glitch: null,
+    };
   }
   const cfg = ears.faults;
   const seed = ears.seed;
@@ -93,7 +106,10 @@ export function observe(ears: Ears, f: Flight, dt: number): Obs | null {
   const elev = field?.elevation_ft ?? 0;
   const agl = field ? (s.alt === 'ground' ? 0 : s.alt - elev) : null;
   if (agl !== null && !feeder) {
-    const floor = Math.max(coverageFloorFt(seed, field!.ident, field!.kind, cfg), tr.mlat ? MLAT_FLOOR_FT[0] + MLAT_FLOOR_FT[1] * unit(seed, f.af.hex, 'mlat-floor') : 0);
+    const floor = Math.max(
+      coverageFloorFt(seed, field!.ident, field!.kind, cfg),
+      tr.mlat ? MLAT_FLOOR_FT[0] + MLAT_FLOOR_FT[1] * unit(seed, f.af.hex, 'mlat-floor') : 0,
+    );
     if (agl < floor) return null;
   }
   const ft = traitsOfFlight(ears, f);

@@ -25,9 +25,30 @@ export interface Perf {
   rangeNm: number;
 }
 
-type Row = [type: string, desc: string, cruiseKt: number, cruiseFt: number, climbFtNm: number, vLoKt: number, category: string, turnMin: number, rangeNm: number];
+type Row = [
+  type: string,
+  desc: string,
+  cruiseKt: number,
+  cruiseFt: number,
+  climbFtNm: number,
+  vLoKt: number,
+  category: string,
+  turnMin: number,
+  rangeNm: number,
+];
 const table = (cls: TypeClass, rows: Row[]): Perf[] =>
-  rows.map(([type, desc, cruiseKt, cruiseFt, climbFtNm, vLoKt, category, turnMin, rangeNm]) => ({ type, desc, cls, cruiseKt, cruiseFt, climbFtNm, vLoKt, category, turnMin, rangeNm }));
+  rows.map(([type, desc, cruiseKt, cruiseFt, climbFtNm, vLoKt, category, turnMin, rangeNm]) => ({
+    type,
+    desc,
+    cls,
+    cruiseKt,
+    cruiseFt,
+    climbFtNm,
+    vLoKt,
+    category,
+    turnMin,
+    rangeNm,
+  }));
 
 /** turboprops and regional jets */
 const REGIONAL = table('regional', [

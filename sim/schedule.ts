@@ -89,7 +89,10 @@ const REF_DAY = 20103;
 
 export class Schedule {
   private readonly plans = new Map<string, Plan>();
-  constructor(readonly seed: number, readonly faults: FaultConfig = NO_FAULTS) {}
+  constructor(
+    readonly seed: number,
+    readonly faults: FaultConfig = NO_FAULTS,
+  ) {}
 
   private plan(key: string, make: () => Plan): Plan {
     let p = this.plans.get(key);

@@ -38,7 +38,16 @@ export interface Sky extends Ears {
 export function createSky(opts: SimOptions, world?: World): Sky {
   const w = world ?? loadWorld({ ref: opts.ref, routeRows: opts.routeRows });
   const faults = opts.faults ?? NO_FAULTS;
-  const sky = { world: w, seed: opts.seed, fleet: [], schedule: new Schedule(opts.seed, faults), coverage: new Coverage(buildReceivers(w, opts.seed)), faults, faultsOn: Object.values(faults).some((v) => v !== 0), traits: [] };
+  const sky = {
+    world: w,
+    seed: opts.seed,
+    fleet: [],
+    schedule: new Schedule(opts.seed, faults),
+    coverage: new Coverage(buildReceivers(w, opts.seed)),
+    faults,
+    faultsOn: Object.values(faults).some((v) => v !== 0),
+    traits: [],
+  };
   return growSky(sky, opts.fleet);
 }
 
@@ -54,7 +63,12 @@ function withHeli(seed: number, af: Airframe, faults: FaultConfig): Airframe {
   return { ...af, perf: HELI[hash32(seed, af.hex, 'heli-type') % HELI.length]! };
 }
 
-export interface Seen { af: Airframe; flight: Flight; state: State; obs: Obs }
+export interface Seen {
+  af: Airframe;
+  flight: Flight;
+  state: State;
+  obs: Obs;
+}
 
 /** every airframe moving at t that some station hears, in fleet order */
 export function heardAt(sky: Sky, t: number, flightOf: (af: Airframe) => Flight | null = (af) => sky.schedule.flightAt(af, t)): Seen[] {
@@ -125,7 +139,12 @@ function silentRecord(seed: number, s: Seen, at: number, t: number): Record<stri
 }
 
 /** the aircraft.json document at t: the aircraft heard now, then those gone silent that readsb still lists */
-export function aircraftJson(sky: Sky, t: number, seen: Seen[] = heardAt(sky, t), silent: readonly { seen: Seen; at: number }[] = []): { now: number; messages: number; aircraft: Record<string, unknown>[] } {
+export function aircraftJson(
+  sky: Sky,
+  t: number,
+  seen: Seen[] = heardAt(sky, t),
+  silent: readonly { seen: Seen; at: number }[] = [],
+): { now: number; messages: number; aircraft: Record<string, unknown>[] } {
   const aircraft = seen.map((s) => readsbRecord(sky.seed, s, t));
   for (const x of silent) aircraft.push(silentRecord(sky.seed, x.seen, x.at, t));
   if (sky.faultsOn) return { now: round(t, 3), messages: Math.floor(t) % 100_000_000, aircraft: oneRecordPerHex(sky.seed, aircraft, t) };
@@ -141,8 +160,14 @@ export function feederList(sky: Sky, t: number): object {
       const h = hash32(sky.seed, r.uuid);
       const up = Math.floor(t) - since;
       return {
-        uuid: r.uuid, lat: r.lat, lon: r.lon, connected: r.connected, software: r.software,
-        messages: up * (200 + (h % 800)), positions: up * (20 + (h % 80)), aircraft: 5 + ((h >>> 10) % 200) + (i % 3),
+        uuid: r.uuid,
+        lat: r.lat,
+        lon: r.lon,
+        connected: r.connected,
+        software: r.software,
+        messages: up * (200 + (h % 800)),
+        positions: up * (20 + (h % 80)),
+        aircraft: 5 + ((h >>> 10) % 200) + (i % 3),
         connected_since: since,
       };
     }),

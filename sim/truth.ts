@@ -10,8 +10,24 @@ import type { Flight } from './schedule.ts';
 
 /** the classes a scorer reports figures for (sim/README.md, "Receiver faults") */
 export const FAULT_CLASSES = [
-  'outlier', 'alt-spike', 'alt-null', 'mlat', 'alt100', 'alt0-ground', 'no-ground-flag', 'flag-flap', 'flag-stuck', 'low-coverage',
-  'touch-and-go', 'go-around', 'low-pass', 'circuit', 'helicopter', 'dup-hex', 'non-icao', 'callsign-change',
+  'outlier',
+  'alt-spike',
+  'alt-null',
+  'mlat',
+  'alt100',
+  'alt0-ground',
+  'no-ground-flag',
+  'flag-flap',
+  'flag-stuck',
+  'low-coverage',
+  'touch-and-go',
+  'go-around',
+  'low-pass',
+  'circuit',
+  'helicopter',
+  'dup-hex',
+  'non-icao',
+  'callsign-change',
 ] as const;
 export type FaultClass = (typeof FAULT_CLASSES)[number];
 
@@ -35,10 +51,20 @@ export interface TruthEvent {
 const LOW_WINDOW_S = 120;
 
 /** one position the history wrote: when, how high above the field, and what went wrong with it */
-export interface Written { t: number; agl: number | null; glitch: Glitch | null }
+export interface Written {
+  t: number;
+  agl: number | null;
+  glitch: Glitch | null;
+}
 
 /** the truth lines of one flight, from its plan and what was written of it */
-export function flightTruth(f: Flight, tr: AirframeTraits, ft: FlightTraits, written: readonly Written[], coverageFloor: (ident: string) => number): TruthEvent[] {
+export function flightTruth(
+  f: Flight,
+  tr: AirframeTraits,
+  ft: FlightTraits,
+  written: readonly Written[],
+  coverageFloor: (ident: string) => number,
+): TruthEvent[] {
   const circuit = f.plan.events.length > 2;
   return f.plan.events.map((e) => {
     const t = f.offBlock + e.at;
@@ -61,8 +87,15 @@ export function flightTruth(f: Flight, tr: AirframeTraits, ft: FlightTraits, wri
     if (ft.callsignAt !== null) classes.add('callsign-change');
     const lows = near.map((w) => w.agl).filter((a): a is number => a !== null);
     return {
-      hex: tr.outHex, airframe: f.af.hex, callsign: f.callsign, kind: e.kind, t: Math.round(t * 10) / 10, airport: e.airport,
-      touch_and_go: e.touchAndGo ?? false, classes: FAULT_CLASSES.filter((c) => classes.has(c)), lowest_agl_ft: lows.length ? Math.max(0, Math.min(...lows)) : null,
+      hex: tr.outHex,
+      airframe: f.af.hex,
+      callsign: f.callsign,
+      kind: e.kind,
+      t: Math.round(t * 10) / 10,
+      airport: e.airport,
+      touch_and_go: e.touchAndGo ?? false,
+      classes: FAULT_CLASSES.filter((c) => classes.has(c)),
+      lowest_agl_ft: lows.length ? Math.max(0, Math.min(...lows)) : null,
     };
   });
 }

@@ -15,7 +15,10 @@ import { readCsv } from '../lib/reference/csv.ts';
 import { mergeAirlines, parseOperators, parseVrsAirlines, type AirlineTable } from '../lib/reference/airlines.ts';
 import { distanceNm } from '../lib/geo.ts';
 
-interface Runway { a: { lat: number; lon: number }; b: { lat: number; lon: number } }
+interface Runway {
+  a: { lat: number; lon: number };
+  b: { lat: number; lon: number };
+}
 
 /** an airport the simulator can fly from: open, with at least one located runway */
 export interface SimAirport extends Airport {
@@ -43,7 +46,12 @@ export interface Sector {
   ba: SimRoute[];
 }
 
-interface RegPrefix { prefix: string; country: string; hyphen: boolean; check: RegExp }
+interface RegPrefix {
+  prefix: string;
+  country: string;
+  hyphen: boolean;
+  check: RegExp;
+}
 
 export interface World {
   airports: SimAirport[];
@@ -106,7 +114,10 @@ export function loadWorld(opts: WorldOptions): World {
     if (a.icao && !byCode.has(a.icao)) byCode.set(a.icao, s);
   }
   const catalog = parseCatalog(headLines(read(opts.ref, 'vrs-standing-data/routes.csv.gz'), opts.routeRows)).rows;
-  const airlines = mergeAirlines(parseVrsAirlines(read(opts.ref, 'vrs-standing-data/airlines.csv')).rows, parseOperators(read(opts.ref, 'flightgazer/operators.csv')).rows);
+  const airlines = mergeAirlines(
+    parseVrsAirlines(read(opts.ref, 'vrs-standing-data/airlines.csv')).rows,
+    parseOperators(read(opts.ref, 'flightgazer/operators.csv')).rows,
+  );
   const direct = directRoutes(catalog, byCode, airlines);
   const blocks = parseCodeBlocks(read(opts.ref, 'vrs-standing-data/code-blocks.csv')).rows;
   return {

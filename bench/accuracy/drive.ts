@@ -77,7 +77,10 @@ export async function runPass(o: PassOptions): Promise<PassResult> {
     renameSync(tmp, feedFile);
   };
   write(t0, [], 0);
-  const { config } = loadServerConfig(['--port', '0', '--host', '127.0.0.1', '--feed', feedFile, '--artifacts', o.artifacts, '--state', join(dir, 'state'), '--no-rate-limits'], {});
+  const { config } = loadServerConfig(
+    ['--port', '0', '--host', '127.0.0.1', '--feed', feedFile, '--artifacts', o.artifacts, '--state', join(dir, 'state'), '--no-rate-limits'],
+    {},
+  );
   const app = await createApp(config, { log: () => {}, clock: () => nowMs, poll: false });
   const base = `http://127.0.0.1:${app.port}`;
   const player = new FeedPlayer(o.tracks, o.gaps);
@@ -107,7 +110,10 @@ export async function runPass(o: PassOptions): Promise<PassResult> {
         await new Promise((r) => setTimeout(r, 1));
       }
       if ((now - t0) % o.askEveryS === 0) await ask(now, records);
-      if (k % Math.ceil(steps / 10) === 0) o.progress(`  ${Math.round((100 * k) / steps)} %: ${new Date(now * 1000).toISOString().slice(11, 16)} UTC, ${records.length} aircraft in the feed, ${res.samples.length} samples`);
+      if (k % Math.ceil(steps / 10) === 0)
+        o.progress(
+          `  ${Math.round((100 * k) / steps)} %: ${new Date(now * 1000).toISOString().slice(11, 16)} UTC, ${records.length} aircraft in the feed, ${res.samples.length} samples`,
+        );
     }
   } finally {
     await app.stop();

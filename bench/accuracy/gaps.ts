@@ -45,7 +45,15 @@ export interface Gap {
 /** Whether a gap may start at a point (see the top of this file). */
 export function startable(p: TrackPoint): boolean {
   const n = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-  return n(p.alt) && p.alt >= GAPS.minAltFt && n(p.gs) && p.gs >= GAPS.minGsKt && p.gs <= GAPS.maxGsKt && n(p.track) && (!n(p.rate) || Math.abs(p.rate) < GAPS.maxRateFpm);
+  return (
+    n(p.alt) &&
+    p.alt >= GAPS.minAltFt &&
+    n(p.gs) &&
+    p.gs >= GAPS.minGsKt &&
+    p.gs <= GAPS.maxGsKt &&
+    n(p.track) &&
+    (!n(p.rate) || Math.abs(p.rate) < GAPS.maxRateFpm)
+  );
 }
 
 /** One seeded gap per aircraft that has a point to start it (see the top of this file). */

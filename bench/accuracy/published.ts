@@ -44,7 +44,10 @@ export async function teach(day: string, teachers: readonly ObservedTrack[]): Pr
   const lookup = encodeLookup(ref);
   const destinationOf = destinationLookup(decodeRoutesTable(routesDoc), lookup);
   const flow = emptyFlow();
-  learnFlow(flow, teachers.map((t) => t.points));
+  learnFlow(
+    flow,
+    teachers.map((t) => t.points),
+  );
   const paths = learnPaths(day, teachers, destinationOf);
   const through = addDays(day, -1);
   const docs = new Map<string, unknown>([

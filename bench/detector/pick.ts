@@ -41,5 +41,7 @@ for (const [hex, pts] of loadSource('monterey-grid').tracks) {
   if (low < limit) rows.push([hex, low, pts.length]);
 }
 rows.sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
-console.log(`${rows.length} unread aircraft come within ${limit.toLocaleString('en')} ft ${rest ? 'of sea level' : 'of a field'}; the lowest ${Math.min(n, rows.length)}:`);
+console.log(
+  `${rows.length} unread aircraft come within ${limit.toLocaleString('en')} ft ${rest ? 'of sea level' : 'of a field'}; the lowest ${Math.min(n, rows.length)}:`,
+);
 for (const [hex, low, len] of rows.slice(0, n)) console.log(`${hex}\t${low} ft\t${len} pts`);

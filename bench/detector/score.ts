@@ -20,10 +20,30 @@ if (args.includes('--verbose')) for (const s of scores) for (const n of s.notes)
 const ratio = (a: number, b: number) => (b ? (a / b).toFixed(3) : '-');
 const rows = [['source', 'held out', 'labelled', 'found', 'matched', 'precision', 'recall', 'airport ok', 'median |dt| s']];
 for (const s of scores) {
-  rows.push([s.name, s.heldOut ? 'yes' : 'no', String(s.labelled), String(s.found), String(s.matched), ratio(s.matched, s.found), ratio(s.matched, s.labelled), ratio(s.airportOk, s.matched), s.dts.length ? String(Math.round(s.dts[s.dts.length >> 1]!)) : '-']);
+  rows.push([
+    s.name,
+    s.heldOut ? 'yes' : 'no',
+    String(s.labelled),
+    String(s.found),
+    String(s.matched),
+    ratio(s.matched, s.found),
+    ratio(s.matched, s.labelled),
+    ratio(s.airportOk, s.matched),
+    s.dts.length ? String(Math.round(s.dts[s.dts.length >> 1]!)) : '-',
+  ]);
 }
 const sum = (k: 'labelled' | 'found' | 'matched' | 'airportOk') => scores.reduce((n, s) => n + s[k], 0);
-rows.push(['all', '', String(sum('labelled')), String(sum('found')), String(sum('matched')), ratio(sum('matched'), sum('found')), ratio(sum('matched'), sum('labelled')), ratio(sum('airportOk'), sum('matched')), '']);
+rows.push([
+  'all',
+  '',
+  String(sum('labelled')),
+  String(sum('found')),
+  String(sum('matched')),
+  ratio(sum('matched'), sum('found')),
+  ratio(sum('matched'), sum('labelled')),
+  ratio(sum('airportOk'), sum('matched')),
+  '',
+]);
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 console.log(`take-offs and landings within ±${TOLERANCE_S} s of the hand label\n`);
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));

@@ -55,7 +55,9 @@ for (const [hex, pts] of [...src.tracks].sort()) {
     lastBand = band(p.gs);
     const f = loc.nearest(p.lat, p.lon);
     const fs = f ? `${f.airport.ident}(${f.airport.elevation_ft ?? '?'}) ${f.km.toFixed(2)}km` : '-';
-    console.log(`${i}\t${hhmmss(p.t)}\t${p.t}\t${p.alt}\t${p.gs ?? '-'}\t${p.track != null ? Math.round(p.track) : '-'}\t${fs}${gap > 60 ? `\tgap ${Math.round(gap)}s` : ''}${near ? '' : '\t(...)'}`);
+    console.log(
+      `${i}\t${hhmmss(p.t)}\t${p.t}\t${p.alt}\t${p.gs ?? '-'}\t${p.track != null ? Math.round(p.track) : '-'}\t${fs}${gap > 60 ? `\tgap ${Math.round(gap)}s` : ''}${near ? '' : '\t(...)'}`,
+    );
     lastPrinted = p.t;
   }
 }
@@ -96,7 +98,9 @@ function fineView(hex: string, pts: TrackPoint[]): void {
     const step = typeof p.alt !== 'number' || typeof lastAlt !== 'number' || Math.abs(p.alt - lastAlt) >= 100;
     if (!(l[0] < 300 || runEdge || step || gap > 20)) continue;
     lastAlt = p.alt;
-    console.log(`${i}\t${hhmmss(p.t)}\t${p.t}\t${p.alt}\t${p.gs ?? '-'}\t${p.track != null ? Math.round(p.track) : '-'}\t${l[1]}${gap > 20 ? `\tgap ${Math.round(gap)}s` : ''}`);
+    console.log(
+      `${i}\t${hhmmss(p.t)}\t${p.t}\t${p.alt}\t${p.gs ?? '-'}\t${p.track != null ? Math.round(p.track) : '-'}\t${l[1]}${gap > 20 ? `\tgap ${Math.round(gap)}s` : ''}`,
+    );
   }
   flushAway();
 }

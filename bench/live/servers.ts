@@ -160,11 +160,32 @@ async function waitFor(p: Proc, log: string, what: string, timeoutS: number, rea
 
 /** Contrail's real server on `feed`, rate limits off; resolves once it serves a live snapshot */
 /** `name`: the process's name in the bench's lines ('Contrail'; 'peer' for a second one) */
-export async function startContrail(o: { entry: string; feed: string; extraArgs: string[]; nodeArgs?: string[]; dir: string; name?: string; timeoutS?: number }): Promise<Proc & { base: string }> {
+export async function startContrail(o: {
+  entry: string;
+  feed: string;
+  extraArgs: string[];
+  nodeArgs?: string[];
+  dir: string;
+  name?: string;
+  timeoutS?: number;
+}): Promise<Proc & { base: string }> {
   const port = await freePort();
   const name = o.name ?? 'Contrail';
   const log = join(o.dir, `${name.toLowerCase()}.log`);
-  const args = [...(o.nodeArgs ?? []), '--import', 'tsx', o.entry, '--host', '127.0.0.1', '--port', String(port), '--feed', o.feed, '--no-rate-limits', ...o.extraArgs];
+  const args = [
+    ...(o.nodeArgs ?? []),
+    '--import',
+    'tsx',
+    o.entry,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--feed',
+    o.feed,
+    '--no-rate-limits',
+    ...o.extraArgs,
+  ];
   const p = start(name, process.execPath, args, log);
   const base = `http://127.0.0.1:${port}`;
   // a loaded machine takes minutes to parse the first 12k snapshot beside another server
@@ -201,7 +222,15 @@ export interface Readsb {
  * buffer's jsonLen once to size its copy and again to copy, while the API thread swaps in a larger
  * one). then readsb and its feed start again, up to --attempts times in all.
  */
-export async function startReadsb(o: { binary: string; beastFeed: string; dir: string; minAircraft: number; feedSeconds: number; extraArgs: string[]; attempts: number }): Promise<Readsb> {
+export async function startReadsb(o: {
+  binary: string;
+  beastFeed: string;
+  dir: string;
+  minAircraft: number;
+  feedSeconds: number;
+  extraArgs: string[];
+  attempts: number;
+}): Promise<Readsb> {
   const db = join(o.dir, 'db.csv.gz');
   const dbLog = join(o.dir, 'beast-db.log');
   const dbProc = start('beast feed --write-db', process.execPath, [o.beastFeed, '--write-db', db], dbLog);
@@ -214,21 +243,44 @@ export async function startReadsb(o: { binary: string; beastFeed: string; dir: s
       // (its feed, cut off, may be seen to exit first)
       const aborted = /readsb exited \(SIGABRT\)|the beast feed exited/.test(String(e));
       if (!aborted || attempt >= o.attempts) throw e;
-      console.error(`readsb aborted while the traffic arrived (attempt ${attempt} of ${o.attempts}; a race in readsb, see bench/live/servers.ts); starting it again`);
+      console.error(
+        `readsb aborted while the traffic arrived (attempt ${attempt} of ${o.attempts}; a race in readsb, see bench/live/servers.ts); starting it again`,
+      );
     }
   }
 }
 
-async function readsbOnce(o: { binary: string; beastFeed: string; dir: string; minAircraft: number; feedSeconds: number; extraArgs: string[] }, db: string): Promise<Readsb> {
+async function readsbOnce(
+  o: { binary: string; beastFeed: string; dir: string; minAircraft: number; feedSeconds: number; extraArgs: string[] },
+  db: string,
+): Promise<Readsb> {
   const [beastPort, apiPort] = [await freePort(), await freePort()];
   const json = join(o.dir, 'json');
   rmSync(json, { recursive: true, force: true });
   mkdirSync(json, { recursive: true });
   const rlog = join(o.dir, 'readsb.log');
-  const readsb = start('readsb', o.binary, [
-    '--net-only', '--net-bind-address', '127.0.0.1', '--net-bi-port', String(beastPort), '--net-api-port', String(apiPort),
-    '--write-json', json, '--write-json-every', '1', '--db-file', db, '--quiet', ...o.extraArgs,
-  ], rlog);
+  const readsb = start(
+    'readsb',
+    o.binary,
+    [
+      '--net-only',
+      '--net-bind-address',
+      '127.0.0.1',
+      '--net-bi-port',
+      String(beastPort),
+      '--net-api-port',
+      String(apiPort),
+      '--write-json',
+      json,
+      '--write-json-every',
+      '1',
+      '--db-file',
+      db,
+      '--quiet',
+      ...o.extraArgs,
+    ],
+    rlog,
+  );
   const procs: Proc[] = [readsb];
   try {
     // fed once its database is loaded, as the side-by-side tool waits before feeding it
@@ -238,10 +290,18 @@ async function readsbOnce(o: { binary: string; beastFeed: string; dir: string; m
     const feed = start('beast feed', process.execPath, [o.beastFeed, '--port', String(beastPort), '--duration', String(o.feedSeconds), '--period', '10'], flog);
     procs.push(feed);
     const aircraftJson = join(json, 'aircraft.json');
-    await waitFor(readsb, rlog, `${o.minAircraft} positioned aircraft in ${aircraftJson}`, 180, () => {
-      if (!running(feed.child) && running(readsb.child)) throw new Error(`the beast feed exited (${feed.child.exitCode ?? feed.child.signalCode}): ${readFileSync(flog, 'utf8').slice(-500)}`);
-      return positioned(aircraftJson) >= o.minAircraft;
-    }, 1000);
+    await waitFor(
+      readsb,
+      rlog,
+      `${o.minAircraft} positioned aircraft in ${aircraftJson}`,
+      180,
+      () => {
+        if (!running(feed.child) && running(readsb.child))
+          throw new Error(`the beast feed exited (${feed.child.exitCode ?? feed.child.signalCode}): ${readFileSync(flog, 'utf8').slice(-500)}`);
+        return positioned(aircraftJson) >= o.minAircraft;
+      },
+      1000,
+    );
     return { base: `http://127.0.0.1:${apiPort}`, aircraftJson, procs, feeding: () => running(readsb.child) && running(feed.child) };
   } catch (e) {
     for (const p of procs) await p.stop();

@@ -25,7 +25,13 @@ export function stepSky(doc: RawSky, r: () => number): RawSky {
   }
   for (let k = 0; k < doc.aircraft.length / 100; k++) {
     const like = doc.aircraft[Math.floor(r() * doc.aircraft.length)];
-    out.push({ ...like, hex: Math.floor(r() * 0xffffff).toString(16).padStart(6, '0'), seen: 0 });
+    out.push({
+      ...like,
+      hex: Math.floor(r() * 0xffffff)
+        .toString(16)
+        .padStart(6, '0'),
+      seen: 0,
+    });
   }
   return { now: doc.now + 1, aircraft: out };
 }

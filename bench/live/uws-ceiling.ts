@@ -24,7 +24,12 @@ function options(argv: string[]): Options {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1]! : dflt;
   };
-  const o = { host: value('host', '127.0.0.1'), port: Number(value('port', '8080')), bodyBytes: Number(value('body-bytes', '4800')), threads: Number(value('serve-threads', '2')) };
+  const o = {
+    host: value('host', '127.0.0.1'),
+    port: Number(value('port', '8080')),
+    bodyBytes: Number(value('body-bytes', '4800')),
+    threads: Number(value('serve-threads', '2')),
+  };
   for (const k of ['port', 'bodyBytes', 'threads'] as const) {
     if (!Number.isInteger(o[k]) || o[k] < (k === 'threads' ? 1 : 0)) throw new Error(`uws-ceiling: --${k} must be a whole number, not ${o[k]}`);
   }

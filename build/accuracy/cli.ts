@@ -22,22 +22,34 @@ export interface AccuracyConfig {
 
 export const accuracyOptions: Specs<AccuracyConfig> = {
   history: {
-    flag: 'history', env: 'CONTRAIL_HISTORY', kind: 'string', default: '',
+    flag: 'history',
+    env: 'CONTRAIL_HISTORY',
+    kind: 'string',
+    default: '',
     help: 'readsb globe_history directory (YYYY/MM/DD/traces/xx/trace_full_<hex>.json)',
   },
   // empty: the newest day present in the tree
   day: {
-    flag: 'day', env: 'CONTRAIL_ACCURACY_DAY', kind: 'string', default: '',
+    flag: 'day',
+    env: 'CONTRAIL_ACCURACY_DAY',
+    kind: 'string',
+    default: '',
     help: 'UTC day to replay, YYYY-MM-DD (empty: the newest day in --history)',
     check: (v) => (v === '' || isDay(v) ? undefined : `expected a calendar day YYYY-MM-DD, got ${JSON.stringify(v)}`),
   },
   // the routes the live server serves: without them every replayed estimate holds its track
   artifacts: {
-    flag: 'artifacts', env: 'CONTRAIL_ARTIFACTS', kind: 'string', default: '',
+    flag: 'artifacts',
+    env: 'CONTRAIL_ARTIFACTS',
+    kind: 'string',
+    default: '',
     help: 'published artifact tree whose routes table and airport positions give the destinations, as the live server would (empty: none)',
   },
   out: {
-    flag: 'out', env: 'CONTRAIL_ACCURACY_OUT', kind: 'string', default: '',
+    flag: 'out',
+    env: 'CONTRAIL_ACCURACY_OUT',
+    kind: 'string',
+    default: '',
     help: 'output file (schemas/estimate-accuracy.schema.json), written atomically',
   },
 };
@@ -86,7 +98,9 @@ function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
       }
       writeJsonAtomic(config.out, res.doc);
       const d = res.doc;
-      log(`accuracy ${day}: n=${d.n} median ${d.median_km} km (${d.method}); straight line ${d.baseline.median_km} km; ${d.traces.read} traces -> ${config.out}`);
+      log(
+        `accuracy ${day}: n=${d.n} median ${d.median_km} km (${d.method}); straight line ${d.baseline.median_km} km; ${d.traces.read} traces -> ${config.out}`,
+      );
       return 0;
     },
   };

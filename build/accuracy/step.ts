@@ -31,7 +31,12 @@ export type DestinationOf = (callsign: string) => { lat: number; lon: number } |
  * Replay one day, with what the live server had learned that day (the flow and paths learned before it, or none).
  * A bad file is counted and skipped, never fatal.
  */
-export async function accuracyStep(history: string, day: string, destinationOf: DestinationOf = () => null, learned: Learned = {}): Promise<AccuracyStepResult> {
+export async function accuracyStep(
+  history: string,
+  day: string,
+  destinationOf: DestinationOf = () => null,
+  learned: Learned = {},
+): Promise<AccuracyStepResult> {
   const listing = await listDay(history, day);
   const skipped = listing.skipped.map((s) => `${s.path}: ${s.reason} (${s.detail})`);
   const tracks: ObservedTrack[] = [];

@@ -108,7 +108,15 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
           const old = was(prev?.tables, urlOf(rel));
           const w = publishFile(join(o.out, rel), { file: t.file }, old);
           if (w.changed) written.push(rel);
-          return { name: t.name, path: urlOf(rel), rows: t.rows, bytes: w.bytes, sha256: w.sha256, updated_at: w.changed || !old ? created : old.updated_at, build_id: v.id };
+          return {
+            name: t.name,
+            path: urlOf(rel),
+            rows: t.rows,
+            bytes: w.bytes,
+            sha256: w.sha256,
+            updated_at: w.changed || !old ? created : old.updated_at,
+            build_id: v.id,
+          };
         });
       }
       progress.done(`build ${v.id}, ${window.from} to ${to}`);
@@ -120,18 +128,28 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
       creditsUrl: o.creditsUrl || (base ? `${base}/v1/credits` : ''),
       sources: usedSources(readSources(o.sources ?? DEFAULT_SOURCES), {
         airports: await anyRow(db, `SELECT 1 FROM legs WHERE org IS NOT NULL OR dst IS NOT NULL LIMIT 1`),
-        catalog: tables.length > 0 && (await anyRow(db, `SELECT 1 FROM read_parquet(${sqlString(join(o.out, tablePath('routes')))}) WHERE route_source LIKE '%catalog%' LIMIT 1`)),
+        catalog:
+          tables.length > 0 &&
+          (await anyRow(db, `SELECT 1 FROM read_parquet(${sqlString(join(o.out, tablePath('routes')))}) WHERE route_source LIKE '%catalog%' LIMIT 1`)),
       }),
       traffic: o.traffic ?? [],
     };
-    const facts = { days: log.map((e) => e.day), legs: log.reduce((n, e) => n + e.rows, 0), buildId: tables.length ? v!.id : null, window: tables.length ? window : null };
+    const facts = {
+      days: log.map((e) => e.day),
+      legs: log.reduce((n, e) => n + e.rows, 0),
+      buildId: tables.length ? v!.id : null,
+      window: tables.length ? window : null,
+    };
     const bodies: [DocName, Buffer][] = [
       ['README', Buffer.from(readmeText(texts, facts))],
       ['LICENSE', Buffer.from(licenseText())],
       ['CREDITS', Buffer.from(creditsText(texts))],
     ];
     const listed = [...log, ...tables];
-    const sums = sumsText([...listed.map((e) => [e.sha256, e.path.slice(urlOf('').length)] as [string, string]), ...bodies.map(([n, b]) => [sha256(b), n] as [string, string])]);
+    const sums = sumsText([
+      ...listed.map((e) => [e.sha256, e.path.slice(urlOf('').length)] as [string, string]),
+      ...bodies.map(([n, b]) => [sha256(b), n] as [string, string]),
+    ]);
     bodies.push(['SHA256SUMS', Buffer.from(sums)]);
     const docs: DocEntry[] = bodies.map(([name, data]) => {
       const old = was(prev?.docs, urlOf(name));
@@ -141,9 +159,16 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
     });
 
     const index: BundlesIndex = {
-      generated_at: created, license: 'ODbL-1.0', credits_url: texts.creditsUrl || '/v1/credits',
-      archive_through: days.length ? days[days.length - 1]! : null, build_id: tables.length ? v!.id : null,
-      tables_from: tables.length ? window!.from : null, tables_to: tables.length ? window!.to : null, log, tables, docs,
+      generated_at: created,
+      license: 'ODbL-1.0',
+      credits_url: texts.creditsUrl || '/v1/credits',
+      archive_through: days.length ? days[days.length - 1]! : null,
+      build_id: tables.length ? v!.id : null,
+      tables_from: tables.length ? window!.from : null,
+      tables_to: tables.length ? window!.to : null,
+      log,
+      tables,
+      docs,
     };
     assertValid('bundles-index', index, INDEX_FILE);
     publishFile(join(o.out, INDEX_FILE), { data: Buffer.from(JSON.stringify(index, null, 1)) });

@@ -4,7 +4,20 @@
 // the new one, never half a file; a file whose bytes are unchanged keeps its inode and mtime, so
 // its ETag and Last-Modified stay and caches stay valid.
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');

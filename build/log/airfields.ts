@@ -21,17 +21,39 @@ export function airfieldOptions(locator: AirportLocator, carryS = DEFAULT_LEG_OP
   };
 }
 
-
 export function airfieldTables(airports: readonly Airport[], runways: readonly Runway[]): AirfieldTables {
   return {
-    airports: airports.filter((a) => a.kind !== 'closed').map((a) => ({
-      ident: a.ident, kind: a.kind, lat: a.lat, lon: a.lon, elevation_ft: a.elevation_ft, scheduled_service: a.scheduled_service,
-      iata: null, icao: null, name: '', iso_country: '', iso_region: '', municipality: '', tz: '',
-    })),
-    runways: runways.filter((r) => !r.closed && (r.le || r.he)).map((r) => ({
-      airport_ident: r.airport_ident, le: r.le, he: r.he, closed: false,
-      le_ident: null, he_ident: null, length_ft: null, width_ft: null, surface: null, lighted: null,
-    })),
+    airports: airports
+      .filter((a) => a.kind !== 'closed')
+      .map((a) => ({
+        ident: a.ident,
+        kind: a.kind,
+        lat: a.lat,
+        lon: a.lon,
+        elevation_ft: a.elevation_ft,
+        scheduled_service: a.scheduled_service,
+        iata: null,
+        icao: null,
+        name: '',
+        iso_country: '',
+        iso_region: '',
+        municipality: '',
+        tz: '',
+      })),
+    runways: runways
+      .filter((r) => !r.closed && (r.le || r.he))
+      .map((r) => ({
+        airport_ident: r.airport_ident,
+        le: r.le,
+        he: r.he,
+        closed: false,
+        le_ident: null,
+        he_ident: null,
+        length_ft: null,
+        width_ft: null,
+        surface: null,
+        lighted: null,
+      })),
   };
 }
 

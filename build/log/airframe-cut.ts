@@ -50,7 +50,12 @@ export function readBytes(file: TraceFile): Promise<Buffer | TraceReadError> {
  * later one (a second name for the same airframe) starts afresh, and the last open leg wins.
  */
 export function cutAirframe(
-  a: AirframeFiles, bytes: readonly (Buffer | TraceReadError)[], carry: Carry | null, dayEnd: number, locate: Locate, legOpts: LegOptions,
+  a: AirframeFiles,
+  bytes: readonly (Buffer | TraceReadError)[],
+  carry: Carry | null,
+  dayEnd: number,
+  locate: Locate,
+  legOpts: LegOptions,
 ): AirframeCut {
   const out: AirframeCut = { hex: a.hex, files: a.files.length, rows: [], carry: null, consumed: false, skipped: [], dropped: 0 };
   a.files.forEach((file, i) => {

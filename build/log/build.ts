@@ -9,9 +9,7 @@
 // the airframes are read and cut on worker threads (leg-pool.ts, `workers`), or on this thread with
 // workers 0: both run the same code (airframe-cut.ts) and hand back the same rows in the same order.
 import { silentProgress, type Progress } from '../progress.ts';
-import {
-  SKIP_REASONS, addDays, dayStart, listDay, listDays, selectDays, type DaySelection, type SkipReason, type Skipped,
-} from '../history/scan.ts';
+import { SKIP_REASONS, addDays, dayStart, listDay, listDays, selectDays, type DaySelection, type SkipReason, type Skipped } from '../history/scan.ts';
 import { DEFAULT_LEG_OPTIONS, airframeLegs, type Carry, type LegOptions, type LegRow, type Locate } from './legs.ts';
 import { byAirframe, cutAirframe, readBytes, type AirframeCut, type AirframeFiles } from './airframe-cut.ts';
 import { LegPool } from './leg-pool.ts';
@@ -63,7 +61,13 @@ export async function buildLog(opts: BuildLogOptions, progress: Progress = silen
   const legOpts: LegOptions = { ...DEFAULT_LEG_OPTIONS, ...opts.legs };
   const onSkip = opts.onSkip ?? defaultOnSkip;
   const result: BuildLogResult = {
-    files: 0, legs: 0, days: 0, written: [], merged: [], open: 0, droppedRows: 0,
+    files: 0,
+    legs: 0,
+    days: 0,
+    written: [],
+    merged: [],
+    open: 0,
+    droppedRows: 0,
     skipped: Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>,
   };
   const skip = (s: Skipped) => {
@@ -114,7 +118,12 @@ export async function buildLog(opts: BuildLogOptions, progress: Progress = silen
         result.open += open.open.length;
         carry = new Map();
       }
-      await flush(parts.take(day, [...carry.values()].map((c) => c.row)));
+      await flush(
+        parts.take(
+          day,
+          [...carry.values()].map((c) => c.row),
+        ),
+      );
     }
     await flush(parts.take(null));
   } finally {
@@ -142,7 +151,9 @@ function startPool(opts: BuildLogOptions, legOpts: LegOptions): LegPool | null {
  * they are that day's, written when it is built.
  */
 async function lookAhead(
-  day: string, carry: Map<string, Carry>, present: readonly string[],
+  day: string,
+  carry: Map<string, Carry>,
+  present: readonly string[],
   run: (day: string, carry: Map<string, Carry>, what: string, only?: ReadonlySet<string>) => Promise<DayOut>,
 ): Promise<{ closed: LegRow[]; open: LegRow[] }> {
   const next = addDays(day, 1);
@@ -205,7 +216,12 @@ async function runDay(run: Run, day: string, carryIn: Map<string, Carry>, what: 
 
 /** the in-thread path (workers: 0): the next airframe's files are read while this one is cut, so disk and cpu overlap */
 async function cutHere(
-  airframes: Iterable<AirframeFiles>, carry: ReadonlyMap<string, Carry>, dayEnd: number, locate: Locate, legOpts: LegOptions, fold: (c: AirframeCut) => void,
+  airframes: Iterable<AirframeFiles>,
+  carry: ReadonlyMap<string, Carry>,
+  dayEnd: number,
+  locate: Locate,
+  legOpts: LegOptions,
+  fold: (c: AirframeCut) => void,
 ): Promise<void> {
   const it = airframes[Symbol.iterator]();
   let cur = it.next();

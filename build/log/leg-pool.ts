@@ -140,7 +140,9 @@ export class LegPool {
   private crash(slot: Slot, e: Error): void {
     if (this.closed) return;
     const held = [...slot.held].flatMap((id) => this.sent.get(id)?.paths ?? []);
-    this.error ??= new Error(`log: a leg worker stopped (${e.message}) while cutting ${held.length ? held.slice(0, 3).join(', ') + (held.length > 3 ? `, and ${held.length - 3} more` : '') : 'nothing'}`);
+    this.error ??= new Error(
+      `log: a leg worker stopped (${e.message}) while cutting ${held.length ? held.slice(0, 3).join(', ') + (held.length > 3 ? `, and ${held.length - 3} more` : '') : 'nothing'}`,
+    );
     this.poke();
   }
 

@@ -35,7 +35,11 @@ export type LegReply =
 /** the pool sends LegWorkerData serialised (node:v8) in a SharedArrayBuffer, one copy for every worker */
 const data = deserialize(Buffer.from(workerData as SharedArrayBuffer)) as LegWorkerData;
 const { locate, legs } = logAirfields(data.airfields, data.carryS);
-const legOpts: LegOptions = { ...DEFAULT_LEG_OPTIONS, carryS: data.carryS, detector: { ...data.detector, fields: data.fieldHeights ? legs!.detector!.fields! : null } };
+const legOpts: LegOptions = {
+  ...DEFAULT_LEG_OPTIONS,
+  carryS: data.carryS,
+  detector: { ...data.detector, fields: data.fieldHeights ? legs!.detector!.fields! : null },
+};
 
 parentPort!.on('message', (b: LegBatch) => {
   void run(b).then((r) => parentPort!.postMessage(r satisfies LegReply));

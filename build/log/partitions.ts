@@ -54,4 +54,3 @@ export class Partitions {
     return out;
   }
 }
-

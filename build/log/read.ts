@@ -44,10 +44,7 @@ export interface OpenLog {
  * column (DATE) from the folder name; with `since`, only days from that one on (the build's window).
  * An empty log gives an empty `legs` view with the same columns.
  */
-export async function openLog(
-  logDir: string,
-  opts: { threads?: number; memoryLimit?: string; since?: string; tempDirectory?: string } = {},
-): Promise<OpenLog> {
+export async function openLog(logDir: string, opts: { threads?: number; memoryLimit?: string; since?: string; tempDirectory?: string } = {}): Promise<OpenLog> {
   // insertion order is never relied on (every query orders what it needs): lets DuckDB stream more
   const config: Record<string, string> = { threads: String(opts.threads ?? 2), preserve_insertion_order: 'false' };
   if (opts.memoryLimit) config.memory_limit = opts.memoryLimit;
@@ -86,7 +83,8 @@ function plain(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) {
     if (typeof v === 'bigint') out[k] = Number(v);
-    else if (v !== null && typeof v === 'object') out[k] = String(v); // DATE and friends: ISO text
+    else if (v !== null && typeof v === 'object')
+      out[k] = String(v); // DATE and friends: ISO text
     else out[k] = v;
   }
   return out;

@@ -97,9 +97,7 @@ export class LogWriter {
         ? `SELECT * FROM day_legs UNION ALL BY NAME SELECT * FROM read_parquet(${old}) o WHERE NOT EXISTS (
              SELECT 1 FROM day_legs n WHERE n.hex = o.hex AND n.first_ts <= o.last_ts AND o.first_ts <= n.last_ts)`
         : 'SELECT * FROM day_legs';
-      await c.run(
-        `COPY (SELECT ${OUT_COLUMNS} FROM (${source}) ORDER BY hex, first_ts) TO ${sqlString(tmp)} ${LEG_FILE_OPTIONS}`,
-      );
+      await c.run(`COPY (SELECT ${OUT_COLUMNS} FROM (${source}) ORDER BY hex, first_ts) TO ${sqlString(tmp)} ${LEG_FILE_OPTIONS}`);
       await fsyncFile(tmp);
       await rename(tmp, dayFile(this.logDir, day));
     } catch (e) {

@@ -22,8 +22,20 @@ interface BasemapConfig {
 }
 
 export const BASEMAP_SPECS: Specs<BasemapConfig> = {
-  out: { flag: 'out', env: 'CONTRAIL_MAP_BASEMAP_OUT', kind: 'string', default: installed('data/map'), help: 'folder to write basemap-10m.json.gz and places.json into' },
-  ref: { flag: 'ref', env: 'CONTRAIL_REFDATA_DIR', kind: 'string', default: installed('data/ref'), help: 'reference data folder (OurAirports airports.csv.gz for the cities)' },
+  out: {
+    flag: 'out',
+    env: 'CONTRAIL_MAP_BASEMAP_OUT',
+    kind: 'string',
+    default: installed('data/map'),
+    help: 'folder to write basemap-10m.json.gz and places.json into',
+  },
+  ref: {
+    flag: 'ref',
+    env: 'CONTRAIL_REFDATA_DIR',
+    kind: 'string',
+    default: installed('data/ref'),
+    help: 'reference data folder (OurAirports airports.csv.gz for the cities)',
+  },
 };
 
 export const BASEMAP_SOURCE = 'world-atlas/countries-10m.json';
@@ -51,7 +63,8 @@ export function basemapPlaces(topo: Topology, refDir: string): { sources: string
   }));
   const airports = parseAirports(gunzipSync(readFileSync(join(refDir, 'ourairports/airports.csv.gz')))).airports;
   return {
-    sources: 'countries: Natural Earth 1:10m admin-0 (public domain) via world-atlas 2.0.2; cities: OurAirports airports.csv (public domain), municipalities with a large airport',
+    sources:
+      'countries: Natural Earth 1:10m admin-0 (public domain) via world-atlas 2.0.2; cities: OurAirports airports.csv (public domain), municipalities with a large airport',
     places: [...countryPlaces(countries), ...cityPlaces(airports)],
   };
 }
@@ -65,18 +78,23 @@ async function writeAtomic(path: string, bytes: Buffer): Promise<void> {
 
 const command: Command<BasemapConfig> = {
   name: 'map:basemap',
-  usage: 'Usage: npm run --silent map:basemap -- [options]\n\nPrepares the map\'s offline basemap (Natural Earth 1:10m countries and land) and its place names into data/map/.',
+  usage:
+    "Usage: npm run --silent map:basemap -- [options]\n\nPrepares the map's offline basemap (Natural Earth 1:10m countries and land) and its place names into data/map/.",
   specs: BASEMAP_SPECS,
   run: async (c) => {
     const topo = basemapTopology();
-    console.log(`map:basemap: ${BASEMAP_SOURCE}: ${topo.objects.countries.geometries.length} countries; working out the place names (polylabel, OurAirports)...`);
+    console.log(
+      `map:basemap: ${BASEMAP_SOURCE}: ${topo.objects.countries.geometries.length} countries; working out the place names (polylabel, OurAirports)...`,
+    );
     const places = basemapPlaces(topo, c.ref);
     const raw = Buffer.from(JSON.stringify(topo));
     const gz = gzipSync(raw, { level: 9 });
     await writeAtomic(join(c.out, 'basemap-10m.json.gz'), gz);
     await writeAtomic(join(c.out, 'places.json'), Buffer.from(`${JSON.stringify(places).replace(/\],\[/g, '],\n[')}\n`));
     const n = (k: string) => places.places.filter((p) => p[3] === k).length;
-    console.log(`map:basemap: wrote ${join(c.out, 'basemap-10m.json.gz')} (${raw.length.toLocaleString('en')} bytes, ${gz.length.toLocaleString('en')} gzipped) and places.json (${n('country')} countries, ${n('city')} cities)`);
+    console.log(
+      `map:basemap: wrote ${join(c.out, 'basemap-10m.json.gz')} (${raw.length.toLocaleString('en')} bytes, ${gz.length.toLocaleString('en')} gzipped) and places.json (${n('country')} countries, ${n('city')} cities)`,
+    );
     return 0;
   },
 };

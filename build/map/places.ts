@@ -47,7 +47,10 @@ export function countryPlaces(countries: readonly CountryShape[]): Place[] {
       if (a > bestArea) [best, bestArea] = [p, a];
     }
     // in Web Mercator (the map's projection), so a northern country's label sits where it looks widest
-    const [x, y] = polylabel(best.map((r) => r.map(([lon, lat]): [number, number] => [lon, mercY(lat)])), LABEL_PRECISION);
+    const [x, y] = polylabel(
+      best.map((r) => r.map(([lon, lat]): [number, number] => [lon, mercY(lat)])),
+      LABEL_PRECISION,
+    );
     const [lon, lat] = [x, unMercY(y)];
     // rank 10..100 by log area: Russia ~100, Vatican ~10
     const rank = Math.max(10, Math.min(100, Math.round(60 + 10 * Math.log10(bestArea))));
@@ -72,7 +75,7 @@ export const cityName = (municipality: string) => municipality.replace(/\s*[(,/]
  * rank 2 per large airport and 1 per medium one.
  */
 export function cityPlaces(airports: readonly Pick<Airport, 'kind' | 'municipality' | 'iso_country' | 'lat' | 'lon'>[]): Place[] {
-  const groups = new Map<string, typeof airports[number][]>();
+  const groups = new Map<string, (typeof airports)[number][]>();
   for (const a of airports) {
     if (a.kind !== 'large_airport' && a.kind !== 'medium_airport') continue;
     const name = cityName(a.municipality);
@@ -89,7 +92,9 @@ export function cityPlaces(airports: readonly Pick<Airport, 'kind' | 'municipali
     while (rest.length) {
       // the large airport with the most of the group near it seeds the cluster (ties: the first by position)
       const near = (a: (typeof g)[number]) => g.filter((b) => km(a, b) <= CITY_KM).length;
-      const seed = rest.reduce((best, a) => (near(a) > near(best) || (near(a) === near(best) && (a.lat < best.lat || (a.lat === best.lat && a.lon < best.lon))) ? a : best));
+      const seed = rest.reduce((best, a) =>
+        near(a) > near(best) || (near(a) === near(best) && (a.lat < best.lat || (a.lat === best.lat && a.lon < best.lon))) ? a : best,
+      );
       const cluster = g.filter((a) => km(seed, a) <= CITY_KM);
       rest = rest.filter((a) => !cluster.includes(a));
       const lat = cluster.reduce((s, a) => s + a.lat, 0) / cluster.length;

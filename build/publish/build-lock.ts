@@ -86,7 +86,8 @@ export function staleBecause(holder: LockHolder, mtimeMs: number, proc: ProcView
   if (now === null) return `process ${holder.pid} is gone`;
   if (holder.start !== null) {
     const boot = proc.bootId();
-    if (holder.boot !== null && boot !== null && holder.boot !== boot) return `it was written before the last reboot (pid ${holder.pid} is another process now)`;
+    if (holder.boot !== null && boot !== null && holder.boot !== boot)
+      return `it was written before the last reboot (pid ${holder.pid} is another process now)`;
     return now === holder.start ? null : `pid ${holder.pid} is another process now (started at tick ${now}, the holder at tick ${holder.start})`;
   }
   // the bare-pid form: a process that started after the lock was written cannot have written it
@@ -94,7 +95,9 @@ export function staleBecause(holder: LockHolder, mtimeMs: number, proc: ProcView
   if (btime === null) return null;
   const startedMs = (btime + Number(now) / proc.ticks) * 1000;
   // the start time is known to a tick and btime to a second: 2 s of slack against a false takeover
-  return startedMs > mtimeMs + 2000 ? `pid ${holder.pid} is another process now (started ${new Date(startedMs).toISOString()}, after the lock was written)` : null;
+  return startedMs > mtimeMs + 2000
+    ? `pid ${holder.pid} is another process now (started ${new Date(startedMs).toISOString()}, after the lock was written)`
+    : null;
 }
 
 /** the build lock is held by a running build */

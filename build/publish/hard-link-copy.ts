@@ -53,7 +53,8 @@ export function hardLinkCopySync(from: string, to: string): void {
 /** `cp -al sources... to` in a child process, before the caller goes on (`to`: a folder that exists, or one source's new name) */
 export function hardLinkSync(sources: string[], to: string): void {
   const r = spawnSync('cp', ['-al', ...sources, to], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`cannot hard-link ${sources.length === 1 ? sources[0] : `(${sources.length} entries)`} to ${to}: ${r.stderr || r.error?.message}`);
+  if (r.status !== 0)
+    throw new Error(`cannot hard-link ${sources.length === 1 ? sources[0] : `(${sources.length} entries)`} to ${to}: ${r.stderr || r.error?.message}`);
 }
 
 /**
@@ -69,7 +70,8 @@ export async function hardLinkCopy(from: string, to: string, objects: ObjectTabl
     if (name !== 'v1') items.push({ dest: to, path: join(from, name), weight: 1 });
   }
   if (existsSync(join(from, 'v1'))) {
-    for (const name of readdirSync(join(from, 'v1'))) items.push({ dest: join(to, 'v1'), path: join(from, 'v1', name), weight: 1 + (perKind.get(`v1/${name}`) ?? 0) });
+    for (const name of readdirSync(join(from, 'v1')))
+      items.push({ dest: join(to, 'v1'), path: join(from, 'v1', name), weight: 1 + (perKind.get(`v1/${name}`) ?? 0) });
   }
   // heaviest first, each to the lightest process
   const groups = Array.from({ length: COPIES }, () => ({ weight: 0, items: [] as typeof items }));
@@ -80,19 +82,21 @@ export async function hardLinkCopy(from: string, to: string, objects: ObjectTabl
   }
   try {
     mkdirSync(join(to, 'v1'), { recursive: true });
-    await Promise.all(groups.map(async (g) => {
-      for (const dest of new Set(g.items.map((i) => i.dest))) {
-        const sources = g.items.filter((i) => i.dest === dest).map((i) => i.path);
-        for (let run = 1; ; run++) {
-          try {
-            await cpal(sources, dest, keepWritten);
-            break;
-          } catch (e) {
-            if (!keepWritten || run >= RUNS) throw e;
+    await Promise.all(
+      groups.map(async (g) => {
+        for (const dest of new Set(g.items.map((i) => i.dest))) {
+          const sources = g.items.filter((i) => i.dest === dest).map((i) => i.path);
+          for (let run = 1; ; run++) {
+            try {
+              await cpal(sources, dest, keepWritten);
+              break;
+            } catch (e) {
+              if (!keepWritten || run >= RUNS) throw e;
+            }
           }
         }
-      }
-    }));
+      }),
+    );
   } catch (e) {
     throw new Error(`cannot hard-link ${from} to ${to}: ${(e as Error).message}`);
   }

@@ -93,8 +93,11 @@ export function readInputs(src: InputSources, previous: BuildInputs | null): Bui
   const files = { ...staticFiles };
   for (const [k, p] of Object.entries(src.logFiles)) files[k] = mark(p, before[k]);
   return {
-    digest: digestOf(files, src.values, src.logValues), static_digest: digestOf(staticFiles, src.values),
-    files, values: src.values, log_values: src.logValues,
+    digest: digestOf(files, src.values, src.logValues),
+    static_digest: digestOf(staticFiles, src.values),
+    files,
+    values: src.values,
+    log_values: src.logValues,
   };
 }
 

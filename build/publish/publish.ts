@@ -39,7 +39,10 @@ export interface StageOptions extends WriterOptions {
 
 /** A UTC build id that sorts by time: 20261122T031500Z, with a suffix when that second is taken. */
 export function newBuildId(root: string, nowMs: number): string {
-  const base = new Date(nowMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const base = new Date(nowMs)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   let id = base;
   for (let i = 1; existsSync(join(root, VERSIONS, id)); i++) id = `${base}-${i}`;
   return id;
@@ -129,11 +132,14 @@ export function linkReport(staged: Staged): string {
   const took = `took ${(ms / 1000).toFixed(1)} s beside the steps, which waited ${(waitedMs / 1000).toFixed(1)} s for it`;
   const from = `build ${staged.previous?.id ?? '(none)'}`;
   if (!recycled) return `the hard-link copy of ${from} ${took}`;
-  if (!recycled.stats) return `build ${staged.recycled} could not be recycled (${recycled.notRecyclable}): it was emptied and ${from} hard-link copied, which ${took}`;
+  if (!recycled.stats)
+    return `build ${staged.recycled} could not be recycled (${recycled.notRecyclable}): it was emptied and ${from} hard-link copied, which ${took}`;
   const r = recycled.stats;
-  return `build ${staged.recycled} taken over (against ${from}: ${r.added} objects added, ${r.changed} changed, ${r.removed} removed; ` +
+  return (
+    `build ${staged.recycled} taken over (against ${from}: ${r.added} objects added, ${r.changed} changed, ${r.removed} removed; ` +
     `${relinked} of them kept tonight and linked from it; ${spared} written into files those links set aside, not new ones); ` +
-    `its check (${r.walked ? 'no intact seal: every name walked' : 'its names sealed, not walked'}) ${took}`;
+    `its check (${r.walked ? 'no intact seal: every name walked' : 'its names sealed, not walked'}) ${took}`
+  );
 }
 
 /** Abandon a staged build (on error): the served tree is untouched. */
@@ -141,4 +147,3 @@ export function abandon(staged: Staged): void {
   rmSync(staged.writer.dir, { recursive: true, force: true });
   if (staged.writer.trash) removeInBackground(staged.writer.trash);
 }
-

@@ -100,7 +100,11 @@ export function recycleVersion(dir: string, from: string): { dirty: Dirty; stats
   if (walked) checkNames(dir, own, d.roots);
   for (const name of readdirSync(dir)) if (!d.roots.has(name)) rmSync(join(dir, name), { recursive: true, force: true });
   const others = readdirSync(from).filter((n) => !d.roots.has(n));
-  if (others.length > 0) hardLinkSync(others.map((n) => join(from, n)), `${dir}/`);
+  if (others.length > 0)
+    hardLinkSync(
+      others.map((n) => join(from, n)),
+      `${dir}/`,
+    );
   const dirty: Dirty = new Map();
   for (const k of d.added) dirty.set(k, false);
   for (const k of [...d.changed, ...d.removed]) dirty.set(k, true);
@@ -167,7 +171,12 @@ export function recycleInWorker(dir: string, from: string): Promise<RecycleReply
  * recycleOrCopySync with the recycling on a worker thread (`started`, or started here) and the copy
  * in child processes
  */
-export async function recycleOrCopy(dir: string, from: string, objects: ObjectTable, started: Promise<RecycleReply> = recycleInWorker(dir, from)): Promise<Recycled> {
+export async function recycleOrCopy(
+  dir: string,
+  from: string,
+  objects: ObjectTable,
+  started: Promise<RecycleReply> = recycleInWorker(dir, from),
+): Promise<Recycled> {
   const reply = await started;
   if (reply.ok) return { dirty: new Map(reply.keys.map((k, i) => [k, reply.has[i] === 1])), stats: reply.stats, notRecyclable: null };
   if (!reply.notRecyclable) throw new Error(reply.message);

@@ -41,7 +41,7 @@ function contentProblem(file: string, objects: ObjectTable, i: number): string |
     return `not readable gzip (${(e as Error).message})`;
   }
   if (json.length !== objects.bytesAt(i)) return `${json.length} bytes of JSON, the manifest says ${objects.bytesAt(i)}`;
-  if (!objects.shaIs(i, createHash('sha256').update(json).digest())) return 'its sha256 is not the manifest\'s';
+  if (!objects.shaIs(i, createHash('sha256').update(json).digest())) return "its sha256 is not the manifest's";
   return null;
 }
 
@@ -93,8 +93,13 @@ export function verifyFolder(dir: string, full: boolean): Verified {
 
 /** A warning naming the bad objects (the first `shown`) and what happens to them. */
 export function badReport(build: string, v: Verified, shown = 20): string {
-  const list = v.bad.slice(0, shown).map((b) => `${b.key} (${b.why})`).join(', ');
+  const list = v.bad
+    .slice(0, shown)
+    .map((b) => `${b.key} (${b.why})`)
+    .join(', ');
   const more = v.bad.length > shown ? `, and ${v.bad.length - shown} more` : '';
-  return `verify: build ${build}: ${v.bad.length} of ${v.checked} objects do not match its manifest: ${list}${more}; ` +
-    'tonight every document is built again (no reuse) and these are written as new files, the published ones left as they are';
+  return (
+    `verify: build ${build}: ${v.bad.length} of ${v.checked} objects do not match its manifest: ${list}${more}; ` +
+    'tonight every document is built again (no reuse) and these are written as new files, the published ones left as they are'
+  );
 }

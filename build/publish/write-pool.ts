@@ -74,7 +74,8 @@ export class WritePool {
    * must not touch it again. Throws an earlier failure.
    */
   add(key: string, file: string, json: string | Uint8Array, to: WriteTarget, hash: boolean, done: WriteDone): void {
-    if (typeof json !== 'string' && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength && json.buffer instanceof ArrayBuffer) this.batch.transfer.push(json.buffer);
+    if (typeof json !== 'string' && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength && json.buffer instanceof ArrayBuffer)
+      this.batch.transfer.push(json.buffer);
     this.push(key, file, json, to, hash, false, done);
   }
 
@@ -83,7 +84,15 @@ export class WritePool {
     this.push(key, file, source, { aside }, false, true, done);
   }
 
-  private push(key: string, file: string, doc: string | Uint8Array, { replace, aside, spare }: WriteTarget, hash: boolean, link: boolean, done: WriteDone): void {
+  private push(
+    key: string,
+    file: string,
+    doc: string | Uint8Array,
+    { replace, aside, spare }: WriteTarget,
+    hash: boolean,
+    link: boolean,
+    done: WriteDone,
+  ): void {
     this.throwIfFailed();
     const b = this.batch;
     const i = b.files.length;
@@ -119,8 +128,18 @@ export class WritePool {
 
   private emptyBatch() {
     return {
-      id: 0, keys: [] as string[], files: [] as string[], docs: [] as (string | Uint8Array)[], replace: new Uint8Array(BATCH_DOCS), hash: new Uint8Array(BATCH_DOCS), link: new Uint8Array(BATCH_DOCS), aside: [] as string[], spare: [] as string[],
-      done: [] as WriteDone[], bytes: 0, transfer: [] as ArrayBuffer[],
+      id: 0,
+      keys: [] as string[],
+      files: [] as string[],
+      docs: [] as (string | Uint8Array)[],
+      replace: new Uint8Array(BATCH_DOCS),
+      hash: new Uint8Array(BATCH_DOCS),
+      link: new Uint8Array(BATCH_DOCS),
+      aside: [] as string[],
+      spare: [] as string[],
+      done: [] as WriteDone[],
+      bytes: 0,
+      transfer: [] as ArrayBuffer[],
     };
   }
 
@@ -132,7 +151,16 @@ export class WritePool {
     this.sent.set(id, { keys: b.keys, done: b.done, worker: slot });
     // a worker holds the process open only while it has work: an idle pool never keeps it alive
     if (slot.inFlight++ === 0) slot.worker.ref();
-    const msg: WriteBatch = { id, files: b.files, docs: b.docs, replace: b.replace.subarray(0, b.files.length), hash: b.hash.subarray(0, b.files.length), link: b.link.subarray(0, b.files.length), aside: b.aside, spare: b.spare };
+    const msg: WriteBatch = {
+      id,
+      files: b.files,
+      docs: b.docs,
+      replace: b.replace.subarray(0, b.files.length),
+      hash: b.hash.subarray(0, b.files.length),
+      link: b.link.subarray(0, b.files.length),
+      aside: b.aside,
+      spare: b.spare,
+    };
     slot.worker.postMessage(msg, b.transfer);
   }
 
@@ -149,7 +177,9 @@ export class WritePool {
   private crash(slot: Slot, e: Error): void {
     if (this.closed) return;
     const held = [...this.sent.values()].filter((s) => s.worker === slot).flatMap((s) => s.keys);
-    this.error ??= new Error(`a write worker stopped (${e.message}) while writing ${held.length ? held.slice(0, 3).join(', ') + (held.length > 3 ? ', ...' : '') : 'nothing'}`);
+    this.error ??= new Error(
+      `a write worker stopped (${e.message}) while writing ${held.length ? held.slice(0, 3).join(', ') + (held.length > 3 ? ', ...' : '') : 'nothing'}`,
+    );
     this.wake();
   }
 

@@ -25,8 +25,7 @@ export interface WriteBatch {
 
 export type WriteReply =
   /** sha256 and bytes are set where the batch asked for the hash, '' and 0 elsewhere */
-  | { id: number; ok: true; gzipBytes: Int32Array; sha256: string[]; bytes: Int32Array }
-  | { id: number; ok: false; index: number; message: string };
+  { id: number; ok: true; gzipBytes: Int32Array; sha256: string[]; bytes: Int32Array } | { id: number; ok: false; index: number; message: string };
 
 const lock = (workerData as { createLock: CreateLock }).createLock;
 

@@ -98,17 +98,20 @@ export class ArtifactWriter {
         const copy = opts.recycled
           ? recycleOrCopy(dir, previous.dir, previous.objects, opts.recycling).then((r) => void this.recycledWith(r))
           : (opts.copy ?? hardLinkCopy)(previous.dir, dir, previous.objects, writeBeside);
-        this.linking = copy.then(() => {
-          this.link.ms = Date.now() - t0;
-          this.copying = false;
-          const writes = this.waiting ?? [];
-          this.waiting = null;
-          this.waitingBytes = 0;
-          for (const w of writes) w();
-        }, (e: unknown) => {
-          this.copyError = e as Error;
-          throw e;
-        });
+        this.linking = copy.then(
+          () => {
+            this.link.ms = Date.now() - t0;
+            this.copying = false;
+            const writes = this.waiting ?? [];
+            this.waiting = null;
+            this.waitingBytes = 0;
+            for (const w of writes) w();
+          },
+          (e: unknown) => {
+            this.copyError = e as Error;
+            throw e;
+          },
+        );
         this.linking.catch(() => {}); // reported by readyForFiles() and flush()
       } else {
         if (opts.recycled) this.recycledWith(recycleOrCopySync(dir, previous.dir));
@@ -348,7 +351,10 @@ export class ArtifactWriter {
   }
 
   private assertFlushed(what: string): void {
-    if (this.copyError) throw new Error(`the hard-link copy of the previous version failed (${this.copyError.message}): nothing can be ${what === 'read' ? 'read' : 'published'}`);
+    if (this.copyError)
+      throw new Error(
+        `the hard-link copy of the previous version failed (${this.copyError.message}): nothing can be ${what === 'read' ? 'read' : 'published'}`,
+      );
     if (this.copying) throw new Error(`the hard-link copy of the previous version is still running: await writer.flush() before ${what}`);
     if (this.pool && this.pool.pending > 0) throw new Error(`${this.pool.pending} objects are still being written: await writer.flush() before ${what}`);
   }

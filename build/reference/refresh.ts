@@ -20,24 +20,36 @@ export interface RefreshConfig {
 
 export const refreshOptions: Specs<RefreshConfig> = {
   from: {
-    flag: 'from', env: 'CONTRAIL_REFDATA_FROM', kind: 'string', default: '',
+    flag: 'from',
+    env: 'CONTRAIL_REFDATA_FROM',
+    kind: 'string',
+    default: '',
     help: 'directory holding the fresh upstream files, laid out like data/ref (a .gz file may also be given uncompressed)',
     check: (v) => (v ? undefined : 'is required: the directory with the downloaded files'),
   },
   to: { flag: 'to', env: 'CONTRAIL_REFDATA_DIR', kind: 'string', default: installed('data/ref'), help: 'the snapshot directory to update' },
   date: {
-    flag: 'date', env: 'CONTRAIL_REFDATA_DATE', kind: 'string', default: '',
+    flag: 'date',
+    env: 'CONTRAIL_REFDATA_DATE',
+    kind: 'string',
+    default: '',
     help: 'retrieval date written to sources.json, YYYY-MM-DD (empty: today, UTC)',
     check: (v) => (v === '' || /^\d{4}-\d{2}-\d{2}$/.test(v) ? undefined : 'must be YYYY-MM-DD'),
   },
   dryRun: { flag: 'dry-run', env: 'CONTRAIL_REFDATA_DRY_RUN', kind: 'bool', default: false, help: 'validate and report, write nothing' },
   // a download cut short still parses; a file that lost half its rows is refused unless asked
   allowShrink: {
-    flag: 'allow-shrink', env: 'CONTRAIL_REFDATA_ALLOW_SHRINK', kind: 'bool', default: false,
+    flag: 'allow-shrink',
+    env: 'CONTRAIL_REFDATA_ALLOW_SHRINK',
+    kind: 'bool',
+    default: false,
     help: 'accept a file with fewer than half the rows of the current one',
   },
   maxSkipped: {
-    flag: 'max-skipped', env: 'CONTRAIL_REFDATA_MAX_SKIPPED', kind: 'number', default: 0.01,
+    flag: 'max-skipped',
+    env: 'CONTRAIL_REFDATA_MAX_SKIPPED',
+    kind: 'number',
+    default: 0.01,
     help: 'largest share of malformed (skipped) rows a file may have, 0..1',
     check: (v) => (v >= 0 && v <= 1 ? undefined : 'must be between 0 and 1'),
   },
@@ -64,7 +76,11 @@ export interface RefreshResult {
   dated: string[];
 }
 
-const exists = (p: string) => access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 const isGzip = (b: Buffer) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
 // the fresh copy of `path`: as named, or uncompressed when the snapshot keeps it gzipped

@@ -64,8 +64,11 @@ export async function changedCallsignLegsSql(db: DuckDBConnection, names: string
  */
 export async function pickNightLegs(db: DuckDBConnection, names: string): Promise<void> {
   await db.run(`CREATE TEMP TABLE IF NOT EXISTS ${NIGHT_NAMES} (callsign VARCHAR)`);
-  const differ = await countRows(db, `(SELECT callsign FROM ${names} EXCEPT SELECT callsign FROM ${NIGHT_NAMES})
-    UNION ALL (SELECT callsign FROM ${NIGHT_NAMES} EXCEPT SELECT callsign FROM ${names})`);
+  const differ = await countRows(
+    db,
+    `(SELECT callsign FROM ${names} EXCEPT SELECT callsign FROM ${NIGHT_NAMES})
+    UNION ALL (SELECT callsign FROM ${NIGHT_NAMES} EXCEPT SELECT callsign FROM ${names})`,
+  );
   if (differ === 0 && (await countRows(db, `SELECT * FROM duckdb_tables() WHERE table_name = '${NIGHT_LEGS}' AND temporary`))) return;
   await db.run(`CREATE OR REPLACE TEMP TABLE ${NIGHT_LEGS} AS ${await changedCallsignLegsSql(db, names)}`);
   await db.run(`DROP TABLE ${names}_spellings`);

@@ -92,7 +92,12 @@ const savedMeta = (prev: string, family: string) => JSON.parse(readFileSync(meta
  * rule's saved table. null: not known, nothing made (count the window: countAll).
  */
 async function foldCounts(
-  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly CountTable[], rule: Reuse,
+  ctx: BuildContext,
+  db: DuckDBConnection,
+  legs: RoutedLegs | null,
+  family: string,
+  tables: readonly CountTable[],
+  rule: Reuse,
 ): Promise<Folded | null> {
   const previous = previousFor(ctx, rule);
   if (!('dir' in previous) || !previous.days) return null;
@@ -109,7 +114,8 @@ async function foldCounts(
   // run with the code hash held fixed (how the year's nights are compared) must count, not crash
   const names = async (sql: string) => (await allRows<{ column_name: string }>(db, `DESCRIBE ${sql}`)).map((r) => r.column_name).join();
   for (const t of tables) {
-    if ((await names(`SELECT * FROM read_parquet(${sqlString(stateFile(prev, t.name))})`)) !== (await names(t.counts(sourceOf(t, routed), 'false', ring)))) return null;
+    if ((await names(`SELECT * FROM read_parquet(${sqlString(stateFile(prev, t.name))})`)) !== (await names(t.counts(sourceOf(t, routed), 'false', ring))))
+      return null;
   }
   const changedSql = routed && changedRoutes ? changedCallsignsSql(routed, changedRoutes) : 'SELECT NULL::VARCHAR AS callsign WHERE false';
   await db.run(`CREATE OR REPLACE TEMP TABLE fold_changed AS ${changedSql}`);
@@ -132,18 +138,31 @@ async function foldCounts(
     // a changed callsign's legs, all of the window's, with tonight's table
     if (t.routed && changed) parts.push(`SELECT * FROM (${t.counts('fold_cs_routed', 'true', ring)})`);
     // the dropped days' legs are taken away from n; their days' bits are cleared below
-    if (days.dropped.length) parts.push(`SELECT * REPLACE (-n AS n${t.days ? ', NULL::BIT AS days' : ''}) FROM (${t.counts(t.routed ? 'fold_dropped_routed' : 'fold_dropped_keyed', keep, ring)})`);
+    if (days.dropped.length)
+      parts.push(
+        `SELECT * REPLACE (-n AS n${t.days ? ', NULL::BIT AS days' : ''}) FROM (${t.counts(t.routed ? 'fold_dropped_routed' : 'fold_dropped_keyed', keep, ring)})`,
+      );
     const orDays = t.days ? ', bit_or(days) AS days' : '';
-    await db.run(`CREATE OR REPLACE TEMP TABLE fold_delta AS SELECT * EXCLUDE (n${t.days ? ', days' : ''}), sum(n)::INTEGER AS n${orDays} FROM (${parts.join(' UNION ALL ')}) GROUP BY ALL`);
+    await db.run(
+      `CREATE OR REPLACE TEMP TABLE fold_delta AS SELECT * EXCLUDE (n${t.days ? ', days' : ''}), sum(n)::INTEGER AS n${orDays} FROM (${parts.join(' UNION ALL ')}) GROUP BY ALL`,
+    );
     const file = stateFile(prev, t.name);
-    const mask = t.days && days.dropped.length ? clearMask(days.dropped.map((d) => d.day), ring) : null;
+    const mask =
+      t.days && days.dropped.length
+        ? clearMask(
+            days.dropped.map((d) => d.day),
+            ring,
+          )
+        : null;
     const saved = `SELECT *${mask ? ` REPLACE (days & ${mask} AS days)` : ''} FROM (${savedSql(file, t)})`;
     await db.run(`CREATE OR REPLACE TEMP VIEW fold_prev AS ${saved}${t.routed ? ' WHERE callsign NOT IN (SELECT callsign FROM fold_changed)' : ''}`);
     const gone = t.routed ? ` UNION ALL ${saved} WHERE callsign IN (SELECT callsign FROM fold_changed)` : '';
     await db.run(`CREATE OR REPLACE TEMP TABLE ${t.name}_touched AS SELECT * FROM fold_delta${gone}`);
     // the keys the night moved, joined with their previous counts (NULL is a key value: IS NOT DISTINCT FROM);
     // every other previous row is carried over as it is, so the previous counts are streamed, not grouped
-    const cols = (await allRows<{ column_name: string }>(db, `DESCRIBE fold_delta`)).map((r) => `"${r.column_name}"`).filter((c) => c !== '"n"' && c !== '"days"');
+    const cols = (await allRows<{ column_name: string }>(db, `DESCRIBE fold_delta`))
+      .map((r) => `"${r.column_name}"`)
+      .filter((c) => c !== '"n"' && c !== '"days"');
     const on = sameKeys('p', 'd', cols);
     const bits = t.days ? ', CASE WHEN p.days IS NULL THEN d.days WHEN d.days IS NULL THEN p.days ELSE p.days | d.days END AS days' : '';
     await db.run(`CREATE OR REPLACE TEMP TABLE fold_moved AS
@@ -178,14 +197,20 @@ async function foldCounts(
  * window's legs; null in the second case.
  */
 export async function prepareCounts(
-  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly CountTable[], label: string, rule: Reuse,
+  ctx: BuildContext,
+  db: DuckDBConnection,
+  legs: RoutedLegs | null,
+  family: string,
+  tables: readonly CountTable[],
+  label: string,
+  rule: Reuse,
 ): Promise<Folded | null> {
   ctx.progress.start(`${label}: counts`, 0);
   await db.run(keyedSql(KEYED, 'legs'));
   const folded = await foldCounts(ctx, db, legs, family, tables, rule);
   if (folded === null) await countAll(db, legs, tables, dayRing(ctx.windowLimit));
   await db.run(`DROP VIEW ${KEYED}`);
-  ctx.progress.done(folded === null ? 'counted from the window\'s legs' : `folded: ${folded.line}`);
+  ctx.progress.done(folded === null ? "counted from the window's legs" : `folded: ${folded.line}`);
   return folded;
 }
 
@@ -198,7 +223,13 @@ async function countAll(db: DuckDBConnection, legs: RoutedLegs | null, tables: r
  * save tonight's counts, the routes table (when a table is routed: then prepareCounts needed the
  * routed legs too) and the window length in the version being built, then drop the temp tables
  */
-export async function saveCounts(ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs | null, family: string, tables: readonly Pick<CountTable, 'name' | 'days' | 'routed'>[]): Promise<void> {
+export async function saveCounts(
+  ctx: BuildContext,
+  db: DuckDBConnection,
+  legs: RoutedLegs | null,
+  family: string,
+  tables: readonly Pick<CountTable, 'name' | 'days' | 'routed'>[],
+): Promise<void> {
   const dir = ctx.writer.dir;
   ctx.progress.start(`${family}: saving the counts for the next night`, 0);
   // files written by hand: new files renamed into place, beside the hard-link copy or after it

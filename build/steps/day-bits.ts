@@ -12,12 +12,14 @@ const MAX_WINDOW = 3660;
 
 /** PURE: the ring of day bits for windows of at most `windowLimit` days: that, up to a multiple of 8 */
 export function dayRing(windowLimit: number): number {
-  if (!Number.isInteger(windowLimit) || windowLimit < 1 || windowLimit > MAX_WINDOW) throw new RangeError(`a window of 1..${MAX_WINDOW} days, not ${windowLimit}`);
+  if (!Number.isInteger(windowLimit) || windowLimit < 1 || windowLimit > MAX_WINDOW)
+    throw new RangeError(`a window of 1..${MAX_WINDOW} days, not ${windowLimit}`);
   return Math.ceil(windowLimit / 8) * 8;
 }
 
 function checkRing(ring: number): void {
-  if (!Number.isInteger(ring) || ring < 8 || ring % 8 !== 0 || ring > dayRing(MAX_WINDOW)) throw new RangeError(`a day ring is a multiple of 8 bits up to ${dayRing(MAX_WINDOW)}, not ${ring}`);
+  if (!Number.isInteger(ring) || ring < 8 || ring % 8 !== 0 || ring > dayRing(MAX_WINDOW))
+    throw new RangeError(`a day ring is a multiple of 8 bits up to ${dayRing(MAX_WINDOW)}, not ${ring}`);
 }
 
 /** SQL aggregate: the day bits of the DATE expression `day` over a group */

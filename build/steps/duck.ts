@@ -108,7 +108,12 @@ export const countRows = async (db: DuckDBConnection, sql: string): Promise<numb
 export type ColumnType = 'VARCHAR' | 'DOUBLE' | 'INTEGER' | 'BOOLEAN';
 
 /** (Re)create a temp table and fill it through the appender. */
-export async function loadTable(db: DuckDBConnection, name: string, columns: readonly [string, ColumnType][], rows: Iterable<readonly (string | number | boolean | null)[]>): Promise<number> {
+export async function loadTable(
+  db: DuckDBConnection,
+  name: string,
+  columns: readonly [string, ColumnType][],
+  rows: Iterable<readonly (string | number | boolean | null)[]>,
+): Promise<number> {
   await db.run(`CREATE OR REPLACE TEMP TABLE ${name} (${columns.map(([c, t]) => `${c} ${t}`).join(', ')})`);
   const app = await db.createAppender(name);
   let n = 0;
@@ -152,13 +157,22 @@ export async function loadRefAirports(db: DuckDBConnection, ref: Pick<RefView, '
       yield [a.ident, a.iata, a.tz, a.iso_country] as const;
     }
   };
-  await loadTable(db, 'ref_airports', [['ident', 'VARCHAR'], ['iata', 'VARCHAR'], ['tz', 'VARCHAR'], ['iso_country', 'VARCHAR']], rows());
+  await loadTable(
+    db,
+    'ref_airports',
+    [
+      ['ident', 'VARCHAR'],
+      ['iata', 'VARCHAR'],
+      ['tz', 'VARCHAR'],
+      ['iso_country', 'VARCHAR'],
+    ],
+    rows(),
+  );
   return { table: 'ref_airports' };
 }
 
 /** SQL literal of a string (for values we control, e.g. an ISO day) */
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
 
 /** SQL: rows `a` and `b` equal on `cols`, NULL equal to NULL (a missing end or type is a key value) */
 export const sameKeys = (a: string, b: string, cols: readonly string[]): string => cols.map((c) => `${a}.${c} IS NOT DISTINCT FROM ${b}.${c}`).join(' AND ');

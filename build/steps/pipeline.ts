@@ -25,7 +25,14 @@ import { ALLIANCES_STEP } from './alliances/step.ts';
 
 /** the steps in the order buildArtifacts runs them */
 export const PIPELINE: readonly StepDeclaration[] = [
-  REF_AIRPORTS_STEP, ROUTES_STEP, AIRFRAMES_STEP, REFDATA_STEP, AIRLINES_STEP, SCHEDULES_STEP, AIRPORTS_STEP, ALLIANCES_STEP,
+  REF_AIRPORTS_STEP,
+  ROUTES_STEP,
+  AIRFRAMES_STEP,
+  REFDATA_STEP,
+  AIRLINES_STEP,
+  SCHEDULES_STEP,
+  AIRPORTS_STEP,
+  ALLIANCES_STEP,
 ];
 
 /** what the artifact steps made that a later part of the night reads (the estimate accuracy replay) */

@@ -50,6 +50,16 @@ export function manifestHeaders(): ObjectHeaders {
  * written (s3rver keeps them in a file of their own: served without Content-Encoding, the gzip
  * bytes reach a client as they are; docs/perf-log/s3-test-server.md)
  */
-export function servedAsPut(served: { contentType?: string; contentEncoding?: string; cacheControl?: string; contentDisposition?: string; sha256?: string }, h: ObjectHeaders, sha256: string): boolean {
-  return served.sha256 === sha256 && served.contentType === h.contentType && served.contentEncoding === h.contentEncoding && served.cacheControl === h.cacheControl && served.contentDisposition === h.contentDisposition;
+export function servedAsPut(
+  served: { contentType?: string; contentEncoding?: string; cacheControl?: string; contentDisposition?: string; sha256?: string },
+  h: ObjectHeaders,
+  sha256: string,
+): boolean {
+  return (
+    served.sha256 === sha256 &&
+    served.contentType === h.contentType &&
+    served.contentEncoding === h.contentEncoding &&
+    served.cacheControl === h.cacheControl &&
+    served.contentDisposition === h.contentDisposition
+  );
 }

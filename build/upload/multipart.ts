@@ -21,7 +21,8 @@ export interface Part {
 export function partsOf(bytes: number, partBytes: number): Part[] {
   const size = Math.max(partBytes, Math.ceil(bytes / MAX_PARTS));
   const parts: Part[] = [];
-  for (let offset = 0, number = 1; offset < bytes || number === 1; offset += size, number++) parts.push({ number, offset, length: Math.min(size, bytes - offset) });
+  for (let offset = 0, number = 1; offset < bytes || number === 1; offset += size, number++)
+    parts.push({ number, offset, length: Math.min(size, bytes - offset) });
   return parts;
 }
 
@@ -61,10 +62,20 @@ export async function fileEtags(file: string, parts: readonly Part[]): Promise<s
 export type Send = <T>(what: string, fn: () => Promise<T>) => Promise<T>;
 
 /** Put a file in parts (each read, sent and retried on its own); aborts the upload on failure so no parts linger. */
-export async function putMultipart(store: ObjectStore, send: Send, key: string, file: string, parts: readonly Part[], headers: ObjectHeaders, sha256: string): Promise<void> {
+export async function putMultipart(
+  store: ObjectStore,
+  send: Send,
+  key: string,
+  file: string,
+  parts: readonly Part[],
+  headers: ObjectHeaders,
+  sha256: string,
+): Promise<void> {
   const id = await send(`create multipart ${key}`, () => store.createMultipart(key, headers, sha256));
   try {
-    const etags = await Promise.all(parts.map((p) => send(`put ${key} part ${p.number}/${parts.length}`, async () => store.putPart(key, id, p.number, await readPart(file, p)))));
+    const etags = await Promise.all(
+      parts.map((p) => send(`put ${key} part ${p.number}/${parts.length}`, async () => store.putPart(key, id, p.number, await readPart(file, p)))),
+    );
     await send(`complete multipart ${key}`, () => store.completeMultipart(key, id, etags));
   } catch (e) {
     await store.abortMultipart(key, id).catch(() => {}); // best effort: a bucket lifecycle rule cleans up what is left

@@ -202,7 +202,9 @@ export function s3Store(o: S3Options, conn = s3Connection(o)): ObjectStore & { c
       return unquote(r.ETag);
     },
     async completeMultipart(Key, UploadId, etags) {
-      await client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) } }));
+      await client.send(
+        new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) } }),
+      );
     },
     async abortMultipart(Key, UploadId) {
       await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));

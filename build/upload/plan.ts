@@ -52,7 +52,13 @@ export function planUpload(local: ObjectTable, remote: { objects: ObjectTable; r
  * happen). Only keys the listing gives are touched: its caller lists the stored objects' folder.
  * Returns how many were retired.
  */
-export function adoptOrphans(plan: Plan, listed: Iterable<string>, local: ObjectTable, remote: { objects: ObjectTable; retired: Retired } | null, nowMs: number): number {
+export function adoptOrphans(
+  plan: Plan,
+  listed: Iterable<string>,
+  local: ObjectTable,
+  remote: { objects: ObjectTable; retired: Retired } | null,
+  nowMs: number,
+): number {
   const deleting = new Set(plan.delete);
   const since = new Date(nowMs).toISOString();
   let n = 0;

@@ -48,7 +48,10 @@ export function parseRemoteManifest(bytes: Buffer | null, key: string): RemoteMa
   const tail = scan && isAt(bytes, scan.end, RETIRED) ? scan.end + RETIRED.length : -1;
   let doc: Record<string, unknown>;
   try {
-    doc = JSON.parse(tail >= 0 ? `${bytes.toString('utf8', 0, at)}"objects":{},"retired":${bytes.toString('utf8', tail)}` : bytes.toString('utf8')) as Record<string, unknown>;
+    doc = JSON.parse(tail >= 0 ? `${bytes.toString('utf8', 0, at)}"objects":{},"retired":${bytes.toString('utf8', tail)}` : bytes.toString('utf8')) as Record<
+      string,
+      unknown
+    >;
   } catch {
     throw fix('is not JSON');
   }
@@ -56,7 +59,8 @@ export function parseRemoteManifest(bytes: Buffer | null, key: string): RemoteMa
   const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isMap(objects) || !isMap(retired)) throw fix('has no objects/retired maps');
   for (const [k, r] of Object.entries(retired as Retired)) {
-    if (typeof r?.sha256 !== 'string' || typeof r.since !== 'string' || Number.isNaN(Date.parse(r.since))) throw fix(`has a retired entry ${k} without a sha256 and the time it left (since)`);
+    if (typeof r?.sha256 !== 'string' || typeof r.since !== 'string' || Number.isNaN(Date.parse(r.since)))
+      throw fix(`has a retired entry ${k} without a sha256 and the time it left (since)`);
   }
   if (tail >= 0) return { header: header as RemoteHeader, objects: scan!.objects, retired: retired as Retired };
   const table = new ObjectTable();

@@ -15,8 +15,29 @@ export interface RetryPolicy {
 /** 8 retries: the ceilings are 0.1, 0.2, ... 12.8 s, about 25 s of waiting at most in all */
 export const DEFAULT_RETRY: RetryPolicy = { retries: 8, baseMs: 100, capMs: 20_000 };
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET']);
-const RETRYABLE_NAMES = new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'TooManyRequestsException', 'RequestTimeout', 'RequestTimeoutException', 'InternalError', 'ServiceUnavailable', 'TimeoutError']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+]);
+const RETRYABLE_NAMES = new Set([
+  'SlowDown',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'InternalError',
+  'ServiceUnavailable',
+  'TimeoutError',
+]);
 
 interface ErrorLike {
   name?: string;

@@ -55,24 +55,41 @@ function signedPut(t: PutTarget, credentials: () => Promise<Credentials>, agents
     const u = urlOf(key);
     const creds = await credentials();
     const date = amzDate(now());
-    const headers: Record<string, string> = { host: u.host, 'content-length': String(data.length), 'x-amz-content-sha256': sha256Hex(data), 'x-amz-date': date, ...extra };
+    const headers: Record<string, string> = {
+      host: u.host,
+      'content-length': String(data.length),
+      'x-amz-content-sha256': sha256Hex(data),
+      'x-amz-date': date,
+      ...extra,
+    };
     if (creds.sessionToken) headers['x-amz-security-token'] = creds.sessionToken;
     headers.authorization = authorization({ method: 'PUT', path: u.path, headers, region: t.region, amzDate: date }, creds);
     // not signed, as the SDK does not sign it: a proxy on the way may rewrite it
     if (cacheControl) headers['cache-control'] = cacheControl;
     const send = u.https ? httpsRequest : httpRequest;
     return new Promise<string>((resolve, reject) => {
-      const req = send({ hostname: u.hostname, port: u.port || undefined, method: 'PUT', path: u.path, headers, agent: u.https ? agents.https : agents.http, timeout: timeoutMs }, (res) => {
-        const status = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
-          if (status >= 200 && status < 300) resolve(body);
-          else reject(s3Error(status, body));
-        });
-        res.on('error', reject);
-      });
+      const req = send(
+        {
+          hostname: u.hostname,
+          port: u.port || undefined,
+          method: 'PUT',
+          path: u.path,
+          headers,
+          agent: u.https ? agents.https : agents.http,
+          timeout: timeoutMs,
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8');
+            if (status >= 200 && status < 300) resolve(body);
+            else reject(s3Error(status, body));
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer in ${timeoutMs} ms`), { name: 'TimeoutError' })));
       req.on('error', reject);
       req.end(data);

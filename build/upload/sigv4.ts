@@ -32,13 +32,18 @@ export function uriPath(key: string): string {
 }
 
 /** yyyymmddThhmmssZ */
-export const amzDate = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+export const amzDate = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 // the signing key changes once a day: derive it once per day and secret
 let cached: { scope: string; secret: string; key: Buffer } | null = null;
 function signingKey(secret: string, day: string, region: string): Buffer {
   const scope = `${day}/${region}/s3`;
-  if (cached?.scope !== scope || cached.secret !== secret) cached = { scope, secret, key: hmac(hmac(hmac(hmac(`AWS4${secret}`, day), region), 's3'), 'aws4_request') };
+  if (cached?.scope !== scope || cached.secret !== secret)
+    cached = { scope, secret, key: hmac(hmac(hmac(hmac(`AWS4${secret}`, day), region), 's3'), 'aws4_request') };
   return cached.key;
 }
 
@@ -51,7 +56,8 @@ export function authorization(r: SignInput, creds: Credentials): string {
   const day = r.amzDate.slice(0, 8);
   const scope = `${day}/${r.region}/s3/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', r.amzDate, scope, sha256Hex(canonical)].join('\n');
-  const signature = createHmac('sha256', signingKey(creds.secretAccessKey, day, r.region)).update(toSign).digest('hex');
+  const signature = createHmac('sha256', signingKey(creds.secretAccessKey, day, r.region))
+    .update(toSign)
+    .digest('hex');
   return `AWS4-HMAC-SHA256 Credential=${creds.accessKeyId}/${scope}, SignedHeaders=${signed}, Signature=${signature}`;
 }
-

@@ -136,7 +136,13 @@ function localObjects(root: string, bundles: string, prefix: string): Local {
     if (!index) throw new Error(`${join(bundles, 'index.json')} is missing or invalid: run the bundle step first, or pass --bundles ''`);
     for (const b of indexFiles(index)) {
       const key = b.path.slice(1);
-      extra.push({ key: storedKey(prefix, key, b.sha256, b.bytes), sha256: b.sha256, bytes: b.bytes, body: { file: localFile(bundles, b), bytes: b.bytes }, headers: bundleHeaders(key) });
+      extra.push({
+        key: storedKey(prefix, key, b.sha256, b.bytes),
+        sha256: b.sha256,
+        bytes: b.bytes,
+        body: { file: localFile(bundles, b), bytes: b.bytes },
+        headers: bundleHeaders(key),
+      });
     }
     // its sha256 is of the JSON, as for the tree's objects: of the content once Content-Encoding is undone
     const json = readFileSync(join(bundles, 'index.json'));
@@ -196,7 +202,8 @@ async function drain(count: number, concurrency: number, signal: AbortSignal | u
 async function readBody(it: Item): Promise<Buffer> {
   if ('data' in it.body) return it.body.data;
   const data = await readFile(it.body.file);
-  if (data.length !== it.body.bytes) throw new Error(`${it.body.file} has ${data.length} bytes, the manifest says ${it.body.bytes}: the tree changed during the upload`);
+  if (data.length !== it.body.bytes)
+    throw new Error(`${it.body.file} has ${data.length} bytes, the manifest says ${it.body.bytes}: the tree changed during the upload`);
   return data;
 }
 
@@ -247,14 +254,18 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
     const under = objectsPrefix(o.prefix);
     there = await send(`list ${under}`, () => store.list(under));
     const orphans = adoptOrphans(plan, there.keys(), local.objects, remote, o.nowMs);
-    say(`upload: ${pendingKey} is there: the last upload was cut short; ${there.size} stored objects in the bucket (those served with the same size, ETag, headers and sha256 are not sent again), ${orphans} named by no manifest retired`);
+    say(
+      `upload: ${pendingKey} is there: the last upload was cut short; ${there.size} stored objects in the bucket (those served with the same size, ETag, headers and sha256 are not sent again), ${orphans} named by no manifest retired`,
+    );
   } else if (plan.put.length || plan.delete.length || mirrorOn !== keptMirror) {
     const marker = Buffer.from(JSON.stringify({ build_id: version.id, started_at: new Date(o.nowMs).toISOString() }));
     await send(`put ${pendingKey}`, () => store.put(pendingKey, marker, manifestHeaders(), sha256Of(marker)));
   }
   t.total = plan.put.length;
   t.totalBytes = plan.put.reduce((s, i) => s + local.objects.gzipAt(i), 0);
-  say(`upload: planned at ${took()}: ${plan.put.length} to send (${(t.totalBytes / 1e6).toFixed(1)} MB), ${plan.unchanged} unchanged, ${plan.delete.length} to delete, ${Object.keys(plan.retired).length} retired`);
+  say(
+    `upload: planned at ${took()}: ${plan.put.length} to send (${(t.totalBytes / 1e6).toFixed(1)} MB), ${plan.unchanged} unchanged, ${plan.delete.length} to delete, ${Object.keys(plan.retired).length} retired`,
+  );
 
   /**
    * true when a previous run already delivered this object as it is put now: listed with the same
@@ -299,7 +310,8 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
     clearInterval(ticker);
     if (plan.put.length) say(progressLine(t, clock() - sending));
   }
-  if (o.signal?.aborted) throw new Interrupted(`interrupted after ${t.done} of ${t.total} objects (${t.sent} sent): ${manifestKey} is unchanged; run again to send the rest`);
+  if (o.signal?.aborted)
+    throw new Interrupted(`interrupted after ${t.done} of ${t.total} objects (${t.sent} sent): ${manifestKey} is unchanged; run again to send the rest`);
 
   const header = { ...version.header, uploaded_at: new Date(o.nowMs).toISOString(), stored_as: STORED_AS, url_mirror: mirrorOn };
   const bytes = remoteManifestBytes(header, local.objects, plan.retired);
@@ -343,7 +355,9 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
       if (m.copy.length) say(mirrorLine(copied, m.copy.length, clock() - mirroring));
     }
     if (o.signal?.aborted) {
-      throw new Interrupted(`interrupted after ${copied} of ${m.copy.length} url mirror copies: ${manifestKey} names build ${version.id}; run again to finish the mirror`);
+      throw new Interrupted(
+        `interrupted after ${copied} of ${m.copy.length} url mirror copies: ${manifestKey} names build ${version.id}; run again to finish the mirror`,
+      );
     }
     return m;
   };
@@ -359,9 +373,21 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
     throw new AfterSwitch(`${manifestKey} names build ${version.id}, but its url mirror or deletes are unfinished: ${why}`, { cause: e });
   }
   const mirrorSaid = mirrorOn || mirror.delete.length ? `; url mirror: ${mirror.copy.length} copied, ${mirror.delete.length} deleted` : '';
-  say(`upload: done: ${t.sent} sent, ${t.skipped} already there, ${plan.unchanged} unchanged, ${plan.delete.length} deleted, ${Object.keys(plan.retired).length} retired (kept for the grace period), ${t.retries} retries; manifest ${manifestKey} last${mirrorSaid}`);
+  say(
+    `upload: done: ${t.sent} sent, ${t.skipped} already there, ${plan.unchanged} unchanged, ${plan.delete.length} deleted, ${Object.keys(plan.retired).length} retired (kept for the grace period), ${t.retries} retries; manifest ${manifestKey} last${mirrorSaid}`,
+  );
   return {
-    buildId: version.id, objects: local.objects.size, put: t.sent, skipped: t.skipped, unchanged: plan.unchanged, deleted: plan.delete.length, retired: Object.keys(plan.retired).length,
-    bytes: t.bytes, retries: t.retries, resumed: !!pending, mirrored: mirror.copy.length, mirrorDeleted: mirror.delete.length,
+    buildId: version.id,
+    objects: local.objects.size,
+    put: t.sent,
+    skipped: t.skipped,
+    unchanged: plan.unchanged,
+    deleted: plan.delete.length,
+    retired: Object.keys(plan.retired).length,
+    bytes: t.bytes,
+    retries: t.retries,
+    resumed: !!pending,
+    mirrored: mirror.copy.length,
+    mirrorDeleted: mirror.delete.length,
   };
 }

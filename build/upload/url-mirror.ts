@@ -58,7 +58,7 @@ export function mirrorFolders(prefix: string, local: MirrorLocal): string[] {
 export function keepMirrorKeys(plan: Plan, prefix: string, local: Pick<MirrorLocal, 'hasPath'>): number {
   const isMirrorOfLocal = (key: string) => !parseStoredKey(prefix, key) && local.hasPath(pathOfKey(prefix, key) ?? '\0');
   let n = 0;
-  for (const key of Object.keys(plan.retired)) if (isMirrorOfLocal(key)) (delete plan.retired[key], n++);
+  for (const key of Object.keys(plan.retired)) if (isMirrorOfLocal(key)) delete plan.retired[key], n++;
   const before = plan.delete.length;
   plan.delete = plan.delete.filter((key) => !isMirrorOfLocal(key));
   return n + before - plan.delete.length;
@@ -124,7 +124,11 @@ function pathsOf(prefix: string, retired: Retired): Set<string> {
  * With the mirror off on a bucket whose manifest kept one: the mirror keys of every URL path that
  * manifest names or retires, deleted after the new manifest (left, they would serve its build for ever).
  */
-export function dropMirror(prefix: string, remote: { objects: { size: number; keyAt(i: number): string }; retired: Retired }, deleting: readonly string[]): string[] {
+export function dropMirror(
+  prefix: string,
+  remote: { objects: { size: number; keyAt(i: number): string }; retired: Retired },
+  deleting: readonly string[],
+): string[] {
   const out = new Set<string>();
   const add = (key: string) => {
     const p = pathOfKey(prefix, key);

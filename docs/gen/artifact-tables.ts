@@ -38,7 +38,10 @@ function fieldsTable(schema: Node, schemas: ReadonlyMap<string, Node>): string {
   const resolve = resolverOf(schemas);
   const rows = fieldRows(schema, schema, resolve);
   if (!rows.length) return `The whole document is ${typeOf(schema, schema, resolve)}.`;
-  return table(['field', 'type', 'required', 'meaning'], rows.map((r) => [`\`${r.name}\``, r.type, r.required ? 'yes' : 'no', r.description]));
+  return table(
+    ['field', 'type', 'required', 'meaning'],
+    rows.map((r) => [`\`${r.name}\``, r.type, r.required ? 'yes' : 'no', r.description]),
+  );
 }
 
 export function manifestTable(schemas: ReadonlyMap<string, Node>): string {

@@ -32,7 +32,11 @@ export function fillBlocks(text: string, generators: ReadonlyMap<string, () => s
 }
 
 /** text from the code shown as markdown: a `<name>` outside backticks is a placeholder, not an HTML tag */
-export const prose = (s: string) => s.split(/(`[^`]*`)/).map((part, i) => (i % 2 ? part : part.replace(/</g, '&lt;'))).join('');
+export const prose = (s: string) =>
+  s
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 ? part : part.replace(/</g, '&lt;')))
+    .join('');
 
 /** a markdown table cell: one line, pipes escaped, placeholders kept */
 export const cell = (s: string) => prose(s.replace(/\r?\n/g, ' ')).replace(/\|/g, '\\|');

@@ -11,12 +11,19 @@ interface DocsConfig {
 }
 
 const specs: Specs<DocsConfig> = {
-  check: { flag: 'check', env: 'CONTRAIL_DOCS_CHECK', kind: 'bool', default: false, help: 'write nothing; exit 1 naming each file whose generated blocks are out of date' },
+  check: {
+    flag: 'check',
+    env: 'CONTRAIL_DOCS_CHECK',
+    kind: 'bool',
+    default: false,
+    help: 'write nothing; exit 1 naming each file whose generated blocks are out of date',
+  },
 };
 
 const docs: Command<DocsConfig> = {
   name: 'docs',
-  usage: 'Usage: npm run --silent docs -- [--check]\n\nRewrites the generated blocks (<!-- generated: NAME --> ... <!-- end generated -->) of README.md,\ndocs/operating.md and docs/artifacts.md from the config specs, schemas/artifact-kinds.ts, schemas/policy.ts,\nschemas/operations.ts and the JSON schemas.',
+  usage:
+    'Usage: npm run --silent docs -- [--check]\n\nRewrites the generated blocks (<!-- generated: NAME --> ... <!-- end generated -->) of README.md,\ndocs/operating.md and docs/artifacts.md from the config specs, schemas/artifact-kinds.ts, schemas/policy.ts,\nschemas/operations.ts and the JSON schemas.',
   specs,
   run: async (c) => {
     const stale = regenerate().filter((r) => r.next !== r.current);

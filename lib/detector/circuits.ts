@@ -82,9 +82,9 @@ export function fieldView(pts: TrackPoint[], cls: Cls[], o: DetectorOptions): Fi
     id: (i) => ids[i] ?? null,
     km: (i) => kms[i]!,
     elev: (i) => elevs[i] ?? null,
-    level: (i) => (ids[i] ? level.get(ids[i]!) ?? null : null),
+    level: (i) => (ids[i] ? (level.get(ids[i]!) ?? null) : null),
     levelElsewhere: (i) => (ids[i] && Math.abs((levelT.get(ids[i]!) ?? pts[i]!.t) - pts[i]!.t) >= o.levelApartS ? level.get(ids[i]!)! : null),
-    groundLevel: (i) => (ids[i] ? ground.get(ids[i]!) ?? null : null),
+    groundLevel: (i) => (ids[i] ? (ground.get(ids[i]!) ?? null) : null),
     tol,
   };
 }

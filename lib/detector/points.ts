@@ -23,7 +23,11 @@ export const AIR = 2;
 export type Cls = typeof GROUND | typeof AIR;
 
 /** a maximal run of same-class points, inclusive indexes */
-export interface Run { cls: Cls; s: number; e: number }
+export interface Run {
+  cls: Cls;
+  s: number;
+  e: number;
+}
 
 /** per-point class; unknown altitudes borrow the class before them. null when there is no air and no ground at all */
 export function classify(points: TrackPoint[], o: DetectorOptions): Cls[] | null {

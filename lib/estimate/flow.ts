@@ -60,7 +60,11 @@ export function learnFlow(field: FlowField, tracks: Iterable<readonly FlowPoint[
     let j = 0;
     for (let i = 0; i < pts.length; i++) {
       const a = pts[i]!;
-      if (a.track == null || !isCruising({ lat: a.lat, lon: a.lon, alt_baro: a.alt ?? undefined, gs: a.gs ?? undefined, track: a.track, baro_rate: a.rate ?? undefined })) continue;
+      if (
+        a.track == null ||
+        !isCruising({ lat: a.lat, lon: a.lon, alt_baro: a.alt ?? undefined, gs: a.gs ?? undefined, track: a.track, baro_rate: a.rate ?? undefined })
+      )
+        continue;
       const target = a.t + p.stepS;
       if (j < i) j = i;
       while (j < pts.length && pts[j]!.t < target) j++;

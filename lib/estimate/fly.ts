@@ -195,7 +195,18 @@ const clamp = (v: number, m: number) => Math.max(-m, Math.min(m, v));
 
 function planTurn(start: FlightStart, dest: Target | null): Plan {
   const turn = { t: start.t + FLY.holdS, ...hold(start, FLY.holdS) };
-  const holdOnly = (behind: boolean): Plan => ({ start, dest: null, behind, turn, curve: null, legNm: 0, eta: null, expiresAt: start.t + FLY.noDestinationS, path: null, grow: null });
+  const holdOnly = (behind: boolean): Plan => ({
+    start,
+    dest: null,
+    behind,
+    turn,
+    curve: null,
+    legNm: 0,
+    eta: null,
+    expiresAt: start.t + FLY.noDestinationS,
+    path: null,
+    grow: null,
+  });
   if (!dest) return holdOnly(false);
   const off = Math.abs(normalizeDeg(bearingDeg(turn.lat, turn.lon, dest.lat, dest.lon) - turn.track + 180) - 180);
   if (off > FLY.aheadDeg) return holdOnly(true);

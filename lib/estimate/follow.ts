@@ -81,8 +81,10 @@ export function neighboursOf(set: PathSet, from: { lat: number; lon: number; tra
         const s = refs[r + 1]!;
         const p = set.paths[pi]!;
         // the segment in km around `from` (flat: a segment is tens of km at most)
-        const ax = (p.lon[s]! - from.lon) * kx, ay = (p.lat[s]! - from.lat) * KM_PER_DEG;
-        const dx = (p.lon[s + 1]! - p.lon[s]!) * kx, dy = (p.lat[s + 1]! - p.lat[s]!) * KM_PER_DEG;
+        const ax = (p.lon[s]! - from.lon) * kx,
+          ay = (p.lat[s]! - from.lat) * KM_PER_DEG;
+        const dx = (p.lon[s + 1]! - p.lon[s]!) * kx,
+          dy = (p.lat[s + 1]! - p.lat[s]!) * KM_PER_DEG;
         const len2 = dx * dx + dy * dy;
         if (len2 === 0) continue;
         const off = Math.abs(wrap180((Math.atan2(dx, dy) * 180) / Math.PI - from.track));
@@ -166,8 +168,10 @@ function ontoPath(n: Neighbour, fromKm: number, toKm: number, lat: number, lon: 
   let best: { along: number; km: number } | null = null;
   for (let s = segmentAt(p, n.at + fromKm); s + 1 < p.lat.length; s++) {
     if (p.cum[s]! > n.at + toKm) break;
-    const ax = (p.lon[s]! - lon) * kx, ay = (p.lat[s]! - lat) * KM_PER_DEG;
-    const dx = (p.lon[s + 1]! - p.lon[s]!) * kx, dy = (p.lat[s + 1]! - p.lat[s]!) * KM_PER_DEG;
+    const ax = (p.lon[s]! - lon) * kx,
+      ay = (p.lat[s]! - lat) * KM_PER_DEG;
+    const dx = (p.lon[s + 1]! - p.lon[s]!) * kx,
+      dy = (p.lat[s + 1]! - p.lat[s]!) * KM_PER_DEG;
     const len2 = dx * dx + dy * dy;
     const f = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0;
     const km = Math.sqrt((ax + f * dx) ** 2 + (ay + f * dy) ** 2);

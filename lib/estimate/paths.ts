@@ -63,13 +63,16 @@ export function simplify(lat: readonly number[], lon: readonly number[], toleran
   const stack: [number, number][] = [[0, n - 1]];
   while (stack.length) {
     const [a, b] = stack.pop()!;
-    const ax = lon[a]! * kx, ay = lat[a]! * KM_PER_DEG;
-    const dx = lon[b]! * kx - ax, dy = lat[b]! * KM_PER_DEG - ay;
+    const ax = lon[a]! * kx,
+      ay = lat[a]! * KM_PER_DEG;
+    const dx = lon[b]! * kx - ax,
+      dy = lat[b]! * KM_PER_DEG - ay;
     const len2 = dx * dx + dy * dy;
     let worst = -1;
     let far = 0;
     for (let i = a + 1; i < b; i++) {
-      const px = lon[i]! * kx - ax, py = lat[i]! * KM_PER_DEG - ay;
+      const px = lon[i]! * kx - ax,
+        py = lat[i]! * KM_PER_DEG - ay;
       const f = len2 > 0 ? Math.max(0, Math.min(1, (px * dx + py * dy) / len2)) : 0;
       const d = Math.hypot(px - f * dx, py - f * dy);
       if (d > far) [far, worst] = [d, i];
@@ -110,7 +113,12 @@ export function learnPaths(day: string, tracks: Iterable<PathTrack>, destination
       const flush = () => {
         if (lat.length >= 2) {
           const keep = simplify(lat, lon, params.toleranceKm);
-          const p = makePath(day, to && { lat: to.lat, lon: to.lon }, keep.map((i) => lat[i]!), keep.map((i) => lon[i]!));
+          const p = makePath(
+            day,
+            to && { lat: to.lat, lon: to.lon },
+            keep.map((i) => lat[i]!),
+            keep.map((i) => lon[i]!),
+          );
           if (p.cum[p.cum.length - 1]! >= params.minLengthKm) out.push(p);
         }
         lat = [];

@@ -96,8 +96,14 @@ export function mergeAirlines(vrs: readonly VrsAirline[], operators: readonly Op
   for (const v of vrs) {
     if (!v.icao || byIcao.has(v.icao)) continue;
     byIcao.set(v.icao, {
-      icao: v.icao, iata: v.iata, name: v.name, country: null, telephony: null,
-      positioning: v.positioning, charter: v.charter, sources: ['vrs'],
+      icao: v.icao,
+      iata: v.iata,
+      name: v.name,
+      country: null,
+      telephony: null,
+      positioning: v.positioning,
+      charter: v.charter,
+      sources: ['vrs'],
     });
   }
   for (const o of operators) {
@@ -111,14 +117,20 @@ export function mergeAirlines(vrs: readonly VrsAirline[], operators: readonly Op
       continue;
     }
     byIcao.set(o.icao, {
-      icao: o.icao, iata: null, name: o.friendly ?? o.company, country: o.country, telephony: o.telephony,
-      positioning: null, charter: null, sources: ['flightgazer'],
+      icao: o.icao,
+      iata: null,
+      name: o.friendly ?? o.company,
+      country: o.country,
+      telephony: o.telephony,
+      positioning: null,
+      charter: null,
+      sources: ['flightgazer'],
     });
   }
   const all = [...byIcao.values()].sort((a, b) => (a.icao < b.icao ? -1 : 1));
   const airlineOfCallsign = (callsign: string) => {
     const p = splitCallsign(callsign);
-    return p && p.code.length === 3 ? byIcao.get(p.code) ?? null : null;
+    return p && p.code.length === 3 ? (byIcao.get(p.code) ?? null) : null;
   };
   return {
     all,

@@ -21,9 +21,7 @@ export interface Airport {
   tz: string;
 }
 
-const AIRPORT_KINDS = [
-  'large_airport', 'medium_airport', 'small_airport', 'heliport', 'seaplane_base', 'balloonport', 'closed',
-] as const;
+const AIRPORT_KINDS = ['large_airport', 'medium_airport', 'small_airport', 'heliport', 'seaplane_base', 'balloonport', 'closed'] as const;
 
 /** bigger is more important; used only to break ties */
 export function kindRank(kind: string): number {
@@ -38,8 +36,18 @@ const ICAO_RE = /^[A-Z]{4}$/;
 const ICAO_COLUMN_RE = /^[A-Z0-9]{4}$/;
 
 const REQUIRED = [
-  'ident', 'type', 'name', 'latitude_deg', 'longitude_deg', 'elevation_ft', 'iso_country', 'iso_region',
-  'municipality', 'scheduled_service', 'icao_code', 'iata_code',
+  'ident',
+  'type',
+  'name',
+  'latitude_deg',
+  'longitude_deg',
+  'elevation_ft',
+  'iso_country',
+  'iso_region',
+  'municipality',
+  'scheduled_service',
+  'icao_code',
+  'iata_code',
 ] as const;
 
 export function parseAirports(input: string | Buffer, file = 'ourairports/airports.csv.gz'): { airports: Airport[]; count: FileCount } {

@@ -39,12 +39,7 @@ function countSkip(count: FileCount, reason: string): void {
  * else the file is refused. Each data row goes through `map`; a row whose cell count differs
  * from the header's, or for which `map` returns a Skip, is skipped and counted.
  */
-export function readCsv<T>(
-  file: string,
-  input: string | Buffer,
-  required: readonly string[],
-  map: (get: Getter) => T | Skip,
-): { rows: T[]; count: FileCount } {
+export function readCsv<T>(file: string, input: string | Buffer, required: readonly string[], map: (get: Getter) => T | Skip): { rows: T[]; count: FileCount } {
   const count = newCount(file);
   let records: string[][];
   try {

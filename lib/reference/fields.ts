@@ -42,7 +42,21 @@ export function loadServerAirports(refDir: string): { fields: FieldLookup; named
     const had = a.iata ? named.get(a.iata) : undefined;
     if (a.iata && (!had || kindRank(a.kind) > kindRank(had.kind))) named.set(a.iata, { kind: a.kind, name: a.name });
   }
-  const slim = airports.map((a) => ({ ident: a.ident, kind: a.kind, lat: a.lat, lon: a.lon, elevation_ft: a.elevation_ft, iata: null, icao: null, name: '', iso_country: '', iso_region: '', municipality: '', scheduled_service: false, tz: '' }));
+  const slim = airports.map((a) => ({
+    ident: a.ident,
+    kind: a.kind,
+    lat: a.lat,
+    lon: a.lon,
+    elevation_ft: a.elevation_ft,
+    iata: null,
+    icao: null,
+    name: '',
+    iso_country: '',
+    iso_region: '',
+    municipality: '',
+    scheduled_service: false,
+    tz: '',
+  }));
   const runways = parseRunways(ourAirports(refDir, 'runways.csv.gz')).runways;
   return { fields: fieldsOf(buildLocator(slim, runways)), named };
 }

@@ -115,10 +115,7 @@ function matchKm(e: Entry, lat: number, lon: number, kx: number, refRadiusKm = e
   let best = ref <= refRadiusKm ? ref : Infinity;
   const s = e.segs;
   for (let i = 0; i < s.length; i += 4) {
-    const d = segDist(
-      wrapLon(s[i + 1]! - lon) * kx, (s[i]! - lat) * KM_PER_DEG,
-      wrapLon(s[i + 3]! - lon) * kx, (s[i + 2]! - lat) * KM_PER_DEG,
-    );
+    const d = segDist(wrapLon(s[i + 1]! - lon) * kx, (s[i]! - lat) * KM_PER_DEG, wrapLon(s[i + 3]! - lon) * kx, (s[i + 2]! - lat) * KM_PER_DEG);
     if (d <= runwayKm && d < best) best = d;
   }
   return best;
@@ -167,7 +164,10 @@ export function buildLocator(airports: readonly Airport[], runways: readonly Run
     const entry: Entry = { airport, refRadiusKm: REF_RADIUS_KM[airport.kind] ?? 1.0, segs };
     const at = entries.push(entry) - 1;
     // the area where this airport can match: its reference circle and its runways plus RUNWAY_KM
-    let minLat = airport.lat, maxLat = airport.lat, minDLon = 0, maxDLon = 0;
+    let minLat = airport.lat,
+      maxLat = airport.lat,
+      minDLon = 0,
+      maxDLon = 0;
     for (let i = 0; i < segs.length; i += 2) {
       minLat = Math.min(minLat, segs[i]!);
       maxLat = Math.max(maxLat, segs[i]!);

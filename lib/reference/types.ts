@@ -26,8 +26,18 @@
 import { readCsv, skip, type FileCount } from './csv.ts';
 
 type TypeCategory =
-  | 'wide' | 'narrow' | 'regional' | 'business' | 'military' | 'turboprop' | 'piston'
-  | 'electric' | 'helicopter' | 'gyrocopter' | 'tiltrotor' | 'other';
+  | 'wide'
+  | 'narrow'
+  | 'regional'
+  | 'business'
+  | 'military'
+  | 'turboprop'
+  | 'piston'
+  | 'electric'
+  | 'helicopter'
+  | 'gyrocopter'
+  | 'tiltrotor'
+  | 'other';
 
 interface TypeInfo {
   designator: string;
@@ -61,10 +71,38 @@ interface Row {
 
 /** jets built for fewer than ~120 seats on short sectors */
 export const REGIONAL_JETS: ReadonlySet<string> = new Set([
-  'CRJ1', 'CRJ2', 'CRJ7', 'CRJ9', 'CRJX', // Bombardier CRJ
-  'E135', 'E145', 'E45X', 'E170', 'E75S', 'E75L', 'E190', 'E195', 'E275', 'E290', 'E295', // Embraer ERJ / E-Jets
-  'F28', 'F70', 'F100', 'B461', 'B462', 'B463', 'RJ70', 'RJ85', 'RJ1H', 'J328', // Fokker, BAe 146/Avro RJ, 328JET
-  'SU95', 'AJ27', 'MRJ9', 'A148', 'YK40', 'T134', // Superjet, ARJ21, SpaceJet, An-148, Yak-40, Tu-134
+  'CRJ1',
+  'CRJ2',
+  'CRJ7',
+  'CRJ9',
+  'CRJX', // Bombardier CRJ
+  'E135',
+  'E145',
+  'E45X',
+  'E170',
+  'E75S',
+  'E75L',
+  'E190',
+  'E195',
+  'E275',
+  'E290',
+  'E295', // Embraer ERJ / E-Jets
+  'F28',
+  'F70',
+  'F100',
+  'B461',
+  'B462',
+  'B463',
+  'RJ70',
+  'RJ85',
+  'RJ1H',
+  'J328', // Fokker, BAe 146/Avro RJ, 328JET
+  'SU95',
+  'AJ27',
+  'MRJ9',
+  'A148',
+  'YK40',
+  'T134', // Superjet, ARJ21, SpaceJet, An-148, Yak-40, Tu-134
 ]);
 
 /** heavy-wake jets with one aisle */
@@ -86,8 +124,14 @@ export function parseModelTypes(input: string | Buffer, file = 'vrs-standing-dat
     const active = get('IsActive');
     if (active !== '0' && active !== '1') return skip('bad IsActive');
     const row: Row = {
-      designator, manufacturer: get('Manufacturer'), model: get('Model'), engines,
-      engineType: get('EngineTypeCode'), enginePlacement: get('EnginePlacementCode'), species: get('SpeciesCode'), wake: get('WakeTurbulenceCode'),
+      designator,
+      manufacturer: get('Manufacturer'),
+      model: get('Model'),
+      engines,
+      engineType: get('EngineTypeCode'),
+      enginePlacement: get('EnginePlacementCode'),
+      species: get('SpeciesCode'),
+      wake: get('WakeTurbulenceCode'),
       active: active === '1',
     };
     return row;
@@ -97,7 +141,11 @@ export function parseModelTypes(input: string | Buffer, file = 'vrs-standing-dat
 const label = (r: Row) => [r.manufacturer, r.model].filter(Boolean).join(' ');
 
 /** the category rule of the header comment, on one designator's primary row and all its names */
-function categorize(designator: string, r: { engines: number | null; engineType: string; species: string; wake: string }, names: readonly string[]): TypeCategory | null {
+function categorize(
+  designator: string,
+  r: { engines: number | null; engineType: string; species: string; wake: string },
+  names: readonly string[],
+): TypeCategory | null {
   if (designator.startsWith('-')) return null;
   if (r.species === 'H') return 'helicopter';
   if (r.species === 'G') return 'gyrocopter';

@@ -48,7 +48,6 @@ export interface TrackerOptions {
   maxEntries?: number;
 }
 
-
 /** the identity fields an estimate repeats from the last record heard */
 type Identity = Pick<AircraftRecord, 'hex' | 'flight' | 't' | 'r' | 'category'>;
 

@@ -9,7 +9,6 @@
 import { Collector, goodNow, type FeedCounters, type ParseOk } from './normalize.ts';
 import { scanFeed } from './scan.ts';
 
-
 /** the counter of snapshots the byte scanner left to JSON.parse */
 export const SCANNER_FALLBACK = 'scanner_fallback';
 

@@ -44,26 +44,62 @@ export class Raw {
   /** id: see NAMES */
   set(id: number, v: unknown): void {
     switch (id) {
-      case 0: this.hex = v; break;
-      case 1: this.flight = v; break;
-      case 2: this.t = v; break;
-      case 3: this.r = v; break;
-      case 4: this.lat = v; break;
-      case 5: this.lon = v; break;
-      case 6: this.alt_baro = v; break;
-      case 7: this.gs = v; break;
-      case 8: this.track = v; break;
-      case 9: this.category = v; break;
-      case 10: this.squawk = v; break;
-      case 11: this.seen = v; break;
-      case 12: this.seen_pos = v; break;
-      case 13: this.baro_rate = v; break;
-      case 14: this.emergency = v; break;
-      case 6 + ALT: this.altitude = v; break;
-      case 7 + ALT: this.speed = v; break;
-      case 13 + ALT: this.vert_rate = v; break;
-      default: throw new Error(`no raw field ${id}`);
+      case 0:
+        this.hex = v;
+        break;
+      case 1:
+        this.flight = v;
+        break;
+      case 2:
+        this.t = v;
+        break;
+      case 3:
+        this.r = v;
+        break;
+      case 4:
+        this.lat = v;
+        break;
+      case 5:
+        this.lon = v;
+        break;
+      case 6:
+        this.alt_baro = v;
+        break;
+      case 7:
+        this.gs = v;
+        break;
+      case 8:
+        this.track = v;
+        break;
+      case 9:
+        this.category = v;
+        break;
+      case 10:
+        this.squawk = v;
+        break;
+      case 11:
+        this.seen = v;
+        break;
+      case 12:
+        this.seen_pos = v;
+        break;
+      case 13:
+        this.baro_rate = v;
+        break;
+      case 14:
+        this.emergency = v;
+        break;
+      case 6 + ALT:
+        this.altitude = v;
+        break;
+      case 7 + ALT:
+        this.speed = v;
+        break;
+      case 13 + ALT:
+        this.vert_rate = v;
+        break;
+      default:
+        throw new Error(`no raw field ${id}`);
     }
   }
 }
-

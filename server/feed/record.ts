@@ -26,5 +26,19 @@ export interface Wire {
 
 /** wire order of the fields, as spec 2.1 lists them */
 export const WIRE_FIELDS = [
-  'hex', 'flight', 't', 'r', 'lat', 'lon', 'alt_baro', 'gs', 'track', 'category', 'squawk', 'seen', 'seen_pos', 'baro_rate', 'emergency',
+  'hex',
+  'flight',
+  't',
+  'r',
+  'lat',
+  'lon',
+  'alt_baro',
+  'gs',
+  'track',
+  'category',
+  'squawk',
+  'seen',
+  'seen_pos',
+  'baro_rate',
+  'emergency',
 ] as const;

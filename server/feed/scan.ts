@@ -43,7 +43,11 @@ const RECORD_TABLE = table(RECORD_KEYS);
 const TOP_NOW = 0;
 const TOP_MESSAGES = 1;
 const TOP_AIRCRAFT = 2;
-const TOP_KEYS = new Map([['now', TOP_NOW], ['messages', TOP_MESSAGES], ['aircraft', TOP_AIRCRAFT]]);
+const TOP_KEYS = new Map([
+  ['now', TOP_NOW],
+  ['messages', TOP_MESSAGES],
+  ['aircraft', TOP_AIRCRAFT],
+]);
 const TOP_TABLE = table(TOP_KEYS);
 
 // exact powers of ten (10^22 is the last one a double holds exactly)

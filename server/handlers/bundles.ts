@@ -15,7 +15,7 @@ import { DATA_CACHE, DAY_PART, DOCS, INDEX_FILE, LOG_FILE, logPath, PARQUET_TYPE
 import { parseRange, rangeStillValid } from '../http/range.ts';
 import type { Reply, Req, Route } from '../http/types.ts';
 
-const NONE = 'this server publishes no researchers\' data (start it with --bundles <dir>)';
+const NONE = "this server publishes no researchers' data (start it with --bundles <dir>)";
 const LISTED = 'the index at /v1/bundles lists what is published';
 
 /** the file below the folder a URL names, or null when it names none of the layout's files */
@@ -75,11 +75,21 @@ function serveFile(dir: string, rel: string, req: Req): Reply {
     if (req.method === 'HEAD') return { ...common, body: { raw: Buffer.alloc(0) }, headLength: size };
     const range = rangeStillValid(req.headers['if-range'], etag, lastModified) ? parseRange(req.headers.range, size) : ({ kind: 'whole' } as const);
     if (range.kind === 'unsatisfiable') {
-      throw new ApiError(416, 'invalid_request', `the range ${JSON.stringify(req.headers.range.slice(0, 80))} is malformed or starts past the end of ${rel} (${size} bytes); send bytes=first-last or bytes=-suffix`, { 'Content-Range': `bytes */${size}` });
+      throw new ApiError(
+        416,
+        'invalid_request',
+        `the range ${JSON.stringify(req.headers.range.slice(0, 80))} is malformed or starts past the end of ${rel} (${size} bytes); send bytes=first-last or bytes=-suffix`,
+        { 'Content-Range': `bytes */${size}` },
+      );
     }
     if (range.kind === 'whole') return { ...common, body: { raw: readPart(fd, 0, size) } };
     const part = readPart(fd, range.start, range.end - range.start + 1);
-    return { ...common, headers: { ...headers, 'Content-Range': `bytes ${range.start}-${range.start + part.length - 1}/${size}` }, body: { raw: part }, partial: true };
+    return {
+      ...common,
+      headers: { ...headers, 'Content-Range': `bytes ${range.start}-${range.start + part.length - 1}/${size}` },
+      body: { raw: part },
+      partial: true,
+    };
   } finally {
     closeSync(fd);
   }
@@ -87,13 +97,15 @@ function serveFile(dir: string, rel: string, req: Req): Reply {
 
 /** @param dir the folder written by build/bundle (index.json, log/, tables/, README, LICENSE ...) */
 export function bundleRoutes(dir: string): Route[] {
-  const file = (name: (p: Record<string, string>) => string | null) => (req: Req): Reply => {
-    if (!dir) throw notFound(NONE);
-    const rel = name(req.params);
-    // a malformed name can only be a file that does not exist
-    if (!rel) throw notFound(`no such file; ${LISTED}`);
-    return serveFile(dir, rel, req);
-  };
+  const file =
+    (name: (p: Record<string, string>) => string | null) =>
+    (req: Req): Reply => {
+      if (!dir) throw notFound(NONE);
+      const rel = name(req.params);
+      // a malformed name can only be a file that does not exist
+      if (!rel) throw notFound(`no such file; ${LISTED}`);
+      return serveFile(dir, rel, req);
+    };
   return [
     {
       pattern: '/v1/bundles',

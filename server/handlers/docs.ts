@@ -73,9 +73,7 @@ function prepared(raw: Buffer, contentType: string): Reply {
 /** Lazily read and prepare one swagger-ui-dist file; only names listed in the package folder exist. */
 function assetServer(dir: string) {
   const names = new Set(readdirSync(dir).filter((f) => TYPES[extname(f)] && !REPLACED.has(f)));
-  const cache = new Map<string, Reply>([
-    ['swagger-initializer.js', prepared(Buffer.from(INITIALIZER), TYPES['.js']!)],
-  ]);
+  const cache = new Map<string, Reply>([['swagger-initializer.js', prepared(Buffer.from(INITIALIZER), TYPES['.js']!)]]);
   return (name: string): Reply => {
     const hit = cache.get(name);
     if (hit) return hit;

@@ -33,10 +33,12 @@ function need<T>(value: T | null, detail: string): T {
   return value;
 }
 
-const hexOf = (p: Record<string, string>) => need(normalise.hex(p.hex ?? ''), `hex must be 6 hexadecimal characters, e.g. 4b1814; got ${JSON.stringify(p.hex)}`);
+const hexOf = (p: Record<string, string>) =>
+  need(normalise.hex(p.hex ?? ''), `hex must be 6 hexadecimal characters, e.g. 4b1814; got ${JSON.stringify(p.hex)}`);
 const airlineOf = (s: string | undefined) => need(normalise.airline(s ?? ''), `airline must be a 3-letter ICAO code, e.g. SWR; got ${JSON.stringify(s)}`);
 const slugOf = (s: string | undefined) => need(normalise.slug(s ?? ''), 'alliance slug must be lower-case words joined by -, e.g. star-alliance');
-const airportOf = (s: string | undefined) => need(normalise.airportCode(s ?? ''), `airport must be an IATA (3) or ICAO (4) code, e.g. ZRH or LSZH; got ${JSON.stringify(s)}`);
+const airportOf = (s: string | undefined) =>
+  need(normalise.airportCode(s ?? ''), `airport must be an IATA (3) or ICAO (4) code, e.g. ZRH or LSZH; got ${JSON.stringify(s)}`);
 
 /** the route of one artifact kind: its URL and bucket come from the contract (schemas/artifact-kinds.ts) */
 function artifactRoute(kind: ArtifactKindName, deps: HistoryDeps, resolve: Resolve, missing: Missing, url = ARTIFACT_KINDS[kind].url): Route {
@@ -80,18 +82,8 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       },
       (_p, _l, k) => notFound(`${k.what} is not an airport with an IATA code in the reference data`),
     ),
-    artifactRoute(
-      'alliance',
-      deps,
-      (p) => ({ key: keys.alliance(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }),
-      plainMissing,
-    ),
-    artifactRoute(
-      'allianceRoutes',
-      deps,
-      (p) => ({ key: keys.allianceRoutes(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }),
-      plainMissing,
-    ),
+    artifactRoute('alliance', deps, (p) => ({ key: keys.alliance(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }), plainMissing),
+    artifactRoute('allianceRoutes', deps, (p) => ({ key: keys.allianceRoutes(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }), plainMissing),
     artifactRoute(
       'route',
       deps,
@@ -107,8 +99,12 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
           : notFound(`${k.what}: not an airline callsign known to the reference data, and never observed`);
       },
     ),
-    artifactRoute('refAircraft', deps, (p) => ({ key: keys.refAircraft(hexOf(p)), what: `aircraft ${p.hex}` }), (p, _l, k) =>
-      deps.isKnownHex(hexOf(p)) ? notObserved(`${k.what}: no registry row and not observed`) : notFound(`${k.what}: in no allocated ICAO block`),
+    artifactRoute(
+      'refAircraft',
+      deps,
+      (p) => ({ key: keys.refAircraft(hexOf(p)), what: `aircraft ${p.hex}` }),
+      (p, _l, k) =>
+        deps.isKnownHex(hexOf(p)) ? notObserved(`${k.what}: no registry row and not observed`) : notFound(`${k.what}: in no allocated ICAO block`),
     ),
     artifactRoute('refAirlines', deps, () => ({ key: keys.refAirlines(), what: 'airline list' }), plainMissing),
     artifactRoute('refAirline', deps, (p) => ({ key: keys.refAirline(airlineOf(p.icao)), what: `airline ${p.icao}` }), plainMissing),

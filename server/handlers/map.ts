@@ -67,7 +67,8 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-const OFFLINE_ATTRIBUTION = 'Basemap: <a href="https://www.naturalearthdata.com/">Natural Earth</a> (public domain); cities: <a href="https://ourairports.com/data/">OurAirports</a> (public domain)';
+const OFFLINE_ATTRIBUTION =
+  'Basemap: <a href="https://www.naturalearthdata.com/">Natural Earth</a> (public domain); cities: <a href="https://ourairports.com/data/">OurAirports</a> (public domain)';
 
 const asReply = (f: MapFile): Reply => ({ body: f.body, headers: { 'Content-Type': f.contentType } });
 
@@ -109,9 +110,15 @@ export function mapRoutes(deps: MapDeps): Route[] {
   // bundle now: a broken map source fails the server at start-up, not on the first visitor
   const files = buildMapFiles();
   // the page loads nothing but this server's files and the configured tile host (server/http/security.ts)
-  const page: Reply = { body: staticPayload(Buffer.from(PAGE)), headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': mapPolicy(tileOrigins(deps.tiles)) } };
+  const page: Reply = {
+    body: staticPayload(Buffer.from(PAGE)),
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': mapPolicy(tileOrigins(deps.tiles)) },
+  };
   const airports = airportsOf(deps.history, deps.airportNames);
-  const config = prepared({ tiles: deps.tiles ?? null, offline: { basemap: `/map/${OFFLINE_BASEMAP}`, places: `/map/${OFFLINE_PLACES}`, attribution: OFFLINE_ATTRIBUTION } });
+  const config = prepared({
+    tiles: deps.tiles ?? null,
+    offline: { basemap: `/map/${OFFLINE_BASEMAP}`, places: `/map/${OFFLINE_PLACES}`, attribution: OFFLINE_ATTRIBUTION },
+  });
   const types = prepared(loadMapTypes(installed('data/ref')));
   const extent = extentOf(() => deps.live);
   return [

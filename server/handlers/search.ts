@@ -28,12 +28,36 @@ interface Key {
 
 const KEYS: Key[] = [
   { field: 'hex', param: 'hex', norm: (s) => (/^[0-9a-f]{6}$/i.test(s) ? s.toLowerCase() : null), example: '4b1814', what: '6 hexadecimal characters' },
-  { field: 'callsign', param: 'callsign', norm: (s) => (/^[A-Z0-9]{1,8}$/i.test(s) ? s.toUpperCase() : null), example: 'SWR100', what: '1 to 8 letters or digits' },
-  { field: 'reg', param: 'reg', norm: (s) => (/^[A-Z0-9-]{1,10}$/i.test(s) ? s.toUpperCase() : null), example: 'HB-JVL', what: '1 to 10 letters, digits or dashes' },
-  { field: 'type', param: 'designator', norm: (s) => (/^[A-Z0-9]{2,4}$/i.test(s) ? s.toUpperCase() : null), example: 'A320', what: 'an ICAO type designator of 2 to 4 letters or digits' },
+  {
+    field: 'callsign',
+    param: 'callsign',
+    norm: (s) => (/^[A-Z0-9]{1,8}$/i.test(s) ? s.toUpperCase() : null),
+    example: 'SWR100',
+    what: '1 to 8 letters or digits',
+  },
+  {
+    field: 'reg',
+    param: 'reg',
+    norm: (s) => (/^[A-Z0-9-]{1,10}$/i.test(s) ? s.toUpperCase() : null),
+    example: 'HB-JVL',
+    what: '1 to 10 letters, digits or dashes',
+  },
+  {
+    field: 'type',
+    param: 'designator',
+    norm: (s) => (/^[A-Z0-9]{2,4}$/i.test(s) ? s.toUpperCase() : null),
+    example: 'A320',
+    what: 'an ICAO type designator of 2 to 4 letters or digits',
+  },
   { field: 'squawk', param: 'squawk', norm: (s) => (/^[0-7]{4}$/.test(s) ? s : null), example: '7700', what: '4 octal digits' },
 ];
-const PATHS: Record<SearchField, string> = { hex: '/v2/hex/:hex', callsign: '/v2/callsign/:callsign', reg: '/v2/reg/:reg', type: '/v2/type/:designator', squawk: '/v2/sqk/:squawk' };
+const PATHS: Record<SearchField, string> = {
+  hex: '/v2/hex/:hex',
+  callsign: '/v2/callsign/:callsign',
+  reg: '/v2/reg/:reg',
+  type: '/v2/type/:designator',
+  squawk: '/v2/sqk/:squawk',
+};
 
 export function searchRoutes(deps: SearchDeps): Route[] {
   const timer = deps.timer ?? (() => performance.now());
@@ -53,18 +77,20 @@ export function searchRoutes(deps: SearchDeps): Route[] {
     return { body: { raw: s.listBody(ids, '{"ac":[', `],"msg":"No error","now":${s.now},"total":${ids.length},"ctime":${s.now},"ptime":${ptime}}`) } };
   };
   return [
-    ...KEYS.map((k): Route => ({
-      pattern: PATHS[k.field],
-      bucket: 'search',
-      handler: (req) => {
-        const t0 = timer();
-        const raw = req.params[k.param] ?? '';
-        const key = k.norm(raw);
-        if (key === null) throw invalidRequest(`${k.param} must be ${k.what}, e.g. ${k.example}; got ${JSON.stringify(raw.slice(0, 40))}`);
-        const s = deps.live.current(req.nowMs);
-        return answer(s, s.search.find(k.field, key), t0);
-      },
-    })),
+    ...KEYS.map(
+      (k): Route => ({
+        pattern: PATHS[k.field],
+        bucket: 'search',
+        handler: (req) => {
+          const t0 = timer();
+          const raw = req.params[k.param] ?? '';
+          const key = k.norm(raw);
+          if (key === null) throw invalidRequest(`${k.param} must be ${k.what}, e.g. ${k.example}; got ${JSON.stringify(raw.slice(0, 40))}`);
+          const s = deps.live.current(req.nowMs);
+          return answer(s, s.search.find(k.field, key), t0);
+        },
+      }),
+    ),
     {
       pattern: '/v2/mil',
       bucket: 'search',

@@ -35,7 +35,7 @@ export function stationRoutes(deps: StationRouteDeps): Route[] {
       handler: (req) => {
         // the detail never echoes the input: it is meant to be a secret
         const uuid = canonicalUuid(req.params.uuid ?? '');
-        if (uuid === null) throw invalidRequest('uuid must be the station\'s full UUID: 32 hex digits, as 8-4-4-4-12 with dashes or without');
+        if (uuid === null) throw invalidRequest("uuid must be the station's full UUID: 32 hex digits, as 8-4-4-4-12 with dashes or without");
         // hash first, then a scan over every stored key: the same work for a known and an unknown UUID
         const status = roster.status(keys.key(uuid), req.nowMs);
         if (status === null) throw notFound('no station with this UUID; a station is known once the feeder list has listed it as connected');

@@ -13,7 +13,12 @@ export function streamRoutes(): Route[] {
       bucket: 'stream',
       handler: (req) => {
         parseBboxQuery(req.query);
-        throw new ApiError(426, 'invalid_request', '/v1/stream is a WebSocket: connect with a WebSocket client (Upgrade: websocket); /v1/aircraft answers plain GET', { Upgrade: 'websocket' });
+        throw new ApiError(
+          426,
+          'invalid_request',
+          '/v1/stream is a WebSocket: connect with a WebSocket client (Upgrade: websocket); /v1/aircraft answers plain GET',
+          { Upgrade: 'websocket' },
+        );
       },
     },
   ];

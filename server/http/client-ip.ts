@@ -73,5 +73,8 @@ export function rateKeyOf(client: string): string {
   const h = head ? head.split(':') : [];
   const t = client.includes('::') ? (tail ? tail.split(':') : []) : [];
   const groups = client.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

@@ -102,7 +102,15 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
   const shed = opts.shed;
 
   function send(f: Flight, w: Wire): void {
-    if (observe) observe(f.route, f.bucket, Number(w.status.slice(0, 3)), performance.now() - f.started, { method: f.r.method, path: f.path, get ip() { return f.r.ip(); }, bytes: f.head ? 0 : w.body.length });
+    if (observe)
+      observe(f.route, f.bucket, Number(w.status.slice(0, 3)), performance.now() - f.started, {
+        method: f.r.method,
+        path: f.path,
+        get ip() {
+          return f.r.ip();
+        },
+        bytes: f.head ? 0 : w.body.length,
+      });
     if (f.aborted()) return;
     f.write(w);
   }
@@ -117,7 +125,17 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
       }
     }
     const { r } = f;
-    const req: Req = { method: r.method, path: f.path!, query: r.query, params: match.params, get ip() { return r.ip(); }, nowMs: f.nowMs, headers: r.headers };
+    const req: Req = {
+      method: r.method,
+      path: f.path!,
+      query: r.query,
+      params: match.params,
+      get ip() {
+        return r.ip();
+      },
+      nowMs: f.nowMs,
+      headers: r.headers,
+    };
     try {
       const rep = match.route.handler(req);
       if (etagMatches(r.headers['if-none-match'], rep.etag)) return send(f, encodeNotModified(rep, cache, rl));
@@ -139,7 +157,18 @@ export function makePipeline(routes: Route[], opts: PipelineOptions): Pipeline {
   }
 
   return (r, write, aborted) => {
-    const f: Flight = { r, write, aborted, nowMs: opts.clock(), codings: acceptedCodings(r.headers['accept-encoding']), head: r.method === 'HEAD', started: performance.now(), path: null, route: 'unrouted', bucket: 'none' };
+    const f: Flight = {
+      r,
+      write,
+      aborted,
+      nowMs: opts.clock(),
+      codings: acceptedCodings(r.headers['accept-encoding']),
+      head: r.method === 'HEAD',
+      started: performance.now(),
+      path: null,
+      route: 'unrouted',
+      bucket: 'none',
+    };
     const { method } = r;
     f.path = decodePath(r.rawPath);
     if (f.path === null) return send(f, encodeError(new ApiError(422, 'invalid_request', 'the path has broken percent-encoding'), []));

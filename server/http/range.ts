@@ -5,10 +5,7 @@
 // readers (DuckDB's httpfs, Arrow, Spark) ask one range at a time: the footer with a suffix
 // range, then each column chunk.
 
-export type RangeAnswer =
-  | { kind: 'whole' }
-  | { kind: 'part'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+export type RangeAnswer = { kind: 'whole' } | { kind: 'part'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 const BYTES = /^bytes=/i;
 const ONE = /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/i;

@@ -86,7 +86,13 @@ const onTheFlySmall = { ...onTheFly, windowBits: 12, memLevel: 4 };
 const perRequest = (raw: Buffer) => (raw.length <= SMALL_BODY ? onTheFlySmall : onTheFly);
 // for a client that accepts brotli and not gzip: quality 1 costs about what gzip level 1 does and
 // sends about as many bytes (a small window for small bodies, as for gzip above)
-const brotliPerRequest = (raw: Buffer) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length, ...(raw.length <= SMALL_BODY && { [constants.BROTLI_PARAM_LGWIN]: 12 }) } });
+const brotliPerRequest = (raw: Buffer) => ({
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: 1,
+    [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+    ...(raw.length <= SMALL_BODY && { [constants.BROTLI_PARAM_LGWIN]: 12 }),
+  },
+});
 const gzipPool = promisify(gzip);
 
 /**
@@ -146,7 +152,15 @@ export function headerBlock(headers: readonly [string, string][]): [string, stri
 }
 function jsonBlock(cacheControl: string): [string, string] {
   let b = jsonBlocks.get(cacheControl);
-  if (!b) jsonBlocks.set(cacheControl, (b = headerBlock([['Content-Type', 'application/json; charset=utf-8'], ['Cache-Control', cacheControl], ['Vary', 'Accept-Encoding']])));
+  if (!b)
+    jsonBlocks.set(
+      cacheControl,
+      (b = headerBlock([
+        ['Content-Type', 'application/json; charset=utf-8'],
+        ['Cache-Control', cacheControl],
+        ['Vary', 'Accept-Encoding'],
+      ])),
+    );
   return b;
 }
 
@@ -172,7 +186,13 @@ export function encodeReply(r: Reply, codings: Codings, cacheControl: string, ex
     if (i >= 0) headers[i] = [k, v];
     else headers.push([k, v]);
   }
-  return { status: STATUS[r.partial ? 206 : 200]!, headers, body: bytes, ...(r.headLength === undefined ? {} : { headLength: r.headLength }), ...(r.body.transient && bytes === r.body.raw && { transient: true }) };
+  return {
+    status: STATUS[r.partial ? 206 : 200]!,
+    headers,
+    body: bytes,
+    ...(r.headLength === undefined ? {} : { headLength: r.headLength }),
+    ...(r.body.transient && bytes === r.body.raw && { transient: true }),
+  };
 }
 
 /** true when an If-None-Match header names this ETag (or is *); weak comparison (RFC 9110 13.1.2) */
@@ -184,7 +204,11 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string | unde
 
 /** 304: the client's copy is current; the validator and cache headers, no body */
 export function encodeNotModified(r: Reply, cacheControl: string, extra: [string, string][]): Wire {
-  return { status: STATUS[304]!, headers: [['ETag', r.etag!], ['Cache-Control', r.cacheControl ?? cacheControl], ['Vary', 'Accept-Encoding'], ...extra], body: Buffer.alloc(0) };
+  return {
+    status: STATUS[304]!,
+    headers: [['ETag', r.etag!], ['Cache-Control', r.cacheControl ?? cacheControl], ['Vary', 'Accept-Encoding'], ...extra],
+    body: Buffer.alloc(0),
+  };
 }
 
 /** Any thrown value becomes a section-7 error response; unknown errors are logged by the caller. */

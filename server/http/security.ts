@@ -28,7 +28,14 @@ const LOCKED = { 'object-src': ["'none'"], 'base-uri': ["'none'"], 'frame-ancest
  * the push stream's WebSocket to this server alone.
  */
 export function mapPolicy(tileOrigins: readonly string[] = []): string {
-  return join({ 'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', ...tileOrigins], 'connect-src': ["'self'"], ...LOCKED });
+  return join({
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', ...tileOrigins],
+    'connect-src': ["'self'"],
+    ...LOCKED,
+  });
 }
 
 /**
@@ -37,7 +44,14 @@ export function mapPolicy(tileOrigins: readonly string[] = []): string {
  * or the public base URL the document names (`apiOrigin`) when that is another origin.
  */
 export function docsPolicy(apiOrigin = ''): string {
-  return join({ 'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'connect-src': ["'self'", ...(apiOrigin ? [apiOrigin] : [])], ...LOCKED });
+  return join({
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", ...(apiOrigin ? [apiOrigin] : [])],
+    ...LOCKED,
+  });
 }
 
 /** the origin of a base URL (https://api.example.org/x -> https://api.example.org), '' when it has none */

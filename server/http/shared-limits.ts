@@ -116,7 +116,10 @@ export class SharedLimits {
   private goneAway(e: Error): void {
     if (this.away) return;
     this.away = true;
-    this.log(`rate limits: Redis at ${this.where} does not answer (${e.message.split('\n')[0]}); counting in this process until it does (limits are per server meanwhile)`, 'warn');
+    this.log(
+      `rate limits: Redis at ${this.where} does not answer (${e.message.split('\n')[0]}); counting in this process until it does (limits are per server meanwhile)`,
+      'warn',
+    );
   }
 
   private cameBack(): void {

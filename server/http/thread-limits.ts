@@ -155,8 +155,8 @@ export class ThreadLimits {
     for (;;) {
       let free = -1;
       let freeTag = EMPTY;
-      let i = (h1 & mask) || 1;
-      for (let k = 0; k < PROBE; k++, i = ((i + 1) & mask) || 1) {
+      let i = h1 & mask || 1;
+      for (let k = 0; k < PROBE; k++, i = (i + 1) & mask || 1) {
         const at = base + i * W;
         let tag = Atomics.load(a, at);
         // being written by another thread (four stores): read this slot again until it is done,

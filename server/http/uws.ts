@@ -115,7 +115,17 @@ export function startServer(routes: Route[], opts: ServerOptions): Promise<Runni
 
   const shed = opts.shedCompressionAt ? new CompressionShed(opts.shedCompressionAt) : null;
   const unwatch = shed?.watch() ?? (() => {});
-  const pipeline = makePipeline(routes, { rateLimits: opts.rateLimits, limiter, ...(opts.shared ? { shared: opts.shared } : {}), clock, gzipOffLoop: opts.gzipOffLoop ?? 0, ...(shed ? { shed } : {}), log, ...(opts.observe ? { observe: opts.observe } : {}), ...(opts.unrouted ? { unrouted: opts.unrouted } : {}) });
+  const pipeline = makePipeline(routes, {
+    rateLimits: opts.rateLimits,
+    limiter,
+    ...(opts.shared ? { shared: opts.shared } : {}),
+    clock,
+    gzipOffLoop: opts.gzipOffLoop ?? 0,
+    ...(shed ? { shed } : {}),
+    log,
+    ...(opts.observe ? { observe: opts.observe } : {}),
+    ...(opts.unrouted ? { unrouted: opts.unrouted } : {}),
+  });
   app.any('/*', (res, uReq) => {
     let aborted = false;
     const method = uReq.getCaseSensitiveMethod().toUpperCase();

@@ -19,7 +19,7 @@
 export const RESET_AFTER = 3;
 
 export type ClockVerdict =
-  | { ok: true; /** the clock went back and is taken as reset (the caller logs it) */ reset: null | { backS: number } }
+  | { ok: true /** the clock went back and is taken as reset (the caller logs it) */; reset: null | { backS: number } }
   | { ok: false; kind: 'future_now' | 'backwards_now'; detail: string };
 
 export interface FeedClockOptions {
@@ -42,7 +42,11 @@ export class FeedClock {
   check(now: number, serverS: number): ClockVerdict {
     const aheadS = now - serverS;
     if (aheadS > this.o.maxAheadS) {
-      return { ok: false, kind: 'future_now', detail: `"now" is ${Math.round(aheadS)} s ahead of this server's clock (limit ${this.o.maxAheadS} s); keeping the previous snapshot: check the decoder's clock (NTP)` };
+      return {
+        ok: false,
+        kind: 'future_now',
+        detail: `"now" is ${Math.round(aheadS)} s ahead of this server's clock (limit ${this.o.maxAheadS} s); keeping the previous snapshot: check the decoder's clock (NTP)`,
+      };
     }
     if (this.last === null || now >= this.last) {
       this.take(now);
@@ -59,7 +63,11 @@ export class FeedClock {
     const why = agrees
       ? `taken as a reset of the decoder's clock after ${RESET_AFTER} such snapshots in a row that agree with this server's clock`
       : `it is also ${Math.round(-aheadS)} s behind this server's clock: check the decoder's clock (NTP)`;
-    return { ok: false, kind: 'backwards_now', detail: `"now" went back ${Math.round(backS)} s from the snapshot already taken; keeping that one (it goes stale as usual); ${why}` };
+    return {
+      ok: false,
+      kind: 'backwards_now',
+      detail: `"now" went back ${Math.round(backS)} s from the snapshot already taken; keeping that one (it goes stale as usual); ${why}`,
+    };
   }
 
   private take(now: number): void {

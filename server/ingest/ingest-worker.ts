@@ -42,7 +42,17 @@ export type IngestRefusal = { ok: false; reason: RejectReason | 'read_error'; de
 /** what crosses back: the parse's verdict, and on success the snapshot as parts */
 export type IngestReply =
   | ({ id: number; counters: FeedCounters } & IngestRefusal)
-  | { id: number; counters: FeedCounters; ok: true; now: number; messages?: number; dropped: FeedCounters; capped?: number; parts: SnapshotParts; ms: IngestTimes };
+  | {
+      id: number;
+      counters: FeedCounters;
+      ok: true;
+      now: number;
+      messages?: number;
+      dropped: FeedCounters;
+      capped?: number;
+      parts: SnapshotParts;
+      ms: IngestTimes;
+    };
 
 /** where the ingest thread's time went for one snapshot, ms */
 export interface IngestTimes {
@@ -97,7 +107,17 @@ function ingest(job: IngestJob): void {
   const owned = ownAll(parts);
   held = job.copies > 0 ? { id: job.id, copies: Array.from({ length: job.copies }, () => servingCopy(owned)) } : null;
   const ms = { parse: t1 - t0, prepare: t2 - t1, compress: performance.now() - t2 };
-  const reply: IngestReply = { id: job.id, counters, ok: true, now: snap.now, dropped: r.dropped, parts: owned, ms, ...(snap.messages !== undefined && { messages: snap.messages }), ...(capped !== undefined && { capped }) };
+  const reply: IngestReply = {
+    id: job.id,
+    counters,
+    ok: true,
+    now: snap.now,
+    dropped: r.dropped,
+    parts: owned,
+    ms,
+    ...(snap.messages !== undefined && { messages: snap.messages }),
+    ...(capped !== undefined && { capped }),
+  };
   parentPort!.postMessage(reply, transferList(owned));
 }
 

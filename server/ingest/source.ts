@@ -66,7 +66,17 @@ export class FeedSource {
   private readonly feedClock: FeedClock;
 
   constructor(opts: FeedSourceOptions) {
-    this.opts = { intervalMs: 1000, timeoutMs: 2500, maxBytes: 64 * 1024 * 1024, maxAheadS: 5, maxAgeS: 60, maxAircraft: 50_000, clock: Date.now, thread: null, ...opts };
+    this.opts = {
+      intervalMs: 1000,
+      timeoutMs: 2500,
+      maxBytes: 64 * 1024 * 1024,
+      maxAheadS: 5,
+      maxAgeS: 60,
+      maxAircraft: 50_000,
+      clock: Date.now,
+      thread: null,
+      ...opts,
+    };
     this.feedClock = new FeedClock({ maxAheadS: this.opts.maxAheadS, maxAgeS: this.opts.maxAgeS });
   }
 
@@ -189,7 +199,10 @@ export class FeedSource {
     } catch (e) {
       if (!this.running && ctl.signal.aborted && ctl.signal.reason?.message !== 'timeout') return null;
       const timedOut = ctl.signal.aborted;
-      this.fail(timedOut ? 'timeout' : 'fetch_failed', timedOut ? `${this.opts.feed} did not answer within ${this.opts.timeoutMs} ms` : `${this.opts.feed}: ${causeOf(e)}`);
+      this.fail(
+        timedOut ? 'timeout' : 'fetch_failed',
+        timedOut ? `${this.opts.feed} did not answer within ${this.opts.timeoutMs} ms` : `${this.opts.feed}: ${causeOf(e)}`,
+      );
       return null;
     } finally {
       clearTimeout(timeout);
@@ -220,11 +233,19 @@ export class FeedSource {
       this.fail(clock.kind, `${this.opts.feed}: ${clock.detail}`);
       return;
     }
-    if (clock.reset) this.opts.log(`feed: the decoder's clock went back ${Math.round(clock.reset.backS)} s and agrees with this server's: taken as reset (${this.opts.feed})`, 'warn');
+    if (clock.reset)
+      this.opts.log(
+        `feed: the decoder's clock went back ${Math.round(clock.reset.backS)} s and agrees with this server's: taken as reset (${this.opts.feed})`,
+        'warn',
+      );
     const count = aircraftCount(snap);
     const over = (r.capped ?? 0) + Math.max(0, count - this.opts.maxAircraft);
     if (over > 0) {
-      this.countDrop('too_many_aircraft', over, `${this.opts.maxAircraft + over} aircraft, over the ${this.opts.maxAircraft} limit: keeping the ${this.opts.maxAircraft} heard most recently`);
+      this.countDrop(
+        'too_many_aircraft',
+        over,
+        `${this.opts.maxAircraft + over} aircraft, over the ${this.opts.maxAircraft} limit: keeping the ${this.opts.maxAircraft} heard most recently`,
+      );
       // the ingest thread applies the cap itself: only a snapshot parsed here still needs it
       if (count > this.opts.maxAircraft && !('parts' in snap)) snap = capAircraft(snap, this.opts.maxAircraft);
     }

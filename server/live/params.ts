@@ -49,10 +49,16 @@ export function parseBbox(text: string): Bbox {
 
 /** The range checks of a bbox whose four values are already numbers (the stream's JSON form too). */
 export function checkBbox(minLon: number, minLat: number, maxLon: number, maxLat: number): Bbox {
-  for (const [name, v] of [['minLon', minLon], ['maxLon', maxLon]] as const) {
+  for (const [name, v] of [
+    ['minLon', minLon],
+    ['maxLon', maxLon],
+  ] as const) {
     if (v < -180 || v > 180) throw invalidRequest(`bbox ${name} ${v} is outside -180..180. ${BBOX_USAGE}`);
   }
-  for (const [name, v] of [['minLat', minLat], ['maxLat', maxLat]] as const) {
+  for (const [name, v] of [
+    ['minLat', minLat],
+    ['maxLat', maxLat],
+  ] as const) {
     if (v < -90 || v > 90) throw invalidRequest(`bbox ${name} ${v} is outside -90..90. ${BBOX_USAGE}`);
   }
   if (minLat > maxLat) throw invalidRequest(`bbox minLat ${minLat} is north of maxLat ${maxLat}: swap them. ${BBOX_USAGE}`);

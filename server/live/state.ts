@@ -15,7 +15,6 @@ export interface LiveStateOptions {
   eagerGzip?: boolean;
 }
 
-
 /**
  * brotli of the whole body costs ~100 ms of the ingest thread per 12k snapshot: it is made only
  * while clients ask for it, for this long after the last one did (the first asker gets gzip)
@@ -118,7 +117,11 @@ export class LiveState {
     const age = this.ageS(nowMs);
     if (age === null) return;
     const stale = age > this.maxAgeS;
-    if (stale && !this.staleLogged) log(`live: the snapshot is ${Math.floor(age)} s old (limit ${this.maxAgeS} s): the feed has stopped updating; live routes answer 503 stale_snapshot`, 'warn');
+    if (stale && !this.staleLogged)
+      log(
+        `live: the snapshot is ${Math.floor(age)} s old (limit ${this.maxAgeS} s): the feed has stopped updating; live routes answer 503 stale_snapshot`,
+        'warn',
+      );
     if (!stale && this.staleLogged) log(`live: fresh snapshot again (${Math.floor(age)} s old); live routes answer 200`);
     this.staleLogged = stale;
   }

@@ -69,7 +69,15 @@ export function recordColumns(list: readonly AircraftRecord[]): RecordColumns {
 }
 
 /** the typed arrays of the columns (to transfer them) */
-export const columnArrays = (c: RecordColumns) => [c.alt, c.gs, c.track, c.baroRate, c.seen, c.seenPos, ...[c.flight, c.t, c.r, c.category, c.emergency].flatMap((t) => [t.text, t.off])];
+export const columnArrays = (c: RecordColumns) => [
+  c.alt,
+  c.gs,
+  c.track,
+  c.baroRate,
+  c.seen,
+  c.seenPos,
+  ...[c.flight, c.t, c.r, c.category, c.emergency].flatMap((t) => [t.text, t.off]),
+];
 
 const num = (a: Float64Array, i: number) => {
   const v = a[i]!;

@@ -47,7 +47,8 @@ export const CLOSE_LIST = ']}';
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The head of a /v1/aircraft body, up to the opening bracket of its list. */
-export const listHead = (now: number, total: number, withPosition: number) => `{"generated_at":${now},"total":${total},"with_position":${withPosition},${OPEN_LIST}`;
+export const listHead = (now: number, total: number, withPosition: number) =>
+  `{"generated_at":${now},"total":${total},"with_position":${withPosition},${OPEN_LIST}`;
 
 /** Prepare a snapshot's parts (no compression: see compressParts). */
 export function prepareParts(snap: FeedSnapshot): SnapshotParts {
@@ -104,7 +105,19 @@ export function prepareParts(snap: FeedSnapshot): SnapshotParts {
     body = Buffer.allocUnsafeSlow(bytes.length);
     bytes.copy(body);
   }
-  return { now: snap.now, total: n, withPosition: withPos, body, start, end, posLat, posLon, index: spatialParts(lats, lons, ids), search: searchParts(list), columns: recordColumns(list) };
+  return {
+    now: snap.now,
+    total: n,
+    withPosition: withPos,
+    body,
+    start,
+    end,
+    posLat,
+    posLon,
+    index: spatialParts(lats, lons, ids),
+    search: searchParts(list),
+    columns: recordColumns(list),
+  };
 }
 
 /** Compress the whole body here and now (the ingest thread's work): gzip always, brotli when asked. */
@@ -115,7 +128,22 @@ export function compressParts(p: SnapshotParts, brotli: boolean): void {
 
 /** The buffers that move with the parts (each must own its whole ArrayBuffer: see ownAll). */
 export function transferList(p: SnapshotParts): ArrayBuffer[] {
-  const views = [p.body, p.start, p.end, p.posLat, p.posLon, p.index.lon, p.index.lat, p.index.id, p.index.xyz, p.search.hexes, ...Object.values(p.search.tables).flatMap((t) => [t.keys, t.off, t.ids]), ...(p.columns ? columnArrays(p.columns) : []), p.gz, p.br];
+  const views = [
+    p.body,
+    p.start,
+    p.end,
+    p.posLat,
+    p.posLon,
+    p.index.lon,
+    p.index.lat,
+    p.index.id,
+    p.index.xyz,
+    p.search.hexes,
+    ...Object.values(p.search.tables).flatMap((t) => [t.keys, t.off, t.ids]),
+    ...(p.columns ? columnArrays(p.columns) : []),
+    p.gz,
+    p.br,
+  ];
   const out = new Set<ArrayBuffer>();
   for (const v of views) if (v && v.byteLength > 0) out.add(v.buffer as ArrayBuffer);
   return [...out];
@@ -123,7 +151,8 @@ export function transferList(p: SnapshotParts): ArrayBuffer[] {
 
 /** Copy out any view that shares its ArrayBuffer (zlib's output may), so the list can be transferred. */
 export function ownAll(p: SnapshotParts): SnapshotParts {
-  const own = <T extends Uint8Array>(v: T | undefined): T | undefined => (v && (v.byteOffset !== 0 || v.byteLength !== v.buffer.byteLength) ? (new Uint8Array(v) as T) : v);
+  const own = <T extends Uint8Array>(v: T | undefined): T | undefined =>
+    v && (v.byteOffset !== 0 || v.byteLength !== v.buffer.byteLength) ? (new Uint8Array(v) as T) : v;
   return { ...p, body: own(p.body)!, gz: own(p.gz), br: own(p.br) };
 }
 

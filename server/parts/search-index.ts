@@ -60,8 +60,6 @@ function table(list: readonly AircraftRecord[], field: SearchField): KeyTable {
   return { keys, off, ids };
 }
 
-
-
 /** The search tables of a snapshot's records (feed order). */
 export function searchParts(list: readonly AircraftRecord[]): SearchParts {
   const hexWidth = list.reduce((w, a) => Math.max(w, Buffer.byteLength(a.hex)), 1);

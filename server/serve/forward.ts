@@ -90,7 +90,12 @@ function replyOf(id: number, w: Wire): ForwardReply {
   return { id, status: w.status, headers: w.headers, body, ...(w.headLength !== undefined && { headLength: w.headLength }) };
 }
 
-const wireOf = (m: ForwardReply): Wire => ({ status: m.status, headers: m.headers, body: asBuffer(m.body), ...(m.headLength !== undefined && { headLength: m.headLength }) });
+const wireOf = (m: ForwardReply): Wire => ({
+  status: m.status,
+  headers: m.headers,
+  body: asBuffer(m.body),
+  ...(m.headLength !== undefined && { headLength: m.headLength }),
+});
 
 function timedOut(timeoutMs: number): Wire {
   const detail = `the serving thread that holds this route did not answer within ${timeoutMs} ms; retry shortly`;

@@ -92,7 +92,15 @@ export class ServeThreads {
     const signal = forwardSignal();
     answerForwards(port1, signal, o.pipeline);
     const listen = o.listenThread < 0 || o.listenThread === index;
-    const data: ServeWorkerData = { config: o.config, port: o.port, limits: o.limits, index, forward: { port: port2, signal }, listen, streamBudget: o.streamBudget };
+    const data: ServeWorkerData = {
+      config: o.config,
+      port: o.port,
+      limits: o.limits,
+      index,
+      forward: { port: port2, signal },
+      listen,
+      streamBudget: o.streamBudget,
+    };
     const w = tsWorker(new URL('./serve-worker.ts', import.meta.url), { workerData: data, transferList: [port2] });
     return new Promise((resolve, reject) => {
       w.on('message', (m: FromWorker) => {

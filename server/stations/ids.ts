@@ -59,7 +59,8 @@ export class StationKeys {
   private readonly secret: Buffer;
 
   constructor(secret: Buffer) {
-    if (secret.length < SECRET_BYTES) throw new Error(`station secret must be at least ${SECRET_BYTES} bytes; delete the broken key file in --state to make a new one`);
+    if (secret.length < SECRET_BYTES)
+      throw new Error(`station secret must be at least ${SECRET_BYTES} bytes; delete the broken key file in --state to make a new one`);
     this.secret = Buffer.from(secret);
   }
 

@@ -56,7 +56,8 @@ function centres(text: string): { ok: true; byId: Map<string, Centre> } | { ok: 
 export function parseReadsbClients(doc: unknown, receiversText: string, keys: StationKeys): ParseResult {
   if (!isObject(doc)) return { ok: false, reason: 'not_object', detail: 'clients.json must be a JSON object {now, clients}' };
   const now = doc.now;
-  if (!finite(now) || now <= 0 || now > MAX_UNIX_S) return { ok: false, reason: 'bad_generated_at', detail: 'clients.json: now must be unix seconds (a positive number before the year 2100)' };
+  if (!finite(now) || now <= 0 || now > MAX_UNIX_S)
+    return { ok: false, reason: 'bad_generated_at', detail: 'clients.json: now must be unix seconds (a positive number before the year 2100)' };
   const rows = doc.clients;
   if (!Array.isArray(rows)) return { ok: false, reason: 'bad_feeders', detail: 'clients.json: clients must be an array' };
   if (rows.length > MAX_FEEDERS) return { ok: false, reason: 'too_many_feeders', detail: `more than ${MAX_FEEDERS} clients in one list` };

@@ -52,12 +52,20 @@ export class StationStore {
     const d = doc as { version?: unknown; fingerprint?: unknown; stations?: unknown };
     if (typeof doc !== 'object' || doc === null || d.version !== FORMAT || !Array.isArray(d.stations)) {
       renameSync(file, file + '.corrupt');
-      return { stations: [], skipped: 0, problem: `${ROSTER_FILE} is not a version-${FORMAT} roster; moved aside to ${ROSTER_FILE}.corrupt, roster starts empty` };
+      return {
+        stations: [],
+        skipped: 0,
+        problem: `${ROSTER_FILE} is not a version-${FORMAT} roster; moved aside to ${ROSTER_FILE}.corrupt, roster starts empty`,
+      };
     }
     // keys made with another secret can never match a UUID again: the roster is unusable
     if (d.fingerprint !== keys.fingerprint()) {
       renameSync(file, file + '.corrupt');
-      return { stations: [], skipped: 0, problem: `${ROSTER_FILE} was written with another ${SECRET_FILE}; moved aside to ${ROSTER_FILE}.corrupt, roster starts empty` };
+      return {
+        stations: [],
+        skipped: 0,
+        problem: `${ROSTER_FILE} was written with another ${SECRET_FILE}; moved aside to ${ROSTER_FILE}.corrupt, roster starts empty`,
+      };
     }
     const stations: SavedStation[] = [];
     let skipped = 0;

@@ -55,7 +55,12 @@ export interface RosterOptions {
 }
 
 export type ApplyResult =
-  | { applied: true; /** public ids of stations seen for the first time */ added: string[]; dropped: number; /** a change worth saving at once */ urgent: boolean }
+  | {
+      applied: true /** public ids of stations seen for the first time */;
+      added: string[];
+      dropped: number /** a change worth saving at once */;
+      urgent: boolean;
+    }
   | { applied: false; reason: 'same_list' | 'older_than_current' };
 
 interface Station {
@@ -103,8 +108,16 @@ export class Roster {
     for (const s of saved) {
       if (this.byHex.has(s.key)) continue;
       this.add({
-        key: Buffer.from(s.key, 'hex'), id: s.id, coarseLat: s.coarse_lat, coarseLon: s.coarse_lon, positionSource: s.position_source,
-        firstSeen: s.first_seen, lastSeen: s.last_seen, listed: false, report: null, rates: null,
+        key: Buffer.from(s.key, 'hex'),
+        id: s.id,
+        coarseLat: s.coarse_lat,
+        coarseLon: s.coarse_lon,
+        positionSource: s.position_source,
+        firstSeen: s.first_seen,
+        lastSeen: s.last_seen,
+        listed: false,
+        report: null,
+        rates: null,
       });
     }
     this.prune(nowMs);
@@ -131,7 +144,18 @@ export class Roster {
         continue;
       }
       if (!s) {
-        s = { key: Buffer.from(f.key), id: publicId(f.key), coarseLat: coarse(f.lat), coarseLon: coarse(f.lon), positionSource: f.positionSource, firstSeen: at, lastSeen: at, listed: false, report: null, rates: null };
+        s = {
+          key: Buffer.from(f.key),
+          id: publicId(f.key),
+          coarseLat: coarse(f.lat),
+          coarseLon: coarse(f.lon),
+          positionSource: f.positionSource,
+          firstSeen: at,
+          lastSeen: at,
+          listed: false,
+          report: null,
+          rates: null,
+        };
         this.add(s);
         added.push(s.id);
       }
@@ -223,7 +247,13 @@ export class Roster {
   /** What to persist. */
   saved(): SavedStation[] {
     return this.stations.map((s) => ({
-      key: s.key.toString('hex'), id: s.id, coarse_lat: s.coarseLat, coarse_lon: s.coarseLon, position_source: s.positionSource, first_seen: s.firstSeen, last_seen: s.lastSeen,
+      key: s.key.toString('hex'),
+      id: s.id,
+      coarse_lat: s.coarseLat,
+      coarse_lon: s.coarseLon,
+      position_source: s.positionSource,
+      first_seen: s.firstSeen,
+      last_seen: s.lastSeen,
     }));
   }
 
@@ -242,8 +272,13 @@ const STAND_IN = Buffer.alloc(32);
 
 function entry(s: Station, fresh: boolean): RosterEntry {
   return {
-    id: s.id, coarse_lat: s.coarseLat, coarse_lon: s.coarseLon, position_source: s.positionSource,
-    first_seen: isoSeconds(s.firstSeen), last_seen: isoSeconds(s.lastSeen), online: fresh && s.listed,
+    id: s.id,
+    coarse_lat: s.coarseLat,
+    coarse_lon: s.coarseLon,
+    position_source: s.positionSource,
+    first_seen: isoSeconds(s.firstSeen),
+    last_seen: isoSeconds(s.lastSeen),
+    online: fresh && s.listed,
   };
 }
 

@@ -39,7 +39,10 @@ export class IndexedSnapshot {
   private members: Map<number, number[]> | null = null;
 
   /** Index a snapshot here and now (see indexing for the sliced way). */
-  constructor(readonly view: SnapshotView, build = true) {
+  constructor(
+    readonly view: SnapshotView,
+    build = true,
+  ) {
     this.cells = LEVELS.map(() => new Int32Array(view.total));
     if (build) this.fill(0, view.total);
   }

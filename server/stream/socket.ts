@@ -151,7 +151,11 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
     const policy = policyFor(BUCKET);
     if (!edge.rateLimits || policy.limit <= 0) return { rl: [], refusal: null };
     const d = edge.limiter.hit(BUCKET, key, policy.limit, edge.clock());
-    const rl: [string, string][] = [['RateLimit-Limit', String(d.limit)], ['RateLimit-Remaining', String(d.remaining)], ['RateLimit-Reset', String(d.resetS)]];
+    const rl: [string, string][] = [
+      ['RateLimit-Limit', String(d.limit)],
+      ['RateLimit-Remaining', String(d.remaining)],
+      ['RateLimit-Reset', String(d.resetS)],
+    ];
     const detail = `more than ${d.limit} stream connections and box changes in ${WINDOW_S} s; wait ${d.resetS} s`;
     return { rl, refusal: d.allowed ? null : new ApiError(429, 'rate_limited', detail, { 'Retry-After': String(d.resetS) }) };
   };
@@ -192,13 +196,26 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
       // checked and counted at once (fail closed: a stream that cannot be counted does not open)
       const reserved = opens.reserve(rateKey, o.perIp);
       if (reserved === 'at_cap') {
-        return edge.refuse(res, new ApiError(429, 'rate_limited', `${o.perIp} streams are open from your address already; close one first (one stream can follow any box)`, { 'Retry-After': '60' }), rl);
+        return edge.refuse(
+          res,
+          new ApiError(429, 'rate_limited', `${o.perIp} streams are open from your address already; close one first (one stream can follow any box)`, {
+            'Retry-After': '60',
+          }),
+          rl,
+        );
       }
       if (reserved === 'uncounted') {
         // logged once when it starts and once when it ends, never per refusal (a flood would fill the log)
-        if (!uncounted) edge.log('stream: refusing upgrades: the open-stream table has no room to count their addresses (a flood of addresses holding streams?)', 'warn');
+        if (!uncounted)
+          edge.log('stream: refusing upgrades: the open-stream table has no room to count their addresses (a flood of addresses holding streams?)', 'warn');
         uncounted = true;
-        return edge.refuse(res, new ApiError(429, 'rate_limited', `the server cannot count open streams for more addresses now; retry in ${RETRY_BUSY_S} s`, { 'Retry-After': String(RETRY_BUSY_S) }), rl);
+        return edge.refuse(
+          res,
+          new ApiError(429, 'rate_limited', `the server cannot count open streams for more addresses now; retry in ${RETRY_BUSY_S} s`, {
+            'Retry-After': String(RETRY_BUSY_S),
+          }),
+          rl,
+        );
       }
       if (uncounted) edge.log('stream: the open-stream table counts new addresses again', 'warn');
       uncounted = false;
@@ -269,13 +286,14 @@ export function attachStream(app: Uws.TemplatedApp, edge: SocketEdge, o: StreamO
     shed.closed += drop.length;
     unsent -= freed;
     budget.set(unsent);
-    edge.log(`stream: over the unsent budget (${mib(budget.total() + freed)} MiB of ${mib(budget.limit)} MiB across threads): closed the ${drop.length} slowest of ${open.length} clients here (${mib(freed)} MiB)`, 'warn');
+    edge.log(
+      `stream: over the unsent budget (${mib(budget.total() + freed)} MiB of ${mib(budget.limit)} MiB across threads): closed the ${drop.length} slowest of ${open.length} clients here (${mib(freed)} MiB)`,
+      'warn',
+    );
   };
   // indexed and diffed in slices between requests: a whole-sky subscriber makes the diff cover
   // every aircraft, 15-80 ms a snapshot in one piece on this machine
-  o.live.onLive((snap) =>
-    guarded('publish', () => hub.acceptSliced(snap, staleDetail(), (next) => setImmediate(() => guarded('publish', next)), checkAll)),
-  );
+  o.live.onLive((snap) => guarded('publish', () => hub.acceptSliced(snap, staleDetail(), (next) => setImmediate(() => guarded('publish', next)), checkAll)));
   const timer = setInterval(() => {
     guarded('tick', () => hub.tick(staleDetail()));
     // clients that read again free their part of the budget between snapshots too

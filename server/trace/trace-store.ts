@@ -254,10 +254,12 @@ export class TraceStore {
     // a leg that ends on the ground has landed: no take-off to carry
     if (last.arrival && last.end === tr.count - 1) tr.takeoff = null;
     // a landing in between: the current leg is a new flight, with its own take-off or none heard
-    else if (legs.length > 1) tr.takeoff = last.departure && { at: last.departure.at, lat: last.departure.lat, lon: last.departure.lon, alt_ft: last.departure.alt_ft };
+    else if (legs.length > 1)
+      tr.takeoff = last.departure && { at: last.departure.at, lat: last.departure.lat, lon: last.departure.lon, alt_ft: last.departure.alt_ft };
     // one leg: a take-off already held is the earliest of this flight (later low points of the
     // climb, once the ground roll is gone, would read as a "first heard aloft" departure)
-    else if (!tr.takeoff && last.departure) tr.takeoff = { at: last.departure.at, lat: last.departure.lat, lon: last.departure.lon, alt_ft: last.departure.alt_ft };
+    else if (!tr.takeoff && last.departure)
+      tr.takeoff = { at: last.departure.at, lat: last.departure.lat, lon: last.departure.lon, alt_ft: last.departure.alt_ft };
   }
 
   private add(rec: AircraftRecord, now: number): void {
@@ -283,8 +285,7 @@ export class TraceStore {
       this.remember(tr, t - this.windowS);
       tr.trim(t - this.windowS);
       this.trails.delete(tr.key); // re-insert: moves it to the back (freshest)
-    }
-    else {
+    } else {
       tr = new Trail(16, t);
       tr.key = hex;
       while (this.trails.size >= this.maxAircraft) this.evictOldest();

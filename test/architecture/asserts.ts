@@ -12,7 +12,8 @@ export function messageLessAsserts(fileName: string, text: string): string[] {
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && node.arguments.length < 2) {
       const e = node.expression;
-      const ok = (ts.isPropertyAccessExpression(e) && e.name.text === 'ok' && e.expression.getText(src) === 'assert') || (ts.isIdentifier(e) && e.text === 'assert');
+      const ok =
+        (ts.isPropertyAccessExpression(e) && e.name.text === 'ok' && e.expression.getText(src) === 'assert') || (ts.isIdentifier(e) && e.text === 'assert');
       if (ok) {
         const { line, character } = src.getLineAndCharacterOfPosition(node.getStart(src));
         out.push(`${line + 1}:${character + 1}`);

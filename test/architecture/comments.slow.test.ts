@@ -22,7 +22,16 @@ test('the spec in the repository has the headings and rules the code cites', () 
 
 test('every spelling of a citation the code uses resolves, and a wrong one is named', () => {
   const t = specTargets(SPEC);
-  const ok = ['spec 2.4: taken from the day', "the spec's section 7 shape", 'spec sections 7', 'spec 1 rule 5', 'spec 1 rule 4, 2.8', 'Spec 9 tier', 'spec 8, 300 per 600 s', 'spec 2.4 and 8'];
+  const ok = [
+    'spec 2.4: taken from the day',
+    "the spec's section 7 shape",
+    'spec sections 7',
+    'spec 1 rule 5',
+    'spec 1 rule 4, 2.8',
+    'Spec 9 tier',
+    'spec 8, 300 per 600 s',
+    'spec 2.4 and 8',
+  ];
   for (const text of ok) assert.deepEqual(citationProblems(text, t), [], text);
   const bad: [string, RegExp][] = [
     ['spec 4.7 says', /no heading 4\.7/],
@@ -42,7 +51,7 @@ test('every spelling of a citation the code uses resolves, and a wrong one is na
 
 test('comments and strings are told apart by the scanner: a regular expression or a URL is not a comment', () => {
   const src = [
-    "const re = /\\/\\/ spec 4.7/g; // spec 2.4",
+    'const re = /\\/\\/ spec 4.7/g; // spec 2.4',
     "const url = 'http://x/spec 4.8';",
     "const t = `a ${b ? '// spec 4.9' : `${c} /* spec 4.10 */`} d`; /* spec 3 */",
     'const d = a / b / c; // spec 7',
@@ -50,16 +59,31 @@ test('comments and strings are told apart by the scanner: a regular expression o
     '// 2.8 across two lines',
   ].join('\n');
   const s = snippetsOf('lib/x.ts', src);
-  assert.deepEqual(s.filter((x) => x.kind === 'comment').map((x) => [x.line, x.text]), [[1, 'spec 2.4'], [3, 'spec 3'], [4, 'spec 7'], [5, 'spec 1 rule 4,\n2.8 across two lines']]);
-  assert.deepEqual(s.filter((x) => x.kind === 'string').map((x) => x.text), ['http://x/spec 4.8', 'a ', '// spec 4.9', '', ' /* spec 4.10 */', ' d']);
+  assert.deepEqual(
+    s.filter((x) => x.kind === 'comment').map((x) => [x.line, x.text]),
+    [
+      [1, 'spec 2.4'],
+      [3, 'spec 3'],
+      [4, 'spec 7'],
+      [5, 'spec 1 rule 4,\n2.8 across two lines'],
+    ],
+  );
+  assert.deepEqual(
+    s.filter((x) => x.kind === 'string').map((x) => x.text),
+    ['http://x/spec 4.8', 'a ', '// spec 4.9', '', ' /* spec 4.10 */', ' d'],
+  );
   // the string's citation is checked too, the regular expression's never
-  assert.deepEqual(check('lib/x.ts', src), ['2: "spec 4.8": docs/spec/spec.md has no heading 4.8', '3: "spec 4.9": docs/spec/spec.md has no heading 4.9', '3: "spec 4.10": docs/spec/spec.md has no heading 4.10']);
+  assert.deepEqual(check('lib/x.ts', src), [
+    '2: "spec 4.8": docs/spec/spec.md has no heading 4.8',
+    '3: "spec 4.9": docs/spec/spec.md has no heading 4.9',
+    '3: "spec 4.10": docs/spec/spec.md has no heading 4.10',
+  ]);
 });
 
 // the word spliced in, so this file's own lines are not read as what they plant
 const R = 'READ' + 'ME';
 
-test('a planted pointer at a README section, anchor or the README itself fails; other READMEs, the bundle\'s file and file names do not', () => {
+test("a planted pointer at a README section, anchor or the README itself fails; other READMEs, the bundle's file and file names do not", () => {
   const src = [
     `// measured with the live bench (${R} "Live API")`,
     `// see ${R}.md#logs`,
@@ -71,7 +95,10 @@ test('a planted pointer at a README section, anchor or the README itself fails; 
     `// the researchers' ${R} names the build`,
     `const names = ['${R}', 'LICENSE']; const f = join(out, '${R}');`,
   ].join('\n');
-  assert.deepEqual(check('server/x.ts', src).map((p) => p.split(':')[0]), ['1', '2', '3', '4', '5']);
+  assert.deepEqual(
+    check('server/x.ts', src).map((p) => p.split(':')[0]),
+    ['1', '2', '3', '4', '5'],
+  );
   // a README.md beside the file is that folder's own
   assert.deepEqual(check('server/stations/x.ts', `// the feeder list of ${R}.md`, true), []);
   assert.equal(check('server/x.ts', `// the feeder list of ${R}.md`, false).length, 1);
@@ -90,7 +117,10 @@ test('a planted pointer at an ignored path fails; saying where a command writes 
     '// keeps node_modules and var/ out of the image',
     "const p = 'var/probe';",
   ].join('\n');
-  assert.deepEqual(check('bench/x.ts', src).map((p) => p.replace(/, which.*/, '')), ['1: points at var/probe', '2: points at .bench/log']);
+  assert.deepEqual(
+    check('bench/x.ts', src).map((p) => p.replace(/, which.*/, '')),
+    ['1: points at var/probe', '2: points at .bench/log'],
+  );
 });
 
 test('every spec citation in the source tree resolves, and no comment points at the README or an ignored path', () => {

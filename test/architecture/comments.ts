@@ -39,16 +39,35 @@ const lineOf = (source: string, pos: number) => lineAt(lineStarts(source), pos);
 const unmark = (raw: string) =>
   raw
     .split('\n')
-    .map((l) => l.replace(/^\s*(?:\/\/+|\/\*+|\*+\/|\*)?\s?/, '').replace(/\*+\/\s*$/, '').trimEnd())
+    .map((l) =>
+      l
+        .replace(/^\s*(?:\/\/+|\/\*+|\*+\/|\*)?\s?/, '')
+        .replace(/\*+\/\s*$/, '')
+        .trimEnd(),
+    )
     .join('\n');
 
 // after these a `/` divides; anywhere else it starts a regular expression (the scanner cannot tell alone)
 const DIVIDES_AFTER = new Set<ts.SyntaxKind>([
-  ts.SyntaxKind.Identifier, ts.SyntaxKind.PrivateIdentifier, ts.SyntaxKind.NumericLiteral, ts.SyntaxKind.BigIntLiteral,
-  ts.SyntaxKind.StringLiteral, ts.SyntaxKind.NoSubstitutionTemplateLiteral, ts.SyntaxKind.TemplateTail, ts.SyntaxKind.RegularExpressionLiteral,
-  ts.SyntaxKind.CloseParenToken, ts.SyntaxKind.CloseBracketToken, ts.SyntaxKind.CloseBraceToken,
-  ts.SyntaxKind.PlusPlusToken, ts.SyntaxKind.MinusMinusToken, ts.SyntaxKind.ExclamationToken,
-  ts.SyntaxKind.ThisKeyword, ts.SyntaxKind.SuperKeyword, ts.SyntaxKind.TrueKeyword, ts.SyntaxKind.FalseKeyword, ts.SyntaxKind.NullKeyword,
+  ts.SyntaxKind.Identifier,
+  ts.SyntaxKind.PrivateIdentifier,
+  ts.SyntaxKind.NumericLiteral,
+  ts.SyntaxKind.BigIntLiteral,
+  ts.SyntaxKind.StringLiteral,
+  ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+  ts.SyntaxKind.TemplateTail,
+  ts.SyntaxKind.RegularExpressionLiteral,
+  ts.SyntaxKind.CloseParenToken,
+  ts.SyntaxKind.CloseBracketToken,
+  ts.SyntaxKind.CloseBraceToken,
+  ts.SyntaxKind.PlusPlusToken,
+  ts.SyntaxKind.MinusMinusToken,
+  ts.SyntaxKind.ExclamationToken,
+  ts.SyntaxKind.ThisKeyword,
+  ts.SyntaxKind.SuperKeyword,
+  ts.SyntaxKind.TrueKeyword,
+  ts.SyntaxKind.FalseKeyword,
+  ts.SyntaxKind.NullKeyword,
 ]);
 
 // TypeScript's scanner (its lexer, not its parser: the whole tree in a fraction of the time) gives comments
@@ -77,7 +96,13 @@ function tsSnippets(file: string, source: string): Snippet[] {
       } else depth--;
     }
     if (t === ts.SyntaxKind.TemplateHead || t === ts.SyntaxKind.TemplateMiddle) templates.push(depth);
-    if (t === ts.SyntaxKind.StringLiteral || t === ts.SyntaxKind.NoSubstitutionTemplateLiteral || t === ts.SyntaxKind.TemplateHead || t === ts.SyntaxKind.TemplateMiddle || t === ts.SyntaxKind.TemplateTail) {
+    if (
+      t === ts.SyntaxKind.StringLiteral ||
+      t === ts.SyntaxKind.NoSubstitutionTemplateLiteral ||
+      t === ts.SyntaxKind.TemplateHead ||
+      t === ts.SyntaxKind.TemplateMiddle ||
+      t === ts.SyntaxKind.TemplateTail
+    ) {
       strings.push({ file, line: lineAt(lines, scanner.getTokenStart()), kind: 'string', text: scanner.getTokenValue() });
     }
     prev = t;

@@ -7,7 +7,10 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 test('no import goes the wrong way between top-level folders (lib <- schemas <- artifacts <- {build, server} <- sim)', () => {
   const wrong = wrongWayImports(sourceFiles(ROOT));
-  assert.deepEqual(wrong.map((w) => `${w.file} imports ${w.specifier} (${w.from} -> ${w.to})`), []);
+  assert.deepEqual(
+    wrong.map((w) => `${w.file} imports ${w.specifier} (${w.from} -> ${w.to})`),
+    [],
+  );
 });
 
 test('the checker sees static, type-only, re-export and dynamic imports', () => {
@@ -34,17 +37,26 @@ test('the checker flags upward and sideways imports and allows downward ones; te
     ['test/lib/x.test.ts', `import { n } from '../../${DOCS}/gen/generate.ts';`],
     ['bench/x.ts', `import { m } from '../${DOCS}/gen/generate.ts';`],
   ]);
-  assert.deepEqual(wrongWayImports(files).map((w) => `${w.from}->${w.to}`), ['lib->schemas', 'build->server', 'server->sim', 'test->bench', 'test->docs', 'bench->docs']);
+  assert.deepEqual(
+    wrongWayImports(files).map((w) => `${w.from}->${w.to}`),
+    ['lib->schemas', 'build->server', 'server->sim', 'test->bench', 'test->docs', 'bench->docs'],
+  );
 });
 
 test('no file imports itself again through a chain of imports (import type included)', () => {
   const circles = importCircles(importGraph(sourceFiles(ROOT)));
-  assert.deepEqual(circles.map((c) => c.join(' -> ')), []);
+  assert.deepEqual(
+    circles.map((c) => c.join(' -> ')),
+    [],
+  );
 });
 
 test('a snapshot travels one way in server/: feed/ <- parts/ <- ingest/ <- live/ (feed/ and ingest/ never import live/)', () => {
   const back = backwardImports(sourceFiles(ROOT));
-  assert.deepEqual(back.map((w) => `${w.file} imports ${w.specifier} (${w.from} -> ${w.to})`), []);
+  assert.deepEqual(
+    back.map((w) => `${w.file} imports ${w.specifier} (${w.from} -> ${w.to})`),
+    [],
+  );
 });
 
 /** a made-up graph: each file's imports by name */
@@ -58,7 +70,10 @@ test('the circle finder finds a 2-circle, a 3-circle and a self-import, each as 
   assert.deepEqual(importCircles(graphOf({ a: ['b', 'c'], b: ['d'], c: ['d'], d: ['e'], e: [] })), []);
   // two circles apart, a DAG hanging off one, and an edge to a file outside the graph
   const two = importCircles(graphOf({ x: ['y', 'p'], y: ['z', 'x'], z: [], p: ['q'], q: ['r', 'outside'], r: ['p'] }));
-  assert.deepEqual(two, [['p', 'q', 'r', 'p'], ['x', 'y', 'x']]);
+  assert.deepEqual(two, [
+    ['p', 'q', 'r', 'p'],
+    ['x', 'y', 'x'],
+  ]);
   // one component with two circles through its first file: the shortest is shown
   assert.deepEqual(importCircles(graphOf({ a: ['b', 'c'], b: ['c'], c: ['a'] })), [['a', 'c', 'a']]);
 });
@@ -86,7 +101,10 @@ test('the import graph resolves relative specifiers between the files given, typ
     'server/feed/wire.ts': ['server/feed/record.ts'],
     'server/app.ts': ['server/feed/wire.ts', 'server/app.ts'],
   });
-  assert.deepEqual(importCircles(graph), [['server/app.ts', 'server/app.ts'], ['server/feed/record.ts', 'server/live/prepare.ts', 'server/feed/record.ts']]);
+  assert.deepEqual(importCircles(graph), [
+    ['server/app.ts', 'server/app.ts'],
+    ['server/feed/record.ts', 'server/live/prepare.ts', 'server/feed/record.ts'],
+  ]);
 });
 
 test('the snapshot-path checker flags feed/ or ingest/ reading live/ and any other step back; forward imports pass', () => {
@@ -99,10 +117,13 @@ test('the snapshot-path checker flags feed/ or ingest/ reading live/ and any oth
     ['server/serve/serve-worker.ts', `import { LiveState } from '../live/state.ts';`],
     ['server/ingest/source.ts', `import { Longest } from '../loop-stall.ts';`],
   ]);
-  assert.deepEqual(backwardImports(files).map((w) => `${w.file}: ${w.from} -> ${w.to}`), [
-    'server/feed/record.ts: server/feed -> server/live',
-    'server/ingest/followers.ts: server/ingest -> server/live',
-    'server/parts/prepare.ts: server/parts -> server/ingest',
-    'server/feed/cap.ts: server/feed -> server/parts',
-  ]);
+  assert.deepEqual(
+    backwardImports(files).map((w) => `${w.file}: ${w.from} -> ${w.to}`),
+    [
+      'server/feed/record.ts: server/feed -> server/live',
+      'server/ingest/followers.ts: server/ingest -> server/live',
+      'server/parts/prepare.ts: server/parts -> server/ingest',
+      'server/feed/cap.ts: server/feed -> server/parts',
+    ],
+  );
 });

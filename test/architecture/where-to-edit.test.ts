@@ -16,7 +16,13 @@ function rows(): [string, string][] {
   return section
     .split('\n')
     .filter((l) => l.startsWith('| ') && !l.startsWith('| the change') && !/^\|[-| ]+\|$/.test(l))
-    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()) as [string, string]);
+    .map(
+      (l) =>
+        l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()) as [string, string],
+    );
 }
 
 /** backticked tokens that name a repository path: a folder/file, no placeholder, no command */
@@ -41,7 +47,14 @@ test('the path reader takes files and folders and skips commands and placeholder
 });
 
 test('build/ is source: no ignore rule of the repository covers it', () => {
-  const rules = readFileSync(join(ROOT, '.gitignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-  assert.deepEqual(rules.filter((r) => /^\/?build\/?(\*.*)?$/.test(r) || r === '**/build' || r === 'build*'), [], 'an ignore rule names build/');
+  const rules = readFileSync(join(ROOT, '.gitignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  assert.deepEqual(
+    rules.filter((r) => /^\/?build\/?(\*.*)?$/.test(r) || r === '**/build' || r === 'build*'),
+    [],
+    'an ignore rule names build/',
+  );
   assert.match(doc, /`build\/` is \*\*source\*\*/);
 });

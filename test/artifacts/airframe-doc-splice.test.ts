@@ -12,8 +12,18 @@ const ref = makeRef();
 // legs as DuckDB writes them (AirframeLeg's field order); a callsign with the characters a naive
 // split would cut at, to show the boundary is only ever between legs
 const leg = (i: number, callsign = 'SWR1'): AirframeLeg => ({
-  date: new Date((T0 + i * 3600) * 1000).toISOString().slice(0, 10), org: 'ZRH', dst: null, org_ident: 'LSZH', dst_ident: null,
-  callsign, dep: T0 + i * 3600, arr: null, first_seen: T0 + i * 3600, last_seen: T0 + i * 3600 + 60, route_source: null, table_source: null,
+  date: new Date((T0 + i * 3600) * 1000).toISOString().slice(0, 10),
+  org: 'ZRH',
+  dst: null,
+  org_ident: 'LSZH',
+  dst_ident: null,
+  callsign,
+  dep: T0 + i * 3600,
+  arr: null,
+  first_seen: T0 + i * 3600,
+  last_seen: T0 + i * 3600 + 60,
+  route_source: null,
+  table_source: null,
 });
 /** legs i = hi..lo, newest first */
 const range = (hi: number, lo: number) => Array.from({ length: hi - lo + 1 }, (_, k) => leg(hi - k, (hi - k) % 3 === 0 ? '},{"date":"x' : 'SWR1'));
@@ -28,7 +38,15 @@ test('legStarts finds every leg and nothing inside a string', () => {
   const legs = range(9, 0);
   const starts = legStarts(arr(legs));
   assert.equal(starts.length, 10);
-  starts.forEach((s, i) => assert.equal(arr(legs).subarray(s, s + 9).toString(), '{"date":"', `leg ${i}`));
+  starts.forEach((s, i) =>
+    assert.equal(
+      arr(legs)
+        .subarray(s, s + 9)
+        .toString(),
+      '{"date":"',
+      `leg ${i}`,
+    ),
+  );
 });
 
 test('new legs on top, dropped ones off the end, the cap applied', () => {
@@ -46,9 +64,15 @@ test('new legs on top, dropped ones off the end, the cap applied', () => {
   assert.deepEqual(Buffer.from(splice(range(4, 0), [], [])!), arr(range(4, 0)));
 });
 
-test('with the frame of an identity, the splice is that identity\'s whole document, in a buffer of its own', () => {
+test("with the frame of an identity, the splice is that identity's whole document, in a buffer of its own", () => {
   const id = airframeIdentity('4b1814', { reg: 'HB-JVL', type: 'A320', operator_icao: 'SWR' }, ref);
-  const made = spliceLegs(arr(range(3, 0)), 4, { added: inner(range(5, 4)), addedCount: 2, dropped: inner(range(0, 0)), droppedCount: 1 }, 5, airframeFrame(id))!;
+  const made = spliceLegs(
+    arr(range(3, 0)),
+    4,
+    { added: inner(range(5, 4)), addedCount: 2, dropped: inner(range(0, 0)), droppedCount: 1 },
+    5,
+    airframeFrame(id),
+  )!;
   assert.deepEqual(Buffer.from(made), Buffer.from(JSON.stringify(airframeDoc(id, range(5, 1)))));
   assert.equal(made.buffer.byteLength, made.byteLength, 'a buffer of its own (movable to a worker)');
 });
@@ -65,7 +89,7 @@ test('previous legs that are not what the log says give null, not a document', (
   assert.equal(spliceLegs(arr(range(3, 0)), 4, { added: inner([]), addedCount: 0, dropped: inner(range(0, 0)), droppedCount: 0 }), null);
 });
 
-test('airframeLegsOf gives the legs of the identity\'s document, and null for another\'s or a torn one', () => {
+test("airframeLegsOf gives the legs of the identity's document, and null for another's or a torn one", () => {
   const log = { reg: 'HB-JVL', type: 'A320', operator_icao: 'SWR' };
   const id = airframeIdentity('4b1814', log, ref);
   const legs = arr(range(3, 0));

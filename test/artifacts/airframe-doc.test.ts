@@ -7,8 +7,18 @@ import { makeRef } from '../helpers/ref-fixture.ts';
 const T0 = 1_717_200_000; // pinned
 const ref = makeRef();
 const leg = (i: number): AirframeLeg => ({
-  date: new Date((T0 + i * 3600) * 1000).toISOString().slice(0, 10), org: 'ZRH', dst: null, org_ident: 'LSZH', dst_ident: null,
-  callsign: 'SWR1', dep: T0 + i * 3600, arr: null, first_seen: T0 + i * 3600, last_seen: T0 + i * 3600 + 60, route_source: null, table_source: null,
+  date: new Date((T0 + i * 3600) * 1000).toISOString().slice(0, 10),
+  org: 'ZRH',
+  dst: null,
+  org_ident: 'LSZH',
+  dst_ident: null,
+  callsign: 'SWR1',
+  dep: T0 + i * 3600,
+  arr: null,
+  first_seen: T0 + i * 3600,
+  last_seen: T0 + i * 3600 + 60,
+  route_source: null,
+  table_source: null,
 });
 
 test('legs come out newest first and at most 200, whatever order they arrive in', () => {
@@ -22,7 +32,11 @@ test('legs come out newest first and at most 200, whatever order they arrive in'
 
 test('the document made from the legs as text is byte for byte the one made from the parsed legs', () => {
   const newest = Array.from({ length: MAX_LEGS }, (_, i) => ({ ...leg(MAX_LEGS - i), callsign: i % 2 ? 'SWR1' : null, dst: i % 3 ? 'LHR' : null }));
-  const cases: [string, AirframeLeg[]][] = [['4b1814', newest], ['4b1814', newest.slice(0, 1)], ['3c6444', []]];
+  const cases: [string, AirframeLeg[]][] = [
+    ['4b1814', newest],
+    ['4b1814', newest.slice(0, 1)],
+    ['3c6444', []],
+  ];
   for (const [hex, legs] of cases) {
     const id = airframeIdentity(hex, { reg: 'HB-JVL', type: 'A320', operator_icao: 'SWR' }, ref);
     const text = airframeJson(id, JSON.stringify(legs));
@@ -31,9 +45,12 @@ test('the document made from the legs as text is byte for byte the one made from
   }
 });
 
-test('the document assembled as bytes from the legs\' UTF-8 bytes is the text\'s UTF-8, non-ASCII included', () => {
+test("the document assembled as bytes from the legs' UTF-8 bytes is the text's UTF-8, non-ASCII included", () => {
   const legs = [{ ...leg(2), callsign: 'ÄBC1' }, leg(1)];
-  for (const [hex, log] of [['4b1814', null], ['a00001', { reg: 'HB-ZÜRICH', type: 'C172', operator_icao: null }]] as const) {
+  for (const [hex, log] of [
+    ['4b1814', null],
+    ['a00001', { reg: 'HB-ZÜRICH', type: 'C172', operator_icao: null }],
+  ] as const) {
     const id = airframeIdentity(hex, log, ref);
     const bytes = airframeBytes(id, Buffer.from(JSON.stringify(legs)));
     assert.equal(bytes.buffer.byteLength, bytes.byteLength, 'a buffer of its own (movable to a worker)');

@@ -25,7 +25,14 @@ test('scheduled service is commercial, and beats a military name (joint civil/mi
 });
 
 test('a military name without scheduled service is military', () => {
-  for (const name of ['Ramstein Air Base', 'RAF Lakenheath', 'Travis AFB', 'Fritzlar Army Airfield', 'Den Helder Naval Air Station', 'Nordholz Naval Airbase']) {
+  for (const name of [
+    'Ramstein Air Base',
+    'RAF Lakenheath',
+    'Travis AFB',
+    'Fritzlar Army Airfield',
+    'Den Helder Naval Air Station',
+    'Nordholz Naval Airbase',
+  ]) {
     assert.equal(classify({ ...base, name }), 'military', name);
   }
 });

@@ -19,7 +19,15 @@ test('routes are undirected with org/dst in alphabetical order, busiest first, m
   ]);
   assert.deepEqual(r, [
     { org: 'GVA', dst: 'ZRH', legs: 6, members: [{ icao: 'SWR', legs: 6 }] },
-    { org: 'LHR', dst: 'ZRH', legs: 6, members: [{ icao: 'DLH', legs: 3 }, { icao: 'SWR', legs: 3 }] },
+    {
+      org: 'LHR',
+      dst: 'ZRH',
+      legs: 6,
+      members: [
+        { icao: 'DLH', legs: 3 },
+        { icao: 'SWR', legs: 3 },
+      ],
+    },
   ]);
 });
 
@@ -44,7 +52,10 @@ test('alliance documents: memberships as sourced, coverage per member, undirecte
   const ctx = await testContext(legs(), { nowMs: NOW });
   await buildAlliances(ctx, ctx.airports);
   assert.deepEqual([...ctx.writer.objects.keys()].sort(), [
-    'v1/alliances/oneworld', 'v1/alliances/oneworld/routes', 'v1/alliances/star-alliance', 'v1/alliances/star-alliance/routes',
+    'v1/alliances/oneworld',
+    'v1/alliances/oneworld/routes',
+    'v1/alliances/star-alliance',
+    'v1/alliances/star-alliance/routes',
   ]);
   for (const k of [...ctx.writer.objects.keys()]) {
     assert.deepEqual(problems(k.endsWith('/routes') ? 'alliance-routes' : 'alliance', ctx.writer.read(k)), [], k);
@@ -52,9 +63,14 @@ test('alliance documents: memberships as sourced, coverage per member, undirecte
   const star = ctx.writer.read('v1/alliances/star-alliance') as AllianceDoc;
   assert.equal(star.source, 'https://www.staralliance.com/en/member-airlines');
   assert.equal(star.as_of, '2025-06-30');
-  assert.deepEqual(star.members.map((m) => [m.icao, m.iata, m.observed.legs, m.observed.airframes]), [
-    ['SWR', 'LX', 9, 2], ['DLH', 'LH', 4, 1], ['ANA', 'NH', 0, 0],
-  ]);
+  assert.deepEqual(
+    star.members.map((m) => [m.icao, m.iata, m.observed.legs, m.observed.airframes]),
+    [
+      ['SWR', 'LX', 9, 2],
+      ['DLH', 'LH', 4, 1],
+      ['ANA', 'NH', 0, 0],
+    ],
+  );
   // airports: LSZH, EGLL, LSPV; countries CH, GB; routes: LHR-ZRH only (LSPV has no IATA)
   assert.deepEqual(star.observed, { legs: 13, airframes: 3, airports: 3, countries: 2, routes: 1, days_observed: 4 });
   assert.equal(star.window_days, 4);

@@ -6,21 +6,51 @@ import { arrivalRows, boardAirlines, departureRows, type RowLookups } from '../.
 import type { Slot } from '../../artifacts/board.ts';
 
 const slot = (callsign: string, atMin: number, end: string | null, over: Partial<Slot> = {}): Slot => ({
-  callsign, end, at: atMin, other: atMin + 90, type: 'A320', flights: 5, days: 5, ...over,
+  callsign,
+  end,
+  at: atMin,
+  other: atMin + 90,
+  type: 'A320',
+  flights: 5,
+  days: 5,
+  ...over,
 });
 const lk: RowLookups = {
   flightOf: (cs) => (cs.startsWith('SWR') ? `LX${cs.slice(3)}` : null),
   routeOf: (cs) => (cs === 'SWR77' ? { org: 'ZRH', dst: 'BRN', route_source: 'catalog' } : undefined),
   // the network heard flights fly these routes in these minutes; nothing else
-  blockMinutes: (org, dst) => ({ 'ZRH-ACH': 45, 'LHR-ZRH': 100, 'ZRH-LHR': 95, 'ZRH-GVA': 40, 'ZRH-NRT': 720 } as Record<string, number>)[`${org}-${dst}`] ?? null,
+  blockMinutes: (org, dst) =>
+    (({ 'ZRH-ACH': 45, 'LHR-ZRH': 100, 'ZRH-LHR': 95, 'ZRH-GVA': 40, 'ZRH-NRT': 720 }) as Record<string, number>)[`${org}-${dst}`] ?? null,
 };
 
 test('observed rows carry the IATA flight number, HH:MM local times and sort by dep', () => {
   const rows = departureRows('ZRH', [slot('SWR318', 7 * 60, 'LHR'), slot('HBABC', 6 * 60, 'ACH', { other: null, type: null })], [], lk);
   assert.deepEqual(rows, [
     // never heard landing: dep plus the 45 min the network heard other flights take from ZRH to ACH
-    { flight: 'HBABC', callsign: 'HBABC', dst: 'ACH', dep: '06:00', arr: '06:45', arr_source: 'route', type: null, flights: 5, source: 'observed', route_source: 'observed' },
-    { flight: 'LX318', callsign: 'SWR318', dst: 'LHR', dep: '07:00', arr: '08:30', arr_source: 'observed', type: 'A320', flights: 5, source: 'observed', route_source: 'observed' },
+    {
+      flight: 'HBABC',
+      callsign: 'HBABC',
+      dst: 'ACH',
+      dep: '06:00',
+      arr: '06:45',
+      arr_source: 'route',
+      type: null,
+      flights: 5,
+      source: 'observed',
+      route_source: 'observed',
+    },
+    {
+      flight: 'LX318',
+      callsign: 'SWR318',
+      dst: 'LHR',
+      dep: '07:00',
+      arr: '08:30',
+      arr_source: 'observed',
+      type: 'A320',
+      flights: 5,
+      source: 'observed',
+      route_source: 'observed',
+    },
   ]);
 });
 
@@ -44,12 +74,15 @@ test('a published departure within 30 min of the same observed flight makes it b
     ],
     lk,
   );
-  assert.deepEqual(rows.map((r) => [r.flight, r.dep, r.source, r.flights]), [
-    ['LX318', '07:25', 'both', 5],
-    ['LX1612', '09:15', 'published', 0],
-    ['LX100', '12:00', 'observed', 5],
-    ['LX100', '13:00', 'published', 0],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.flight, r.dep, r.source, r.flights]),
+    [
+      ['LX318', '07:25', 'both', 5],
+      ['LX1612', '09:15', 'published', 0],
+      ['LX100', '12:00', 'observed', 5],
+      ['LX100', '13:00', 'published', 0],
+    ],
+  );
   const pub = rows.find((r) => r.flight === 'LX1612')!;
   assert.equal(pub.route_source, undefined);
   assert.equal(pub.callsign, null);
@@ -58,12 +91,21 @@ test('a published departure within 30 min of the same observed flight makes it b
 
 test('published matching works across midnight (23:50 published, 00:10 observed)', () => {
   const rows = arrivalRows('ZRH', [slot('SWR1', 10, 'LHR')], [{ flight: 'LX1', org: 'LHR', arr: '23:50' }], lk);
-  assert.deepEqual(rows.map((r) => r.source), ['both']);
+  assert.deepEqual(
+    rows.map((r) => r.source),
+    ['both'],
+  );
 });
 
 test('one published row matches at most one observed row, the nearest', () => {
   const rows = departureRows('ZRH', [slot('SWR5', 600, 'LHR'), slot('SWR5', 620, 'LHR')], [{ flight: 'LX5', dep: '10:15', dst: 'LHR' }], lk);
-  assert.deepEqual(rows.map((r) => [r.dep, r.source]), [['10:00', 'observed'], ['10:20', 'both']]);
+  assert.deepEqual(
+    rows.map((r) => [r.dep, r.source]),
+    [
+      ['10:00', 'observed'],
+      ['10:20', 'both'],
+    ],
+  );
 });
 
 test('airlines on the board: observed flights per airline, busiest first, top 20, non-airlines left out', () => {
@@ -72,20 +114,38 @@ test('airlines on the board: observed flights per airline, busiest first, top 20
   const airlines = boardAirlines(rows, (cs) => (/^[A-Z]{3}\d/.test(cs) ? cs.slice(0, 3) : null));
   assert.equal(airlines.length, 20);
   assert.deepEqual(airlines[0], { icao: 'AAA', flights: 30 });
-  assert.ok(!airlines.some((a) => a.icao === 'HBA'), '!airlines.some((a) => a.icao === \'HBA\')');
-  assert.ok(airlines.every((a, i) => i === 0 || airlines[i - 1]!.flights >= a.flights), 'airlines.every((a, i) => i === 0 || airlines[i - 1]!.flights >= a.flights)');
+  assert.ok(!airlines.some((a) => a.icao === 'HBA'), "!airlines.some((a) => a.icao === 'HBA')");
+  assert.ok(
+    airlines.every((a, i) => i === 0 || airlines[i - 1]!.flights >= a.flights),
+    'airlines.every((a, i) => i === 0 || airlines[i - 1]!.flights >= a.flights)',
+  );
 });
 
-test('times are never null: the other end from the route\'s block time (across midnight too), else the row is left out', () => {
+test("times are never null: the other end from the route's block time (across midnight too), else the row is left out", () => {
   // an arrival never heard taking off at LHR: 00:30 local minus LHR-ZRH's 100 min is 22:50 the day before
   const arr = arrivalRows('ZRH', [slot('SWR9', 30, 'LHR', { other: null })], [], lk);
-  assert.deepEqual(arr.map((r) => [r.dep, r.dep_source, r.arr]), [['22:50', 'route', '00:30']]);
+  assert.deepEqual(
+    arr.map((r) => [r.dep, r.dep_source, r.arr]),
+    [['22:50', 'route', '00:30']],
+  );
   // no landing heard and no flight ever heard on ZRH-BRN: nothing gives the time, so no row
   assert.deepEqual(departureRows('ZRH', [slot('SWR7', 600, 'BRN', { other: null })], [], lk), []);
   // a published departure gets its arrival from observation of the route, labelled so; none known: left out
-  const pub = departureRows('ZRH', [], [{ flight: 'LX2', dst: 'GVA', dep: '23:50' }, { flight: 'LX3', dst: 'BRN', dep: '08:00' }], lk);
-  assert.deepEqual(pub.map((r) => [r.flight, r.dep, r.arr, r.arr_source, r.source]), [['LX2', '23:50', '00:30', 'route', 'published']]);
-  for (const r of [...arr, ...pub]) assert.ok(/^\d\d:\d\d$/.test(r.dep) && /^\d\d:\d\d$/.test(r.arr), '/^\\d\\d:\\d\\d$/.test(r.dep) && /^\\d\\d:\\d\\d$/.test(r.arr)');
+  const pub = departureRows(
+    'ZRH',
+    [],
+    [
+      { flight: 'LX2', dst: 'GVA', dep: '23:50' },
+      { flight: 'LX3', dst: 'BRN', dep: '08:00' },
+    ],
+    lk,
+  );
+  assert.deepEqual(
+    pub.map((r) => [r.flight, r.dep, r.arr, r.arr_source, r.source]),
+    [['LX2', '23:50', '00:30', 'route', 'published']],
+  );
+  for (const r of [...arr, ...pub])
+    assert.ok(/^\d\d:\d\d$/.test(r.dep) && /^\d\d:\d\d$/.test(r.arr), '/^\\d\\d:\\d\\d$/.test(r.dep) && /^\\d\\d:\\d\\d$/.test(r.arr)');
 });
 
 test('rows of one minute and one flight number (two callsigns of one airline) sort by callsign, whatever order the slots came in', () => {
@@ -93,8 +153,17 @@ test('rows of one minute and one flight number (two callsigns of one airline) so
   const shared: RowLookups = { ...lk, flightOf: (cs) => (cs.endsWith('8161') ? 'LX8161' : null) };
   const a = slot('SWR8161', 600, 'LHR');
   const b = slot('EDW8161', 600, 'LHR');
-  for (const order of [[a, b], [b, a]]) {
-    assert.deepEqual(departureRows('ZRH', order, [], shared).map((r) => r.callsign), ['EDW8161', 'SWR8161']);
-    assert.deepEqual(arrivalRows('ZRH', order, [], shared).map((r) => r.callsign), ['EDW8161', 'SWR8161']);
+  for (const order of [
+    [a, b],
+    [b, a],
+  ]) {
+    assert.deepEqual(
+      departureRows('ZRH', order, [], shared).map((r) => r.callsign),
+      ['EDW8161', 'SWR8161'],
+    );
+    assert.deepEqual(
+      arrivalRows('ZRH', order, [], shared).map((r) => r.callsign),
+      ['EDW8161', 'SWR8161'],
+    );
   }
 });

@@ -56,14 +56,15 @@ test('a flight from a UTC+9 airport shows at its local time there (NRT 10:30), a
   assert.equal(hhmm(slots[0]!.at), '10:30');
   // landing at 14:00 UTC is 23:00 in Tokyo: every time in the NRT document is NRT local time
   assert.equal(hhmm(slots[0]!.other!), '23:00');
-  assert.deepEqual({ end: slots[0]!.end, type: slots[0]!.type, flights: slots[0]!.flights, days: slots[0]!.days }, { end: 'LHR', type: 'B788', flights: 4, days: 4 });
+  assert.deepEqual(
+    { end: slots[0]!.end, type: slots[0]!.type, flights: slots[0]!.flights, days: slots[0]!.days },
+    { end: 'LHR', type: 'B788', flights: 4, days: 4 },
+  );
 });
 
 test('a departure around local midnight forms one slot whose typical time is near 00:00', () => {
   // Zurich winter (UTC+1): 23:50, 23:55, 00:05, 00:10, 00:00 local
-  const legs = [
-    leg('2024-01-08T22:50'), leg('2024-01-09T22:55'), leg('2024-01-10T23:05'), leg('2024-01-11T23:10'), leg('2024-01-12T23:00'),
-  ];
+  const legs = [leg('2024-01-08T22:50'), leg('2024-01-09T22:55'), leg('2024-01-10T23:05'), leg('2024-01-11T23:10'), leg('2024-01-12T23:00')];
   const slots = inferSlots('SWR8', legs, 'Europe/Zurich');
   assert.equal(slots.length, 1);
   assert.equal(hhmm(slots[0]!.at), '00:00');
@@ -81,7 +82,7 @@ test('a flight at 07:10 Zurich time stays one slot at 07:10 across the end of DS
   assert.equal(hhmm(slots[0]!.other!), '07:55');
   assert.equal(slots[0]!.flights, 8);
   // the same legs read in UTC would be an hour apart: the local view is what keeps them together
-  assert.notEqual(hhmm(legs[0]!.at / 60 % 1440), hhmm(legs[7]!.at / 60 % 1440));
+  assert.notEqual(hhmm((legs[0]!.at / 60) % 1440), hhmm((legs[7]!.at / 60) % 1440));
 });
 
 test('a shuttle callsign using the airport twice a day gets two slots', () => {
@@ -101,7 +102,11 @@ test('a callsign at scattered times has no slot (each hour holds one use on one 
 });
 
 test('a slot needs a fifth of the uses: 2 of 11 uses on 2 days is not enough', () => {
-  const legs = [leg('2024-05-01T06:00'), leg('2024-05-02T06:00'), ...Array.from({ length: 9 }, (_, i) => leg(`2024-05-1${i}T${String(8 + i).padStart(2, '0')}:40`))];
+  const legs = [
+    leg('2024-05-01T06:00'),
+    leg('2024-05-02T06:00'),
+    ...Array.from({ length: 9 }, (_, i) => leg(`2024-05-1${i}T${String(8 + i).padStart(2, '0')}:40`)),
+  ];
   assert.equal(BOARD_RULES.minShare, 0.2);
   assert.deepEqual(inferSlots('SWR9', legs, 'Europe/Zurich'), []);
 });
@@ -121,7 +126,10 @@ test('circularMedian depends on the minutes, not their order (DuckDB lists have 
     const minutes = Array.from({ length: n }, () => (around + Math.floor(rnd() * 241) - 120 + 1440) % 1440);
     const want = circularMedian(minutes);
     for (let p = 0; p < 6; p++) {
-      const shuffled = minutes.map((m) => [rnd(), m] as const).sort((a, b) => a[0] - b[0]).map(([, m]) => m);
+      const shuffled = minutes
+        .map((m) => [rnd(), m] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, m]) => m);
       assert.equal(circularMedian(shuffled), want, `${JSON.stringify(minutes)} in another order`);
     }
     lists++;

@@ -12,7 +12,13 @@ import { ObjectTable } from '../../artifacts/object-table.ts';
 import type { Manifest, ManifestHeader } from '../../artifacts/manifest.ts';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const header: ManifestHeader = { build_id: '20261127T030000Z', built_at: '2026-11-27T03:00:00.000Z', archive_through: '2026-11-26', window_days: 365, counts: { routes: 3, objects: 4 } };
+const header: ManifestHeader = {
+  build_id: '20261127T030000Z',
+  built_at: '2026-11-27T03:00:00.000Z',
+  archive_through: '2026-11-26',
+  window_days: 365,
+  counts: { routes: 3, objects: 4 },
+};
 const objects: Manifest['objects'] = {
   'v1/route/SWR100': { sha256: sha('a'), bytes: 1983, gzip_bytes: 703 },
   'v1/airframes/4b1899': { sha256: sha('b'), bytes: 0, gzip_bytes: 20 },
@@ -74,6 +80,14 @@ test('text that is not a manifest is refused with what is wrong, in either reade
   for (const [what, text, error] of cases) assert.throws(() => parseManifest(Buffer.from(text)), error, what);
   const file = join(dir, 'bad.json');
   writeFileSync(file, good.slice(0, 100));
-  assert.throws(() => readManifestFile(file), (e: Error) => e.message.startsWith(`${file}: `), 'the file is named');
-  assert.throws(() => readManifestFile(join(dir, 'absent.json')), (e: NodeJS.ErrnoException) => e.code === 'ENOENT', 'absent: the fs error as it is');
+  assert.throws(
+    () => readManifestFile(file),
+    (e: Error) => e.message.startsWith(`${file}: `),
+    'the file is named',
+  );
+  assert.throws(
+    () => readManifestFile(join(dir, 'absent.json')),
+    (e: NodeJS.ErrnoException) => e.code === 'ENOENT',
+    'absent: the fs error as it is',
+  );
 });

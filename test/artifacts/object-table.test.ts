@@ -17,7 +17,9 @@ function record(n: number, seed = 7): Record<string, ObjectEntry> {
   const r: Record<string, ObjectEntry> = {};
   const kinds = ['v1/route/', 'v1/airframes/', 'v1/refdata/airlines/', 'meta/'];
   for (let made = 0; made < n; ) {
-    const k = `${kinds[Math.floor(rnd() * kinds.length)]}${Math.floor(rnd() * 1e9).toString(36).toUpperCase()}`;
+    const k = `${kinds[Math.floor(rnd() * kinds.length)]}${Math.floor(rnd() * 1e9)
+      .toString(36)
+      .toUpperCase()}`;
     if (r[k]) continue;
     r[k] = entry(k, Math.floor(rnd() * 1e6), Math.floor(rnd() * 1e5));
     made++;
@@ -43,7 +45,7 @@ test('a table answers like the Record it holds: every key with its entry, in ord
   }
 });
 
-test('an entry is filled in after it is added (the writer\'s workers report the hash and lengths later)', () => {
+test("an entry is filled in after it is added (the writer's workers report the hash and lengths later)", () => {
   const t = new ObjectTable();
   const i = t.add('v1/x/1', null, 0, 0);
   assert.equal(t.shaAt(i), '0'.repeat(64), 'zeros until set');
@@ -61,13 +63,18 @@ test('what a manifest cannot hold is refused with the key named', () => {
   const t = new ObjectTable();
   t.add('v1/x/1', sha('1'), 1, 1);
   assert.throws(() => t.add('v1/x/1', sha('2'), 1, 1), /artifact v1\/x\/1 added twice/);
-  for (const bad of ['', 'v1/é', 'v1/"q"', 'v1/a\\b', 'v1/tab\t', 'x'.repeat(70_000)]) assert.throws(() => t.add(bad, null, 0, 0), /artifact key/, JSON.stringify(bad.slice(0, 20)));
+  for (const bad of ['', 'v1/é', 'v1/"q"', 'v1/a\\b', 'v1/tab\t', 'x'.repeat(70_000)])
+    assert.throws(() => t.add(bad, null, 0, 0), /artifact key/, JSON.stringify(bad.slice(0, 20)));
   assert.throws(() => t.setSha(0, 'ABC'), /not 64 lowercase hex digits/);
   assert.throws(() => t.setSha(0, sha('1').toUpperCase()), /not 64 lowercase hex digits/);
   assert.throws(() => t.setSha(0, new Uint8Array(31)), /a sha256 of 31 bytes/);
   assert.equal(t.size, 1, 'nothing refused was added');
   assert.deepEqual([...t.keys()], ['v1/x/1']);
-  for (const [what, e] of [['bytes below 0', { ...entry('a'), bytes: -1 }], ['gzip_bytes not whole', { ...entry('a'), gzip_bytes: 1.5 }], ['sha256 short', { ...entry('a'), sha256: 'abc' }]] as const) {
+  for (const [what, e] of [
+    ['bytes below 0', { ...entry('a'), bytes: -1 }],
+    ['gzip_bytes not whole', { ...entry('a'), gzip_bytes: 1.5 }],
+    ['sha256 short', { ...entry('a'), sha256: 'abc' }],
+  ] as const) {
     assert.throws(() => ObjectTable.fromRecord({ 'v1/a': e }), /v1\/a|sha256/, what);
   }
 });
@@ -88,7 +95,14 @@ test('two tables compare by key bytes and stored object: the same key found acro
 });
 
 test('entries are counted per folder at a depth: v1, meta; v1/route, v1/airframes', () => {
-  const t = ObjectTable.fromRecord({ 'v1/route/A': entry('1'), 'v1/route/B': entry('2'), 'v1/airframes/c': entry('3'), 'v1/stations': entry('4'), 'meta/paths': entry('5'), robots: entry('6') });
+  const t = ObjectTable.fromRecord({
+    'v1/route/A': entry('1'),
+    'v1/route/B': entry('2'),
+    'v1/airframes/c': entry('3'),
+    'v1/stations': entry('4'),
+    'meta/paths': entry('5'),
+    robots: entry('6'),
+  });
   assert.deepEqual(Object.fromEntries(t.countsByFolder(1)), { v1: 4, meta: 1, robots: 1 });
   assert.deepEqual(Object.fromEntries(t.countsByFolder(2)), { 'v1/route': 2, 'v1/airframes': 1, 'v1/stations': 1, 'meta/paths': 1, robots: 1 });
 });

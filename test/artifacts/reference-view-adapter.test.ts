@@ -42,7 +42,10 @@ ABCD,0,18,36,250000,75.4,GRS,0,1,2,1.01,2
 test('engine placement is read where the type table fills it, and only its documented codes', () => {
   const filled = [...ref.allTypes()].filter((t) => t.engine_placement !== null);
   assert.ok(filled.length > 0, 'some types have a placement');
-  assert.ok(filled.every((t) => /^[ABFNW]$/.test(t.engine_placement!)), 'filled.every((t) => /^[ABFNW]$/.test(t.engine_placement!))');
+  assert.ok(
+    filled.every((t) => /^[ABFNW]$/.test(t.engine_placement!)),
+    'filled.every((t) => /^[ABFNW]$/.test(t.engine_placement!))',
+  );
   const csv = `ICAO,Manufacturer,Model,Engines,EngineTypeCode,EnginePlacementCode,SpeciesCode,WakeTurbulenceCode,IsActive
 ZZZ1,Acme,One,2,J,W,L,M,1
 ZZZ2,Acme,Two,2,J,Q,L,M,1

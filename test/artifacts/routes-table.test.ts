@@ -10,7 +10,12 @@ import { makeRef } from '../helpers/ref-fixture.ts';
 
 const T0 = 1_717_200_000; // 2024-06-01, pinned
 const ev = (callsign: string, groups: EndGroup[], types: string[] = ['A320']): CallsignEvidence => ({
-  callsign, groups, legs: groups.reduce((s, g) => s + g.legs, 0), days: groups.length, last_ts: Math.max(T0, ...groups.map((g) => g.last_ts)), types,
+  callsign,
+  groups,
+  legs: groups.reduce((s, g) => s + g.legs, 0),
+  days: groups.length,
+  last_ts: Math.max(T0, ...groups.map((g) => g.last_ts)),
+  types,
 });
 const g = (org: string | null, dst: string | null, legs: number, last_ts = T0): EndGroup => ({ org, dst, legs, last_ts });
 const ref = makeRef();
@@ -111,7 +116,15 @@ test('review: reject wins over accept, accept counts only after the automatic ch
   );
   assert.equal(entries.length, 4);
   assert.equal(count.skipped, 7);
-  assert.deepEqual(count.reasons, { 'bad decision': 1, 'missing reviewer': 1, 'bad date': 1, 'accept needs the exact route': 1, 'bad callsign': 1, 'bad route': 1, 'column count': 1 });
+  assert.deepEqual(count.reasons, {
+    'bad decision': 1,
+    'missing reviewer': 1,
+    'bad date': 1,
+    'accept needs the exact route': 1,
+    'bad callsign': 1,
+    'bad route': 1,
+    'column count': 1,
+  });
   const reviews = indexReviews(entries);
   assert.equal((verdict('SWR1', ['LSZH', 'EGLL'], [], reviews) as { reason: string }).reason, 'rejected_by_review');
   const accepted = verdict('SWR2', ['LSZH', 'EGLL'], [], reviews, 'reviewed');
@@ -147,25 +160,50 @@ test('computeRoutes: heard callsigns first, catalog-only callsigns after, each o
   assert.deepEqual(problems('routes-table', doc), []);
   assert.deepEqual(Object.keys(doc), ['BAW012', 'SWR1', 'SWR2']);
   // what the server loads is what the build meant, through the one decoder
-  assert.deepEqual([...decodeRoutesTable(JSON.parse(JSON.stringify(doc)))], [...table].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, e]) => [k, [e.org, e.dst, e.route_source]]));
+  assert.deepEqual(
+    [...decodeRoutesTable(JSON.parse(JSON.stringify(doc)))],
+    [...table].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, e]) => [k, [e.org, e.dst, e.route_source]]),
+  );
 });
 
 test('computeRoutes with the previous build: unmoved heard callsigns and rows unheard then and now take its decisions, the rest are decided', () => {
   const ref2 = makeRef({ SWR1: ['LSZH', 'EGLL'], SWR2: ['LSZH', 'KJFK'], SWR3: ['LSGG', 'EGLL'], SWR4: ['LSZH', 'EDDF'] });
-  const full = computeRoutes(new Map([
-    ['SWR1', ev('SWR1', [g('LSZH', 'EGLL', 5)])],
-    ['SWR2', ev('SWR2', [g('LSZH', null, 2)])],
-    ['SWR9', ev('SWR9', [g('LSGG', 'EDDF', 3)])],
-  ]), ref2, emptyReviews, 'auto');
+  const full = computeRoutes(
+    new Map([
+      ['SWR1', ev('SWR1', [g('LSZH', 'EGLL', 5)])],
+      ['SWR2', ev('SWR2', [g('LSZH', null, 2)])],
+      ['SWR9', ev('SWR9', [g('LSGG', 'EDDF', 3)])],
+    ]),
+    ref2,
+    emptyReviews,
+    'auto',
+  );
   const past = new Map(full.decisions);
   // the past says SWR9 flew Geneva-Heathrow (not what deciding its evidence gives): taking it proves it was not decided again
-  past.set('SWR9', { heard: true, outcome: 'observed', entry: { org: 'GVA', dst: 'LHR', org_ident: 'LSGG', dst_ident: 'EGLL', route_source: 'observed', org_seen: true, dst_seen: true } });
+  past.set('SWR9', {
+    heard: true,
+    outcome: 'observed',
+    entry: { org: 'GVA', dst: 'LHR', org_ident: 'LSGG', dst_ident: 'EGLL', route_source: 'observed', org_seen: true, dst_seen: true },
+  });
   // and the unheard SWR3 row had no route then: it is taken as it was
   past.set('SWR3', { heard: false, outcome: 'catalog_rejected', entry: null });
   const seen: [string, boolean][] = [];
   // tonight SWR1 moved (its evidence is read again), SWR9 did not, SWR2 was not heard in the window any more
-  const night = computeRoutes(new Map([['SWR1', ev('SWR1', [g('LSZH', 'EGLL', 6)])]]), ref2, emptyReviews, 'auto', (cs, _d, _ev, _v, reused) => seen.push([cs, reused]), { decisions: past, unmoved: ['SWR9'] });
-  assert.deepEqual(seen.sort(), [['SWR1', false], ['SWR2', false], ['SWR3', true], ['SWR4', true], ['SWR9', true]]);
+  const night = computeRoutes(
+    new Map([['SWR1', ev('SWR1', [g('LSZH', 'EGLL', 6)])]]),
+    ref2,
+    emptyReviews,
+    'auto',
+    (cs, _d, _ev, _v, reused) => seen.push([cs, reused]),
+    { decisions: past, unmoved: ['SWR9'] },
+  );
+  assert.deepEqual(seen.sort(), [
+    ['SWR1', false],
+    ['SWR2', false],
+    ['SWR3', true],
+    ['SWR4', true],
+    ['SWR9', true],
+  ]);
   assert.equal(night.table.get('SWR9')!.org, 'GVA', 'the unmoved callsign keeps the previous decision');
   assert.equal(night.table.has('SWR3'), false);
   // SWR2 was heard then, not now: its row is decided from the catalog alone

@@ -22,7 +22,10 @@ test('the example timetable parses and becomes a sorted today with nulls for wha
   const today = todayOf(r.timetable!);
   assert.equal(today.source, 'example: hand-made test timetable (not a real publication)');
   assert.deepEqual(today.departures[1], { flight: 'LX1612', dst: 'GVA', dep: '09:15', callsign: null, type: null });
-  assert.deepEqual(today.departures.map((d) => d.dep), ['07:00', '09:15']);
+  assert.deepEqual(
+    today.departures.map((d) => d.dep),
+    ['07:00', '09:15'],
+  );
 });
 
 const malformed: [string, string, RegExp][] = [
@@ -46,7 +49,10 @@ for (const [what, text, why] of malformed) {
 }
 
 test('a day that is no calendar date is rejected', () => {
-  const r = parseTimetable(edit((d) => (d.day = '2024-02-30')), { airport: 'ZRH', day: '2024-02-30' });
+  const r = parseTimetable(
+    edit((d) => (d.day = '2024-02-30')),
+    { airport: 'ZRH', day: '2024-02-30' },
+  );
   assert.match(r.error!, /not a calendar date/);
 });
 

@@ -9,7 +9,17 @@ import { ROOT, runScript } from '../helpers/processes.ts';
 
 const BENCH = join(ROOT, 'bench');
 // modules the benches share, not commands
-const LIBRARIES = new Set(['alternate.ts', 'flags.ts', 'help.ts', 'build-harness.ts', 'keepalive.ts', 'remove-later.ts', 'peak-memory.ts', 'routed-log.ts', 's3rver.ts']);
+const LIBRARIES = new Set([
+  'alternate.ts',
+  'flags.ts',
+  'help.ts',
+  'build-harness.ts',
+  'keepalive.ts',
+  'remove-later.ts',
+  'peak-memory.ts',
+  'routed-log.ts',
+  's3rver.ts',
+]);
 
 test('every bench handles --help, itself or through bench/help.ts', () => {
   const commands = readdirSync(BENCH).filter((f) => f.endsWith('.ts') && !LIBRARIES.has(f));

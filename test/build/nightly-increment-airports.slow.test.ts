@@ -48,7 +48,9 @@ async function airportsByDay(log: string, iataOf: Map<string, string>): Promise<
   }
 }
 
-test('an increment builds only the airports its days reach, counts the alliances from the previous build, and publishes the tree a fresh build makes', { timeout: 300_000 }, async (t) => {
+test('an increment builds only the airports its days reach, counts the alliances from the previous build, and publishes the tree a fresh build makes', {
+  timeout: 300_000,
+}, async (t) => {
   const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-increment-airports-'));
   t.after(() => rmSync(tmp, { recursive: true, force: true }));
   const log = join(tmp, 'log');
@@ -59,7 +61,11 @@ test('an increment builds only the airports its days reach, counts the alliances
   let step = '';
   const recording: Progress = { start: (name) => void (step = name), tick: () => {}, done: (s) => void summaries.push(`${step}: ${s}`) };
   const run = (artifacts: string, nowMs: number) => {
-    const c = parseConfig(NIGHTLY_SPECS, ['--ref', REF, '--log', log, '--artifacts', artifacts, '--bundles', '', '--no-accuracy', '--skip-log', '--window-days', '30'], {}).config;
+    const c = parseConfig(
+      NIGHTLY_SPECS,
+      ['--ref', REF, '--log', log, '--artifacts', artifacts, '--bundles', '', '--no-accuracy', '--skip-log', '--window-days', '30'],
+      {},
+    ).config;
     return runNightly(c, recording, () => {}, nowMs);
   };
   const nights = join(tmp, 'nights');
@@ -74,9 +80,15 @@ test('an increment builds only the airports its days reach, counts the alliances
   const airportsDone = summaries.find((s) => / airports \(\+\d+ ICAO keys\)/.test(s)) ?? '';
   const kept = /\((\d+) unchanged, kept unbuilt\)/.exec(airportsDone);
   assert.ok(kept && Number(kept[1]) > 0, `the airports step kept some airports unbuilt: ${airportsDone}`);
-  assert.ok(summaries.some((s) => /alliances \(counts of the previous build/.test(s)), `the alliances were counted from the previous build's counts: ${summaries.join(' | ')}`);
+  assert.ok(
+    summaries.some((s) => /alliances \(counts of the previous build/.test(s)),
+    `the alliances were counted from the previous build's counts: ${summaries.join(' | ')}`,
+  );
   // the airports' totals come from the previous build's counts, the new day added and the dropped one taken away
-  assert.ok(summaries.includes('airports: totals: counts: folded: 1 days added, 1 dropped, 0 callsigns\' routes changed'), `the totals' counts were folded: ${summaries.join(' | ')}`);
+  assert.ok(
+    summaries.includes("airports: totals: counts: folded: 1 days added, 1 dropped, 0 callsigns' routes changed"),
+    `the totals' counts were folded: ${summaries.join(' | ')}`,
+  );
   const fresh = join(tmp, 'fresh');
   await run(fresh, nowMs);
   const full = currentVersion(fresh)!;
@@ -92,10 +104,15 @@ test('an increment builds only the airports its days reach, counts the alliances
   const byDropped = changedOnlyBy('2025-05-02', ['2025-06-01', '2025-05-04']);
   const byNew = changedOnlyBy('2025-06-01', ['2025-05-02', '2025-05-04']);
   const byBoard = changedOnlyBy('2025-05-04', ['2025-05-02', '2025-06-01']);
-  assert.ok(byDropped.length >= 1 && byNew.length >= 1 && byBoard.length >= 1,
-    `airports changed by the dropped day alone: ${byDropped.length}, the new day alone: ${byNew.length}, the board window's old day alone: ${byBoard.length}`);
+  assert.ok(
+    byDropped.length >= 1 && byNew.length >= 1 && byBoard.length >= 1,
+    `airports changed by the dropped day alone: ${byDropped.length}, the new day alone: ${byNew.length}, the board window's old day alone: ${byBoard.length}`,
+  );
   const alliances = Object.keys(full.manifest.objects).filter((k) => k.startsWith('v1/alliances/'));
-  assert.ok(alliances.some((k) => night.manifest.objects[k]!.sha256 !== before.manifest.objects[k]!.sha256), 'some alliance document changed');
+  assert.ok(
+    alliances.some((k) => night.manifest.objects[k]!.sha256 !== before.manifest.objects[k]!.sha256),
+    'some alliance document changed',
+  );
 
   // object for object, the increment's tree is the fresh build's (board times included: the
   // circular median no longer depends on the order DuckDB lists the minutes in)

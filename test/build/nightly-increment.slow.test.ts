@@ -42,7 +42,9 @@ async function hexesByDay(log: string): Promise<Map<string, Set<string>>> {
   }
 }
 
-test('an increment builds only the airframes of the new and dropped days, folds the schedules, and publishes the tree a fresh build makes', { timeout: 240_000 }, async (t) => {
+test('an increment builds only the airframes of the new and dropped days, folds the schedules, and publishes the tree a fresh build makes', {
+  timeout: 240_000,
+}, async (t) => {
   const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-increment-'));
   t.after(() => rmSync(tmp, { recursive: true, force: true }));
   const log = join(tmp, 'log');
@@ -56,7 +58,11 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   const recording: Progress = { start: (name) => void steps.push(name), tick: () => {}, done: (s) => void summaries.push(s) };
   // one older version kept: the third night takes over the first one's folder (recycle.ts)
   const run = (artifacts: string, nowMs: number) => {
-    const c = parseConfig(NIGHTLY_SPECS, ['--ref', REF, '--log', log, '--artifacts', artifacts, '--bundles', '', '--no-accuracy', '--skip-log', '--window-days', '5', '--keep', '1'], {}).config;
+    const c = parseConfig(
+      NIGHTLY_SPECS,
+      ['--ref', REF, '--log', log, '--artifacts', artifacts, '--bundles', '', '--no-accuracy', '--skip-log', '--window-days', '5', '--keep', '1'],
+      {},
+    ).config;
     return runNightly(c, recording, (line) => void said.push(line), nowMs);
   };
   const nights = join(tmp, 'nights');
@@ -74,7 +80,9 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   const evidence = summaries.find((s) => / callsigns heard \(/.test(s)) ?? '';
   assert.match(evidence, /^\d+ callsigns heard \(folded: 1 days added, 1 dropped, [1-9]\d* callsigns moved, \d+ groups' latest leg read again\)$/);
   // and the heard routes whose evidence the night did not move are kept unbuilt (the tree comparison below checks them)
-  const keptHeard = /; \d+ unheard and unchanged, (\d+) heard with unmoved evidence, kept unbuilt\)/.exec(summaries.find((s) => s.includes('heard with unmoved evidence')) ?? '');
+  const keptHeard = /; \d+ unheard and unchanged, (\d+) heard with unmoved evidence, kept unbuilt\)/.exec(
+    summaries.find((s) => s.includes('heard with unmoved evidence')) ?? '',
+  );
   assert.ok(keptHeard && Number(keptHeard[1]) > 0, `heard routes kept: ${keptHeard?.[0]}`);
   // those routes' decisions were taken from the previous build (build/steps/routes/decisions.ts), their evidence not read
   const decide = summaries.find((s) => / decisions taken from the previous build\)$/.test(s)) ?? '';
@@ -92,7 +100,10 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   assert.ok(folded, `the schedules took the increment path: ${schedStep}`);
   assert.ok(Number(folded[1]) > 0, 'some routes-table rows changed, so their callsigns were counted again');
   const airlinesStep = steps.find((s) => s.startsWith('refdata: airlines (')) ?? '';
-  assert.match(airlinesStep, /^refdata: airlines \(an increment: 1 days added, 1 dropped, [1-9]\d* callsigns' routes changed; \d+ callsign prefixes touched\)$/);
+  assert.match(
+    airlinesStep,
+    /^refdata: airlines \(an increment: 1 days added, 1 dropped, [1-9]\d* callsigns' routes changed; \d+ callsign prefixes touched\)$/,
+  );
   const fresh = join(tmp, 'fresh');
   await run(fresh, nowMs);
   const full = currentVersion(fresh)!;
@@ -115,8 +126,15 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   // and the counts it saved for the next night are the fresh build's, row for row: a fold that
   // published the right documents but saved other counts would go wrong a night later
   const cmp = await (await DuckDBInstance.create(':memory:')).connect();
-  const tables = readdirSync(join(full.dir, 'state')).filter((f) => f.endsWith('.parquet')).sort();
-  assert.deepEqual(readdirSync(join(night.dir, 'state')).filter((f) => f.endsWith('.parquet')).sort(), tables);
+  const tables = readdirSync(join(full.dir, 'state'))
+    .filter((f) => f.endsWith('.parquet'))
+    .sort();
+  assert.deepEqual(
+    readdirSync(join(night.dir, 'state'))
+      .filter((f) => f.endsWith('.parquet'))
+      .sort(),
+    tables,
+  );
   for (const f of ['sc_keys.parquet', 'sc_routes.parquet', 'al_routes.parquet', 'ap_ends.parquet']) assert.ok(tables.includes(f), `state/${f} saved`);
   for (const f of tables) {
     const [a, b] = [night, full].map((v) => `read_parquet('${join(v.dir, 'state', f)}')`);
@@ -133,12 +151,17 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   const gone = sched(before).filter((k) => !night.manifest.objects[k]);
   const added = sched(night).filter((k) => !was.has(k));
   const same = sched(night).length - changed.length - added.length;
-  assert.ok(changed.length >= 50 && gone.length >= 5 && added.length >= 5 && same >= 50, `schedules changed ${changed.length}, gone ${gone.length}, new ${added.length}, unchanged ${same}`);
+  assert.ok(
+    changed.length >= 50 && gone.length >= 5 && added.length >= 5 && same >= 50,
+    `schedules changed ${changed.length}, gone ${gone.length}, new ${added.length}, unchanged ${same}`,
+  );
   // and airlines whose counts the night moved, beside ones it did not
   const airlines = Object.keys(night.manifest.objects).filter((k) => /^v1\/refdata\/airlines\/[A-Z0-9]+$/.test(k));
   const movedAirlines = airlines.filter((k) => before.manifest.objects[k]?.sha256 !== night.manifest.objects[k]!.sha256);
   assert.ok(movedAirlines.length >= 10 && airlines.length - movedAirlines.length >= 10, `airlines changed ${movedAirlines.length} of ${airlines.length}`);
-  console.log(`airlines changed ${movedAirlines.length} of ${airlines.length}; schedules changed ${changed.length}, gone ${gone.length}, new ${added.length}, unchanged ${same}`);
+  console.log(
+    `airlines changed ${movedAirlines.length} of ${airlines.length}; schedules changed ${changed.length}, gone ${gone.length}, new ${added.length}, unchanged ${same}`,
+  );
   // and the restriction did something: fewer airframes aggregated than the window heard
   const heard = new Set([...byDay].filter(([d]) => d >= '2025-06-02').flatMap(([, h]) => [...h]));
   assert.ok(Number(restricted[1]) < heard.size, `${restricted[1]} aggregated of ${heard.size} heard`);
@@ -153,18 +176,45 @@ test('an increment builds only the airframes of the new and dropped days, folds 
   summaries.length = 0;
   await run(nights, Date.UTC(2026, 10, 27, 3));
   assert.ok(steps.includes('airframes'), `the full path: ${steps.find((s) => s.startsWith('airframes'))}`);
-  assert.match(summaries.find((s) => / callsigns heard \(/.test(s)) ?? '', /callsigns heard \(counted from the window's legs: the log days since the previous build are not known\)$/);
+  assert.match(
+    summaries.find((s) => / callsigns heard \(/.test(s)) ?? '',
+    /callsigns heard \(counted from the window's legs: the log days since the previous build are not known\)$/,
+  );
   // that night took over the first night's folder: the objects the second night changed and the third kept were linked in
   const third = currentVersion(nights)!;
-  assert.match(said.find((l) => l.startsWith('publish: build ')) ?? said.join('\n'), new RegExp(`^publish: build ${before.id} taken over \\(against build ${night.id}: \\d+ objects added, [1-9]\\d* changed, \\d+ removed; [1-9]\\d* of them kept tonight and linked from it; \\d+ written into files those links set aside, not new ones\\); its check \\(its names sealed, not walked\\)`));
-  assert.deepEqual(readdirSync(join(nights, 'versions')).filter((n) => !n.startsWith('.trash-')).sort(), [night.id, third.id].sort());
+  assert.match(
+    said.find((l) => l.startsWith('publish: build ')) ?? said.join('\n'),
+    new RegExp(
+      `^publish: build ${before.id} taken over \\(against build ${night.id}: \\d+ objects added, [1-9]\\d* changed, \\d+ removed; [1-9]\\d* of them kept tonight and linked from it; \\d+ written into files those links set aside, not new ones\\); its check \\(its names sealed, not walked\\)`,
+    ),
+  );
+  assert.deepEqual(
+    readdirSync(join(nights, 'versions'))
+      .filter((n) => !n.startsWith('.trash-'))
+      .sort(),
+    [night.id, third.id].sort(),
+  );
   // and its folder holds exactly its manifest's objects, each with the bytes the manifest names
   const files = new Set<string>();
   const walk = (rel: string) => {
     for (const e of readdirSync(join(third.dir, rel), { withFileTypes: true })) (e.isDirectory() ? walk : (f: string) => files.add(f))(`${rel}/${e.name}`);
   };
   for (const root of ['v1', 'meta']) walk(root);
-  assert.deepEqual([...files].sort(), Object.keys(third.manifest.objects).map((k) => `${k}.gz`).sort());
-  const wrong = Object.entries(third.manifest.objects).filter(([k, e]) => createHash('sha256').update(gunzipSync(readFileSync(join(third.dir, `${k}.gz`)))).digest('hex') !== e.sha256);
-  assert.deepEqual(wrong.map(([k]) => k), [], 'every object\'s bytes are the ones its manifest names');
+  assert.deepEqual(
+    [...files].sort(),
+    Object.keys(third.manifest.objects)
+      .map((k) => `${k}.gz`)
+      .sort(),
+  );
+  const wrong = Object.entries(third.manifest.objects).filter(
+    ([k, e]) =>
+      createHash('sha256')
+        .update(gunzipSync(readFileSync(join(third.dir, `${k}.gz`))))
+        .digest('hex') !== e.sha256,
+  );
+  assert.deepEqual(
+    wrong.map(([k]) => k),
+    [],
+    "every object's bytes are the ones its manifest names",
+  );
 });

@@ -51,8 +51,14 @@ test('a damaged published airframe is found and written anew by the next night (
     assert.equal(night.r.unchanged, undefined, 'built, though the inputs are unchanged');
     assert.notEqual(night.r.buildId, first.r.buildId);
     assert.equal(night.r.repaired, 1);
-    assert.match(night.lines, new RegExp(`verify: build ${first.r.buildId}: 1 of \\d+ objects do not match its manifest: ${key} \\(modified after its version was published; `));
-    assert.match(night.lines, new RegExp(`published build ${night.r.buildId}: \\d+ objects \\(\\d+ written, 1 of them damaged in build ${first.r.buildId} and rewritten, `));
+    assert.match(
+      night.lines,
+      new RegExp(`verify: build ${first.r.buildId}: 1 of \\d+ objects do not match its manifest: ${key} \\(modified after its version was published; `),
+    );
+    assert.match(
+      night.lines,
+      new RegExp(`published build ${night.r.buildId}: \\d+ objects \\(\\d+ written, 1 of them damaged in build ${first.r.buildId} and rewritten, `),
+    );
     assert.notEqual(intact(key), hit.ino, 'a new file under the key, not the damaged inode');
     assert.deepEqual(readFileSync(hit.file), hit.bytes, 'the damaged inode of the old version was not written into');
 

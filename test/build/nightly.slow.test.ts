@@ -12,10 +12,24 @@ test('a bundle step that fails after the commit says the new build is live, neve
   const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-'));
   const blocker = join(tmp, 'not-a-dir');
   writeFileSync(blocker, 'a file where the bundles folder should go');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build/nightly.ts'),
-    '--ref', 'test/fixtures/ref-small', '--log', join(tmp, 'log'), '--artifacts', join(tmp, 'artifacts'),
-    '--bundles', join(blocker, 'bundles'), '--no-accuracy',
-  ], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'build/nightly.ts'),
+      '--ref',
+      'test/fixtures/ref-small',
+      '--log',
+      join(tmp, 'log'),
+      '--artifacts',
+      join(tmp, 'artifacts'),
+      '--bundles',
+      join(blocker, 'bundles'),
+      '--no-accuracy',
+    ],
+    { cwd: ROOT, encoding: 'utf8', timeout: 300_000 },
+  );
   assert.equal(r.status, 1, r.stderr);
   const v = currentVersion(join(tmp, 'artifacts'));
   assert.ok(v, 'the build was committed before the bundles step');
@@ -24,27 +38,51 @@ test('a bundle step that fails after the commit says the new build is live, neve
   rmSync(tmp, { recursive: true, force: true }); // a built tree: about 400 MB
 });
 
-test('run from another working directory, the defaults still find the shipped data; the bundle step gets the build\'s DuckDB limits; a missing --history is exit 2, not an empty build', () => {
+test("run from another working directory, the defaults still find the shipped data; the bundle step gets the build's DuckDB limits; a missing --history is exit 2, not an empty build", () => {
   const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-cwd-'));
   // cron's way: some other folder, only outputs named
   // as an operator's crontab would call it: the installation's tsx, by absolute path
   const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-  const r = spawnSync(TSX, [join(ROOT, 'build/nightly.ts'), '--log', join(tmp, 'log'), '--artifacts', join(tmp, 'artifacts'), '--bundles', join(tmp, 'bundles'), '--memory-limit', '700MB', '--no-accuracy', '--ref', join(ROOT, 'test/fixtures/ref-small')], { cwd: tmp, encoding: 'utf8', timeout: 300_000 });
+  const r = spawnSync(
+    TSX,
+    [
+      join(ROOT, 'build/nightly.ts'),
+      '--log',
+      join(tmp, 'log'),
+      '--artifacts',
+      join(tmp, 'artifacts'),
+      '--bundles',
+      join(tmp, 'bundles'),
+      '--memory-limit',
+      '700MB',
+      '--no-accuracy',
+      '--ref',
+      join(ROOT, 'test/fixtures/ref-small'),
+    ],
+    { cwd: tmp, encoding: 'utf8', timeout: 300_000 },
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /archive through 2023-08-30/, 'the bundled sample history, found from the installation');
   // as DuckDB itself reads its settings back inside the bundle step: the nightly's limit (700 MB
   // is 667.5 MiB) and the build's spill folder
-  assert.match(r.stderr, new RegExp(`bundles: .*DuckDB memory limit 667\\.5 MiB, spilling to ${join(tmp, 'artifacts', '.duckdb-spill').replaceAll('.', '\\.')}\n`));
+  assert.match(
+    r.stderr,
+    new RegExp(`bundles: .*DuckDB memory limit 667\\.5 MiB, spilling to ${join(tmp, 'artifacts', '.duckdb-spill').replaceAll('.', '\\.')}\n`),
+  );
   // the sample's traffic is credited because this log holds it
   assert.match(readFileSync(join(tmp, 'bundles', 'CREDITS'), 'utf8'), /adsb\.lol and its feeders/);
-  const missing = spawnSync(TSX, [join(ROOT, 'build/nightly.ts'), '--history', join(tmp, 'no-such-folder'), '--artifacts', join(tmp, 'a2')], { cwd: tmp, encoding: 'utf8', timeout: 60_000 });
+  const missing = spawnSync(TSX, [join(ROOT, 'build/nightly.ts'), '--history', join(tmp, 'no-such-folder'), '--artifacts', join(tmp, 'a2')], {
+    cwd: tmp,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(missing.status, 2, missing.stderr);
   assert.match(missing.stderr, /nightly: --history .*no-such-folder: no such folder/);
   assert.equal(currentVersion(join(tmp, 'a2')), null, 'nothing built');
   rmSync(tmp, { recursive: true, force: true });
 });
 
-test('a night whose inputs equal the published build\'s builds nothing; a changed log day or --rebuild builds', async () => {
+test("a night whose inputs equal the published build's builds nothing; a changed log day or --rebuild builds", async () => {
   const { parseConfig } = await import('../../lib/cli.ts');
   const { NIGHTLY_SPECS, runNightly } = await import('../../build/nightly.ts');
   const { silentProgress } = await import('../../build/progress.ts');

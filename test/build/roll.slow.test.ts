@@ -19,7 +19,9 @@ process.env.TZ = 'UTC';
 // NOW_MS is 2026-11-22T03:00Z: 04:00 in Zurich (UTC+1), 12:00 in Tokyo (UTC+9)
 const at = (iso: string) => Date.parse(iso);
 const timetable = (iata: string, day: string, flight: string, dep: string) => ({
-  airport: iata, day, source: `test timetable of ${iata} for ${day}`,
+  airport: iata,
+  day,
+  source: `test timetable of ${iata} for ${day}`,
   departures: [{ flight, callsign: `X${flight}`, dst: iata === 'ZRH' ? 'NRT' : 'ZRH', dep, type: 'A320' }],
   arrivals: [],
 });
@@ -52,24 +54,30 @@ describe('the today roll on a published tree, served by the real server', () => 
   });
   after(() => a.stop());
 
-  it('the nightly sets today to each airport\'s local day at its own clock', async () => {
+  it("the nightly sets today to each airport's local day at its own clock", async () => {
     const zrh = await airport('ZRH');
     assert.equal(zrh.today?.day, '2026-11-22');
-    assert.ok(zrh.board.some((r) => r.flight === 'LX22' && r.source === 'published'), 'zrh.board.some((r) => r.flight === \'LX22\' && r.source === \'published\')');
+    assert.ok(
+      zrh.board.some((r) => r.flight === 'LX22' && r.source === 'published'),
+      "zrh.board.some((r) => r.flight === 'LX22' && r.source === 'published')",
+    );
     assert.equal((await airport('NRT')).today?.day, '2026-11-22');
   });
 
-  it('just before Zurich\'s midnight nothing has changed and nothing is published', () => {
+  it("just before Zurich's midnight nothing has changed and nothing is published", () => {
     const r = roll('2026-11-22T14:59:00Z'); // 23:59 in Tokyo, 15:59 in Zurich
     assert.deepEqual(r, { rolled: [], buildId: null });
     assert.equal(currentVersion(a.fx.root)!.id, 'nightly');
   });
 
-  it('after Tokyo\'s midnight only Tokyo rolls: its new day\'s file is broken, so today is null and the old published rows go', async () => {
+  it("after Tokyo's midnight only Tokyo rolls: its new day's file is broken, so today is null and the old published rows go", async () => {
     const said: string[] = [];
     const r = roll('2026-11-22T15:01:00Z', said);
     assert.deepEqual(r.rolled, ['NRT']);
-    assert.ok(said.some((l) => l.includes('rejected') && l.includes('NRT/2026-11-23.json')), 'the broken file is reported with its path');
+    assert.ok(
+      said.some((l) => l.includes('rejected') && l.includes('NRT/2026-11-23.json')),
+      'the broken file is reported with its path',
+    );
     a.app.services.history.refresh();
     const nrt = await airport('NRT');
     assert.equal(nrt.today, null);
@@ -77,16 +85,22 @@ describe('the today roll on a published tree, served by the real server', () => 
     assert.equal((await airport('ZRH')).today?.day, '2026-11-22', 'Zurich is still on the 22nd (16:01 local)');
   });
 
-  it('after Zurich\'s midnight Zurich rolls to the 23rd: its board drops LX22 and shows LX23, under both spellings', async () => {
+  it("after Zurich's midnight Zurich rolls to the 23rd: its board drops LX22 and shows LX23, under both spellings", async () => {
     const before = currentVersion(a.fx.root)!;
     const r = roll('2026-11-22T23:01:00Z'); // 00:01 on the 23rd in Zurich
     assert.deepEqual(r.rolled, ['ZRH']);
     a.app.services.history.refresh();
     const zrh = await airport('ZRH');
     assert.equal(zrh.today?.day, '2026-11-23');
-    assert.deepEqual(zrh.today?.departures.map((d) => d.flight), ['LX23']);
-    assert.ok(zrh.board.some((x) => x.flight === 'LX23' && x.dep === '09:30' && x.source === 'published'), 'zrh.board.some((x) => x.flight === \'LX23\' && x.dep === \'09:30\' && x.source === \'published\')');
-    assert.ok(!zrh.board.some((x) => x.flight === 'LX22'), '!zrh.board.some((x) => x.flight === \'LX22\')');
+    assert.deepEqual(
+      zrh.today?.departures.map((d) => d.flight),
+      ['LX23'],
+    );
+    assert.ok(
+      zrh.board.some((x) => x.flight === 'LX23' && x.dep === '09:30' && x.source === 'published'),
+      "zrh.board.some((x) => x.flight === 'LX23' && x.dep === '09:30' && x.source === 'published')",
+    );
+    assert.ok(!zrh.board.some((x) => x.flight === 'LX22'), "!zrh.board.some((x) => x.flight === 'LX22')");
     assert.deepEqual(await airport('LSZH'), zrh, 'the ICAO spelling is the same document');
     // the observed rows are untouched by the roll
     const observed = (d: AirportDoc) => d.board.filter((x) => x.source !== 'published').map((x) => ({ ...x, source: 'observed' }));
@@ -105,8 +119,14 @@ describe('the today roll on a published tree, served by the real server', () => 
   });
 
   it('refuses a missing timetables folder and an empty tree with a clear configuration error', () => {
-    assert.throws(() => runRoll({ artifacts: a.fx.root, timetables: join(tt, 'nope'), keep: 3 }, NOW_MS, () => {}), (e: unknown) => e instanceof ConfigError && /cannot read --timetables/.test(e.message));
+    assert.throws(
+      () => runRoll({ artifacts: a.fx.root, timetables: join(tt, 'nope'), keep: 3 }, NOW_MS, () => {}),
+      (e: unknown) => e instanceof ConfigError && /cannot read --timetables/.test(e.message),
+    );
     const empty = mkdtempSync(join(tmpdir(), 'contrail-roll-empty-'));
-    assert.throws(() => runRoll({ artifacts: empty, timetables: tt, keep: 3 }, NOW_MS, () => {}), (e: unknown) => e instanceof ConfigError && /nothing is published/.test(e.message));
+    assert.throws(
+      () => runRoll({ artifacts: empty, timetables: tt, keep: 3 }, NOW_MS, () => {}),
+      (e: unknown) => e instanceof ConfigError && /nothing is published/.test(e.message),
+    );
   });
 });

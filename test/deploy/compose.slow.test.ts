@@ -38,8 +38,8 @@ test('the compose file runs the whole service: 2 live replicas, the front, Redis
 
 test('the settings agree: shared limits in the Redis service, the front trusted, the feed and the tree where they are mounted', () => {
   assert.equal(flag('live', 'rate-limit-redis'), 'redis://redis:6379');
-  assert.ok(services.redis.command.includes('redis-server'), 'services.redis.command.includes(\'redis-server\')');
-  assert.equal(flag('live', 'trust-proxy'), compose.networks.contrail.ipam.config[0].subnet, 'the front\'s network is trusted, or every user shares one budget');
+  assert.ok(services.redis.command.includes('redis-server'), "services.redis.command.includes('redis-server')");
+  assert.equal(flag('live', 'trust-proxy'), compose.networks.contrail.ipam.config[0].subnet, "the front's network is trusted, or every user shares one budget");
   for (const s of ['live', 'front', 'redis', 'nightly', 'objects', 'objects-init']) assert.deepEqual(services[s].networks, ['contrail'], s);
   const mounts = (s: string) => ((services[s].volumes ?? []) as string[]).map((v) => defaulted(v).split(':'));
   const mountedAt = (s: string, path: string) => mounts(s).some(([, at]) => path === at || path.startsWith(`${at}/`));
@@ -47,13 +47,13 @@ test('the settings agree: shared limits in the Redis service, the front trusted,
   for (const f of ['artifacts', 'bundles', 'state']) assert.ok(mountedAt('live', flag('live', f)!), f);
   assert.ok(mounts('live').find(([, at]) => at === flag('live', 'artifacts'))![2] === 'ro', 'the live servers only read the tree');
   const env = services.nightly.environment;
-  assert.ok(mountedAt('nightly', env.CONTRAIL_HISTORY), 'mountedAt(\'nightly\', env.CONTRAIL_HISTORY)');
+  assert.ok(mountedAt('nightly', env.CONTRAIL_HISTORY), "mountedAt('nightly', env.CONTRAIL_HISTORY)");
   assert.equal(env.CONTRAIL_S3_ENDPOINT, 'http://objects:9000');
   assert.match(services['objects-init'].entrypoint.join(' '), new RegExp(`mc mb --ignore-existing local/${env.CONTRAIL_S3_BUCKET}`));
   assert.equal(services.nightly.depends_on['objects-init'].condition, 'service_completed_successfully');
   // the front proxies to the live service on the port it listens on
   assert.equal(services.front.environment.CONTRAIL_NGINX_LIVE, `live:${flag('live', 'port')}`);
-  assert.ok(mountedAt('front', services.front.environment.CONTRAIL_NGINX_ARTIFACTS), 'mountedAt(\'front\', services.front.environment.CONTRAIL_NGINX_ARTIFACTS)');
+  assert.ok(mountedAt('front', services.front.environment.CONTRAIL_NGINX_ARTIFACTS), "mountedAt('front', services.front.environment.CONTRAIL_NGINX_ARTIFACTS)");
   // each named volume used is declared
   for (const s of Object.keys(services)) {
     for (const [from] of mounts(s).filter(([f]) => !f!.startsWith('/') && !f!.startsWith('.'))) assert.ok(from! in compose.volumes, `${s}: volume ${from}`);
@@ -74,7 +74,7 @@ test('every file the compose file names from the repository exists', () => {
   assert.match(services.front.entrypoint.join(' '), /\/contrail\/render\.sh \/contrail\/contrail\.conf/);
 });
 
-test('the front\'s configuration, rendered by its container\'s script with its environment, passes nginx -t', async (t) => {
+test("the front's configuration, rendered by its container's script with its environment, passes nginx -t", async (t) => {
   const nginx = process.env.NGINX ?? '/usr/sbin/nginx';
   if (!existsSync(nginx)) throw new Error(`nginx not found at ${nginx}: apt-get install -y nginx`);
   const run = mkdtempSync(join(tmpdir(), 'contrail-compose-nginx-'));
@@ -87,7 +87,10 @@ test('the front\'s configuration, rendered by its container\'s script with its e
   assert.match(conf, /listen 0\.0\.0\.0:8080;/);
   // `live` resolves only on the compose network: check the rest with a loopback upstream
   const local = join(run, 'local.conf');
-  const r2 = spawnSync('sh', [join(DEPLOY, 'nginx/render.sh'), join(DEPLOY, 'nginx/contrail.conf'), local], { env: { ...env, CONTRAIL_NGINX_LIVE: '127.0.0.1:9 127.0.0.2:9', CONTRAIL_NGINX_LISTEN: `127.0.0.1:${await freePort()}` }, encoding: 'utf8' });
+  const r2 = spawnSync('sh', [join(DEPLOY, 'nginx/render.sh'), join(DEPLOY, 'nginx/contrail.conf'), local], {
+    env: { ...env, CONTRAIL_NGINX_LIVE: '127.0.0.1:9 127.0.0.2:9', CONTRAIL_NGINX_LISTEN: `127.0.0.1:${await freePort()}` },
+    encoding: 'utf8',
+  });
   assert.equal(r2.status, 0, r2.stderr);
   assert.match(readFileSync(local, 'utf8'), /server 127\.0\.0\.1:9;\n\s+server 127\.0\.0\.2:9;/, 'one server line per replica');
   const check = spawnSync(nginx, ['-t', '-p', run, '-c', local, '-e', join(run, 'error.log')], { encoding: 'utf8' });
@@ -97,7 +100,14 @@ test('the front\'s configuration, rendered by its container\'s script with its e
 
 test('the render script refuses missing or unsafe values instead of writing a broken configuration', () => {
   const run = mkdtempSync(join(tmpdir(), 'contrail-render-'));
-  const base = { PATH: process.env.PATH!, CONTRAIL_NGINX_LISTEN: '127.0.0.1:8080', CONTRAIL_NGINX_ARTIFACTS: '/a', CONTRAIL_NGINX_BUNDLES: '/b', CONTRAIL_NGINX_RUN: run, CONTRAIL_NGINX_LIVE: '127.0.0.1:8000' };
+  const base = {
+    PATH: process.env.PATH!,
+    CONTRAIL_NGINX_LISTEN: '127.0.0.1:8080',
+    CONTRAIL_NGINX_ARTIFACTS: '/a',
+    CONTRAIL_NGINX_BUNDLES: '/b',
+    CONTRAIL_NGINX_RUN: run,
+    CONTRAIL_NGINX_LIVE: '127.0.0.1:8000',
+  };
   const out = join(run, 'x.conf');
   for (const [env, says] of [
     [{ ...base, CONTRAIL_NGINX_LIVE: '' }, /CONTRAIL_NGINX_LIVE is not set/],

@@ -70,7 +70,7 @@ test('the entrypoint runs the commands with their own --help, and refuses unknow
   assert.match(entry(['bogus']).stderr, /entrypoint\.sh daily HH:MM CMD/, 'the usage follows');
 });
 
-test('the nightly\'s schedule: seconds until the next HH:MM UTC, a full day when it is that minute now', () => {
+test("the nightly's schedule: seconds until the next HH:MM UTC, a full day when it is that minute now", () => {
   for (const [now, at, wait] of [
     [T, '00:20', 12 * 3600 + 20 * 60],
     [T + 600, '12:10', 86400],
@@ -99,12 +99,24 @@ function ignored(path: string, patterns: string[]): boolean {
   });
 }
 
-const dockerignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const dockerignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
 const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
 const copies = [...dockerfile.matchAll(/^COPY (?!--from)(.+)$/gm)].map((m) => m[1]!.trim().split(/\s+/));
 
 test('.dockerignore keeps node_modules, var/, the git folder and what the image does not run out of the build context', () => {
-  for (const p of ['node_modules', 'node_modules/tsx/package.json', 'server/node_modules/x', 'var', 'var/artifacts/current', '.git/HEAD', 'test/deploy/docker.slow.test.ts', 'bench/live.ts']) {
+  for (const p of [
+    'node_modules',
+    'node_modules/tsx/package.json',
+    'server/node_modules/x',
+    'var',
+    'var/artifacts/current',
+    '.git/HEAD',
+    'test/deploy/docker.slow.test.ts',
+    'bench/live.ts',
+  ]) {
     assert.ok(ignored(p, dockerignore), p);
   }
   for (const p of ['server/main.ts', 'package-lock.json', 'data/ref/sources.json', 'deploy/docker/entrypoint.sh']) assert.ok(!ignored(p, dockerignore), p);
@@ -127,14 +139,18 @@ test('the Dockerfile copies only files of the build context, and the copied code
 
   // every relative import inside the copied folders stays inside them
   const copied = sources.filter((s) => statSync(join(ROOT, s)).isDirectory());
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
   let imports = 0;
   for (const file of copied.flatMap((d) => walk(join(ROOT, d)))) {
     for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
       const target = relative(ROOT, resolve(dirname(file), m[1]!));
       imports++;
       assert.ok(existsSync(join(ROOT, target)), `${relative(ROOT, file)} imports ${m[1]}: exists`);
-      assert.ok(sources.some((s) => target === s || target.startsWith(`${s}/`)), `${relative(ROOT, file)} imports ${target}, which the image does not copy`);
+      assert.ok(
+        sources.some((s) => target === s || target.startsWith(`${s}/`)),
+        `${relative(ROOT, file)} imports ${target}, which the image does not copy`,
+      );
     }
   }
   assert.ok(imports > 100, `imports read: ${imports}`);

@@ -42,7 +42,7 @@ function pick(locs: Location[], url: string, hops = 0): Location | undefined {
 const sample = (template: string) => template.replace(/\{[a-z]+\}/g, 'X1');
 const cacheOf = (l: Location) => /add_header\s+Cache-Control\s+"([^"]+)"/.exec(l.body)?.[1];
 
-test('every public artifact URL of the contract is in a front location with its bucket\'s Cache-Control', () => {
+test("every public artifact URL of the contract is in a front location with its bucket's Cache-Control", () => {
   const locs = locations(CONF);
   for (const [name, kind] of Object.entries(ARTIFACT_KINDS)) {
     for (const url of [kind.url, ...(kind.aliases ?? [])]) {
@@ -66,7 +66,10 @@ test('the server-only meta/* documents have no public URL on the front', () => {
 test('the location reader finds nested blocks inside their parent and picks the longest prefix', () => {
   const conf = `server { location ^~ /a/ { add_header Cache-Control "x"; location ~ y { z; } } location ^~ /a/b/ { return 404; } location = /a/c { q; } location ^~ /d/ { rewrite ^/d/(.*)$ /a/b/$1 last; } }`;
   const locs = locations(conf);
-  assert.deepEqual(locs.map((l) => l.path), ['/a/', '/a/b/', '/a/c', '/d/']);
+  assert.deepEqual(
+    locs.map((l) => l.path),
+    ['/a/', '/a/b/', '/a/c', '/d/'],
+  );
   assert.equal(pick(locs, '/d/1')?.path, '/a/b/', 'a rewrite is followed');
   assert.equal(pick(locs, '/a/b/1')?.path, '/a/b/');
   assert.equal(pick(locs, '/a/c')?.path, '/a/c');

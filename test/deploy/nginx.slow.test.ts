@@ -91,7 +91,7 @@ test('history through the front as through the server: upper case, the singular,
   assert.equal(upper.status, 200);
   assert.deepEqual(upper.json, stored.json);
   assert.equal(upper.headers['cache-control'], policyFor('airframe').cache);
-  assert.equal(upper.headers['uwebsockets'], undefined, 'the live server\'s stray uWebSockets header is not passed on');
+  assert.equal(upper.headers['uwebsockets'], undefined, "the live server's stray uWebSockets header is not passed on");
   // everything else is the live server's answer, byte for byte: the catalog spelling fallback
   // (EZY012 -> EZY12), not_observed for a known airline never heard, 422, not_found
   for (const path of ['/v1/route/SWR0100', '/v1/route/SWR9999', '/v1/route/ZZZ9999', '/v1/route/x', '/v1/airports/lszh', '/v1/refdata/types/a320']) {
@@ -99,7 +99,11 @@ test('history through the front as through the server: upper case, the singular,
     const r = await httpGet(`${base}${path}`);
     assert.deepEqual([r.status, r.text, r.headers['cache-control']], [d.status, d.text, d.headers['cache-control']], path);
   }
-  for (const [path, status, error] of [['/v1/airframes/zz', 422, 'invalid_request'], ['/v1/airports/Q', 422, 'invalid_request'], ['/v1/airframes/000000', 404, 'not_found']] as const) {
+  for (const [path, status, error] of [
+    ['/v1/airframes/zz', 422, 'invalid_request'],
+    ['/v1/airports/Q', 422, 'invalid_request'],
+    ['/v1/airframes/000000', 404, 'not_found'],
+  ] as const) {
     const r = await httpGet(`${base}${path}`);
     const d = await httpGet(`http://127.0.0.1:${live!.port}${path}`);
     assert.equal(r.status, d.status, path);
@@ -111,7 +115,13 @@ test('history through the front as through the server: upper case, the singular,
 });
 
 test('meta objects, the manifest and unknown bundle paths answer a section-7 404 with no-store', async () => {
-  for (const path of ['/meta/routes', '/manifest.json', '/v1/bundles/daily/../index.json', '/v1/bundles/x', ...malformedBundlePaths(bundles.index.log[0]!.day)]) {
+  for (const path of [
+    '/meta/routes',
+    '/manifest.json',
+    '/v1/bundles/daily/../index.json',
+    '/v1/bundles/x',
+    ...malformedBundlePaths(bundles.index.log[0]!.day),
+  ]) {
     const r = await httpGet(`${base}${path}`);
     assert.equal(r.status, 404, path);
     assert.equal(r.headers['cache-control'], 'no-store', path);
@@ -130,7 +140,7 @@ test('a non-GET method answers 405 with a section-7 error body', async () => {
   assert.equal(r.headers['allow'], 'GET, HEAD');
 });
 
-test('the researchers\' files are served as they are, with byte ranges exactly as the live server answers them; the index with the docs policy', async () => {
+test("the researchers' files are served as they are, with byte ranges exactly as the live server answers them; the index with the docs policy", async () => {
   const out = join(fx.dir, 'bundles');
   for (const e of indexFiles(bundles.index)) {
     const f = await httpGet(`${base}${e.path}`, { headers: { 'accept-encoding': 'gzip' } });
@@ -183,7 +193,11 @@ test('HTTP/1.0, 60 headers and an absolute-form target reach the live server thr
 });
 
 test('requests the front cannot read answer 400 in the section-7 shape with no-store, never HTML', async () => {
-  for (const req of ['GET /v1/now HTTP/1.1\r\nConnection: close\r\n\r\n', 'GARBAGE\r\n\r\n', `GET /v1/now HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]) {
+  for (const req of [
+    'GET /v1/now HTTP/1.1\r\nConnection: close\r\n\r\n',
+    'GARBAGE\r\n\r\n',
+    `GET /v1/now HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+  ]) {
     const res = await raw(req);
     const st = statusOf(res);
     assert.ok(st === 400 || st === 414, `${JSON.stringify(req.slice(0, 40))}: ${res.slice(0, 120)}`);
@@ -200,7 +214,7 @@ test('a folder of the tree (nginx would answer 403) is a section-7 answer with n
   assert.equal(r.json.error, 'not_found');
 });
 
-test('a stored object\'s .gz name is no URL: 404 in the section-7 shape, not raw gzip labelled JSON', async () => {
+test("a stored object's .gz name is no URL: 404 in the section-7 shape, not raw gzip labelled JSON", async () => {
   const r = await httpGet(`${base}/${anAirframe()}.gz`);
   assert.equal(r.status, 404);
   assert.equal(r.json.error, 'not_found');
@@ -220,7 +234,7 @@ test('the front logs no client address and masks a station UUID in a path (spec 
   }
 });
 
-test('a station UUID is masked in the front\'s access log whatever the spelling of its path; every spelling the live server routes answers 200 through the front', async () => {
+test("a station UUID is masked in the front's access log whatever the spelling of its path; every spelling the live server routes answers 200 through the front", async () => {
   const before = readFileSync(join(runDir, 'access.log'), 'utf8').length;
   for (const sp of uuidSpellings(STATION_UUID)) {
     const status = await getAsSpelled(port, sp.path);
@@ -249,7 +263,10 @@ test('the push stream upgrades through the front: the full state of the box arri
 
 test('a CORS preflight through the front is answered 204 as the live server answers it: the asked-for headers echoed, cached a day, for stored and live URLs', async () => {
   for (const path of [`/${anAirframe()}`, '/v1/now', '/v1/stations/not-a-uuid']) {
-    const r = await httpGet(`${base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://map.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-client, traceparent' } });
+    const r = await httpGet(`${base}${path}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://map.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-client, traceparent' },
+    });
     assert.equal(r.status, 204, path);
     assert.equal(r.headers['access-control-allow-origin'], '*', path);
     assert.equal(r.headers['access-control-allow-methods'], 'GET, HEAD', path);
@@ -259,12 +276,15 @@ test('a CORS preflight through the front is answered 204 as the live server answ
     assert.equal(r.headers['x-content-type-options'], 'nosniff', path);
   }
   // a header list that is not one is not echoed: the API's own list instead
-  const odd = await httpGet(`${base}/v1/now`, { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'x;y' } });
+  const odd = await httpGet(`${base}/v1/now`, {
+    method: 'OPTIONS',
+    headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'x;y' },
+  });
   assert.equal(odd.status, 204);
   assert.equal(odd.headers['access-control-allow-headers'], 'Accept, Accept-Encoding, If-None-Match, Range, If-Range');
 });
 
-test('the security headers are on every answer through the front: stored objects, the front\'s own errors, and what the live server sends', async () => {
+test("the security headers are on every answer through the front: stored objects, the front's own errors, and what the live server sends", async () => {
   const answers = [
     await httpGet(`${base}/${anAirframe()}`, { headers: { 'accept-encoding': 'gzip' } }),
     await httpGet(`${base}/meta/routes`),
@@ -279,5 +299,5 @@ test('the security headers are on every answer through the front: stored objects
     assert.equal(r.headers['x-frame-options'], 'SAMEORIGIN', String(r.status));
   }
   const map = await httpGet(`${base}/`);
-  assert.match(map.headers['content-security-policy'] ?? '', /script-src 'self'/, 'the map page\'s policy passes through the front');
+  assert.match(map.headers['content-security-policy'] ?? '', /script-src 'self'/, "the map page's policy passes through the front");
 });

@@ -28,7 +28,18 @@ before(async () => {
   renameSync(`${feed}.tmp`, feed);
   replicas = await Promise.all(
     ['a', 'b'].map((name) =>
-      startServerProcess(['--feed', feed, '--max-age', '3600', '--state', join(tmp, `state-${name}`), '--rate-limit-redis', redis.url, '--trust-proxy', '127.0.0.1']),
+      startServerProcess([
+        '--feed',
+        feed,
+        '--max-age',
+        '3600',
+        '--state',
+        join(tmp, `state-${name}`),
+        '--rate-limit-redis',
+        redis.url,
+        '--trust-proxy',
+        '127.0.0.1',
+      ]),
     ),
   );
   // each replica has taken the feed (a live route answers 200) before the count starts
@@ -95,7 +106,10 @@ test('requests a client pipelines to the front are each answered (nginx never pi
     sock.setTimeout(5000, () => sock.destroy());
     sock.write(burst);
   });
-  assert.deepEqual([...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]), ['200', '200', '200']);
+  assert.deepEqual(
+    [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]),
+    ['200', '200', '200'],
+  );
 });
 
 test('with Redis gone the replicas keep answering (never a 500), each warning once; sharing resumes when Redis is back', async () => {
@@ -106,7 +120,11 @@ test('with Redis gone the replicas keep answering (never a 500), each warning on
     assert.equal(r.status, 200, `request ${i} while Redis is gone`);
     assert.ok(r.headers['ratelimit-limit'], 'still limited, by each replica alone');
   }
-  const warnings = (rep: ServerProcess) => rep.output().split('\n').filter((l) => l.includes('does not answer'));
+  const warnings = (rep: ServerProcess) =>
+    rep
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('does not answer'));
   // each serving thread holds its own Redis connection (--serve-threads), so each one that
   // notices the outage warns once: at most one line per thread, never one per request
   const threadOf = (line: string) => /serving thread (\d+):/.exec(line)?.[1] ?? '0';
@@ -114,7 +132,10 @@ test('with Redis gone the replicas keep answering (never a 500), each warning on
     const lines = warnings(rep);
     const byThread = new Map<string, number>();
     for (const l of lines) byThread.set(threadOf(l), (byThread.get(threadOf(l)) ?? 0) + 1);
-    assert.ok(lines.length >= 1 && [...byThread.values()].every((n) => n === 1), `one warning per serving thread at most, not one per request:\n${rep.output()}`);
+    assert.ok(
+      lines.length >= 1 && [...byThread.values()].every((n) => n === 1),
+      `one warning per serving thread at most, not one per request:\n${rep.output()}`,
+    );
   }
   assert.match(warnings(replicas[0]!)[0]!, /rate limits: Redis at redis:\/\/127\.0\.0\.1:\d+ does not answer/);
 

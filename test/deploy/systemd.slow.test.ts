@@ -17,8 +17,12 @@ test('the systemd units verify clean with systemd-analyze, rendered for this ins
   mkdirSync(v);
   for (const u of UNITS) {
     const text = readFileSync(join(ROOT, 'deploy', 'systemd', u), 'utf8')
-      .replaceAll('__ROOT__', ROOT).replaceAll('__USER__', 'contrail').replaceAll('__FEED__', '/run/readsb/aircraft.json')
-      .replaceAll('__VAR__', v).replaceAll('__HISTORY__', '/var/globe_history').replaceAll('__TIMETABLES__', '/srv/timetables');
+      .replaceAll('__ROOT__', ROOT)
+      .replaceAll('__USER__', 'contrail')
+      .replaceAll('__FEED__', '/run/readsb/aircraft.json')
+      .replaceAll('__VAR__', v)
+      .replaceAll('__HISTORY__', '/var/globe_history')
+      .replaceAll('__TIMETABLES__', '/srv/timetables');
     assert.ok(!/__[A-Z]+__/.test(text), `${u}: every placeholder is documented and rendered`);
     writeFileSync(join(dir, u), text);
   }

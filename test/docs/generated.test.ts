@@ -28,5 +28,9 @@ test('every command with lib/cli.ts specs has its table: each file that declares
     .filter(([file, text]) => !file.startsWith('test/') && !file.startsWith('bench/') && !file.startsWith('docs/') && /:\s*Specs<\w+>\s*=/.test(text))
     .map(([file]) => file);
   assert.ok(declaring.length >= 10, `found ${declaring.length} files declaring specs`);
-  assert.deepEqual(declaring.filter((f) => !sources.has(f)), [], 'add the command to COMMANDS in docs/gen/generate.ts and a block to docs/operating.md');
+  assert.deepEqual(
+    declaring.filter((f) => !sources.has(f)),
+    [],
+    'add the command to COMMANDS in docs/gen/generate.ts and a block to docs/operating.md',
+  );
 });

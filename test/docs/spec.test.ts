@@ -14,5 +14,9 @@ test('the spec in docs/spec/spec.md is the given text, unchanged, below a one-li
   const [note, blank, ...rest] = text.split('\n');
   assert.match(note!, /^_The specification, the contract: copied unchanged from .*000_ea0b2c452266ba5f\.txt/);
   assert.equal(blank, '');
-  assert.equal(createHash('sha256').update(rest.join('\n')).digest('hex'), GIVEN_SHA256, 'the spec text was edited: put the decision in docs/spec/CHANGELOG.md instead');
+  assert.equal(
+    createHash('sha256').update(rest.join('\n')).digest('hex'),
+    GIVEN_SHA256,
+    'the spec text was edited: put the decision in docs/spec/CHANGELOG.md instead',
+  );
 });

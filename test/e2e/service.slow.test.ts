@@ -21,9 +21,29 @@ let server: ServerProcess;
 let nightlyLog = '';
 
 before(async () => {
-  nightlyLog = runScript('build/nightly.ts', ['--ref', 'test/fixtures/ref-small', '--log', join(tmp, 'log'), '--artifacts', join(tmp, 'artifacts'), '--bundles', join(tmp, 'bundles')]).stderr;
+  nightlyLog = runScript('build/nightly.ts', [
+    '--ref',
+    'test/fixtures/ref-small',
+    '--log',
+    join(tmp, 'log'),
+    '--artifacts',
+    join(tmp, 'artifacts'),
+    '--bundles',
+    join(tmp, 'bundles'),
+  ]).stderr;
   writeFeed(Date.now() / 1000);
-  server = await startServerProcess(['--feed', feed, '--artifacts', join(tmp, 'artifacts'), '--bundles', join(tmp, 'bundles'), '--state', join(tmp, 'state'), '--stations', join(ROOT, 'data/demo/feeders.json')]);
+  server = await startServerProcess([
+    '--feed',
+    feed,
+    '--artifacts',
+    join(tmp, 'artifacts'),
+    '--bundles',
+    join(tmp, 'bundles'),
+    '--state',
+    join(tmp, 'state'),
+    '--stations',
+    join(ROOT, 'data/demo/feeders.json'),
+  ]);
 });
 after(async () => {
   await server?.stop();
@@ -91,10 +111,14 @@ test('every history route answers from the published build, gzip passed through 
   assert.equal((await get('/v1/refdata/airlines/DAL', 'refdata-airline')).status, 200);
 });
 
-test('the researchers\' files of the build are listed and served as they are, in byte ranges too', async () => {
+test("the researchers' files of the build are listed and served as they are, in byte ranges too", async () => {
   const index = await get('/v1/bundles', 'bundles-index');
   assert.equal(index.status, 200);
-  assert.deepEqual(index.json.log.map((e: { day: string }) => e.day), ['2023-08-30'], 'the sample\'s day');
+  assert.deepEqual(
+    index.json.log.map((e: { day: string }) => e.day),
+    ['2023-08-30'],
+    "the sample's day",
+  );
   const day = index.json.log[0];
   const file = await get(day.path, undefined, { 'accept-encoding': 'gzip' });
   assert.equal(file.status, 200);
@@ -103,9 +127,12 @@ test('the researchers\' files of the build are listed and served as they are, in
   assert.equal(file.wireBytes, day.bytes);
   const footer = await get(day.path, undefined, { range: 'bytes=-4' });
   assert.equal(footer.status, 206);
-  assert.equal(footer.text, 'PAR1', 'a remote reader\'s first question: the footer');
+  assert.equal(footer.text, 'PAR1', "a remote reader's first question: the footer");
   assert.equal(footer.headers['content-range'], `bytes ${day.bytes - 4}-${day.bytes - 1}/${day.bytes}`);
-  assert.deepEqual(index.json.tables.map((t: { name: string }) => t.name), ['airframes', 'airports', 'routes']);
+  assert.deepEqual(
+    index.json.tables.map((t: { name: string }) => t.name),
+    ['airframes', 'airports', 'routes'],
+  );
 });
 
 test('404s say not_found for unknown keys and not_observed for real but unheard ones; 422 for malformed keys', async () => {
@@ -115,7 +142,15 @@ test('404s say not_found for unknown keys and not_observed for real but unheard 
   const traceUnheard = await get('/v1/trace/4b1814');
   assert.equal(traceUnheard.json.error, 'not_observed');
   assert.equal((await get('/v1/airports/XQX')).json.error, 'not_found');
-  for (const bad of ['/v1/airframes/zzzzzz', '/v1/airframes/4b18', '/v1/airports/A', '/v1/alliances/Star_Alliance', '/v1/routes', '/v1/route/!!', '/v1/trace/12345g']) {
+  for (const bad of [
+    '/v1/airframes/zzzzzz',
+    '/v1/airframes/4b18',
+    '/v1/airports/A',
+    '/v1/alliances/Star_Alliance',
+    '/v1/routes',
+    '/v1/route/!!',
+    '/v1/trace/12345g',
+  ]) {
     const r = await get(bad);
     assert.equal(r.status, 422, `${bad} must be 422`);
     assert.equal(r.json.error, 'invalid_request');
@@ -132,7 +167,7 @@ test('a stale feed is a 503 stale_snapshot with Retry-After, never an empty sky'
     return x;
   });
   assert.equal(r.json.error, 'stale_snapshot');
-  assert.ok(Number(r.headers['retry-after']) > 0, 'Number(r.headers[\'retry-after\']) > 0');
+  assert.ok(Number(r.headers['retry-after']) > 0, "Number(r.headers['retry-after']) > 0");
   assert.equal((await get('/v1/now')).status, 503);
   writeFeed(Date.now() / 1000);
   await eventually(async () => assert.equal((await get('/v1/now')).status, 200));
@@ -144,7 +179,7 @@ test('without a published tree, history routes answer 503 artifact_unavailable a
     const r = await httpGet(`${bare.base}/v1/airframes/a3c78c`);
     assert.equal(r.status, 503);
     assert.equal(r.json.error, 'artifact_unavailable');
-    assert.ok(r.headers['retry-after'], 'r.headers[\'retry-after\']');
+    assert.ok(r.headers['retry-after'], "r.headers['retry-after']");
     const now = await eventually(async () => {
       const x = await httpGet(`${bare.base}/v1/now`, { schema: 'now' });
       assert.equal(x.status, 200);

@@ -21,7 +21,9 @@ export async function legsDb(t: TestContext, name: string): Promise<{ dir: strin
     db.closeSync();
     rmSync(dir, { recursive: true, force: true });
   });
-  await db.run(`CREATE TABLE legs (hex VARCHAR, callsign VARCHAR, reg VARCHAR, type VARCHAR, first_ts BIGINT, last_ts BIGINT, dep_ts BIGINT, arr_ts BIGINT, org VARCHAR, dst VARCHAR, day DATE)`);
+  await db.run(
+    `CREATE TABLE legs (hex VARCHAR, callsign VARCHAR, reg VARCHAR, type VARCHAR, first_ts BIGINT, last_ts BIGINT, dep_ts BIGINT, arr_ts BIGINT, org VARCHAR, dst VARCHAR, day DATE)`,
+  );
   return { dir, db };
 }
 
@@ -31,7 +33,12 @@ export async function legsDb(t: TestContext, name: string): Promise<{ dir: strin
  * `rules` (default its declaration's); returns the writer.
  */
 export async function buildRoutesAirframes(
-  dir: string, base: Omit<BuildContext, 'writer' | 'counts'>, name: string, previous: ArtifactWriter | null, extra: Partial<BuildContext>, maxLegs: number,
+  dir: string,
+  base: Omit<BuildContext, 'writer' | 'counts'>,
+  name: string,
+  previous: ArtifactWriter | null,
+  extra: Partial<BuildContext>,
+  maxLegs: number,
   rules: { documents: Reuse; increment: Reuse } = AIRFRAMES_STEP.reuse,
 ): Promise<ArtifactWriter> {
   const prev = previous && { dir: previous.dir, objects: previous.objects };

@@ -20,6 +20,9 @@ export function dogLeg(t0: number, latOffset = 0, branch = 0): FlowPoint[] {
 /** a field learned from 12 flights along the airway a few km apart, a day before `t` */
 export function airwayFlow(t: number): { field: FlowField; n: number } {
   const field = emptyFlow();
-  const n = learnFlow(field, Array.from({ length: 12 }, (_, i) => dogLeg(t - 86_400 + i * 600, (i - 6) * 0.01)));
+  const n = learnFlow(
+    field,
+    Array.from({ length: 12 }, (_, i) => dogLeg(t - 86_400 + i * 600, (i - 6) * 0.01)),
+  );
   return { field, n };
 }

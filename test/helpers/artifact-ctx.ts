@@ -88,7 +88,10 @@ export function testRefdata(): Refdata {
 export const at = (iso: string) => Math.round(Date.parse(`${iso}:00Z`) / 1000);
 
 /** a test context and the reference-airports table its steps read (made as the pipeline makes it) */
-export async function testContext(legs: readonly LegRow[], opts: { nowMs: number; timetablesDir?: string | null; noLog?: boolean }): Promise<BuildContext & { airports: RefAirports }> {
+export async function testContext(
+  legs: readonly LegRow[],
+  opts: { nowMs: number; timetablesDir?: string | null; noLog?: boolean },
+): Promise<BuildContext & { airports: RefAirports }> {
   const db = await (await DuckDBInstance.create(':memory:')).connect();
   await db.run(`CREATE TABLE legs (hex VARCHAR, callsign VARCHAR, reg VARCHAR, type VARCHAR, first_ts BIGINT, last_ts BIGINT,
     dep_ts BIGINT, arr_ts BIGINT, org VARCHAR, dst VARCHAR, day DATE)`);
@@ -100,11 +103,17 @@ export async function testContext(legs: readonly LegRow[], opts: { nowMs: number
     const day = new Date(first * 1000).toISOString().slice(0, 10);
     days.push(day);
     app.appendVarchar(l.hex);
-    for (const v of [l.callsign, null, l.type ?? null]) if (v === null) app.appendNull(); else app.appendVarchar(v);
+    for (const v of [l.callsign, null, l.type ?? null])
+      if (v === null) app.appendNull();
+      else app.appendVarchar(v);
     app.appendBigInt(BigInt(first));
     app.appendBigInt(BigInt(last));
-    for (const v of [l.dep_ts, l.arr_ts]) if (v === null) app.appendNull(); else app.appendBigInt(BigInt(v));
-    for (const v of [l.org, l.dst]) if (v === null) app.appendNull(); else app.appendVarchar(v);
+    for (const v of [l.dep_ts, l.arr_ts])
+      if (v === null) app.appendNull();
+      else app.appendBigInt(BigInt(v));
+    for (const v of [l.org, l.dst])
+      if (v === null) app.appendNull();
+      else app.appendVarchar(v);
     app.appendVarchar(day);
     app.endRow();
   }

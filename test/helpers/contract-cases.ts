@@ -104,20 +104,11 @@ export function contractCases(f: Facts): Record<string, RouteCases> {
     '/v1/airframe/:hex': airframe('/v1/airframe'),
     '/v1/airports/:code': {
       good: ['/v1/airports/ZRH', '/v1/airports/LSZH', '/v1/airports/lhr'],
-      cases: [
-        e404('/v1/airports/XQX'),
-        e404('/v1/airports/KJFK'),
-        e422('/v1/airports/A'),
-        e422('/v1/airports/ABCDE'),
-      ],
+      cases: [e404('/v1/airports/XQX'), e404('/v1/airports/KJFK'), e422('/v1/airports/A'), e422('/v1/airports/ABCDE')],
     },
     '/v1/alliances/:slug': {
       good: ['/v1/alliances/star-alliance', '/v1/alliances/oneworld'],
-      cases: [
-        e404('/v1/alliances/skyteam'),
-        e422('/v1/alliances/Star_Alliance'),
-        e422('/v1/alliances/-a'),
-      ],
+      cases: [e404('/v1/alliances/skyteam'), e422('/v1/alliances/Star_Alliance'), e422('/v1/alliances/-a')],
     },
     '/v1/alliances/:slug/routes': {
       good: ['/v1/alliances/star-alliance/routes', '/v1/alliances/oneworld/routes'],
@@ -134,12 +125,7 @@ export function contractCases(f: Facts): Record<string, RouteCases> {
     },
     '/v1/route/:callsign': {
       good: ['/v1/route/SWR100', '/v1/route/baw201'],
-      cases: [
-        e404('/v1/route/SWR999', 'not_observed'),
-        e404('/v1/route/ZZZ999'),
-        e422('/v1/route/A'),
-        e422('/v1/route/ABCDEFGHI'),
-      ],
+      cases: [e404('/v1/route/SWR999', 'not_observed'), e404('/v1/route/ZZZ999'), e422('/v1/route/A'), e422('/v1/route/ABCDEFGHI')],
     },
     '/v1/refdata/aircraft/:hex': {
       good: ['/v1/refdata/aircraft/4b1814', '/v1/refdata/aircraft/400ABC'],
@@ -148,11 +134,7 @@ export function contractCases(f: Facts): Record<string, RouteCases> {
     '/v1/refdata/airlines': { good: ['/v1/refdata/airlines', '/v1/refdata/airlines?probe=1'] },
     '/v1/refdata/airlines/:icao': {
       good: ['/v1/refdata/airlines/SWR', '/v1/refdata/airlines/baw'],
-      cases: [
-        e404('/v1/refdata/airlines/EZY'),
-        e422('/v1/refdata/airlines/SW'),
-        e422('/v1/refdata/airlines/SW1'),
-      ],
+      cases: [e404('/v1/refdata/airlines/EZY'), e422('/v1/refdata/airlines/SW'), e422('/v1/refdata/airlines/SW1')],
     },
     '/v1/refdata/airlines/:icao/schedule/:org/:dst': {
       good: ['/v1/refdata/airlines/SWR/schedule/ZRH/LHR', '/v1/refdata/airlines/baw/schedule/lhr/zrh'],
@@ -165,19 +147,11 @@ export function contractCases(f: Facts): Record<string, RouteCases> {
     },
     '/v1/refdata/types/:designator': {
       good: ['/v1/refdata/types/A320', '/v1/refdata/types/b77w'],
-      cases: [
-        e404('/v1/refdata/types/C172'),
-        e422('/v1/refdata/types/A'),
-        e422('/v1/refdata/types/ABCDE'),
-      ],
+      cases: [e404('/v1/refdata/types/C172'), e422('/v1/refdata/types/A'), e422('/v1/refdata/types/ABCDE')],
     },
     '/v1/refdata/airports/:ident': {
       good: ['/v1/refdata/airports/LSZH', '/v1/refdata/airports/egll'],
-      cases: [
-        e404('/v1/refdata/airports/KJFK'),
-        e422('/v1/refdata/airports/L'),
-        e422('/v1/refdata/airports/ABCDEFGHIJKLM'),
-      ],
+      cases: [e404('/v1/refdata/airports/KJFK'), e422('/v1/refdata/airports/L'), e422('/v1/refdata/airports/ABCDEFGHIJKLM')],
     },
     '/v1/stations': { good: ['/v1/stations', '/v1/stations?probe=1'] },
     '/v1/stations/:uuid': {
@@ -203,11 +177,7 @@ export function contractCases(f: Facts): Record<string, RouteCases> {
     },
     '/v1/bundles/tables/:table': {
       good: f.tablePaths,
-      cases: [
-        ...range(f.tablePaths[0]!),
-        e404('/v1/bundles/tables/nope.parquet'),
-        e404('/v1/bundles/tables/routes.csv'),
-      ],
+      cases: [...range(f.tablePaths[0]!), e404('/v1/bundles/tables/nope.parquet'), e404('/v1/bundles/tables/routes.csv')],
     },
     '/v1/bundles/:doc': { good: f.docPaths, cases: [...range(f.docPaths[0]!), e404('/v1/bundles/NOPE'), e404('/v1/bundles/readme')] },
     '/': { good: ['/', '/?probe=1'] },
@@ -221,13 +191,14 @@ export function contractCases(f: Facts): Record<string, RouteCases> {
 
 /** route patterns served but left out of the document on purpose, each with the reason */
 export const UNDOCUMENTED: Record<string, string> = {
-  '/docs/*': 'the files of the /docs page itself (Swagger UI\'s own script and styles), named by that page, not an API',
+  '/docs/*': "the files of the /docs page itself (Swagger UI's own script and styles), named by that page, not an API",
   '/map/*': 'the files of the map page at / (its bundled script, styles and basemap), named by that page, not an API',
 };
 
 /** documented answers no request can bring about, each with the reason (`<path> <method> <status> [code]`) */
 export const UNREACHABLE: Record<string, string> = {
   '* * 500 internal_error': 'a fault inside the service: no request causes one on purpose (respond.ts maps an unknown throw to it)',
-  '* get 503 upstream_unavailable': 'a serving worker whose wait for the main thread runs out (--forward-timeout-ms): the contract app serves on one thread; driven in test/server/serve/forward.test.ts',
+  '* get 503 upstream_unavailable':
+    'a serving worker whose wait for the main thread runs out (--forward-timeout-ms): the contract app serves on one thread; driven in test/server/serve/forward.test.ts',
   '/v1/refdata/airlines get 404 not_found': 'every build writes the airline list; a tree without it (a partial copy) would answer it',
 };

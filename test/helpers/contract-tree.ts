@@ -85,9 +85,18 @@ export async function makeContractTree(seed = 11, perDay = 40): Promise<Contract
   try {
     const ref = refdata();
     const ctx: BuildContext = {
-      db: db.connection, refdata: ref, ref: refViewOf(ref), writer: staged.writer,
-      archiveThrough: DAYS[1]!, windowStart: DAYS[0]!, windowDays: DAYS.length, windowLimit: 365,
-      timetablesDir: timetables(dir, NOW_MS), nowMs: NOW_MS, progress: silentProgress, counts: {},
+      db: db.connection,
+      refdata: ref,
+      ref: refViewOf(ref),
+      writer: staged.writer,
+      archiveThrough: DAYS[1]!,
+      windowStart: DAYS[0]!,
+      windowDays: DAYS.length,
+      windowLimit: 365,
+      timetablesDir: timetables(dir, NOW_MS),
+      nowMs: NOW_MS,
+      progress: silentProgress,
+      counts: {},
     };
     await buildArtifacts(ctx);
     const built = new Date(NOW_MS).toISOString();

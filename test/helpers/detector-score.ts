@@ -11,13 +11,35 @@ import { loadSource, type SourceName } from './detector-sources.ts';
 
 export const TOLERANCE_S = 30;
 
-interface Label { hex: string; kind: 'dep' | 'arr'; t: number; airport: string; note?: string }
+interface Label {
+  hex: string;
+  kind: 'dep' | 'arr';
+  t: number;
+  airport: string;
+  note?: string;
+}
 /** kind: only that kind is ignored there (a touchdown not timed right before a take-off that is) */
-interface Ignore { hex: string; from: number; to: number; kind?: 'dep' | 'arr' }
-interface SourceLabels { reviewed: 'all' | string[]; events: Label[]; ignore: Ignore[] }
+interface Ignore {
+  hex: string;
+  from: number;
+  to: number;
+  kind?: 'dep' | 'arr';
+}
+interface SourceLabels {
+  reviewed: 'all' | string[];
+  events: Label[];
+  ignore: Ignore[];
+}
 const labels = JSON.parse(readFileSync(join(TRAFFIC, 'labels.json'), 'utf8')) as { sources: Record<SourceName, SourceLabels> };
 
-interface Found { hex: string; kind: 'dep' | 'arr'; t: number; airport: string | null; lat: number; lon: number }
+interface Found {
+  hex: string;
+  kind: 'dep' | 'arr';
+  t: number;
+  airport: string | null;
+  lat: number;
+  lon: number;
+}
 
 export interface Score {
   name: SourceName;
@@ -40,11 +62,17 @@ export function scoreSource(name: SourceName, locator: AirportLocator, baseline 
   const src = loadSource(name);
   const lab = labels.sources[name];
   const scored = (hex: string) => lab.reviewed === 'all' || lab.reviewed.includes(hex);
-  const ignored = (hex: string, t: number, kind: 'dep' | 'arr') => lab.ignore.some((i) => i.hex === hex && t >= i.from && t <= i.to && (!i.kind || i.kind === kind));
+  const ignored = (hex: string, t: number, kind: 'dep' | 'arr') =>
+    lab.ignore.some((i) => i.hex === hex && t >= i.from && t <= i.to && (!i.kind || i.kind === kind));
   const detect = (hex: string, pts: TrackPoint[]): Found[] =>
     cutLegs(pts, baseline ? {} : { fields }).flatMap((leg) =>
-      ([['dep', leg.departure], ['arr', leg.arrival]] as const).flatMap(([kind, e]) =>
-        e ? [{ hex, kind, t: e.at, lat: e.lat, lon: e.lon, airport: locator.locate(e.lat, e.lon)?.ident ?? null }] : []));
+      (
+        [
+          ['dep', leg.departure],
+          ['arr', leg.arrival],
+        ] as const
+      ).flatMap(([kind, e]) => (e ? [{ hex, kind, t: e.at, lat: e.lat, lon: e.lon, airport: locator.locate(e.lat, e.lon)?.ident ?? null }] : [])),
+    );
   const truth = lab.events.filter((e) => !ignored(e.hex, e.t, e.kind));
   // a label outside an ignore window matches a detection inside it too (a window that ends on the first
   // point after a gap must not hide the take-off labelled there); unmatched detections in a window are
@@ -60,8 +88,13 @@ export function scoreSource(name: SourceName, locator: AirportLocator, baseline 
       if (!best || Math.abs(f.t - l.t) < Math.abs(best.t - l.t)) best = f;
     }
     if (!best) {
-      const other = found.filter((f) => f.hex === l.hex && f.kind === l.kind).map((f) => hhmmss(f.t)).join(' ');
-      s.notes.push(`${name} ${l.hex} ${l.kind} ${hhmmss(l.t)} ${l.airport}: MISSED${other ? ` (found ${l.kind} at ${other})` : ''}${l.note ? ` — ${l.note}` : ''}`);
+      const other = found
+        .filter((f) => f.hex === l.hex && f.kind === l.kind)
+        .map((f) => hhmmss(f.t))
+        .join(' ');
+      s.notes.push(
+        `${name} ${l.hex} ${l.kind} ${hhmmss(l.t)} ${l.airport}: MISSED${other ? ` (found ${l.kind} at ${other})` : ''}${l.note ? ` — ${l.note}` : ''}`,
+      );
       continue;
     }
     used.add(best);

@@ -14,23 +14,49 @@ export interface Source {
   tracks: Map<string, TrackPoint[]>;
 }
 
-export const SOURCE_NAMES = ['globe-sample', 'ac671b', '88nv-1hr', '88nv-20min', 'monterey-grid', 'monterey-grid-2', 'monterey-grid-3', 'monterey-0602', 'kwvi-1213-tune', 'kwvi-1213-held'] as const;
+export const SOURCE_NAMES = [
+  'globe-sample',
+  'ac671b',
+  '88nv-1hr',
+  '88nv-20min',
+  'monterey-grid',
+  'monterey-grid-2',
+  'monterey-grid-3',
+  'monterey-0602',
+  'kwvi-1213-tune',
+  'kwvi-1213-held',
+] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
 export function loadSource(name: SourceName): Source {
   switch (name) {
     case 'globe-sample':
-      return { name, what: '22 readsb globe_history traces, 2023-08-30 (airliners, bizjets, GA)', heldOut: false, tracks: new Map(sampleHexes().map((h) => [h, sampleTrace(h).points])) };
+      return {
+        name,
+        what: '22 readsb globe_history traces, 2023-08-30 (airliners, bizjets, GA)',
+        heldOut: false,
+        tracks: new Map(sampleHexes().map((h) => [h, sampleTrace(h).points])),
+      };
     case 'ac671b':
       return { name, what: 'a Delta 737-900 trace_full over a day (MSP, DEN)', heldOut: false, tracks: new Map([['ac671b', ac671b().points]]) };
     case '88nv-1hr':
-      return { name, what: 'an hour around the 88NV desert airstrip (gliders, tow planes, GA; ground = altitude 0)', heldOut: false, tracks: positionStream('88nv_20230829_1hr') };
+      return {
+        name,
+        what: 'an hour around the 88NV desert airstrip (gliders, tow planes, GA; ground = altitude 0)',
+        heldOut: false,
+        tracks: positionStream('88nv_20230829_1hr'),
+      };
     case '88nv-20min':
       // held out until the monterey-grid-2 round; a tuning source since
       return { name, what: '20 minutes around 88NV the next day', heldOut: false, tracks: positionStream('88nv_20230830_20min') };
     case 'monterey-grid':
       // held out until the monterey-grid-2 round; a tuning source since
-      return { name, what: 'a day of a 1x1 degree cell near Monterey (GA fields, no ground flag)', heldOut: false, tracks: positionStream('grid_20250601_36_-122') };
+      return {
+        name,
+        what: 'a day of a 1x1 degree cell near Monterey (GA fields, no ground flag)',
+        heldOut: false,
+        tracks: positionStream('grid_20250601_36_-122'),
+      };
     case 'monterey-grid-2':
       // the same day, 72 other aircraft (bench/detector/pick.ts), labelled before the detector was changed or run on them;
       // held out until the monterey-grid-3 round, a tuning source since
@@ -45,7 +71,12 @@ export function loadSource(name: SourceName): Source {
     case 'kwvi-1213-tune':
       // a day within 5 nm of Watsonville (KWVI), six months later: its aircraft with an odd ICAO address,
       // labelled with monterey-0602 before the circuits round, a tuning source of that round
-      return { name, what: 'KWVI 5 nm, 2025-12-13, odd addresses (circuits, touch-and-goes)', heldOut: false, tracks: byParity(positionStream('kwvi_20251213_5nm'), 1) };
+      return {
+        name,
+        what: 'KWVI 5 nm, 2025-12-13, odd addresses (circuits, touch-and-goes)',
+        heldOut: false,
+        tracks: byParity(positionStream('kwvi_20251213_5nm'), 1),
+      };
     case 'kwvi-1213-held':
       // the same day's aircraft with an even ICAO address: held out from the circuits round (split by the
       // address, before the detector was changed or run on them), scored once when the detector was done

@@ -20,4 +20,3 @@ c AS (
   FROM l GROUP BY cs
 )
 SELECT c.cs AS callsign, c.legs, c.days, c.last_ts, c.types, g.groups FROM c JOIN g USING (cs)`;
-

@@ -10,6 +10,14 @@ answerForwards(port, signal, (r, write) => {
   if (r.rawPath === '/never') return;
   if (r.rawPath === '/slow') Atomics.wait(pause, 0, 0, 1500);
   const body = Buffer.from(JSON.stringify({ path: r.rawPath, query: r.query, ip: r.ip(), method: r.method, ua: r.headers['user-agent'] ?? null }));
-  write({ status: '200 OK', headers: [['Content-Type', 'application/json'], ['X-Echo', r.rawPath]], body, ...(r.method === 'HEAD' && { headLength: 1234 }) });
+  write({
+    status: '200 OK',
+    headers: [
+      ['Content-Type', 'application/json'],
+      ['X-Echo', r.rawPath],
+    ],
+    body,
+    ...(r.method === 'HEAD' && { headLength: 1234 }),
+  });
 });
 parentPort!.postMessage('ready');

@@ -25,18 +25,69 @@ export function storyAt(t: number): Rec[] {
   const dt = t - T_START;
   const out: Rec[] = [];
   // 4b1814: rolls at LSZH, lifts off at +40 s, climbs out northbound
-  if (dt < 40) out.push({ hex: '4b1814', flight: 'SWR100  ', t: 'A320', r: 'HB-JLT', lat: ZRH.lat + dt * 0.0001, lon: ZRH.lon, alt_baro: 'ground', gs: dt < 30 ? 12 : 140, track: 0, seen: 0, seen_pos: 0 });
+  if (dt < 40)
+    out.push({
+      hex: '4b1814',
+      flight: 'SWR100  ',
+      t: 'A320',
+      r: 'HB-JLT',
+      lat: ZRH.lat + dt * 0.0001,
+      lon: ZRH.lon,
+      alt_baro: 'ground',
+      gs: dt < 30 ? 12 : 140,
+      track: 0,
+      seen: 0,
+      seen_pos: 0,
+    });
   else {
     const i = (dt - 40) / 10;
-    out.push({ hex: '4b1814', flight: 'SWR100  ', t: 'A320', r: 'HB-JLT', lat: ZRH.lat + 0.01 + i * 0.012, lon: ZRH.lon, alt_baro: 500 + Math.round(i * 300), gs: 180, track: 0, baro_rate: 1800, seen: 0, seen_pos: 0 });
+    out.push({
+      hex: '4b1814',
+      flight: 'SWR100  ',
+      t: 'A320',
+      r: 'HB-JLT',
+      lat: ZRH.lat + 0.01 + i * 0.012,
+      lon: ZRH.lon,
+      alt_baro: 500 + Math.round(i * 300),
+      gs: 180,
+      track: 0,
+      baro_rate: 1800,
+      seen: 0,
+      seen_pos: 0,
+    });
   }
   // 4b1815: descends from the south onto LSZH, touches down at +100 s and taxis
   if (dt < 100) {
     const left = (100 - dt) / 10;
-    out.push({ hex: '4b1815', flight: 'SWR101  ', t: 'A320', lat: ZRH.lat - left * 0.012, lon: ZRH.lon + 0.01, alt_baro: 1400 + Math.round(left * 250), gs: 150, track: 0, baro_rate: -800, seen: 0, seen_pos: 0 });
-  } else out.push({ hex: '4b1815', flight: 'SWR101  ', t: 'A320', lat: ZRH.lat + (dt - 100) * 0.00005, lon: ZRH.lon + 0.01, alt_baro: 'ground', gs: dt < 115 ? 60 : 15, track: 0, seen: 0, seen_pos: 0 });
+    out.push({
+      hex: '4b1815',
+      flight: 'SWR101  ',
+      t: 'A320',
+      lat: ZRH.lat - left * 0.012,
+      lon: ZRH.lon + 0.01,
+      alt_baro: 1400 + Math.round(left * 250),
+      gs: 150,
+      track: 0,
+      baro_rate: -800,
+      seen: 0,
+      seen_pos: 0,
+    });
+  } else
+    out.push({
+      hex: '4b1815',
+      flight: 'SWR101  ',
+      t: 'A320',
+      lat: ZRH.lat + (dt - 100) * 0.00005,
+      lon: ZRH.lon + 0.01,
+      alt_baro: 'ground',
+      gs: dt < 115 ? 60 : 15,
+      track: 0,
+      seen: 0,
+      seen_pos: 0,
+    });
   // 3c6444: cruising west of Zurich, heard once
-  if (dt === 0) out.push({ hex: '3c6444', flight: 'DLH4AB  ', t: 'A321', lat: 47.2, lon: 7.2, alt_baro: 36000, gs: 450, track: 90, baro_rate: 0, seen: 0, seen_pos: 0 });
+  if (dt === 0)
+    out.push({ hex: '3c6444', flight: 'DLH4AB  ', t: 'A321', lat: 47.2, lon: 7.2, alt_baro: 36000, gs: 450, track: 90, baro_rate: 0, seen: 0, seen_pos: 0 });
   return out;
 }
 
@@ -49,9 +100,24 @@ async function publishFixture(dir: string): Promise<string> {
   try {
     for (const d of DAYS) {
       const day = Date.parse(`${d}T00:00:00Z`) / 1000;
-      const leg = (hex: string, callsign: string, dep: number, org: string, dst: string): LegRow => ({ hex, callsign, reg: null, type: 'A320', first_ts: dep - 600, last_ts: dep + 6000, dep_ts: dep, arr_ts: dep + 5400, org, dst, open: false });
+      const leg = (hex: string, callsign: string, dep: number, org: string, dst: string): LegRow => ({
+        hex,
+        callsign,
+        reg: null,
+        type: 'A320',
+        first_ts: dep - 600,
+        last_ts: dep + 6000,
+        dep_ts: dep,
+        arr_ts: dep + 5400,
+        org,
+        dst,
+        open: false,
+      });
       const own = [leg('4b1814', 'SWR100', day + 6 * 3600 + 600, 'LSZH', 'EGLL'), leg('4b1815', 'SWR101', day + 9 * 3600, 'EGLL', 'LSZH')];
-      await w.writeDay(d, [...legsFor(d, 6, rand), ...own].sort((a, b) => a.hex.localeCompare(b.hex) || a.first_ts - b.first_ts));
+      await w.writeDay(
+        d,
+        [...legsFor(d, 6, rand), ...own].sort((a, b) => a.hex.localeCompare(b.hex) || a.first_ts - b.first_ts),
+      );
     }
   } finally {
     w.close();
@@ -78,7 +144,22 @@ export async function startMapSky(o: { aircraft?: (t: number) => Rec[]; rateLimi
   const clock = { ms: T_START * 1000 };
   const of = o.aircraft ?? ((t: number) => [...SAMPLE.aircraft, ...storyAt(t)]);
   writeFileSync(file, JSON.stringify({ now: T_START, aircraft: of(T_START) }));
-  const { config } = loadServerConfig(['--port', '0', '--feed', file, '--artifacts', artifacts, '--state', join(dir, 'state'), '--map-tiles', 'offline', ...(o.rateLimits ? [] : ['--no-rate-limits'])], {});
+  const { config } = loadServerConfig(
+    [
+      '--port',
+      '0',
+      '--feed',
+      file,
+      '--artifacts',
+      artifacts,
+      '--state',
+      join(dir, 'state'),
+      '--map-tiles',
+      'offline',
+      ...(o.rateLimits ? [] : ['--no-rate-limits']),
+    ],
+    {},
+  );
   const app = await createApp(config, { log: () => {}, clock: () => clock.ms, poll: false });
   const feed = async (nowS: number, aircraft: Rec[]) => {
     writeFileSync(file, JSON.stringify({ now: nowS, aircraft }));

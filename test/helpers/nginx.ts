@@ -13,7 +13,10 @@ const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 
 function nginxOrFail(): string {
   const r = spawnSync(NGINX, ['-v'], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) throw new Error(`nginx not found at ${NGINX}: install it with \`apt-get update && apt-get install -y nginx\` (Debian package nginx), or set NGINX=/path/to/nginx`);
+  if (r.error || r.status !== 0)
+    throw new Error(
+      `nginx not found at ${NGINX}: install it with \`apt-get update && apt-get install -y nginx\` (Debian package nginx), or set NGINX=/path/to/nginx`,
+    );
   return NGINX;
 }
 
@@ -32,7 +35,14 @@ export async function startFront(o: { live: string[]; artifacts: string; bundles
   mkdirSync(join(run, 'logs'));
   const port = await freePort();
   // rendered by the script the compose file's front runs (deploy/nginx/render.sh)
-  const env = { ...process.env, CONTRAIL_NGINX_LISTEN: `127.0.0.1:${port}`, CONTRAIL_NGINX_ARTIFACTS: o.artifacts, CONTRAIL_NGINX_BUNDLES: o.bundles, CONTRAIL_NGINX_RUN: run, CONTRAIL_NGINX_LIVE: o.live.join(' ') };
+  const env = {
+    ...process.env,
+    CONTRAIL_NGINX_LISTEN: `127.0.0.1:${port}`,
+    CONTRAIL_NGINX_ARTIFACTS: o.artifacts,
+    CONTRAIL_NGINX_BUNDLES: o.bundles,
+    CONTRAIL_NGINX_RUN: run,
+    CONTRAIL_NGINX_LIVE: o.live.join(' '),
+  };
   const rendered = spawnSync('sh', [RENDER, CONF, join(run, 'nginx.conf')], { env, encoding: 'utf8' });
   if (rendered.status !== 0) throw new Error(`deploy/nginx/render.sh: ${rendered.stderr}`);
   // when the test runs as root, nginx workers drop to nobody: the run folder must be theirs too

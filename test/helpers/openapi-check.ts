@@ -13,9 +13,22 @@ type Json = Record<string, any>;
 
 /** the headers whose presence a response's description must account for (lower case) */
 const CHECKED_HEADERS = [
-  'cache-control', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'etag', 'content-encoding', 'allow',
-  'content-range', 'accept-ranges', 'last-modified', 'upgrade', 'sec-websocket-accept',
-  'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age',
+  'cache-control',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'retry-after',
+  'etag',
+  'content-encoding',
+  'allow',
+  'content-range',
+  'accept-ranges',
+  'last-modified',
+  'upgrade',
+  'sec-websocket-accept',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
 ] as const;
 
 export interface Answer {

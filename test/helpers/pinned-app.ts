@@ -18,7 +18,10 @@ export interface Pinned {
   stop(): Promise<void>;
 }
 
-export const SAMPLE = JSON.parse(readFileSync(new URL('../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8')) as { now: number; aircraft: { hex: string; lat?: number; lon?: number; flight?: string; r?: string; t?: string; squawk?: string }[] };
+export const SAMPLE = JSON.parse(readFileSync(new URL('../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8')) as {
+  now: number;
+  aircraft: { hex: string; lat?: number; lon?: number; flight?: string; r?: string; t?: string; squawk?: string }[];
+};
 
 /** the app over `fx`, its connections all on `thread`; resolves once that thread answers a live route */
 export async function startPinned(thread: number, fx: Fixture, extraFlags: string[] = []): Promise<Pinned> {
@@ -26,7 +29,24 @@ export async function startPinned(thread: number, fx: Fixture, extraFlags: strin
   const feed = join(dir, 'aircraft.json');
   writeFileSync(feed, JSON.stringify({ ...SAMPLE, now: Date.now() / 1000 }));
   // a suite runs for minutes on a busy machine: the snapshot stays live for an hour
-  const flags = ['--port', '0', '--feed', feed, '--artifacts', fx.root, '--state', join(dir, 'state'), '--no-rate-limits', '--max-age', '3600', '--serve-threads', '2', '--listen-thread', String(thread), ...extraFlags];
+  const flags = [
+    '--port',
+    '0',
+    '--feed',
+    feed,
+    '--artifacts',
+    fx.root,
+    '--state',
+    join(dir, 'state'),
+    '--no-rate-limits',
+    '--max-age',
+    '3600',
+    '--serve-threads',
+    '2',
+    '--listen-thread',
+    String(thread),
+    ...extraFlags,
+  ];
   const { config } = loadServerConfig(flags, {});
   const logs: string[] = [];
   const app = await createApp(config, { log: (l) => logs.push(l), poll: false });

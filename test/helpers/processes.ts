@@ -9,7 +9,12 @@ const TSX = ['--import', 'tsx'];
 
 /** Run a project script to completion (e.g. build/nightly.ts); throws with its stderr when it fails. */
 export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}): { stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [...TSX, join(ROOT, script), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 170_000 });
+  const r = spawnSync(process.execPath, [...TSX, join(ROOT, script), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 170_000,
+  });
   if (r.status !== 0) throw new Error(`${script} ${args.join(' ')} exited ${r.status ?? r.signal}:\n${r.stderr}`);
   return { stdout: r.stdout, stderr: r.stderr };
 }

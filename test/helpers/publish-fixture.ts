@@ -36,14 +36,26 @@ export const seeded = mulberry32;
 
 export function legsFor(day: string, n: number, rand: () => number): LegRow[] {
   const base = Date.parse(`${day}T00:00:00Z`) / 1000;
-  const pick = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
   const rows: LegRow[] = [];
   for (let i = 0; i < n; i++) {
     const dep = base + 3600 + Math.floor(rand() * 70000);
     const arr = dep + 1800 + Math.floor(rand() * 7200);
     const org = pick(IDENTS);
     const dst = pick(IDENTS);
-    rows.push({ hex: pick(HEXES), callsign: pick(CALLS), reg: null, type: 'A320', first_ts: dep - 300, last_ts: arr + 300, dep_ts: org ? dep : null, arr_ts: dst ? arr : null, org, dst, open: false });
+    rows.push({
+      hex: pick(HEXES),
+      callsign: pick(CALLS),
+      reg: null,
+      type: 'A320',
+      first_ts: dep - 300,
+      last_ts: arr + 300,
+      dep_ts: org ? dep : null,
+      arr_ts: dst ? arr : null,
+      org,
+      dst,
+      open: false,
+    });
   }
   return rows.sort((a, b) => a.hex.localeCompare(b.hex) || a.first_ts - b.first_ts);
 }
@@ -81,14 +93,30 @@ export async function publishTree(log: string, root: string, id: string, opts: {
   const db = await openLog(log, { threads: 1 });
   try {
     const ctx: BuildContext = {
-      db: db.connection, refdata: refdata(), ref: refViewOf(refdata()), writer: staged.writer, archiveThrough: DAYS[1]!, windowStart: DAYS[0]!, windowDays: DAYS.length, windowLimit: 365,
-      timetablesDir: opts.timetablesDir ?? null, nowMs, progress: silentProgress, counts: {},
+      db: db.connection,
+      refdata: refdata(),
+      ref: refViewOf(refdata()),
+      writer: staged.writer,
+      archiveThrough: DAYS[1]!,
+      windowStart: DAYS[0]!,
+      windowDays: DAYS.length,
+      windowLimit: 365,
+      timetablesDir: opts.timetablesDir ?? null,
+      nowMs,
+      progress: silentProgress,
+      counts: {},
     };
     const airports = await loadRefAirports(ctx.db, ctx.ref);
     const routes = await buildRoutes(ctx, airports);
     await buildAirframes(ctx, routes.legs);
     await buildAirports(ctx, routes.table, airports);
-    staged.writer.writeManifest({ build_id: id, built_at: new Date(nowMs).toISOString(), archive_through: DAYS[1]!, window_days: DAYS.length, counts: ctx.counts });
+    staged.writer.writeManifest({
+      build_id: id,
+      built_at: new Date(nowMs).toISOString(),
+      archive_through: DAYS[1]!,
+      window_days: DAYS.length,
+      counts: ctx.counts,
+    });
     commit(root, staged);
   } finally {
     db.close();

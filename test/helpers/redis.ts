@@ -34,7 +34,10 @@ export interface RedisServer {
 /** @param port a port of its own (e.g. one a client already tries); a free one by default */
 export async function startRedis(port?: number): Promise<RedisServer> {
   const v = spawnSync(REDIS, ['--version'], { encoding: 'utf8' });
-  if (v.error || v.status !== 0) throw new Error(`redis-server not found at ${REDIS}: install it with \`apt-get update && apt-get install -y redis-server\` (Debian package redis-server), or set REDIS_SERVER=/path/to/redis-server`);
+  if (v.error || v.status !== 0)
+    throw new Error(
+      `redis-server not found at ${REDIS}: install it with \`apt-get update && apt-get install -y redis-server\` (Debian package redis-server), or set REDIS_SERVER=/path/to/redis-server`,
+    );
   port ??= await freePort();
   let child: ChildProcess | null = null;
   const start = async () => {

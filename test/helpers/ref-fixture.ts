@@ -2,8 +2,19 @@
 import type { AirlineRef, AirportRef, RefView, RegistryRef, TypeRef } from '../../artifacts/reference-view.ts';
 
 const ap = (ident: string, iata: string | null, lat: number, lon: number, tz: string, iso_country: string, kind = 'large_airport'): AirportRef => ({
-  ident, iata, icao: /^[A-Z]{4}$/.test(ident) ? ident : null, name: `${ident} airport`, kind, lat, lon, elevation_ft: 100,
-  iso_country, iso_region: `${iso_country}-X`, municipality: `${ident} town`, scheduled_service: iata !== null, tz,
+  ident,
+  iata,
+  icao: /^[A-Z]{4}$/.test(ident) ? ident : null,
+  name: `${ident} airport`,
+  kind,
+  lat,
+  lon,
+  elevation_ft: 100,
+  iso_country,
+  iso_region: `${iso_country}-X`,
+  municipality: `${ident} town`,
+  scheduled_service: iata !== null,
+  tz,
 });
 
 export const AIRPORTS: AirportRef[] = [
@@ -26,8 +37,17 @@ export const AIRLINES: AirlineRef[] = [
 ];
 
 const type = (designator: string, name: string, category: string, engines: number, engine_type: string): TypeRef => ({
-  designator, manufacturer: name.split(' ')[0]!, model: name.split(' ').slice(1).join(' '), name, category, engines, engine_type,
-  engine_placement: null, species: 'L', wake: 'M', active: true,
+  designator,
+  manufacturer: name.split(' ')[0]!,
+  model: name.split(' ').slice(1).join(' '),
+  name,
+  category,
+  engines,
+  engine_type,
+  engine_placement: null,
+  species: 'L',
+  wake: 'M',
+  active: true,
 });
 export const TYPES: TypeRef[] = [
   type('A320', 'Airbus A320', 'narrow', 2, 'J'),
@@ -37,7 +57,16 @@ export const TYPES: TypeRef[] = [
 ];
 
 export const REGISTRY: RegistryRef[] = [
-  { hex: '4b1814', reg: 'HB-JVL', type: 'A320', operator: 'Swiss International Air Lines', airline: 'SWR', serial: '1234', year: 2010, source: 'vrs-standing-data:aircraft.csv' },
+  {
+    hex: '4b1814',
+    reg: 'HB-JVL',
+    type: 'A320',
+    operator: 'Swiss International Air Lines',
+    airline: 'SWR',
+    serial: '1234',
+    year: 2010,
+    source: 'vrs-standing-data:aircraft.csv',
+  },
   { hex: '4b0001', reg: 'HB-ABC', type: null, operator: null, airline: null, serial: null, year: null, source: 'vrs-standing-data:aircraft.csv' },
 ];
 
@@ -57,7 +86,22 @@ export function makeRef(catalog: CatalogFixture = {}): RefView {
   return {
     airport: (ident) => byIdent.get(ident) ?? null,
     airportByCode: (code) => (code.length === 3 ? byIata.get(code) : byIdent.get(code)) ?? null,
-    runways: (ident) => (ident === 'LSZH' ? [{ le_ident: '16', he_ident: '34', length_ft: 12139, width_ft: 197, surface: 'CON', lighted: true, closed: false, le: { lat: 47.47, lon: 8.54 }, he: { lat: 47.44, lon: 8.56 } }] : []),
+    runways: (ident) =>
+      ident === 'LSZH'
+        ? [
+            {
+              le_ident: '16',
+              he_ident: '34',
+              length_ft: 12139,
+              width_ft: 197,
+              surface: 'CON',
+              lighted: true,
+              closed: false,
+              le: { lat: 47.47, lon: 8.54 },
+              he: { lat: 47.44, lon: 8.56 },
+            },
+          ]
+        : [],
     airline: (icao) => airlines.get(icao) ?? null,
     flightNumber: (cs) => {
       const m = /^([A-Z]{3})(\d[A-Z0-9]*)$/.exec(cs);

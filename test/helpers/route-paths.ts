@@ -9,7 +9,7 @@ const PLACEHOLDER = 'x1';
 function pathOf(pattern: string, values: Record<string, string>): string {
   return pattern
     .split('/')
-    .map((seg) => (seg === '*' ? values['*'] ?? PLACEHOLDER : seg.startsWith(':') ? encodeURIComponent(values[seg.slice(1)] ?? PLACEHOLDER) : seg))
+    .map((seg) => (seg === '*' ? (values['*'] ?? PLACEHOLDER) : seg.startsWith(':') ? encodeURIComponent(values[seg.slice(1)] ?? PLACEHOLDER) : seg))
     .join('/');
 }
 

@@ -57,14 +57,17 @@ Store.prototype.putMetadata = async function (bucket, key, metadata, md5) {
 };
 const s = new S3rver({ port: ${port}, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(directory)}, configureBuckets: [{ name: ${JSON.stringify(BUCKET)} }] });
 console.log((await s.run()).port);`;
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', '--no-warnings', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', '--no-warnings', '--input-type=module', '-e', code], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => resolve({ child, port: Number(String(d).trim()) }));
     child.once('exit', (c) => reject(new Error(`s3rver exited ${c} before it listened`)));
   });
 }
 
-const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+const exited = (c: ChildProcess) =>
+  new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
 
 export async function startS3(): Promise<S3Server> {
   const directory = mkdtempSync(join(tmpdir(), 'contrail-s3rver-'));

@@ -18,9 +18,20 @@ export const OBSERVABLE_AGL_FT = 500;
 /** s: a false detection this close to a truth event is charged to that event's classes */
 const CHARGE_S = 300;
 
-export interface SimFound { hex: string; kind: 'dep' | 'arr'; t: number; airport: string | null }
+export interface SimFound {
+  hex: string;
+  kind: 'dep' | 'arr';
+  t: number;
+  airport: string | null;
+}
 
-export interface ClassScore { labelled: number; found: number; matched: number; correct: number; airportOk: number }
+export interface ClassScore {
+  labelled: number;
+  found: number;
+  matched: number;
+  correct: number;
+  airportOk: number;
+}
 export interface SimScore {
   all: ClassScore;
   byKind: Record<'dep' | 'arr', ClassScore>;
@@ -42,7 +53,13 @@ const empty = (): ClassScore => ({ labelled: 0, found: 0, matched: 0, correct: 0
 const hhmmss = (t: number) => new Date(t * 1000).toISOString().slice(5, 19).replace('T', ' ');
 
 export function scoreSim(truth: readonly TruthEvent[], found: readonly SimFound[]): SimScore {
-  const s: SimScore = { all: empty(), byKind: { dep: empty(), arr: empty() }, byClass: Object.fromEntries([...FAULT_CLASSES, 'none'].map((c) => [c, empty()])) as SimScore['byClass'], unobservable: 0, notes: [] };
+  const s: SimScore = {
+    all: empty(),
+    byKind: { dep: empty(), arr: empty() },
+    byClass: Object.fromEntries([...FAULT_CLASSES, 'none'].map((c) => [c, empty()])) as SimScore['byClass'],
+    unobservable: 0,
+    notes: [],
+  };
   const byHex = new Map<string, SimFound[]>();
   for (const f of found) byHex.set(f.hex, [...(byHex.get(f.hex) ?? []), f]);
   const truthByHex = new Map<string, TruthEvent[]>();
@@ -84,7 +101,9 @@ export function scoreSim(truth: readonly TruthEvent[], found: readonly SimFound[
     s.all.found++;
     s.byKind[f.kind].found++;
     for (const c of classes) s.byClass[c].found++;
-    s.notes.push(`${f.hex} ${f.kind} ${hhmmss(f.t)} ${f.airport ?? '-'}: FALSE${near ? ` (near ${near.kind} ${hhmmss(near.t)} [${near.classes.join(' ')}])` : ''}`);
+    s.notes.push(
+      `${f.hex} ${f.kind} ${hhmmss(f.t)} ${f.airport ?? '-'}: FALSE${near ? ` (near ${near.kind} ${hhmmss(near.t)} [${near.classes.join(' ')}])` : ''}`,
+    );
   }
   return s;
 }

@@ -28,7 +28,8 @@ interface ExchangeOptions {
 }
 
 /** the request line's method of each request in a string of pipelined requests: a HEAD answer has no body */
-export const methodsOf = (requests: string): string[] => [...requests.matchAll(/(?:^|\r\n\r\n)([A-Za-z-]+) \S+ HTTP\/1\.[01]\r\n/g)].map((m) => m[1]!.toUpperCase());
+export const methodsOf = (requests: string): string[] =>
+  [...requests.matchAll(/(?:^|\r\n\r\n)([A-Za-z-]+) \S+ HTTP\/1\.[01]\r\n/g)].map((m) => m[1]!.toUpperCase());
 
 /**
  * Write `requests` (pipelined: one write of them all, unless `byteDelayMs`) and read answers until

@@ -10,7 +10,12 @@ import { open } from './ws-client.ts';
 /** one unmasked server frame */
 function frame(opcode: number, payload: Buffer, fin = true): Buffer {
   const n = payload.length;
-  const head = n < 126 ? Buffer.from([n]) : n < 65536 ? Buffer.from([126, n >> 8, n & 0xff]) : Buffer.concat([Buffer.from([127]), Buffer.from(new BigUint64Array([BigInt(n)]).buffer).reverse()]);
+  const head =
+    n < 126
+      ? Buffer.from([n])
+      : n < 65536
+        ? Buffer.from([126, n >> 8, n & 0xff])
+        : Buffer.concat([Buffer.from([127]), Buffer.from(new BigUint64Array([BigInt(n)]).buffer).reverse()]);
   return Buffer.concat([Buffer.from([(fin ? 0x80 : 0) | opcode]), head, payload]);
 }
 
@@ -62,7 +67,14 @@ test('lengths of every size, a split message, fragments, ping, masked sends and 
     c.send(Buffer.from([1, 2]), true);
     await new Promise((r) => setTimeout(r, 100));
     const frames = readClientFrames(Buffer.concat(fromClient));
-    assert.deepEqual(frames.map(([op, p]) => [op, p.toString('latin1')]), [[10, 'hi'], [1, '{"bbox":null}'], [2, '\x01\x02']]);
+    assert.deepEqual(
+      frames.map(([op, p]) => [op, p.toString('latin1')]),
+      [
+        [10, 'hi'],
+        [1, '{"bbox":null}'],
+        [2, '\x01\x02'],
+      ],
+    );
     const reason = Buffer.from('too slow');
     peer!.end(frame(8, Buffer.concat([Buffer.from([0x03, 0xf0]), reason])));
     assert.deepEqual(await c.closed, { code: 1008, reason: 'too slow' });

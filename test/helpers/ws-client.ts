@@ -45,7 +45,11 @@ export class WsClient {
 
   private readonly parse: boolean;
 
-  constructor(private readonly socket: Socket, head: Buffer, o: ClientOptions = {}) {
+  constructor(
+    private readonly socket: Socket,
+    head: Buffer,
+    o: ClientOptions = {},
+  ) {
     this.parse = o.parse ?? true;
     this.onMessage = o.onMessage ?? null;
     this.closed = new Promise((r) => (this.settle = r));
@@ -110,7 +114,12 @@ export class WsClient {
 
   private frame(opcode: number, payload: Buffer): void {
     const n = payload.length;
-    const len = n < 126 ? Buffer.from([0x80 | n]) : n < 65536 ? Buffer.from([0x80 | 126, n >> 8, n & 0xff]) : Buffer.concat([Buffer.from([0x80 | 127, 0, 0, 0, 0]), Buffer.from([(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff])]);
+    const len =
+      n < 126
+        ? Buffer.from([0x80 | n])
+        : n < 65536
+          ? Buffer.from([0x80 | 126, n >> 8, n & 0xff])
+          : Buffer.concat([Buffer.from([0x80 | 127, 0, 0, 0, 0]), Buffer.from([(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff])]);
     const masked = Buffer.alloc(n);
     for (let i = 0; i < n; i++) masked[i] = payload[i]! ^ MASK[i & 3]!;
     this.socket.write(Buffer.concat([Buffer.from([0x80 | opcode]), len, MASK, masked]));

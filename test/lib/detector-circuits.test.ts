@@ -33,7 +33,15 @@ const FINAL = descend(1900, 1000, 10, 70);
 
 test('a touch-and-go rolling at 52-64 kt (never slow enough to be "ground") is a landing at touchdown and a take-off at lift-off', () => {
   // 35 s on the runway reading 925-950 ft (the aircraft's ground reading), the roll losing 25 % of the approach speed
-  const roll: Row[] = [[950, 62, 0.28], [925, 58, 0.2], [925, 54, 0.1], [925, 52, 0], [925, 55, -0.1], [925, 60, -0.2], [950, 64, -0.28]];
+  const roll: Row[] = [
+    [950, 62, 0.28],
+    [925, 58, 0.2],
+    [925, 54, 0.1],
+    [925, 52, 0],
+    [925, 55, -0.1],
+    [925, 60, -0.2],
+    [950, 64, -0.28],
+  ];
   const pts = along([...FINAL, ...roll, ...climbOut(1150, 6, 70)]);
   const touch = FINAL.length;
   const lift = touch + roll.length - 1;
@@ -49,11 +57,24 @@ test('a touch-and-go rolling at 52-64 kt (never slow enough to be "ground") is a
 });
 
 test('a touch-and-go whose lift-off falls in a 40 s coverage gap: the take-off is extrapolated back from the climb heard after it', () => {
-  const roll: Row[] = [[950, 60, 0.28], [925, 55, 0.2], [925, 50, 0.1], [925, 52, 0]];
+  const roll: Row[] = [
+    [950, 60, 0.28],
+    [925, 55, 0.2],
+    [925, 50, 0.1],
+    [925, 52, 0],
+  ];
   const before = along([...FINAL, ...roll]);
   const last = before[before.length - 1]!;
   // 40 s unheard, then 1,275 ft (350 ft up) climbing 700 ft/min over the next 30 s
-  const climb: Row[] = [[1275, 68, -1.2], [1325, 68, -1.4], [1400, 70, -1.6], [1450, 70, -1.8], [1500, 70, -2], [1575, 70, -2.2], [1625, 72, -2.4]];
+  const climb: Row[] = [
+    [1275, 68, -1.2],
+    [1325, 68, -1.4],
+    [1400, 70, -1.6],
+    [1450, 70, -1.8],
+    [1500, 70, -2],
+    [1575, 70, -2.2],
+    [1625, 72, -2.4],
+  ];
   const after = along(climb, last.t + 40);
   const legs = cutLegs([...before, ...after], { fields });
   assert.equal(legs.length, 2, JSON.stringify(legs));
@@ -74,22 +95,53 @@ test('a go-around from 125 ft over the runway at approach speed is neither a lan
   assert.equal(cutLegs(pts, { fields, contactSlowFrac: 0 }).length, 2, 'counting no slowing as a roll makes it one');
 });
 
-test('with the aircraft\'s own ground reading known, a go-around 100 ft above it is no contact even though it slows; 25 ft above it is a touch-and-go', () => {
+test("with the aircraft's own ground reading known, a go-around 100 ft above it is no contact even though it slows; 25 ft above it is a touch-and-go", () => {
   // it took off from this field first: taxi at 925 ft, roll, climb, a circuit, back on final
-  const depart: Row[] = [[925, 8, 0.3], [925, 8, 0.28], [925, 10, 0.25], [925, 12, 0.22], [925, 30, 0.2], [925, 50, 0.1], [950, 62, 0]];
+  const depart: Row[] = [
+    [925, 8, 0.3],
+    [925, 8, 0.28],
+    [925, 10, 0.25],
+    [925, 12, 0.22],
+    [925, 30, 0.2],
+    [925, 50, 0.1],
+    [950, 62, 0],
+  ];
   const circuit = (bottom: number): Row[] => [
-    ...depart, ...climbOut(1150, 6, 70), ...Array.from({ length: 24 }, (): Row => [1900, 85, -3]), ...FINAL,
+    ...depart,
+    ...climbOut(1150, 6, 70),
+    ...Array.from({ length: 24 }, (): Row => [1900, 85, -3]),
+    ...FINAL,
     // slows from 70 to 58 kt over the runway (a go-around after a long flare), then climbs away
-    [bottom + 25, 64, 0.28], [bottom, 60, 0.15], [bottom, 58, 0], [bottom, 58, -0.15], [bottom + 25, 62, -0.28], ...climbOut(bottom + 225, 6, 70),
+    [bottom + 25, 64, 0.28],
+    [bottom, 60, 0.15],
+    [bottom, 58, 0],
+    [bottom, 58, -0.15],
+    [bottom + 25, 62, -0.28],
+    ...climbOut(bottom + 225, 6, 70),
   ];
   const high = cutLegs(along(circuit(1025)), { fields });
-  assert.deepEqual(events(high).map(([k]) => k), ['dep'], `one take-off, no landing at the go-around: ${JSON.stringify(events(high))}`);
+  assert.deepEqual(
+    events(high).map(([k]) => k),
+    ['dep'],
+    `one take-off, no landing at the go-around: ${JSON.stringify(events(high))}`,
+  );
   const low = cutLegs(along(circuit(925)), { fields });
-  assert.deepEqual(events(low).map(([k]) => k), ['dep', 'arr', 'dep'], `the same at the ground reading touched: ${JSON.stringify(events(low))}`);
+  assert.deepEqual(
+    events(low).map(([k]) => k),
+    ['dep', 'arr', 'dep'],
+    `the same at the ground reading touched: ${JSON.stringify(events(low))}`,
+  );
 });
 
 test('a low pass along the runway, 50-75 ft up at a steady 90 kt for 25 s, is neither a landing nor a take-off', () => {
-  const pass: Row[] = [[975, 90, 0.28], [950, 90, 0.15], [950, 90, 0.05], [950, 90, -0.05], [950, 90, -0.15], [975, 90, -0.28]];
+  const pass: Row[] = [
+    [975, 90, 0.28],
+    [950, 90, 0.15],
+    [950, 90, 0.05],
+    [950, 90, -0.05],
+    [950, 90, -0.15],
+    [975, 90, -0.28],
+  ];
   const pts = along([...descend(1900, 1050, 10, 90), ...pass, ...climbOut(1200, 6, 90)]);
   const legs = cutLegs(pts, { fields });
   assert.equal(legs.length, 1, JSON.stringify(legs));

@@ -19,8 +19,16 @@ function assertWellFormed(legs: LegCut[], pts: TrackPoint[]): void {
   let prevEnd = -1;
   for (const l of legs) {
     assert.ok(l.start <= l.end && l.start >= prevEnd && l.end < pts.length, `leg ${l.start}-${l.end} after ${prevEnd}`);
-    if (l.departure) assert.ok(l.departure.index >= l.start && l.departure.index <= l.end && pts[l.departure.index]!.t === l.departure.at, 'l.departure.index >= l.start && l.departure.index <= l.end && pts[l.departure.index]!.t === l.departure.at');
-    if (l.arrival) assert.ok(l.arrival.index >= l.start && l.arrival.index <= l.end && pts[l.arrival.index]!.t === l.arrival.at, 'l.arrival.index >= l.start && l.arrival.index <= l.end && pts[l.arrival.index]!.t === l.arrival.at');
+    if (l.departure)
+      assert.ok(
+        l.departure.index >= l.start && l.departure.index <= l.end && pts[l.departure.index]!.t === l.departure.at,
+        'l.departure.index >= l.start && l.departure.index <= l.end && pts[l.departure.index]!.t === l.departure.at',
+      );
+    if (l.arrival)
+      assert.ok(
+        l.arrival.index >= l.start && l.arrival.index <= l.end && pts[l.arrival.index]!.t === l.arrival.at,
+        'l.arrival.index >= l.start && l.arrival.index <= l.end && pts[l.arrival.index]!.t === l.arrival.at',
+      );
     if (l.departure && l.arrival) assert.ok(l.departure.at < l.arrival.at, 'l.departure.at < l.arrival.at');
     prevEnd = l.end;
   }
@@ -36,16 +44,22 @@ test('ac671b (Delta 737-900, a day): lands at MSP, takes off from MSP, lands at 
   const [a, b, c, d] = legs as [LegCut, LegCut, LegCut, LegCut];
   // 1: first heard at FL320 over Belize: no departure; lands at MSP
   assert.equal(a.departure, null);
-  assert.ok(near(a.arrival!.at, '2025-02-05T01:12:26Z') && km(a.arrival!, MSP) < 3, 'near(a.arrival!.at, \'2025-02-05T01:12:26Z\') && km(a.arrival!, MSP) < 3');
+  assert.ok(near(a.arrival!.at, '2025-02-05T01:12:26Z') && km(a.arrival!, MSP) < 3, "near(a.arrival!.at, '2025-02-05T01:12:26Z') && km(a.arrival!, MSP) < 3");
   // 2: the 135-minute silence at the gate is the turnaround; take-off from MSP, landing near GEG not heard
-  assert.ok(near(b.departure!.at, '2025-02-05T03:43:47Z') && km(b.departure!, MSP) < 3 && b.departure!.alt_ft === 0, 'near(b.departure!.at, \'2025-02-05T03:43:47Z\') && km(b.departure!, MSP) < 3 && b.departure!.alt_ft === 0');
+  assert.ok(
+    near(b.departure!.at, '2025-02-05T03:43:47Z') && km(b.departure!, MSP) < 3 && b.departure!.alt_ft === 0,
+    "near(b.departure!.at, '2025-02-05T03:43:47Z') && km(b.departure!, MSP) < 3 && b.departure!.alt_ft === 0",
+  );
   assert.equal(b.arrival, null);
   // 3: 8.4 h later it reappears 8 nm away at 11,275 ft: it must have landed; first heard above 5,000 ft -> no departure
   assert.equal(c.departure, null);
-  assert.ok(near(c.arrival!.at, '2025-02-05T17:00:18Z') && km(c.arrival!, MSP) < 3, 'near(c.arrival!.at, \'2025-02-05T17:00:18Z\') && km(c.arrival!, MSP) < 3');
+  assert.ok(near(c.arrival!.at, '2025-02-05T17:00:18Z') && km(c.arrival!, MSP) < 3, "near(c.arrival!.at, '2025-02-05T17:00:18Z') && km(c.arrival!, MSP) < 3");
   // 4: MSP to DEN
-  assert.ok(near(d.departure!.at, '2025-02-05T18:14:35Z') && km(d.departure!, MSP) < 3, 'near(d.departure!.at, \'2025-02-05T18:14:35Z\') && km(d.departure!, MSP) < 3');
-  assert.ok(near(d.arrival!.at, '2025-02-05T19:54:30Z') && km(d.arrival!, DEN) < 6, 'near(d.arrival!.at, \'2025-02-05T19:54:30Z\') && km(d.arrival!, DEN) < 6');
+  assert.ok(
+    near(d.departure!.at, '2025-02-05T18:14:35Z') && km(d.departure!, MSP) < 3,
+    "near(d.departure!.at, '2025-02-05T18:14:35Z') && km(d.departure!, MSP) < 3",
+  );
+  assert.ok(near(d.arrival!.at, '2025-02-05T19:54:30Z') && km(d.arrival!, DEN) < 6, "near(d.arrival!.at, '2025-02-05T19:54:30Z') && km(d.arrival!, DEN) < 6");
   assert.equal(d.end, tr.points.length - 1);
 });
 
@@ -61,11 +75,28 @@ test('ac671b: cruise gaps of 21 to 48 minutes that the aircraft could fly straig
 test('globe_history sample: GA aircraft at 88NV have every heard take-off and landing, airliners in cruise have none', () => {
   // hand-checked against each trace's ground/air runs: [legs, take-offs, landings]
   const expected: Record<string, [number, number, number]> = {
-    '34718d': [2, 0, 0], '4d208a': [1, 0, 0], 'a11e8b': [2, 0, 0], 'a1388c': [2, 0, 0], 'a1878a': [1, 0, 0],
-    'a2228b': [2, 0, 0], 'a2fe8f': [1, 0, 0], 'a3c78c': [2, 2, 2], 'a4068e': [2, 1, 1], 'a57b8b': [1, 0, 0],
-    'a69d8a': [1, 0, 0], 'a7538f': [1, 0, 0], 'a7888c': [1, 0, 0], 'a8758b': [3, 0, 0], 'aa178d': [6, 6, 6],
-    'aa568e': [4, 0, 0], 'aab38f': [2, 0, 0], 'ab2c8e': [2, 0, 0], 'ab5b8c': [1, 0, 0], 'ab7b8c': [1, 0, 0],
-    'ac138c': [1, 0, 0], 'ac6f8a': [1, 0, 0],
+    '34718d': [2, 0, 0],
+    '4d208a': [1, 0, 0],
+    a11e8b: [2, 0, 0],
+    a1388c: [2, 0, 0],
+    a1878a: [1, 0, 0],
+    a2228b: [2, 0, 0],
+    a2fe8f: [1, 0, 0],
+    a3c78c: [2, 2, 2],
+    a4068e: [2, 1, 1],
+    a57b8b: [1, 0, 0],
+    a69d8a: [1, 0, 0],
+    a7538f: [1, 0, 0],
+    a7888c: [1, 0, 0],
+    a8758b: [3, 0, 0],
+    aa178d: [6, 6, 6],
+    aa568e: [4, 0, 0],
+    aab38f: [2, 0, 0],
+    ab2c8e: [2, 0, 0],
+    ab5b8c: [1, 0, 0],
+    ab7b8c: [1, 0, 0],
+    ac138c: [1, 0, 0],
+    ac6f8a: [1, 0, 0],
   };
   assert.deepEqual(sampleHexes(), Object.keys(expected).sort());
   for (const hex of sampleHexes()) {
@@ -87,7 +118,10 @@ test('C172 aa178d doing six flights from 88NV: each leg departs before it lands,
   assert.equal(legs.length, 6);
   for (let i = 1; i < legs.length; i++) assert.ok(legs[i]!.departure!.at > legs[i - 1]!.arrival!.at, 'legs[i]!.departure!.at > legs[i - 1]!.arrival!.at');
   // two take-offs were first heard rolling at 3,650-3,700 ft baro (no ground flag): departure keeps that altitude
-  assert.deepEqual(legs.map((l) => l.departure!.alt_ft > 0), [false, false, false, false, true, true]);
+  assert.deepEqual(
+    legs.map((l) => l.departure!.alt_ft > 0),
+    [false, false, false, false, true, true],
+  );
 });
 
 test('88nv streams (ground = altitude 0): counts stay within the README totals of its region-gate method', () => {
@@ -203,7 +237,13 @@ test('an airborne flag flapping while taxiing (one altitude reading at 12 kt) ma
 
 test('a touch-and-go (10 s on the runway, never below 55 kt) stays one circuit leg; a full stop splits it', () => {
   const circuit = (groundGs: number) => {
-    const alts = [...rep<TrackPoint['alt']>('ground', 6), ...rep(4500, 60), ...rep<TrackPoint['alt']>('ground', 3), ...rep(4500, 60), ...rep<TrackPoint['alt']>('ground', 6)];
+    const alts = [
+      ...rep<TrackPoint['alt']>('ground', 6),
+      ...rep(4500, 60),
+      ...rep<TrackPoint['alt']>('ground', 3),
+      ...rep(4500, 60),
+      ...rep<TrackPoint['alt']>('ground', 6),
+    ];
     return track(alts, (i) => (i < 6 || i >= 129 ? 10 : i >= 66 && i < 69 ? groundGs : 80), 5);
   };
   const tg = cutLegs(circuit(58));
@@ -213,7 +253,10 @@ test('a touch-and-go (10 s on the runway, never below 55 kt) stays one circuit l
   assert.equal(stop.length, 2);
   assert.deepEqual(count(stop), { dep: 2, arr: 2 });
   // the single stop's points go to the first leg's landing and the second leg's take-off
-  assert.ok(stop[0]!.end >= 66 && stop[1]!.start <= 68 && stop[0]!.end <= stop[1]!.start, 'stop[0]!.end >= 66 && stop[1]!.start <= 68 && stop[0]!.end <= stop[1]!.start');
+  assert.ok(
+    stop[0]!.end >= 66 && stop[1]!.start <= 68 && stop[0]!.end <= stop[1]!.start,
+    'stop[0]!.end >= 66 && stop[1]!.start <= 68 && stop[0]!.end <= stop[1]!.start',
+  );
 });
 
 test('a 3 h silence in cruise that ends 20 nm away cuts two legs; a 40 min one covering 300 nm does not', () => {

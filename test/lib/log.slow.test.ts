@@ -30,7 +30,7 @@ function sink(isTTY?: boolean) {
 
 const config = (over: Partial<LogConfig> = {}): LogConfig => ({ logFormat: 'json', logLevel: 'info', ...over });
 
-test('json: one object per line with time (ISO, UTC), level by name and msg; a component\'s level is kept', () => {
+test("json: one object per line with time (ISO, UTC), level by name and msg; a component's level is kept", () => {
   const s = sink();
   const l = createLogger(config(), s.out, () => T);
   l.log('feed: first snapshot with 3 aircraft');
@@ -54,7 +54,10 @@ test('--log-level drops what is below it, but never an event (the access log, th
   l.log('debug detail', 'debug');
   l.log('the feed is down', 'warn');
   l.event('request', { status: 200 });
-  assert.deepEqual(s.lines.map((x) => (JSON.parse(x) as { msg: string }).msg), ['the feed is down', 'request']);
+  assert.deepEqual(
+    s.lines.map((x) => (JSON.parse(x) as { msg: string }).msg),
+    ['the feed is down', 'request'],
+  );
   const d = sink();
   createLogger(config({ logLevel: 'debug' }), d.out, () => T).log('debug detail', 'debug');
   assert.equal((JSON.parse(d.lines[0]!) as { level: string }).level, 'debug');
@@ -104,7 +107,11 @@ test('the flags: --log-format and --log-level take only their listed values', ()
     [[], { CONTRAIL_LOG_LEVEL: 'trace' }, /--log-level: must be one of/],
     [['--log-level'], {}, /--log-level needs a value/],
   ] as [string[], Record<string, string>, RegExp][]) {
-    assert.throws(() => parseConfig(logOptions, argv, env), (e: unknown) => e instanceof ConfigError && says.test(e.message), `${argv.join(' ')} ${JSON.stringify(env)}`);
+    assert.throws(
+      () => parseConfig(logOptions, argv, env),
+      (e: unknown) => e instanceof ConfigError && says.test(e.message),
+      `${argv.join(' ')} ${JSON.stringify(env)}`,
+    );
   }
 });
 

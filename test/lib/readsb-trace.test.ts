@@ -20,7 +20,10 @@ test('a real trace_full: header fields, absolute times oldest first, nothing dro
   // timestamp 1693353600 (2023-08-30T00:00Z) + the first row's 52085.xx s
   assert.equal(new Date(tr.points[0]!.t * 1000).toISOString().slice(0, 19), '2023-08-30T14:28:05');
   for (let i = 1; i < tr.points.length; i++) assert.ok(tr.points[i]!.t >= tr.points[i - 1]!.t, 'tr.points[i]!.t >= tr.points[i - 1]!.t');
-  assert.ok(tr.points.some((p) => p.alt === 'ground') && tr.points.some((p) => typeof p.alt === 'number'), 'tr.points.some((p) => p.alt === \'ground\') && tr.points.some((p) => typeof p.alt === \'number\')');
+  assert.ok(
+    tr.points.some((p) => p.alt === 'ground') && tr.points.some((p) => typeof p.alt === 'number'),
+    "tr.points.some((p) => p.alt === 'ground') && tr.points.some((p) => typeof p.alt === 'number')",
+  );
 });
 
 test('ac671b: owner, build year as a number, callsigns from detail objects carried forward and reset at readsb new-leg flags', () => {
@@ -82,6 +85,10 @@ test('a file that is not a trace_full is a TraceFormatError whose message names 
     [{ icao: 'a3c78c', timestamp: 1693353600, trace: {} }, /a3c78c: "trace" must be an array of rows/],
   ];
   for (const [input, msg] of cases) {
-    assert.throws(() => parseTraceFull(input), (e: unknown) => e instanceof TraceFormatError && msg.test(e.message), JSON.stringify(input));
+    assert.throws(
+      () => parseTraceFull(input),
+      (e: unknown) => e instanceof TraceFormatError && msg.test(e.message),
+      JSON.stringify(input),
+    );
   }
 });

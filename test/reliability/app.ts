@@ -29,7 +29,21 @@ export async function startApp(clock: () => number = () => NOW_MS, extraFlags: s
   const dir = mkdtempSync(join(tmpdir(), 'contrail-rel-'));
   const feed = join(dir, 'aircraft.json');
   writeFileSync(feed, JSON.stringify({ ...SAMPLE, now: clock() / 1000 }));
-  const { config } = loadServerConfig(['--port', '0', '--feed', feed, '--artifacts', fx.root, '--state', join(dir, 'state'), ...(extraFlags.includes('--rate-limits') ? [] : ['--no-rate-limits']), ...extraFlags], {});
+  const { config } = loadServerConfig(
+    [
+      '--port',
+      '0',
+      '--feed',
+      feed,
+      '--artifacts',
+      fx.root,
+      '--state',
+      join(dir, 'state'),
+      ...(extraFlags.includes('--rate-limits') ? [] : ['--no-rate-limits']),
+      ...extraFlags,
+    ],
+    {},
+  );
   const logs: string[] = [];
   const app = await createApp(config, { ...(logger ?? { log: (l) => logs.push(l) }), clock, poll: false });
   const feedAt = async (nowS: number) => {

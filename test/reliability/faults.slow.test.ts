@@ -8,7 +8,9 @@ import { httpGet } from '../helpers/http.ts';
 import { NOW_MS, publishTree } from '../helpers/publish-fixture.ts';
 import { startApp } from './app.ts';
 
-test('the feed stops, then lies about its clock, then breaks in every way: never an empty sky, stale within 61 s, back at once', { timeout: 120_000 }, async () => {
+test('the feed stops, then lies about its clock, then breaks in every way: never an empty sky, stale within 61 s, back at once', {
+  timeout: 120_000,
+}, async () => {
   let now = NOW_MS;
   const a = await startApp(() => now);
   const status = async (path = '/v1/now') => (await httpGet(`${a.base}${path}`)).status;
@@ -20,7 +22,10 @@ test('the feed stops, then lies about its clock, then breaks in every way: never
     now += 1_000;
     for (const p of ['/v1/now', '/v1/aircraft', '/v2/point/50/8/25', '/v1/estimated', '/v1/trace/3c6444']) assert.equal(await status(p), 503, p);
     a.app.services.live.watch(now, (l) => a.logs.push(l));
-    assert.ok(a.logs.some((l) => l.includes('feed has stopped updating')), 'a.logs.some((l) => l.includes(\'feed has stopped updating\'))');
+    assert.ok(
+      a.logs.some((l) => l.includes('feed has stopped updating')),
+      "a.logs.some((l) => l.includes('feed has stopped updating'))",
+    );
     // recovery: the next good snapshot is served at once
     await a.feedAt(now / 1000);
     assert.equal(await status(), 200);
@@ -63,14 +68,20 @@ test('the history tree swapped while requests are in flight: every answer is who
       if (r.status === 200) JSON.parse(r.text);
     }
     const afterSwap = await Promise.all(keys.map((k) => httpGet(`${a.base}${k}`)));
-    assert.deepEqual(afterSwap.map((r) => r.status), before.map((r) => r.status), 'the same URLs answer the same way from the new build');
+    assert.deepEqual(
+      afterSwap.map((r) => r.status),
+      before.map((r) => r.status),
+      'the same URLs answer the same way from the new build',
+    );
     assert.equal(a.app.services.history.current?.version.id, 'b2');
   } finally {
     a.stop();
   }
 });
 
-test('a feed whose clock jumps an hour back is refused: the snapshot held is served while fresh, then 503 stale_snapshot, never an empty sky', { timeout: 120_000 }, async () => {
+test('a feed whose clock jumps an hour back is refused: the snapshot held is served while fresh, then 503 stale_snapshot, never an empty sky', {
+  timeout: 120_000,
+}, async () => {
   let now = NOW_MS;
   const a = await startApp(() => now);
   try {

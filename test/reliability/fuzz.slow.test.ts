@@ -19,7 +19,11 @@ before(async () => {
 });
 after(() => app?.stop());
 
-function send(m: string, p: string, h: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function send(
+  m: string,
+  p: string,
+  h: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${app.base}${p}`, { method: m, headers: h, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -51,7 +55,10 @@ test(`${RUNS} fuzzed requests over every route: no 5xx, section-7 errors with no
         }
       }
       if (m !== 'HEAD' && r.status !== 200 && r.status !== 204) {
-        assert.ok(!/\n\s+at /.test(r.body) && !r.body.includes('node_modules') && !r.body.includes('/work/'), `a stack or a file path in ${r.body.slice(0, 300)}`);
+        assert.ok(
+          !/\n\s+at /.test(r.body) && !r.body.includes('node_modules') && !r.body.includes('/work/'),
+          `a stack or a file path in ${r.body.slice(0, 300)}`,
+        );
         if (p.length > 24) assert.ok(!r.body.includes(p), `the path came back in ${r.body.slice(0, 300)}`);
       }
     }),

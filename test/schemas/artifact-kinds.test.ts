@@ -16,7 +16,7 @@ test('every kind names a schema that exists and a bucket of spec 8 (or none, for
   }
 });
 
-test('a public kind\'s key is its URL without the slash; every URL is an OpenAPI operation with the same schema and bucket', () => {
+test("a public kind's key is its URL without the slash; every URL is an OpenAPI operation with the same schema and bucket", () => {
   for (const [name, k] of Object.entries(ARTIFACT_KINDS)) {
     if (!k.url) {
       assert.match(k.key, /^meta\//, name);
@@ -46,7 +46,7 @@ test('keys round-trip: a filled key is recognised as its own kind, and nothing e
   for (const bad of ['v1/airframes', 'v1/airframes/4b1814/x', 'meta/other', 'v9/x', '', 'v1/alliances/a/b/routes']) assert.equal(kindOfKey(bad), null, bad);
 });
 
-test('templates: parameters in order, filled exactly, in the router\'s syntax', () => {
+test("templates: parameters in order, filled exactly, in the router's syntax", () => {
   assert.deepEqual(templateParams('/v1/refdata/airlines/{icao}/schedule/{org}/{dst}'), ['icao', 'org', 'dst']);
   assert.equal(fillTemplate('/a/{x}/b/{y}', ['1', '2']), '/a/1/b/2');
   assert.throws(() => fillTemplate('/a/{x}/b/{y}', ['1']), /too few values/);

@@ -45,7 +45,7 @@ test('the document passes the redocly recommended-strict ruleset', async () => {
   const real = found.filter((p) => !(p.ruleId === 'no-required-schema-properties-undefined' && p.location[0]?.pointer?.includes('/not/required/')));
   // a WebSocket upgrade answers 101, never 2xx: OpenAPI has no better way to say so (docs/api.md, "Push stream")
   const upgrade = (p: (typeof found)[number]) => p.ruleId === 'operation-2xx-response' && p.location[0]?.pointer === '#/paths/~1v1~1stream/get/responses';
-  assert.equal(real.filter(upgrade).length, 1, 'the one exception is the stream\'s upgrade');
+  assert.equal(real.filter(upgrade).length, 1, "the one exception is the stream's upgrade");
   // the preflight of a path without parameters can only answer 204: no 4xx to list
   const preflight = (p: (typeof found)[number]) => p.ruleId === 'operation-4xx-response' && /\/options\/responses$/.test(p.location[0]?.pointer ?? '');
   const paramless = Object.values<any>(doc.paths).filter((item) => !item.get.parameters?.some((x: any) => x.in === 'path')).length;
@@ -61,7 +61,10 @@ test('the linter is not a no-op: a document with an undefined path parameter fai
   broken.paths['/v1/trace/{hex}'].get.parameters = [];
   const config = await createConfig({ extends: ['recommended-strict'] } as never);
   const found = await lintFromString({ source: JSON.stringify(broken), absoluteRef: 'openapi.json', config });
-  assert.ok(found.some((p) => p.ruleId === 'path-parameters-defined'), found.map((p) => p.ruleId).join(', '));
+  assert.ok(
+    found.some((p) => p.ruleId === 'path-parameters-defined'),
+    found.map((p) => p.ruleId).join(', '),
+  );
 });
 
 test('every operation of spec 4 is present as a GET with its stability tier', () => {
@@ -70,7 +73,18 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
     assert.ok(op, `${path} is missing from /openapi.json`);
     assert.equal(op['x-stability'], tier, `${path} tier`);
   }
-  const documents = ['/v1/credits', '/openapi.json', '/docs', '/v1/bundles', '/v1/bundles/log/{partition}/legs.parquet', '/v1/bundles/tables/{table}', '/v1/bundles/{doc}', '/healthz', '/readyz', '/metrics'];
+  const documents = [
+    '/v1/credits',
+    '/openapi.json',
+    '/docs',
+    '/v1/bundles',
+    '/v1/bundles/log/{partition}/legs.parquet',
+    '/v1/bundles/tables/{table}',
+    '/v1/bundles/{doc}',
+    '/healthz',
+    '/readyz',
+    '/metrics',
+  ];
   // the readsb /v2 searches and the push stream (issue 17), tier candidate
   const searches = ['/v2/hex/{hex}', '/v2/callsign/{callsign}', '/v2/reg/{reg}', '/v2/type/{designator}', '/v2/sqk/{squawk}', '/v2/mil', '/v1/stream'];
   for (const extra of searches) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'candidate', extra);
@@ -78,7 +92,11 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
   // spec 9's map tier: the first-party map and what it reads that no other client needs (issue 46)
   const map = ['/', '/v1/map/airports', '/v1/map/config', '/v1/map/types', '/v1/map/extent'];
   for (const extra of map) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'map', extra);
-  assert.equal(Object.keys(doc.paths).length, Object.keys(SPEC_4).length + documents.length + searches.length + map.length, 'no operation beyond spec 4, the service\'s own documents and probes, the searches, the stream and the map');
+  assert.equal(
+    Object.keys(doc.paths).length,
+    Object.keys(SPEC_4).length + documents.length + searches.length + map.length,
+    "no operation beyond spec 4, the service's own documents and probes, the searches, the stream and the map",
+  );
   // every operation is a GET (HEAD answers the same without a body), with the CORS preflight of its path
   for (const item of Object.values<any>(doc.paths)) assert.deepEqual(Object.keys(item), ['get', 'options'], 'every operation is GET only, with its preflight');
 });
@@ -87,8 +105,14 @@ test('info: version 1.0.0, ODbL 1.0, the servers entry from the base URL without
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.0.0');
   assert.match(doc.info.license.name, /ODbL 1\.0/);
-  assert.deepEqual(doc.servers.map((s: any) => s.url), ['https://api.example.org']);
-  assert.deepEqual((buildOpenApi() as any).servers.map((s: any) => s.url), ['/']);
+  assert.deepEqual(
+    doc.servers.map((s: any) => s.url),
+    ['https://api.example.org'],
+  );
+  assert.deepEqual(
+    (buildOpenApi() as any).servers.map((s: any) => s.url),
+    ['/'],
+  );
   for (const words of ['No API key', 'never an official registry', 'stale_snapshot', 'Field dialects', 'unix seconds UTC', 'HH:MM', 'route_source']) {
     assert.ok(doc.info.description.includes(words), `info.description mentions ${words}`);
   }
@@ -102,8 +126,8 @@ test('/v1/routes documents its callsigns query parameter: required, comma-separa
   assert.equal(p.required, true);
   assert.match(p.description, /up to 80/);
   const re = new RegExp(p.schema.pattern);
-  assert.ok(re.test('SWR123,DLH4AB') && re.test('swr123'), 're.test(\'SWR123,DLH4AB\') && re.test(\'swr123\')');
-  assert.ok(!re.test('SWR123,,X') && !re.test('SWR-1'), '!re.test(\'SWR123,,X\') && !re.test(\'SWR-1\')');
+  assert.ok(re.test('SWR123,DLH4AB') && re.test('swr123'), "re.test('SWR123,DLH4AB') && re.test('swr123')");
+  assert.ok(!re.test('SWR123,,X') && !re.test('SWR-1'), "!re.test('SWR123,,X') && !re.test('SWR-1')");
 });
 
 test('every $ref resolves inside the document and every response schema names a file in schemas/', () => {
@@ -116,12 +140,16 @@ test('every $ref resolves inside the document and every response schema names a 
   assert.ok(refs.length > 100, 'refs.length > 100');
   for (const r of refs) {
     assert.match(r, /^#\//, `${r} must be local to the document`);
-    const target = r.slice(2).split('/').reduce<any>((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    const target = r
+      .slice(2)
+      .split('/')
+      .reduce<any>((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
     assert.ok(target !== undefined, `${r} does not resolve`);
   }
   const files = loadSchemas();
   for (const op of OPERATIONS) if ('schema' in op.response) assert.ok(files.has(op.response.schema), `${op.path}: schemas/${op.response.schema}.schema.json`);
-  for (const name of Object.keys(doc.components.schemas)) assert.ok(!('$id' in doc.components.schemas[name]), `${name} keeps no $id (it would move the base URI)`);
+  for (const name of Object.keys(doc.components.schemas))
+    assert.ok(!('$id' in doc.components.schemas[name]), `${name} keeps no $id (it would move the base URI)`);
 });
 
 test('each response lists 200, 405, 429, 500 and its own error statuses; errors use the section-7 schema with Retry-After on 429/503', () => {
@@ -132,11 +160,14 @@ test('each response lists 200, 405, 429, 500 and its own error statuses; errors 
   assert.deepEqual(trace['503'].content['application/json'].schema.properties.error.enum, ['stale_snapshot', 'upstream_unavailable']);
   assert.match(trace['503'].description, /upstream_unavailable/);
   assert.match(trace['500'].description, /internal_error/);
-  assert.ok(trace['405'].headers.Allow, 'trace[\'405\'].headers.Allow');
+  assert.ok(trace['405'].headers.Allow, "trace['405'].headers.Allow");
   assert.match(trace['404'].description, /not_found.*not_observed/);
   const now = doc.paths['/v1/now'].get.responses;
   assert.deepEqual(Object.keys(now), ['200', '405', '429', '500', '503']);
-  assert.ok(now['503'].headers['Retry-After'] && now['429'].headers['Retry-After'] && !trace['404'].headers['Retry-After'], 'now[\'503\'].headers[\'Retry-After\'] && now[\'429\'].headers[\'Retry-After\'] && !trace[\'404\'].headers[\'Retry-After\']');
+  assert.ok(
+    now['503'].headers['Retry-After'] && now['429'].headers['Retry-After'] && !trace['404'].headers['Retry-After'],
+    "now['503'].headers['Retry-After'] && now['429'].headers['Retry-After'] && !trace['404'].headers['Retry-After']",
+  );
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     const limited = POLICIES[item.get['x-rate-limit'].bucket]!.limit > 0;
     for (const [status, r] of Object.entries<any>(item.get.responses)) {
@@ -179,7 +210,9 @@ test('a server without rate limits (--no-rate-limits) is described without RateL
 });
 
 test('304, 206 and 416 are described where the server sends them, each with its headers', () => {
-  const etagged = Object.entries<any>(doc.paths).filter(([, item]) => item.get.responses['304']).map(([p]) => p);
+  const etagged = Object.entries<any>(doc.paths)
+    .filter(([, item]) => item.get.responses['304'])
+    .map(([p]) => p);
   const ops = OPERATIONS.filter((o) => o.etag).map((o) => o.path);
   assert.deepEqual(etagged.sort(), [...ops].sort());
   // every history document and every researchers' file
@@ -209,14 +242,17 @@ test('every path describes its CORS preflight: 204 with the Access-Control heade
     assert.deepEqual(op.parameters ?? [], params, `${path}: the path's parameters`);
     assert.deepEqual(Object.keys(op.responses), params.length ? ['204', '422'] : ['204'], path);
   }
-  assert.ok(doc.tags.some((t: any) => t.name === 'cors'), 'the cors tag is described');
+  assert.ok(
+    doc.tags.some((t: any) => t.name === 'cors'),
+    'the cors tag is described',
+  );
 });
 
 test('no jsonSchemaDialect other than the default: Swagger UI warns on any other value (the /docs warning box)', () => {
   assert.ok(!('jsonSchemaDialect' in doc) || doc.jsonSchemaDialect === 'https://spec.openapis.org/oas/3.1/dialect/base', String(doc.jsonSchemaDialect));
 });
 
-test('airport.today is described as the board for the airport\'s local day, not as of the build', () => {
+test("airport.today is described as the board for the airport's local day, not as of the build", () => {
   const today = doc.components.schemas.airport.properties.today.description as string;
   assert.match(today, /local day/);
   assert.doesNotMatch(today, /at build time/);
@@ -273,7 +309,11 @@ function allRoutes(): Route[] {
 }
 
 test('the operations table and the route modules agree: the same paths, each in the same bucket', () => {
-  const routes = new Map(allRoutes().filter((r) => !r.pattern.endsWith('*')).map((r) => [r.pattern, r.bucket]));
+  const routes = new Map(
+    allRoutes()
+      .filter((r) => !r.pattern.endsWith('*'))
+      .map((r) => [r.pattern, r.bucket]),
+  );
   const ops = new Map(OPERATIONS.map((o) => [o.path.replace(/\{(\w+)\}/g, ':$1'), o.bucket]));
   assert.deepEqual([...ops.keys()].sort(), [...routes.keys()].sort());
   for (const [pattern, bucket] of ops) assert.equal(routes.get(pattern), bucket, `${pattern} bucket`);

@@ -16,7 +16,10 @@ const closed = new OpenApiCheck(strict);
 
 const TRACE = {
   hex: '4b1814',
-  points: [[1795312389, 47.45, 8.56, 'ground', null], [1795312399, 47.46, 8.57, 3000, 161.5]],
+  points: [
+    [1795312389, 47.45, 8.56, 'ground', null],
+    [1795312399, 47.46, 8.57, 3000, 161.5],
+  ],
   departure: { at: 1795312389, lat: 47.45, lon: 8.56, alt_ft: 1400 },
   arrival: null,
 };
@@ -58,11 +61,17 @@ test('a stable answer with an added field, at the top or nested, matches the pub
 
 test('every schema a stable operation reaches is open in the published document; those it does not reach stay as strict', () => {
   const stable = OPERATIONS.filter((o) => o.stability === 'stable');
-  const names = reachable(stable.flatMap((o) => [...refsIn(published.paths[o.path].get)]), published.components.schemas);
+  const names = reachable(
+    stable.flatMap((o) => [...refsIn(published.paths[o.path].get)]),
+    published.components.schemas,
+  );
   for (const n of ['now', 'aircraft-list', 'aircraft-record', 'trace', 'point', 'airframe', 'error']) assert.ok(names.has(n), n);
   const closedAt = (v: unknown): boolean => JSON.stringify(v).includes('"additionalProperties":false');
   for (const name of names) assert.ok(!closedAt(published.components.schemas[name]), `${name} is open`);
-  assert.ok([...names].some((n) => closedAt(strict.components.schemas[n])), 'the strict variant has them closed');
+  assert.ok(
+    [...names].some((n) => closedAt(strict.components.schemas[n])),
+    'the strict variant has them closed',
+  );
   // the airport (candidate) is reached by no stable operation: published as strict as its file
   assert.ok(!names.has('airport'), 'no stable operation reaches the airport');
   assert.deepEqual(published.components.schemas.airport, strict.components.schemas.airport);

@@ -62,9 +62,15 @@ test('every line is JSON with time, level and msg; a feed failure is a warning',
       assert.ok(['debug', 'info', 'warn', 'error'].includes(l.level), l.level);
       assert.equal(typeof l.msg, 'string');
     }
-    assert.ok(all.some((l) => l.level === 'info' && l.msg.startsWith('artifacts: serving build')), 'the build served, at info');
+    assert.ok(
+      all.some((l) => l.level === 'info' && l.msg.startsWith('artifacts: serving build')),
+      'the build served, at info',
+    );
     const bad = all.filter((l) => l.msg.startsWith('feed: invalid_json'));
-    assert.deepEqual(bad.map((l) => l.level), ['warn']);
+    assert.deepEqual(
+      bad.map((l) => l.level),
+      ['warn'],
+    );
     // off by default
     assert.deepEqual(requests(all), []);
   });
@@ -87,7 +93,10 @@ test('--access-log: one line per answer with method, route, path without the que
     assert.deepEqual(now, { method: 'GET', route: '/v1/now', path: '/v1/now', status: 200, bucket: 'now', bytes: Buffer.byteLength(body.text) });
     assert.deepEqual(aircraft, { method: 'GET', route: '/v1/aircraft', path: '/v1/aircraft', status: 200, bucket: 'aircraft', bytes: aircraft!.bytes });
     assert.ok((aircraft!.bytes as number) > 0, '(aircraft!.bytes as number) > 0');
-    assert.deepEqual({ ...station, bytes: 0 }, { method: 'GET', route: '/v1/stations/:uuid', path: '/v1/stations/:uuid', status: 404, bucket: 'station', bytes: 0 });
+    assert.deepEqual(
+      { ...station, bytes: 0 },
+      { method: 'GET', route: '/v1/stations/:uuid', path: '/v1/stations/:uuid', status: 404, bucket: 'station', bytes: 0 },
+    );
     assert.deepEqual({ ...unrouted, bytes: 0 }, { method: 'GET', route: 'unrouted', status: 404, bucket: 'none', bytes: 0 });
     assert.deepEqual({ ...trace, bytes: 0 }, { method: 'GET', route: '/v1/trace/:hex', path: '/v1/trace/zzzzzz', status: 422, bucket: 'trace', bytes: 0 });
     assert.deepEqual(head, { method: 'HEAD', route: '/healthz', path: '/healthz', status: 200, bucket: 'health', bytes: 0 });
@@ -101,7 +110,10 @@ test('--log-ips puts the client address (as the rate limits see it) in access li
   await withApp(['--access-log', '--log-ips'], async (a, lines) => {
     await traffic(a);
     const all = lines();
-    assert.deepEqual(requests(all).map((l) => l.ip), [CLIENT, CLIENT, CLIENT, CLIENT, '127.0.0.1', CLIENT]);
+    assert.deepEqual(
+      requests(all).map((l) => l.ip),
+      [CLIENT, CLIENT, CLIENT, CLIENT, '127.0.0.1', CLIENT],
+    );
     for (const l of all.filter((x) => x.msg !== 'request')) assert.ok(!JSON.stringify(l).includes(CLIENT), JSON.stringify(l));
   });
   // without the access log, --log-ips has nothing to add an address to
@@ -116,8 +128,23 @@ test('maskedPath hides the segments a pattern names as secret; accessEntry drops
   assert.equal(maskedPath('/v1/trace/:hex', '/v1/trace/4b1814'), '/v1/trace/4b1814');
   assert.equal(maskedPath('/map/*', '/map/app.js'), '/map/app.js');
   const req = { method: 'GET', path: `/v1/station/${UUID}`, ip: CLIENT, bytes: 10 };
-  assert.deepEqual(accessEntry('unrouted', 'none', 404, 0.123456, req, false), { method: 'GET', route: 'unrouted', status: 404, bucket: 'none', ms: 0.12, bytes: 10 });
-  assert.deepEqual(accessEntry('/v1/now', 'now', 422, 1, { ...req, path: null }, true), { method: 'GET', route: '/v1/now', status: 422, bucket: 'now', ms: 1, bytes: 10, ip: CLIENT });
+  assert.deepEqual(accessEntry('unrouted', 'none', 404, 0.123456, req, false), {
+    method: 'GET',
+    route: 'unrouted',
+    status: 404,
+    bucket: 'none',
+    ms: 0.12,
+    bytes: 10,
+  });
+  assert.deepEqual(accessEntry('/v1/now', 'now', 422, 1, { ...req, path: null }, true), {
+    method: 'GET',
+    route: '/v1/now',
+    status: 422,
+    bucket: 'now',
+    ms: 1,
+    bytes: 10,
+    ip: CLIENT,
+  });
 });
 
 test('--access-log: a station UUID is masked whatever the spelling of its path, on both serving threads', async () => {
@@ -128,7 +155,22 @@ test('--access-log: a station UUID is masked whatever the spelling of its path, 
   const stations = join(dir, 'feeders.json');
   writeFileSync(feed, readFileSync(join(ROOT, 'test/fixtures/feed/readsb_sample.json')));
   writeFileSync(stations, JSON.stringify({ generated_at: Math.floor(Date.now() / 1000), feeders: [{ uuid: UUID, lat: 47.45, lon: 8.55, connected: true }] }));
-  const s = await startServerProcess(['--feed', feed, '--max-age', '2000000000', '--stations', stations, '--state', join(dir, 'state'), '--serve-threads', '2', '--access-log', '--no-rate-limits', '--log-format', 'json']);
+  const s = await startServerProcess([
+    '--feed',
+    feed,
+    '--max-age',
+    '2000000000',
+    '--stations',
+    stations,
+    '--state',
+    join(dir, 'state'),
+    '--serve-threads',
+    '2',
+    '--access-log',
+    '--no-rate-limits',
+    '--log-format',
+    'json',
+  ]);
   try {
     for (let i = 0; i < 100 && (await httpGet(`${s.base}/v1/stations/${UUID}`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
     const spellings = uuidSpellings(UUID);
@@ -142,16 +184,33 @@ test('--access-log: a station UUID is masked whatever the spelling of its path, 
       const st = statuses.get(sp.path)!;
       if (sp.routed) assert.deepEqual(st, [200, 200, 200, 200], `${sp.path} reaches the station's record`);
       // answered (without --artifacts the airframe is a 503 artifact_unavailable), never a fault
-      else assert.ok(st.every((x) => x > 0 && x !== 500), `${sp.path}: ${st}`);
+      else
+        assert.ok(
+          st.every((x) => x > 0 && x !== 500),
+          `${sp.path}: ${st}`,
+        );
     }
     // the observations of the worker reach the main thread's log in batches (every 100 ms)
     await new Promise((r) => setTimeout(r, 500));
-    const lines = s.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
+    const lines = s
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Line);
     const access = requests(lines);
     assert.ok(access.length >= spellings.length * 4, `an access line per answer: ${access.length}`);
-    assert.ok(access.filter((l) => l.route === '/v1/stations/:uuid').every((l) => l.path === '/v1/stations/:uuid'), JSON.stringify(access.filter((l) => l.route === '/v1/stations/:uuid')));
-    assert.ok(access.some((l) => l.route === '/v1/trace/:hex' && l.path === '/v1/trace/:uuid'), 'a UUID in another route\'s path is masked too');
-    assert.ok(access.some((l) => l.route === '/v2/hex/:hex'), 'the worker answered and logged some');
+    assert.ok(
+      access.filter((l) => l.route === '/v1/stations/:uuid').every((l) => l.path === '/v1/stations/:uuid'),
+      JSON.stringify(access.filter((l) => l.route === '/v1/stations/:uuid')),
+    );
+    assert.ok(
+      access.some((l) => l.route === '/v1/trace/:hex' && l.path === '/v1/trace/:uuid'),
+      "a UUID in another route's path is masked too",
+    );
+    assert.ok(
+      access.some((l) => l.route === '/v2/hex/:hex'),
+      'the worker answered and logged some',
+    );
     const text = s.output();
     for (const leak of uuidLeaks(UUID)) assert.ok(!text.toLowerCase().includes(leak.toLowerCase()), `${leak} in the log:\n${text}`);
   } finally {

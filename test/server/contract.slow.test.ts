@@ -68,18 +68,42 @@ test(TITLE, { timeout: 600_000 }, async () => {
   const index = await json('/v1/bundles', '10.254.0.2');
   const paths = (list: { path: string }[]) => list.map((e) => e.path);
   const table = contractCases({
-    hex: String(sample.hex), flight: String(sample.flight).trim(), reg: String(sample.r), type: String(sample.t), squawk: String(sample.squawk),
-    lat: Number(sample.lat), lon: Number(sample.lon), uuid: STATION_UUID,
-    logPaths: paths(index.log), tablePaths: paths(index.tables), docPaths: paths(index.docs),
+    hex: String(sample.hex),
+    flight: String(sample.flight).trim(),
+    reg: String(sample.r),
+    type: String(sample.t),
+    squawk: String(sample.squawk),
+    lat: Number(sample.lat),
+    lon: Number(sample.lon),
+    uuid: STATION_UUID,
+    logPaths: paths(index.log),
+    tablePaths: paths(index.tables),
+    docPaths: paths(index.docs),
   });
 
   // the route table decides what is covered: a route without cases fails here, by name
   const patterns = routes.map((r) => r.pattern);
-  assert.deepEqual(patterns.filter((p) => !table[p]), [], 'routes of the route table with no contract cases (add them to test/helpers/contract-cases.ts)');
-  assert.deepEqual(Object.keys(table).filter((p) => !patterns.includes(p)), [], 'contract cases for routes the route table no longer has');
+  assert.deepEqual(
+    patterns.filter((p) => !table[p]),
+    [],
+    'routes of the route table with no contract cases (add them to test/helpers/contract-cases.ts)',
+  );
+  assert.deepEqual(
+    Object.keys(table).filter((p) => !patterns.includes(p)),
+    [],
+    'contract cases for routes the route table no longer has',
+  );
   const undocumented = patterns.filter((p) => !served.paths[templateOf(p)]);
-  assert.deepEqual(undocumented.filter((p) => !UNDOCUMENTED[p]), [], 'routes the document does not describe (document them in schemas/operations.ts)');
-  assert.deepEqual(Object.keys(served.paths).filter((t) => !patterns.some((p) => templateOf(p) === t)), [], 'documented paths no route serves');
+  assert.deepEqual(
+    undocumented.filter((p) => !UNDOCUMENTED[p]),
+    [],
+    'routes the document does not describe (document them in schemas/operations.ts)',
+  );
+  assert.deepEqual(
+    Object.keys(served.paths).filter((t) => !patterns.some((p) => templateOf(p) === t)),
+    [],
+    'documented paths no route serves',
+  );
 
   const seen: Seen[] = [];
   const problems: string[] = [];
@@ -92,8 +116,11 @@ test(TITLE, { timeout: 600_000 }, async () => {
   };
   const note = (route: string, where: ContractApp, s: Sent, answer: Answer, o: { expect?: Case; filler?: boolean }) => {
     const isError = answer.status >= 400 && answer.method !== 'HEAD' && answer.body.length > 0;
-    const code = isError ? (JSON.parse(answer.body.toString('utf8')) as { error?: string }).error ?? null : null;
-    const extra = ['range', 'if-none-match', 'accept-encoding'].filter((h) => s.headers?.[h]).map((h) => ` (${h}: ${s.headers![h]})`).join('');
+    const code = isError ? ((JSON.parse(answer.body.toString('utf8')) as { error?: string }).error ?? null) : null;
+    const extra = ['range', 'if-none-match', 'accept-encoding']
+      .filter((h) => s.headers?.[h])
+      .map((h) => ` (${h}: ${s.headers![h]})`)
+      .join('');
     const at = `${s.method ?? 'GET'} ${s.path}${extra} on the ${where === bare ? 'bare' : nowMs === tree.nowMs ? 'fresh' : 'stale'} server`;
     seen.push({ route, where: at, sent: s, answer, code, filler: o.filler === true });
     if (o.expect && (answer.status !== o.expect.expect || (o.expect.code && code !== o.expect.code))) {
@@ -105,7 +132,13 @@ test(TITLE, { timeout: 600_000 }, async () => {
     }
     const template = templateOf(route);
     const open = published.check(template, answer);
-    const found = new Set([...open, ...strict.check(template, answer).filter((p) => !open.includes(p)).map((p) => `${p} (strict)`)]);
+    const found = new Set([
+      ...open,
+      ...strict
+        .check(template, answer)
+        .filter((p) => !open.includes(p))
+        .map((p) => `${p} (strict)`),
+    ]);
     for (const p of found) problems.push(`${at}: ${answer.status} ${p}`);
   };
 
@@ -215,7 +248,11 @@ test(TITLE, { timeout: 600_000 }, async () => {
   for (const s of seen) if (!s.filler) counts.set(s.route, (counts.get(s.route) ?? 0) + 1);
   for (const p of patterns) assert.ok((counts.get(p) ?? 0) >= 40, `${p}: ${counts.get(p) ?? 0} answers checked, fewer than 40`);
   assert.ok(seen.length >= 40 * patterns.length, `${seen.length} answers`);
-  assert.deepEqual([...fresh.logs, ...bare.logs].filter((l) => l.startsWith('error ')), [], 'no handler fault was logged');
+  assert.deepEqual(
+    [...fresh.logs, ...bare.logs].filter((l) => l.startsWith('error ')),
+    [],
+    'no handler fault was logged',
+  );
 });
 
 const expecting = (path: string, expect: number, code?: Case['code']) => ({ expect: { path, expect, ...(code ? { code } : {}) } });

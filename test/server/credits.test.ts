@@ -10,7 +10,9 @@ import { problems } from '../../schemas/index.ts';
 
 test('credit flags and env vars resolve; the defaults are empty URLs and the network name Contrail', () => {
   assert.deepEqual(parseConfig(creditsOptions, [], {}).config, CREDITS_DEFAULTS);
-  const c = parseConfig(creditsOptions, ['--terms-url', 'https://t.example/terms', '--credits-url=http://c.example'], { CONTRAIL_CONTRIBUTE_URL: 'https://x.example' }).config;
+  const c = parseConfig(creditsOptions, ['--terms-url', 'https://t.example/terms', '--credits-url=http://c.example'], {
+    CONTRAIL_CONTRIBUTE_URL: 'https://x.example',
+  }).config;
   assert.deepEqual(c, { networkName: 'Contrail', termsUrl: 'https://t.example/terms', contributeUrl: 'https://x.example', creditsUrl: 'http://c.example' });
 });
 
@@ -34,7 +36,11 @@ test('a malformed sources file is refused with the file and the field named', ()
     for (const [text, re] of cases) {
       const f = join(dir, 'sources.json');
       writeFileSync(f, text);
-      assert.throws(() => loadCredits(CREDITS_DEFAULTS, { sourcesFile: f }), (e: Error) => re.test(e.message) && e.message.includes(f), text);
+      assert.throws(
+        () => loadCredits(CREDITS_DEFAULTS, { sourcesFile: f }),
+        (e: Error) => re.test(e.message) && e.message.includes(f),
+        text,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

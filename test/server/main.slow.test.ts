@@ -11,7 +11,12 @@ import { serverOptions, loadServerConfig } from '../../server/config.ts';
 import { ConfigError } from '../../lib/cli.ts';
 
 const run = (args: string[], nodeFlags: string[] = [], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', join(ROOT, 'server/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', join(ROOT, 'server/main.ts'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
 
 test('--help lists every flag with its environment variable, and exits 0', () => {
   const r = run(['--help']);
@@ -107,11 +112,24 @@ test('the process logs JSON lines on stdout (not a terminal: auto is json), the 
   }
   // the exit can come before the last bytes are read from the pipe
   if (!s.child.stdout!.closed) await once(s.child.stdout!, 'close');
-  const lines = s.output().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = s
+    .output()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   for (const l of lines) assert.deepEqual([typeof l.time, typeof l.level, typeof l.msg], ['string', 'string', 'string'], JSON.stringify(l));
-  assert.ok(lines.some((l) => l.msg === 'request' && l.route === '/healthz' && l.path === '/healthz' && l.status === 200 && !('ip' in l)), s.output());
-  assert.ok(lines.some((l) => /^contrail: listening on http:\/\/127\.0\.0\.1:\d+/.test(String(l.msg)) && l.port === s.port), 'lines.some((l) => /^contrail: listening on http:\\/\\/127\\.0\\.0\\.1:\\d+/.test(String(l.msg)) && l.port === s.port)');
-  assert.ok(lines.some((l) => l.msg === 'contrail: stopping (SIGTERM)'), 'written before the exit');
+  assert.ok(
+    lines.some((l) => l.msg === 'request' && l.route === '/healthz' && l.path === '/healthz' && l.status === 200 && !('ip' in l)),
+    s.output(),
+  );
+  assert.ok(
+    lines.some((l) => /^contrail: listening on http:\/\/127\.0\.0\.1:\d+/.test(String(l.msg)) && l.port === s.port),
+    'lines.some((l) => /^contrail: listening on http:\\/\\/127\\.0\\.0\\.1:\\d+/.test(String(l.msg)) && l.port === s.port)',
+  );
+  assert.ok(
+    lines.some((l) => l.msg === 'contrail: stopping (SIGTERM)'),
+    'written before the exit',
+  );
   assert.ok(out.includes('"msg":"request"'), 'on stdout');
 });
 

@@ -9,9 +9,12 @@ import { ROOT } from '../helpers/processes.ts';
 
 test('on glibc without the variable the server warns, naming the setting and the docs; with it, or on another C library, it says nothing', () => {
   const w = mallocWarning({}, '2.36');
-  assert.match(w ?? '', /^contrail: started without MALLOC_MMAP_THRESHOLD_=131072: glibc 2\.36 keeps what the serving threads free .*\(docs\/operating\.md, "Memory"\)$/);
+  assert.match(
+    w ?? '',
+    /^contrail: started without MALLOC_MMAP_THRESHOLD_=131072: glibc 2\.36 keeps what the serving threads free .*\(docs\/operating\.md, "Memory"\)$/,
+  );
   assert.equal(mallocWarning({ MALLOC_MMAP_THRESHOLD_: '131072' }, '2.36'), null);
-  assert.equal(mallocWarning({ MALLOC_MMAP_THRESHOLD_: '65536' }, '2.36'), null, 'an operator\'s own value is theirs');
+  assert.equal(mallocWarning({ MALLOC_MMAP_THRESHOLD_: '65536' }, '2.36'), null, "an operator's own value is theirs");
   assert.equal(mallocWarning({}, undefined), null, 'musl, macOS');
   const v = glibcVersion();
   assert.ok(v === undefined || /^\d+\.\d+/.test(v), String(v));

@@ -38,7 +38,7 @@ test('/metrics counts answers by route pattern and status, feed events by kind, 
       assert.ok(v > 0 && v < 5, `${step}: ${v} s`);
     }
     // labels are route patterns: no path, so no station UUID, and no client address
-    assert.ok(!m.includes('2f1c6a1e') && !m.includes('127.0.0.1'), '!m.includes(\'2f1c6a1e\') && !m.includes(\'127.0.0.1\')');
+    assert.ok(!m.includes('2f1c6a1e') && !m.includes('127.0.0.1'), "!m.includes('2f1c6a1e') && !m.includes('127.0.0.1')");
   } finally {
     a.stop();
   }

@@ -82,9 +82,9 @@ test('two serving threads: the same snapshot on every connection, forwarded rout
       stalls = [...m.matchAll(/^contrail_event_loop_stall_seconds\{thread="(\d+)",stat="(max|p99)"\} [\d.e-]+$/gm)].map((x) => `${x[1]} ${x[2]}`).sort();
     }
     assert.ok(by['0']! > 0 && by['1']! > 0, `both threads answered: ${JSON.stringify(by)}`);
-    assert.deepEqual(stalls, ['0 max', '0 p99', '1 max', '1 p99'], 'both serving threads\' event-loop stalls are in /metrics');
+    assert.deepEqual(stalls, ['0 max', '0 p99', '1 max', '1 p99'], "both serving threads' event-loop stalls are in /metrics");
     const m = (await httpGet(`${s.base}/metrics`)).text;
-    assert.match(m, /^contrail_snapshot_blocking_seconds\{thread="1",step="arrival"\} [\d.e-]+$/m, 'the worker\'s own time taking a snapshot is in /metrics');
+    assert.match(m, /^contrail_snapshot_blocking_seconds\{thread="1",step="arrival"\} [\d.e-]+$/m, "the worker's own time taking a snapshot is in /metrics");
   } finally {
     await s.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -137,7 +137,10 @@ test('two serving threads: one rate-limit budget and one open-stream count per c
     const opened = tries.filter((t) => !('status' in t));
     const refused = tries.filter((t): t is Refused => 'status' in t);
     assert.equal(opened.length, 3, 'three streams per address, counted across the threads');
-    assert.ok(refused.every((r) => r.status === 429 && /3 streams are open/.test(r.body)), JSON.stringify(refused.map((r) => r.body)));
+    assert.ok(
+      refused.every((r) => r.status === 429 && /3 streams are open/.test(r.body)),
+      JSON.stringify(refused.map((r) => r.body)),
+    );
     // a stream on either thread gets the snapshot
     for (const c of opened) assert.equal(((await (c as Awaited<ReturnType<typeof open>>).next()) as { type: string }).type, 'subscribed');
     for (const c of opened) (c as Awaited<ReturnType<typeof open>>).close();

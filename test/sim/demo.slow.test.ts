@@ -34,7 +34,10 @@ describe('demo banners', () => {
       const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
       const r = await answering(base, ['/a', '/b', '/c', '/d']);
       assert.deepEqual(r.ok, ['/a', '/c']);
-      assert.deepEqual(r.left, [{ path: '/b', status: 503 }, { path: '/d', status: 404 }]);
+      assert.deepEqual(r.left, [
+        { path: '/b', status: 503 },
+        { path: '/d', status: 404 },
+      ]);
       assert.deepEqual(asked, ['/a', '/b', '/c', '/d']);
       // nothing listening: status 0, left out
       const closed = await answering('http://127.0.0.1:1', ['/x']);
@@ -48,22 +51,27 @@ describe('demo banners', () => {
     const live = liveBanner({ base: 'http://h:1', secs: 12, ok: ['/v1/now', '/docs'], days: 14 }).join('\n');
     assert.match(live, /live in 12 s at http:\/\/h:1/);
     assert.match(live, /SIMULATED/);
-    assert.ok(live.includes('  http://h:1/v1/now\n  http://h:1/docs\n'), 'live.includes(\' http://h:1/v1/now\\n http://h:1/docs\\n\')');
+    assert.ok(live.includes('  http://h:1/v1/now\n  http://h:1/docs\n'), "live.includes(' http://h:1/v1/now\\n http://h:1/docs\\n')");
     for (const l of STILL_LOADING) assert.ok(live.includes(l), 'live.includes(l)');
     assert.match(live, /estimates wait for it/);
     assert.match(live, /\(14 days of simulated history\.\)/);
     assert.match(liveBanner({ base: 'http://h:1', secs: 1, ok: [], days: 1 }).join('\n'), /\(1 day of simulated history\.\)/);
     const hist = historyBanner({ base: 'http://h:1', secs: 90, ok: ['/v1/estimated'], build: 'B1', archiveThrough: '2026-01-02', estimated: 1 }).join('\n');
     assert.match(hist, /history ready in 90 s \(build B1, archive through 2026-01-02\)/);
-    assert.ok(hist.includes('  http://h:1/v1/estimated\n'), 'hist.includes(\' http://h:1/v1/estimated\\n\')');
+    assert.ok(hist.includes('  http://h:1/v1/estimated\n'), "hist.includes(' http://h:1/v1/estimated\\n')");
     assert.match(hist, /1 aircraft is estimated/);
   });
 
-  it('centres the live URLs on the fleet\'s airport with the most aircraft of the snapshot in its box', () => {
+  it("centres the live URLs on the fleet's airport with the most aircraft of the snapshot in its box", () => {
     const ap = (iata: string, lat: number, lon: number) => ({ iata, lat, lon });
     const [zrh, jfk, bfl] = [ap('ZRH', 47.46, 8.55), ap('JFK', 40.64, -73.78), ap('BFL', 35.43, -119.06)];
     const route = (org: typeof zrh, dst: typeof zrh) => ({ callsign: 'X1', airline: 'X', org, dst, nm: 1 });
-    const sky = { fleet: [{ outs: [route(zrh, jfk)], backs: [route(jfk, zrh)] }, { outs: [route(bfl, jfk)], backs: [] }] } as unknown as Pick<Sky, 'fleet'>;
+    const sky = {
+      fleet: [
+        { outs: [route(zrh, jfk)], backs: [route(jfk, zrh)] },
+        { outs: [route(bfl, jfk)], backs: [] },
+      ],
+    } as unknown as Pick<Sky, 'fleet'>;
     const near = (p: typeof zrh, i: number) => ({ hex: `a${i}`, lat: p.lat + 0.1 * i, lon: p.lon - 0.1 * i });
     assert.equal(livePlace(sky, [near(jfk, 1), near(zrh, 1), near(jfk, 2), { hex: 'x' }])?.iata, 'JFK');
     assert.equal(livePlace(sky, [near(bfl, 1)])?.iata, 'BFL');
@@ -72,7 +80,10 @@ describe('demo banners', () => {
   });
 });
 
-interface Banner { title: string; urls: string[] }
+interface Banner {
+  title: string;
+  urls: string[];
+}
 interface DemoRun {
   banners: Banner[];
   /** the output until the second banner */
@@ -86,9 +97,28 @@ interface DemoRun {
 
 /** runs sim/demo.ts until its second banner is out */
 async function demoUntilHistory(dir: string, port: number, more: string[] = []): Promise<DemoRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'sim/demo.ts'), '--dir', dir, '--port', String(port), '--days', '1', '--ref', join(ROOT, 'test/fixtures/ref-small'), ...more], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'sim/demo.ts'),
+      '--dir',
+      dir,
+      '--port',
+      String(port),
+      '--days',
+      '1',
+      '--ref',
+      join(ROOT, 'test/fixtures/ref-small'),
+      ...more,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   const run = { banners: [] as Banner[], stdout: '', stderr: '' };
   const checks: Promise<{ url: string; status: number }>[] = [];
   child.stderr.on('data', (b: Buffer) => (run.stderr += b.toString()));
@@ -130,7 +160,9 @@ async function demoUntilHistory(dir: string, port: number, more: string[] = []):
 const buildOf = (stdout: string) => /\(build (\S+), archive through (\d{4}-\d{2}-\d{2})\)/.exec(stdout)?.[1];
 
 describe('make demo, end to end (small reference data, one day)', () => {
-  it('prints the live URLs first, then the history; every URL printed answers 200; Ctrl-C stops it all; a second run waits for its own build', { timeout: 600_000 }, async () => {
+  it('prints the live URLs first, then the history; every URL printed answers 200; Ctrl-C stops it all; a second run waits for its own build', {
+    timeout: 600_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'contrail-demo-'));
     dirs.push(dir);
     const port = await freePort();
@@ -138,12 +170,23 @@ describe('make demo, end to end (small reference data, one day)', () => {
     const first = await demoUntilHistory(dir, port);
     let firstBuild: string | undefined;
     try {
-      assert.deepEqual(first.banners.map((b) => b.title), ['live', 'history'], 'the live banner first');
+      assert.deepEqual(
+        first.banners.map((b) => b.title),
+        ['live', 'history'],
+        'the live banner first',
+      );
       const [live, hist] = first.banners as [Banner, Banner];
-      for (const kind of ['/v1/now', '/v1/aircraft', '/v2/point/', '/v1/stations', '/docs']) assert.ok(live.urls.some((u) => u.startsWith(base + kind)), `live banner lists ${kind}: ${live.urls.join(' ')}`);
+      for (const kind of ['/v1/now', '/v1/aircraft', '/v2/point/', '/v1/stations', '/docs'])
+        assert.ok(
+          live.urls.some((u) => u.startsWith(base + kind)),
+          `live banner lists ${kind}: ${live.urls.join(' ')}`,
+        );
       for (const kind of ['/v1/airframes/', '/v1/airports/', '/v1/route/', '/v1/alliances/', '/v1/estimated', '/#7/']) {
         assert.ok(!live.urls.some((u) => u.startsWith(base + kind)), `the live banner holds back ${kind}`);
-        assert.ok(hist.urls.some((u) => u.startsWith(base + kind)), `the history banner lists ${kind}`);
+        assert.ok(
+          hist.urls.some((u) => u.startsWith(base + kind)),
+          `the history banner lists ${kind}`,
+        );
       }
       for (const c of await first.checks) assert.equal(c.status, 200, `${c.url} answered ${c.status} right after it was printed`);
       // this run's build, the one the server has loaded
@@ -161,7 +204,14 @@ describe('make demo, end to end (small reference data, one day)', () => {
       assert.equal(await first.stop(), 130, 'Ctrl-C: exit 130');
     }
     await new Promise((r) => setTimeout(r, 500));
-    assert.equal(await fetch(`${base}/v1/now`).then((r) => r.status, () => 0), 0, 'the server it started is gone');
+    assert.equal(
+      await fetch(`${base}/v1/now`).then(
+        (r) => r.status,
+        () => 0,
+      ),
+      0,
+      'the server it started is gone',
+    );
 
     // the same folder again, another seed (the same one the same day would make the same inputs: no
     // new build): the server serves the earlier build at once, and the history banner waits for this run's

@@ -23,14 +23,27 @@ const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('demo estimates in the first minute', () => {
-  it('lists estimated aircraft once the live feed has caught up, within 60 reads (60 s at the server\'s one read a second)', async () => {
+  it("lists estimated aircraft once the live feed has caught up, within 60 reads (60 s at the server's one read a second)", async () => {
     const sky = testSky(600);
     let nowMs = T * 1000;
     const clock = () => nowMs;
     const live = startLive(sky, { out: '', feeders: '', http: 'any', intervalMs: 1000, offsetMs: 0, catchUpS: DEMO_CATCH_UP_S }, clock);
     const dir = mkdtempSync(join(tmpdir(), 'contrail-sim-est-'));
     dirs.push(dir);
-    const { config } = loadServerConfig(['--port', '0', '--feed', `http://127.0.0.1:${await live.port}/aircraft.json`, '--artifacts', join(dir, 'artifacts'), '--state', join(dir, 'state'), '--no-rate-limits'], {});
+    const { config } = loadServerConfig(
+      [
+        '--port',
+        '0',
+        '--feed',
+        `http://127.0.0.1:${await live.port}/aircraft.json`,
+        '--artifacts',
+        join(dir, 'artifacts'),
+        '--state',
+        join(dir, 'state'),
+        '--no-rate-limits',
+      ],
+      {},
+    );
     const app = await createApp(config, { log: () => {}, clock, poll: false });
     try {
       let reads = 0;
@@ -70,7 +83,11 @@ describe('demo estimates in the first minute', () => {
     // find an aircraft heard at one second and not at the next, still flying
     let found: { hex: string; at: number } | null = null;
     for (let t = T; t < T + 3600 && !found; t += 10) {
-      const a = new Set(feedAt(sky, t, flightOf).aircraft.filter((r) => (r.seen as number) < 3).map((r) => r.hex as string));
+      const a = new Set(
+        feedAt(sky, t, flightOf)
+          .aircraft.filter((r) => (r.seen as number) < 3)
+          .map((r) => r.hex as string),
+      );
       const b = feedAt(sky, t + 10, flightOf).aircraft.filter((r) => a.has(r.hex as string) && (r.seen as number) >= 8);
       if (b.length) found = { hex: b[0]!.hex as string, at: t + 10 };
     }

@@ -44,7 +44,7 @@ function gaFlight(sky: Sky) {
 }
 
 describe('sim faults: one position at a time (observe)', () => {
-  it('with every rate 0 hears exactly the true state, under the airframe\'s own hex and callsign', () => {
+  it("with every rate 0 hears exactly the true state, under the airframe's own hex and callsign", () => {
     const sky = skyWith(NO_FAULTS);
     const f = gaFlight(sky);
     for (let dt = 0; dt <= f.plan.duration; dt += 37) {
@@ -100,7 +100,7 @@ describe('sim faults: one position at a time (observe)', () => {
     }
   });
 
-  it('hears nothing below a small field\'s coverage floor, and MLAT positions late and spread', () => {
+  it("hears nothing below a small field's coverage floor, and MLAT positions late and spread", () => {
     const base = skyWith(NO_FAULTS);
     const f = gaFlight(base);
     const floored = skyWith(only({ lowCoverageShare: 1 }));
@@ -122,18 +122,29 @@ describe('sim faults: one position at a time (observe)', () => {
 
 describe('sim faults: circuits, go-arounds and low passes', () => {
   const home = [...testWorld().byIdent.values()].find((a) => a.kind === 'small_airport' && a.runways.length > 0)!;
-  const laps: LapEnd[] = [{ kind: 'touch-and-go', rollS: 20 }, { kind: 'go-around', floorFt: 150 }, { kind: 'low-pass', floorFt: 40 }, { kind: 'touch-and-go', rollS: 35 }];
+  const laps: LapEnd[] = [
+    { kind: 'touch-and-go', rollS: 20 },
+    { kind: 'go-around', floorFt: 150 },
+    { kind: 'low-pass', floorFt: 40 },
+    { kind: 'touch-and-go', rollS: 35 },
+  ];
   const plan = circuitPlan(home, LIGHT[0]!, laps, 0.3);
 
   it('is a take-off, a landing and a take-off 15-40 s later per touch-and-go, a go-around, a low pass, and a full stop', () => {
-    assert.deepEqual(plan.events.map((e) => `${e.kind}${e.touchAndGo ? '*' : ''}`), ['takeoff', 'landing*', 'takeoff*', 'go-around', 'low-pass', 'landing*', 'takeoff*', 'landing']);
+    assert.deepEqual(
+      plan.events.map((e) => `${e.kind}${e.touchAndGo ? '*' : ''}`),
+      ['takeoff', 'landing*', 'takeoff*', 'go-around', 'low-pass', 'landing*', 'takeoff*', 'landing'],
+    );
     const [, l1, t1, , , l2, t2] = plan.events;
     assert.ok(t1!.at - l1!.at >= 15 && t1!.at - l1!.at <= 40, `${t1!.at - l1!.at} s on the runway`);
     assert.ok(t2!.at - l2!.at >= 15 && t2!.at - l2!.at <= 40, `${t2!.at - l2!.at} s on the runway`);
-    assert.ok(plan.events.every((e) => e.airport === home.ident), 'every event at the home field');
+    assert.ok(
+      plan.events.every((e) => e.airport === home.ident),
+      'every event at the home field',
+    );
   });
 
-  it('is on the ground only during the rolls, on the field\'s runway, and never lower than its floor on a go-around or low pass', () => {
+  it("is on the ground only during the rolls, on the field's runway, and never lower than its floor on a go-around or low pass", () => {
     const e = home.elevation_ft ?? 0;
     const ground = plan.events.filter((x) => x.kind === 'landing' || x.kind === 'takeoff');
     for (let dt = plan.offAt + 1; dt < plan.onAt; dt += 1) {
@@ -156,14 +167,24 @@ describe('sim faults: the history and its truth file', () => {
     const b = tmp();
     writeHistory(skyWith(DEMO_FAULTS), a, '2025-06-02', 1);
     writeHistory(skyWith(DEMO_FAULTS), b, '2025-06-02', 1);
-    const files = (r: string) => readdirSync(r, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(r.length)).sort();
+    const files = (r: string) =>
+      readdirSync(r, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name).slice(r.length))
+        .sort();
     assert.deepEqual(files(a), files(b));
     for (const f of files(a)) assert.ok(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f);
-    const truth = readFileSync(truthPath(a, '2025-06-02'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TruthEvent);
+    const truth = readFileSync(truthPath(a, '2025-06-02'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as TruthEvent);
     assert.ok(truth.length > 100, `${truth.length} truth lines`);
     for (const e of truth) {
       assert.ok(['takeoff', 'landing', 'go-around', 'low-pass'].includes(e.kind) && e.t >= DAY && e.t < DAY + 86400 && e.airport && e.hex, JSON.stringify(e));
-      assert.ok(e.classes.every((c) => (FAULT_CLASSES as readonly string[]).includes(c)), JSON.stringify(e));
+      assert.ok(
+        e.classes.every((c) => (FAULT_CLASSES as readonly string[]).includes(c)),
+        JSON.stringify(e),
+      );
     }
   });
 
@@ -172,26 +193,40 @@ describe('sim faults: the history and its truth file', () => {
     const root = tmp();
     writeHistory(sky, root, '2025-06-02', 1);
     const listing = await listDay(root, '2025-06-02');
-    assert.ok(listing.skipped.every((s) => s.reason === 'non_icao'), JSON.stringify(listing.skipped.filter((s) => s.reason !== 'non_icao')));
+    assert.ok(
+      listing.skipped.every((s) => s.reason === 'non_icao'),
+      JSON.stringify(listing.skipped.filter((s) => s.reason !== 'non_icao')),
+    );
     assert.ok(listing.skipped.length > 0, 'the GA airframes are TIS-B tracks under ~ addresses');
-    const dup = sky.fleet.find((af) => sky.traits[af.index]!.dupOf && sky.schedule.flightsIn(af, DAY, DAY + 86400).length && sky.schedule.flightsIn(sky.fleet[af.index - 1]!, DAY, DAY + 86400).length);
-    assert.ok(dup, 'an airframe sharing a flying airframe\'s hex');
+    const dup = sky.fleet.find(
+      (af) =>
+        sky.traits[af.index]!.dupOf &&
+        sky.schedule.flightsIn(af, DAY, DAY + 86400).length &&
+        sky.schedule.flightsIn(sky.fleet[af.index - 1]!, DAY, DAY + 86400).length,
+    );
+    assert.ok(dup, "an airframe sharing a flying airframe's hex");
     const h = historyDay(sky, DAY);
     const both = h.traces.find((t) => t.hex === sky.traits[dup.index]!.outHex)!;
     const trace = parseTraceFull(JSON.parse(both.text));
     assert.equal(trace.dropped, 0);
     const callsigns = new Set(trace.points.map((p) => p.callsign).filter(Boolean));
     assert.ok(callsigns.size >= 2, `both airframes' callsigns in one file: ${[...callsigns].join(' ')}`);
-    assert.ok(h.events.filter((e) => e.hex === both.hex).every((e) => e.classes.includes('dup-hex')), 'both airframes\' events carry dup-hex');
+    assert.ok(
+      h.events.filter((e) => e.hex === both.hex).every((e) => e.classes.includes('dup-hex')),
+      "both airframes' events carry dup-hex",
+    );
   });
 
-  it('gives each fault class some events at the demo\'s rates (a GA-heavy sky of 2 days)', () => {
+  it("gives each fault class some events at the demo's rates (a GA-heavy sky of 2 days)", () => {
     const sky = skyWith(DEMO_FAULTS, 400);
     const events = [...historyDay(sky, DAY).events, ...historyDay(sky, DAY + 86400).events];
     const seen = new Set(events.flatMap((e) => e.classes));
     for (const c of FAULT_CLASSES) assert.ok(seen.has(c), `no event of class ${c}`);
     const tg = events.filter((e) => e.touch_and_go);
-    assert.ok(tg.length > 10 && tg.filter((e) => e.kind === 'landing').length === tg.filter((e) => e.kind === 'takeoff').length, `${tg.length} touch-and-go lines`);
+    assert.ok(
+      tg.length > 10 && tg.filter((e) => e.kind === 'landing').length === tg.filter((e) => e.kind === 'takeoff').length,
+      `${tg.length} touch-and-go lines`,
+    );
     assert.equal(airframeTraits(SEED, sky.fleet[0]!, sky.fleet, NO_FAULTS).outHex, sky.fleet[0]!.hex, 'no faults: its own hex');
   });
 });
@@ -217,9 +252,31 @@ describe('sim faults: the live feed and the command line', () => {
       assert.equal(await run(['history', '--pos-noise-m', 'far', '--out', tmp()]), 2);
       const a = tmp();
       const b = tmp();
-      assert.equal(await run(['history', '--no-faults', '--days', '1', '--start', '2025-06-02', '--aircraft', '20', '--route-rows', '40000', '--seed', String(SEED), '--out', a]), 0);
+      assert.equal(
+        await run([
+          'history',
+          '--no-faults',
+          '--days',
+          '1',
+          '--start',
+          '2025-06-02',
+          '--aircraft',
+          '20',
+          '--route-rows',
+          '40000',
+          '--seed',
+          String(SEED),
+          '--out',
+          a,
+        ]),
+        0,
+      );
       writeHistory(createSky({ ref: 'data/ref', seed: SEED, fleet: Math.ceil(20 * 3.3), routeRows: 40000 }, testWorld()), b, '2025-06-02', 1);
-      const files = (r: string) => readdirSync(r, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(r.length)).sort();
+      const files = (r: string) =>
+        readdirSync(r, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => join(e.parentPath, e.name).slice(r.length))
+          .sort();
       assert.deepEqual(files(a), files(b));
       assert.ok(!files(a).some((f) => f.endsWith('sim_truth.jsonl')), 'no truth file without faults');
       for (const f of files(a)) assert.ok(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f);

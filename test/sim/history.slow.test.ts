@@ -20,7 +20,10 @@ const tmp = () => {
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const filesOf = (root: string): string[] =>
-  readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+  readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
 
 describe('sim globe_history', () => {
   it('writes the same bytes for the same seed, file for file', () => {
@@ -30,7 +33,10 @@ describe('sim globe_history', () => {
     writeHistory(testSky(40), b, '2025-06-02', 1);
     const fa = filesOf(a);
     assert.ok(fa.length > 10, 'fa.length > 10');
-    assert.deepEqual(fa.map((f) => f.slice(a.length)), filesOf(b).map((f) => f.slice(b.length)));
+    assert.deepEqual(
+      fa.map((f) => f.slice(a.length)),
+      filesOf(b).map((f) => f.slice(b.length)),
+    );
     for (const f of fa) assert.ok(readFileSync(f).equals(readFileSync(join(b, f.slice(a.length)))), f);
   });
 
@@ -48,8 +54,14 @@ describe('sim globe_history', () => {
       assert.equal(t.hex, f.hex);
       assert.equal(t.dropped, 0);
       assert.ok(t.points.length > 0 && t.type, 't.points.length > 0 && t.type');
-      assert.ok(t.points.every((p) => p.t >= Date.parse('2025-06-02T00:00:00Z') / 1000 && p.t < Date.parse('2025-06-03T00:00:00Z') / 1000), 't.points.every((p) => p.t >= Date.parse(\'2025-06-02T00:00:00Z\') / 1000 && p.t < Date.parse(\'2025-06-03T00:00:00Z\') / 1000)');
-      assert.ok(t.points.some((p) => p.callsign), 'callsign from the details objects');
+      assert.ok(
+        t.points.every((p) => p.t >= Date.parse('2025-06-02T00:00:00Z') / 1000 && p.t < Date.parse('2025-06-03T00:00:00Z') / 1000),
+        "t.points.every((p) => p.t >= Date.parse('2025-06-02T00:00:00Z') / 1000 && p.t < Date.parse('2025-06-03T00:00:00Z') / 1000)",
+      );
+      assert.ok(
+        t.points.some((p) => p.callsign),
+        'callsign from the details objects',
+      );
     }
   });
 
@@ -58,9 +70,16 @@ describe('sim globe_history', () => {
     const log = tmp();
     const world = testWorld();
     const r = writeHistory(testSky(300), root, '2025-06-01', 2);
-    await buildLog({ history: root, log, select: { from: '2025-06-02', to: '2025-06-02' }, locate: (lat, lon) => world.locator.locate(lat, lon)?.ident ?? null, threads: 1, onSkip: () => {} });
+    await buildLog({
+      history: root,
+      log,
+      select: { from: '2025-06-02', to: '2025-06-02' },
+      locate: (lat, lon) => world.locator.locate(lat, lon)?.ident ?? null,
+      threads: 1,
+      onSkip: () => {},
+    });
     const l = await openLog(log, { threads: 1 });
-    const rows = await l.rows("SELECT * EXCLUDE (day) FROM legs WHERE org IS NOT NULL AND dst IS NOT NULL");
+    const rows = await l.rows('SELECT * EXCLUDE (day) FROM legs WHERE org IS NOT NULL AND dst IS NOT NULL');
     l.close();
     for (const row of rows.slice(0, 200)) assertValid('flight-log', row);
     const dayStart = Date.parse('2025-06-02T00:00:00Z') / 1000;
@@ -77,7 +96,9 @@ describe('sim globe_history', () => {
     const recovered = new Set(correct.map((row) => near(row)).filter((t) => t && truth.includes(t)));
     const recall = recovered.size / truth.length;
     const precision = correct.length / rows.length;
-    console.log(`sim -> detector -> log: ${truth.length} heard legs, ${rows.length} logged with both ends; recall ${(recall * 100).toFixed(1)} %, precision ${(precision * 100).toFixed(1)} %`);
+    console.log(
+      `sim -> detector -> log: ${truth.length} heard legs, ${rows.length} logged with both ends; recall ${(recall * 100).toFixed(1)} %, precision ${(precision * 100).toFixed(1)} %`,
+    );
     assert.ok(truth.length > 200, `${truth.length} truth legs`);
     // floors: the simulator only puts the ground at runways and hears both ends, so the detector
     // should miss or misplace almost nothing; a few legs cut at midnight carry into the next day

@@ -62,7 +62,7 @@ describe('sim flight-log fast path', () => {
       }
     };
     assert.deepEqual(await read(a), await read(b));
-    assert.ok(readFileSync(dayFile(a, '2025-03-01')).length > 1000, 'readFileSync(dayFile(a, \'2025-03-01\')).length > 1000');
+    assert.ok(readFileSync(dayFile(a, '2025-03-01')).length > 1000, "readFileSync(dayFile(a, '2025-03-01')).length > 1000");
   });
 
   it('writes days from 2026-02-22 on (day 20506, where its airframe formula overflowed INT32), each one whole', async () => {
@@ -74,7 +74,11 @@ describe('sim flight-log fast path', () => {
     const l = await openLog(out, { threads: 1 });
     try {
       const rows = await l.rows(`SELECT day::VARCHAR AS day, count(*) AS legs, count(DISTINCT hex) AS tails FROM legs GROUP BY day ORDER BY day`);
-      for (const r of rows) assert.ok((r.legs as number) > 300 && r.tails === o.legsPerDay / 2, `${r.day as string}: ${r.legs as number} legs of ${r.tails as number} airframes, one per slot`);
+      for (const r of rows)
+        assert.ok(
+          (r.legs as number) > 300 && r.tails === o.legsPerDay / 2,
+          `${r.day as string}: ${r.legs as number} legs of ${r.tails as number} airframes, one per slot`,
+        );
     } finally {
       l.close();
     }

@@ -8,9 +8,18 @@ describe('sim random', () => {
     const b = rng(7, 'x');
     const c = rng(8, 'x');
     const sa = Array.from({ length: 20 }, () => a.next());
-    assert.deepEqual(sa, Array.from({ length: 20 }, () => b.next()));
-    assert.notDeepEqual(sa, Array.from({ length: 20 }, () => c.next()));
-    assert.ok(sa.every((x) => x >= 0 && x < 1), 'sa.every((x) => x >= 0 && x < 1)');
+    assert.deepEqual(
+      sa,
+      Array.from({ length: 20 }, () => b.next()),
+    );
+    assert.notDeepEqual(
+      sa,
+      Array.from({ length: 20 }, () => c.next()),
+    );
+    assert.ok(
+      sa.every((x) => x >= 0 && x < 1),
+      'sa.every((x) => x >= 0 && x < 1)',
+    );
   });
 
   it('hashes keys independently of call order, and mixes both halves of large numbers', () => {

@@ -43,7 +43,7 @@ describe('sim fleets: the types each airline really flies', () => {
     }
   });
 
-  it('uses the real airframe (hex, registration, type) when it is the registry\'s, and registers a made-up one in the airline\'s own country', () => {
+  it("uses the real airframe (hex, registration, type) when it is the registry's, and registers a made-up one in the airline's own country", () => {
     const byHex = new Map(world.registry.map((e) => [e.hex, e]));
     const made = airline.filter((a) => a.source === 'generated');
     assert.ok(made.length > 20 && made.length < airline.length, `${made.length} made-up of ${airline.length}`);
@@ -60,7 +60,10 @@ describe('sim fleets: the types each airline really flies', () => {
       const home = [...registry.get(code)!.countries].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
       assert.equal(world.codeBlocks.countryOfHex(af.hex), home, `${af.hex} of ${code} is not in a block of ${home}`);
       assert.equal(world.codeBlocks.isMilitaryHex(af.hex), false);
-      assert.ok(world.prefixes.some((p) => p.country === home && p.check.test(af.reg ?? '')), `${af.reg} of ${code} is not a registration of ${home}`);
+      assert.ok(
+        world.prefixes.some((p) => p.country === home && p.check.test(af.reg ?? '')),
+        `${af.reg} of ${code} is not a registration of ${home}`,
+      );
     }
   });
 
@@ -70,10 +73,11 @@ describe('sim fleets: the types each airline really flies', () => {
     for (const af of airline) {
       const nm = af.outs[0]!.nm;
       const code = af.outs[0]!.airline;
-      const reaches = (wide: boolean) => [...registry.get(code)!.types].some((t) => {
-        const p = perfOf(t);
-        return p && p.cls !== 'light' && (p.cls === 'wide') === wide && p.rangeNm >= nm;
-      });
+      const reaches = (wide: boolean) =>
+        [...registry.get(code)!.types].some((t) => {
+          const p = perfOf(t);
+          return p && p.cls !== 'light' && (p.cls === 'wide') === wide && p.rangeNm >= nm;
+        });
       const isWide = perfOf(af.perf.type)!.cls === 'wide';
       if (nm >= 3000) assert.ok(isWide || !reaches(true), `${code} sends a ${af.perf.type} on ${Math.round(nm)} nm where one of its wide-bodies reaches`);
       else assert.ok(!isWide || !reaches(false), `${code} sends a ${af.perf.type} on ${Math.round(nm)} nm where one of its narrow-bodies reaches`);
@@ -84,7 +88,7 @@ describe('sim fleets: the types each airline really flies', () => {
 describe('sim flight numbers: real catalog callsigns on their catalog routes', () => {
   const flights = airline.flatMap((af) => sky.schedule.flightsIn(af, T - 86400, T + 86400));
 
-  it('flies every airline flight under a catalog callsign whose catalog route is exactly that flight\'s origin and destination', () => {
+  it("flies every airline flight under a catalog callsign whose catalog route is exactly that flight's origin and destination", () => {
     assert.ok(flights.length > 1000, `${flights.length} flights`);
     for (const f of flights) {
       const route = catalog.get(f.callsign);
@@ -102,7 +106,7 @@ describe('sim flight numbers: real catalog callsigns on their catalog routes', (
     }
   });
 
-  it('flies each of an airframe\'s rotations in a day under its own flight number', () => {
+  it("flies each of an airframe's rotations in a day under its own flight number", () => {
     for (const af of airline.slice(0, 200)) {
       const day = sky.schedule.airlineDay(af, Math.floor(T / 86400));
       assert.equal(new Set(day.map((f) => f.callsign)).size, day.length, `${af.hex}: ${day.map((f) => f.callsign).join(' ')}`);

@@ -32,7 +32,10 @@ describe('sim live output', () => {
     const withPos = r.snapshot.aircraft.filter((a) => a.lat !== undefined).length;
     // ~3 % have no position, as in the real 12k snapshot
     assert.ok(withPos < doc.aircraft.length && withPos > 0.9 * doc.aircraft.length, 'withPos < doc.aircraft.length && withPos > 0.9 * doc.aircraft.length');
-    assert.ok(r.snapshot.aircraft.every((a) => a.flight && a.t && /^[0-7]{4}$/.test(a.squawk ?? '')), 'r.snapshot.aircraft.every((a) => a.flight && a.t && /^[0-7]{4}$/.test(a.squawk ?? \'\'))');
+    assert.ok(
+      r.snapshot.aircraft.every((a) => a.flight && a.t && /^[0-7]{4}$/.test(a.squawk ?? '')),
+      "r.snapshot.aircraft.every((a) => a.flight && a.t && /^[0-7]{4}$/.test(a.squawk ?? ''))",
+    );
   });
 
   it('snapshot --aircraft N gives exactly N aircraft (the fleet grows until it has them)', () => {
@@ -47,7 +50,10 @@ describe('sim live output', () => {
     assert.ok(r.ok, r.ok ? '' : r.detail);
     assert.equal(r.list.generatedAt, Math.floor(T));
     assert.equal(r.list.feeders.length, sky.coverage.receivers.length);
-    assert.ok(r.list.feeders.filter((f) => f.connected).length > 0.9 * r.list.feeders.length, 'r.list.feeders.filter((f) => f.connected).length > 0.9 * r.list.feeders.length');
+    assert.ok(
+      r.list.feeders.filter((f) => f.connected).length > 0.9 * r.list.feeders.length,
+      'r.list.feeders.filter((f) => f.connected).length > 0.9 * r.list.feeders.length',
+    );
   });
 });
 
@@ -94,14 +100,23 @@ describe('sim fleet and physics', () => {
             assert.ok(s.gs <= 200, `ground at ${s.gs} kt`);
             const at = world.locator.locate(s.lat, s.lon);
             assert.ok(at, `${af.hex} on the ground away from any airport at ${s.lat},${s.lon}`);
-            assert.ok(at.ident === f.org.ident || at.ident === f.dst.ident || distanceNm(at.lat, at.lon, f.org.lat, f.org.lon) < 3 || distanceNm(at.lat, at.lon, f.dst.lat, f.dst.lon) < 3, 'at.ident === f.org.ident || at.ident === f.dst.ident || distanceNm(at.lat, at.lon, f.org.lat, f.org.lon) < 3 || distanceNm(at.lat, at.lon, f.dst.lat, f.dst.lon) < 3');
+            assert.ok(
+              at.ident === f.org.ident ||
+                at.ident === f.dst.ident ||
+                distanceNm(at.lat, at.lon, f.org.lat, f.org.lon) < 3 ||
+                distanceNm(at.lat, at.lon, f.dst.lat, f.dst.lon) < 3,
+              'at.ident === f.org.ident || at.ident === f.dst.ident || distanceNm(at.lat, at.lon, f.org.lat, f.org.lon) < 3 || distanceNm(at.lat, at.lon, f.dst.lat, f.dst.lon) < 3',
+            );
           } else {
             assert.ok(s.alt >= -1500 && s.alt <= Math.max(af.perf.cruiseFt, (f.org.elevation_ft ?? 0) + 1500) + 100, `alt ${s.alt}`);
             assert.ok(Math.abs(s.rate) <= 4500, `rate ${s.rate}`);
           }
           if (prev) {
             // distance covered in 15 s at most what the fastest type flies
-            assert.ok(distanceNm(prev.lat, prev.lon, s.lat, s.lon) <= (600 * 15) / 3600 + 0.01, 'distanceNm(prev.lat, prev.lon, s.lat, s.lon) <= (600 * 15) / 3600 + 0.01');
+            assert.ok(
+              distanceNm(prev.lat, prev.lon, s.lat, s.lon) <= (600 * 15) / 3600 + 0.01,
+              'distanceNm(prev.lat, prev.lon, s.lat, s.lon) <= (600 * 15) / 3600 + 0.01',
+            );
           }
           prev = { t: dt, lat: s.lat, lon: s.lon };
         }

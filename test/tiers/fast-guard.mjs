@@ -28,10 +28,12 @@ const load = Module._load;
 Module._load = function (request, parent, isMain) {
   const mod = load.call(this, request, parent, isMain);
   if (!/(^|[\\/])uws_[^\\/]*\.node$/.test(request)) return mod;
-  const wrap = (make) => (...a) => {
-    const app = make(...a);
-    app.listen = refuse('a uWebSockets.js server (App.listen)');
-    return app;
-  };
+  const wrap =
+    (make) =>
+    (...a) => {
+      const app = make(...a);
+      app.listen = refuse('a uWebSockets.js server (App.listen)');
+      return app;
+    };
   return { ...mod, App: wrap(mod.App), SSLApp: wrap(mod.SSLApp) };
 };

@@ -10,7 +10,10 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 /** `code` (an ES module) in a node with the guard: its exit status and stderr */
 function underGuard(code: string): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/tiers/fast-guard.mjs', '--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/tiers/fast-guard.mjs', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   return { status: r.status, stderr: r.stderr };
 }
 

@@ -16,5 +16,8 @@ function testFiles(dir: string): string[] {
 }
 
 const only = process.argv.slice(2);
-const files = testFiles(join(ROOT, 'test')).map((p) => relative(ROOT, p)).filter((f) => !only.length || only.some((o) => f.startsWith(o))).sort();
+const files = testFiles(join(ROOT, 'test'))
+  .map((p) => relative(ROOT, p))
+  .filter((f) => !only.length || only.some((o) => f.startsWith(o)))
+  .sort();
 for (const f of files) await import(pathToFileURL(join(ROOT, f)).href);

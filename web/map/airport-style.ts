@@ -14,7 +14,13 @@ export interface AirportStyle {
 
 const MARK: Record<string, AirportMark> = { large_airport: 'large', medium_airport: 'medium', heliport: 'heliport', seaplane_base: 'seaplane' };
 /** first zoom the mark shows, then its code, then its name */
-const ZOOMS: Record<AirportMark, [number, number, number]> = { large: [5, 7, 9], medium: [7, 9, 11], small: [10, 11, 13], heliport: [10, 12, 13], seaplane: [10, 11, 13] };
+const ZOOMS: Record<AirportMark, [number, number, number]> = {
+  large: [5, 7, 9],
+  medium: [7, 9, 11],
+  small: [10, 11, 13],
+  heliport: [10, 12, 13],
+  seaplane: [10, 11, 13],
+};
 const RADIUS: Record<AirportMark, number> = { large: 4.5, medium: 3.5, small: 2.5, heliport: 3, seaplane: 3 };
 
 /** The style of an airport of `kind` at `zoom`, or null when it is not drawn. */

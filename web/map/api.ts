@@ -1,9 +1,7 @@
 // GET a JSON document from the server the page came from, and say plainly what came back: the body,
 // or the section-7 error with its Retry-After (503 stale_snapshot means stale, never empty).
 
-export type Answer<T> =
-  | { ok: true; status: number; body: T }
-  | { ok: false; status: number; error: string; detail: string; retryAfterS: number | null };
+export type Answer<T> = { ok: true; status: number; body: T } | { ok: false; status: number; error: string; detail: string; retryAfterS: number | null };
 
 export async function getJson<T>(path: string): Promise<Answer<T>> {
   let res: Response;

@@ -16,7 +16,10 @@ export interface MapConfig {
 const OFFLINE_NAME = 'Offline (Natural Earth)';
 const KEY = 'contrail-layer';
 /** the config the server would give when it cannot be read: offline, never another host */
-const FALLBACK: MapConfig = { tiles: null, offline: { basemap: '/map/basemap-10m.json', places: '/map/places.json', attribution: 'Natural Earth; OurAirports' } };
+const FALLBACK: MapConfig = {
+  tiles: null,
+  offline: { basemap: '/map/basemap-10m.json', places: '/map/places.json', attribution: 'Natural Earth; OurAirports' },
+};
 
 export interface Basemaps {
   vector: VectorBasemap;

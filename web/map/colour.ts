@@ -34,7 +34,13 @@ const GLYPH: readonly [number, number][] = [
 ];
 
 /** Append the glyph at (x, y), `size` px from centre to nose, turned to `track` degrees true, to a path. */
-export function addGlyph(path: { moveTo(x: number, y: number): void; lineTo(x: number, y: number): void; closePath(): void }, x: number, y: number, size: number, track: number): void {
+export function addGlyph(
+  path: { moveTo(x: number, y: number): void; lineTo(x: number, y: number): void; closePath(): void },
+  x: number,
+  y: number,
+  size: number,
+  track: number,
+): void {
   const r = (track * Math.PI) / 180;
   const c = Math.cos(r) * size;
   const s = Math.sin(r) * size;

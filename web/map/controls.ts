@@ -6,7 +6,6 @@ import { bandColour, bandOf } from './colour.ts';
 import { el } from './dom.ts';
 import { addShape, type ShapeId } from './shapes.ts';
 
-
 export function statusControl(map: L.Map): (text: string) => void {
   const box = el('div', { class: 'status leaflet-bar', role: 'status', 'aria-live': 'polite' }, 'Connecting…');
   const C = L.Control.extend({ onAdd: () => box });
@@ -19,7 +18,14 @@ export function statusControl(map: L.Map): (text: string) => void {
 /** a silhouette as a small inline SVG for the legend */
 function icon(shape: ShapeId, colour: string): SVGElement {
   let d = '';
-  addShape({ moveTo: (x, y) => (d += `M${x.toFixed(1)} ${y.toFixed(1)}`), lineTo: (x, y) => (d += `L${x.toFixed(1)} ${y.toFixed(1)}`), closePath: () => (d += 'Z') }, shape, 10, 10, 45, 0.8);
+  addShape(
+    { moveTo: (x, y) => (d += `M${x.toFixed(1)} ${y.toFixed(1)}`), lineTo: (x, y) => (d += `L${x.toFixed(1)} ${y.toFixed(1)}`), closePath: () => (d += 'Z') },
+    shape,
+    10,
+    10,
+    45,
+    0.8,
+  );
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('width', '20');
   svg.setAttribute('height', '20');
@@ -34,19 +40,45 @@ function icon(shape: ShapeId, colour: string): SVGElement {
 }
 
 const SHAPE_NAMES: [ShapeId, string][] = [
-  ['heavy', 'wide-body'], ['airliner', 'airliner'], ['regional', 'regional jet'], ['business', 'business jet'], ['turboprop', 'turboprop'], ['light', 'light aircraft'],
-  ['helicopter', 'helicopter'], ['glider', 'glider'], ['balloon', 'balloon'], ['military', 'military jet'], ['ground', 'ground vehicle'], ['unknown', 'type unknown'],
+  ['heavy', 'wide-body'],
+  ['airliner', 'airliner'],
+  ['regional', 'regional jet'],
+  ['business', 'business jet'],
+  ['turboprop', 'turboprop'],
+  ['light', 'light aircraft'],
+  ['helicopter', 'helicopter'],
+  ['glider', 'glider'],
+  ['balloon', 'balloon'],
+  ['military', 'military jet'],
+  ['ground', 'ground vehicle'],
+  ['unknown', 'type unknown'],
 ];
 
 export function legendControl(map: L.Map): void {
   const band = (colour: string, text: string) => el('span', { class: 'band' }, el('span', { class: 'swatch', style: `background:${colour}` }), text);
-  const shapes = el('details', { class: 'shapes' }, el('summary', {}, 'Silhouettes'), el('div', {}, ...SHAPE_NAMES.map(([s, name]) => el('span', { class: 'shape' }, icon(s, bandColour(bandOf(30_000))), name))));
+  const shapes = el(
+    'details',
+    { class: 'shapes' },
+    el('summary', {}, 'Silhouettes'),
+    el('div', {}, ...SHAPE_NAMES.map(([s, name]) => el('span', { class: 'shape' }, icon(s, bandColour(bandOf(30_000))), name))),
+  );
   const body = el(
     'div',
     { class: 'legend-body' },
-    el('div', { class: 'bands' }, band(bandColour(bandOf('ground')), 'ground'), ...[0, 10_000, 20_000, 30_000, 40_000].map((ft) => band(bandColour(bandOf(ft)), ft ? `${ft / 1000}k` : '0')), ' ft'),
+    el(
+      'div',
+      { class: 'bands' },
+      band(bandColour(bandOf('ground')), 'ground'),
+      ...[0, 10_000, 20_000, 30_000, 40_000].map((ft) => band(bandColour(bandOf(ft)), ft ? `${ft / 1000}k` : '0')),
+      ' ft',
+    ),
     shapes,
-    el('div', {}, el('span', { class: 'swatch estimate' }), 'estimate (hollow, dashed): not an observation; the dashed line leads back to where it was last heard'),
+    el(
+      'div',
+      {},
+      el('span', { class: 'swatch estimate' }),
+      'estimate (hollow, dashed): not an observation; the dashed line leads back to where it was last heard',
+    ),
     el('div', { class: 'accuracy' }),
   );
   const toggle = el('button', { type: 'button', class: 'legend-toggle', 'aria-expanded': 'true' }, 'Legend');

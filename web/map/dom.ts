@@ -11,7 +11,12 @@ export function el(tag: string, attrs: Record<string, string> = {}, ...children:
 
 /** a table with a header row; each cell is text */
 export function table(cls: string, head: string[], rows: (string | number | null)[][]): HTMLElement {
-  return el('table', { class: cls }, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))), el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c ?? '–'))))));
+  return el(
+    'table',
+    { class: cls },
+    el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))),
+    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c ?? '–'))))),
+  );
 }
 
 /** unix seconds as HH:MM:SS UTC */

@@ -4,13 +4,36 @@ import { el } from './dom.ts';
 import { filtersOn, parseFeet, parseTypes, type Filters } from './filters.ts';
 
 export class FilterBox {
-  private readonly altMin = el('input', { type: 'text', inputmode: 'numeric', id: 'f-alt-min', placeholder: 'ft', size: '6', 'aria-label': 'altitude from, feet' }) as HTMLInputElement;
-  private readonly altMax = el('input', { type: 'text', inputmode: 'numeric', id: 'f-alt-max', placeholder: 'ft', size: '6', 'aria-label': 'altitude to, feet' }) as HTMLInputElement;
-  private readonly types = el('input', { type: 'text', id: 'f-type', placeholder: 'A320, B738, helicopter', 'aria-label': 'types: designators or classes' }) as HTMLInputElement;
+  private readonly altMin = el('input', {
+    type: 'text',
+    inputmode: 'numeric',
+    id: 'f-alt-min',
+    placeholder: 'ft',
+    size: '6',
+    'aria-label': 'altitude from, feet',
+  }) as HTMLInputElement;
+  private readonly altMax = el('input', {
+    type: 'text',
+    inputmode: 'numeric',
+    id: 'f-alt-max',
+    placeholder: 'ft',
+    size: '6',
+    'aria-label': 'altitude to, feet',
+  }) as HTMLInputElement;
+  private readonly types = el('input', {
+    type: 'text',
+    id: 'f-type',
+    placeholder: 'A320, B738, helicopter',
+    'aria-label': 'types: designators or classes',
+  }) as HTMLInputElement;
   private readonly mil = el('input', { type: 'checkbox', id: 'f-mil' }) as HTMLInputElement;
   private readonly clear = el('button', { type: 'button', class: 'clear' }, 'Clear') as HTMLButtonElement;
 
-  constructor(root: HTMLElement, initial: Filters, private readonly onChange: (f: Filters) => void) {
+  constructor(
+    root: HTMLElement,
+    initial: Filters,
+    private readonly onChange: (f: Filters) => void,
+  ) {
     this.show(initial);
     const form = el(
       'details',

@@ -18,7 +18,14 @@ export const filtersOn = (f: Filters) => f.altMin !== null || f.altMax !== null 
 
 /** "a320, Helicopter" -> ['A320', 'HELICOPTER']: designators and classes alike, upper case, no duplicates */
 export function parseTypes(text: string): string[] {
-  return [...new Set(text.split(/[\s,]+/).map((s) => s.trim().toUpperCase()).filter((s) => /^[A-Z0-9-]{2,12}$/.test(s)))];
+  return [
+    ...new Set(
+      text
+        .split(/[\s,]+/)
+        .map((s) => s.trim().toUpperCase())
+        .filter((s) => /^[A-Z0-9-]{2,12}$/.test(s)),
+    ),
+  ];
 }
 
 /** feet from a box's text: a whole number, thousands separators allowed; null when empty or not a number */

@@ -9,7 +9,13 @@ import type { Aircraft } from './types.ts';
 export type SortKey = 'callsign' | 'type' | 'altitude' | 'speed' | 'distance';
 const ROWS = 200;
 
-const COLUMNS: [SortKey, string][] = [['callsign', 'Callsign'], ['type', 'Type'], ['altitude', 'Altitude'], ['speed', 'Speed'], ['distance', 'Distance']];
+const COLUMNS: [SortKey, string][] = [
+  ['callsign', 'Callsign'],
+  ['type', 'Type'],
+  ['altitude', 'Altitude'],
+  ['speed', 'Speed'],
+  ['distance', 'Distance'],
+];
 
 export interface ListRow {
   a: Aircraft;
@@ -65,7 +71,10 @@ export class AircraftList {
   private readonly head = el('tr');
   private readonly more = el('p', { class: 'more' });
 
-  constructor(root: HTMLElement, private readonly onSelect: (hex: string) => void) {
+  constructor(
+    root: HTMLElement,
+    private readonly onSelect: (hex: string) => void,
+  ) {
     root.append(el('table', { class: 'list', 'aria-label': 'aircraft in view' }, el('thead', {}, this.head), this.body), this.more);
     this.body.addEventListener('click', (e) => this.pick(e.target));
     this.body.addEventListener('keydown', (e) => {
@@ -136,6 +145,11 @@ export class AircraftList {
         ),
       ),
     );
-    this.more.textContent = sorted.length > ROWS ? `and ${(sorted.length - ROWS).toLocaleString('en')} more in view: zoom in, or sort, to see them` : sorted.length ? '' : 'No aircraft in view.';
+    this.more.textContent =
+      sorted.length > ROWS
+        ? `and ${(sorted.length - ROWS).toLocaleString('en')} more in view: zoom in, or sort, to see them`
+        : sorted.length
+          ? ''
+          : 'No aircraft in view.';
   }
 }

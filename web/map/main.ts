@@ -41,7 +41,13 @@ async function start(): Promise<void> {
   if (url.view) map.setView([url.view.lat, url.view.lon], url.view.zoom);
   else if (extent?.ok && extent.body.box) {
     const [w, s, e, n] = extent.body.box;
-    map.fitBounds([[s, w], [n, e < w ? e + 360 : e]], { padding: [20, 20], maxZoom: 10 });
+    map.fitBounds(
+      [
+        [s, w],
+        [n, e < w ? e + 360 : e],
+      ],
+      { padding: [20, 20], maxZoom: 10 },
+    );
   } else map.setView([WORLD[0], WORLD[1]], WORLD[2]);
   map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
 
@@ -71,7 +77,11 @@ async function start(): Promise<void> {
   let counts = { inView: 0, estimatesInView: 0 };
 
   const shape = (a: Aircraft) => shapeOf(a.t, a.category, military.has(a.hex), (t) => types.get(t.toUpperCase())?.[0]);
-  const applyRules = () => sky.setRules(shape, matcher(filters, shape, (h) => military.has(h)));
+  const applyRules = () =>
+    sky.setRules(
+      shape,
+      matcher(filters, shape, (h) => military.has(h)),
+    );
 
   const panel = new Panel(document.getElementById('panel')!, () => selection.clear());
   const searchBox = new SearchBox(side, (a) => pick(a));
@@ -83,7 +93,11 @@ async function start(): Promise<void> {
   side.append(el('h2', { class: 'list-title' }, 'Aircraft in view'));
   const list = new AircraftList(side, (hex) => selection.select(hex));
   const selection = new Selection({
-    map, sky, list, panel, traces,
+    map,
+    sky,
+    list,
+    panel,
+    traces,
     live: (h) => aircraft.get(h) ?? null,
     estimate: (h) => estimates.get(h) ?? null,
     typeName: (t) => types.get(t.toUpperCase())?.[1] ?? null,
@@ -111,20 +125,24 @@ async function start(): Promise<void> {
   }
 
   const showStatus = () =>
-    status(statusText({
-      ...counts,
-      network,
-      filtered: filtersOn(filters),
-      via: via === 'stream' ? 'live via the push stream' : via === 'polling' ? 'live via polling' : 'connecting…',
-      at: liveAt ? utc(liveAt) : null,
-      stale: stale !== null,
-    }));
+    status(
+      statusText({
+        ...counts,
+        network,
+        filtered: filtersOn(filters),
+        via: via === 'stream' ? 'live via the push stream' : via === 'polling' ? 'live via polling' : 'connecting…',
+        at: liveAt ? utc(liveAt) : null,
+        stale: stale !== null,
+      }),
+    );
   // what the frame drew is what is counted and listed
   let listDue = false;
   sky.onDrawn = (d) => {
     let inView = 0;
     let est = 0;
-    for (const k of d.kind) if (k === 'aircraft') inView++; else if (k === 'estimate') est++;
+    for (const k of d.kind)
+      if (k === 'aircraft') inView++;
+      else if (k === 'estimate') est++;
     counts = { inView, estimatesInView: est };
     showStatus();
     if (!listDue) {
@@ -132,7 +150,11 @@ async function start(): Promise<void> {
       requestAnimationFrame(() => {
         listDue = false;
         const c = map.getCenter();
-        const rows = sky.drawnIds('aircraft').map((h) => aircraft.get(h)).filter((a): a is Aircraft => !!a).map((a) => ({ a, nm: nmBetween(c.lat, c.lng, a.lat!, a.lon!) }));
+        const rows = sky
+          .drawnIds('aircraft')
+          .map((h) => aircraft.get(h))
+          .filter((a): a is Aircraft => !!a)
+          .map((a) => ({ a, nm: nmBetween(c.lat, c.lng, a.lat!, a.lon!) }));
         list.set(rows);
         list.select(selection.current);
       });
@@ -146,7 +168,10 @@ async function start(): Promise<void> {
     banner.hidden = detail === null;
     // the server's detail starts lower case ("the live snapshot is 61 s old..."): here it starts a sentence
     const said = detail ? detail.charAt(0).toUpperCase() + detail.slice(1) : '';
-    banner.textContent = detail === null ? '' : `Live data is stale: the feed has not updated for over 60 s (stale_snapshot). ${liveAt ? `What the map shows is the last live picture, from ${utc(liveAt)}, not the sky now.` : 'There is no live picture to show.'} ${said}`;
+    banner.textContent =
+      detail === null
+        ? ''
+        : `Live data is stale: the feed has not updated for over 60 s (stale_snapshot). ${liveAt ? `What the map shows is the last live picture, from ${utc(liveAt)}, not the sky now.` : 'There is no live picture to show.'} ${said}`;
     // the banner takes its own strip above the map: the map's size changes with it
     if ((was === null) !== (detail === null)) map.invalidateSize();
   };
@@ -157,28 +182,32 @@ async function start(): Promise<void> {
   };
   let pendingIcao = url.icao;
   let updates = 0;
-  const live = new Live(view, {
-    sky(records, now, how) {
-      updates++;
-      aircraft = new Map(records.map((a) => [a.hex, a]));
-      liveAt = now;
-      via = how;
-      sky.setAircraft(records);
-      setStale(null);
-      selection.update();
-      showStatus();
-      if (pendingIcao) selectFromUrl(pendingIcao);
-      pendingIcao = null;
+  const live = new Live(
+    view,
+    {
+      sky(records, now, how) {
+        updates++;
+        aircraft = new Map(records.map((a) => [a.hex, a]));
+        liveAt = now;
+        via = how;
+        sky.setAircraft(records);
+        setStale(null);
+        selection.update();
+        showStatus();
+        if (pendingIcao) selectFromUrl(pendingIcao);
+        pendingIcao = null;
+      },
+      stale(detail) {
+        setStale(detail);
+        showStatus();
+      },
+      mode(how) {
+        via = how;
+        showStatus();
+      },
     },
-    stale(detail) {
-      setStale(detail);
-      showStatus();
-    },
-    mode(how) {
-      via = how;
-      showStatus();
-    },
-  }, { stream: !url.poll });
+    { stream: !url.poll },
+  );
   live.start();
   map.on('moveend', () => {
     live.viewChanged();
@@ -208,7 +237,7 @@ async function start(): Promise<void> {
       setStale(r.detail);
     }
     showStatus();
-    setTimeout(() => void loadEstimates(), Math.max(ESTIMATES_MS, (r.ok ? 0 : r.retryAfterS ?? 0) * 1000));
+    setTimeout(() => void loadEstimates(), Math.max(ESTIMATES_MS, (r.ok ? 0 : (r.retryAfterS ?? 0)) * 1000));
   };
   void loadEstimates();
   const loadNetwork = async () => {
@@ -237,7 +266,8 @@ async function start(): Promise<void> {
   void getJson<{ airports: MapAirport[] }>('/v1/map/airports').then((r) => r.ok && sky.setAirports(r.body.airports));
   const odbl = '<a href="https://opendatacommons.org/licenses/odbl/1-0/">ODbL 1.0</a>';
   void getJson<{ attribution: string; credits_url: string }>('/v1/credits').then((r) => {
-    if (r.ok) map.attributionControl.addAttribution(`${escape(r.body.attribution)}, ${odbl}: <a href="${escape(r.body.credits_url || '/v1/credits')}">credits</a>`);
+    if (r.ok)
+      map.attributionControl.addAttribution(`${escape(r.body.attribution)}, ${odbl}: <a href="${escape(r.body.credits_url || '/v1/credits')}">credits</a>`);
     else map.attributionControl.addAttribution(`Data: the network's feeders, ${odbl}: <a href="/v1/credits">credits</a>`);
   });
 
@@ -268,7 +298,14 @@ async function start(): Promise<void> {
 
   function saveUrl(): void {
     const c = map.getCenter();
-    const q = writeUrl({ view: { lat: c.lat, lon: c.lng, zoom: map.getZoom() }, icao: selection.current, filters, theme: url.theme || theme() === 'dark' ? theme() : null, layer: basemaps.current() === 'offline' && cfg.tiles ? 'offline' : null, poll: url.poll });
+    const q = writeUrl({
+      view: { lat: c.lat, lon: c.lng, zoom: map.getZoom() },
+      icao: selection.current,
+      filters,
+      theme: url.theme || theme() === 'dark' ? theme() : null,
+      layer: basemaps.current() === 'offline' && cfg.tiles ? 'offline' : null,
+      poll: url.poll,
+    });
     history.replaceState(null, '', `${location.pathname}${q}`);
   }
 
@@ -298,7 +335,12 @@ async function start(): Promise<void> {
     listOrder: () => list.order(),
     selected: () => selection.current,
     shapeOf: (hex: string) => (aircraft.has(hex) ? shape(aircraft.get(hex)!) : null),
-    basemap: () => ({ layer: basemaps.current(), ready: basemaps.vector.ready, tiles: basemaps.vector.drawnTiles, labels: basemaps.vector.labels(map.getZoom()).map((l) => l.text) }),
+    basemap: () => ({
+      layer: basemaps.current(),
+      ready: basemaps.vector.ready,
+      tiles: basemaps.vector.drawnTiles,
+      labels: basemaps.vector.labels(map.getZoom()).map((l) => l.text),
+    }),
     search: (text: string) => searchBox.run(text),
     /** pictures taken from the stream or polling so far (the bench counts updates) */
     updates: () => updates,
@@ -307,7 +349,10 @@ async function start(): Promise<void> {
   function estimateNote(env: EstimatedEnvelope): void {
     const a = env.accuracy;
     const box = document.querySelector('.legend .accuracy');
-    if (box) box.textContent = a ? `Estimates (${env.method}): median error ${a.median_km} km over ${a.n} replayed gaps on ${a.day}.` : `Estimates (${env.method}): accuracy not yet measured.`;
+    if (box)
+      box.textContent = a
+        ? `Estimates (${env.method}): median error ${a.median_km} km over ${a.n} replayed gaps on ${a.day}.`
+        : `Estimates (${env.method}): accuracy not yet measured.`;
   }
 }
 

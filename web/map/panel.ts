@@ -14,7 +14,10 @@ const flightsOfDay: ((hex: string, day: string) => string) | null = null;
 export class Panel {
   private token = 0;
 
-  constructor(private readonly root: HTMLElement, private readonly onClose: () => void) {}
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly onClose: () => void,
+  ) {}
 
   close(): void {
     this.token++;
@@ -38,7 +41,14 @@ export class Panel {
   }
 
   /** an aircraft: what is known now, its route, then its trace (drawn by the caller) and airframe history */
-  async aircraft(hex: string, live: Aircraft | null, estimate: Estimate | null, loadTrace: (t: Trace | null) => void, typeName: (t: string) => string | null, nowS: number | null): Promise<void> {
+  async aircraft(
+    hex: string,
+    live: Aircraft | null,
+    estimate: Estimate | null,
+    loadTrace: (t: Trace | null) => void,
+    typeName: (t: string) => string | null,
+    nowS: number | null,
+  ): Promise<void> {
     const name = live?.flight ?? estimate?.flight ?? hex;
     const now = live ? liveFacts(live, typeName, nowS) : estimate ? estimateFacts(estimate) : el('p', {}, 'Not in the live picture now.');
     const callsign = live?.flight ?? estimate?.flight;
@@ -112,8 +122,19 @@ function liveFacts(a: Aircraft, typeName: (t: string) => string | null, nowS: nu
 function routeFacts(r: Answer<any>): HTMLElement[] {
   if (!r.ok) return [el('h3', {}, 'Route'), el('p', { class: 'none' }, r.status === 404 ? 'No route known for this callsign.' : problem(r))];
   const b = r.body;
-  const said: Record<string, string> = { observed: 'observed: the network heard both ends', 'observed+catalog': 'observed+catalog: the community catalog supplied the end coverage never reached', catalog: 'catalog: the community catalog supplied both ends' };
-  return [el('h3', {}, 'Route'), facts([['route', `${b.org} → ${b.dst}`], ['flight', b.flight], ['route source', said[b.route_source] ?? b.route_source]])];
+  const said: Record<string, string> = {
+    observed: 'observed: the network heard both ends',
+    'observed+catalog': 'observed+catalog: the community catalog supplied the end coverage never reached',
+    catalog: 'catalog: the community catalog supplied both ends',
+  };
+  return [
+    el('h3', {}, 'Route'),
+    facts([
+      ['route', `${b.org} → ${b.dst}`],
+      ['flight', b.flight],
+      ['route source', said[b.route_source] ?? b.route_source],
+    ]),
+  ];
 }
 
 function estimateFacts(e: Estimate): HTMLElement {
@@ -121,7 +142,11 @@ function estimateFacts(e: Estimate): HTMLElement {
     'section',
     { class: 'estimate' },
     el('h3', {}, 'Estimate'),
-    el('p', { class: 'warning' }, `An estimated position, not an observation: the network last heard this aircraft at ${utc(e.last_seen.at)} and flies it on from there.`),
+    el(
+      'p',
+      { class: 'warning' },
+      `An estimated position, not an observation: the network last heard this aircraft at ${utc(e.last_seen.at)} and flies it on from there.`,
+    ),
     facts([
       ['last heard at', `${e.last_seen.lat.toFixed(3)}, ${e.last_seen.lon.toFixed(3)}`],
       ['altitude (last heard)', fmt(e.alt_baro, ' ft')],
@@ -163,7 +188,11 @@ function airframeFacts(f: any): HTMLElement[] {
       ? el('p', { class: 'none' }, 'The flight log is not loaded: legs unknown.')
       : legs.length === 0
         ? el('p', { class: 'none' }, 'Not heard in the window (a gap means the network did not hear it, nothing more).')
-        : table('legs', ['date', 'from', 'to', 'callsign', 'route source'], legs.map((l) => [l.date, l.org, l.dst, l.callsign, l.route_source])),
+        : table(
+            'legs',
+            ['date', 'from', 'to', 'callsign', 'route source'],
+            legs.map((l) => [l.date, l.org, l.dst, l.callsign, l.route_source]),
+          ),
     el('p', { class: 'note' }, 'Observed by the network, never an official registry.'),
   ];
 }
@@ -186,11 +215,34 @@ function airportFacts(a: any): HTMLElement[] {
         ])
       : el('p', { class: 'none' }, 'The flight log is not loaded.'),
   ];
-  if (o?.routes?.length) out.push(table('routes', ['to', 'flights', 'days'], o.routes.map((r: any) => [r.dst, r.flights, r.days])));
+  if (o?.routes?.length)
+    out.push(
+      table(
+        'routes',
+        ['to', 'flights', 'days'],
+        o.routes.map((r: any) => [r.dst, r.flights, r.days]),
+      ),
+    );
   out.push(el('h3', {}, 'Departures board'));
-  out.push(a.board.length ? table('board', ['dep', 'flight', 'to', 'arr', 'type', 'flights', 'source'], a.board.map((r: any) => [r.dep, r.flight, r.dst, r.arr, r.type, r.flights, r.source])) : el('p', { class: 'none' }, 'No typical departures.'));
+  out.push(
+    a.board.length
+      ? table(
+          'board',
+          ['dep', 'flight', 'to', 'arr', 'type', 'flights', 'source'],
+          a.board.map((r: any) => [r.dep, r.flight, r.dst, r.arr, r.type, r.flights, r.source]),
+        )
+      : el('p', { class: 'none' }, 'No typical departures.'),
+  );
   out.push(el('h3', {}, 'Arrivals board'));
-  out.push(a.arrivals.length ? table('board', ['arr', 'flight', 'from', 'dep', 'type', 'flights', 'source'], a.arrivals.map((r: any) => [r.arr, r.flight, r.org, r.dep, r.type, r.flights, r.source])) : el('p', { class: 'none' }, 'No typical arrivals.'));
+  out.push(
+    a.arrivals.length
+      ? table(
+          'board',
+          ['arr', 'flight', 'from', 'dep', 'type', 'flights', 'source'],
+          a.arrivals.map((r: any) => [r.arr, r.flight, r.org, r.dep, r.type, r.flights, r.source]),
+        )
+      : el('p', { class: 'none' }, 'No typical arrivals.'),
+  );
   out.push(el('p', { class: 'note' }, 'source: observed = heard by the network; published = from a timetable, not an observation; both = the two agree.'));
   return out;
 }

@@ -41,7 +41,12 @@ export function placeLabels(places: readonly Place[], zoom: number, measure: (te
     return false;
   };
   const overlaps = (b: [number, number, number, number]) =>
-    cellsOf(b, (k) => (grid.get(k) ?? []).some((i) => { const o = taken[i]!; return b[0] < o[2] && b[2] > o[0] && b[1] < o[3] && b[3] > o[1]; }));
+    cellsOf(b, (k) =>
+      (grid.get(k) ?? []).some((i) => {
+        const o = taken[i]!;
+        return b[0] < o[2] && b[2] > o[0] && b[1] < o[3] && b[3] > o[1];
+      }),
+    );
   const out: PlacedLabel[] = [];
   const candidates = places.filter(([, , , kind, rank]) => (kind === 'country' ? z <= COUNTRY_MAX_ZOOM && rank >= countryRankAt(z) : rank >= cityRankAt(z)));
   // countries first at their zooms (the frame of the map), then cities by rank

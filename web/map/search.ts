@@ -40,8 +40,18 @@ export class SearchBox {
   private readonly note = el('p', { class: 'search-note', 'aria-live': 'polite' });
   private token = 0;
 
-  constructor(root: HTMLElement, private readonly onPick: (a: Aircraft) => void) {
-    this.input = el('input', { type: 'search', id: 'search', placeholder: 'Search: hex, callsign, registration, squawk, type', 'aria-label': 'search aircraft', autocomplete: 'off', spellcheck: 'false' }) as HTMLInputElement;
+  constructor(
+    root: HTMLElement,
+    private readonly onPick: (a: Aircraft) => void,
+  ) {
+    this.input = el('input', {
+      type: 'search',
+      id: 'search',
+      placeholder: 'Search: hex, callsign, registration, squawk, type',
+      'aria-label': 'search aircraft',
+      autocomplete: 'off',
+      spellcheck: 'false',
+    }) as HTMLInputElement;
     const form = el('form', { class: 'search', role: 'search' }, this.input);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -78,7 +88,9 @@ export class SearchBox {
     const token = ++this.token;
     if (!searchPlan(text).length) {
       this.clear();
-      this.note.textContent = text.trim() ? `Nothing can match ${JSON.stringify(text.trim())}: a hex is 6 hex digits, a squawk 4 octal ones, a callsign up to 8 letters or digits.` : '';
+      this.note.textContent = text.trim()
+        ? `Nothing can match ${JSON.stringify(text.trim())}: a hex is 6 hex digits, a squawk 4 octal ones, a callsign up to 8 letters or digits.`
+        : '';
       return;
     }
     this.note.textContent = 'Searching…';
@@ -87,9 +99,17 @@ export class SearchBox {
     this.found = found;
     if (found.length === 1) return this.choose(found[0]!.a);
     this.results.replaceChildren(
-      ...found.slice(0, SHOWN).map(({ a, by }) =>
-        el('li', { 'data-hex': a.hex, tabindex: '0', role: 'option' }, el('b', {}, a.flight ?? a.r ?? a.hex), ` ${[a.r, a.t, a.hex].filter(Boolean).join(' · ')}`, el('span', { class: 'by' }, ` by ${by.join(', ')}`)),
-      ),
+      ...found
+        .slice(0, SHOWN)
+        .map(({ a, by }) =>
+          el(
+            'li',
+            { 'data-hex': a.hex, tabindex: '0', role: 'option' },
+            el('b', {}, a.flight ?? a.r ?? a.hex),
+            ` ${[a.r, a.t, a.hex].filter(Boolean).join(' · ')}`,
+            el('span', { class: 'by' }, ` by ${by.join(', ')}`),
+          ),
+        ),
     );
     this.note.textContent = found.length
       ? `${found.length} aircraft${found.length > SHOWN ? `, the first ${SHOWN} listed` : ''}${failed.length ? ` (${failed.join('; ')})` : ''}`

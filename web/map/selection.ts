@@ -44,9 +44,16 @@ export class Selection {
     d.traces.clear();
     d.sky.select(hex);
     d.list.select(hex);
-    void d.panel.aircraft(hex, live, est, (t) => {
-      if (t && t.points.length && this.hex === hex) d.traces.show(t);
-    }, d.typeName, d.nowS());
+    void d.panel.aircraft(
+      hex,
+      live,
+      est,
+      (t) => {
+        if (t && t.points.length && this.hex === hex) d.traces.show(t);
+      },
+      d.typeName,
+      d.nowS(),
+    );
     d.changed();
   }
 

@@ -82,7 +82,14 @@ export function drawAirports(ctx: CanvasRenderingContext2D, f: Frame, airports: 
   ctx.restore();
 }
 
-export function drawAircraft(ctx: CanvasRenderingContext2D, f: Frame, aircraft: readonly Aircraft[], shape: Uint8Array, keep: Uint8Array, selected: string | null): void {
+export function drawAircraft(
+  ctx: CanvasRenderingContext2D,
+  f: Frame,
+  aircraft: readonly Aircraft[],
+  shape: Uint8Array,
+  keep: Uint8Array,
+  selected: string | null,
+): void {
   const p = palette();
   const nShapes = SHAPE_IDS.length;
   const paths: (Path2D | undefined)[] = new Array(BANDS * nShapes);

@@ -10,7 +10,6 @@ import { SHAPE_IDS, type ShapeId } from './shapes.ts';
 import { drawAircraft, drawAirports, drawEstimates, type Frame } from './sky-draw.ts';
 import type { Aircraft, Estimate, HitKind, MapAirport } from './types.ts';
 
-
 export interface Hit {
   kind: HitKind;
   /** hex for aircraft and estimates, IATA code for airports */

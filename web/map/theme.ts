@@ -21,8 +21,34 @@ export interface Palette {
 }
 
 const PALETTES: Record<Theme, Palette> = {
-  light: { sea: '#c9dbe6', land: '#eceae3', coast: '#9fb3bf', border: '#a9a49a', country: '#6f665a', city: '#2b2b2b', halo: 'rgba(255,255,255,0.85)', label: '#111', airport: '#3c4a5c', airportRing: '#fff', selected: '#000', estimate: '#4a4a9a' },
-  dark: { sea: '#16202b', land: '#2a2e35', coast: '#3e4d5c', border: '#59606a', country: '#a3a9b0', city: '#dfe3e8', halo: 'rgba(0,0,0,0.75)', label: '#f0f0f0', airport: '#b9c6d6', airportRing: '#16202b', selected: '#fff', estimate: '#a9a9f0' },
+  light: {
+    sea: '#c9dbe6',
+    land: '#eceae3',
+    coast: '#9fb3bf',
+    border: '#a9a49a',
+    country: '#6f665a',
+    city: '#2b2b2b',
+    halo: 'rgba(255,255,255,0.85)',
+    label: '#111',
+    airport: '#3c4a5c',
+    airportRing: '#fff',
+    selected: '#000',
+    estimate: '#4a4a9a',
+  },
+  dark: {
+    sea: '#16202b',
+    land: '#2a2e35',
+    coast: '#3e4d5c',
+    border: '#59606a',
+    country: '#a3a9b0',
+    city: '#dfe3e8',
+    halo: 'rgba(0,0,0,0.75)',
+    label: '#f0f0f0',
+    airport: '#b9c6d6',
+    airportRing: '#16202b',
+    selected: '#fff',
+    estimate: '#a9a9f0',
+  },
 };
 
 const KEY = 'contrail-theme';

@@ -43,7 +43,8 @@ export function mercY(lat: number): number {
   return 0.5 - Math.log(Math.tan(Math.PI / 4 + l / 2)) / (2 * Math.PI);
 }
 
-const polygonsOf = (g: TopoGeometry): ArcRef[][][] => (g.type === 'Polygon' ? [g.arcs as ArcRef[][]] : g.type === 'MultiPolygon' ? (g.arcs as ArcRef[][][]) : []);
+const polygonsOf = (g: TopoGeometry): ArcRef[][][] =>
+  g.type === 'Polygon' ? [g.arcs as ArcRef[][]] : g.type === 'MultiPolygon' ? (g.arcs as ArcRef[][][]) : [];
 
 export function decodeTopology(t: Topology): Decoded {
   const [sx, sy] = t.transform.scale;
@@ -53,7 +54,10 @@ export function decodeTopology(t: Topology): Decoded {
     const out = new Float32Array(arc.length * 2);
     let qx = 0;
     let qy = 0;
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
     for (let k = 0; k < arc.length; k++) {
       // delta-encoded quantized positions (TopoJSON 2.1.1)
       qx += arc[k]![0];

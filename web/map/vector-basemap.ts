@@ -44,10 +44,13 @@ export class VectorBasemap extends L.GridLayer {
     const z = Math.round(zoom);
     let l = this.labelsByZoom.get(z);
     if (!l) {
-      this.labelsByZoom.set(z, (l = placeLabels(this.places, z, (text, font) => {
-        this.measure.font = font;
-        return this.measure.measureText(text).width;
-      })));
+      this.labelsByZoom.set(
+        z,
+        (l = placeLabels(this.places, z, (text, font) => {
+          this.measure.font = font;
+          return this.measure.measureText(text).width;
+        })),
+      );
     }
     return l;
   }

@@ -56,7 +56,16 @@ function* hexRows(chunk: DuckDBDataChunk): Generator<{ log: LogIdentity; row: Ai
   const num = (x: unknown) => (x === null ? null : Number(x));
   for (let i = 0; i < chunk.rowCount; i++) {
     const log = { reg: reg.getItem(i), type: type.getItem(i), operator_icao: operator.getItem(i) };
-    const row: AirframeRow = [hex.getItem(i)!, Number(n.getItem(i)), legsum.getItem(i), log.reg, num(regTs.getItem(i)), log.type, num(typeTs.getItem(i)), log.operator_icao];
+    const row: AirframeRow = [
+      hex.getItem(i)!,
+      Number(n.getItem(i)),
+      legsum.getItem(i),
+      log.reg,
+      num(regTs.getItem(i)),
+      log.type,
+      num(typeTs.getItem(i)),
+      log.operator_icao,
+    ];
     yield { log, row, legs: legs.getItemBytes(i) };
   }
 }
@@ -87,7 +96,10 @@ export async function dropChangedLegs(db: DuckDBConnection, into: string): Promi
  * an increment's picked legs); `rules`: how the step reuses the previous build (its declaration, step.ts)
  */
 export async function buildAirframes(
-  ctx: BuildContext, legs: RoutedLegs, db: DuckDBConnection = ctx.db, maxLegs?: number,
+  ctx: BuildContext,
+  legs: RoutedLegs,
+  db: DuckDBConnection = ctx.db,
+  maxLegs?: number,
   rules: { documents: Reuse; increment: Reuse } = AIRFRAMES_STEP.reuse,
 ): Promise<number> {
   const seen = new Set<string>();
@@ -99,7 +111,12 @@ export async function buildAirframes(
   // most of them from their previous documents (airframes/fold.ts), the rest from all their legs
   const changed = hasPrevious ? await changedAirframes(ctx, db, legs, rules.increment) : null;
   const spliceable = changed === null ? null : await foldAirframes(ctx, db, rules.increment);
-  ctx.progress.start(changed === null ? 'airframes' : `airframes (${changed} with legs in the ${ctx.logDays!.added.length} new and ${ctx.logDays!.dropped.length} dropped days or a changed route)`, 0);
+  ctx.progress.start(
+    changed === null
+      ? 'airframes'
+      : `airframes (${changed} with legs in the ${ctx.logDays!.added.length} new and ${ctx.logDays!.dropped.length} dropped days or a changed route)`,
+    0,
+  );
   // an increment's airframes have legs all over the hex space, so no row group can be skipped:
   // their legs are read out of the window once, and the batches read those rows, not the year
   // again each. the log's rows are picked before they are routed: DuckDB did not push the hex
@@ -174,11 +191,16 @@ export async function buildAirframes(
   // the state for the next night: the rows aggregated here, the kept and spliced ones as they are
   const untouched = `hex NOT IN (SELECT hex FROM af_changed)`;
   const extra = changed === null ? null : `SELECT * FROM af_prev WHERE legs > 0 AND ${untouched}${spliceable === null ? '' : ` UNION ALL ${splicedStateSql}`}`;
-  const ops = changed === null ? `SELECT * FROM af_ops` : `SELECT * FROM af_prev_ops WHERE ${untouched}${spliceable === null ? '' : ` UNION ALL ${splicedOpsSql}`} UNION ALL SELECT * FROM af_ops`;
+  const ops =
+    changed === null
+      ? `SELECT * FROM af_ops`
+      : `SELECT * FROM af_prev_ops WHERE ${untouched}${spliceable === null ? '' : ` UNION ALL ${splicedOpsSql}`} UNION ALL SELECT * FROM af_ops`;
   await saveAirframeState(ctx, db, rows, extra, ops);
   await saveState(db, `SELECT * FROM ${legs.table}`, join(ctx.writer.dir, ROUTES_STATE));
   for (const t of ['af_prev', 'af_prev_ops', 'af_changed', 'af_ops']) await db.run(`DROP TABLE IF EXISTS ${t}`);
   await dropFold(db);
-  ctx.progress.done(`${seen.size} airframes (${kept} unchanged since the previous build, kept unbuilt${changed === null ? '' : `; ${spliced} made from their previous documents`})`);
+  ctx.progress.done(
+    `${seen.size} airframes (${kept} unchanged since the previous build, kept unbuilt${changed === null ? '' : `; ${spliced} made from their previous documents`})`,
+  );
   return seen.size;
 }

@@ -22,7 +22,10 @@ import { AIRFRAMES_STEP } from './step.ts';
  * (not known: build every airframe).
  */
 export async function changedAirframes(
-  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, rule: Reuse = AIRFRAMES_STEP.reuse.increment,
+  ctx: BuildContext,
+  db: DuckDBConnection,
+  legs: RoutedLegs,
+  rule: Reuse = AIRFRAMES_STEP.reuse.increment,
 ): Promise<number | null> {
   const previous = previousFor(ctx, rule);
   if (!('dir' in previous) || !previous.days) return null;

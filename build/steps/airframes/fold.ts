@@ -46,14 +46,19 @@ const latest = (c: 'reg' | 'type') => {
 async function pickDelta(ctx: BuildContext, db: DuckDBConnection, days: LogDays): Promise<boolean> {
   const added = days.added.length ? `day IN (${addedDaysSql(days)})` : 'false';
   await db.run(`CREATE OR REPLACE TEMP TABLE af_add_log AS SELECT * FROM legs WHERE ${added}`);
-  await db.run(`CREATE OR REPLACE TEMP TABLE af_drop_log AS ${days.dropped.length ? `SELECT * FROM ${droppedLegsSql(days)}` : 'SELECT * FROM legs WHERE false'}`);
+  await db.run(
+    `CREATE OR REPLACE TEMP TABLE af_drop_log AS ${days.dropped.length ? `SELECT * FROM ${droppedLegsSql(days)}` : 'SELECT * FROM legs WHERE false'}`,
+  );
   await db.run(`CREATE OR REPLACE TEMP TABLE af_prev_routes AS SELECT * FROM read_parquet(${sqlString(join(ctx.reuse!, ROUTES_STATE))})`);
   await db.run(legsRoutedSql('af_add', 'af_add_log', 'routes_table'));
   await db.run(legsRoutedSql('af_drop', 'af_drop_log', 'af_prev_routes'));
-  const [o] = await allRows<{ ok: boolean }>(db, `
+  const [o] = await allRows<{ ok: boolean }>(
+    db,
+    `
     WITH k AS (SELECT min(first_ts) AS lo, max(first_ts) AS hi FROM legs WHERE NOT (${added})),
       a AS (SELECT min(first_ts) AS lo FROM af_add_log), d AS (SELECT max(first_ts) AS hi FROM af_drop_log)
-    SELECT coalesce(d.hi < k.lo, true) AND coalesce(a.lo > k.hi, true) AND coalesce(a.lo > d.hi, true) AS ok FROM k, a, d`);
+    SELECT coalesce(d.hi < k.lo, true) AND coalesce(a.lo > k.hi, true) AND coalesce(a.lo > d.hi, true) AS ok FROM k, a, d`,
+  );
   return o!.ok;
 }
 
@@ -151,14 +156,23 @@ function spliceRows(chunk: DuckDBDataChunk, dir: string): SpliceRow[] {
   const rows: SpliceRow[] = [];
   for (let i = 0; i < chunk.rowCount; i++) {
     const r: SpliceRow = {
-      hex: hex.getItem(i)!, n1: n1.getItem(i), held: prevLegs.getItem(i), an: an.getItem(i), m: m.getItem(i),
+      hex: hex.getItem(i)!,
+      n1: n1.getItem(i),
+      held: prevLegs.getItem(i),
+      an: an.getItem(i),
+      m: m.getItem(i),
       log: { reg: reg.getItem(i), type: type.getItem(i), operator_icao: op.getItem(i) },
       was: { reg: reg0.getItem(i), type: type0.getItem(i), operator_icao: op0.getItem(i) },
-      added: added.getItemBytes(i) ?? NONE, dropped: dropped.getItemBytes(i) ?? NONE, doc: null,
+      added: added.getItemBytes(i) ?? NONE,
+      dropped: dropped.getItemBytes(i) ?? NONE,
+      doc: null,
     };
     rows.push(r);
   }
-  readAhead(rows.filter((r) => r.n1 > 0 && r.held > 0 && !unchanged(r)), dir);
+  readAhead(
+    rows.filter((r) => r.n1 > 0 && r.held > 0 && !unchanged(r)),
+    dir,
+  );
   return rows;
 }
 
@@ -197,7 +211,12 @@ const unchanged = (r: SpliceRow) => r.an === 0 && r.m === 0 && sameIdentity(r);
  * given back to `af_full` (and named in `af_refold`), to be aggregated from its legs. `seen` gets
  * every airframe made or kept; `tick` is told how many rows were done.
  */
-export async function spliceAirframes(ctx: BuildContext, db: DuckDBConnection, seen: Set<string>, tick: (n: number) => void): Promise<{ spliced: number; kept: number }> {
+export async function spliceAirframes(
+  ctx: BuildContext,
+  db: DuckDBConnection,
+  seen: Set<string>,
+  tick: (n: number) => void,
+): Promise<{ spliced: number; kept: number }> {
   const refold: string[] = [];
   let spliced = 0;
   let kept = 0;
@@ -217,8 +236,10 @@ export async function spliceAirframes(ctx: BuildContext, db: DuckDBConnection, s
       const same = sameIdentity(r);
       const id = airframeIdentity(r.hex, r.log, ctx.ref);
       const frame = airframeFrame(id);
-      const prev = doc === null ? EMPTY_LEGS : doc instanceof Error ? null : airframeLegsOf(doc, same ? frame : airframeFrame(airframeIdentity(r.hex, r.was, ctx.ref)));
-      const made = prev && spliceLegs(prev, r.held, { added: r.added, addedCount: Math.min(r.an, MAX_LEGS), dropped: r.dropped, droppedCount: r.m }, MAX_LEGS, frame);
+      const prev =
+        doc === null ? EMPTY_LEGS : doc instanceof Error ? null : airframeLegsOf(doc, same ? frame : airframeFrame(airframeIdentity(r.hex, r.was, ctx.ref)));
+      const made =
+        prev && spliceLegs(prev, r.held, { added: r.added, addedCount: Math.min(r.an, MAX_LEGS), dropped: r.dropped, droppedCount: r.m }, MAX_LEGS, frame);
       if (!made) {
         refold.push(r.hex);
         continue;
@@ -239,7 +260,12 @@ export async function spliceAirframes(ctx: BuildContext, db: DuckDBConnection, s
     pending = next;
   }
   if (pending) await make(pending);
-  await loadTable(db, 'af_refold', [['hex', 'VARCHAR']], refold.map((h) => [h]));
+  await loadTable(
+    db,
+    'af_refold',
+    [['hex', 'VARCHAR']],
+    refold.map((h) => [h]),
+  );
   await db.run(`INSERT INTO af_full SELECT hex FROM af_refold`);
   return { spliced, kept };
 }

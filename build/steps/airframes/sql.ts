@@ -16,7 +16,10 @@ export async function hexBatches(db: DuckDBConnection, source: string, maxLegs: 
     db,
     `SELECT substr(hex, 1, 3) AS p, count(*) AS n FROM ${source} WHERE ${VALID_HEX} GROUP BY p ORDER BY p`,
   );
-  return packRanges(counts.map((c) => [c.p, Number(c.n)]), maxLegs);
+  return packRanges(
+    counts.map((c) => [c.p, Number(c.n)]),
+    maxLegs,
+  );
 }
 
 /** PURE: pack sorted (3-hex-digit prefix, legs) counts into ranges of at most maxLegs (a lone bigger prefix is its own range). */

@@ -14,9 +14,27 @@ import { saveState } from '../state.ts';
 import { AIRFRAMES_STEP, AIRFRAME_STATE, OPERATOR_STATE } from './step.ts';
 
 /** one airframe's row, as the step collects it from the batches (legsum as text: a UBIGINT) */
-export type AirframeRow = [hex: string, legs: number, legsum: string | null, reg: string | null, regTs: number | null, type: string | null, typeTs: number | null, operator: string | null];
+export type AirframeRow = [
+  hex: string,
+  legs: number,
+  legsum: string | null,
+  reg: string | null,
+  regTs: number | null,
+  type: string | null,
+  typeTs: number | null,
+  operator: string | null,
+];
 
-const COLUMNS: [string, ColumnType][] = [['hex', 'VARCHAR'], ['legs', 'INTEGER'], ['legsum', 'VARCHAR'], ['reg', 'VARCHAR'], ['reg_ts', 'DOUBLE'], ['type', 'VARCHAR'], ['type_ts', 'DOUBLE'], ['operator_icao', 'VARCHAR']];
+const COLUMNS: [string, ColumnType][] = [
+  ['hex', 'VARCHAR'],
+  ['legs', 'INTEGER'],
+  ['legsum', 'VARCHAR'],
+  ['reg', 'VARCHAR'],
+  ['reg_ts', 'DOUBLE'],
+  ['type', 'VARCHAR'],
+  ['type_ts', 'DOUBLE'],
+  ['operator_icao', 'VARCHAR'],
+];
 /** the state's columns and types, from a table of COLUMNS */
 const TYPED = `hex, legs, legsum::UBIGINT AS legsum, reg, reg_ts::BIGINT AS reg_ts, type, type_ts::BIGINT AS type_ts, operator_icao`;
 
@@ -42,7 +60,13 @@ export async function loadPreviousState(ctx: BuildContext, db: DuckDBConnection,
  * never heard), plus `extraSql` (rows in AIRFRAME_STATE's columns: the airframes a night kept or
  * spliced), and the operator counts `opsSql` (OPERATOR_STATE's columns).
  */
-export async function saveAirframeState(ctx: BuildContext, db: DuckDBConnection, rows: Iterable<AirframeRow>, extraSql: string | null, opsSql: string): Promise<void> {
+export async function saveAirframeState(
+  ctx: BuildContext,
+  db: DuckDBConnection,
+  rows: Iterable<AirframeRow>,
+  extraSql: string | null,
+  opsSql: string,
+): Promise<void> {
   await loadTable(db, 'af_built', COLUMNS, rows);
   await ctx.writer.readyForFiles();
   const all = `SELECT ${TYPED} FROM af_built${extraSql ? ` UNION ALL ${extraSql}` : ''}`;

@@ -25,8 +25,11 @@ export const AIRFRAMES_STEP = {
     // only the airframes these changes reach are made (changed.ts), most of them from their
     // previous documents (fold.ts); every other one the previous build heard is kept unbuilt
     increment: {
-      logDays: true, state: [AIRFRAME_STATE, OPERATOR_STATE, ROUTES_STATE], holds: 'airframe state and routes table',
-      rebuild: ['added-days', 'dropped-days', 'changed-routes'], routes: ROUTES_STATE,
+      logDays: true,
+      state: [AIRFRAME_STATE, OPERATOR_STATE, ROUTES_STATE],
+      holds: 'airframe state and routes table',
+      rebuild: ['added-days', 'dropped-days', 'changed-routes'],
+      routes: ROUTES_STATE,
     },
   },
 } as const satisfies StepDeclaration;

@@ -36,7 +36,9 @@ function putRefAircraft(ctx: BuildContext, id: AirframeIdentity, sameIdentity: b
 /** keep both documents of an airframe whose inputs did not change (the previous build wrote them) */
 export function keepAirframe(ctx: BuildContext, hex: string): void {
   if (!ctx.writer.keep(keys.airframe(hex))) {
-    throw new Error(`the previous build recorded airframe ${hex} in its state but has no ${keys.airframe(hex)}: its state is inconsistent; rerun with --rebuild`);
+    throw new Error(
+      `the previous build recorded airframe ${hex} in its state but has no ${keys.airframe(hex)}: its state is inconsistent; rerun with --rebuild`,
+    );
   }
   ctx.counts.airframes = (ctx.counts.airframes ?? 0) + 1;
   if (ctx.writer.keep(keys.refAircraft(hex))) ctx.counts['refdata.aircraft'] = (ctx.counts['refdata.aircraft'] ?? 0) + 1;

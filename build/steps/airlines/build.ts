@@ -20,7 +20,10 @@ import { AIRLINE_CS } from '../schedules/counts.ts';
 import { rebuilds } from '../reuse.ts';
 import { AIRLINES_STEP, AIRLINE_TABLES } from './step.ts';
 
-const counted = (cols: string, extra = '', days = false) => (src: string, where: string, ring: number) => `
+const counted =
+  (cols: string, extra = '', days = false) =>
+  (src: string, where: string, ring: number) =>
+    `
 SELECT substr(l.callsign, 1, 3) AS icao, ${cols}, count(*)::INTEGER AS n${days ? `, ${daysColumn(ring)}` : ''} FROM ${src} l
 WHERE ${AIRLINE_CS.replace('callsign', 'l.callsign')}${extra} AND (${where}) GROUP BY ALL`;
 
@@ -73,9 +76,17 @@ export async function buildAirlines(ctx: BuildContext, legs: RoutedLegs, db: Duc
   const folded = await prepareCounts(ctx, db, legs, 'airlines', TABLES, 'refdata: airlines', rule);
   // every document carries window_days: with another window every airline is written (window-length)
   const only = folded !== null && (folded.sameWindow || !rebuilds(rule, 'window-length'));
-  if (only) await db.run(`CREATE OR REPLACE TEMP TABLE al_touched AS SELECT DISTINCT icao FROM (${TABLES.map((t) => `SELECT icao FROM ${t.name}_touched`).join(' UNION ALL ')})`);
+  if (only)
+    await db.run(
+      `CREATE OR REPLACE TEMP TABLE al_touched AS SELECT DISTINCT icao FROM (${TABLES.map((t) => `SELECT icao FROM ${t.name}_touched`).join(' UNION ALL ')})`,
+    );
   const touched = only ? await countRows(db, `SELECT * FROM al_touched`) : 0;
-  ctx.progress.start(folded === null ? 'refdata: airlines (all counted from the window\'s legs)' : `refdata: airlines (an increment: ${folded.line}; ${only ? `${touched} callsign prefixes touched` : 'the window changed length, every airline written'})`, 0);
+  ctx.progress.start(
+    folded === null
+      ? "refdata: airlines (all counted from the window's legs)"
+      : `refdata: airlines (an increment: ${folded.line}; ${only ? `${touched} callsign prefixes touched` : 'the window changed length, every airline written'})`,
+    0,
+  );
   const counts = await allRows<AirlineCounts>(db, AIRLINES_SQL);
   ctx.writer.put(keys.refAirlines(), airlinesDoc(counts, ref, ctx.windowDays));
   const byIcao = new Map(counts.map((c) => [c.icao, c]));
@@ -95,7 +106,12 @@ export async function buildAirlines(ctx: BuildContext, legs: RoutedLegs, db: Duc
       kept++;
       continue;
     }
-    const d: AirlineDetail = { counts: byIcao.get(a.icao) ?? null, fleet: fleet.get(a.icao) ?? [], routes: routes.get(a.icao) ?? [], countries: countries.get(a.icao) ?? [] };
+    const d: AirlineDetail = {
+      counts: byIcao.get(a.icao) ?? null,
+      fleet: fleet.get(a.icao) ?? [],
+      routes: routes.get(a.icao) ?? [],
+      countries: countries.get(a.icao) ?? [],
+    };
     ctx.writer.put(keys.refAirline(a.icao), airlineDoc(a.icao, d, ref, ctx.windowDays));
   }
   ctx.counts['refdata.airlines'] = (ctx.counts['refdata.airlines'] ?? 0) + n;

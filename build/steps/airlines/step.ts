@@ -17,8 +17,11 @@ export const AIRLINES_STEP = {
     // again; only the airlines whose counts moved are written (and the list, which holds them all),
     // every one when the window changed length
     counts: {
-      logDays: true, state: COUNTS, holds: 'airline counts',
-      rebuild: ['added-days', 'dropped-days', 'changed-routes', 'window-length'], routes: statePath('airlines-routes.parquet'),
+      logDays: true,
+      state: COUNTS,
+      holds: 'airline counts',
+      rebuild: ['added-days', 'dropped-days', 'changed-routes', 'window-length'],
+      routes: statePath('airlines-routes.parquet'),
     },
   },
 } as const satisfies StepDeclaration;

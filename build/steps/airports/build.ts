@@ -110,7 +110,11 @@ function keep(ctx: BuildContext, iata: string, icaoKey: string | null): void {
 /** `idents`: the airports to aggregate (SQL), default every one with an IATA code */
 async function aggregate(ctx: BuildContext, legs: RoutedLegs | null, idents?: string) {
   const ref = ctx.ref;
-  await loadMixTables(ctx.db, (hex) => ctx.refdata.codeBlocks.isMilitaryHex(hex), ctx.refdata.airlines.all.map((a) => a.icao));
+  await loadMixTables(
+    ctx.db,
+    (hex) => ctx.refdata.codeBlocks.isMilitaryHex(hex),
+    ctx.refdata.airlines.all.map((a) => a.icao),
+  );
   const tzOf = (ident: string) => ref.airport(ident)?.tz ?? null;
   const from = boardStart(ctx.archiveThrough!, ctx.windowStart);
   // each aggregation is its own progress step: they are the long part of the build

@@ -28,7 +28,7 @@ export function boardDaysChanged(start: string, through: string, from: string, p
   const out: string[] = [];
   for (let i = dayIndexOf(start); i <= dayIndexOf(through); i++) {
     const d = isoDay(i);
-    if ((d >= from) !== (d >= prevFrom && d <= prevThrough)) out.push(d);
+    if (d >= from !== (d >= prevFrom && d <= prevThrough)) out.push(d);
   }
   return out;
 }
@@ -38,7 +38,10 @@ export function boardDaysChanged(start: string, through: string, from: string, p
  * that can be known (`rule`: the step's, step.ts). Returns their set, or null (not known: build every airport).
  */
 export async function changedAirports(
-  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, rule: Reuse = AIRPORTS_STEP.reuse.documents,
+  ctx: BuildContext,
+  db: DuckDBConnection,
+  legs: RoutedLegs,
+  rule: Reuse = AIRPORTS_STEP.reuse.documents,
 ): Promise<Set<string> | null> {
   const previous = previousFor(ctx, rule);
   if (!('dir' in previous) || !previous.days) return null;

@@ -35,8 +35,18 @@ export async function loadMixTables(db: DuckDBConnection, isMilitaryHex: (hex: s
   for await (const chunk of streamRows<{ hex: string }>(db, `SELECT DISTINCT hex FROM legs`)) {
     for (const { hex } of chunk) if (isMilitaryHex(hex)) military.push(hex);
   }
-  await loadTable(db, 'ap_mil', [['hex', 'VARCHAR']], military.map((h) => [h]));
-  await loadTable(db, 'ap_airlines', [['icao', 'VARCHAR']], [...new Set(airlineIcaos)].map((i) => [i]));
+  await loadTable(
+    db,
+    'ap_mil',
+    [['hex', 'VARCHAR']],
+    military.map((h) => [h]),
+  );
+  await loadTable(
+    db,
+    'ap_airlines',
+    [['icao', 'VARCHAR']],
+    [...new Set(airlineIcaos)].map((i) => [i]),
+  );
   return military.length;
 }
 
@@ -63,12 +73,16 @@ const endsSql = (src: string, where: string) => `
 export const AIRPORT_COUNTS: CountTable[] = [
   { name: TAILS, routed: false, counts: (src, where) => `SELECT ident, hex, count(*)::INTEGER AS n FROM (${endsSql(src, where)}) GROUP BY ident, hex` },
   {
-    name: DESTS, routed: false, days: true,
+    name: DESTS,
+    routed: false,
+    days: true,
     counts: (src, where, ring) => `SELECT ident, other, count(*)::INTEGER AS n, ${dayBitsAgg('"day"', ring)} AS days
       FROM (${endsSql(src, where)}) WHERE dep GROUP BY ident, other`,
   },
   {
-    name: ENDS, routed: false, days: true,
+    name: ENDS,
+    routed: false,
+    days: true,
     counts: (src, where, ring) => `SELECT ident,
         coalesce(substr(callsign, 4, 1) BETWEEN '0' AND '9' AND substr(callsign, 1, 3) IN (SELECT icao FROM ap_airlines), false) AS airline,
         count(*)::INTEGER AS n, ${dayBitsAgg('"day"', ring)} AS days
@@ -82,7 +96,16 @@ export const AIRPORT_COUNTS: CountTable[] = [
  * leg ends with the distinct counts in it: 17.5 s of a year's night for the ~5,300 airports it reaches.
  */
 export async function airportTotals(db: DuckDBConnection, idents = IATA_IDENTS): Promise<Map<string, { totals: AirportTotals; mix: TrafficMix }>> {
-  const rows = await allRows<{ ident: string; departures: number; destinations: number; tails: number; days: number; movements: number; military: number; airline: number }>(
+  const rows = await allRows<{
+    ident: string;
+    departures: number;
+    destinations: number;
+    tails: number;
+    days: number;
+    movements: number;
+    military: number;
+    airline: number;
+  }>(
     db,
     `WITH e AS (
        SELECT ident, sum(n)::INTEGER AS movements, coalesce(sum(n) FILTER (WHERE airline), 0)::INTEGER AS airline, bit_count(bit_or(days))::INTEGER AS days

@@ -26,8 +26,11 @@ export const AIRPORTS_STEP = {
     // only the airports these changes reach are aggregated and built; the routes table compared is
     // the one the airframes step saved (the previous build routed with it too)
     documents: {
-      logDays: true, state: [ROUTES_STATE], holds: 'routes table',
-      rebuild: ['added-days', 'dropped-days', 'board-days', 'changed-routes', 'window-length', 'timetables'], routes: ROUTES_STATE,
+      logDays: true,
+      state: [ROUTES_STATE],
+      holds: 'routes table',
+      rebuild: ['added-days', 'dropped-days', 'board-days', 'changed-routes', 'window-length', 'timetables'],
+      routes: ROUTES_STATE,
     },
   },
 } as const satisfies StepDeclaration;

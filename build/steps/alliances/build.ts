@@ -10,8 +10,14 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
-  allianceDocument, allianceRoutes, allianceRoutesDocument,
-  type AllianceInput, type AllianceRef, type AllianceTotals, type MemberCount, type PairCount,
+  allianceDocument,
+  allianceRoutes,
+  allianceRoutesDocument,
+  type AllianceInput,
+  type AllianceRef,
+  type AllianceTotals,
+  type MemberCount,
+  type PairCount,
 } from '../../../artifacts/alliance-doc.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import type { BuildContext, RefAirports } from '../context.ts';
@@ -78,15 +84,27 @@ const FROM_SETS: Record<(typeof TABLES)[number]['name'], string> = {
  */
 async function count(ctx: BuildContext, refs: readonly AllianceRef[], rule: Reuse): Promise<'full' | 'delta'> {
   const db = ctx.db;
-  await loadTable(db, 'al_members', [['slug', 'VARCHAR'], ['icao', 'VARCHAR']], refs.flatMap((a) => a.members.map((m) => [a.slug, m.icao])));
+  await loadTable(
+    db,
+    'al_members',
+    [
+      ['slug', 'VARCHAR'],
+      ['icao', 'VARCHAR'],
+    ],
+    refs.flatMap((a) => a.members.map((m) => [a.slug, m.icao])),
+  );
   const previous = previousFor(ctx, rule);
   const prev = 'dir' in previous && previous.days ? previous.dir : null;
   const delta = prev ? deltaLegs(daysOf(rule, ctx.logDays!)) : null;
   const src = prev ? delta : `(SELECT *, 1 AS n FROM legs)`;
-  await db.run(`CREATE OR REPLACE TEMP TABLE al_sets AS ${src
-    ? countSets(src)
-    : `SELECT NULL::VARCHAR AS set, NULL::VARCHAR AS slug, NULL::VARCHAR AS icao, NULL::VARCHAR AS hex, NULL::DATE AS day,
-        NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::VARCHAR AS a, NULL::VARCHAR AS b, NULL::BIGINT AS n WHERE false`}`);
+  await db.run(
+    `CREATE OR REPLACE TEMP TABLE al_sets AS ${
+      src
+        ? countSets(src)
+        : `SELECT NULL::VARCHAR AS set, NULL::VARCHAR AS slug, NULL::VARCHAR AS icao, NULL::VARCHAR AS hex, NULL::DATE AS day,
+        NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::VARCHAR AS a, NULL::VARCHAR AS b, NULL::BIGINT AS n WHERE false`
+    }`,
+  );
   for (const t of TABLES) {
     const before = prev ? `SELECT ${t.keys}, legs AS n FROM read_parquet(${sqlString(stateFile(prev, t.name))}) UNION ALL ` : '';
     // a key whose legs all left the window is gone, as if never counted
@@ -110,7 +128,8 @@ async function aggregate(db: DuckDBConnection, refs: readonly AllianceRef[]): Pr
     out.get(r.slug)!.totals = { legs: r.legs, airframes: r.airframes, days_observed: r.days } satisfies AllianceTotals;
   }
   for (const r of await allRows<{ slug: string; icao: string } & MemberCount>(
-    db, `SELECT slug, icao, sum(legs)::BIGINT AS legs, count(DISTINCT hex) AS airframes FROM al_hexes GROUP BY slug, icao`,
+    db,
+    `SELECT slug, icao, sum(legs)::BIGINT AS legs, count(DISTINCT hex) AS airframes FROM al_hexes GROUP BY slug, icao`,
   )) {
     (out.get(r.slug)!.members as Map<string, MemberCount>).set(r.icao, { legs: r.legs, airframes: r.airframes });
   }

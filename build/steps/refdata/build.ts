@@ -40,4 +40,3 @@ export async function buildRefdata(ctx: BuildContext): Promise<void> {
   }
   ctx.progress.done(`${idents.size} airports`);
 }
-

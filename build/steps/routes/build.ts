@@ -10,10 +10,7 @@ import type { BuildContext, RefAirports, RoutedLegs } from '../context.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import { checkCatalogRow, type CatalogVerdict } from '../../../artifacts/catalog-check.ts';
 import { emptyReviews, indexReviews, parseReviewCsv, type ReviewIndex, type ReviewPolicy } from '../../../artifacts/catalog-review.ts';
-import {
-  decideRoute, routeDoc,
-  type CallsignEvidence, type RouteDecision, type RoutesTable,
-} from '../../../artifacts/routes-table.ts';
+import { decideRoute, routeDoc, type CallsignEvidence, type RouteDecision, type RoutesTable } from '../../../artifacts/routes-table.ts';
 import type { RefView } from '../../../artifacts/reference-view.ts';
 import { encodeLookup, encodeRoutesTable } from '../../../artifacts/meta.ts';
 import { allRows, loadTable, streamRows } from '../duck.ts';
@@ -64,7 +61,12 @@ async function heardEvidence(
     if (!past.moved.has(callsign) && past.decisions.get(callsign)?.heard) unmoved.push(callsign);
     else need.push(callsign);
   }
-  await loadTable(db, 'ev_need', [['callsign', 'VARCHAR']], need.map((cs) => [cs]));
+  await loadTable(
+    db,
+    'ev_need',
+    [['callsign', 'VARCHAR']],
+    need.map((cs) => [cs]),
+  );
   const evidence = await readEvidence(db, tick, 'ev_need');
   await db.run(`DROP TABLE ev_need`);
   return { evidence, unmoved };
@@ -99,7 +101,14 @@ type EachDecision = (cs: string, d: RouteDecision, ev: CallsignEvidence | null, 
  * `past`, the unmoved heard callsigns and the catalog rows unheard then and now take the previous
  * build's decision; every other one is decided here.
  */
-export function computeRoutes(evidence: Map<string, CallsignEvidence>, ref: RefView, reviews: ReviewIndex, policy: ReviewPolicy, each?: EachDecision, past: PastRoutes | null = null): RoutesResult {
+export function computeRoutes(
+  evidence: Map<string, CallsignEvidence>,
+  ref: RefView,
+  reviews: ReviewIndex,
+  policy: ReviewPolicy,
+  each?: EachDecision,
+  past: PastRoutes | null = null,
+): RoutesResult {
   const table: RoutesTable = new Map();
   const outcomes: Record<string, number> = {};
   const decisions: [string, PastDecision][] = [];
@@ -111,7 +120,14 @@ export function computeRoutes(evidence: Map<string, CallsignEvidence>, ref: RefV
     each?.(cs, d, ev, v, reused);
   };
   const reuse = (cs: string, heard: boolean, p: PastDecision) =>
-    note(cs, heard, { entry: p.entry, catalogUsed: p.entry !== null && p.entry.route_source !== 'observed', reason: p.entry ? null : (p.outcome as RouteDecision['reason']) }, null, null, true);
+    note(
+      cs,
+      heard,
+      { entry: p.entry, catalogUsed: p.entry !== null && p.entry.route_source !== 'observed', reason: p.entry ? null : (p.outcome as RouteDecision['reason']) },
+      null,
+      null,
+      true,
+    );
   const verdictOf = (cs: string, types: readonly string[]): CatalogVerdict | null => {
     const key = ref.catalogKey(cs) ?? cs;
     const codes = ref.catalogRoute(cs);
@@ -152,7 +168,21 @@ async function loadRoutesTable(db: DuckDBConnection, table: RoutesTable, _airpor
   const rows = function* () {
     for (const [cs, e] of table) yield [cs, e.org, e.dst, e.org_ident, e.dst_ident, e.route_source, e.org_seen, e.dst_seen] as const;
   };
-  await loadTable(db, 'routes_table', [['callsign', 'VARCHAR'], ['org', 'VARCHAR'], ['dst', 'VARCHAR'], ['org_ident', 'VARCHAR'], ['dst_ident', 'VARCHAR'], ['route_source', 'VARCHAR'], ['org_seen', 'BOOLEAN'], ['dst_seen', 'BOOLEAN']], rows());
+  await loadTable(
+    db,
+    'routes_table',
+    [
+      ['callsign', 'VARCHAR'],
+      ['org', 'VARCHAR'],
+      ['dst', 'VARCHAR'],
+      ['org_ident', 'VARCHAR'],
+      ['dst_ident', 'VARCHAR'],
+      ['route_source', 'VARCHAR'],
+      ['org_seen', 'BOOLEAN'],
+      ['dst_seen', 'BOOLEAN'],
+    ],
+    rows(),
+  );
   await db.run(legsRoutedSql('legs_routed', 'legs'));
   return { view: 'legs_routed', table: 'routes_table' };
 }
@@ -190,18 +220,30 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     // same catalog row), reference data and code: its document is the previous one, kept unbuilt
     const reused: { cs: string; heard: boolean }[] = [];
     let taken = 0;
-    const { table, outcomes, decisions: now } = computeRoutes(evidence, ref, reviews, opts.policy, (cs, d, ev, v, wasReused) => {
-      if (wasReused) taken++;
-      if (d.entry && wasReused) reused.push({ cs, heard: unmovedSet.has(cs) });
-      else if (d.entry) decided.push([cs, d.entry, ev, v, ref]);
-      ctx.progress.tick();
-    }, past);
+    const {
+      table,
+      outcomes,
+      decisions: now,
+    } = computeRoutes(
+      evidence,
+      ref,
+      reviews,
+      opts.policy,
+      (cs, d, ev, v, wasReused) => {
+        if (wasReused) taken++;
+        if (d.entry && wasReused) reused.push({ cs, heard: unmovedSet.has(cs) });
+        else if (d.entry) decided.push([cs, d.entry, ev, v, ref]);
+        ctx.progress.tick();
+      },
+      past,
+    );
     ctx.progress.done(`${table.size} routes (${now.length - table.size} callsigns without one; ${taken} decisions taken from the previous build)`);
     ctx.progress.start('routes: write', decided.length + reused.length);
     let kept = 0;
     let keptHeard = 0;
     for (const { cs, heard } of reused) {
-      if (!ctx.writer.keep(keys.route(cs))) throw new Error(`the previous build has no ${keys.route(cs)}: its tree is inconsistent with its inputs; rerun with --rebuild`);
+      if (!ctx.writer.keep(keys.route(cs)))
+        throw new Error(`the previous build has no ${keys.route(cs)}: its tree is inconsistent with its inputs; rerun with --rebuild`);
       if (heard) keptHeard++;
       else kept++;
       ctx.progress.tick();
@@ -223,8 +265,12 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     ctx.counts.routes = table.size;
     for (const [k, n] of Object.entries(outcomes)) ctx.counts[`routes.${k}`] = n;
     if (skipped) ctx.counts['routes.review_rows_skipped'] = skipped;
-    const fmt = Object.entries(outcomes).map(([k, n]) => `${k} ${n}`).join(', ');
-    ctx.progress.done(`${table.size} routes (${fmt}; ${kept} unheard and unchanged, ${keptHeard} heard with unmoved evidence, kept unbuilt); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`);
+    const fmt = Object.entries(outcomes)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+    ctx.progress.done(
+      `${table.size} routes (${fmt}; ${kept} unheard and unchanged, ${keptHeard} heard with unmoved evidence, kept unbuilt); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`,
+    );
     return { table, legs };
   };
 }

@@ -37,8 +37,13 @@ function decode(row: unknown): [string, PastDecision] | null {
   const [, , , org, dst, orgIdent, dstIdent, orgSeen, dstSeen] = row as unknown[];
   if (!SOURCES.has(outcome) || ![org, dst, orgIdent, dstIdent].every(isText) || !isBit(orgSeen) || !isBit(dstSeen)) return null;
   const entry: RouteEntry = {
-    org: org as string, dst: dst as string, org_ident: orgIdent as string, dst_ident: dstIdent as string,
-    route_source: outcome as RouteSource, org_seen: orgSeen === 1, dst_seen: dstSeen === 1,
+    org: org as string,
+    dst: dst as string,
+    org_ident: orgIdent as string,
+    dst_ident: dstIdent as string,
+    route_source: outcome as RouteSource,
+    org_seen: orgSeen === 1,
+    dst_seen: dstSeen === 1,
   };
   return [cs, { heard: heard === 1, outcome, entry }];
 }

@@ -61,7 +61,10 @@ export interface EvidencePath {
  * trusted, else counted from the window's legs.
  */
 export async function prepareEvidence(
-  db: DuckDBConnection, prev: string | null, days: LogDays | null, rule: Reuse = ROUTES_STEP.reuse.evidence,
+  db: DuckDBConnection,
+  prev: string | null,
+  days: LogDays | null,
+  rule: Reuse = ROUTES_STEP.reuse.evidence,
 ): Promise<EvidencePath> {
   const previous = previousFor({ reuse: prev, logDays: days }, rule);
   if ('dir' in previous && previous.days) {
@@ -88,8 +91,10 @@ async function dropAll(db: DuckDBConnection): Promise<void> {
 
 /** the three tables from every leg of the window */
 async function countWindow(db: DuckDBConnection): Promise<void> {
-  const [span] = await allRows<{ first: string | null; n: number | null }>(db,
-    `SELECT strftime(min(day), '%Y-%m-%d') AS first, (max(day) - min(day) + 1)::INTEGER AS n FROM legs`);
+  const [span] = await allRows<{ first: string | null; n: number | null }>(
+    db,
+    `SELECT strftime(min(day), '%Y-%m-%d') AS first, (max(day) - min(day) + 1)::INTEGER AS n FROM legs`,
+  );
   const first = span?.first ?? '1970-01-01';
   const words = Math.max(1, Math.ceil((span?.n ?? 1) / 64));
   const w = Array.from({ length: words }, (_, i) => i);
@@ -148,7 +153,10 @@ async function foldEvidence(db: DuckDBConnection, prev: string, days: LogDays): 
       WHERE last_ts <= ${Number(st!.bound)} AND ${LEG_FILTER}
         AND upper(trim(callsign)) IN (SELECT callsign FROM ev_folded WHERE stale)
       GROUP BY ALL`);
-  } else await db.run(`CREATE OR REPLACE TEMP TABLE ev_recomputed AS SELECT NULL::VARCHAR AS callsign, NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::BIGINT AS t WHERE false`);
+  } else
+    await db.run(
+      `CREATE OR REPLACE TEMP TABLE ev_recomputed AS SELECT NULL::VARCHAR AS callsign, NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::BIGINT AS t WHERE false`,
+    );
   await db.run(`CREATE OR REPLACE TEMP TABLE ev_groups AS
     SELECT f.callsign, f.org, f.dst, f.legs, CASE WHEN f.stale THEN greatest(r.t, f.add_t) ELSE f.last_ts END AS last_ts
     FROM (SELECT * FROM ev_folded WHERE legs > 0) f LEFT JOIN ev_recomputed r ON f.stale AND ${sameKeys('f', 'r', ['callsign', 'org', 'dst'])}`);
@@ -165,15 +173,22 @@ async function foldEvidence(db: DuckDBConnection, prev: string, days: LogDays): 
     FROM ${file('ev_days')} p
     FULL JOIN (SELECT callsign, count(DISTINCT day) FILTER (n > 0) - count(DISTINCT day) FILTER (n < 0) AS n FROM ev_delta GROUP BY callsign) d
       ON p.callsign = d.callsign`);
-  if (await countRows(db, `SELECT 1 FROM ev_types WHERE legs < 0 UNION ALL SELECT 1 FROM ev_days WHERE days < 0`)) return { unsure: 'a type or day count below zero' };
+  if (await countRows(db, `SELECT 1 FROM ev_types WHERE legs < 0 UNION ALL SELECT 1 FROM ev_days WHERE days < 0`))
+    return { unsure: 'a type or day count below zero' };
   await db.run(`DELETE FROM ev_types WHERE legs = 0`);
   await db.run(`DELETE FROM ev_days WHERE days = 0`);
   // a callsign has days exactly when it has legs
-  const odd = await countRows(db, `(SELECT callsign FROM ev_days EXCEPT SELECT callsign FROM ev_groups)
+  const odd = await countRows(
+    db,
+    `(SELECT callsign FROM ev_days EXCEPT SELECT callsign FROM ev_groups)
     UNION ALL (SELECT DISTINCT callsign FROM ev_groups EXCEPT SELECT callsign FROM ev_days)
-    UNION ALL (SELECT DISTINCT callsign FROM ev_types EXCEPT SELECT callsign FROM ev_groups)`);
+    UNION ALL (SELECT DISTINCT callsign FROM ev_types EXCEPT SELECT callsign FROM ev_groups)`,
+  );
   if (odd) return { unsure: `${odd} callsigns whose legs, days and types disagree` };
   const moved = new Set((await allRows<{ callsign: string }>(db, `SELECT DISTINCT callsign FROM ev_delta`)).map((r) => r.callsign));
   for (const t of ['ev_delta', 'ev_folded', 'ev_recomputed']) await db.run(`DROP TABLE ${t}`);
-  return { line: `${days.added.length} days added, ${days.dropped.length} dropped, ${moved.size} callsigns moved, ${stale} groups' latest leg read again`, moved };
+  return {
+    line: `${days.added.length} days added, ${days.dropped.length} dropped, ${moved.size} callsigns moved, ${stale} groups' latest leg read again`,
+    moved,
+  };
 }

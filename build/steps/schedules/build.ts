@@ -51,7 +51,12 @@ export async function buildSchedules(ctx: BuildContext, legs: RoutedLegs, db: Du
   // every document carries window_days: with another window every route is written (window-length)
   const only = folded !== null && (folded.sameWindow || !rebuilds(rule, 'window-length'));
   const touched = only ? await countRows(db, `SELECT * FROM sc_tr`) : 0;
-  ctx.progress.start(folded === null ? 'refdata: schedules (all counted from the window\'s legs)' : `refdata: schedules (an increment: ${folded.line}; ${only ? `${touched} routes touched` : 'the window changed length, every route written'})`, 0);
+  ctx.progress.start(
+    folded === null
+      ? "refdata: schedules (all counted from the window's legs)"
+      : `refdata: schedules (an increment: ${folded.line}; ${only ? `${touched} routes touched` : 'the window changed length, every route written'})`,
+    0,
+  );
   let n = 0;
   let kept = 0;
   // the build's earlier steps leave V8 a large heap (the manifest of every object so far, the routes

@@ -124,7 +124,9 @@ FROM sc_delta WHERE k > 0 GROUP BY ${ROUTE} HAVING sum(n) FILTER (WHERE k = 1) >
  * when the fold is sound).
  */
 export async function mergeScheduleCounts(db: DuckDBConnection, prev: { keys: string; routes: string }): Promise<number> {
-  await db.run(`CREATE OR REPLACE TEMP TABLE sc_tk AS SELECT ${KEY}, row_number() OVER ()::INTEGER AS kid FROM (SELECT DISTINCT ${KEY} FROM sc_delta WHERE k = 0)`);
+  await db.run(
+    `CREATE OR REPLACE TEMP TABLE sc_tk AS SELECT ${KEY}, row_number() OVER ()::INTEGER AS kid FROM (SELECT DISTINCT ${KEY} FROM sc_delta WHERE k = 0)`,
+  );
   await db.run(`CREATE OR REPLACE TEMP TABLE sc_tr AS SELECT ${ROUTE}, row_number() OVER ()::INTEGER AS rid FROM (SELECT DISTINCT ${ROUTE} FROM sc_delta)`);
   const pk = `read_parquet(${sqlString(prev.keys)})`;
   const pr = `read_parquet(${sqlString(prev.routes)})`;
@@ -169,7 +171,10 @@ UNION ALL SELECT ${ROUTE}, weekdays, dates FROM sc_routes_moved WHERE list_sum(w
  * the changed callsigns counted again in both windows
  */
 async function foldParts(
-  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, rule: Reuse,
+  ctx: BuildContext,
+  db: DuckDBConnection,
+  legs: RoutedLegs,
+  rule: Reuse,
 ): Promise<{ parts: string[]; line: string; prev: string } | null> {
   const previous = previousFor(ctx, rule);
   if (!('dir' in previous) || !previous.days) return null;
@@ -213,7 +218,11 @@ async function dropFoldTables(db: DuckDBConnection): Promise<void> {
  * moved), else counted from the window's legs (null).
  */
 export async function prepareScheduleCounts(
-  ctx: BuildContext, db: DuckDBConnection, legs: RoutedLegs, label: string, rule: Reuse = SCHEDULES_STEP.reuse.counts,
+  ctx: BuildContext,
+  db: DuckDBConnection,
+  legs: RoutedLegs,
+  label: string,
+  rule: Reuse = SCHEDULES_STEP.reuse.counts,
 ): Promise<Folded | null> {
   ctx.progress.start(`${label}: counts`, 0);
   let folded: Folded | null = null;
@@ -228,6 +237,6 @@ export async function prepareScheduleCounts(
     await groupDelta(db, [departuresSql(legs.view, 'true', 1)]);
     await listScheduleCounts(db);
   }
-  ctx.progress.done(folded === null ? 'counted from the window\'s legs' : `folded: ${folded.line}`);
+  ctx.progress.done(folded === null ? "counted from the window's legs" : `folded: ${folded.line}`);
   return folded;
 }

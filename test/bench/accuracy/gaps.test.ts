@@ -11,7 +11,16 @@ function track(hex: string, minutes: number, climbMin = 0): ObservedTrack {
   const points: TrackPoint[] = [];
   for (let s = 0; s <= minutes * 60; s += 10) {
     const climbing = s < climbMin * 60;
-    points.push({ t: T + s, lat: 46 + s / 10000, lon: 7, alt: climbing ? 8000 + s * 33 : 36000, gs: 450, track: 0, rate: climbing ? 2000 : 0, callsign: 'SWR1' });
+    points.push({
+      t: T + s,
+      lat: 46 + s / 10000,
+      lon: 7,
+      alt: climbing ? 8000 + s * 33 : 36000,
+      gs: 450,
+      track: 0,
+      rate: climbing ? 2000 : 0,
+      callsign: 'SWR1',
+    });
   }
   return { hex, points };
 }
@@ -31,7 +40,11 @@ test('one seeded gap per aircraft, at a cruising point with 2 minutes of track a
   const tracks = [track('aaaaaa', 40, 10), track('bbbbbb', 40), track('cccccc', 20, 20)];
   const a = chooseGaps(tracks, 1, 0);
   assert.deepEqual(a, chooseGaps(tracks, 1, 0), 'the same seed and pass pick the same');
-  assert.notDeepEqual([...chooseGaps(tracks, 1, 1).values()].map((g) => g.from), [...a.values()].map((g) => g.from), 'another pass picks again');
+  assert.notDeepEqual(
+    [...chooseGaps(tracks, 1, 1).values()].map((g) => g.from),
+    [...a.values()].map((g) => g.from),
+    'another pass picks again',
+  );
   assert.deepEqual([...a.keys()], ['aaaaaa', 'bbbbbb'], 'the aircraft that only climbs has no gap');
   for (const g of a.values()) {
     assert.ok(g.from >= (g.hex === 'aaaaaa' ? T + 600 : T), 'not while climbing');
@@ -45,7 +58,10 @@ test('the feed hides a gap, keeps the silent aircraft 60 s with seen counting up
   const tr = track('aaaaaa', 60);
   const gap = { hex: 'aaaaaa', from: T + 300, to: T + 300 + 1800, among: 1 };
   const feed = new FeedPlayer([tr], new Map([['aaaaaa', gap]]));
-  assert.deepEqual(feed.at(T + 300).map((r) => r.seen), [0]);
+  assert.deepEqual(
+    feed.at(T + 300).map((r) => r.seen),
+    [0],
+  );
   const quiet = feed.at(T + 330);
   assert.equal(quiet.length, 1);
   assert.equal(quiet[0]!.seen, 30);

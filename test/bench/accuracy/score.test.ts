@@ -42,9 +42,27 @@ test('medians: the middle value, the mean of the middle two, and by weight', () 
   assert.equal(median([3, 1, 2]), 2);
   assert.equal(median([4, 1, 3, 2]), 2.5);
   assert.ok(Number.isNaN(median([])), 'Number.isNaN(median([]))');
-  assert.equal(weightedMedian([{ value: 1, weight: 1 }, { value: 10, weight: 3 }]), 10);
-  assert.equal(weightedMedian([{ value: 1, weight: 3 }, { value: 10, weight: 1 }]), 1);
-  assert.equal(weightedMedian([{ value: 1, weight: 2 }, { value: 10, weight: 2 }]), 5.5);
+  assert.equal(
+    weightedMedian([
+      { value: 1, weight: 1 },
+      { value: 10, weight: 3 },
+    ]),
+    10,
+  );
+  assert.equal(
+    weightedMedian([
+      { value: 1, weight: 3 },
+      { value: 10, weight: 1 },
+    ]),
+    1,
+  );
+  assert.equal(
+    weightedMedian([
+      { value: 1, weight: 2 },
+      { value: 10, weight: 2 },
+    ]),
+    5.5,
+  );
 });
 
 test('samples are grouped by range with `all` over every range, weighed and per gap', () => {

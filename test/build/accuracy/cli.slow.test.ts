@@ -25,7 +25,18 @@ async function treeWithFlow(through: string, kind: 'flow' | 'paths' = 'flow'): P
   if (kind === 'flow') {
     learnFlow(field, tracks);
     staged.writer.put('meta/flow', encodeFlow(field, through));
-  } else staged.writer.put('meta/paths', encodePaths(learnPaths(DAY, tracks.map((points) => ({ points })), () => null), through));
+  } else
+    staged.writer.put(
+      'meta/paths',
+      encodePaths(
+        learnPaths(
+          DAY,
+          tracks.map((points) => ({ points })),
+          () => null,
+        ),
+        through,
+      ),
+    );
   staged.writer.writeManifest({ build_id: 'b1', built_at: '2026-11-25T00:00:00Z', archive_through: null, window_days: 0, counts: {} });
   commit(root, staged);
   return root;
@@ -41,22 +52,28 @@ async function replay(root: string): Promise<{ lines: string[]; doc: { by_gap_mi
 
 test('a published flow that has learned the replayed day is not followed, and the log says so', async () => {
   const r = await replay(await treeWithFlow(DAY));
-  assert.ok(r.lines.some((l) => l.includes(`has learned ${DAY}`) && l.includes('replaying without it')), r.lines.join('\n'));
+  assert.ok(
+    r.lines.some((l) => l.includes(`has learned ${DAY}`) && l.includes('replaying without it')),
+    r.lines.join('\n'),
+  );
 });
 
 test('a flow learned before the day is followed (the same field, dated the day before, changes the figures)', async () => {
   const withFlow = await replay(await treeWithFlow('2023-08-29'));
   const without = await replay(await treeWithFlow(DAY));
-  assert.ok(!withFlow.lines.some((l) => l.includes('replaying without it')), '!withFlow.lines.some((l) => l.includes(\'replaying without it\'))');
+  assert.ok(!withFlow.lines.some((l) => l.includes('replaying without it')), "!withFlow.lines.some((l) => l.includes('replaying without it'))");
   // the field was (dishonestly, for this test) learned from the very traces replayed: it must move the long-gap estimates
   assert.notDeepEqual(withFlow.doc.by_gap_min, without.doc.by_gap_min);
 });
 
 test('traffic paths that have learned the replayed day are not followed; learned before it, they are', async () => {
   const seen = await replay(await treeWithFlow(DAY, 'paths'));
-  assert.ok(seen.lines.some((l) => l.includes(`traffic paths have learned ${DAY}`) && l.includes('replaying without it')), seen.lines.join('\n'));
+  assert.ok(
+    seen.lines.some((l) => l.includes(`traffic paths have learned ${DAY}`) && l.includes('replaying without it')),
+    seen.lines.join('\n'),
+  );
   const before = await replay(await treeWithFlow('2023-08-29', 'paths'));
-  assert.ok(!before.lines.some((l) => l.includes('replaying without it')), '!before.lines.some((l) => l.includes(\'replaying without it\'))');
+  assert.ok(!before.lines.some((l) => l.includes('replaying without it')), "!before.lines.some((l) => l.includes('replaying without it'))");
   // the paths were (dishonestly, for this test) learned from the very traces replayed: they must move the long-gap estimates
   assert.notDeepEqual(before.doc.by_gap_min, seen.doc.by_gap_min);
 });

@@ -30,14 +30,17 @@ const stamp = (f: string) => {
   return `${s.ino}:${s.mtimeMs}`;
 };
 
-test('DuckDB reads the published log tree as it is: day is a DATE from the path, counts per day are the log\'s', async () => {
+test("DuckDB reads the published log tree as it is: day is a DATE from the path, counts per day are the log's", async () => {
   const fx = await makeFixture();
   const out = join(fx.dir, 'bundles');
   const r = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS, baseUrl: BASE });
   assert.deepEqual(problems('bundles-index', r.index), []);
-  assert.deepEqual(r.index.log.map((e) => [e.day, e.path, e.rows]), DAYS.map((d) => [d, `/v1/bundles/log/day=${d}/legs.parquet`, fx.rows[d]!.length]));
+  assert.deepEqual(
+    r.index.log.map((e) => [e.day, e.path, e.rows]),
+    DAYS.map((d) => [d, `/v1/bundles/log/day=${d}/legs.parquet`, fx.rows[d]!.length]),
+  );
   for (const e of r.index.log) {
-    assert.deepEqual(readFileSync(localFile(out, e)), readFileSync(dayFile(fx.log, e.day)), 'the published day is the log\'s own file');
+    assert.deepEqual(readFileSync(localFile(out, e)), readFileSync(dayFile(fx.log, e.day)), "the published day is the log's own file");
     assert.equal(statSync(localFile(out, e)).ino, statSync(dayFile(fx.log, e.day)).ino, 'linked, not copied: one copy on the disk');
   }
   const names = await query(`SELECT name FROM parquet_schema('${localFile(out, r.index.log[0]!)}') WHERE name = 'day'`);
@@ -45,17 +48,35 @@ test('DuckDB reads the published log tree as it is: day is a DATE from the path,
 
   const glob = `${out}/log/*/legs.parquet`;
   for (const opts of ['hive_partitioning = true', "hive_partitioning = true, hive_types = {'day': DATE}"]) {
-    const byDay = await query(`SELECT day::VARCHAR AS day, typeof(day) AS t, count(*)::INT AS n FROM read_parquet('${glob}', ${opts}) GROUP BY ALL ORDER BY day`);
-    assert.deepEqual(byDay, DAYS.map((d) => ({ day: d, t: 'DATE', n: fx.rows[d]!.length })), opts);
+    const byDay = await query(
+      `SELECT day::VARCHAR AS day, typeof(day) AS t, count(*)::INT AS n FROM read_parquet('${glob}', ${opts}) GROUP BY ALL ORDER BY day`,
+    );
+    assert.deepEqual(
+      byDay,
+      DAYS.map((d) => ({ day: d, t: 'DATE', n: fx.rows[d]!.length })),
+      opts,
+    );
   }
   // the researchers' README's recipe, with the folder standing in for the host (httpfs is not installed here)
-  const recipe = await query(`SET VARIABLE files = (SELECT list('${out}' || substr(f.path, ${'/v1/bundles'.length + 1})) FROM (SELECT unnest(log) AS f FROM read_json('${out}/index.json')));
+  const recipe =
+    await query(`SET VARIABLE files = (SELECT list('${out}' || substr(f.path, ${'/v1/bundles'.length + 1})) FROM (SELECT unnest(log) AS f FROM read_json('${out}/index.json')));
     SELECT day::VARCHAR AS day, count(*)::INT AS n FROM read_parquet(getvariable('files'), hive_partitioning = true) GROUP BY day ORDER BY day`);
-  assert.deepEqual(recipe, DAYS.map((d) => ({ day: d, n: fx.rows[d]!.length })));
+  assert.deepEqual(
+    recipe,
+    DAYS.map((d) => ({ day: d, n: fx.rows[d]!.length })),
+  );
   const readme = readFileSync(join(out, 'README'), 'utf8');
-  assert.ok(readme.includes("SET VARIABLE files = (SELECT list('https://contrail.example' || f.path) FROM (SELECT unnest(log) AS f FROM read_json('https://contrail.example/v1/bundles')));"), 'the README shows the recipe tested above');
+  assert.ok(
+    readme.includes(
+      "SET VARIABLE files = (SELECT list('https://contrail.example' || f.path) FROM (SELECT unnest(log) AS f FROM read_json('https://contrail.example/v1/bundles')));",
+    ),
+    'the README shows the recipe tested above',
+  );
   const compression = await query(`SELECT DISTINCT compression FROM parquet_metadata('${glob}')`);
-  assert.deepEqual(compression.map((c) => c.compression), ['ZSTD']);
+  assert.deepEqual(
+    compression.map((c) => c.compression),
+    ['ZSTD'],
+  );
 });
 
 test('the tables agree with the log and the artifacts; the texts verify and credit only what the files draw on', async () => {
@@ -64,20 +85,32 @@ test('the tables agree with the log and the artifacts; the texts verify and cred
   const r = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS, baseUrl: BASE });
   assert.equal(r.index.build_id, 'b1');
   assert.deepEqual([r.index.tables_from, r.index.tables_to, r.index.archive_through], [DAYS[0], DAYS[1], DAYS[1]]);
-  assert.deepEqual(r.index.tables.map((t) => t.path), ['airframes', 'airports', 'routes'].map((n) => `/v1/bundles/tables/${n}.parquet`));
+  assert.deepEqual(
+    r.index.tables.map((t) => t.path),
+    ['airframes', 'airports', 'routes'].map((n) => `/v1/bundles/tables/${n}.parquet`),
+  );
   const pq = `${out}/log/*/legs.parquet`;
   const perHex = await query(`SELECT hex, count(*)::INT AS n FROM '${pq}' GROUP BY hex ORDER BY hex`);
   assert.ok(perHex.length >= 3, 'perHex.length >= 3');
   const airframes = await query(`SELECT hex, legs, len(history)::INT AS h FROM '${out}/tables/airframes.parquet' ORDER BY hex`);
-  assert.deepEqual(airframes.map((a) => [a.hex, a.legs, a.h]), perHex.map((p) => [p.hex, p.n, p.n]), 'one airframe row per hex, its legs listed');
+  assert.deepEqual(
+    airframes.map((a) => [a.hex, a.legs, a.h]),
+    perHex.map((p) => [p.hex, p.n, p.n]),
+    'one airframe row per hex, its legs listed',
+  );
   const v = currentVersion(fx.root)!;
   for (const { hex, n } of perHex) assert.equal((readObject(v.dir, `v1/airframes/${hex}`) as { legs: unknown[] }).legs.length, n, String(hex));
   const routes = await query(`SELECT callsign, org, dst, route_source FROM '${out}/tables/routes.parquet' ORDER BY callsign`);
   const table = readObject(v.dir, 'meta/routes') as Record<string, string[]>;
-  assert.deepEqual(routes.map((x) => [x.callsign, x.org, x.dst, x.route_source]), Object.entries(table).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, e]) => [k, ...e]));
+  assert.deepEqual(
+    routes.map((x) => [x.callsign, x.org, x.dst, x.route_source]),
+    Object.entries(table)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, e]) => [k, ...e]),
+  );
   const airports = await query(`SELECT sum(departures)::INT AS d FROM '${out}/tables/airports.parquet'`);
   const deps = await query(`SELECT count(*)::INT AS d FROM '${pq}' WHERE org IS NOT NULL AND org IS DISTINCT FROM dst`);
-  assert.deepEqual(airports, deps, 'airport departures are the log\'s, circuits excluded');
+  assert.deepEqual(airports, deps, "airport departures are the log's, circuits excluded");
   for (const t of r.index.tables) assert.equal(t.rows, (await query(`SELECT count(*)::INT AS n FROM '${localFile(out, t)}'`))[0]!.n, t.name);
 
   for (const e of indexFiles(r.index)) {
@@ -90,13 +123,21 @@ test('the tables agree with the log and the artifacts; the texts verify and cred
   assert.equal(readFileSync(join(out, 'SHA256SUMS'), 'utf8').trim().split('\n').length, DAYS.length + 3 + 3, 'the days, the tables, README, LICENSE, CREDITS');
   assert.match(readFileSync(join(out, 'LICENSE'), 'utf8'), /Open Database License[\s\S]*10\.4 Choice of law/);
   const credits = readFileSync(join(out, 'CREDITS'), 'utf8');
-  for (const s of ['OurAirports', 'feeders', `${BASE}/v1/credits`, `${BASE}/v1/stations`, 'https://opendatacommons.org/licenses/odbl/1-0/']) assert.ok(credits.includes(s), `CREDITS names ${s}`);
+  for (const s of ['OurAirports', 'feeders', `${BASE}/v1/credits`, `${BASE}/v1/stations`, 'https://opendatacommons.org/licenses/odbl/1-0/'])
+    assert.ok(credits.includes(s), `CREDITS names ${s}`);
   // the fixture's catalog is empty and the files carry no operator or alliance data
   for (const s of ['Virtual Radar Server', 'FlightGazer', 'alliance', 'adsb.lol']) assert.ok(!credits.includes(s), `CREDITS does not name ${s}`);
   const links = credits.match(/(?:https?:\/)?\/[\w./-]*v1\/\w+/g) ?? [];
   assert.ok(links.length >= 2 && links.every((l) => l.startsWith('https://')), `absolute URLs only: ${links.join(' ')}`);
   const readme = readFileSync(join(out, 'README'), 'utf8');
-  for (const s of ['- dep_ts (integer or null)', 'never an official registry', 'observed+catalog', 'hive_partitioning', `build b1 over ${DAYS[0]} to ${DAYS[1]}`]) assert.ok(readme.includes(s), `README has ${s}`);
+  for (const s of [
+    '- dep_ts (integer or null)',
+    'never an official registry',
+    'observed+catalog',
+    'hive_partitioning',
+    `build b1 over ${DAYS[0]} to ${DAYS[1]}`,
+  ])
+    assert.ok(readme.includes(s), `README has ${s}`);
 });
 
 test('a rebuild that changes nothing rewrites nothing; a changed day replaces only its file; a day gone from the log and the old tarballs are removed', async () => {
@@ -118,7 +159,10 @@ test('a rebuild that changes nothing rewrites nothing; a changed day replaces on
   const rebuilt = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS + 2 * 86400_000 });
   assert.equal(rebuilt.index.build_id, 'b2');
   assert.deepEqual(rebuilt.written, ['README', 'SHA256SUMS'], 'the same content: no table rewritten (the README names the build)');
-  assert.deepEqual(rebuilt.index.tables.map((t) => t.build_id), ['b2', 'b2', 'b2']);
+  assert.deepEqual(
+    rebuilt.index.tables.map((t) => t.build_id),
+    ['b2', 'b2', 'b2'],
+  );
 
   const w = await LogWriter.open(fx.log, 1);
   await w.writeDay(DAYS[1]!, legsFor(DAYS[1]!, 3, seeded(99)));
@@ -140,7 +184,10 @@ test('a rebuild that changes nothing rewrites nothing; a changed day replaces on
   spawnSync('rm', ['-r', join(fx.log, `day=${DAYS[0]}`)]);
   writeFileSync(join(out, 'log', `day=${DAYS[1]}`, '.tmp-1-legs.parquet'), 'half a file');
   const fourth = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS + 4 * 86400_000 });
-  assert.deepEqual(fourth.index.log.map((e) => e.day), [DAYS[1]]);
+  assert.deepEqual(
+    fourth.index.log.map((e) => e.day),
+    [DAYS[1]],
+  );
   assert.deepEqual(fourth.removed.sort(), [`log/day=${DAYS[0]}`, `log/day=${DAYS[1]}/.tmp-1-legs.parquet`]);
   assert.equal(existsSync(join(out, 'log', `day=${DAYS[0]}`)), false);
 });
@@ -151,7 +198,7 @@ test('with no published build there are no tables; an empty log publishes an emp
   const r = await writeBundles({ log: fx.log, root: join(fx.dir, 'nothing'), out, nowMs: NOW_MS });
   assert.deepEqual([r.index.tables, r.index.build_id, r.index.tables_from], [[], null, null]);
   assert.equal(existsSync(join(out, 'tables')), false);
-  assert.ok(!readFileSync(join(out, 'README'), 'utf8').includes('tables/'), '!readFileSync(join(out, \'README\'), \'utf8\').includes(\'tables/\')');
+  assert.ok(!readFileSync(join(out, 'README'), 'utf8').includes('tables/'), "!readFileSync(join(out, 'README'), 'utf8').includes('tables/')");
   const empty = await writeBundles({ log: join(fx.dir, 'no-log'), root: join(fx.dir, 'nothing'), out: join(fx.dir, 'b2'), nowMs: NOW_MS });
   assert.deepEqual([empty.index.log, empty.index.archive_through], [[], null]);
   assert.deepEqual(problems('bundles-index', empty.index), []);
@@ -171,5 +218,8 @@ test('the step runs DuckDB under the memory limit and spill folder it is given',
   const spill = join(fx.dir, 'spill');
   const r = await writeBundles({ log: fx.log, root: fx.root, out: join(fx.dir, 'b'), nowMs: NOW_MS, memoryLimit: '300MB', tempDirectory: spill });
   assert.deepEqual(r.duckdb, { memoryLimit: '286.1 MiB', tempDirectory: spill });
-  await assert.rejects(writeBundles({ log: fx.log, root: fx.root, out: join(fx.dir, 'c'), nowMs: NOW_MS, memoryLimit: '1MB', tempDirectory: spill }), /Out of Memory Error: .*976\.5 KiB/);
+  await assert.rejects(
+    writeBundles({ log: fx.log, root: fx.root, out: join(fx.dir, 'c'), nowMs: NOW_MS, memoryLimit: '1MB', tempDirectory: spill }),
+    /Out of Memory Error: .*976\.5 KiB/,
+  );
 });

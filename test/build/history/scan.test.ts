@@ -3,9 +3,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
-import {
-  TraceReadError, addDays, dayStart, decodeTrace, isGzip, listDay, listDays, readTrace, selectDays,
-} from '../../../build/history/scan.ts';
+import { TraceReadError, addDays, dayStart, decodeTrace, isGzip, listDay, listDays, readTrace, selectDays } from '../../../build/history/scan.ts';
 import { SAMPLE_TREE, putFile, tempDir, tracePath } from '../../helpers/history.ts';
 import { isDay } from '../../../lib/localtime.ts';
 
@@ -64,7 +62,7 @@ describe('listDay', () => {
     assert.deepEqual(l.skipped, []);
     const hexes = l.files.map((f) => f.hex);
     assert.deepEqual(hexes, [...hexes].sort());
-    assert.ok(hexes.includes('a3c78c'), 'hexes.includes(\'a3c78c\')');
+    assert.ok(hexes.includes('a3c78c'), "hexes.includes('a3c78c')");
   });
 
   it('reports bad names, misfiled files and non-ICAO addresses instead of listing them', async () => {
@@ -78,7 +76,10 @@ describe('listDay', () => {
     putFile(tracePath(root, day, '~0000ef'), '{}');
     putFile(tracePath(root, day, 'A000EF').replace('/EF/', '/ef/'), '{}'); // upper-case hex, right folder
     const l = await listDay(root, day);
-    assert.deepEqual(l.files.map((f) => f.hex), ['a000ef', 'abcdef']);
+    assert.deepEqual(
+      l.files.map((f) => f.hex),
+      ['a000ef', 'abcdef'],
+    );
     assert.deepEqual(
       l.skipped.map((s) => [s.path.split('/').slice(-2).join('/'), s.reason]).sort(),
       [

@@ -40,7 +40,7 @@ describe('buildLog on the real globe_history sample', () => {
     const r = await buildLog(opts(SAMPLE_TREE, log));
     assert.deepEqual(r.written, ['2023-08-30']);
     assert.equal(r.files, 22);
-    assert.ok(existsSync(join(log, 'day=2023-08-30', 'legs.parquet')), 'existsSync(join(log, \'day=2023-08-30\', \'legs.parquet\'))');
+    assert.ok(existsSync(join(log, 'day=2023-08-30', 'legs.parquet')), "existsSync(join(log, 'day=2023-08-30', 'legs.parquet'))");
     const rows = await readAll(log);
     assert.equal(rows.length, r.legs);
     assert.ok(rows.length > 20, 'rows.length > 20');
@@ -90,7 +90,10 @@ describe('a leg crossing midnight UTC (the real ac671b trace split at midnight)'
     assert.equal(new Date((dal1812[0]!.first_ts as number) * 1000).toISOString(), '2025-02-04T21:13:43.000Z');
     assert.equal(dal1812[0]!.dst, 'KMSP');
     assert.equal(dal1812[0]!.open, false);
-    assert.deepEqual(rows.map((x) => x.callsign), ['DAL1812', 'DAL2418', 'DAL1615', 'DAL2927']);
+    assert.deepEqual(
+      rows.map((x) => x.callsign),
+      ['DAL1812', 'DAL2418', 'DAL1615', 'DAL2927'],
+    );
     for (const row of rows) assert.equal(row.day, new Date((row.first_ts as number) * 1000).toISOString().slice(0, 10));
     const den = rows.find((x) => x.callsign === 'DAL2927')!;
     assert.deepEqual([den.org, den.dst], ['KMSP', 'KDEN']);
@@ -155,8 +158,14 @@ describe('bad input files are skipped, counted and reported once', () => {
     assert.deepEqual(r.skipped, { bad_name: 2, non_icao: 1, unreadable: 0, corrupt: 2, not_trace: 2 });
     assert.equal(seen.length, 7);
     assert.equal(new Set(seen.map((s) => s.path)).size, 7, 'each file reported once');
-    assert.ok(seen.some((s) => s.path.endsWith('trace_full_a0000b.json') && s.reason === 'corrupt'), 'seen.some((s) => s.path.endsWith(\'trace_full_a0000b.json\') && s.reason === \'corrupt\')');
-    assert.ok(seen.some((s) => s.path.endsWith('trace_full_a0003b.json') && s.reason === 'not_trace'), 'seen.some((s) => s.path.endsWith(\'trace_full_a0003b.json\') && s.reason === \'not_trace\')');
+    assert.ok(
+      seen.some((s) => s.path.endsWith('trace_full_a0000b.json') && s.reason === 'corrupt'),
+      "seen.some((s) => s.path.endsWith('trace_full_a0000b.json') && s.reason === 'corrupt')",
+    );
+    assert.ok(
+      seen.some((s) => s.path.endsWith('trace_full_a0003b.json') && s.reason === 'not_trace'),
+      "seen.some((s) => s.path.endsWith('trace_full_a0003b.json') && s.reason === 'not_trace')",
+    );
     assert.equal(r.legs, 4);
   });
 });
@@ -205,6 +214,6 @@ describe('atomic day files', () => {
     assert.equal((await readAll(log)).length, n);
     await buildLog(opts(SAMPLE_TREE, log));
     assert.equal(existsSync(stale), false);
-    assert.ok(statSync(dayFile(log, '2023-08-30')).size > 0, 'statSync(dayFile(log, \'2023-08-30\')).size > 0');
+    assert.ok(statSync(dayFile(log, '2023-08-30')).size > 0, "statSync(dayFile(log, '2023-08-30')).size > 0");
   });
 });

@@ -69,14 +69,20 @@ describe('log command flags', () => {
       [['--log'], /needs a value/],
       [['--bogus', '1'], /unknown flag --bogus/],
     ];
-    for (const [argv, msg] of bad) assert.throws(() => selection(argv), (e: unknown) => e instanceof ConfigError && msg.test(e.message), argv.join(' '));
+    for (const [argv, msg] of bad)
+      assert.throws(
+        () => selection(argv),
+        (e: unknown) => e instanceof ConfigError && msg.test(e.message),
+        argv.join(' '),
+      );
   });
 });
 
 describe('log command', () => {
   it('prints --help with every flag and exits 0', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, '--help'], { cwd: ROOT });
-    for (const flag of ['--history', '--log', '--days', '--from', '--to', '--ref', '--carry-hours', '--workers', '--help']) assert.ok(stdout.includes(flag), flag);
+    for (const flag of ['--history', '--log', '--days', '--from', '--to', '--ref', '--carry-hours', '--workers', '--help'])
+      assert.ok(stdout.includes(flag), flag);
     assert.match(stdout, /CONTRAIL_LOG_WORKERS/);
   });
 
@@ -109,13 +115,15 @@ describe('log command', () => {
     }
   });
 
-  it('on 2 leg workers, names a truncated trace file on stderr, counts it and exits 0 with the good file\'s legs', async () => {
+  it("on 2 leg workers, names a truncated trace file on stderr, counts it and exits 0 with the good file's legs", async () => {
     const history = midnightTree(tempDir());
     const log = tempDir();
     dirs.push(history, log);
     const good = readFileSync(tracePath(history, '2025-02-05', 'ac671b'));
     const bad = putFile(tracePath(history, '2025-02-05', 'a0000b'), good.subarray(0, good.length >> 1));
-    const { stderr } = await run(process.execPath, ['--import', 'tsx', CLI, '--history', history, '--log', log, '--threads', '1', '--workers', '2'], { cwd: ROOT });
+    const { stderr } = await run(process.execPath, ['--import', 'tsx', CLI, '--history', history, '--log', log, '--threads', '1', '--workers', '2'], {
+      cwd: ROOT,
+    });
     assert.ok(stderr.includes(`log: skipped ${bad} (corrupt): gzip: `), stderr);
     assert.match(stderr, /log: 2 days, 3 files, 4 legs written .*; skipped: corrupt 1/);
   });

@@ -37,12 +37,20 @@ describe('LegPool', () => {
     try {
       const seen: string[] = [];
       const carried: string[] = [];
-      await pool.cut(airframes, (hex) => (carried.push(hex), null), Date.parse('2023-08-31T00:00:00Z') / 1000, (c) => {
-        seen.push(c.hex);
-        assert.equal(c.files, 1);
-        assert.deepEqual(c.skipped, []);
-      });
-      assert.deepEqual(seen, airframes.map((a) => a.hex));
+      await pool.cut(
+        airframes,
+        (hex) => (carried.push(hex), null),
+        Date.parse('2023-08-31T00:00:00Z') / 1000,
+        (c) => {
+          seen.push(c.hex);
+          assert.equal(c.files, 1);
+          assert.deepEqual(c.skipped, []);
+        },
+      );
+      assert.deepEqual(
+        seen,
+        airframes.map((a) => a.hex),
+      );
       assert.deepEqual(carried, seen, 'each airframe asked for its carry once, in order');
     } finally {
       await pool.close();
@@ -57,7 +65,12 @@ describe('LegPool', () => {
     const pool = new LegPool(1, { airfields: { airports: null, runways: null } as unknown as AirfieldTables, carryS: 0, detector: {}, fieldHeights: true });
     try {
       await assert.rejects(
-        pool.cut([{ hex: 'a0000b', files: [{ day: '2025-02-05', hex: 'a0000b', path }] }], () => null, 0, () => {}),
+        pool.cut(
+          [{ hex: 'a0000b', files: [{ day: '2025-02-05', hex: 'a0000b', path }] }],
+          () => null,
+          0,
+          () => {},
+        ),
         (e: Error) => e.message.startsWith('log: a leg worker stopped (') && e.message.endsWith(`while cutting ${path}`),
       );
     } finally {
@@ -66,6 +79,7 @@ describe('LegPool', () => {
   });
 
   it('refuses a worker count that is not a positive integer', () => {
-    for (const n of [0, -1, 1.5, NaN]) assert.throws(() => new LegPool(n, { airfields: NO_AIRFIELDS, carryS: 0, detector: {}, fieldHeights: false }), /leg workers must be 1 or more/);
+    for (const n of [0, -1, 1.5, NaN])
+      assert.throws(() => new LegPool(n, { airfields: NO_AIRFIELDS, carryS: 0, detector: {}, fieldHeights: false }), /leg workers must be 1 or more/);
   });
 });

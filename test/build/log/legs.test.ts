@@ -73,9 +73,17 @@ describe('flight-log legs from the real Delta ac671b trace', () => {
     assert.deepEqual(
       { ...next.rows[0] },
       {
-        hex: 'ac671b', callsign: 'DAL1812', reg: 'N899DN', type: 'B739',
-        first_ts: Math.round(d1.points[0]!.t), last_ts: Math.round(d1.points.at(-1)!.t),
-        dep_ts: null, arr_ts: null, org: null, dst: null, open: false,
+        hex: 'ac671b',
+        callsign: 'DAL1812',
+        reg: 'N899DN',
+        type: 'B739',
+        first_ts: Math.round(d1.points[0]!.t),
+        last_ts: Math.round(d1.points.at(-1)!.t),
+        dep_ts: null,
+        arr_ts: null,
+        org: null,
+        dst: null,
+        open: false,
       },
     );
     // the open row the carry held is the same leg, marked open

@@ -31,20 +31,37 @@ async function rowGroups(file: string): Promise<{ rows: number; min: string; max
 
 /** the groups hold at most 16,384 rows, there are several, and their hex ranges follow one another without overlap */
 function assertSmallSortedGroups(groups: { rows: number; min: string; max: string }[], total: number): void {
-  assert.equal(groups.reduce((n, g) => n + g.rows, 0), total, 'every leg is in the file');
+  assert.equal(
+    groups.reduce((n, g) => n + g.rows, 0),
+    total,
+    'every leg is in the file',
+  );
   assert.ok(groups.length >= Math.ceil(total / 16_384), `${groups.length} row groups for ${total} legs`);
   for (const g of groups) assert.ok(g.rows <= 16_384, `a row group of ${g.rows} rows`);
-  for (let i = 1; i < groups.length; i++) assert.ok(groups[i - 1]!.max <= groups[i]!.min, `row group ${i} starts at ${groups[i]!.min}, before the end of the one before (${groups[i - 1]!.max})`);
+  for (let i = 1; i < groups.length; i++)
+    assert.ok(groups[i - 1]!.max <= groups[i]!.min, `row group ${i} starts at ${groups[i]!.min}, before the end of the one before (${groups[i - 1]!.max})`);
 }
 
-test('the build\'s LogWriter writes a day in small row groups, each a slice of the hex order', async (t) => {
+test("the build's LogWriter writes a day in small row groups, each a slice of the hex order", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'contrail-row-groups-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const rand = rng(11);
   const t0 = Date.UTC(2025, 5, 1) / 1000;
   const rows: LegRow[] = Array.from({ length: 40_000 }, () => {
     const first = t0 + rand.int(80_000);
-    return { hex: rand.int(0xffffff).toString(16).padStart(6, '0'), callsign: null, reg: null, type: null, first_ts: first, last_ts: first + 3600, dep_ts: null, arr_ts: null, org: null, dst: null, open: false };
+    return {
+      hex: rand.int(0xffffff).toString(16).padStart(6, '0'),
+      callsign: null,
+      reg: null,
+      type: null,
+      first_ts: first,
+      last_ts: first + 3600,
+      dep_ts: null,
+      arr_ts: null,
+      org: null,
+      dst: null,
+      open: false,
+    };
   });
   const w = await LogWriter.open(dir, 1);
   try {

@@ -47,7 +47,10 @@ interface Run {
 async function build(history: string, workers: number, extra: Partial<BuildLogOptions> = {}, progress?: Progress): Promise<Run> {
   const log = tmp();
   const skips: Skipped[] = [];
-  const result = await buildLog({ history, log, select: { all: true }, threads: 1, ...realAirfields(), workers, onSkip: (s) => skips.push(s), ...extra }, progress);
+  const result = await buildLog(
+    { history, log, select: { all: true }, threads: 1, ...realAirfields(), workers, onSkip: (s) => skips.push(s), ...extra },
+    progress,
+  );
   return { log, result, skips };
 }
 
@@ -114,10 +117,7 @@ describe('the worker path writes the log the in-thread path writes', () => {
 
   it('refuses workers without the airfield tables: a locate function cannot cross threads', async () => {
     const { locate, legs } = realAirfields();
-    await assert.rejects(
-      buildLog({ history: SAMPLE_TREE, log: tmp(), select: { all: true }, locate, legs, workers: 2 }),
-      /workers need the airfield tables/,
-    );
+    await assert.rejects(buildLog({ history: SAMPLE_TREE, log: tmp(), select: { all: true }, locate, legs, workers: 2 }), /workers need the airfield tables/);
   });
 });
 
@@ -146,15 +146,23 @@ describe('bad trace files on the worker path: named, counted, skipped, the rest 
     workers = await build(history, 2);
   });
 
-  for (const [what, b] of Object.entries({ 'a truncated gzip': bad.truncated!, 'broken JSON': bad.json!, 'a trace whose rows are not an array': bad.rows!, 'a trace of another airframe': bad.icao! })) {
+  for (const [what, b] of Object.entries({
+    'a truncated gzip': bad.truncated!,
+    'broken JSON': bad.json!,
+    'a trace whose rows are not an array': bad.rows!,
+    'a trace of another airframe': bad.icao!,
+  })) {
     it(`${what}: its file named once with its reason, and counted`, () => {
       const mine = workers.skips.filter((s) => s.path === b.path);
-      assert.deepEqual(mine.map((s) => s.reason), [b.reason]);
+      assert.deepEqual(
+        mine.map((s) => s.reason),
+        [b.reason],
+      );
       assert.match(mine[0]!.detail, b.detail);
     });
   }
 
-  it('counts each skip, writes the good file\'s legs, and skips as the in-thread path skips', async () => {
+  it("counts each skip, writes the good file's legs, and skips as the in-thread path skips", async () => {
     assert.deepEqual(workers.result.skipped, { bad_name: 0, non_icao: 0, unreadable: 0, corrupt: 2, not_trace: 2 });
     assert.equal(workers.skips.length, 4);
     assert.equal(workers.result.legs, 4, "ac671b's four legs are still written");
@@ -167,7 +175,10 @@ describe('bad trace files on the worker path: named, counted, skipped, the rest 
     // the listing is made before the step starts; the file goes before any worker reads it
     const removing: Progress = { start: (step) => step === `legs ${day}` && rmSync(path, { force: true }), tick() {}, done() {} };
     const r = await build(history, 2, {}, removing);
-    assert.deepEqual(r.skips.map((s) => [s.path, s.reason]), [[path, 'unreadable']]);
+    assert.deepEqual(
+      r.skips.map((s) => [s.path, s.reason]),
+      [[path, 'unreadable']],
+    );
     assert.match(r.skips[0]!.detail, /ENOENT/);
     assert.equal(r.result.skipped.unreadable, 1);
     assert.equal(r.result.legs, 4);
@@ -192,7 +203,13 @@ describe('bad trace files on the worker path: named, counted, skipped, the rest 
     const file = dayFile(log, '2023-08-30');
     const previous = readFileSync(file);
     let ticks = 0;
-    const failing: Progress = { start() {}, tick: () => { if (++ticks === 2) throw new Error('injected failure between files'); }, done() {} };
+    const failing: Progress = {
+      start() {},
+      tick: () => {
+        if (++ticks === 2) throw new Error('injected failure between files');
+      },
+      done() {},
+    };
     await assert.rejects(
       buildLog({ history: SAMPLE_TREE, log, select: { all: true }, threads: 1, ...realAirfields(), workers: 2, onSkip: () => {} }, failing),
       /injected failure/,

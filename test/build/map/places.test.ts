@@ -9,14 +9,23 @@ import { basemapPlaces, basemapTopology } from '../../../build/map/basemap.ts';
 import { installed } from '../../../lib/install.ts';
 
 test('a country is labelled inside its largest polygon, ranked by its area', () => {
-  const square = (x: number, y: number, d: number): [number, number][] => [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]];
+  const square = (x: number, y: number, d: number): [number, number][] => [
+    [x, y],
+    [x + d, y],
+    [x + d, y + d],
+    [x, y + d],
+    [x, y],
+  ];
   const places = countryPlaces([
     { name: 'Small', polygons: [[square(0, 0, 1)]] },
     // an island and the mainland: the label goes on the mainland
     { name: 'Big', polygons: [[square(50, 10, 1)], [square(10, 10, 20)]] },
     { name: '', polygons: [[square(0, 0, 5)]] },
   ]);
-  assert.deepEqual(places.map((p) => p[0]), ['Big', 'Small']);
+  assert.deepEqual(
+    places.map((p) => p[0]),
+    ['Big', 'Small'],
+  );
   const [, lat, lon] = places[0]!;
   assert.ok(lon > 10 && lon < 30 && lat > 10 && lat < 30, `${lat}, ${lon}`);
   assert.ok(places[0]![4] > places[1]![4], 'the bigger country ranks higher');
@@ -33,9 +42,15 @@ test('a city is a municipality with a large airport, at the mean of its large an
     a('large_airport', 'London', 42.98, -81.15, 'CA'),
     a('small_airport', 'London', 51.6, -0.1),
   ]);
-  assert.deepEqual(places.map((p) => [p[0], p[4]]), [['London', 5], ['London', 2]]);
+  assert.deepEqual(
+    places.map((p) => [p[0], p[4]]),
+    [
+      ['London', 5],
+      ['London', 2],
+    ],
+  );
   assert.deepEqual(places[0]!.slice(1, 3), [51.373, -0.2]);
-  assert.equal(cityName('Paris (Roissy-en-France, Val-d\'Oise)'), 'Paris');
+  assert.equal(cityName("Paris (Roissy-en-France, Val-d'Oise)"), 'Paris');
   assert.equal(cityName('Frankfurt am Main'), 'Frankfurt am Main');
 });
 

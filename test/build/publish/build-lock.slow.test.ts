@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { LOCK_FILE, LockHeld, lockRoot, parseLock, PROC, staleBecause, type ProcView } from '../../../build/publish/build-lock.ts';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'contrail-lock-'));
-const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+const exited = (c: ChildProcess) =>
+  new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
 
 test('a lock naming a live unrelated process (a wrong start time) is taken over with a warning', async () => {
   const root = fresh();
@@ -47,7 +48,10 @@ test('a lock in the older bare-pid form is stale when that pid started after the
     assert.match(warnings.join('\n'), /which is stale: pid \d+ is another process now \(started .*, after the lock was written\)/);
     // the same form naming this process, written after it started: its holder may well run
     writeFileSync(file, String(process.pid));
-    assert.throws(() => lockRoot(root, () => assert.fail('no takeover')), (e: unknown) => e instanceof LockHeld && /another build \(pid \d+\) holds/.test(e.message));
+    assert.throws(
+      () => lockRoot(root, () => assert.fail('no takeover')),
+      (e: unknown) => e instanceof LockHeld && /another build \(pid \d+\) holds/.test(e.message),
+    );
   } finally {
     sleeper.kill();
   }

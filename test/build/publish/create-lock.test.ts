@@ -19,7 +19,17 @@ test('two threads taking the lock 50 times each are never inside it together', a
 
 test('a throw inside the lock frees it and reaches the caller', () => {
   const lock = createLock();
-  assert.throws(() => withCreateLock(lock, () => { throw new Error('ENOSPC'); }), /ENOSPC/);
+  assert.throws(
+    () =>
+      withCreateLock(lock, () => {
+        throw new Error('ENOSPC');
+      }),
+    /ENOSPC/,
+  );
   assert.equal(lock[0], 0, 'the lock is free after the throw');
-  assert.equal(withCreateLock(lock, () => 7), 7, 'the lock can be taken again and returns the value');
+  assert.equal(
+    withCreateLock(lock, () => 7),
+    7,
+    'the lock can be taken again and returns the value',
+  );
 });

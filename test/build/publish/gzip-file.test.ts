@@ -31,7 +31,7 @@ test('replace: the hard link is unlinked and a new file made; the other name kee
   linkSync(previous, file);
   writeGz(file, gzipDoc(doc(2)), { replace: true });
   assert.equal(read(file), doc(2));
-  assert.equal(read(previous), doc(1), 'the previous version\'s file is untouched');
+  assert.equal(read(previous), doc(1), "the previous version's file is untouched");
   assert.notEqual(statSync(file).ino, statSync(previous).ino);
   assert.ok(!existsSync(`${file}.tmp`), 'no temporary name left');
 });
@@ -43,7 +43,7 @@ test('replace where the background copy has not linked the name yet: the file is
   assert.equal(read(file), doc(3));
 });
 
-test('aside, the folder\'s own file: written over in place, cut to the new length, nothing moved', () => {
+test("aside, the folder's own file: written over in place, cut to the new length, nothing moved", () => {
   const d = dir();
   const file = join(d, 'a.gz');
   const aside = join(d, 'trash-a.gz');
@@ -57,7 +57,7 @@ test('aside, the folder\'s own file: written over in place, cut to the new lengt
   assert.ok(!existsSync(aside), 'nothing moved aside');
 });
 
-test('aside, written over with a gzip longer than a page: exactly its bytes remain (the pages\' padding cut off)', () => {
+test("aside, written over with a gzip longer than a page: exactly its bytes remain (the pages' padding cut off)", () => {
   const d = dir();
   const file = join(d, 'a.gz');
   writeFileSync(file, gzipDoc(doc(1))); // shorter than what replaces it
@@ -68,7 +68,7 @@ test('aside, written over with a gzip longer than a page: exactly its bytes rema
   assert.ok(gz.length > 4096 && gz.length % 4096 !== 0, `the gzip (${gz.length} bytes) spans part of a second page`);
   writeGz(file, gz, { replace: true, aside: join(d, 'trash-a.gz') });
   assert.equal(statSync(file).ino, before, 'the same inode');
-  assert.deepEqual(readFileSync(file), gz, 'the file holds the gzip\'s bytes, no padding after them');
+  assert.deepEqual(readFileSync(file), gz, "the file holds the gzip's bytes, no padding after them");
   assert.equal(read(file), text);
 });
 
@@ -81,7 +81,7 @@ test('aside, a file another name links: moved aside, a new file made, the other 
   linkSync(other, file);
   writeGz(file, gzipDoc(doc(2)), { replace: true, aside });
   assert.equal(read(file), doc(2));
-  assert.equal(read(other), doc(1), 'the other version\'s file keeps its bytes');
+  assert.equal(read(other), doc(1), "the other version's file keeps its bytes");
   assert.equal(statSync(aside).ino, statSync(other).ino, 'the old link waits in the trash');
   assert.notEqual(statSync(file).ino, statSync(other).ino);
 });
@@ -97,8 +97,8 @@ test('spare: a spare file of the folder is renamed over a name linked to another
   const spareIno = statSync(spare).ino;
   writeGz(file, gzipDoc(doc(2)), { replace: true, spare });
   assert.equal(read(file), doc(2));
-  assert.equal(statSync(file).ino, spareIno, 'the spare\'s inode, no file created');
-  assert.equal(read(previous), doc(1), 'the previous version\'s file keeps its bytes');
+  assert.equal(statSync(file).ino, spareIno, "the spare's inode, no file created");
+  assert.equal(read(previous), doc(1), "the previous version's file keeps its bytes");
   assert.equal(statSync(previous).nlink, 1, 'the name no longer links it');
   assert.ok(!existsSync(spare), 'the spare is used up');
 });
@@ -116,7 +116,7 @@ test('spare: a spare another name links is dropped again and a new file made; bo
   writeGz(file, gzipDoc(doc(2)), { replace: true, spare });
   assert.equal(read(file), doc(2));
   assert.notEqual(statSync(file).ino, statSync(third).ino, 'not written through the shared spare');
-  assert.equal(read(third), doc(5), 'the third version\'s file keeps its bytes');
+  assert.equal(read(third), doc(5), "the third version's file keeps its bytes");
   assert.equal(statSync(third).nlink, 1, 'its link under the name was dropped');
   assert.equal(read(previous), doc(1));
   assert.ok(!existsSync(spare), 'the spare name is gone');

@@ -31,12 +31,12 @@ function writeAside(file: string, text: string) {
   renameSync(`${file}.tmp`, file);
 }
 
-test('this system\'s cp can skip what the build wrote (else the writer makes writes wait for the copy)', () => {
+test("this system's cp can skip what the build wrote (else the writer makes writes wait for the copy)", () => {
   // GNU coreutils 9.1 (Debian 12) does; the writer falls back when the probe says no
   assert.equal(copyKeepsWritten(), true);
 });
 
-test('names written before the copy keep the build\'s bytes; the others are links; the previous files are untouched', async () => {
+test("names written before the copy keep the build's bytes; the others are links; the previous files are untouched", async () => {
   const { from, to, objects } = previousVersion(300);
   mkdirSync(join(to, 'v1', 'x'), { recursive: true });
   for (let i = 0; i < 300; i += 3) writeAside(join(to, 'v1', 'x', `${i}.gz`), `new x ${i}`);
@@ -51,7 +51,7 @@ test('names written before the copy keep the build\'s bytes; the others are link
   assert.equal(statSync(join(to, 'version.json')).ino, statSync(join(from, 'version.json')).ino);
 });
 
-test('names written while the copy runs keep the build\'s bytes, in whichever order the two reach them', async () => {
+test("names written while the copy runs keep the build's bytes, in whichever order the two reach them", async () => {
   const n = 20000;
   const { from, to, objects } = previousVersion(n);
   mkdirSync(join(to, 'v1', 'x'), { recursive: true });

@@ -27,9 +27,19 @@ function version(keys: string[]): string {
 
 const KEYS = ['v1/airframes/a1', 'v1/airframes/a2', 'v1/refdata/airlines/X/schedule/A/B', 'v1/refdata/airlines/X/schedule/A/C', 'v1/refdata/types/T', 'meta/m'];
 
-test('the object folders of a build: each key\'s folder and every folder above it, once', () => {
+test("the object folders of a build: each key's folder and every folder above it, once", () => {
   const f = folders(...KEYS, 'v1/airframes/a3');
-  assert.deepEqual([...f.all].sort(), ['meta', 'v1', 'v1/airframes', 'v1/refdata', 'v1/refdata/airlines', 'v1/refdata/airlines/X', 'v1/refdata/airlines/X/schedule', 'v1/refdata/airlines/X/schedule/A', 'v1/refdata/types']);
+  assert.deepEqual([...f.all].sort(), [
+    'meta',
+    'v1',
+    'v1/airframes',
+    'v1/refdata',
+    'v1/refdata/airlines',
+    'v1/refdata/airlines/X',
+    'v1/refdata/airlines/X/schedule',
+    'v1/refdata/airlines/X/schedule/A',
+    'v1/refdata/types',
+  ]);
   assert.equal(f.flat, false);
   // a key whose folder's name begins like the last folder's is not taken for it
   assert.deepEqual([...folders('v1/a/1', 'v1/a/b/2', 'v1/ab/3').all].sort(), ['v1', 'v1/a', 'v1/a/b', 'v1/ab']);
@@ -44,11 +54,17 @@ test('a sealed version reads as sealed until a name in any of its folders change
     ['a file removed deep down', (d) => rmSync(join(d, 'v1/refdata/airlines/X/schedule/A/B.gz'))],
     ['a folder added', (d) => mkdirSync(join(d, 'v1/refdata/new'))],
     ['a folder of objects removed', (d) => rmSync(join(d, 'meta'), { recursive: true })],
-    ['the manifest written again, same text, same name', (d) => writeFileSync(join(d, 'manifest.json'), JSON.stringify({ objects: Object.fromEntries(KEYS.map((k) => [k, {}])) }))],
-    ['the manifest replaced by rename', (d) => {
-      writeFileSync(join(d, 'm.tmp'), 'x');
-      renameSync(join(d, 'm.tmp'), join(d, 'manifest.json'));
-    }],
+    [
+      'the manifest written again, same text, same name',
+      (d) => writeFileSync(join(d, 'manifest.json'), JSON.stringify({ objects: Object.fromEntries(KEYS.map((k) => [k, {}])) })),
+    ],
+    [
+      'the manifest replaced by rename',
+      (d) => {
+        writeFileSync(join(d, 'm.tmp'), 'x');
+        renameSync(join(d, 'm.tmp'), join(d, 'manifest.json'));
+      },
+    ],
     ['the seal unreadable', (d) => writeFileSync(join(d, NAMES_SEAL), '{"manifest": [')],
     ['the seal gone', (d) => rmSync(join(d, NAMES_SEAL))],
   ];
@@ -61,7 +77,7 @@ test('a sealed version reads as sealed until a name in any of its folders change
   }
 });
 
-test('a change made at once after the seal is seen (this machine\'s clock)', () => {
+test("a change made at once after the seal is seen (this machine's clock)", () => {
   for (let i = 0; i < 30; i++) {
     const dir = version(['v1/x/1']);
     writeFileSync(join(dir, 'v1/x/2.gz'), 'last write before the seal');
@@ -71,7 +87,7 @@ test('a change made at once after the seal is seen (this machine\'s clock)', () 
   }
 });
 
-test('on a coarse clock the seal waits until the clock has passed every folder\'s last change, and gives up when it does not move', () => {
+test("on a coarse clock the seal waits until the clock has passed every folder's last change, and gives up when it does not move", () => {
   // a kernel whose ctimes come from a tick of a few ms (this one's are fine-grained): a change in
   // the same tick as a folder's last one would leave its ctime as recorded. the seal is made only
   // when its own file's ctime is later than every folder's, so any later change reads later still
@@ -79,9 +95,15 @@ test('on a coarse clock the seal waits until the clock has passed every folder\'
   const latest = statSync(join(dir, 'v1/x'), { bigint: true }).ctimeNs;
   let now = latest; // the clock still in the tick of the folder's last change
   const waits: number[] = [];
-  const coarse = { ctimeOf: () => now, sleep: (ms: number) => { waits.push(ms); if (waits.length === 3) now = latest + 4_000_000n; } };
+  const coarse = {
+    ctimeOf: () => now,
+    sleep: (ms: number) => {
+      waits.push(ms);
+      if (waits.length === 3) now = latest + 4_000_000n;
+    },
+  };
   assert.equal(sealNames(dir, folders('v1/x/1'), coarse), true);
-  assert.deepEqual(waits, [5, 5, 5], 'sealed on the first reading past the folder\'s ctime, not before');
+  assert.deepEqual(waits, [5, 5, 5], "sealed on the first reading past the folder's ctime, not before");
   const stuck = version(['v1/x/1']);
   const frozen = statSync(join(stuck, 'v1/x'), { bigint: true }).ctimeNs;
   let n = 0;

@@ -70,7 +70,10 @@ test('a build killed midway leaves the served tree exactly as it was; the next b
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
   assert.equal(r.signal, 'SIGKILL', r.stderr);
   assert.equal(JSON.stringify(currentVersion(root)), before, 'current is untouched');
-  assert.ok(readdirSync(join(root, 'versions')).some((n) => n.startsWith('killed.partial-')), 'the partial build is left on disk');
+  assert.ok(
+    readdirSync(join(root, 'versions')).some((n) => n.startsWith('killed.partial-')),
+    'the partial build is left on disk',
+  );
   publishOne(root, 'next', { 'v1/x/1': 1 });
   assert.deepEqual(readdirSync(join(root, 'versions')).sort(), ['good', 'next'], 'leftovers swept by the next build');
 });
@@ -100,7 +103,7 @@ test('an object the new build no longer produces is gone from the new version an
   const b = publishOne(root, 'b2', { 'v1/x/1': 1 });
   assert.equal(b.stats.removed, 1);
   assert.deepEqual(Object.keys(currentVersion(root)!.manifest.objects), ['v1/x/1']);
-  assert.ok(!readdirSync(join(root, 'versions/b2/v1/x')).includes('gone.gz'), '!readdirSync(join(root, \'versions/b2/v1/x\')).includes(\'gone.gz\')');
+  assert.ok(!readdirSync(join(root, 'versions/b2/v1/x')).includes('gone.gz'), "!readdirSync(join(root, 'versions/b2/v1/x')).includes('gone.gz')");
   assert.ok(readdirSync(join(root, 'versions/b1/v1/x')).includes('gone.gz'), 'the previous version is untouched');
 });
 
@@ -116,11 +119,11 @@ test('a key stored twice in one build fails the build, whichever way it was stor
   assert.throws(() => s.writer.putBytes('v1/x/2', JSON.stringify(doc(2))), /artifact v1\/x\/2 added twice/, 'kept, then written');
   assert.throws(() => s.writer.putBytes('v1/x/3', JSON.stringify(doc(3))), /artifact v1\/x\/3 added twice/, 'a new key written again');
   assert.deepEqual([s.writer.stats.written, s.writer.stats.linked, s.writer.objects.size], [2, 1, 3], 'nothing of the second writes counted');
-  assert.deepEqual(JSON.parse(gunzipSync(readFileSync(join(s.writer.dir, 'v1/x/1.gz'))).toString('utf8')), doc(5), 'the first write\'s bytes stay');
+  assert.deepEqual(JSON.parse(gunzipSync(readFileSync(join(s.writer.dir, 'v1/x/1.gz'))).toString('utf8')), doc(5), "the first write's bytes stay");
   abandon(s);
 });
 
-test('a changed object is rewritten in the new version without touching the previous version\'s bytes', () => {
+test("a changed object is rewritten in the new version without touching the previous version's bytes", () => {
   const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
   publishOne(root, 'b1', { 'v1/x/1': 1 });
   publishOne(root, 'b2', { 'v1/x/1': 7 });
@@ -129,7 +132,12 @@ test('a changed object is rewritten in the new version without touching the prev
   assert.equal(read('b2').detail, 'doc 7');
 });
 
-for (const [workers, writeBesideCopy] of [[0, true], [1, true], [0, false], [1, false]] as const) {
+for (const [workers, writeBesideCopy] of [
+  [0, true],
+  [1, true],
+  [0, false],
+  [1, false],
+] as const) {
   test(`the hard-link copy in the background (${workers} write workers, ${writeBesideCopy ? 'writing beside it' : 'writes waiting for it'}): writes made while it runs are kept, the previous version stays as it was`, async () => {
     const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
     const many: Record<string, number> = {};
@@ -152,7 +160,7 @@ for (const [workers, writeBesideCopy] of [[0, true], [1, true], [0, false], [1, 
       commit(root, s);
       const read = (v: string, k: string) => JSON.parse(gunzipSync(readFileSync(join(root, 'versions', v, `${k}.gz`))).toString('utf8'));
       assert.deepEqual(read('b2', 'v1/x/1'), doc(-1));
-      assert.deepEqual(read('b1', 'v1/x/1'), doc(1), 'the previous version\'s file is untouched');
+      assert.deepEqual(read('b1', 'v1/x/1'), doc(1), "the previous version's file is untouched");
       assert.deepEqual(read('b2', 'v1/y/new'), doc(7));
       assert.deepEqual(read('b2', 'v1/x/2999'), doc(2999));
       // v1/x/0 was neither written nor kept: removed
@@ -166,7 +174,7 @@ for (const [workers, writeBesideCopy] of [[0, true], [1, true], [0, false], [1, 
 }
 
 test('writing beside the copy: a changed object is on disk before the copy starts, and the copy leaves it as written', async () => {
-  assert.ok(copyKeepsWritten(), 'this system\'s cp -al -n skips a name that exists (GNU coreutils 9.1, Debian 12)');
+  assert.ok(copyKeepsWritten(), "this system's cp -al -n skips a name that exists (GNU coreutils 9.1, Debian 12)");
   const root = mkdtempSync(join(tmpdir(), 'contrail-pub-'));
   const many: Record<string, number> = {};
   for (let i = 0; i < 500; i++) many[`v1/x/${i}`] = i;
@@ -195,7 +203,8 @@ test('writing beside the copy: a changed object is on disk before the copy start
       assert.deepEqual(read('b1', i), doc(i), `object ${i} of the previous version is untouched`);
       assert.notEqual(statSync(file(join(root, 'versions', 'b1'), i)).ino, statSync(file(join(root, 'versions', 'b2'), i)).ino);
     }
-    for (const i of [100, 499]) assert.equal(statSync(file(join(root, 'versions', 'b1'), i)).ino, statSync(file(join(root, 'versions', 'b2'), i)).ino, `object ${i} is linked`);
+    for (const i of [100, 499])
+      assert.equal(statSync(file(join(root, 'versions', 'b1'), i)).ino, statSync(file(join(root, 'versions', 'b2'), i)).ino, `object ${i} is linked`);
   } finally {
     release();
     await s.writer.close();
@@ -222,6 +231,9 @@ test('a background copy that fails while writes go on beside it fails the build 
   w.putBytes('v1/x/1', Buffer.from(JSON.stringify(doc(3))));
   assert.equal(w.keep('v1/x/2'), true);
   await assert.rejects(w.flush(), /cannot hard-link: cp: No space left on device/);
-  assert.throws(() => w.writeManifest(meta('b2')), /the hard-link copy of the previous version failed \(cannot hard-link: cp: No space left on device\): nothing can be published/);
+  assert.throws(
+    () => w.writeManifest(meta('b2')),
+    /the hard-link copy of the previous version failed \(cannot hard-link: cp: No space left on device\): nothing can be published/,
+  );
   await w.close();
 });

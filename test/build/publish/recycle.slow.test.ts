@@ -13,7 +13,8 @@ import { versionDiff as diffTables } from '../../../build/publish/recycle.ts';
 import { ObjectTable } from '../../../artifacts/object-table.ts';
 import type { ObjectEntry } from '../../../artifacts/manifest.ts';
 
-const versionDiff = (own: Record<string, ObjectEntry>, target: Record<string, ObjectEntry>) => diffTables(ObjectTable.fromRecord(own), ObjectTable.fromRecord(target));
+const versionDiff = (own: Record<string, ObjectEntry>, target: Record<string, ObjectEntry>) =>
+  diffTables(ObjectTable.fromRecord(own), ObjectTable.fromRecord(target));
 
 const T0 = Date.UTC(2026, 10, 22, 3, 15, 0);
 const meta = (id: string) => ({ build_id: id, built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 1, counts: { test: 1 } });
@@ -68,7 +69,11 @@ test('the diff of two manifests: a key is changed when its sha256 or its gzip le
   assert.deepEqual(versionDiff(own, target), { added: ['e'], changed: ['b', 'c'], removed: ['d'], roots: new Set(['a', 'b', 'c', 'e', 'd']) });
   assert.deepEqual(versionDiff(target, target), { added: [], changed: [], removed: [], roots: new Set(['a', 'b', 'c', 'e']) });
   const nested = { 'v1/x/1': entry('1'), 'v1/y/2': entry('2'), 'meta/z': entry('3') };
-  assert.deepEqual(versionDiff(nested, { 'v1/x/1': entry('1'), 'other/q': entry('4') }).roots, new Set(['v1', 'other', 'meta']), 'a key\'s root is its first folder, from either manifest');
+  assert.deepEqual(
+    versionDiff(nested, { 'v1/x/1': entry('1'), 'other/q': entry('4') }).roots,
+    new Set(['v1', 'other', 'meta']),
+    "a key's root is its first folder, from either manifest",
+  );
 });
 
 test('the version to take over is the newest one the commit would prune, and none when it would prune none', async () => {
@@ -99,24 +104,35 @@ for (const background of [false, true]) {
     const b1x2 = ino(root, 'b1', 'v1/x/2.gz');
     // b3 changes x/2 again, keeps x/1, x/4 and z/deep/1, drops y/1 and adds x/5
     const s = await publish(root, 'b3', { 'v1/x/1': 1, 'v1/x/2': 222, 'v1/x/4': 4, 'v1/z/deep/1': 1, 'v1/x/5': 5 }, opts);
-    assert.equal(ino(root, 'b3', 'v1/x/2.gz'), b1x2, 'x/2, b1\'s own file (no other version links it), written over in place');
+    assert.equal(ino(root, 'b3', 'v1/x/2.gz'), b1x2, "x/2, b1's own file (no other version links it), written over in place");
     assert.equal(s.recycled, 'b1');
     assert.deepEqual(await versionsSettled(root), ['b2', 'b3'], 'b1 became b3; nothing left to prune, its replaced files removed');
-    assert.deepEqual(s.writer.link.recycled?.stats, { added: 2, changed: 1, removed: 1, walked: false }, 'b1 against b2: x/4 and z/deep/1 added, x/2 changed, x/3 removed; b1\'s names sealed at its commit, not walked');
-    assert.equal(s.writer.link.relinked, 2, 'x/4 and z/deep/1, kept by b3, linked from b2; x/2 written, x/1 and y/1 already b2\'s');
-    assert.match(linkReport(s), /^build b1 taken over \(against build b2: 2 objects added, 1 changed, 1 removed; 2 of them kept tonight and linked from it; 0 written into files those links set aside, not new ones\)/);
+    assert.deepEqual(
+      s.writer.link.recycled?.stats,
+      { added: 2, changed: 1, removed: 1, walked: false },
+      "b1 against b2: x/4 and z/deep/1 added, x/2 changed, x/3 removed; b1's names sealed at its commit, not walked",
+    );
+    assert.equal(s.writer.link.relinked, 2, "x/4 and z/deep/1, kept by b3, linked from b2; x/2 written, x/1 and y/1 already b2's");
+    assert.match(
+      linkReport(s),
+      /^build b1 taken over \(against build b2: 2 objects added, 1 changed, 1 removed; 2 of them kept tonight and linked from it; 0 written into files those links set aside, not new ones\)/,
+    );
     const files = filesOf(v(root, 'b3'));
     const manifest = currentVersion(root)!.manifest;
     assert.equal(manifest.build_id, 'b3');
     assert.deepEqual(
-      Object.keys(files).filter((f) => f.endsWith('.gz')).sort(),
-      Object.keys(manifest.objects).map((k) => `${k}.gz`).sort(),
-      'one file per object of the manifest, none more (b1\'s x/3 and b2\'s y/1 gone)',
+      Object.keys(files)
+        .filter((f) => f.endsWith('.gz'))
+        .sort(),
+      Object.keys(manifest.objects)
+        .map((k) => `${k}.gz`)
+        .sort(),
+      "one file per object of the manifest, none more (b1's x/3 and b2's y/1 gone)",
     );
     for (const [k, n] of Object.entries({ 'v1/x/1': 1, 'v1/x/2': 222, 'v1/x/4': 4, 'v1/z/deep/1': 1, 'v1/x/5': 5 })) assert.equal(files[`${k}.gz`], text(n), k);
-    assert.equal(files['state/kept.json'], 'kept', 'the current version\'s other files are linked in');
+    assert.equal(files['state/kept.json'], 'kept', "the current version's other files are linked in");
     assert.equal(files['state/old.json'], 'old', 'b2 had it from b1 (copied)');
-    assert.equal(files['state/only-b1.json'], undefined, 'the recycled version\'s own files outside the objects are gone');
+    assert.equal(files['state/only-b1.json'], undefined, "the recycled version's own files outside the objects are gone");
     assert.equal(files['build-inputs.json'], undefined, 'b2 had none');
     for (const f of ['v1/x/1.gz', 'v1/x/4.gz', 'v1/z/deep/1.gz']) assert.equal(ino(root, 'b3', f), ino(root, 'b2', f), `${f} is b2's file, linked`);
     assert.deepEqual(filesOf(v(root, 'b2')), b2Before, 'the previous version is untouched');
@@ -136,9 +152,19 @@ for (const background of [false, true]) {
     assert.equal(s.recycled, 'b1');
     assert.deepEqual(await versionsSettled(root), ['b2', 'b3', 'b4']);
     assert.equal(filesOf(v(root, 'b4'))['v1/x/1.gz'], text(4));
-    assert.notEqual(ino(root, 'b4', 'v1/x/1.gz'), shared, 'a new file, not b1\'s written through');
+    assert.notEqual(ino(root, 'b4', 'v1/x/1.gz'), shared, "a new file, not b1's written through");
     const own = (f: string) => readFileSync(join(v(root, 'b2'), f), 'utf8');
-    assert.deepEqual(filesOf(v(root, 'b2')), { 'manifest.json': own('manifest.json'), 'version.json': own('version.json'), 'state/names-seal.json': own('state/names-seal.json'), 'v1/x/1.gz': text(1), 'v1/x/2.gz': text(2) }, 'b2 still holds what it published');
+    assert.deepEqual(
+      filesOf(v(root, 'b2')),
+      {
+        'manifest.json': own('manifest.json'),
+        'version.json': own('version.json'),
+        'state/names-seal.json': own('state/names-seal.json'),
+        'v1/x/1.gz': text(1),
+        'v1/x/2.gz': text(2),
+      },
+      'b2 still holds what it published',
+    );
     assert.equal(ino(root, 'b4', 'v1/x/2.gz'), ino(root, 'b3', 'v1/x/2.gz'), 'x/2, kept, linked from b3');
   });
 }
@@ -160,9 +186,9 @@ for (const background of [false, true]) {
     s.writer.writeManifest(meta('b3'));
     commit(root, s, 1);
     await s.writer.close();
-    assert.equal(ino(root, 'b3', 'v1/x/a.gz'), b1b, 'a holds b1\'s old file of b, written over');
+    assert.equal(ino(root, 'b3', 'v1/x/a.gz'), b1b, "a holds b1's old file of b, written over");
     assert.equal(s.writer.link.spared, 1);
-    assert.equal(ino(root, 'b3', 'v1/x/b.gz'), ino(root, 'b2', 'v1/x/b.gz'), 'b is b2\'s file, linked');
+    assert.equal(ino(root, 'b3', 'v1/x/b.gz'), ino(root, 'b2', 'v1/x/b.gz'), "b is b2's file, linked");
     const files = filesOf(v(root, 'b3'));
     assert.deepEqual([files['v1/x/a.gz'], files['v1/x/b.gz']], [text(9), text(3)]);
     assert.deepEqual(filesOf(v(root, 'b2')), b2Before, 'the previous version is untouched');
@@ -189,7 +215,13 @@ test('a write made while the old version is checked waits for it, and is what th
   assert.deepEqual([files['v1/x/1.gz'], files['v1/x/2.gz'], files['v1/x/3.gz']], [text(111), text(2), text(33)]);
   assert.equal(s.writer.link.relinked, 1, 'x/3, kept, linked from b2');
   assert.equal(ino(root, 'b3', 'v1/x/3.gz'), ino(root, 'b2', 'v1/x/3.gz'));
-  assert.deepEqual(Object.keys(filesOf(v(root, 'b2'))).filter((f) => f.endsWith('.gz')).sort(), ['v1/x/2.gz', 'v1/x/3.gz'], 'b2 as it was');
+  assert.deepEqual(
+    Object.keys(filesOf(v(root, 'b2')))
+      .filter((f) => f.endsWith('.gz'))
+      .sort(),
+    ['v1/x/2.gz', 'v1/x/3.gz'],
+    'b2 as it was',
+  );
 });
 
 const broken: [string, (dir: string) => void, RegExp][] = [
@@ -197,7 +229,11 @@ const broken: [string, (dir: string) => void, RegExp][] = [
   ['holds a file its manifest does not name', (d) => writeFileSync(join(d, 'v1/x/9.gz'), 'stray'), /holds v1\/x\/9\.gz, which its manifest does not name/],
   ['holds a name the current version adds', (d) => writeFileSync(join(d, 'v1/x/4.gz'), 'stray'), /holds v1\/x\/4\.gz, which its manifest does not name/],
   ['lacks a file the current version removes', (d) => rmSync(join(d, 'v1/x/3.gz')), /holds 2 of the 3 objects its manifest names/],
-  ['holds a file not named like an object', (d) => writeFileSync(join(d, 'v1/x/1.gz.tmp'), 'stray'), /holds v1\/x\/1\.gz\.tmp, which its manifest does not name/],
+  [
+    'holds a file not named like an object',
+    (d) => writeFileSync(join(d, 'v1/x/1.gz.tmp'), 'stray'),
+    /holds v1\/x\/1\.gz\.tmp, which its manifest does not name/,
+  ],
   ['has no manifest', (d) => rmSync(join(d, 'manifest.json')), /has no readable manifest\.json/],
   ['has a manifest that is not JSON', (d) => writeFileSync(join(d, 'manifest.json'), '{"objects": {'), /has no readable manifest\.json/],
 ];
@@ -214,7 +250,13 @@ for (const [what, breakIt, why] of broken) {
       assert.match(s.writer.link.recycled?.notRecyclable ?? '', why);
       assert.match(linkReport(s), /^build b1 could not be recycled \(.*\): it was emptied and build b2 hard-link copied/);
       const files = filesOf(v(root, 'b3'));
-      assert.deepEqual(Object.keys(files).filter((f) => f.endsWith('.gz')).sort(), ['v1/x/1.gz', 'v1/x/2.gz', 'v1/x/4.gz'], 'nothing of b1 is left');
+      assert.deepEqual(
+        Object.keys(files)
+          .filter((f) => f.endsWith('.gz'))
+          .sort(),
+        ['v1/x/1.gz', 'v1/x/2.gz', 'v1/x/4.gz'],
+        'nothing of b1 is left',
+      );
       assert.deepEqual([files['v1/x/1.gz'], files['v1/x/2.gz'], files['v1/x/4.gz']], [text(1), text(22), text(44)]);
     });
   }
@@ -260,7 +302,13 @@ test('a roll (one object written, the rest kept with keepTheRest) in a taken-ove
   assert.deepEqual(await versionsSettled(root), ['b2', 'b3'], 'the trash removed in the background');
   assert.equal(s.writer.link.relinked, 2, 'x/1 (changed by b2) and x/4 (added by b2) linked from b2');
   const files = filesOf(v(root, 'b3'));
-  assert.deepEqual(Object.keys(files).filter((f) => f.endsWith('.gz')).sort(), ['v1/x/1.gz', 'v1/x/2.gz', 'v1/x/4.gz'], 'b1\'s x/3 is gone');
+  assert.deepEqual(
+    Object.keys(files)
+      .filter((f) => f.endsWith('.gz'))
+      .sort(),
+    ['v1/x/1.gz', 'v1/x/2.gz', 'v1/x/4.gz'],
+    "b1's x/3 is gone",
+  );
   assert.deepEqual([files['v1/x/1.gz'], files['v1/x/2.gz'], files['v1/x/4.gz']], [text(11), text(22), text(4)]);
   for (const f of ['v1/x/1.gz', 'v1/x/4.gz']) assert.equal(ino(root, 'b3', f), ino(root, 'b2', f), `${f} is b2's file`);
 });
@@ -281,7 +329,7 @@ test('a build that drops every object of a folder removes the folder, so its nam
   rmSync(join(v(root, 'b2'), 'v1/x/tmp.gz'));
   const d = await publish(root, 'b4', { 'v1/x/1': 4 }, { keep: 1 });
   assert.equal(d.recycled, 'b2');
-  assert.equal(d.writer.link.recycled?.stats?.walked, true, 'b2\'s folder changed after its seal: walked, and found whole');
+  assert.equal(d.writer.link.recycled?.stats?.walked, true, "b2's folder changed after its seal: walked, and found whole");
   assert.match(linkReport(d), /its check \(no intact seal: every name walked\)/);
   assert.equal(filesOf(v(root, 'b4'))['v1/x/1.gz'], text(4));
 });

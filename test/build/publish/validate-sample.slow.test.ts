@@ -11,14 +11,24 @@ import { ArtifactWriter } from '../../../build/publish/writer.ts';
 import { keys } from '../../../artifacts/keys.ts';
 
 const route = (cs: string) => ({
-  callsign: cs, org: 'ZRH', dst: 'LHR', route_source: 'catalog', flight: null, airline: null, observed: null,
-  catalog: { stops: ['ZRH', 'LHR'], review: 'auto', reviewer: null, reviewed_on: null }, coverage: 'observed',
+  callsign: cs,
+  org: 'ZRH',
+  dst: 'LHR',
+  route_source: 'catalog',
+  flight: null,
+  airline: null,
+  observed: null,
+  catalog: { stops: ['ZRH', 'LHR'], review: 'auto', reviewer: null, reviewed_on: null },
+  coverage: 'observed',
 });
 const callsign = (i: number) => `SWR${i}`;
 
 test('all: every document; sample: the first of each kind, then a seeded share of the same documents whatever the order', () => {
   const all = validationSampler('all', 1);
-  assert.ok(Array.from({ length: 1000 }, (_, i) => all('route', `k${i}`)).every(Boolean), 'Array.from({ length: 1000 }, (_, i) => all(\'route\', `k${i}`)).every(Boolean)');
+  assert.ok(
+    Array.from({ length: 1000 }, (_, i) => all('route', `k${i}`)).every(Boolean),
+    "Array.from({ length: 1000 }, (_, i) => all('route', `k${i}`)).every(Boolean)",
+  );
   const picks = (seed: number, order: number[]) => {
     const s = validationSampler('sample', seed);
     s('airframe', 'x'); // another kind does not use up this kind's first documents

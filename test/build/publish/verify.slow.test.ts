@@ -36,12 +36,12 @@ function scribble(file: string, at: number, n: number, mtime?: Date): void {
   if (mtime) utimesSync(file, mtime, mtime);
 }
 
-test('every night\'s check finds a file of another size, a missing one and one written after its version was published', () => {
+test("every night's check finds a file of another size, a missing one and one written after its version was published", () => {
   const root = mkdtempSync(join(tmpdir(), 'contrail-verify-'));
   publishOne(root, 'b1', DOCS);
   const dir = join(root, 'versions', 'b1');
   const ok = verifyFolder(dir, false);
-  assert.deepEqual([ok.checked, ok.hashed, ok.bad], [5, 0, []], 'an intact version: every object stat\'ed, none hashed');
+  assert.deepEqual([ok.checked, ok.hashed, ok.bad], [5, 0, []], "an intact version: every object stat'ed, none hashed");
   scribble(fileIn(root, 'b1', 'v1/x/1'), 20, 8);
   // a write a second after the manifest (the file system's clock may be coarse)
   const later = new Date(statSync(join(dir, 'manifest.json')).mtimeMs + 1000);
@@ -49,7 +49,10 @@ test('every night\'s check finds a file of another size, a missing one and one w
   truncateSync(fileIn(root, 'b1', 'v1/x/2'), 10);
   unlinkSync(fileIn(root, 'b1', 'v1/y/4'));
   const v = verifyFolder(dir, false);
-  assert.deepEqual(v.bad.map((b) => b.key), ['v1/x/1', 'v1/x/2', 'v1/y/4']);
+  assert.deepEqual(
+    v.bad.map((b) => b.key),
+    ['v1/x/1', 'v1/x/2', 'v1/y/4'],
+  );
   assert.match(v.bad[0]!.why, /^modified after its version was published; /);
   assert.match(v.bad[1]!.why, /^10 bytes, the manifest says \d+$/);
   assert.equal(v.bad[2]!.why, 'missing');
@@ -66,7 +69,10 @@ test('a file rewritten with its old mtime put back is found by the full check on
   assert.deepEqual(verifyFolder(dir, false).bad, [], 'size and mtime as published: the cheap check cannot tell');
   const full = verifyFolder(dir, true);
   assert.equal(full.hashed, 5);
-  assert.deepEqual(full.bad.map((b) => b.key), ['v1/y/5']);
+  assert.deepEqual(
+    full.bad.map((b) => b.key),
+    ['v1/y/5'],
+  );
   assert.match(full.bad[0]!.why, /not readable gzip|sha256|bytes of JSON/);
   const inWorker = await verifyInWorker(dir, true);
   assert.deepEqual(inWorker.bad, full.bad);
@@ -88,7 +94,7 @@ for (const keep of [undefined, 1]) {
     const now = fileIn(root, 'b3', 'v1/x/3');
     assert.notEqual(statSync(now).ino, badIno, 'a new file, not the damaged inode');
     assert.equal(gunzipSync(readFileSync(now)).toString(), JSON.stringify(doc(3)));
-    assert.deepEqual(readFileSync(bad), damaged, 'the published version\'s file was not written into');
+    assert.deepEqual(readFileSync(bad), damaged, "the published version's file was not written into");
     assert.equal(statSync(fileIn(root, 'b3', 'v1/x/1')).ino, statSync(fileIn(root, 'b2', 'v1/x/1')).ino, 'an intact object is still the same inode');
     assert.deepEqual(verifyFolder(join(root, 'versions', 'b3'), true).bad, []);
     assert.equal(currentTable(root)!.id, 'b3');

@@ -52,7 +52,10 @@ test('the workers write the same files and the same manifest as the writer threa
   const root = mkdtempSync(join(tmpdir(), 'contrail-pool-'));
   const night1 = docs(1, 1500);
   // night 2: a third of the documents change, some are gone, some are new
-  const night2: [string, unknown][] = [...night1.filter((_, i) => i % 5 !== 0).map(([k, d], i): [string, unknown] => [k, i % 3 === 0 ? { ...(d as object), detail: `changed ${i}` } : d]), ...docs(2, 200).map(([k, d]): [string, unknown] => [`new/${k}`.replace('new/v1/x', 'v1/y'), d])];
+  const night2: [string, unknown][] = [
+    ...night1.filter((_, i) => i % 5 !== 0).map(([k, d], i): [string, unknown] => [k, i % 3 === 0 ? { ...(d as object), detail: `changed ${i}` } : d]),
+    ...docs(2, 200).map(([k, d]): [string, unknown] => [`new/${k}`.replace('new/v1/x', 'v1/y'), d]),
+  ];
   const results: Record<string, ReturnType<typeof tree>[]> = {};
   const stats: Record<string, unknown[]> = {};
   for (const workers of [0, 1, 2]) {
@@ -63,7 +66,7 @@ test('the workers write the same files and the same manifest as the writer threa
   }
   const [a0, b0] = results[0]!;
   assert.equal(a0!.size, 1500 + 2, 'every object plus manifest.json and version.json');
-  assert.deepEqual(stats[0]!.slice(4), [true, true], 'both versions\' names sealed');
+  assert.deepEqual(stats[0]!.slice(4), [true, true], "both versions' names sealed");
   const s0 = stats[0]![1] as { written: number; linked: number; removed: number };
   assert.ok(s0.written > 300 && s0.linked > 500 && s0.removed === 300, JSON.stringify(s0));
   for (const workers of [1, 2]) {
@@ -98,8 +101,14 @@ test('nothing is read or published before every write is on disk; after flush th
   await w.close();
   const entries = Object.values(m.objects.toRecord());
   assert.equal(entries.length, 300);
-  assert.ok(entries.every((e) => e.gzip_bytes > 0), 'every gzip size is filled in');
-  assert.equal(w.stats.bytes, entries.reduce((n, e) => n + e.gzip_bytes, 0));
+  assert.ok(
+    entries.every((e) => e.gzip_bytes > 0),
+    'every gzip size is filled in',
+  );
+  assert.equal(
+    w.stats.bytes,
+    entries.reduce((n, e) => n + e.gzip_bytes, 0),
+  );
   const k = 'v1/x/5/5';
   assert.equal(m.objects.get(k)!.gzip_bytes, statSync(join(dir, `${k}.gz`)).size);
   assert.deepEqual(w.read(k), items[5]![1]);

@@ -29,7 +29,13 @@ async function tree(dir: string): Promise<Record<string, string>> {
 }
 
 const cfg = (from: string, to: string, over: Partial<RefreshConfig> = {}): RefreshConfig => ({
-  from, to, date: '', dryRun: false, allowShrink: false, maxSkipped: 0.01, ...over,
+  from,
+  to,
+  date: '',
+  dryRun: false,
+  allowShrink: false,
+  maxSkipped: 0.01,
+  ...over,
 });
 const quiet = () => {};
 
@@ -40,7 +46,8 @@ test('a good download is copied, gzipped where the snapshot keeps .gz, and its s
   const blocks = (await readFile('data/ref/vrs-standing-data/code-blocks.csv', 'utf8')) + 'F00000,F00FFF,4096,F00000,FFF000,0,XX\n';
   await writeFile(join(from, 'vrs-standing-data/code-blocks.csv'), blocks);
   // given uncompressed although the snapshot keeps it gzipped
-  const aircraft = 'ICAO,Registration,ModelICAO,Manufacturer,Model,ManufacturerAndModel,IsPrivateOperator,Operator,AirlineCode,SerialNumber,YearBuilt\nABC123,N1,C172,Cessna,172,Cessna 172,1,Private,,1,1970\n';
+  const aircraft =
+    'ICAO,Registration,ModelICAO,Manufacturer,Model,ManufacturerAndModel,IsPrivateOperator,Operator,AirlineCode,SerialNumber,YearBuilt\nABC123,N1,C172,Cessna,172,Cessna 172,1,Private,,1,1970\n';
   await writeFile(join(from, 'vrs-standing-data/aircraft.csv'), aircraft);
   await copyFile('data/ref/alliances.json', join(from, 'alliances.json'));
 
@@ -59,7 +66,10 @@ test('a good download is copied, gzipped where the snapshot keeps .gz, and its s
   assert.equal(dates['vrs-standing-data'], '2030-01-02');
   assert.equal(dates.alliances, '2030-01-02');
   assert.notEqual(dates.ourairports, '2030-01-02');
-  assert.ok(lines.some((l) => /changed\s+vrs-standing-data\/code-blocks.csv\s+rows 811 -> 812/.test(l)), 'lines.some((l) => /changed\\s+vrs-standing-data\\/code-blocks.csv\\s+rows 811 -> 812/.test(l))');
+  assert.ok(
+    lines.some((l) => /changed\s+vrs-standing-data\/code-blocks.csv\s+rows 811 -> 812/.test(l)),
+    'lines.some((l) => /changed\\s+vrs-standing-data\\/code-blocks.csv\\s+rows 811 -> 812/.test(l))',
+  );
   await rm(to, { recursive: true });
   await rm(from, { recursive: true });
 });
@@ -70,7 +80,10 @@ test('one broken file refuses the whole refresh and leaves the snapshot byte for
   const from = await mkdtemp(join(tmpdir(), 'refdata-from-'));
   await mkdir(join(from, 'vrs-standing-data'));
   // a good change alongside the broken file must not be applied either
-  await writeFile(join(from, 'vrs-standing-data/code-blocks.csv'), (await readFile('data/ref/vrs-standing-data/code-blocks.csv', 'utf8')) + 'F00000,F00FFF,4096,F00000,FFF000,0,XX\n');
+  await writeFile(
+    join(from, 'vrs-standing-data/code-blocks.csv'),
+    (await readFile('data/ref/vrs-standing-data/code-blocks.csv', 'utf8')) + 'F00000,F00FFF,4096,F00000,FFF000,0,XX\n',
+  );
   const broken: [string, string | Buffer][] = [
     ['vrs-standing-data/airlines.csv', 'Code,Name,ICAO\nAB,Ok,ABC\n'], // a column missing
     ['alliances.json', '{"as_of":"2025-06-30","alliances":[{"slug":"x"}]}'],
@@ -83,7 +96,10 @@ test('one broken file refuses the whole refresh and leaves the snapshot byte for
     assert.equal(result.ok, false, path);
     assert.equal(result.files.find((f) => f.path === path)!.status, 'refused', path);
     assert.deepEqual(await tree(to), before, path);
-    assert.ok(lines.some((l) => l.startsWith('refused')), path);
+    assert.ok(
+      lines.some((l) => l.startsWith('refused')),
+      path,
+    );
     await rm(join(from, path));
   }
   await rm(to, { recursive: true });
@@ -100,7 +116,10 @@ test('a file that lost half its rows is refused unless --allow-shrink; too many 
   assert.equal((await refresh(cfg(from, to, { dryRun: true, allowShrink: true }), '2030-01-02', quiet)).ok, true);
   // dry run wrote nothing
   assert.equal((await readFile(join(to, 'vrs-standing-data/airlines.csv'), 'utf8')).split('\n').length, lines.length);
-  const noisy = lines.slice(0, 1000).concat(Array.from({ length: 20 }, () => 'X,Bad,AB1,,,')).join('\n');
+  const noisy = lines
+    .slice(0, 1000)
+    .concat(Array.from({ length: 20 }, () => 'X,Bad,AB1,,,'))
+    .join('\n');
   await writeFile(join(from, 'vrs-standing-data/airlines.csv'), noisy);
   const r = await refresh(cfg(from, to, { allowShrink: true }), '2030-01-02', quiet);
   assert.equal(r.ok, false);

@@ -42,11 +42,17 @@ test('the bits set are the distinct days of a window as long as the ring, wherev
     for (let i = 0; i < ring; i++) rows.push(['a', isoDay(first + i)]);
     rows.push(['a', isoDay(first + 5)], ['a', isoDay(first + ring - 1)]);
     await loadDays(db, rows);
-    const [r] = await allRows<{ days: number; len: number }>(db, `SELECT bit_count(${dayBitsAgg('day', ring)})::INTEGER AS days, bit_length(${dayBitsAgg('day', ring)})::INTEGER AS len FROM d`);
+    const [r] = await allRows<{ days: number; len: number }>(
+      db,
+      `SELECT bit_count(${dayBitsAgg('day', ring)})::INTEGER AS days, bit_length(${dayBitsAgg('day', ring)})::INTEGER AS len FROM d`,
+    );
     assert.deepEqual(r, { days: ring, len: ring }, `a full window from ${start}`);
   }
   // day D and D + ring share a bit: the reason the ring is at least the window's length
-  await loadDays(db, [['a', '2025-01-01'], ['a', isoDay(dayIndexOf('2025-01-01') + ring)]]);
+  await loadDays(db, [
+    ['a', '2025-01-01'],
+    ['a', isoDay(dayIndexOf('2025-01-01') + ring)],
+  ]);
   const [w] = await allRows<{ days: number }>(db, `SELECT bit_count(${dayBitsAgg('day', ring)})::INTEGER AS days FROM d`);
   assert.equal(w!.days, 1, 'two days a ring apart are one bit');
 });
@@ -82,7 +88,7 @@ test('clearing days takes exactly their bits away; the OR of keys counts the uni
   }
 });
 
-test('a state file\'s BLOB gives back the same bits', async () => {
+test("a state file's BLOB gives back the same bits", async () => {
   const db = await open();
   const next = mulberry32(3);
   for (const limit of [1, 30, 365, 3660]) {
@@ -90,10 +96,13 @@ test('a state file\'s BLOB gives back the same bits', async () => {
     const rows: [string, string][] = [];
     for (let i = 0; i < 40; i++) rows.push(['a', isoDay(dayIndexOf('2024-02-01') + Math.floor(next() * limit))]);
     await loadDays(db, rows);
-    const [r] = await allRows<{ same: boolean; len: number; n: number }>(db, `
+    const [r] = await allRows<{ same: boolean; len: number; n: number }>(
+      db,
+      `
       WITH x AS (SELECT ${dayBitsAgg('day', ring)} AS bits FROM d),
            y AS (SELECT ${blobToBits(bitsToBlob('bits'))} AS back, bits FROM x)
-      SELECT back = bits AS same, bit_length(back)::INTEGER AS len, bit_count(back)::INTEGER AS n FROM y`);
+      SELECT back = bits AS same, bit_length(back)::INTEGER AS len, bit_count(back)::INTEGER AS n FROM y`,
+    );
     assert.deepEqual(r, { same: true, len: ring, n: new Set(rows.map(([, d]) => d)).size }, `ring ${ring}`);
   }
 });

@@ -12,7 +12,10 @@ import { ROUTES_STEP } from '../../../build/steps/routes/step.ts';
 
 test("the pipeline's declarations hold: each step reads what the build or a step before it made, each reuse rule files a step saves", () => {
   assert.deepEqual(stepProblems(PIPELINE), []);
-  assert.deepEqual(PIPELINE.map((s) => s.name), ['reference airports', 'routes', 'airframes', 'refdata', 'airlines', 'schedules', 'airports', 'alliances']);
+  assert.deepEqual(
+    PIPELINE.map((s) => s.name),
+    ['reference airports', 'routes', 'airframes', 'refdata', 'airlines', 'schedules', 'airports', 'alliances'],
+  );
 });
 
 test('the files the steps declare they save are those a build writes in state/, each saved by one step', () => {
@@ -20,10 +23,31 @@ test('the files the steps declare they save are those a build writes in state/, 
   assert.equal(new Set(saves).size, saves.length, 'no file saved by two steps');
   // the state/ folder of the nightly on the bundled sample and on a simulated increment (both: these 25)
   assert.deepEqual(saves.map((f) => f.replace(/^state\//, '')).sort(), [
-    'airframe-operators.parquet', 'airframe-routes.parquet', 'airframes.parquet', 'airlines-routes.parquet', 'airlines.json', 'airports.json',
-    'al_callsigns.parquet', 'al_days.parquet', 'al_fleet.parquet', 'al_routes.parquet', 'alliance-days.parquet', 'alliance-ends.parquet',
-    'alliance-hexes.parquet', 'alliance-pairs.parquet', 'ap_dests.parquet', 'ap_ends.parquet', 'ap_tails.parquet', 'ev_days.parquet',
-    'ev_groups.parquet', 'ev_types.parquet', 'routes-decisions.json', 'sc_keys.parquet', 'sc_routes.parquet', 'schedules-routes.parquet', 'schedules.json',
+    'airframe-operators.parquet',
+    'airframe-routes.parquet',
+    'airframes.parquet',
+    'airlines-routes.parquet',
+    'airlines.json',
+    'airports.json',
+    'al_callsigns.parquet',
+    'al_days.parquet',
+    'al_fleet.parquet',
+    'al_routes.parquet',
+    'alliance-days.parquet',
+    'alliance-ends.parquet',
+    'alliance-hexes.parquet',
+    'alliance-pairs.parquet',
+    'ap_dests.parquet',
+    'ap_ends.parquet',
+    'ap_tails.parquet',
+    'ev_days.parquet',
+    'ev_groups.parquet',
+    'ev_types.parquet',
+    'routes-decisions.json',
+    'sc_keys.parquet',
+    'sc_routes.parquet',
+    'schedules-routes.parquet',
+    'schedules.json',
   ]);
   assert.deepEqual(countFiles('airlines', ['al_fleet'], true), ['state/airlines-routes.parquet', 'state/airlines.json', 'state/al_fleet.parquet']);
   assert.deepEqual(countFiles('airports', ['ap_ends'], false), ['state/airports.json', 'state/ap_ends.parquet']);
@@ -46,7 +70,7 @@ test('a reuse rule that reads a file no step saves is named: the airports compar
   ]);
 });
 
-test('changed-routes goes with a saved routes table among the rule\'s state, and a routes table with changed-routes', () => {
+test("changed-routes goes with a saved routes table among the rule's state, and a routes table with changed-routes", () => {
   const rule = AIRLINES_STEP.reuse.counts;
   const withRule = (r: object) => PIPELINE.map((s) => (s === AIRLINES_STEP ? { ...s, reuse: { counts: { ...rule, ...r } } } : s));
   const unnamed = ['step airlines (reuse counts) rebuilds on changed-routes but names no saved routes table among its state'];

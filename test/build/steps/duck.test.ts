@@ -28,7 +28,11 @@ test('collectOnHeapGrowth collects only once the heap has grown by the given byt
   // the committed heap the loop sees at each look: it begins at 800 MB
   const sizes = [800, 900, 1300, 1400, 1000, 1200, 1600, 1700];
   let collections = 0;
-  const collect = collectOnHeapGrowth(512 * MB, () => sizes.shift()! * MB, () => collections++);
+  const collect = collectOnHeapGrowth(
+    512 * MB,
+    () => sizes.shift()! * MB,
+    () => collections++,
+  );
   collect(); // 900: +100
   assert.equal(collections, 0, 'no collection before the heap grew by 512 MB');
   collect(); // 1300: +500, still under

@@ -17,8 +17,9 @@ test('the nightly refuses to run a step whose declared inputs no earlier step ma
   const early = PIPELINE.filter((s) => s !== AIRPORTS_STEP);
   early.splice(early.indexOf(ROUTES_STEP), 0, AIRPORTS_STEP);
   await assert.rejects(buildArtifacts(untouchable, early), {
-    message: "the pipeline's step declarations do not hold (build/steps/*/step.ts): "
-      + 'step airports reads legs_routed, which no step before it makes; step airports reads routes_table, which no step before it makes',
+    message:
+      "the pipeline's step declarations do not hold (build/steps/*/step.ts): " +
+      'step airports reads legs_routed, which no step before it makes; step airports reads routes_table, which no step before it makes',
   });
   // a declaration that says the airports read what nothing makes
   const odd = PIPELINE.map((s) => (s === AIRPORTS_STEP ? { ...s, reads: [...s.reads, 'airport_slots' as never] } : s));

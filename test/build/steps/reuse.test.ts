@@ -25,8 +25,11 @@ test('a rule reads the previous build only with every file it declares, and the 
     }
     assert.deepEqual(previousFor({ reuse: dir, logDays: DAYS }, rule), { dir, days: DAYS }, name);
     assert.deepEqual(previousFor({ reuse: null, logDays: DAYS }, rule), { why: 'no previous build to reuse' }, name);
-    assert.deepEqual(previousFor({ reuse: dir, logDays: null }, rule),
-      rule.logDays ? { why: 'the log days since the previous build are not known' } : { dir, days: null }, name);
+    assert.deepEqual(
+      previousFor({ reuse: dir, logDays: null }, rule),
+      rule.logDays ? { why: 'the log days since the previous build are not known' } : { dir, days: null },
+      name,
+    );
     for (const f of rule.state) {
       rmSync(join(dir, f));
       assert.deepEqual(previousFor({ reuse: dir, logDays: DAYS }, rule), { why: `the previous build saved no ${rule.holds}` }, `${name} without ${f}`);

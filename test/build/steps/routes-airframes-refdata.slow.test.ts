@@ -23,7 +23,18 @@ import { makeRef } from '../../helpers/ref-fixture.ts';
 
 const DAY0 = Date.UTC(2024, 5, 1) / 1000; // 2024-06-01T00:00Z, pinned
 const H = 3600;
-type Leg = [hex: string, callsign: string | null, reg: string | null, type: string | null, first: number, last: number, dep: number | null, arr: number | null, org: string | null, dst: string | null];
+type Leg = [
+  hex: string,
+  callsign: string | null,
+  reg: string | null,
+  type: string | null,
+  first: number,
+  last: number,
+  dep: number | null,
+  arr: number | null,
+  org: string | null,
+  dst: string | null,
+];
 
 function legs(): Leg[] {
   const out: Leg[] = [];
@@ -35,14 +46,31 @@ function legs(): Leg[] {
   }
   // 4b1899 (a registration callsign, so no airline totals move) flies Zurich-Heathrow twice heard
   // end to end, then once heard only taking off: that destination comes from its other legs (observation)
-  for (const d of [0, 1]) out.push(['4b1899', 'HBJXA', null, 'C25A', DAY0 + d * 86400 + 14 * H, DAY0 + d * 86400 + 16 * H, DAY0 + d * 86400 + 14 * H, DAY0 + d * 86400 + 16 * H, 'LSZH', 'EGLL']);
+  for (const d of [0, 1])
+    out.push([
+      '4b1899',
+      'HBJXA',
+      null,
+      'C25A',
+      DAY0 + d * 86400 + 14 * H,
+      DAY0 + d * 86400 + 16 * H,
+      DAY0 + d * 86400 + 14 * H,
+      DAY0 + d * 86400 + 16 * H,
+      'LSZH',
+      'EGLL',
+    ]);
   out.push(['4b1899', 'HBJXA', null, 'C25A', DAY0 + 2 * 86400 + 14 * H, DAY0 + 2 * 86400 + 16 * H, DAY0 + 2 * 86400 + 14 * H, null, 'LSZH', null]);
   // SWR101 heard only taking off at LHR: the catalog's LHR-ZRH fills the destination
   // a circuit at Zurich under a registration callsign: kept in the airframe, never a route
   out.push(['4b0002', 'HBXYZ', 'HB-XYZ', 'C172', DAY0 + 10 * H, DAY0 + 11 * H, DAY0 + 10 * H, DAY0 + 11 * H, 'LSZH', 'LSZH']);
   // 4b0003: circuits on either side of midnight UTC, one in 1969: a leg's date is its take-off's UTC
   // day, or its first sighting's when no take-off was heard
-  for (const [first, dep] of [[DAY0 - 600, DAY0 - 1], [DAY0 + 86400, null], [DAY0 + 2 * 86400 - 300, DAY0 + 2 * 86400 + 10], [-86395, -1]] as const) {
+  for (const [first, dep] of [
+    [DAY0 - 600, DAY0 - 1],
+    [DAY0 + 86400, null],
+    [DAY0 + 2 * 86400 - 300, DAY0 + 2 * 86400 + 10],
+    [-86395, -1],
+  ] as const) {
     out.push(['4b0003', 'HBPAA', 'HB-PAA', 'PA28', first, first + H, dep, null, 'LSZH', 'LSZH']);
   }
   // 3c6444: DLH4 FRA->?, 250 legs to check the cap of 200, newest first; callsign prefix majority DLH
@@ -69,7 +97,9 @@ const recording: Progress = {
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'contrail-artifacts-'));
   db = await (await DuckDBInstance.create(':memory:')).connect();
-  await db.run(`CREATE TABLE legs (hex VARCHAR, callsign VARCHAR, reg VARCHAR, type VARCHAR, first_ts BIGINT, last_ts BIGINT, dep_ts BIGINT, arr_ts BIGINT, org VARCHAR, dst VARCHAR, day DATE)`);
+  await db.run(
+    `CREATE TABLE legs (hex VARCHAR, callsign VARCHAR, reg VARCHAR, type VARCHAR, first_ts BIGINT, last_ts BIGINT, dep_ts BIGINT, arr_ts BIGINT, org VARCHAR, dst VARCHAR, day DATE)`,
+  );
   const app = await db.createAppender('legs');
   for (const l of legs()) {
     l.forEach((v, i) => (v === null ? app.appendNull() : i >= 4 && i <= 7 ? app.appendBigInt(BigInt(v)) : app.appendVarchar(String(v))));
@@ -82,8 +112,18 @@ before(async () => {
   writer = new ArtifactWriter(join(dir, 'v1'), null);
   const ref = makeRef({ SWR101: ['EGLL', 'LSZH'], DLH4: ['EDDF', 'EGLL'], BAW9: ['EDDF', 'EGLL'], SWR7: ['LSZH', 'KJFK'] });
   ctx = {
-    db, refdata: {} as Refdata, ref, writer, archiveThrough: '2024-06-03', windowStart: '2023-06-04', windowDays: 366, windowLimit: 366, timetablesDir: null,
-    nowMs: Date.UTC(2024, 5, 4), progress: recording, counts: {},
+    db,
+    refdata: {} as Refdata,
+    ref,
+    writer,
+    archiveThrough: '2024-06-03',
+    windowStart: '2023-06-04',
+    windowDays: 366,
+    windowLimit: 366,
+    timetablesDir: null,
+    nowMs: Date.UTC(2024, 5, 4),
+    progress: recording,
+    counts: {},
   };
   const airports = await loadRefAirports(db, ref);
   const routes = await makeRoutesBuilder({ reviewFile, policy: 'auto' })(ctx, airports);
@@ -109,7 +149,7 @@ test('the routes step writes the table, one document per route, the lookup, and 
   const lookup = writer.read(keys.lookup()) as { airports_icao_to_iata: Record<string, string>; airlines: string[] };
   assert.equal(lookup.airports_icao_to_iata.LSZH, 'ZRH');
   assert.equal(lookup.airports_icao_to_iata.LSZT, undefined);
-  assert.ok(lookup.airlines.includes('SWR'), 'lookup.airlines.includes(\'SWR\')');
+  assert.ok(lookup.airlines.includes('SWR'), "lookup.airlines.includes('SWR')");
   // the rejected BAW9 row is counted, never served; the circuit-only callsign has no evidence at all
   assert.equal(ctx.counts['routes.catalog_rejected'], 1);
   assert.equal(ctx.counts.routes, 5);
@@ -126,9 +166,16 @@ test("airframes are written from DuckDB's legs text as it is: the same bytes as 
 });
 
 test('airframe legs are newest first, capped at 200, with operator_icao the majority airline prefix', () => {
-  const doc = writer.read(keys.airframe('3c6444')) as { legs: { first_seen: number; callsign: string; dst: string | null; route_source: string | null; table_source: string | null }[]; operator_icao: string; country: string; reg: null; source: string };
+  const doc = writer.read(keys.airframe('3c6444')) as {
+    legs: { first_seen: number; callsign: string; dst: string | null; route_source: string | null; table_source: string | null }[];
+    operator_icao: string;
+    country: string;
+    reg: null;
+    source: string;
+  };
   assert.equal(doc.legs.length, 200);
-  for (let i = 1; i < doc.legs.length; i++) assert.ok(doc.legs[i - 1]!.first_seen > doc.legs[i]!.first_seen, 'doc.legs[i - 1]!.first_seen > doc.legs[i]!.first_seen');
+  for (let i = 1; i < doc.legs.length; i++)
+    assert.ok(doc.legs[i - 1]!.first_seen > doc.legs[i]!.first_seen, 'doc.legs[i - 1]!.first_seen > doc.legs[i]!.first_seen');
   assert.equal(doc.legs[0]!.first_seen, DAY0 - 200 * 86400 + 249 * 12 * H);
   assert.equal(doc.operator_icao, 'DLH');
   assert.equal(doc.country, 'DE');
@@ -141,7 +188,10 @@ test('airframe legs are newest first, capped at 200, with operator_icao the majo
 });
 
 test('airframe identity: registry first with provenance, country from the code block, airline observed', () => {
-  const doc = writer.read(keys.airframe('4b1814')) as Record<string, unknown> & { legs: { date: string; org: string; dst: string }[]; airline: { icao: string; source: string } };
+  const doc = writer.read(keys.airframe('4b1814')) as Record<string, unknown> & {
+    legs: { date: string; org: string; dst: string }[];
+    airline: { icao: string; source: string };
+  };
   assert.equal(doc.reg, 'HB-JVL');
   assert.equal(doc.type_name, 'Airbus A320');
   assert.equal(doc.category, 'narrow');
@@ -157,12 +207,15 @@ test('airframe identity: registry first with provenance, country from the code b
 
 test("a leg's date is the UTC day of its take-off, else of its first sighting, at midnight and before 1970 too", () => {
   const doc = writer.read(keys.airframe('4b0003')) as { legs: { date: string; first_seen: number; dep: number | null }[] };
-  assert.deepEqual(doc.legs.map((l) => [l.first_seen, l.dep, l.date]), [
-    [DAY0 + 2 * 86400 - 300, DAY0 + 2 * 86400 + 10, '2024-06-03'], // seen at 23:55, took off at 00:00:10: the take-off's day
-    [DAY0 + 86400, null, '2024-06-02'], // no take-off heard: first seen at 00:00:00
-    [DAY0 - 600, DAY0 - 1, '2024-05-31'], // took off at 23:59:59
-    [-86395, -1, '1969-12-31'], // one second before the epoch
-  ]);
+  assert.deepEqual(
+    doc.legs.map((l) => [l.first_seen, l.dep, l.date]),
+    [
+      [DAY0 + 2 * 86400 - 300, DAY0 + 2 * 86400 + 10, '2024-06-03'], // seen at 23:55, took off at 00:00:10: the take-off's day
+      [DAY0 + 86400, null, '2024-06-02'], // no take-off heard: first seen at 00:00:00
+      [DAY0 - 600, DAY0 - 1, '2024-05-31'], // took off at 23:59:59
+      [-86395, -1, '1969-12-31'], // one second before the epoch
+    ],
+  );
 });
 
 test('a registry airframe never heard has legs [] and a refdata aircraft document', () => {
@@ -173,17 +226,44 @@ test('a registry airframe never heard has legs [] and a refdata aircraft documen
 
 test('refdata: observed airlines with counts, one airline with fleet, routes and countries', () => {
   const list = writer.read(keys.refAirlines()) as { airlines: { icao: string; flights: number }[] };
-  assert.deepEqual(list.airlines.map((a) => [a.icao, a.flights]), [['DLH', 225], ['BAW', 25], ['SWR', 6]]);
-  const swr = writer.read(keys.refAirline('SWR')) as { routes: { org: string; dst: string; flights: number }[]; countries: { iso_country: string; flights: number }[]; fleet: { type: string; airframes: number }[] };
-  assert.deepEqual(swr.routes.map((r) => `${r.org}-${r.dst}:${r.flights}`), ['LHR-ZRH:3', 'ZRH-LHR:3']);
-  assert.deepEqual(swr.countries, [{ iso_country: 'CH', flights: 6 }, { iso_country: 'GB', flights: 6 }]);
-  assert.deepEqual(swr.fleet.map((f) => [f.type, f.airframes]), [['A320', 1]]);
+  assert.deepEqual(
+    list.airlines.map((a) => [a.icao, a.flights]),
+    [
+      ['DLH', 225],
+      ['BAW', 25],
+      ['SWR', 6],
+    ],
+  );
+  const swr = writer.read(keys.refAirline('SWR')) as {
+    routes: { org: string; dst: string; flights: number }[];
+    countries: { iso_country: string; flights: number }[];
+    fleet: { type: string; airframes: number }[];
+  };
+  assert.deepEqual(
+    swr.routes.map((r) => `${r.org}-${r.dst}:${r.flights}`),
+    ['LHR-ZRH:3', 'ZRH-LHR:3'],
+  );
+  assert.deepEqual(swr.countries, [
+    { iso_country: 'CH', flights: 6 },
+    { iso_country: 'GB', flights: 6 },
+  ]);
+  assert.deepEqual(
+    swr.fleet.map((f) => [f.type, f.airframes]),
+    [['A320', 1]],
+  );
   const ezs = writer.read(keys.refAirline('EZS')) as { observed: { flights: number }; routes: unknown[] };
   assert.deepEqual([ezs.observed.flights, ezs.routes], [0, []]);
 });
 
 test('refdata schedule: departures per weekday and local HH:MM at the origin', () => {
-  const s = writer.read(keys.refSchedule('SWR', 'ZRH', 'LHR')) as { tz: string; departures: number; days_observed: number; weekdays: number[]; times: unknown[]; callsigns: unknown[] };
+  const s = writer.read(keys.refSchedule('SWR', 'ZRH', 'LHR')) as {
+    tz: string;
+    departures: number;
+    days_observed: number;
+    weekdays: number[];
+    times: unknown[];
+    callsigns: unknown[];
+  };
   assert.equal(s.tz, 'Europe/Zurich');
   assert.equal(s.departures, 3);
   assert.equal(s.days_observed, 3);
@@ -193,7 +273,10 @@ test('refdata schedule: departures per weekday and local HH:MM at the origin', (
   assert.deepEqual(s.callsigns, [{ callsign: 'SWR100', flight: 'LX100', flights: 3, dep: '08:00' }]);
   // the LHR departures are in London time (06:00Z + 3 h + 10 min = 10:10 BST)
   const back = writer.read(keys.refSchedule('SWR', 'LHR', 'ZRH')) as { times: { dep: string }[] };
-  assert.deepEqual(back.times.map((t) => t.dep), ['10:10']);
+  assert.deepEqual(
+    back.times.map((t) => t.dep),
+    ['10:10'],
+  );
 });
 
 test('refdata: every type and airport has a document; the airport carries tz and runways', () => {
@@ -214,7 +297,11 @@ test('one truth per leg: route_source says where each end came from, table_sourc
   assert.deepEqual(pick(legsOf('4b1814').find((l) => l.callsign === 'SWR100')!), ['ZRH', 'LHR', 'observed', null]);
   // one end heard; the other from the callsign's other legs, which the network heard: still observation
   const hb = legsOf('4b1899');
-  assert.deepEqual(hb.map(pick), [['ZRH', 'LHR', 'observed', 'observed'], ['ZRH', 'LHR', 'observed', null], ['ZRH', 'LHR', 'observed', null]]);
+  assert.deepEqual(hb.map(pick), [
+    ['ZRH', 'LHR', 'observed', 'observed'],
+    ['ZRH', 'LHR', 'observed', null],
+    ['ZRH', 'LHR', 'observed', null],
+  ]);
   assert.equal(routeOf('HBJXA'), 'observed');
   // one end heard; the other only the catalog knows (the table entry is observed+catalog)
   assert.deepEqual(pick(legsOf('4b1814').find((l) => l.callsign === 'SWR101')!), ['LHR', 'ZRH', 'observed+catalog', 'observed+catalog']);
@@ -231,7 +318,10 @@ test('one truth per leg: route_source says where each end came from, table_sourc
 
 test('progress totals are right: a step that announces a total ticks exactly that many', () => {
   const counted = steps.filter((x) => x.total > 0);
-  assert.deepEqual(counted.filter((x) => x.name.startsWith('routes: ')).map((x) => x.name), ['routes: decide', 'routes: write']);
+  assert.deepEqual(
+    counted.filter((x) => x.name.startsWith('routes: ')).map((x) => x.name),
+    ['routes: decide', 'routes: write'],
+  );
   for (const x of counted) assert.equal(x.ticks, x.total, x.name);
 });
 

@@ -48,14 +48,16 @@ async function manifestHolds(s3: S3Server, when: string): Promise<string> {
   const m = parseRemoteManifest(await s3.store.get('pub/manifest.json'), 'pub/manifest.json')!;
   const keys = [...m.objects.keys()];
   for (let at = 0; at < keys.length; at += 32) {
-    await Promise.all(keys.slice(at, at + 32).map(async (key) => {
-      const i = m.objects.indexOf(key);
-      const got = await rawGet(s3.endpoint, key);
-      assert.equal(got.status, 200, `${when}: ${key} is missing`);
-      assert.equal(got.body.length, m.objects.gzipAt(i), `${when}: ${key} has other bytes`);
-      const content = got.headers['content-encoding'] === 'gzip' ? gunzipSync(got.body) : got.body;
-      assert.equal(sha256(content), m.objects.shaAt(i), `${when}: ${key} does not hold what the manifest lists`);
-    }));
+    await Promise.all(
+      keys.slice(at, at + 32).map(async (key) => {
+        const i = m.objects.indexOf(key);
+        const got = await rawGet(s3.endpoint, key);
+        assert.equal(got.status, 200, `${when}: ${key} is missing`);
+        assert.equal(got.body.length, m.objects.gzipAt(i), `${when}: ${key} has other bytes`);
+        const content = got.headers['content-encoding'] === 'gzip' ? gunzipSync(got.body) : got.body;
+        assert.equal(sha256(content), m.objects.shaAt(i), `${when}: ${key} does not hold what the manifest lists`);
+      }),
+    );
   }
   return m.header.build_id;
 }
@@ -63,11 +65,37 @@ async function manifestHolds(s3: S3Server, when: string): Promise<string> {
 /** the upload command against `endpoint`; `onStarted` gets the child once it runs */
 function runCli(root: string, endpoint: string, extra: string[] = []) {
   const cli = join(ROOT, 'build/upload/cli.ts');
-  const args = ['--import', 'tsx', cli, '--artifacts', root, '--bundles', '', '--endpoint', endpoint, '--bucket', BUCKET, '--prefix', 'pub', '--concurrency', '8', '--grace-hours', '0', '--list-page-keys', String(PAGE), ...extra];
-  const child = spawn(process.execPath, args, { env: { ...process.env, AWS_ACCESS_KEY_ID: CREDS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDS.secretAccessKey }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const args = [
+    '--import',
+    'tsx',
+    cli,
+    '--artifacts',
+    root,
+    '--bundles',
+    '',
+    '--endpoint',
+    endpoint,
+    '--bucket',
+    BUCKET,
+    '--prefix',
+    'pub',
+    '--concurrency',
+    '8',
+    '--grace-hours',
+    '0',
+    '--list-page-keys',
+    String(PAGE),
+    ...extra,
+  ];
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, AWS_ACCESS_KEY_ID: CREDS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDS.secretAccessKey },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stderr })),
+  );
   return { child, done };
 }
 
@@ -76,7 +104,7 @@ const isObjectPut = (method: string | undefined, path: string) => method === 'PU
 const isStoredListPage = (req: { method?: string; url?: string }, path: string) =>
   req.method === 'GET' && path === '' && new URL(req.url ?? '/', 'http://x').searchParams.get('prefix') === objectsPrefix('pub');
 
-test('an upload stopped by SIGTERM, killed by SIGKILL or cut off from its S3 server never leaves the bucket\'s manifest naming other bytes; the next run completes', async () => {
+test("an upload stopped by SIGTERM, killed by SIGKILL or cut off from its S3 server never leaves the bucket's manifest naming other bytes; the next run completes", async () => {
   const s3 = await startS3();
   const root = mkdtempSync(join(tmpdir(), 'contrail-up-int-'));
   const rand = mulberry32(47);
@@ -92,7 +120,18 @@ test('an upload stopped by SIGTERM, killed by SIGKILL or cut off from its S3 ser
     // b1: N airframes, uploaded whole
     const b1 = new Map<string, unknown>(Array.from({ length: N }, (_, i) => [`v1/airframes/${hexOf(i)}`, doc(i, 1)]));
     publish(root, 'b1', b1);
-    await upload({ root, bundles: '', store: s3.store, prefix: 'pub', nowMs: T0, graceMs: 0, concurrency: 8, clock: () => T0, rand: mulberry32(1), sleep: async () => {} });
+    await upload({
+      root,
+      bundles: '',
+      store: s3.store,
+      prefix: 'pub',
+      nowMs: T0,
+      graceMs: 0,
+      concurrency: 8,
+      clock: () => T0,
+      rand: mulberry32(1),
+      sleep: async () => {},
+    });
     assert.equal(await manifestHolds(s3, 'after b1'), 'b1');
     // b2: CHANGED + NEW to send, CHANGED + GONE to delete once the manifest names b2
     const b2 = new Map<string, unknown>();
@@ -105,10 +144,12 @@ test('an upload stopped by SIGTERM, killed by SIGKILL or cut off from its S3 ser
 
     // SIGTERM at 18 %: the requests in flight land, then exit 130
     let puts = 0;
-    let proxy = await tracked(faultProxy(s3.endpoint, (req, path) => {
-      if (isObjectPut(req.method, path) && ++puts === Math.round(toSend * 0.18)) cli!.child.kill('SIGTERM');
-      return null;
-    }));
+    let proxy = await tracked(
+      faultProxy(s3.endpoint, (req, path) => {
+        if (isObjectPut(req.method, path) && ++puts === Math.round(toSend * 0.18)) cli!.child.kill('SIGTERM');
+        return null;
+      }),
+    );
     cli = runCli(root, proxy.endpoint);
     const term = await cli.done;
     assert.equal(term.code, 130, term.stderr);
@@ -122,11 +163,13 @@ test('an upload stopped by SIGTERM, killed by SIGKILL or cut off from its S3 ser
     // SIGKILL at 3/8 of what is to send: whatever was in flight is cut
     puts = 0;
     let pages = 0;
-    proxy = await tracked(faultProxy(s3.endpoint, (req, path) => {
-      if (isStoredListPage(req, path)) pages++;
-      if (isObjectPut(req.method, path) && ++puts === Math.round(toSend * 3 / 8)) cli!.child.kill('SIGKILL');
-      return null;
-    }));
+    proxy = await tracked(
+      faultProxy(s3.endpoint, (req, path) => {
+        if (isStoredListPage(req, path)) pages++;
+        if (isObjectPut(req.method, path) && ++puts === Math.round((toSend * 3) / 8)) cli!.child.kill('SIGKILL');
+        return null;
+      }),
+    );
     cli = runCli(root, proxy.endpoint);
     const kill = await cli.done;
     assert.equal(kill.signal, 'SIGKILL');
@@ -139,10 +182,12 @@ test('an upload stopped by SIGTERM, killed by SIGKILL or cut off from its S3 ser
 
     // the S3 server killed mid-way (an object may be left torn on its disk), the upload gives up
     puts = 0;
-    proxy = await tracked(faultProxy(s3.endpoint, (req, path): Fault => {
-      if (isObjectPut(req.method, path) && ++puts === Math.round(toSend * 0.075) + Math.floor(rand() * Math.round(toSend * 0.025))) void s3.kill();
-      return null;
-    }));
+    proxy = await tracked(
+      faultProxy(s3.endpoint, (req, path): Fault => {
+        if (isObjectPut(req.method, path) && ++puts === Math.round(toSend * 0.075) + Math.floor(rand() * Math.round(toSend * 0.025))) void s3.kill();
+        return null;
+      }),
+    );
     cli = runCli(root, proxy.endpoint, ['--retries', '1']);
     const lost = await cli.done;
     assert.equal(lost.code, 1, lost.stderr);
@@ -152,11 +197,13 @@ test('an upload stopped by SIGTERM, killed by SIGKILL or cut off from its S3 ser
     await proxy.close();
 
     // SIGKILL after the manifest, at the first delete: the manifest names b2, its deletes are not done
-    proxy = await tracked(faultProxy(s3.endpoint, (req): Fault => {
-      if (req.method !== 'DELETE' || cli!.child.exitCode !== null) return null;
-      cli!.child.kill('SIGKILL');
-      return 'reset';
-    }));
+    proxy = await tracked(
+      faultProxy(s3.endpoint, (req): Fault => {
+        if (req.method !== 'DELETE' || cli!.child.exitCode !== null) return null;
+        cli!.child.kill('SIGKILL');
+        return 'reset';
+      }),
+    );
     cli = runCli(root, proxy.endpoint);
     const late = await cli.done;
     assert.equal(late.signal, 'SIGKILL', late.stderr);
@@ -175,17 +222,25 @@ test('an upload stopped by SIGTERM, killed by SIGKILL or cut off from its S3 ser
     assert.match(last.stderr, new RegExp(`\\b${toDelete} deleted`));
     assert.equal(await manifestHolds(s3, 'at the end'), 'b2');
     const version = currentVersion(root)!;
-    const want = Object.entries(version.manifest.objects).map(([k, e]) => storedKey('pub', k, e.sha256, e.gzip_bytes)).sort();
-    assert.deepEqual([...(await s3.store.list(objectsPrefix('pub'))).keys()].sort(), want, 'exactly b2\'s objects are left');
+    const want = Object.entries(version.manifest.objects)
+      .map(([k, e]) => storedKey('pub', k, e.sha256, e.gzip_bytes))
+      .sort();
+    assert.deepEqual([...(await s3.store.list(objectsPrefix('pub'))).keys()].sort(), want, "exactly b2's objects are left");
     assert.equal(await s3.store.get(`pub/${PENDING_FILE}`), null);
     const paths = Object.keys(version.manifest.objects).sort();
-    assert.deepEqual([...(await s3.store.list('pub/v1/')).keys()].sort(), paths.map((p) => `pub/${p}`), 'the url mirror holds exactly b2\'s URL paths');
+    assert.deepEqual(
+      [...(await s3.store.list('pub/v1/')).keys()].sort(),
+      paths.map((p) => `pub/${p}`),
+      "the url mirror holds exactly b2's URL paths",
+    );
     for (let at = 0; at < paths.length; at += 32) {
-      await Promise.all(paths.slice(at, at + 32).map(async (p) => {
-        const got = await rawGet(s3.endpoint, `pub/${p}`);
-        assert.equal(got.headers['content-encoding'], 'gzip', `pub/${p}`);
-        assert.equal(sha256(gunzipSync(got.body)), version.manifest.objects[p]!.sha256, `the url mirror's pub/${p} holds b2's object`);
-      }));
+      await Promise.all(
+        paths.slice(at, at + 32).map(async (p) => {
+          const got = await rawGet(s3.endpoint, `pub/${p}`);
+          assert.equal(got.headers['content-encoding'], 'gzip', `pub/${p}`);
+          assert.equal(sha256(gunzipSync(got.body)), version.manifest.objects[p]!.sha256, `the url mirror's pub/${p} holds b2's object`);
+        }),
+      );
     }
   } finally {
     cli?.child.kill('SIGKILL');

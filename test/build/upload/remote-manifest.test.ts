@@ -12,7 +12,14 @@ import { planUpload } from '../../../build/upload/plan.ts';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const T0 = Date.UTC(2026, 10, 22, 4, 0, 0);
 const H = 3600_000;
-const header: RemoteHeader = { build_id: 'b2', built_at: '2026-11-22T03:00:00.000Z', archive_through: '2026-11-21', window_days: 365, counts: { routes: 2 }, uploaded_at: '2026-11-22T04:00:00.000Z' };
+const header: RemoteHeader = {
+  build_id: 'b2',
+  built_at: '2026-11-22T03:00:00.000Z',
+  archive_through: '2026-11-21',
+  window_days: 365,
+  counts: { routes: 2 },
+  uploaded_at: '2026-11-22T04:00:00.000Z',
+};
 const retired: Retired = { 'pub/v1/route/OLD1': { since: '2026-11-21T04:00:00.000Z', sha256: sha('old') } };
 
 /** a table of remote keys with their sha256 and stored bytes (what the upload builds: the version's lengths, the stored one in gzip) */
@@ -22,8 +29,13 @@ function table(entries: Record<string, [string, number]>): ObjectTable {
   return t;
 }
 
-const objects = { 'pub/v1/route/SWR100': ['a', 703], 'pub/v1/airframes/4b1899': ['b', 20], 'pub/v1/bundles/log/day=2026-11-21/legs.parquet': ['c', 123456789012] } as Record<string, [string, number]>;
-const asRecord = (entries: Record<string, [string, number]>) => Object.fromEntries(Object.entries(entries).map(([k, [c, n]]) => [k, { sha256: sha(c), bytes: n }]));
+const objects = {
+  'pub/v1/route/SWR100': ['a', 703],
+  'pub/v1/airframes/4b1899': ['b', 20],
+  'pub/v1/bundles/log/day=2026-11-21/legs.parquet': ['c', 123456789012],
+} as Record<string, [string, number]>;
+const asRecord = (entries: Record<string, [string, number]>) =>
+  Object.fromEntries(Object.entries(entries).map(([k, [c, n]]) => [k, { sha256: sha(c), bytes: n }]));
 
 test('the text is JSON.stringify({ ...header, objects, retired }) with the stored bytes, and reads back to the same header, objects and retired', () => {
   const bytes = remoteManifestBytes(header, table(objects), retired);
@@ -49,12 +61,20 @@ test('a manifest laid out otherwise (spaced, retired first, by another tool) is 
   const layouts = {
     spaced: JSON.stringify(doc, null, 1),
     'retired first': JSON.stringify({ ...header, retired, objects: asRecord(objects) }),
-    'lengths before the hash': JSON.stringify({ ...header, objects: Object.fromEntries(Object.entries(asRecord(objects)).map(([k, e]) => [k, { bytes: e.bytes, sha256: e.sha256 }])), retired }),
+    'lengths before the hash': JSON.stringify({
+      ...header,
+      objects: Object.fromEntries(Object.entries(asRecord(objects)).map(([k, e]) => [k, { bytes: e.bytes, sha256: e.sha256 }])),
+      retired,
+    }),
   };
   for (const [what, text] of Object.entries(layouts)) {
     const m = parseRemoteManifest(Buffer.from(text), 'm')!;
     assert.deepEqual([m.header, m.retired], [header, retired], what);
-    assert.deepEqual(Object.fromEntries([...m.objects.indexes()].map((i) => [m.objects.keyAt(i), { sha256: m.objects.shaAt(i), bytes: m.objects.gzipAt(i) }])), asRecord(objects), what);
+    assert.deepEqual(
+      Object.fromEntries([...m.objects.indexes()].map((i) => [m.objects.keyAt(i), { sha256: m.objects.shaAt(i), bytes: m.objects.gzipAt(i) }])),
+      asRecord(objects),
+      what,
+    );
   }
   assert.equal(parseRemoteManifest(null, 'm'), null, 'no manifest in the bucket: a first upload');
 });
@@ -77,7 +97,11 @@ test('a bucket manifest that is not one is refused with the fix, whichever reade
     ['a retired entry with a bad since', good.replace('2026-11-21T04:00:00.000Z', 'yesterday'), /retired entry/],
   ];
   for (const [what, text, err] of cases) {
-    assert.throws(() => parseRemoteManifest(Buffer.from(text), 'pub/manifest.json'), (e: Error) => err.test(e.message) && /^pub\/manifest.json in the bucket .*: delete it to upload everything again$/.test(e.message), what);
+    assert.throws(
+      () => parseRemoteManifest(Buffer.from(text), 'pub/manifest.json'),
+      (e: Error) => err.test(e.message) && /^pub\/manifest.json in the bucket .*: delete it to upload everything again$/.test(e.message),
+      what,
+    );
   }
 });
 
@@ -85,7 +109,11 @@ test('the plan sends what is new or changed in content or stored size, keeps wha
   const remote = { objects: table({ 'p/same': ['s', 10], 'p/changed': ['old', 10], 'p/resized': ['r', 10], 'p/left': ['l', 10] }), retired: {} };
   const local = table({ 'p/same': ['s', 10], 'p/changed': ['new', 10], 'p/resized': ['r', 11], 'p/new': ['n', 1] });
   const p = planUpload(local, remote, T0, 48 * H);
-  assert.deepEqual(p.put.map((i) => local.keyAt(i)), ['p/changed', 'p/resized', 'p/new'], 'in the local order');
+  assert.deepEqual(
+    p.put.map((i) => local.keyAt(i)),
+    ['p/changed', 'p/resized', 'p/new'],
+    'in the local order',
+  );
   assert.equal(p.unchanged, 1);
   assert.deepEqual(p.retired, { 'p/left': { since: new Date(T0).toISOString(), sha256: sha('l') } });
   assert.deepEqual(p.delete, []);
@@ -98,7 +126,11 @@ test('a retired object keeps the time it left, is deleted once the grace period 
   const local = table({ 'p/a': ['a', 1], 'p/back': ['b', 1] });
   const within = planUpload(local, remote, T0 + 48 * H - 1, 48 * H);
   assert.deepEqual([within.delete, within.retired], [[], { 'p/gone': { since, sha256: sha('g') } }], 'one millisecond before the grace period ends');
-  assert.deepEqual(within.put.map((i) => local.keyAt(i)), ['p/back'], 'an object back in the tree is sent (the bucket manifest no longer names it)');
+  assert.deepEqual(
+    within.put.map((i) => local.keyAt(i)),
+    ['p/back'],
+    'an object back in the tree is sent (the bucket manifest no longer names it)',
+  );
   const after = planUpload(local, remote, T0 + 48 * H, 48 * H);
   assert.deepEqual([after.delete, after.retired], [['p/gone'], {}]);
   // an object both named and retired by a bucket manifest (not written by this upload) keeps its first time

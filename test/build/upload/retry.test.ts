@@ -13,10 +13,27 @@ const s3Error = (status: number, name: string) => Object.assign(new Error(name),
 const netError = (code: string) => Object.assign(new Error(`connect ${code}`), { code });
 
 test('throttling, 5xx, timeouts and dropped connections are retried; client errors are not', () => {
-  for (const e of [s3Error(503, 'SlowDown'), s3Error(429, 'TooManyRequests'), s3Error(500, 'InternalError'), s3Error(502, 'Unknown'), netError('ECONNRESET'), netError('EPIPE'), new Error('socket hang up'), Object.assign(new Error('t'), { name: 'TimeoutError' })]) {
+  for (const e of [
+    s3Error(503, 'SlowDown'),
+    s3Error(429, 'TooManyRequests'),
+    s3Error(500, 'InternalError'),
+    s3Error(502, 'Unknown'),
+    netError('ECONNRESET'),
+    netError('EPIPE'),
+    new Error('socket hang up'),
+    Object.assign(new Error('t'), { name: 'TimeoutError' }),
+  ]) {
     assert.equal(retryable(e), true, describe(e));
   }
-  for (const e of [s3Error(403, 'AccessDenied'), s3Error(404, 'NoSuchBucket'), s3Error(400, 'InvalidArgument'), new Error('ENOENT: no such file'), null, 'text']) assert.equal(retryable(e), false, String(e));
+  for (const e of [
+    s3Error(403, 'AccessDenied'),
+    s3Error(404, 'NoSuchBucket'),
+    s3Error(400, 'InvalidArgument'),
+    new Error('ENOENT: no such file'),
+    null,
+    'text',
+  ])
+    assert.equal(retryable(e), false, String(e));
   assert.equal(describe(s3Error(503, 'SlowDown')), '503 SlowDown');
   assert.equal(describe(netError('ECONNRESET')), 'ECONNRESET');
   assert.equal(describe(new Error('socket hang up')), 'socket hang up');
@@ -24,8 +41,14 @@ test('throttling, 5xx, timeouts and dropped connections are retried; client erro
 
 test('the back-off doubles from the base up to the cap, with full jitter', () => {
   const p = { baseMs: 100, capMs: 20_000 };
-  assert.deepEqual([1, 2, 3, 8, 9, 20].map((a) => backoffMs(a, p, () => 0.999999)), [99, 199, 399, 12799, 19999, 19999]);
-  assert.deepEqual([1, 5, 20].map((a) => backoffMs(a, p, () => 0)), [0, 0, 0]);
+  assert.deepEqual(
+    [1, 2, 3, 8, 9, 20].map((a) => backoffMs(a, p, () => 0.999999)),
+    [99, 199, 399, 12799, 19999, 19999],
+  );
+  assert.deepEqual(
+    [1, 5, 20].map((a) => backoffMs(a, p, () => 0)),
+    [0, 0, 0],
+  );
   const rand = mulberry32(3);
   const waits = Array.from({ length: 1000 }, () => backoffMs(4, p, rand));
   assert.ok(Math.min(...waits) < 80 && Math.max(...waits) > 720 && Math.max(...waits) < 800, 'spread over [0, 800)');
@@ -36,17 +59,24 @@ test('withRetry stops at the bound with an error naming the request, the attempt
   const r = { policy: { retries: 3, baseMs: 100, capMs: 1000 }, rand: () => 0.5, sleep: async (ms: number) => void waits.push(ms) };
   let calls = 0;
   await assert.rejects(
-    withRetry('put a/b', async () => {
-      calls++;
-      throw s3Error(503, 'SlowDown');
-    }, r),
+    withRetry(
+      'put a/b',
+      async () => {
+        calls++;
+        throw s3Error(503, 'SlowDown');
+      },
+      r,
+    ),
     (e: unknown) => e instanceof RequestFailed && e.message === 'put a/b: gave up after 4 attempts, last: 503 SlowDown' && e.attempts === 4,
   );
   assert.deepEqual([calls, waits], [4, [50, 100, 200]]);
   calls = 0;
   assert.equal(await withRetry('get m', async () => (++calls < 3 ? Promise.reject(netError('ECONNRESET')) : 'ok'), r), 'ok');
   assert.equal(calls, 3);
-  await assert.rejects(withRetry('put x', async () => Promise.reject(s3Error(403, 'AccessDenied')), r), /^RequestFailed: put x: 403 AccessDenied \(not retried\)$/m);
+  await assert.rejects(
+    withRetry('put x', async () => Promise.reject(s3Error(403, 'AccessDenied')), r),
+    /^RequestFailed: put x: 403 AccessDenied \(not retried\)$/m,
+  );
 });
 
 test('the limiter never lets more than n run at once and runs them all', async () => {
@@ -72,11 +102,21 @@ test('the limiter never lets more than n run at once and runs them all', async (
 });
 
 test('a large file is split into parts of the part size, grown when 10,000 would not hold it', () => {
-  assert.deepEqual(partsOf(20, 8), [{ number: 1, offset: 0, length: 8 }, { number: 2, offset: 8, length: 8 }, { number: 3, offset: 16, length: 4 }]);
-  assert.deepEqual(partsOf(16, 8).map((p) => p.length), [8, 8]);
+  assert.deepEqual(partsOf(20, 8), [
+    { number: 1, offset: 0, length: 8 },
+    { number: 2, offset: 8, length: 8 },
+    { number: 3, offset: 16, length: 4 },
+  ]);
+  assert.deepEqual(
+    partsOf(16, 8).map((p) => p.length),
+    [8, 8],
+  );
   const huge = partsOf(MAX_PARTS * 8 + 1, 8);
   assert.ok(huge.length <= MAX_PARTS, 'huge.length <= MAX_PARTS');
-  assert.equal(huge.reduce((s, p) => s + p.length, 0), MAX_PARTS * 8 + 1);
+  assert.equal(
+    huge.reduce((s, p) => s + p.length, 0),
+    MAX_PARTS * 8 + 1,
+  );
   assert.equal(huge[0]!.length, 9);
   // S3's multipart ETag: md5 of the concatenated binary md5s of the parts, then the part count
   const md5s = ['a', 'b'].map((x) => createHash('md5').update(x).digest());

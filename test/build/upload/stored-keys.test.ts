@@ -21,7 +21,14 @@ test('a stored key holds the URL path, the sha256 and the stored length, and rea
   const t = new ObjectTable();
   t.add('v1/airframes/4b1814', SHA('d'), 900, 300);
   assert.equal(storedKeyAt('p', t, 0), `p/o/v1/airframes/4b1814/${SHA('d')}-300`, 'the stored length is the gzip length');
-  for (const bad of [`prod/v1/x/${SHA('a')}-1`, `prod/o/${SHA('a')}-1`, 'prod/o/v1/x/abc-1', `prod/o/v1/x/${SHA('a')}`, `prod/o/v1/x/${SHA('A')}-1`, `other/o/v1/x/${SHA('a')}-1`]) {
+  for (const bad of [
+    `prod/v1/x/${SHA('a')}-1`,
+    `prod/o/${SHA('a')}-1`,
+    'prod/o/v1/x/abc-1',
+    `prod/o/v1/x/${SHA('a')}`,
+    `prod/o/v1/x/${SHA('A')}-1`,
+    `other/o/v1/x/${SHA('a')}-1`,
+  ]) {
     assert.equal(parseStoredKey('prod', bad), null, bad);
   }
 });
@@ -34,12 +41,20 @@ test('a resumed upload retires the stored objects nothing names, and nothing the
   local.add(key('v1/x/new', 'b'), SHA('b'), 10, 10);
   remote.add(key('v1/x/kept', 'a'), SHA('a'), 10, 10);
   remote.add(key('v1/x/old', 'c'), SHA('c'), 10, 10);
-  const retired = { [key('v1/x/due', 'd')]: { since: new Date(NOW - 72 * 3600_000).toISOString(), sha256: SHA('d') }, [key('v1/x/young', 'e')]: { since: new Date(NOW - 3600_000).toISOString(), sha256: SHA('e') } };
+  const retired = {
+    [key('v1/x/due', 'd')]: { since: new Date(NOW - 72 * 3600_000).toISOString(), sha256: SHA('d') },
+    [key('v1/x/young', 'e')]: { since: new Date(NOW - 3600_000).toISOString(), sha256: SHA('e') },
+  };
   const plan = planUpload(local, { objects: remote, retired }, NOW, 48 * 3600_000);
   assert.deepEqual(plan.delete, [key('v1/x/due', 'd')]);
-  const listed = ['v1/x/kept:a', 'v1/x/new:b', 'v1/x/old:c', 'v1/x/due:d', 'v1/x/young:e', 'v1/x/abandoned:f', 'v1/x/undeleted:9'].map((s) => key(s.split(':')[0]!, s.split(':')[1]!));
+  const listed = ['v1/x/kept:a', 'v1/x/new:b', 'v1/x/old:c', 'v1/x/due:d', 'v1/x/young:e', 'v1/x/abandoned:f', 'v1/x/undeleted:9'].map((s) =>
+    key(s.split(':')[0]!, s.split(':')[1]!),
+  );
   assert.equal(adoptOrphans(plan, listed, local, { objects: remote, retired }, NOW), 2);
-  assert.deepEqual(Object.keys(plan.retired).sort(), [key('v1/x/abandoned', 'f'), key('v1/x/old', 'c'), key('v1/x/undeleted', '9'), key('v1/x/young', 'e')].sort());
+  assert.deepEqual(
+    Object.keys(plan.retired).sort(),
+    [key('v1/x/abandoned', 'f'), key('v1/x/old', 'c'), key('v1/x/undeleted', '9'), key('v1/x/young', 'e')].sort(),
+  );
   assert.deepEqual(plan.retired[key('v1/x/abandoned', 'f')], { since: new Date(NOW).toISOString(), sha256: SHA('f') });
   assert.equal(plan.retired[key('v1/x/young', 'e')]!.since, new Date(NOW - 3600_000).toISOString(), 'a retired object keeps the time it left');
   assert.equal(adoptOrphans(plan, listed, local, { objects: remote, retired }, NOW + 1), 0, 'adopted once');

@@ -53,7 +53,16 @@ const pathsOf = (keys: string[]) => keys.map((k) => parseStoredKey('pub', k)?.pa
 const TREE = { 'v1/airframes/4b1814': 1, 'v1/airports/ZRH': 2, 'v1/alliances/star/routes': 3, 'v1/route/SWR100': 4, 'meta/routes': 5 };
 // retries wait no real time here: the waits themselves are checked in retry.test.ts
 const opts = (root: string, store: UploadOptions['store'], nowMs = T0): UploadOptions => ({
-  root, bundles: '', store, prefix: 'pub', nowMs, graceMs: 48 * H, concurrency: 3, clock: () => T0, rand: mulberry32(14), sleep: async () => {},
+  root,
+  bundles: '',
+  store,
+  prefix: 'pub',
+  nowMs,
+  graceMs: 48 * H,
+  concurrency: 3,
+  clock: () => T0,
+  rand: mulberry32(14),
+  sleep: async () => {},
 });
 
 test('a full upload sends every object with the headers of its URL and puts the manifest last', async () => {
@@ -70,7 +79,9 @@ test('a full upload sends every object with the headers of its URL and puts the 
     assert.equal(r.put, r.objects);
     assert.equal(store.puts.length, r.objects + 2);
 
-    const airframe = Object.keys((await import('../../../artifacts/tree.ts')).currentVersion(fx.root)!.manifest.objects).find((k) => k.startsWith('v1/airframes/'))!;
+    const airframe = Object.keys((await import('../../../artifacts/tree.ts')).currentVersion(fx.root)!.manifest.objects).find((k) =>
+      k.startsWith('v1/airframes/'),
+    )!;
     assert.equal(await rawGet(s3.endpoint, `pub/${airframe}`).then((g) => g.status), 404, 'nothing is stored at the URL path itself');
     const got = await rawGet(s3.endpoint, (await resolve(s3.store, airframe))!);
     assert.equal(got.status, 200);
@@ -85,7 +96,7 @@ test('a full upload sends every object with the headers of its URL and puts the 
     const file = await rawGet(s3.endpoint, storedKey('pub', day.path.slice(1), day.sha256, day.bytes));
     assert.equal(file.headers['cache-control'], DATA_CACHE);
     assert.equal(file.headers['content-type'], PARQUET_TYPE);
-    assert.equal(file.headers['content-encoding'], undefined, 'stored as it is: a range read addresses the file\'s own bytes');
+    assert.equal(file.headers['content-encoding'], undefined, "stored as it is: a range read addresses the file's own bytes");
     assert.deepEqual(file.body, readFileSync(localFile(out, day)));
     const credits = await rawGet(s3.endpoint, (await resolve(s3.store, 'v1/bundles/CREDITS'))!);
     assert.equal(credits.headers['content-type'], 'text/plain; charset=utf-8');
@@ -176,7 +187,12 @@ async function assertComplete(s3: Awaited<ReturnType<typeof startS3>>, root: str
     assert.equal(got.status, 200, key);
     assert.deepEqual(got.body, readFileSync(join(version.dir, fileOf(key))), key);
   }
-  assert.deepEqual([...m.objects.keys()].sort(), Object.entries(version.manifest.objects).map(([k, e]) => storedKey('pub', k, e.sha256, e.gzip_bytes)).sort());
+  assert.deepEqual(
+    [...m.objects.keys()].sort(),
+    Object.entries(version.manifest.objects)
+      .map(([k, e]) => storedKey('pub', k, e.sha256, e.gzip_bytes))
+      .sort(),
+  );
   assert.equal(await s3.store.get(`pub/${PENDING_FILE}`), null);
 }
 
@@ -200,9 +216,18 @@ test('throttling, 5xx and connection resets are retried with back-off until ever
     assert.equal(proxy.injected, 15 + 5);
     assert.equal(r.retries, proxy.injected, 'each injected failure cost one retry');
     assert.deepEqual([r.put, r.skipped], [15, 0]);
-    assert.ok(waits.every((w) => w >= 0 && w < 200), `first and second retries wait under 100 and 200 ms: ${waits}`);
-    assert.ok(lines.some((l) => /put pub\/o\/\S+: 503 SlowDown, retry 1 in \d+ ms/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /ECONNRESET|socket hang up/.test(l)), 'a reset is reported as such');
+    assert.ok(
+      waits.every((w) => w >= 0 && w < 200),
+      `first and second retries wait under 100 and 200 ms: ${waits}`,
+    );
+    assert.ok(
+      lines.some((l) => /put pub\/o\/\S+: 503 SlowDown, retry 1 in \d+ ms/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /ECONNRESET|socket hang up/.test(l)),
+      'a reset is reported as such',
+    );
     await assertComplete(s3, root, 'b2');
   } finally {
     await proxy.close();
@@ -217,12 +242,18 @@ test('a request that keeps failing ends the run with the request, the attempts a
   try {
     const { root, before } = await fifteenToSend(s3);
     const retry = { retries: 2, baseMs: 10, capMs: 1000 };
-    await assert.rejects(upload({ ...opts(root, storeAt(proxy.endpoint), T0 + H), retry }), /^RequestFailed: put pub\/o\/v1\/airframes\/4b1829\/[0-9a-f]{64}-\d+: gave up after 3 attempts, last: 503 SlowDown$/m);
+    await assert.rejects(
+      upload({ ...opts(root, storeAt(proxy.endpoint), T0 + H), retry }),
+      /^RequestFailed: put pub\/o\/v1\/airframes\/4b1829\/[0-9a-f]{64}-\d+: gave up after 3 attempts, last: 503 SlowDown$/m,
+    );
     assert.equal(proxy.injected, 3);
     assert.equal((await s3.store.get('pub/manifest.json'))!.toString(), before, 'the remote manifest was not touched');
     const forbidden = await faultProxy(s3.endpoint, (req, path) => (req.method === 'PUT' && hex29(path) ? { status: 403, code: 'AccessDenied' } : null));
     try {
-      await assert.rejects(upload({ ...opts(root, storeAt(forbidden.endpoint), T0 + H), retry }), /put pub\/o\/v1\/airframes\/4b1829\/[0-9a-f]{64}-\d+: 403 AccessDenied \(not retried\)/);
+      await assert.rejects(
+        upload({ ...opts(root, storeAt(forbidden.endpoint), T0 + H), retry }),
+        /put pub\/o\/v1\/airframes\/4b1829\/[0-9a-f]{64}-\d+: 403 AccessDenied \(not retried\)/,
+      );
       assert.equal(forbidden.injected, 1);
     } finally {
       await forbidden.close();
@@ -249,7 +280,10 @@ test('an upload interrupted midway leaves the old manifest; the re-run sends onl
   const second = await faultProxy(s3.endpoint);
   try {
     const { root, before } = await fifteenToSend(s3);
-    await assert.rejects(upload({ ...opts(root, storeAt(first.endpoint), T0 + H), signal: stop.signal }), /interrupted after \d+ of 15 objects .*pub\/manifest.json is unchanged; run again/);
+    await assert.rejects(
+      upload({ ...opts(root, storeAt(first.endpoint), T0 + H), signal: stop.signal }),
+      /interrupted after \d+ of 15 objects .*pub\/manifest.json is unchanged; run again/,
+    );
     const arrived = first.stored.filter(isObject);
     assert.ok(arrived.length >= 6 && arrived.length < 15, `${arrived.length} arrived`);
     assert.equal((await s3.store.get('pub/manifest.json'))!.toString(), before, 'the remote manifest was not touched');
@@ -259,7 +293,11 @@ test('an upload interrupted midway leaves the old manifest; the re-run sends onl
     assert.deepEqual([r.resumed, r.skipped, r.put], [true, arrived.length, 15 - arrived.length]);
     const sent = second.stored.filter(isObject);
     assert.equal(sent.length, 15 - arrived.length, 'only the rest was sent');
-    assert.deepEqual(sent.filter((k) => arrived.includes(k)), [], 'nothing that had arrived was sent again');
+    assert.deepEqual(
+      sent.filter((k) => arrived.includes(k)),
+      [],
+      'nothing that had arrived was sent again',
+    );
     assert.equal(second.forwarded.GET, 3 + arrived.length, 'the manifest, the marker, one listing page and each object that had arrived, read back');
     assert.equal(second.stored.at(-1), 'pub/manifest.json');
     await assertComplete(s3, root, 'b2');
@@ -371,7 +409,20 @@ test('the publish command rejects malformed flags with exit code 2 and the setti
   };
   const help = await run(['--help']);
   assert.equal(help.status, 0);
-  for (const f of ['--endpoint', '--bucket', '--prefix', '--grace-hours', '--concurrency', '--retries', '--multipart-mb', '--part-mb', '--url-mirror', '--list-page-keys', 'AWS_ACCESS_KEY_ID', 'run it again']) {
+  for (const f of [
+    '--endpoint',
+    '--bucket',
+    '--prefix',
+    '--grace-hours',
+    '--concurrency',
+    '--retries',
+    '--multipart-mb',
+    '--part-mb',
+    '--url-mirror',
+    '--list-page-keys',
+    'AWS_ACCESS_KEY_ID',
+    'run it again',
+  ]) {
     assert.ok(help.stdout.includes(f), f);
   }
   assert.match((await run(['--bucket', 'Bad_Bucket'])).stderr, /--bucket: expected a bucket name/);
@@ -398,7 +449,11 @@ test('the publish command rejects malformed flags with exit code 2 and the setti
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, message);
   }
-  assert.equal((await runCommand(uploadCommand, ['--bucket', 'ok-bucket'], { CONTRAIL_S3_LIST_PAGE_KEYS: '0' }, { out: () => {}, err: () => {} })), 2, 'the environment variable is checked too');
+  assert.equal(
+    await runCommand(uploadCommand, ['--bucket', 'ok-bucket'], { CONTRAIL_S3_LIST_PAGE_KEYS: '0' }, { out: () => {}, err: () => {} }),
+    2,
+    'the environment variable is checked too',
+  );
 });
 
 test('the publish command uploads with AWS credentials from the environment; a malformed flag exits 2', async () => {
@@ -407,7 +462,9 @@ test('the publish command uploads with AWS credentials from the environment; a m
     const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, ...env } });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c));
-    return new Promise<{ status: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('close', (status, signal) => resolve({ status, signal, stderr })));
+    return new Promise<{ status: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+      child.on('close', (status, signal) => resolve({ status, signal, stderr })),
+    );
   };
   // one real process refused (the exit code and stderr of a bad flag, as cron sees them), started
   // alongside the real upload: two cold starts at once instead of one after the other

@@ -18,7 +18,10 @@ test('a default is shown as a person types it: on/off, (none), a path inside the
     h: { flag: 'h', env: 'H', kind: 'int', default: 8388608, help: 'h' },
     i: { flag: 'i', env: 'I', kind: 'int', default: 2, docDefault: 'one per core, at most 2', help: 'h' },
   };
-  assert.deepEqual(Object.values(specs).map((s) => shownDefault(s, ROOT)), ['on', 'off', '(none)', '(none)', '`x,y`', '`var/state`', '`/srv/elsewhere`', '`8388608`', 'one per core, at most 2']);
+  assert.deepEqual(
+    Object.values(specs).map((s) => shownDefault(s, ROOT)),
+    ['on', 'off', '(none)', '(none)', '`x,y`', '`var/state`', '`/srv/elsewhere`', '`8388608`', 'one per core, at most 2'],
+  );
 });
 
 test('a row is the flag as typed, its variable, its default and its doc text, or its help line when it has none', () => {
@@ -26,10 +29,13 @@ test('a row is the flag as typed, its variable, its default and its doc text, or
     port: { flag: 'port', env: 'CONTRAIL_PORT', kind: 'int', default: 8080, help: 'TCP port' },
     logIps: { flag: 'log-ips', env: 'CONTRAIL_LOG_IPS', kind: 'bool', default: false, help: 'one line', doc: 'the longer text | with a pipe' },
   };
-  assert.equal(configTable(specs, ROOT), [
-    '| flag | environment | default | meaning |',
-    '|---|---|---|---|',
-    '| `--port` | `CONTRAIL_PORT` | `8080` | TCP port |',
-    '| `--[no-]log-ips` | `CONTRAIL_LOG_IPS` | off | the longer text \\| with a pipe |',
-  ].join('\n'));
+  assert.equal(
+    configTable(specs, ROOT),
+    [
+      '| flag | environment | default | meaning |',
+      '|---|---|---|---|',
+      '| `--port` | `CONTRAIL_PORT` | `8080` | TCP port |',
+      '| `--[no-]log-ips` | `CONTRAIL_LOG_IPS` | off | the longer text \\| with a pipe |',
+    ].join('\n'),
+  );
 });

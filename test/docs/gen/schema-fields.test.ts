@@ -17,14 +17,20 @@ const doc = {
     when: { type: 'string', format: 'date', description: 'The day.' },
     source: { enum: ['observed', 'catalog', null] },
     coverage: { const: 'observed' },
-    airline: { description: 'The airline, or null.', oneOf: [{ type: 'null' }, { type: 'object', required: ['icao'], properties: { icao: { type: 'string' } } }] },
+    airline: {
+      description: 'The airline, or null.',
+      oneOf: [{ type: 'null' }, { type: 'object', required: ['icao'], properties: { icao: { type: 'string' } } }],
+    },
     legs: { type: ['array', 'null'], items: { type: 'object', required: ['org'], properties: { org: { $ref: '#/$defs/iata' } } } },
     ac: { type: 'array', items: { allOf: [{ $ref: 'record.json' }, { type: 'object', properties: { dst: { type: 'number' } } }] } },
     by: { type: 'object', additionalProperties: { type: 'object', properties: { n: { type: 'integer' } } } },
     pair: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }] },
   },
 };
-const schemas = new Map<string, Record<string, unknown>>([['record', record], ['doc', doc]]);
+const schemas = new Map<string, Record<string, unknown>>([
+  ['record', record],
+  ['doc', doc],
+]);
 
 test('every field of a schema, nested ones by dotted name, with its type, whether it is required and its description', () => {
   const resolve = resolverOf(schemas);

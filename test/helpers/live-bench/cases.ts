@@ -35,7 +35,10 @@ export interface Case {
 }
 
 const pick = <T extends string>(list: string, known: readonly T[], flag: string): T[] => {
-  const ids = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!ids.length) throw new Error(`--${flag} is empty; give a comma-separated list of: ${known.join(', ')}`);
   for (const id of ids) {
     if (!known.includes(id as T)) throw new Error(`--${flag}: unknown "${id}"; known: ${known.join(', ')}`);
@@ -45,7 +48,11 @@ const pick = <T extends string>(list: string, known: readonly T[], flag: string)
 
 /** the cases named by --queries and --encodings (comma-separated), in the order of QUERIES */
 export function selectCases(queries: string, encodings: string): Case[] {
-  const qs = pick(queries, QUERIES.map((q) => q.id), 'queries');
+  const qs = pick(
+    queries,
+    QUERIES.map((q) => q.id),
+    'queries',
+  );
   const es = pick(encodings, Object.keys(ENCODINGS) as Encoding[], 'encodings');
   return QUERIES.filter((q) => qs.includes(q.id)).flatMap((query) =>
     es.map((encoding) => ({

@@ -67,7 +67,10 @@ const rate = (s: Summary) => (s.rounds > 1 ? `${int(s.rps)} (${int(s.minRps)}–
 export function table(cases: readonly Case[], runs: readonly Run[], peer = 'readsb'): string[] {
   const withReadsb = runs.some((r) => r.server === 'readsb');
   const lines = withReadsb
-    ? [`| case | ${peer} req/s | p50 / p99 ms | answer | CPU µs/answer | Contrail req/s | p50 / p99 ms | answer | CPU µs/answer | ratio |`, '|---|---|---|---|---|---|---|---|---|---|']
+    ? [
+        `| case | ${peer} req/s | p50 / p99 ms | answer | CPU µs/answer | Contrail req/s | p50 / p99 ms | answer | CPU µs/answer | ratio |`,
+        '|---|---|---|---|---|---|---|---|---|---|',
+      ]
     : ['| case | req/s | p50 / p99 ms | answer | CPU µs/answer |', '|---|---|---|---|---|'];
   const bad: string[] = [];
   for (const c of cases) {

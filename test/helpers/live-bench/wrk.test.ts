@@ -50,7 +50,7 @@ test('parseWrk refuses what is not a --latency report, quoting it', () => {
   assert.throws(() => parseWrk(REPORT.replace('315.00us', '315.00parsecs')), /not a wrk duration: "315.00parsecs"/);
 });
 
-test('wrkMs converts each of wrk\'s time units and refuses others', () => {
+test("wrkMs converts each of wrk's time units and refuses others", () => {
   assert.deepEqual(['900.00us', '1.50ms', '2.00s', '1.00m'].map(wrkMs), [0.9, 1.5, 2000, 60_000]);
   for (const bad of ['', 'ms', '-1ms', '1.2', 'NaNms']) assert.throws(() => wrkMs(bad), /not a wrk duration/);
 });
@@ -59,7 +59,11 @@ test('wrkArgs: the browser header and the script only when asked', () => {
   const load = { threads: 2, connections: 64, duration: 8, acceptEncoding: '', script: '' };
   assert.deepEqual(wrkArgs('http://h/x', load), ['-t2', '-c64', '-d8s', '--timeout', '5s', '--latency', 'http://h/x']);
   assert.deepEqual(wrkArgs('http://h/', { ...load, acceptEncoding: 'gzip, deflate, br', script: '/t/p.lua' }).slice(6), [
-    '-H', 'Accept-Encoding: gzip, deflate, br', '-s', '/t/p.lua', 'http://h/',
+    '-H',
+    'Accept-Encoding: gzip, deflate, br',
+    '-s',
+    '/t/p.lua',
+    'http://h/',
   ]);
 });
 

@@ -51,7 +51,10 @@ test('a straight flight is estimated with no error at every gap length, in the s
 
 test('when the last track does not point at the destination, the turn beats straight-line dead reckoning', () => {
   // a departure routing at 40 deg for 25 minutes, then direct to the destination
-  const pts = flown([[40, 25], [100, 40]]);
+  const pts = flown([
+    [40, 25],
+    [100, 40],
+  ]);
   const ev = evaluate('2026-09-20', [{ hex: 'abc123', points: pts }], routeTo(endOf(pts)));
   const m = ev.method.by_gap_min['30-60']!;
   const s = ev.straight.by_gap_min['30-60']!;
@@ -72,25 +75,41 @@ test('only stretches heard throughout are hidden, and only from cruising states'
   assert.equal(evaluate('d', [{ hex: 'abc123', points: climbing }]).method.n, 0);
   const low = flown([[90, 60]], 20, () => 8000);
   assert.equal(evaluate('d', [{ hex: 'abc123', points: low }]).method.n, 0);
-  const junk = [{ t: Number.NaN, lat: 1, lon: 2, alt: 36000, gs: 450, track: 90 }, { t: T, lat: Number.NaN, lon: 2, alt: null, gs: null, track: null }];
+  const junk = [
+    { t: Number.NaN, lat: 1, lon: 2, alt: 36000, gs: 450, track: 90 },
+    { t: T, lat: Number.NaN, lon: 2, alt: null, gs: null, track: null },
+  ];
   assert.equal(evaluate('d', [{ hex: 'abc123', points: junk as TrackPoint[] }]).method.n, 0);
 });
 
-test('estimates are dropped near the route\'s destination (top of descent), as the live list does', () => {
+test("estimates are dropped near the route's destination (top of descent), as the live list does", () => {
   const pts = flown([[90, 60]]);
   const near = evaluate('d', [{ hex: 'abc123', points: pts }], routeTo(endOf(pts))).method.n;
   const far = evaluate('d', [{ hex: 'abc123', points: pts }], routeTo(destinationPoint(50, 0, 90, 2000))).method.n;
   assert.ok(near > 0 && near < far, `near ${near} < far ${far}: samples inside the top of descent are left out`);
 });
 
-test('the replay never sees the flight\'s own future: poisoning every later point leaves every estimate as it was', () => {
+test("the replay never sees the flight's own future: poisoning every later point leaves every estimate as it was", () => {
   // east for an hour; the poisoned copy turns north after 30 minutes and lands somewhere else
   const pts = flown([[90, 60]]);
   const cut = T + 1800;
-  const poisoned = [...flown([[90, 30], [0, 30]], 20, (s) => (s >= 3580 ? 'ground' : 36000))];
+  const poisoned = [
+    ...flown(
+      [
+        [90, 30],
+        [0, 30],
+      ],
+      20,
+      (s) => (s >= 3580 ? 'ground' : 36000),
+    ),
+  ];
   const opts = routeTo({ lat: 50, lon: 12 });
   const key = (x: { startT: number; gapMin: number }) => `${x.startT}:${x.gapMin.toFixed(3)}`;
-  const before = new Map(samplesOf([{ hex: 'abc123', points: pts }], opts).filter((x) => x.startT < cut).map((x) => [key(x), x.estimate]));
+  const before = new Map(
+    samplesOf([{ hex: 'abc123', points: pts }], opts)
+      .filter((x) => x.startT < cut)
+      .map((x) => [key(x), x.estimate]),
+  );
   const after = samplesOf([{ hex: 'abc123', points: poisoned }], opts).filter((x) => x.startT < cut);
   let compared = 0;
   for (const x of after) {
@@ -130,7 +149,10 @@ test('the nightly step on real readsb traces writes the figures for both methods
     assert.deepEqual(doc.baseline.by_gap_min['15-30'], { n: 685, median_km: 7.6 });
     assert.deepEqual(doc.traces, { read: 22, skipped: 0 });
     assert.deepEqual(servedAccuracy(doc), { day: doc.day, n: doc.n, median_km: doc.median_km, by_gap_min: doc.by_gap_min });
-    assert.ok(logged.some((l) => l.includes('n=2660')), 'logged.some((l) => l.includes(\'n=2660\'))');
+    assert.ok(
+      logged.some((l) => l.includes('n=2660')),
+      "logged.some((l) => l.includes('n=2660'))",
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -150,7 +172,10 @@ test('the nightly step skips corrupt files, picks the newest day, and writes not
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     assert.equal(doc.day, '2023-08-21', 'the newest day by default');
     assert.deepEqual(doc.traces, { read: 1, skipped: 2 });
-    assert.ok(logged.some((l) => l.includes('trace_full_ac138c.json') && l.includes('corrupt')), 'logged.some((l) => l.includes(\'trace_full_ac138c.json\') && l.includes(\'corrupt\'))');
+    assert.ok(
+      logged.some((l) => l.includes('trace_full_ac138c.json') && l.includes('corrupt')),
+      "logged.some((l) => l.includes('trace_full_ac138c.json') && l.includes('corrupt'))",
+    );
 
     // the C172's day: pattern work below 6,000 ft, nothing cruising
     const quiet = join(dir, 'quiet', '2023', '08', '22', 'traces', '8d');
@@ -158,7 +183,7 @@ test('the nightly step skips corrupt files, picks the newest day, and writes not
     copyFileSync(join(HISTORY, '2023/08/30/traces/8d/trace_full_aa178d.json'), join(quiet, 'trace_full_aa178d.json'));
     const none = join(dir, 'none.json');
     assert.equal(await main(['--history', join(dir, 'quiet'), '--out', none], () => {}), 3);
-    assert.equal(existsSync(none), false, 'nothing written: yesterday\'s figures stay');
+    assert.equal(existsSync(none), false, "nothing written: yesterday's figures stay");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -177,8 +202,11 @@ test('the nightly step rejects malformed flags and an empty tree with exit 2', a
     assert.equal(await main(['--history', HISTORY, '--out', out, '--bogus'], log), 2);
     assert.equal(await main(['--history', HISTORY, '--out', out, 'extra'], log), 2);
     assert.equal(await main(['--history', dir, '--out', out], log), 2, 'no day folders');
-    assert.ok(lines.every((l) => l.startsWith('accuracy: ')), lines.join('\n'));
-    assert.ok(lines[0]!.includes('YYYY-MM-DD'), 'lines[0]!.includes(\'YYYY-MM-DD\')');
+    assert.ok(
+      lines.every((l) => l.startsWith('accuracy: ')),
+      lines.join('\n'),
+    );
+    assert.ok(lines[0]!.includes('YYYY-MM-DD'), "lines[0]!.includes('YYYY-MM-DD')");
     assert.equal(existsSync(out), false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -191,14 +219,17 @@ test('the served accuracy is null for a malformed or other-method document, and 
   assert.equal(servedAccuracy(null, warn), null);
   assert.equal(warned.length, 0, 'no document yet is the normal state before the first night');
   const good = accuracyDocument(
-    { method: { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } }, straight: { day: '2026-09-20', n: 3, median_km: 5, by_gap_min: { '0-5': { n: 3, median_km: 5 } } } },
+    {
+      method: { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } },
+      straight: { day: '2026-09-20', n: 3, median_km: 5, by_gap_min: { '0-5': { n: 3, median_km: 5 } } },
+    },
     { read: 1, skipped: 0 },
   );
   assert.equal(servedAccuracy({ ...good, n: -1 }, warn), null);
   assert.equal(servedAccuracy({ ...good, by_gap_min: { '5-10': { n: 1, median_km: 1 } } }, warn), null, 'unknown gap range');
   assert.equal(servedAccuracy({ ...good, method: 'dr-10m-gc/0' }, warn), null);
   assert.equal(warned.length, 3);
-  assert.ok(warned[2]!.includes('dr-10m-gc/0'), 'warned[2]!.includes(\'dr-10m-gc/0\')');
+  assert.ok(warned[2]!.includes('dr-10m-gc/0'), "warned[2]!.includes('dr-10m-gc/0')");
   assert.deepEqual(servedAccuracy(good, warn), { day: '2026-09-20', n: 3, median_km: 4.2, by_gap_min: { '0-5': { n: 3, median_km: 4.2 } } });
 });
 
@@ -206,9 +237,15 @@ test('a gap range with fewer than 30 samples says so beside its median', () => {
   const pts = flown([[90, 25]]);
   const ev = evaluate('d', [{ hex: 'abc123', points: pts }], routeTo(endOf(pts)));
   for (const b of Object.values(ev.method.by_gap_min)) assert.equal(b.too_few_samples, b.n < 30 ? true : undefined, JSON.stringify(b));
-  assert.ok(Object.values(ev.method.by_gap_min).some((b) => b.too_few_samples), 'one short track gives thin ranges');
+  assert.ok(
+    Object.values(ev.method.by_gap_min).some((b) => b.too_few_samples),
+    'one short track gives thin ranges',
+  );
   const many = Array.from({ length: 12 }, (_, i) => ({ hex: `abc12${i}`, points: pts }));
-  assert.ok(Object.values(evaluate('d', many, routeTo(endOf(pts))).method.by_gap_min).every((b) => b.n >= 30 && b.too_few_samples === undefined), 'Object.values(evaluate(\'d\', many, routeTo(endOf(pts))).method.by_gap_min).every((b) => b.n >= 30 && b.too_few_samples === undefined)');
+  assert.ok(
+    Object.values(evaluate('d', many, routeTo(endOf(pts))).method.by_gap_min).every((b) => b.n >= 30 && b.too_few_samples === undefined),
+    "Object.values(evaluate('d', many, routeTo(endOf(pts))).method.by_gap_min).every((b) => b.n >= 30 && b.too_few_samples === undefined)",
+  );
 });
 
 test('start points are the first point at or after each 5 minutes of the clock, never the first point of a leg off that grid', () => {
@@ -218,7 +255,7 @@ test('start points are the first point at or after each 5 minutes of the clock, 
   const pts = flown([[90, 60]]).map((p) => ({ ...p, t: p.t - T + t0 }));
   const starts = [...new Set(samplesOf([{ hex: 'abc123', points: pts }]).map((x) => x.startT))];
   assert.ok(starts.length >= 10, `${starts.length} starts`);
-  assert.ok(!starts.includes(t0), 'the leg\'s first point is off the grid');
+  assert.ok(!starts.includes(t0), "the leg's first point is off the grid");
   for (const s of starts) assert.ok(s % 300 < 20, `start ${s - t0} s after the first point is ${s % 300} s past the grid`);
   // a stretch that is not cruising is skipped whole: the next start is the next grid point, not the first cruising point
   const climbUntil = t0 + 1000;
@@ -235,7 +272,10 @@ test('each start is scored every 30 s from the moment it is listed while it is l
   const samples = samplesOf([{ hex: 'abc123', points: pts }]);
   const first = samples.filter((x) => x.startT === samples[0]!.startT).map((x) => Math.round(x.gapMin * 10) / 10);
   // no route: listed from 90 s until 30 minutes after last heard
-  assert.deepEqual(first, Array.from({ length: 57 }, (_, i) => 1.5 + i / 2));
+  assert.deepEqual(
+    first,
+    Array.from({ length: 57 }, (_, i) => 1.5 + i / 2),
+  );
   // 3.5 listed minutes in 0-5, 10 in 5-15: 7 and 20 samples
   assert.equal(first.filter((a) => a < 5).length, 7);
   assert.equal(first.filter((a) => a >= 5 && a < 15).length, 20);

@@ -58,7 +58,11 @@ test('the published form validates and decodes to the same turns', () => {
   const doc = encodeFlow(field, '2026-11-20');
   assert.deepEqual(problems('flow', doc), []);
   const back = decodeFlow(JSON.parse(JSON.stringify(doc)));
-  for (const [lat, lon, track] of [[47, 7.9, 90], [47.2, 8.0, 20], [47, 6, 90]] as const) {
+  for (const [lat, lon, track] of [
+    [47, 7.9, 90],
+    [47.2, 8.0, 20],
+    [47, 6, 90],
+  ] as const) {
     const a = turnAt(field, lat, lon, track);
     const b = turnAt(back, lat, lon, track);
     assert.ok(a === b || (a !== null && b !== null && Math.abs(a - b) < 0.01), `${lat},${lon},${track}: ${a} vs ${b}`);

@@ -98,7 +98,14 @@ test('the turn is made toward a destination up to 60 degrees off the held track,
   // bearings measured at the turn point, 10 minutes down the held track (265 deg)
   const turn = destinationPoint(start.lat, start.lon, 265, (start.gs * FLY.holdS) / 3600);
   const heldTrack = bearingDeg(turn.lat, turn.lon, start.lat, start.lon) + 180; // the great circle's track there
-  for (const [off, turns] of [[30, true], [59, true], [61, false], [120, false], [-59, true], [-61, false]] as const) {
+  for (const [off, turns] of [
+    [30, true],
+    [59, true],
+    [61, false],
+    [120, false],
+    [-59, true],
+    [-61, false],
+  ] as const) {
     const dest = destinationPoint(turn.lat, turn.lon, heldTrack + off, 300);
     const plan = makePlan(start, dest);
     assert.equal(plan.behind, !turns, `${off} deg off`);

@@ -38,7 +38,7 @@ test('a polyline keeps the corner and drops the points of straight stretches', (
   assert.deepEqual(simplify([47], [4], 0.3), [0]);
 });
 
-test('a day of traces becomes one simplified path per leg heard at altitude, with its route\'s destination', () => {
+test("a day of traces becomes one simplified path per leg heard at altitude, with its route's destination", () => {
   const paths = forked();
   assert.equal(paths.length, 12);
   for (const p of paths) {
@@ -52,7 +52,10 @@ test('a day of traces becomes one simplified path per leg heard at altitude, wit
   const pts = dogLeg(T, 0).map((p, i) => ({ ...p, alt: i >= 100 && i < 110 ? 8000 : 36000, t: p.t + (i >= 250 ? 600 : 0), callsign: 'X1' }));
   const split = learnPaths(DAY, [{ points: pts }], destinationOf);
   assert.equal(split.length, 3);
-  assert.ok(split.every((p) => p.to === null), 'split.every((p) => p.to === null)');
+  assert.ok(
+    split.every((p) => p.to === null),
+    'split.every((p) => p.to === null)',
+  );
   // malformed points are left out, not fatal
   const bad = [...dogLeg(T, 0).map((p) => ({ ...p, alt: 36000 })), { t: T + 5, lat: Number.NaN, lon: 5, alt: 36000 }];
   assert.equal(learnPaths(DAY, [{ points: bad }], destinationOf).length, 1);
@@ -108,7 +111,10 @@ test('back to the traffic the estimate turns at most at a standard rate (3 deg/s
   const path = plan.path!;
   const turns = path.slice(1).map((p, k) => Math.abs(((p.track - path[k]!.track + 540) % 360) - 180));
   const most = FLY.turnRateDegS * (path[1]!.t - path[0]!.t);
-  assert.ok(turns.every((d) => d <= most + 1e-9), `largest turn a step ${Math.max(...turns).toFixed(1)} deg`);
+  assert.ok(
+    turns.every((d) => d <= most + 1e-9),
+    `largest turn a step ${Math.max(...turns).toFixed(1)} deg`,
+  );
   assert.ok(Math.abs(turns[0]! - most) < 1e-9, `the first step turns all it may: ${turns[0]!.toFixed(1)} deg`);
   // and it does get back onto the traffic's path (north along 8 E after the corner), behind the
   // traffic by the detour it flew (its destination lies behind the held track: it lasts 30 minutes)
@@ -119,8 +125,12 @@ test('back to the traffic the estimate turns at most at a standard rate (3 deg/s
   assert.ok(Math.abs(p.lon - at.lon) < 0.03, `28 min: on the traffic's path, ${((p.lon - at.lon) * 76).toFixed(1)} km across it`);
   assert.ok(km < distanceKm(held.lat, held.lon, at.lat, at.lon) / 5, `28 min: ${km.toFixed(1)} km behind`);
   // its track is the bearing it flew
-  const a = path[5]!, b = path[6]!;
-  assert.ok(Math.abs(((bearingDeg(a.lat, a.lon, b.lat, b.lon) - b.track + 540) % 360) - 180) < 0.5, 'Math.abs(((bearingDeg(a.lat, a.lon, b.lat, b.lon) - b.track + 540) % 360) - 180) < 0.5');
+  const a = path[5]!,
+    b = path[6]!;
+  assert.ok(
+    Math.abs(((bearingDeg(a.lat, a.lon, b.lat, b.lon) - b.track + 540) % 360) - 180) < 0.5,
+    'Math.abs(((bearingDeg(a.lat, a.lon, b.lat, b.lon) - b.track + 540) % 360) - 180) < 0.5',
+  );
 });
 
 test('a neighbour weighs less the further off the track and the further away it passed, more going to the same airport, a tenth just begun', () => {
@@ -136,13 +146,28 @@ test('a neighbour weighs less the further off the track and the further away it 
   // in a set: a departure whose path begins 10 km before the last heard position is a tenth of a path that came from afar
   const startLon = 6;
   const from = forked(1, 1)[0]!;
-  const fresh = learnPaths(DAY, [{ points: dogLeg(T - 86_400, 0.02, 0).filter((p) => p.lon >= startLon - 0.13).map((p) => ({ ...p, alt: 36000 })) }], () => null);
+  const fresh = learnPaths(
+    DAY,
+    [
+      {
+        points: dogLeg(T - 86_400, 0.02, 0)
+          .filter((p) => p.lon >= startLon - 0.13)
+          .map((p) => ({ ...p, alt: 36000 })),
+      },
+    ],
+    () => null,
+  );
   const near = neighboursOf(pathSet([{ ...from, to: null }, ...fresh]), startAt(startLon), null);
   assert.equal(near.length, 2);
   const [old, young] = near[0]!.at > near[1]!.at ? [near[0]!, near[1]!] : [near[1]!, near[0]!];
   assert.ok(young.at < FOLLOW.freshKm && old.at > FOLLOW.freshKm, 'young.at < FOLLOW.freshKm && old.at > FOLLOW.freshKm');
   // (both parallel to the last track to within a hair: the ratio is the fresh weight and the distances' fall-off)
-  assert.ok(Math.abs(young.weight / old.weight / (FOLLOW.freshWeight * Math.exp(-((young.km / FOLLOW.distanceScaleKm) ** 2) + (old.km / FOLLOW.distanceScaleKm) ** 2)) - 1) < 1e-6, 'Math.abs(young.weight / old.weight / (FOLLOW.freshWeight * Math.exp(-((young.km / FOLLOW.distanceScaleKm) ** 2) + (old.km / FOLLOW.distanceScaleKm) ** 2)) - 1) < 1e-6');
+  assert.ok(
+    Math.abs(
+      young.weight / old.weight / (FOLLOW.freshWeight * Math.exp(-((young.km / FOLLOW.distanceScaleKm) ** 2) + (old.km / FOLLOW.distanceScaleKm) ** 2)) - 1,
+    ) < 1e-6,
+    'Math.abs(young.weight / old.weight / (FOLLOW.freshWeight * Math.exp(-((young.km / FOLLOW.distanceScaleKm) ** 2) + (old.km / FOLLOW.distanceScaleKm) ** 2)) - 1) < 1e-6',
+  );
 });
 
 test('where the traffic forks, the estimate takes the branch that goes to its destination', () => {
@@ -176,9 +201,16 @@ test('a night keeps the last keepDays days of paths and drops older ones (and an
   const at = (day: string) => ({ ...forked(1, 1)[0]!, day });
   const before = [at('2026-09-17'), at('2026-09-18'), at('2026-09-19'), at('2026-09-20'), at(DAY)];
   const kept = mergePaths(before, [at(DAY)], DAY, { ...PATH_PARAMS, keepDays: 3 });
-  assert.deepEqual(kept.map((p) => p.day), ['2026-09-19', '2026-09-20', DAY]);
+  assert.deepEqual(
+    kept.map((p) => p.day),
+    ['2026-09-19', '2026-09-20', DAY],
+  );
   assert.equal(PATH_PARAMS.keepDays, 1);
-  assert.deepEqual(mergePaths(before, [at(DAY)], DAY).map((p) => p.day), [DAY], 'by default, the newest day alone');
+  assert.deepEqual(
+    mergePaths(before, [at(DAY)], DAY).map((p) => p.day),
+    [DAY],
+    'by default, the newest day alone',
+  );
 });
 
 test('the published form validates and decodes to the same neighbours; malformed documents are refused', () => {
@@ -191,7 +223,10 @@ test('the published form validates and decodes to the same neighbours; malformed
   // the weights fall off with distance and direction, so the 4-decimal rounding moves them a little
   assert.equal(b.length, a.length);
   for (let k = 0; k < a.length; k++) {
-    assert.ok(Math.abs(a[k]!.at - b[k]!.at) < 0.05 && Math.abs(a[k]!.km - b[k]!.km) < 0.05, 'Math.abs(a[k]!.at - b[k]!.at) < 0.05 && Math.abs(a[k]!.km - b[k]!.km) < 0.05');
+    assert.ok(
+      Math.abs(a[k]!.at - b[k]!.at) < 0.05 && Math.abs(a[k]!.km - b[k]!.km) < 0.05,
+      'Math.abs(a[k]!.at - b[k]!.at) < 0.05 && Math.abs(a[k]!.km - b[k]!.km) < 0.05',
+    );
     assert.ok(Math.abs(a[k]!.weight - b[k]!.weight) < 1e-3 * a[k]!.weight, `weight ${k}: ${a[k]!.weight} vs ${b[k]!.weight}`);
   }
   const one = doc.paths[0]!;
@@ -202,10 +237,14 @@ test('the published form validates and decodes to the same neighbours; malformed
     ['a path without its destination slot', { ...doc, paths: [[one[0], one[2]]] }],
     ['an unknown parameter', { ...doc, params: { ...doc.params, extra: 1 } }],
     ['a missing parameter', { ...doc, params: { ...doc.params, keepDays: undefined } }],
-  ] as const) assert.ok(problems('paths', JSON.parse(JSON.stringify(bad))).length > 0, what);
+  ] as const)
+    assert.ok(problems('paths', JSON.parse(JSON.stringify(bad))).length > 0, what);
   // a point 500 km east stays 500 km east after the round trip (4 decimals: about 10 m)
   const p = destinationPoint(47, 4, 90, 270);
-  assert.ok(Math.abs(back.paths[0]!.lon[0]! - paths[0]!.lon[0]!) < 1e-4 && p.lon > 4, 'Math.abs(back.paths[0]!.lon[0]! - paths[0]!.lon[0]!) < 1e-4 && p.lon > 4');
+  assert.ok(
+    Math.abs(back.paths[0]!.lon[0]! - paths[0]!.lon[0]!) < 1e-4 && p.lon > 4,
+    'Math.abs(back.paths[0]!.lon[0]! - paths[0]!.lon[0]!) < 1e-4 && p.lon > 4',
+  );
 });
 
 test('the path is flown only as far as asked, and the same whatever the order positions are asked in', () => {

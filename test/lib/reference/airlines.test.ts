@@ -52,7 +52,9 @@ test('callsigns are normalised as VRS does', () => {
 });
 
 test('malformed airline and operator rows are skipped and counted', () => {
-  const v = parseVrsAirlines('Code,Name,ICAO,IATA,PositioningFlightPattern,CharterFlightPattern\nAB,Ok,ABC,AB,(,\nX,Bad,AB1,,,\nY,Bad,ABD,ABC,,\nZ,None,,,,\nQ,Short\n');
+  const v = parseVrsAirlines(
+    'Code,Name,ICAO,IATA,PositioningFlightPattern,CharterFlightPattern\nAB,Ok,ABC,AB,(,\nX,Bad,AB1,,,\nY,Bad,ABD,ABC,,\nZ,None,,,,\nQ,Short\n',
+  );
   assert.equal(v.rows.length, 1);
   assert.equal(v.rows[0]!.positioning, null); // a broken pattern is dropped, not thrown
   assert.deepEqual(v.count.reasons, { 'bad ICAO code': 1, 'bad IATA code': 1, 'missing code': 1, 'column count': 1 });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readRefFile } from '../../../lib/reference/index.ts';
 import { parseAirports, indexAirports } from '../../../lib/reference/airports.ts';
 
-const HEADER = '"id","ident","type","name","latitude_deg","longitude_deg","elevation_ft","continent","iso_country","iso_region","municipality","scheduled_service","icao_code","iata_code","gps_code","local_code","home_link","wikipedia_link","keywords"';
+const HEADER =
+  '"id","ident","type","name","latitude_deg","longitude_deg","elevation_ft","continent","iso_country","iso_region","municipality","scheduled_service","icao_code","iata_code","gps_code","local_code","home_link","wikipedia_link","keywords"';
 const row = (ident: string, over: Partial<Record<string, string>> = {}) => {
   const v = { type: 'small_airport', name: `Field ${ident}`, lat: '45.0', lon: '-93.0', elev: '900', sched: 'no', icao: '', iata: '', ...over };
   return `1,"${ident}","${v.type}","${v.name}",${v.lat},${v.lon},${v.elev},"NA","US","US-MN","Town","${v.sched}","${v.icao}","${v.iata}",,,,,`;
@@ -15,7 +16,10 @@ const index = indexAirports(real.airports);
 test('the shipped airports file parses whole, with a tz for every airport', () => {
   assert.equal(real.count.skipped, 0);
   assert.ok(real.airports.length > 80_000, 'real.airports.length > 80_000');
-  assert.ok(real.airports.every((a) => /^[A-Za-z_]+\/[A-Za-z_\-/+0-9]+$|^Etc\//.test(a.tz)), 'real.airports.every((a) => /^[A-Za-z_]+\\/[A-Za-z_\\-/+0-9]+$|^Etc\\//.test(a.tz))');
+  assert.ok(
+    real.airports.every((a) => /^[A-Za-z_]+\/[A-Za-z_\-/+0-9]+$|^Etc\//.test(a.tz)),
+    'real.airports.every((a) => /^[A-Za-z_]+\\/[A-Za-z_\\-/+0-9]+$|^Etc\\//.test(a.tz))',
+  );
 });
 
 test('IATA and ICAO lookups are case-insensitive and agree', () => {
@@ -48,19 +52,29 @@ test('malformed codes and unknown codes look up as null', () => {
 
 test('a 4-letter ident without icao_code is used as the ICAO code; digits are not', () => {
   const { airports } = parseAirports([HEADER, row('ABCD'), row('00AA'), row('X1', { icao: 'WXYZ' })].join('\n'));
-  assert.deepEqual(airports.map((a) => a.icao), ['ABCD', null, 'WXYZ']);
+  assert.deepEqual(
+    airports.map((a) => a.icao),
+    ['ABCD', null, 'WXYZ'],
+  );
 });
 
 test('malformed airport rows are skipped and counted by reason', () => {
   const { airports, count } = parseAirports(
-    [HEADER, row('GOOD'), row(''), row('BADLAT', { lat: 'north' }), row('FAR', { lat: '95' }), row('ELEV', { elev: 'high' }), '1,"SHORT","small_airport"'].join('\n'),
+    [HEADER, row('GOOD'), row(''), row('BADLAT', { lat: 'north' }), row('FAR', { lat: '95' }), row('ELEV', { elev: 'high' }), '1,"SHORT","small_airport"'].join(
+      '\n',
+    ),
   );
-  assert.deepEqual(airports.map((a) => a.ident), ['GOOD']);
+  assert.deepEqual(
+    airports.map((a) => a.ident),
+    ['GOOD'],
+  );
   assert.deepEqual(count.reasons, { 'missing ident': 1, 'bad position': 2, 'bad elevation': 1, 'column count': 1 });
 });
 
 test('when two airports claim one code the open, bigger one wins', () => {
-  const { airports } = parseAirports([HEADER, row('OLD1', { type: 'closed', iata: 'QQQ', icao: 'QQQQ' }), row('NEW1', { type: 'medium_airport', iata: 'QQQ', icao: 'QQQQ' })].join('\n'));
+  const { airports } = parseAirports(
+    [HEADER, row('OLD1', { type: 'closed', iata: 'QQQ', icao: 'QQQQ' }), row('NEW1', { type: 'medium_airport', iata: 'QQQ', icao: 'QQQQ' })].join('\n'),
+  );
   const idx = indexAirports(airports);
   assert.equal(idx.lookup('QQQ')?.ident, 'NEW1');
   assert.equal(idx.lookup('QQQQ')?.ident, 'NEW1');

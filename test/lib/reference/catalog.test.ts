@@ -42,13 +42,22 @@ test('malformed catalog rows are skipped and counted', () => {
 
 test('the shipped alliances file has sourced memberships', async () => {
   const doc = parseAlliances(await readRefFile('data/ref', 'alliances.json'));
-  assert.deepEqual(doc.alliances.map((a) => a.slug), ['star-alliance', 'oneworld', 'skyteam']);
+  assert.deepEqual(
+    doc.alliances.map((a) => a.slug),
+    ['star-alliance', 'oneworld', 'skyteam'],
+  );
   for (const a of doc.alliances) assert.match(a.source, /^https:\/\//);
-  assert.ok(doc.alliances.find((a) => a.slug === 'skyteam')!.members.some((m) => m.icao === 'DAL' && m.iata === 'DL'), 'doc.alliances.find((a) => a.slug === \'skyteam\')!.members.some((m) => m.icao === \'DAL\' && m.iata === \'DL\')');
+  assert.ok(
+    doc.alliances.find((a) => a.slug === 'skyteam')!.members.some((m) => m.icao === 'DAL' && m.iata === 'DL'),
+    "doc.alliances.find((a) => a.slug === 'skyteam')!.members.some((m) => m.icao === 'DAL' && m.iata === 'DL')",
+  );
 });
 
 test('a malformed alliances file is refused with the path of the problem', () => {
-  const good = { as_of: '2025-06-30', alliances: [{ slug: 'a-b', name: 'A', source: 'https://x.example/m', members: [{ icao: 'ABC', iata: 'AB', name: 'Abc' }] }] };
+  const good = {
+    as_of: '2025-06-30',
+    alliances: [{ slug: 'a-b', name: 'A', source: 'https://x.example/m', members: [{ icao: 'ABC', iata: 'AB', name: 'Abc' }] }],
+  };
   const bad = (mutate: (d: any) => void) => {
     const d = structuredClone(good);
     mutate(d);
@@ -66,6 +75,11 @@ test('a malformed alliances file is refused with the path of the problem', () =>
     [bad((d) => (d.alliances[0].members[0].iata = 'ABC')), /members\[0\]\.iata/],
     [bad((d) => delete d.alliances[0].members[0].name), /members\[0\]\.name/],
   ];
-  for (const [text, re] of cases) assert.throws(() => parseAlliances(text), (e: Error) => e instanceof RefdataError && re.test(e.message), text);
+  for (const [text, re] of cases)
+    assert.throws(
+      () => parseAlliances(text),
+      (e: Error) => e instanceof RefdataError && re.test(e.message),
+      text,
+    );
   assert.equal(parseAlliances(JSON.stringify(good)).alliances[0]!.members[0]!.iata, 'AB');
 });

@@ -6,13 +6,19 @@ const map = (get: (c: string) => string) => (get('b') === 'x' ? skip('b is x') :
 
 test('rows are mapped by header name and cells trimmed', () => {
   const { rows, count } = readCsv('t.csv', '\ufeffa,b\n 1 ,2\n"3,4",5\n', ['a', 'b'], map);
-  assert.deepEqual(rows, [{ a: '1', b: '2' }, { a: '3,4', b: '5' }]);
+  assert.deepEqual(rows, [
+    { a: '1', b: '2' },
+    { a: '3,4', b: '5' },
+  ]);
   assert.deepEqual(count, { file: 't.csv', rows: 2, skipped: 0, reasons: {} });
 });
 
 test('a row with the wrong number of cells is skipped and counted, the rest kept', () => {
   const { rows, count } = readCsv('t.csv', 'a,b\n1,2\n3\n4,5,6\n7,8\n', ['a', 'b'], map);
-  assert.deepEqual(rows.map((r) => r.a), ['1', '7']);
+  assert.deepEqual(
+    rows.map((r) => r.a),
+    ['1', '7'],
+  );
   assert.equal(count.skipped, 2);
   assert.deepEqual(count.reasons, { 'column count': 2 });
 });
@@ -27,11 +33,17 @@ test('a broken quote is counted as a csv syntax skip instead of throwing', () =>
   const { count } = readCsv('t.csv', 'a,b\n1,2\n3,"4"x\n', ['a', 'b'], map);
   assert.equal(count.rows, 1);
   assert.ok(count.skipped >= 1, 'count.skipped >= 1');
-  assert.ok(Object.keys(count.reasons).every((r) => r.startsWith('csv syntax')), 'Object.keys(count.reasons).every((r) => r.startsWith(\'csv syntax\'))');
+  assert.ok(
+    Object.keys(count.reasons).every((r) => r.startsWith('csv syntax')),
+    "Object.keys(count.reasons).every((r) => r.startsWith('csv syntax'))",
+  );
 });
 
 test('a file missing a required column is refused with the column named', () => {
-  assert.throws(() => readCsv('t.csv', 'a,c\n1,2\n', ['a', 'b'], map), (e: Error) => e instanceof RefdataError && /missing column\(s\) b/.test(e.message));
+  assert.throws(
+    () => readCsv('t.csv', 'a,c\n1,2\n', ['a', 'b'], map),
+    (e: Error) => e instanceof RefdataError && /missing column\(s\) b/.test(e.message),
+  );
 });
 
 test('an empty file is refused', () => {

@@ -6,13 +6,20 @@ import { fieldsOf, loadServerAirports, loadLocator } from '../../../lib/referenc
 import { installed } from '../../../lib/install.ts';
 import { mulberry32 } from '../../../lib/random.ts';
 
-test('the slim field lookup gives the full locator\'s answers: at real fields, beside them, and far from any', () => {
+test("the slim field lookup gives the full locator's answers: at real fields, beside them, and far from any", () => {
   const dir = installed('data/ref');
   const full = fieldsOf(loadLocator(dir));
   const { fields: slim, named } = loadServerAirports(dir);
   const rnd = mulberry32(11);
   // on runways and aprons (KSFO, EGLL, 88NV's desert strip, a heliport), just off them, then anywhere
-  const points: [number, number][] = [[37.6188, -122.375], [51.4706, -0.4619], [39.6, -119.8], [36.59, -121.85], [0, 0], [89.9, 179.9]];
+  const points: [number, number][] = [
+    [37.6188, -122.375],
+    [51.4706, -0.4619],
+    [39.6, -119.8],
+    [36.59, -121.85],
+    [0, 0],
+    [89.9, 179.9],
+  ];
   for (let i = 0; i < 3000; i++) points.push([rnd() * 140 - 60, rnd() * 360 - 180]);
   for (const [lat0, lon0] of points.slice(0, 6)) for (let k = 0; k < 50; k++) points.push([lat0 + (rnd() - 0.5) * 0.1, lon0 + (rnd() - 0.5) * 0.1]);
   let found = 0;

@@ -19,7 +19,7 @@ test('loadRefdata builds every table from the shipped snapshot and reports per-f
   assert.deepEqual(ref.catalog.route('AAC710'), ['KONT', 'KGSO']);
   assert.equal(ref.alliances.alliances.length, 3);
   const files = ref.counts.map((c) => c.file);
-  assert.ok(files.includes('vrs-standing-data/routes.csv.gz'), 'files.includes(\'vrs-standing-data/routes.csv.gz\')');
+  assert.ok(files.includes('vrs-standing-data/routes.csv.gz'), "files.includes('vrs-standing-data/routes.csv.gz')");
   for (const c of ref.counts) assert.ok(c.rows > 0 && c.skipped <= c.rows / 100, c.file);
 });
 
@@ -30,7 +30,11 @@ test('sources.json lists every shipped file, each with a license and credit, and
   for (const s of ref.sources) {
     assert.ok(s.license && s.credit && s.upstream, 's.license && s.credit && s.upstream');
     // each source keeps its license text beside its data, except the compiled alliance facts
-    if (s.id !== 'alliances') assert.ok(s.files.some((f) => /LICENSE/.test(f)), s.id);
+    if (s.id !== 'alliances')
+      assert.ok(
+        s.files.some((f) => /LICENSE/.test(f)),
+        s.id,
+      );
   }
   assert.equal(ref.sources.find((s) => s.id === 'flightgazer')?.credit, 'FlightGazer Airlines/Operator Database, ODbL 1.0');
 });

@@ -36,17 +36,42 @@ test('between two close airports each runway belongs to its own airport', () => 
 });
 
 test('malformed coordinates locate nothing', () => {
-  for (const [lat, lon] of [[NaN, 0], [0, Infinity], [91, 0], [-90.5, 10]]) assert.equal(locator.locate(lat!, lon!), null);
+  for (const [lat, lon] of [
+    [NaN, 0],
+    [0, Infinity],
+    [91, 0],
+    [-90.5, 10],
+  ])
+    assert.equal(locator.locate(lat!, lon!), null);
 });
 
 // a synthetic world: independent of the snapshot
 const ap = (ident: string, lat: number, lon: number, kind = 'small_airport', sched = false): Airport => ({
-  ident, iata: null, icao: null, name: ident, kind, lat, lon, elevation_ft: 0, iso_country: 'XX', iso_region: 'XX-1',
-  municipality: '', scheduled_service: sched, tz: 'UTC',
+  ident,
+  iata: null,
+  icao: null,
+  name: ident,
+  kind,
+  lat,
+  lon,
+  elevation_ft: 0,
+  iso_country: 'XX',
+  iso_region: 'XX-1',
+  municipality: '',
+  scheduled_service: sched,
+  tz: 'UTC',
 });
 const rw = (ident: string, a: [number, number], b: [number, number], closed = false): Runway => ({
-  airport_ident: ident, le_ident: null, he_ident: null, length_ft: null, width_ft: null, surface: null, lighted: null,
-  le: { lat: a[0], lon: a[1] }, he: { lat: b[0], lon: b[1] }, closed,
+  airport_ident: ident,
+  le_ident: null,
+  he_ident: null,
+  length_ft: null,
+  width_ft: null,
+  surface: null,
+  lighted: null,
+  le: { lat: a[0], lon: a[1] },
+  he: { lat: b[0], lon: b[1] },
+  closed,
 });
 const KM = 1 / 111.195;
 
@@ -105,7 +130,7 @@ function matches(a: Airport, lat: number, lon: number, slack: number): boolean {
 
 test('every hit is inside its airport, every miss is inside no open airport (2,000 seeded points)', () => {
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const open = airports.filter((a) => a.kind !== 'closed');
   let hits = 0;
   for (let i = 0; i < 2000; i++) {

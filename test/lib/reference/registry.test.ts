@@ -15,8 +15,16 @@ test('the shipped registry gives reg, type, operator, airline, serial, year and 
   const reg = buildRegistry(parsed.rows);
   const e = reg.get('00800A');
   assert.deepEqual(e, {
-    hex: '00800a', reg: 'ZS-ZEN', type: 'H25B', type_name: 'Hawker 800', operator: 'Zenith Air', private: false,
-    airline_code: 'AZR', serial: '258246', year: 1993, source: REGISTRY_SOURCE,
+    hex: '00800a',
+    reg: 'ZS-ZEN',
+    type: 'H25B',
+    type_name: 'Hawker 800',
+    operator: 'Zenith Air',
+    private: false,
+    airline_code: 'AZR',
+    serial: '258246',
+    year: 1993,
+    source: REGISTRY_SOURCE,
   });
   assert.equal(reg.get('008098')?.year, null);
   assert.equal(reg.get('008098')?.private, true);
@@ -24,15 +32,17 @@ test('the shipped registry gives reg, type, operator, airline, serial, year and 
 });
 
 test('malformed registry rows are skipped and counted; a later row for a hex wins', () => {
-  const { rows, count } = parseRegistry([
-    HEADER,
-    'ABC123,N1,C172,Cessna,172,Cessna 172,1,Private,,1,1970',
-    'XYZ,N2,C172,Cessna,172,Cessna 172,1,Private,,1,1970',
-    'ABC124,N3,C172,Cessna,172,Cessna 172,1,Private,,1,19x0',
-    'ABC125,N4,C172,Cessna,172,Cessna 172,1,Private,,1,1800',
-    'ABC126,N5',
-    'abc123,N9,C182,Cessna,182,Cessna 182,1,Private,,1,1975',
-  ].join('\n'));
+  const { rows, count } = parseRegistry(
+    [
+      HEADER,
+      'ABC123,N1,C172,Cessna,172,Cessna 172,1,Private,,1,1970',
+      'XYZ,N2,C172,Cessna,172,Cessna 172,1,Private,,1,1970',
+      'ABC124,N3,C172,Cessna,172,Cessna 172,1,Private,,1,19x0',
+      'ABC125,N4,C172,Cessna,172,Cessna 172,1,Private,,1,1800',
+      'ABC126,N5',
+      'abc123,N9,C182,Cessna,182,Cessna 182,1,Private,,1,1975',
+    ].join('\n'),
+  );
   assert.deepEqual(count.reasons, { 'bad hex': 1, 'bad year': 2, 'column count': 1 });
   assert.equal(buildRegistry(rows).get('ABC123')?.reg, 'N9');
 });
@@ -75,13 +85,17 @@ test('malformed hex input has no country', () => {
 });
 
 test('nested blocks: the innermost wins at its edges, the outer one just outside', () => {
-  const b = buildCodeBlocks(parseCodeBlocks([
-    'Start,Finish,Count,Bitmask,SignificantBitmask,IsMilitary,CountryISO2',
-    '000000,7FFFFF,0,0,0,0,ZZ',
-    '100000,1FFFFF,0,0,0,0,CH',
-    '140000,14FFFF,0,0,0,1,CH',
-    '150000,1500FF,0,0,0,0,LI',
-  ].join('\n')).rows);
+  const b = buildCodeBlocks(
+    parseCodeBlocks(
+      [
+        'Start,Finish,Count,Bitmask,SignificantBitmask,IsMilitary,CountryISO2',
+        '000000,7FFFFF,0,0,0,0,ZZ',
+        '100000,1FFFFF,0,0,0,0,CH',
+        '140000,14FFFF,0,0,0,1,CH',
+        '150000,1500FF,0,0,0,0,LI',
+      ].join('\n'),
+    ).rows,
+  );
   assert.equal(b.countryOfHex('0fffff'), null);
   assert.equal(b.countryOfHex('100000'), 'CH');
   assert.equal(b.isMilitaryHex('13ffff'), false);
@@ -94,10 +108,16 @@ test('nested blocks: the innermost wins at its edges, the outer one just outside
 });
 
 test('malformed code-block rows are skipped and counted', () => {
-  const { rows, count } = parseCodeBlocks([
-    'Start,Finish,Count,Bitmask,SignificantBitmask,IsMilitary,CountryISO2',
-    '100000,1FFFFF,0,0,0,0,AA', '1FFFFF,100000,0,0,0,0,AA', 'XYZ,1FFFFF,0,0,0,0,AA', '100000,1FFFFF,0,0,0,2,AA', '100000,1FFFFF,0,0,0,0,USA',
-  ].join('\n'));
+  const { rows, count } = parseCodeBlocks(
+    [
+      'Start,Finish,Count,Bitmask,SignificantBitmask,IsMilitary,CountryISO2',
+      '100000,1FFFFF,0,0,0,0,AA',
+      '1FFFFF,100000,0,0,0,0,AA',
+      'XYZ,1FFFFF,0,0,0,0,AA',
+      '100000,1FFFFF,0,0,0,2,AA',
+      '100000,1FFFFF,0,0,0,0,USA',
+    ].join('\n'),
+  );
   assert.equal(rows.length, 1);
   assert.deepEqual(count.reasons, { 'bad hex range': 2, 'bad IsMilitary': 1, 'bad country': 1 });
 });

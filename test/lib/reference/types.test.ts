@@ -13,13 +13,38 @@ test('the shipped model-type file parses whole', () => {
 
 test('real designators fall in the documented categories', () => {
   const expected: Record<string, string | null> = {
-    A320: 'narrow', B738: 'narrow', B39M: 'narrow', BCS3: 'narrow', B752: 'narrow',
-    B77W: 'wide', A388: 'wide', B788: 'wide', A359: 'wide', DC86: 'narrow',
-    CRJ9: 'regional', E75L: 'regional', E190: 'regional', RJ85: 'regional',
-    AT76: 'turboprop', DH8D: 'turboprop', PC12: 'turboprop', C208: 'turboprop',
-    C172: 'piston', P28A: 'piston', EC35: 'helicopter', R44: 'helicopter', V22: 'tiltrotor',
-    GLF6: 'business', CL60: 'business', GLEX: 'business', C25A: 'business', LJ45: 'business', E55P: 'business', FA7X: 'business',
-    F16: 'military', '-GND': null,
+    A320: 'narrow',
+    B738: 'narrow',
+    B39M: 'narrow',
+    BCS3: 'narrow',
+    B752: 'narrow',
+    B77W: 'wide',
+    A388: 'wide',
+    B788: 'wide',
+    A359: 'wide',
+    DC86: 'narrow',
+    CRJ9: 'regional',
+    E75L: 'regional',
+    E190: 'regional',
+    RJ85: 'regional',
+    AT76: 'turboprop',
+    DH8D: 'turboprop',
+    PC12: 'turboprop',
+    C208: 'turboprop',
+    C172: 'piston',
+    P28A: 'piston',
+    EC35: 'helicopter',
+    R44: 'helicopter',
+    V22: 'tiltrotor',
+    GLF6: 'business',
+    CL60: 'business',
+    GLEX: 'business',
+    C25A: 'business',
+    LJ45: 'business',
+    E55P: 'business',
+    FA7X: 'business',
+    F16: 'military',
+    '-GND': null,
   };
   for (const [d, cat] of Object.entries(expected)) assert.equal(types.category(d), cat, d);
 });
@@ -31,7 +56,7 @@ test('type names are manufacturer and model, case-insensitive lookup, null when 
   assert.equal(types.typeName('B738'), 'Boeing 737-800'); // not the BBJ2 row
   assert.equal(types.typeName('9Z9Z'), null);
   assert.equal(types.category(''), null);
-  assert.ok(types.get('C172')!.variants.includes('Reims F172'), 'types.get(\'C172\')!.variants.includes(\'Reims F172\')');
+  assert.ok(types.get('C172')!.variants.includes('Reims F172'), "types.get('C172')!.variants.includes('Reims F172')");
 });
 
 test('every curated designator exists in the table (a typo would silently do nothing)', () => {

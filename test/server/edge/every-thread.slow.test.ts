@@ -62,7 +62,9 @@ before(async () => {
 after(() => rmSync(fx.dir, { recursive: true, force: true }));
 
 for (const thread of [0, 1]) {
-  describe(`every edge case on thread ${thread} (${thread ? 'the worker: its own live routes, the rest forwarded' : 'the main thread'})`, { timeout: 600_000 }, () => {
+  describe(`every edge case on thread ${thread} (${thread ? 'the worker: its own live routes, the rest forwarded' : 'the main thread'})`, {
+    timeout: 600_000,
+  }, () => {
     let p: Pinned;
     let cases: Case[];
     before(async () => {
@@ -77,7 +79,7 @@ for (const thread of [0, 1]) {
       await p?.stop();
     });
 
-    test('every route of the table is reached (never the router\'s 404) and none answers 5xx', () => {
+    test("every route of the table is reached (never the router's 404) and none answers 5xx", () => {
       assert.ok(cases.length >= 30, `the whole table: ${cases.length} routes`);
       for (const c of cases) {
         assert.ok(c.alone, `${c.pattern}: answered`);
@@ -94,14 +96,19 @@ for (const thread of [0, 1]) {
       for (const c of cases) {
         const burst = get(c.path) + head(c.path) + get(c.path, 'Accept-Encoding: gzip\r\n') + get(c.path, 'Connection: close\r\n');
         const r = await exchange(p.port, burst, 4, methodsOf(burst));
-        assert.deepEqual(r.answers.map((a) => a.status), [c.alone.status, c.alone.status, c.alone.status, c.alone.status], `${c.pattern}: ${r.answers.map(brief).join(' | ')}`);
+        assert.deepEqual(
+          r.answers.map((a) => a.status),
+          [c.alone.status, c.alone.status, c.alone.status, c.alone.status],
+          `${c.pattern}: ${r.answers.map(brief).join(' | ')}`,
+        );
         assert.equal(r.rest, 0, `${c.pattern}: nothing after the fourth answer`);
         assert.ok(r.closed, `${c.pattern}: closed after the Connection: close request`);
         const [g, h] = r.answers;
         assert.equal(h!.body.length, 0, `${c.pattern}: HEAD has no body`);
         assert.ok(h!.headers['content-length'], `${c.pattern}: HEAD says its Content-Length`);
         // a body that differs per request (a search's ptime) may differ in length too
-        if (g!.body.equals(c.alone.body)) assert.equal(h!.headers['content-length'], g!.headers['content-length'], `${c.pattern}: HEAD's Content-Length is GET's`);
+        if (g!.body.equals(c.alone.body))
+          assert.equal(h!.headers['content-length'], g!.headers['content-length'], `${c.pattern}: HEAD's Content-Length is GET's`);
         assert.equal(codeOf(g!), codeOf(c.alone), `${c.pattern}: the same answer pipelined as alone`);
       }
     });
@@ -110,15 +117,28 @@ for (const thread of [0, 1]) {
       const burst = [...cases, ...cases].map((c) => get(c.path)).join('') + get('/v1/now', 'Connection: close\r\n') + get('/v1/now');
       const r = await exchange(p.port, burst, 2 * cases.length + 1, methodsOf(burst), { timeoutMs: 20_000 });
       const want = [...cases, ...cases].map((c) => c.alone.status);
-      assert.deepEqual(r.answers.map((a) => a.status), [...want, 200], r.answers.map(brief).slice(-3).join(' | '));
-      assert.deepEqual(r.answers.slice(0, -1).map(codeOf), [...cases, ...cases].map((c) => codeOf(c.alone)));
+      assert.deepEqual(
+        r.answers.map((a) => a.status),
+        [...want, 200],
+        r.answers.map(brief).slice(-3).join(' | '),
+      );
+      assert.deepEqual(
+        r.answers.slice(0, -1).map(codeOf),
+        [...cases, ...cases].map((c) => codeOf(c.alone)),
+      );
       assert.ok(r.closed && r.rest === 0, 'the request after the close is not answered');
     });
 
     test('a slow client, one byte at a time, on every route: both of its requests answered', async () => {
-      const got = await Promise.all(cases.map((c) => exchange(p.port, get(c.path) + get(c.path, 'Connection: close\r\n'), 2, ['GET', 'GET'], { byteDelayMs: 1, timeoutMs: 60_000 })));
+      const got = await Promise.all(
+        cases.map((c) => exchange(p.port, get(c.path) + get(c.path, 'Connection: close\r\n'), 2, ['GET', 'GET'], { byteDelayMs: 1, timeoutMs: 60_000 })),
+      );
       for (const [i, r] of got.entries()) {
-        assert.deepEqual(r.answers.map((a) => a.status), [cases[i]!.alone.status, cases[i]!.alone.status], `${cases[i]!.pattern}: ${r.answers.map(brief).join(' | ')}`);
+        assert.deepEqual(
+          r.answers.map((a) => a.status),
+          [cases[i]!.alone.status, cases[i]!.alone.status],
+          `${cases[i]!.pattern}: ${r.answers.map(brief).join(' | ')}`,
+        );
       }
     });
 
@@ -131,8 +151,15 @@ for (const thread of [0, 1]) {
       }
       const burst = get('/v1/now') + get('/v1/aircraft') + get('/v1/stations', 'Connection: close\r\n');
       const r = await exchange(p.port, burst, 3, methodsOf(burst));
-      assert.deepEqual(r.answers.map((a) => a.status), [200, 200, 200]);
-      assert.deepEqual(p.logs.filter((l) => l.startsWith('error ')), [], 'no handler fault logged');
+      assert.deepEqual(
+        r.answers.map((a) => a.status),
+        [200, 200, 200],
+      );
+      assert.deepEqual(
+        p.logs.filter((l) => l.startsWith('error ')),
+        [],
+        'no handler fault logged',
+      );
     });
 
     test('large request lines and headers that the parser takes: each route answers as it does a plain request', async () => {
@@ -142,19 +169,26 @@ for (const thread of [0, 1]) {
         const burst = get(c.path, filler) + get(c.path, many) + get(`${c.path}?${'q'.repeat(3000)}=1`, 'Connection: close\r\n');
         const r = await exchange(p.port, burst, 3, methodsOf(burst));
         assert.equal(r.answers.length, 3, `${c.pattern}: ${r.answers.map(brief).join(' | ')}`);
-        assert.deepEqual(r.answers.slice(0, 2).map((a) => a.status), [c.alone.status, c.alone.status], c.pattern);
+        assert.deepEqual(
+          r.answers.slice(0, 2).map((a) => a.status),
+          [c.alone.status, c.alone.status],
+          c.pattern,
+        );
         // an unknown query parameter may be refused (422), never a fault
         assert.ok(r.answers[2]!.status < 500, `${c.pattern}?q...: ${brief(r.answers[2])}`);
       }
     });
 
-    test('past the parser\'s limits (a 200 KB request line, 120 headers) the thread stays up and answers the next client', async () => {
+    test("past the parser's limits (a 200 KB request line, 120 headers) the thread stays up and answers the next client", async () => {
       const lines = [get(`/v1/now?${'q'.repeat(200_000)}`), get('/v1/now', Array.from({ length: 120 }, (_, i) => `X-H${i}: v\r\n`).join(''))];
       for (const request of lines) {
         // what such a request gets is the boundary's concern (docs/operating.md); here: nothing falls over
         await exchange(p.port, request, 1, ['GET'], { timeoutMs: 2000 });
         const next = await exchange(p.port, get('/v1/now') + get('/v1/trace/' + positioned.hex, 'Connection: close\r\n'), 2, ['GET', 'GET']);
-        assert.deepEqual(next.answers.map((a) => a.status), [200, 200]);
+        assert.deepEqual(
+          next.answers.map((a) => a.status),
+          [200, 200],
+        );
       }
     });
 

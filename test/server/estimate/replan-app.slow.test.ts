@@ -24,7 +24,11 @@ const HKG = { code: 'HKG', lat: 22.308, lon: 113.9185 };
 function publish(root: string, id: string, dst: 'PEK' | 'HKG') {
   const s = stage(root, id);
   s.writer.put(keys.routesTable(), { AFL292: ['SVO', dst, 'observed'] });
-  s.writer.put(keys.lookup(), { airports_icao_to_iata: { ZBAA: 'PEK', VHHH: 'HKG', UUEE: 'SVO' }, airport_positions: { PEK: [PEK.lat, PEK.lon], HKG: [HKG.lat, HKG.lon], SVO: [55.9726, 37.4146] }, airlines: ['AFL'] });
+  s.writer.put(keys.lookup(), {
+    airports_icao_to_iata: { ZBAA: 'PEK', VHHH: 'HKG', UUEE: 'SVO' },
+    airport_positions: { PEK: [PEK.lat, PEK.lon], HKG: [HKG.lat, HKG.lon], SVO: [55.9726, 37.4146] },
+    airlines: ['AFL'],
+  });
   s.writer.writeManifest({ build_id: id, built_at: new Date(T * 1000).toISOString(), archive_through: '2026-09-20', window_days: 30, counts: {} });
   commit(root, s);
 }
@@ -39,7 +43,10 @@ test('an estimate listed before the first build gains its destination and eta wh
     renameSync(`${feed}.tmp`, feed);
   };
   write(T, [{ ...AFL, seen: 0, seen_pos: 0 }]);
-  const { config } = loadServerConfig(['--port', '0', '--host', '127.0.0.1', '--feed', feed, '--artifacts', artifacts, '--state', join(dir, 'state'), '--no-rate-limits'], {});
+  const { config } = loadServerConfig(
+    ['--port', '0', '--host', '127.0.0.1', '--feed', feed, '--artifacts', artifacts, '--state', join(dir, 'state'), '--no-rate-limits'],
+    {},
+  );
   const app = await createApp(config, { log: () => {}, clock: () => nowMs, poll: false });
   const base = `http://127.0.0.1:${app.port}`;
   const snapshot = async (now: number, aircraft: object[]) => {

@@ -14,7 +14,19 @@ const T = 1_790_000_000;
 const JFK: Destination = { code: 'JFK', lat: 40.6398, lon: -73.7789 };
 const BOS: Destination = { code: 'BOS', lat: 42.3643, lon: -71.0052 };
 // a westbound transatlantic flight, 480 kt at 37,000 ft, as the demo's AFL292 was: heard once, then silent
-const BAW: AircraftRecord = { hex: '400abc', flight: 'BAW117', t: 'B772', lat: 52, lon: -20, alt_baro: 37000, gs: 480, track: 265, baro_rate: 0, seen: 0, seen_pos: 0 };
+const BAW: AircraftRecord = {
+  hex: '400abc',
+  flight: 'BAW117',
+  t: 'B772',
+  lat: 52,
+  lon: -20,
+  alt_baro: 37000,
+  gs: 480,
+  track: 265,
+  baro_rate: 0,
+  seen: 0,
+  seen_pos: 0,
+};
 const START = { t: T, lat: 52, lon: -20, track: 265, gs: 480, alt: 37000 };
 
 /** A tracker over a routes table the test swaps: `load` is a build landing (null: none loaded). */
@@ -146,7 +158,10 @@ test('a newer table re-plans an estimate it sends elsewhere, and keeps the plan 
   load('b1', { BAW117: JFK, BAW119: JFK, BAW121: JFK });
   tracker.ingest({ now: T, aircraft: [BAW, other, third] });
   silent(tracker, T + 10, T + 120);
-  assert.deepEqual(tracker.list(T + 120).map((e) => e.destination), ['JFK', 'JFK', 'JFK']);
+  assert.deepEqual(
+    tracker.list(T + 120).map((e) => e.destination),
+    ['JFK', 'JFK', 'JFK'],
+  );
 
   learned = { flow: field };
   load('b2', { BAW117: JFK, BAW119: BOS });
@@ -163,7 +178,10 @@ test('a newer table re-plans an estimate it sends elsewhere, and keeps the plan 
   // and when the served build goes away the plans stay as they are
   load(null);
   const gone = tracker.list(T + 1800);
-  assert.deepEqual(gone.map((e) => e.destination), ['JFK', 'BOS', 'JFK']);
+  assert.deepEqual(
+    gone.map((e) => e.destination),
+    ['JFK', 'BOS', 'JFK'],
+  );
 });
 
 test('an aircraft heard again after a re-plan starts afresh from its new last position', () => {

@@ -12,7 +12,21 @@ import type { Destination } from '../../../artifacts/meta.ts';
 const T = 1_790_000_000;
 const JFK: Destination = { code: 'JFK', lat: 40.6398, lon: -73.7789 };
 // a westbound transatlantic flight, 480 kt at 37,000 ft
-const BAW: AircraftRecord = { hex: '400abc', flight: 'BAW117', t: 'B772', r: 'G-VIIA', category: 'A5', lat: 52, lon: -20, alt_baro: 37000, gs: 480, track: 265, baro_rate: 0, seen: 0, seen_pos: 0 };
+const BAW: AircraftRecord = {
+  hex: '400abc',
+  flight: 'BAW117',
+  t: 'B772',
+  r: 'G-VIIA',
+  category: 'A5',
+  lat: 52,
+  lon: -20,
+  alt_baro: 37000,
+  gs: 480,
+  track: 265,
+  baro_rate: 0,
+  seen: 0,
+  seen_pos: 0,
+};
 
 const snap = (now: number, aircraft: AircraftRecord[]): FeedSnapshot => ({ now, aircraft });
 const routes = (table: Record<string, Destination>) => (cs: string) => table[cs] ?? null;
@@ -66,7 +80,10 @@ test('the track is held for 10 minutes, then the estimate turns toward the desti
   const straight = destinationPoint(52, -20, 265, 240);
   const off = distanceNm(at30.lat, at30.lon, straight.lat, straight.lon);
   assert.ok(off > 0.5 && off < 5, `${off.toFixed(2)} nm off the held track at 30 min`);
-  assert.ok(distanceNm(at30.lat, at30.lon, JFK.lat, JFK.lon) < distanceNm(straight.lat, straight.lon, JFK.lat, JFK.lon), 'nearer the destination than the held track');
+  assert.ok(
+    distanceNm(at30.lat, at30.lon, JFK.lat, JFK.lon) < distanceNm(straight.lat, straight.lon, JFK.lat, JFK.lon),
+    'nearer the destination than the held track',
+  );
   assert.equal(at30.eta, Math.round(T + 600 + (plan.legNm / 480) * 3600));
   assert.equal(at30.eta, Math.round(plan.eta!));
 });
@@ -96,7 +113,8 @@ test('the estimate leaves the list when it nears its destination (top of descent
   const ahead = destinationPoint(52, -20, 265, 200);
   const tr = new Tracker({ destinationOf: routes({ BAW117: { code: 'KEF', ...ahead } }) });
   heardOnceAt(tr, BAW, T + 60);
-  const leaveAt = T + 600 + ((distanceNm(destinationPoint(52, -20, 265, 80).lat, destinationPoint(52, -20, 265, 80).lon, ahead.lat, ahead.lon) - 111) / 480) * 3600;
+  const leaveAt =
+    T + 600 + ((distanceNm(destinationPoint(52, -20, 265, 80).lat, destinationPoint(52, -20, 265, 80).lon, ahead.lat, ahead.lon) - 111) / 480) * 3600;
   assert.equal(tr.list(leaveAt - 1).length, 1);
   assert.deepEqual(tr.list(leaveAt), []);
   const last = tr.list(leaveAt - 1)[0]!;

@@ -28,7 +28,10 @@ test('a real readsb snapshot parses into schema-valid 2.1 records with no intern
     for (const k of Object.keys(a)) assert.ok(allowed.has(k), `internal field ${k} leaked`);
     // key order is the spec's order, so serialised bytes are stable
     const order = Object.keys(a).map((k) => WIRE_FIELDS.indexOf(k as (typeof WIRE_FIELDS)[number]));
-    assert.deepEqual(order, [...order].sort((x, y) => x - y));
+    assert.deepEqual(
+      order,
+      [...order].sort((x, y) => x - y),
+    );
   }
   const json = JSON.stringify(r.snapshot.aircraft);
   for (const leak of ['nav_modes', 'mlat', 'rssi', 'tisb', 'alt_geom', 'nic', '"type"', 'messages']) assert.ok(!json.includes(leak), leak);
@@ -38,13 +41,29 @@ test('flight loses its trailing spaces; a position comes with lat, lon and seen_
   const r = ok('readsb_sample.json');
   const first = r.snapshot.aircraft[0]!;
   assert.deepEqual(first, {
-    hex: 'c1aade', flight: 'VOI712', t: 'A359', r: 'C-TOBM', lat: 77.288818, lon: -179.431229, alt_baro: 37000, gs: 493.1,
-    track: 246.45, category: 'A5', squawk: '7732', seen: 5.3, seen_pos: 5.328, baro_rate: 0, emergency: 'none',
+    hex: 'c1aade',
+    flight: 'VOI712',
+    t: 'A359',
+    r: 'C-TOBM',
+    lat: 77.288818,
+    lon: -179.431229,
+    alt_baro: 37000,
+    gs: 493.1,
+    track: 246.45,
+    category: 'A5',
+    squawk: '7732',
+    seen: 5.3,
+    seen_pos: 5.328,
+    baro_rate: 0,
+    emergency: 'none',
   });
   const noPos = r.snapshot.aircraft.filter((a) => a.lat === undefined);
   assert.ok(noPos.length >= 20, 'noPos.length >= 20');
   for (const a of noPos) assert.ok(a.lon === undefined && a.seen_pos === undefined, 'a.lon === undefined && a.seen_pos === undefined');
-  assert.ok(r.snapshot.aircraft.some((a) => a.alt_baro === 'ground'), 'r.snapshot.aircraft.some((a) => a.alt_baro === \'ground\')');
+  assert.ok(
+    r.snapshot.aircraft.some((a) => a.alt_baro === 'ground'),
+    "r.snapshot.aircraft.some((a) => a.alt_baro === 'ground')",
+  );
 });
 
 test('whole-file problems reject the snapshot with a typed reason', () => {
@@ -87,8 +106,21 @@ test('per-record problems drop the bad field or the record and are counted by ki
   assert.deepEqual([...byHex.keys()], ['3c6444', '4b1801', '4b1802', '4b1803', '4b1804', '4b1805']);
   // upper-case hex is lower-cased; geom_rate is not a fallback for baro_rate; the duplicate is dropped
   assert.deepEqual(byHex.get('3c6444'), {
-    hex: '3c6444', flight: 'DLH4AB', t: 'A319', r: 'D-AIBA', lat: 50.1, lon: 8.6, alt_baro: 12000, gs: 310.5, track: 90,
-    category: 'A3', squawk: '1000', seen: 0.1, seen_pos: 0.5, baro_rate: -640, emergency: 'none',
+    hex: '3c6444',
+    flight: 'DLH4AB',
+    t: 'A319',
+    r: 'D-AIBA',
+    lat: 50.1,
+    lon: 8.6,
+    alt_baro: 12000,
+    gs: 310.5,
+    track: 90,
+    category: 'A3',
+    squawk: '1000',
+    seen: 0.1,
+    seen_pos: 0.5,
+    baro_rate: -640,
+    emergency: 'none',
   });
   // lat 91: the position goes (with seen_pos), the aircraft stays; a blank flight is absent
   assert.deepEqual(byHex.get('4b1801'), { hex: '4b1801', alt_baro: 'ground', seen: 1 });
@@ -99,8 +131,20 @@ test('per-record problems drop the bad field or the record and are counted by ki
   // edges are inside; a non-ASCII callsign is dropped; a quote in a registration is kept (escaped on output)
   assert.deepEqual(byHex.get('4b1805'), { hex: '4b1805', r: 'D-"QUOTE', lat: -90, lon: -180, alt_baro: -1200, gs: 0, track: 360, baro_rate: 0 });
   assert.deepEqual(r.dropped, {
-    non_icao_hex: 1, bad_position: 3, bad_alt_baro: 1, bad_gs: 1, bad_track: 1, bad_squawk: 1, bad_category: 1, bad_emergency: 1,
-    bad_seen: 1, bad_baro_rate: 1, bad_flight: 2, bad_hex: 3, bad_record: 3, duplicate_hex: 1,
+    non_icao_hex: 1,
+    bad_position: 3,
+    bad_alt_baro: 1,
+    bad_gs: 1,
+    bad_track: 1,
+    bad_squawk: 1,
+    bad_category: 1,
+    bad_emergency: 1,
+    bad_seen: 1,
+    bad_baro_rate: 1,
+    bad_flight: 2,
+    bad_hex: 3,
+    bad_record: 3,
+    duplicate_hex: 1,
   });
   // the caller's counters accumulate
   assert.equal(counters.bad_hex, 4);
@@ -119,7 +163,20 @@ test("dump1090-mutability's altitude, speed and vert_rate are normalised; the ne
   const r = ok('mutability.json');
   assert.equal(r.snapshot.now, 1795312389.5);
   assert.deepEqual(r.snapshot.aircraft, [
-    { hex: '4ca7b5', flight: 'RYR12AB', lat: 50.01, lon: 8.52, alt_baro: 24975, gs: 412, track: 271, category: 'A3', squawk: '2000', seen: 0.1, seen_pos: 0.3, baro_rate: -1472 },
+    {
+      hex: '4ca7b5',
+      flight: 'RYR12AB',
+      lat: 50.01,
+      lon: 8.52,
+      alt_baro: 24975,
+      gs: 412,
+      track: 271,
+      category: 'A3',
+      squawk: '2000',
+      seen: 0.1,
+      seen_pos: 0.3,
+      baro_rate: -1472,
+    },
     { hex: '3c4b26', lat: 50.033, lon: 8.571, alt_baro: 'ground', gs: 12, track: 45, squawk: '1000', seen: 0.9, seen_pos: 1.1 },
     { hex: '3c6586', alt_baro: 36000, gs: 455.5, seen: 4.2, baro_rate: 0 },
   ]);

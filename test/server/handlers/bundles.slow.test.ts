@@ -57,7 +57,17 @@ test('the index, the day files, the tables and the texts are served; ranges come
 test('the layout is closed: only day=<a real date>, the three tables and the four texts name a file', () => {
   assert.equal(fileOfParams({ partition: 'day=2026-11-21' }), 'log/day=2026-11-21/legs.parquet');
   assert.equal(fileOfParams({ partition: 'day=2024-02-29' }), 'log/day=2024-02-29/legs.parquet');
-  for (const partition of ['day=2026-02-29', 'day=2026-1-01', 'day=..', 'day=2026-11-21/..', ' day=2026-11-21', 'day=2026-11-21\u0000', 'DAY=2026-11-21', '2026-11-21']) assert.equal(fileOfParams({ partition }), null, partition);
+  for (const partition of [
+    'day=2026-02-29',
+    'day=2026-1-01',
+    'day=..',
+    'day=2026-11-21/..',
+    ' day=2026-11-21',
+    'day=2026-11-21\u0000',
+    'DAY=2026-11-21',
+    '2026-11-21',
+  ])
+    assert.equal(fileOfParams({ partition }), null, partition);
   assert.equal(fileOfParams({ table: 'routes.parquet' }), 'tables/routes.parquet');
   for (const table of ['routes', 'ROUTES.parquet', '../routes.parquet', '']) assert.equal(fileOfParams({ table }), null, table);
   assert.equal(fileOfParams({ doc: 'CREDITS' }), 'CREDITS');

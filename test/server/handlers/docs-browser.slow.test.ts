@@ -16,10 +16,22 @@ import { OPERATIONS } from '../../../schemas/operations.ts';
 
 process.env.TZ = 'UTC';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 test('/docs in headless Chromium lists every operation, shows no warning box, and a try-it-out call to /v1/now answers 200', { timeout: 120_000 }, async () => {
-  assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's package with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+  assert.ok(
+    existsSync(CHROMIUM),
+    `no Chromium at ${CHROMIUM}: install Debian's package with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
+  );
   const parsed = parseFeed(readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url)));
   if (!parsed.ok) throw new Error(parsed.detail);
   const live = new LiveState();

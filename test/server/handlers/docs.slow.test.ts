@@ -22,8 +22,11 @@ test('/openapi.json is the generated 3.1 document with the configured server, do
     const r = await s.get('/openapi.json');
     assert.equal(r.status, 200);
     assert.equal(r.json.openapi, '3.1.0');
-    assert.deepEqual(r.json.servers.map((x: any) => x.url), ['https://api.example.org']);
-    assert.ok(r.json.paths['/v1/trace/{hex}'], 'r.json.paths[\'/v1/trace/{hex}\']');
+    assert.deepEqual(
+      r.json.servers.map((x: any) => x.url),
+      ['https://api.example.org'],
+    );
+    assert.ok(r.json.paths['/v1/trace/{hex}'], "r.json.paths['/v1/trace/{hex}']");
     assert.equal(r.headers['cache-control'], POLICIES.docs!.cache);
     assert.equal(r.headers['ratelimit-limit'], String(POLICIES.docs!.limit));
     assert.match(r.headers['content-type']!, /^application\/json/);
@@ -57,7 +60,10 @@ test('/v1/credits carries the configured network name and terms, contribution an
     assert.equal(r.json.contribute_url, config.contributeUrl);
     assert.equal(r.json.credits_url, config.creditsUrl);
     assert.equal(r.json.sources[0].credit, 'Skynet and its feeders');
-    assert.ok(r.json.terms.some((t: string) => t.includes('https://x.example/credits')), 'r.json.terms.some((t: string) => t.includes(\'https://x.example/credits\'))');
+    assert.ok(
+      r.json.terms.some((t: string) => t.includes('https://x.example/credits')),
+      "r.json.terms.some((t: string) => t.includes('https://x.example/credits'))",
+    );
   });
 });
 

@@ -40,16 +40,23 @@ test('lists cruising aircraft that went quiet 90 s ago, with and without a known
     assert.equal(r.headers['cache-control'], 'public, max-age=10, s-maxage=15');
     assert.equal(r.json.generated_at, T + 100);
     assert.equal(r.json.method, METHOD_ID);
-    assert.ok(r.json.method_note.includes('10 minutes'), 'r.json.method_note.includes(\'10 minutes\')');
+    assert.ok(r.json.method_note.includes('10 minutes'), "r.json.method_note.includes('10 minutes')");
     assert.deepEqual(r.json.accuracy, ACC);
-    assert.deepEqual(r.json.aircraft.map((a: { hex: string }) => a.hex), ['3c4b26', '400abc'], 'sorted by hex; the climbing one is absent');
+    assert.deepEqual(
+      r.json.aircraft.map((a: { hex: string }) => a.hex),
+      ['3c4b26', '400abc'],
+      'sorted by hex; the climbing one is absent',
+    );
     const [quiet, baw] = r.json.aircraft;
     assert.equal(baw.destination, 'JFK');
     assert.equal(typeof baw.eta, 'number');
     assert.equal(quiet.destination, undefined);
     assert.equal(quiet.eta, undefined);
     assert.equal(quiet.flight, undefined, 'unknown fields are absent, never null');
-    assert.ok(r.json.aircraft.every((a: { estimated: boolean }) => a.estimated === true), 'r.json.aircraft.every((a: { estimated: boolean }) => a.estimated === true)');
+    assert.ok(
+      r.json.aircraft.every((a: { estimated: boolean }) => a.estimated === true),
+      'r.json.aircraft.every((a: { estimated: boolean }) => a.estimated === true)',
+    );
   } finally {
     s.close();
   }
@@ -57,7 +64,13 @@ test('lists cruising aircraft that went quiet 90 s ago, with and without a known
 
 test('accuracy is null before the first night, and an empty list is still a 200', async () => {
   const { tracker, routes, clock } = setup(null);
-  tracker.ingest({ now: T + 100, aircraft: [{ ...BAW, seen: 0 }, { ...QUIET, seen: 0 }] });
+  tracker.ingest({
+    now: T + 100,
+    aircraft: [
+      { ...BAW, seen: 0 },
+      { ...QUIET, seen: 0 },
+    ],
+  });
   const s = await serve(routes, { clock });
   try {
     const r = await s.get('/v1/estimated', { schema: 'estimated' });

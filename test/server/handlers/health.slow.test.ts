@@ -29,7 +29,6 @@ test('healthz always answers; readyz is 200 only with a fresh snapshot and a loa
   }
 });
 
-
 test('readiness follows the configuration: a live-only replica (no --artifacts) is ready while its feed is fresh; healthz names each part and its state', async () => {
   let now = NOW_MS;
   const a = await startApp(() => now, ['--artifacts', '']);

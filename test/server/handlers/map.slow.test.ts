@@ -24,7 +24,7 @@ test('GET / is the page shell; /map/map.js, map.css and the basemap are served, 
     assert.equal(js.status, 200);
     assert.equal(js.headers['content-encoding'], 'gzip');
     assert.match(js.headers['content-type'] ?? '', /^text\/javascript/);
-    assert.match(js.text, /__contrail/, 'the bundle is the map\'s own code');
+    assert.match(js.text, /__contrail/, "the bundle is the map's own code");
     assert.match(js.text, /Leaflet/, 'with Leaflet bundled in');
     // as a browser asks: the brotli prepared at start, the same bytes once decoded
     const br = await s.get('/map/map.js', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
@@ -41,8 +41,14 @@ test('GET / is the page shell; /map/map.js, map.css and the basemap are served, 
     assert.equal(gzBasemap.headers['content-encoding'], 'gzip');
     assert.equal(gzBasemap.text, basemap.text);
     const places = await s.get('/map/places.json');
-    assert.ok(places.json.places.some((p: unknown[]) => p[0] === 'Switzerland' && p[3] === 'country'), 'country names');
-    assert.ok(places.json.places.some((p: unknown[]) => p[0] === 'Sydney' && p[3] === 'city'), 'city names');
+    assert.ok(
+      places.json.places.some((p: unknown[]) => p[0] === 'Switzerland' && p[3] === 'country'),
+      'country names',
+    );
+    assert.ok(
+      places.json.places.some((p: unknown[]) => p[0] === 'Sydney' && p[3] === 'city'),
+      'city names',
+    );
     assert.match(page.headers['cache-control'] ?? '', /max-age=300/);
   } finally {
     s.close();
@@ -63,13 +69,13 @@ test('anything else under /map/ is 404 in the section-7 shape: no file system pa
   }
 });
 
-test('/v1/map/airports: 503 artifact_unavailable without a build, then the build\'s airports', { timeout: 60_000 }, async () => {
+test("/v1/map/airports: 503 artifact_unavailable without a build, then the build's airports", { timeout: 60_000 }, async () => {
   const none = await serve(mapRoutes({ history: new HistoryStore('') }));
   try {
     const r = await none.get('/v1/map/airports');
     assert.equal(r.status, 503);
     assert.equal(r.json.error, 'artifact_unavailable');
-    assert.ok(r.headers['retry-after'], 'r.headers[\'retry-after\']');
+    assert.ok(r.headers['retry-after'], "r.headers['retry-after']");
   } finally {
     none.close();
   }
@@ -115,7 +121,7 @@ test('/v1/map/config: the configured tiles (or null offline) and the bundled bas
   }
 });
 
-test('/v1/map/types: each designator\'s silhouette and name, from the shipped VRS table', async () => {
+test("/v1/map/types: each designator's silhouette and name, from the shipped VRS table", async () => {
   const s = await serve(mapRoutes({ history: new HistoryStore('') }));
   try {
     const r = await s.get('/v1/map/types', { schema: 'map-types' });
@@ -137,12 +143,19 @@ test('/v1/map/types: each designator\'s silhouette and name, from the shipped VR
   }
 });
 
-test('/v1/map/extent: the trimmed box of the snapshot\'s positions; 503 stale_snapshot past 60 s', async () => {
-  const parsed = parseFeed(Buffer.from(JSON.stringify({ now: 1000, aircraft: [
-    ...Array.from({ length: 99 }, (_, i) => ({ hex: (0xa00000 + i).toString(16), lat: 40 + (i % 10), lon: -5 + (i % 11), seen: 0 })),
-    { hex: 'b00000', lat: -40, lon: 170, seen: 0 },
-    { hex: 'b00001', seen: 0 },
-  ] })));
+test("/v1/map/extent: the trimmed box of the snapshot's positions; 503 stale_snapshot past 60 s", async () => {
+  const parsed = parseFeed(
+    Buffer.from(
+      JSON.stringify({
+        now: 1000,
+        aircraft: [
+          ...Array.from({ length: 99 }, (_, i) => ({ hex: (0xa00000 + i).toString(16), lat: 40 + (i % 10), lon: -5 + (i % 11), seen: 0 })),
+          { hex: 'b00000', lat: -40, lon: 170, seen: 0 },
+          { hex: 'b00001', seen: 0 },
+        ],
+      }),
+    ),
+  );
   if (!parsed.ok) throw new Error(parsed.detail);
   const live = new LiveState({ eagerGzip: false });
   live.accept(parsed.snapshot, 1000);

@@ -51,7 +51,17 @@ test('each search answers exactly the records a brute force finds, in the /v2/po
 test('malformed keys are 422 in the section-7 shape; a stale snapshot is 503', async () => {
   const s = await server();
   try {
-    for (const path of ['/v2/hex/4b181', '/v2/hex/4b181g', '/v2/callsign/TOOLONGCALL', '/v2/callsign/a%20b', '/v2/reg/' + 'A'.repeat(11), '/v2/type/A', '/v2/type/A3200', '/v2/sqk/7780', '/v2/sqk/770']) {
+    for (const path of [
+      '/v2/hex/4b181',
+      '/v2/hex/4b181g',
+      '/v2/callsign/TOOLONGCALL',
+      '/v2/callsign/a%20b',
+      '/v2/reg/' + 'A'.repeat(11),
+      '/v2/type/A',
+      '/v2/type/A3200',
+      '/v2/sqk/7780',
+      '/v2/sqk/770',
+    ]) {
       const r = await s.get(path);
       assert.equal(r.status, 422, path);
       assert.equal(r.json.error, 'invalid_request', path);

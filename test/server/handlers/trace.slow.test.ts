@@ -17,7 +17,8 @@ function store(): TraceStore {
   at(0, [{ hex: '4b1814', lat: 47.45, lon: 8.55, alt_baro: 'ground', gs: 10, seen_pos: 0 }]);
   at(600, [{ hex: '4b1814', lat: 47.451, lon: 8.551, alt_baro: 'ground', gs: 12, seen_pos: 0 }]);
   at(620, [{ hex: '4b1814', lat: 47.46, lon: 8.56, alt_baro: 'ground', gs: 140, seen_pos: 0 }]);
-  for (let i = 1; i <= 20; i++) at(620 + i * 10, [{ hex: '4b1814', lat: 47.46 + i * 0.01, lon: 8.56, alt_baro: 500 + i * 300, gs: 180, track: 0, seen_pos: 0 }]);
+  for (let i = 1; i <= 20; i++)
+    at(620 + i * 10, [{ hex: '4b1814', lat: 47.46 + i * 0.01, lon: 8.56, alt_baro: 500 + i * 300, gs: 180, track: 0, seen_pos: 0 }]);
   // a0a0a0 heard once, long ago
   at(-100, [{ hex: 'a0a0a0', lat: 40, lon: -100, alt_baro: 30000, seen_pos: 0 }]);
   return s;
@@ -31,7 +32,10 @@ test('GET /v1/trace/{hex}: points oldest first within the 30-minute window, with
     const pts = r.json.points as [number, number, number, unknown, unknown][];
     assert.equal(pts[0]![0], T0 + 600); // T0 is 30 min 1 s old: out
     // taxi and roll kept; the steady 1,800 ft/min climb thinned to one point per 30 s (trace-store.ts)
-    assert.deepEqual(pts.map((p) => p[0] - T0), [600, 620, 630, 640, 670, 700, 730, 760, 790, 820]);
+    assert.deepEqual(
+      pts.map((p) => p[0] - T0),
+      [600, 620, 630, 640, 670, 700, 730, 760, 790, 820],
+    );
     for (let i = 1; i < pts.length; i++) assert.ok(pts[i]![0] > pts[i - 1]![0], 'pts[i]![0] > pts[i - 1]![0]');
     assert.deepEqual(r.json.departure, { at: T0 + 620, lat: 47.46, lon: 8.56, alt_ft: 0 });
     assert.equal(r.json.arrival, null);
@@ -101,7 +105,7 @@ test('a stale snapshot makes the trace 503 stale_snapshot too: a trace is live d
     const r = await s.get('/v1/trace/4b1814');
     assert.equal(r.status, 503);
     assert.equal(r.json.error, 'stale_snapshot');
-    assert.ok(Number(r.headers['retry-after']) > 0, 'Number(r.headers[\'retry-after\']) > 0');
+    assert.ok(Number(r.headers['retry-after']) > 0, "Number(r.headers['retry-after']) > 0");
     assert.equal(r.headers['cache-control'], 'no-store');
   } finally {
     s.close();

@@ -17,7 +17,11 @@ const T0 = Date.UTC(2026, 10, 22, 3, 0, 0);
 function publish(root: string, id: string, routes: Record<string, [string, string, string]>) {
   const s = stage(root, id);
   s.writer.put(keys.routesTable(), routes);
-  s.writer.put(keys.lookup(), { airports_icao_to_iata: { LSZH: 'ZRH', KJFK: 'JFK' }, airport_positions: { ZRH: [47.45806, 8.54806], JFK: [40.63983, -73.77874] }, airlines: ['SWR'] });
+  s.writer.put(keys.lookup(), {
+    airports_icao_to_iata: { LSZH: 'ZRH', KJFK: 'JFK' },
+    airport_positions: { ZRH: [47.45806, 8.54806], JFK: [40.63983, -73.77874] },
+    airlines: ['SWR'],
+  });
   s.writer.writeManifest({ build_id: id, built_at: new Date(T0).toISOString(), archive_through: '2026-11-21', window_days: 30, counts: {} });
   commit(root, s);
 }
@@ -47,14 +51,20 @@ test('callsigns are found as broadcast or in the catalog spelling, and a new bui
   assert.equal(h.refresh(), true);
   assert.equal(h.route('EZY012'), null);
   assert.equal(h.archiveThrough(), '2026-11-21');
-  assert.ok(logs.some((l) => l.includes('serving build b2')), 'logs.some((l) => l.includes(\'serving build b2\'))');
+  assert.ok(
+    logs.some((l) => l.includes('serving build b2')),
+    "logs.some((l) => l.includes('serving build b2'))",
+  );
 });
 
 test('with nothing published, history answers 503 artifact_unavailable', () => {
   const h = new HistoryStore(mkdtempSync(join(tmpdir(), 'contrail-hs-')));
   h.refresh();
   assert.equal(h.current, null);
-  assert.throws(() => h.require(), (e: any) => e.status === 503 && e.code === 'artifact_unavailable');
+  assert.throws(
+    () => h.require(),
+    (e: any) => e.status === 503 && e.code === 'artifact_unavailable',
+  );
   assert.equal(h.archiveThrough(), null);
 });
 
@@ -70,7 +80,10 @@ test('a tree that is there but unreadable is not "nothing published": the loaded
   assert.throws(() => currentHeader(root), /ELOOP/);
   assert.equal(h.refresh(), false);
   assert.equal(h.current?.version.id, 'b1', 'still serving b1');
-  assert.ok(logs.some((l) => /cannot read .*ELOOP.*still serving b1/.test(l)), logs.join('\n'));
+  assert.ok(
+    logs.some((l) => /cannot read .*ELOOP.*still serving b1/.test(l)),
+    logs.join('\n'),
+  );
   // gone for real: now history unloads and answers 503
   rmSync(join(root, 'current'));
   assert.equal(currentHeader(root), null);
@@ -103,6 +116,12 @@ test('the traffic flow and paths of the served build are loaded for the estimato
   assert.equal(h.current?.version.id, 'b2', 'the build is served all the same');
   assert.equal(h.current?.flow, null);
   assert.equal(h.current?.paths, null);
-  assert.ok(logs.some((l) => l.includes('build b2: traffic flow is malformed')), logs.join('\n'));
-  assert.ok(logs.some((l) => l.includes('build b2: traffic paths are malformed')), logs.join('\n'));
+  assert.ok(
+    logs.some((l) => l.includes('build b2: traffic flow is malformed')),
+    logs.join('\n'),
+  );
+  assert.ok(
+    logs.some((l) => l.includes('build b2: traffic paths are malformed')),
+    logs.join('\n'),
+  );
 });

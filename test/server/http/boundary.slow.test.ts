@@ -14,9 +14,22 @@ const big = { items: Array.from({ length: 500 }, (_, i) => ({ i, name: `item-${i
 const routes: Route[] = [
   { pattern: '/v1/now', bucket: 'now', handler: () => reply({ ok: true }) },
   { pattern: '/v1/aircraft', bucket: 'aircraft', handler: () => reply(big) },
-  { pattern: '/v1/trace/:hex', bucket: 'trace', handler: (r) => { if (r.params.hex === 'bad') throw invalidRequest('bad hex'); throw notObserved(`nothing heard from ${r.params.hex}`); } },
+  {
+    pattern: '/v1/trace/:hex',
+    bucket: 'trace',
+    handler: (r) => {
+      if (r.params.hex === 'bad') throw invalidRequest('bad hex');
+      throw notObserved(`nothing heard from ${r.params.hex}`);
+    },
+  },
   { pattern: '/v1/airports/:code', bucket: 'airport', handler: () => reply({ history: true }) },
-  { pattern: '/v1/stations', bucket: 'stations', handler: () => { throw new TypeError('boom'); } },
+  {
+    pattern: '/v1/stations',
+    bucket: 'stations',
+    handler: () => {
+      throw new TypeError('boom');
+    },
+  },
 ];
 
 test('unknown paths and non-GET methods answer in the section-7 shape with no-store', async () => {
@@ -49,8 +62,11 @@ test('typed errors map to their status; unknown errors become a logged 500 witho
     // our own fault is not an outside source failing: internal_error, never upstream_unavailable
     assert.deepEqual(boom.json, { error: 'internal_error', detail: 'an internal fault; the service logged it' });
     assert.equal(boom.headers['cache-control'], 'no-store');
-    assert.ok(!boom.text.includes('boom'), '!boom.text.includes(\'boom\')');
-    assert.ok(logged.some((l) => l.includes('boom')), 'logged.some((l) => l.includes(\'boom\'))');
+    assert.ok(!boom.text.includes('boom'), "!boom.text.includes('boom')");
+    assert.ok(
+      logged.some((l) => l.includes('boom')),
+      "logged.some((l) => l.includes('boom'))",
+    );
     const ok = await s.get('/v1/airports/ZRH');
     assert.equal(ok.status, 200);
     assert.deepEqual(ok.json, { history: true });

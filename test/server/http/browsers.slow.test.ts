@@ -9,7 +9,10 @@ import { NOW_MS } from '../../helpers/publish-fixture.ts';
 test('a CORS preflight is answered 204 with the methods, headers and max-age; responses expose RateLimit-* and Retry-After', async () => {
   const a = await startApp(undefined, ['--rate-limits']);
   try {
-    const pre = await httpGet(`${a.base}/v1/aircraft`, { method: 'OPTIONS', headers: { origin: 'https://map.example', 'access-control-request-method': 'GET' } });
+    const pre = await httpGet(`${a.base}/v1/aircraft`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://map.example', 'access-control-request-method': 'GET' },
+    });
     assert.equal(pre.status, 204);
     assert.equal(pre.headers['access-control-allow-origin'], '*');
     assert.equal(pre.headers['access-control-allow-methods'], 'GET, HEAD');
@@ -17,7 +20,8 @@ test('a CORS preflight is answered 204 with the methods, headers and max-age; re
     assert.equal(pre.headers['access-control-max-age'], '86400');
     const r = await httpGet(`${a.base}/v1/now`, { headers: { origin: 'https://map.example' } });
     assert.equal(r.status, 200);
-    for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']) assert.match(r.headers['access-control-expose-headers'] ?? '', new RegExp(h));
+    for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'])
+      assert.match(r.headers['access-control-expose-headers'] ?? '', new RegExp(h));
   } finally {
     a.stop();
   }
@@ -49,7 +53,14 @@ test('a CORS preflight echoes the headers the page asks to send (a custom one, a
   const a = await startApp();
   try {
     for (const path of ['/v1/aircraft', '/v1/airports/ZRH', '/v1/stations/whatever']) {
-      const pre = await httpGet(`${a.base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://map.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'X-Client, traceparent, If-None-Match' } });
+      const pre = await httpGet(`${a.base}${path}`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://map.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'X-Client, traceparent, If-None-Match',
+        },
+      });
       assert.equal(pre.status, 204, path);
       assert.equal(pre.headers['access-control-allow-headers'], 'X-Client, traceparent, If-None-Match', path);
       assert.equal(pre.headers['access-control-max-age'], '86400', 'the preflight is cached');
@@ -57,7 +68,10 @@ test('a CORS preflight echoes the headers the page asks to send (a custom one, a
       assert.equal(pre.headers['access-control-allow-origin'], '*');
     }
     for (const bad of ['x\u0001y', 'a;b', 'a,,b', 'x'.repeat(3000)]) {
-      const pre = await httpGet(`${a.base}/v1/now`, { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': bad } }).catch(() => null);
+      const pre = await httpGet(`${a.base}/v1/now`, {
+        method: 'OPTIONS',
+        headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': bad },
+      }).catch(() => null);
       // node:http refuses to send a control character at all: nothing reaches the server then
       if (!pre) continue;
       assert.equal(pre.headers['access-control-allow-headers'], 'Accept, Accept-Encoding, If-None-Match, Range, If-Range', JSON.stringify(bad.slice(0, 20)));
@@ -81,20 +95,24 @@ test('every answer carries the security headers, errors included; the map and /d
       await httpGet(`${a.base}/`),
       await httpGet(`${a.base}/docs`),
     ];
-    assert.deepEqual(got.map((r) => r.status), [200, 422, 404, 405, 204, 200, 426, 200, 200]);
+    assert.deepEqual(
+      got.map((r) => r.status),
+      [200, 422, 404, 405, 204, 200, 426, 200, 200],
+    );
     for (const r of got) {
       assert.equal(r.headers['x-content-type-options'], 'nosniff', String(r.status));
       assert.equal(r.headers['referrer-policy'], 'strict-origin-when-cross-origin', String(r.status));
       assert.equal(r.headers['x-frame-options'], 'SAMEORIGIN', String(r.status));
     }
-    const csp = (r: { headers: Record<string, string> }) => Object.fromEntries((r.headers['content-security-policy'] ?? '').split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+    const csp = (r: { headers: Record<string, string> }) =>
+      Object.fromEntries((r.headers['content-security-policy'] ?? '').split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
     const map = csp(got[7]!);
     assert.deepEqual(map['script-src'], ["'self'"], 'the map runs only its own script');
     assert.deepEqual(map['img-src'], ["'self'", 'data:']);
     assert.deepEqual(map['frame-ancestors'], ["'self'"]);
     assert.deepEqual(map['object-src'], ["'none'"]);
     const docs = csp(got[8]!);
-    assert.deepEqual(docs['script-src'], ["'self'"], 'Swagger UI\'s own files, no inline script');
+    assert.deepEqual(docs['script-src'], ["'self'"], "Swagger UI's own files, no inline script");
     assert.deepEqual(docs['connect-src'], ["'self'"]);
     assert.equal(got[0]!.headers['content-security-policy'], undefined, 'a JSON answer needs no policy');
   } finally {
@@ -105,7 +123,9 @@ test('every answer carries the security headers, errors included; the map and /d
 test('a client that accepts brotli alone gets brotli wherever gzip would be sent: the whole network, a box, a point, a history object', async () => {
   const a = await startApp();
   try {
-    const { lat, lon } = ((await httpGet(`${a.base}/v1/aircraft`)).json as { aircraft: { lat?: number; lon?: number }[] }).aircraft.find((x) => x.lat !== undefined)!;
+    const { lat, lon } = ((await httpGet(`${a.base}/v1/aircraft`)).json as { aircraft: { lat?: number; lon?: number }[] }).aircraft.find(
+      (x) => x.lat !== undefined,
+    )!;
     for (const path of ['/v1/aircraft', '/v1/aircraft?bbox=-180,-90,180,90', `/v2/point/${lat}/${lon}/250`, '/v1/airports/ZRH', '/openapi.json']) {
       const plain = await httpGet(`${a.base}${path}`);
       const br = await httpGet(`${a.base}${path}`, { headers: { 'accept-encoding': 'br' } });

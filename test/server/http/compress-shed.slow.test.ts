@@ -56,13 +56,19 @@ const routes: Route[] = [
   // made once and shared: its gzip is prepared
   { pattern: '/v1/now', bucket: 'now', handler: () => ({ body: { raw: Buffer.from(sharedText), gz: gzipSync(sharedText) } }) },
   // work that holds the thread (the utilisation counts it as busy)
-  { pattern: '/v1/airports/:code', bucket: 'airport', handler: () => {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
-    return reply({ done: true });
-  } },
+  {
+    pattern: '/v1/airports/:code',
+    bucket: 'airport',
+    handler: () => {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+      return reply({ done: true });
+    },
+  },
 ];
 
-test('the real server: saturated, a per-request answer goes out plain and a shared one keeps its gzip; idle again, gzip comes back', { timeout: 30_000 }, async (t) => {
+test('the real server: saturated, a per-request answer goes out plain and a shared one keeps its gzip; idle again, gzip comes back', {
+  timeout: 30_000,
+}, async (t) => {
   const server = await serve(routes, { rateLimits: false, shedCompressionAt: 0.9 });
   t.after(() => server.close());
   const gz = { 'accept-encoding': 'gzip, deflate, br' };

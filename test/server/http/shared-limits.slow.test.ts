@@ -121,7 +121,10 @@ test('a Redis that hangs (CLIENT PAUSE) is not waited on request after request: 
     assert.match(p.logs[0]!, /does not answer \(Command timed out\)/);
     await eventually(async () => {
       await a!.get('/v1/route/SWR1');
-      assert.ok(p.logs.some((l) => l.includes('answers again')), 'p.logs.some((l) => l.includes(\'answers again\'))');
+      assert.ok(
+        p.logs.some((l) => l.includes('answers again')),
+        "p.logs.some((l) => l.includes('answers again'))",
+      );
     });
     // Redis saw the airport request before the pause and the one that timed out (run once the pause
     // ended), not the two after it: those were counted here without asking

@@ -72,7 +72,10 @@ test('a client the gauges cannot count is refused (fail closed), never let throu
   assert.equal(t.open('203.0.113.5', 8), false);
   assert.equal(t.opened('203.0.113.5'), -1, 'not countable, and said so');
   t.close('holder-7');
-  assert.deepEqual(Array.from({ length: 9 }, () => t.reserve('203.0.113.5', 8)), [...Array(8).fill('opened'), 'at_cap']);
+  assert.deepEqual(
+    Array.from({ length: 9 }, () => t.reserve('203.0.113.5', 8)),
+    [...Array(8).fill('opened'), 'at_cap'],
+  );
 });
 
 test('a flood of addresses through the rate limits leaves the open-stream cap whole (its gauges are a region of their own)', () => {

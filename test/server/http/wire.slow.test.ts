@@ -13,10 +13,14 @@ const routes: Route[] = [
   { pattern: '/v1/now', bucket: 'now', handler: () => reply({ fast: true }) },
   { pattern: '/v1/aircraft', bucket: 'aircraft', handler: () => reply(BIG) },
   // a slow answer (a cold history read): 40 ms, during which the pipelined requests are in the socket
-  { pattern: '/v1/airports/:code', bucket: 'airport', handler: (req) => {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 40);
-    return reply({ slow: req.params.code });
-  } },
+  {
+    pattern: '/v1/airports/:code',
+    bucket: 'airport',
+    handler: (req) => {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 40);
+      return reply({ slow: req.params.code });
+    },
+  },
 ];
 
 /** writes `request` on one connection and collects responses until `count` have arrived or 3 s pass */
@@ -139,9 +143,9 @@ test('the pre-built header blocks reach the wire as separate, well-formed header
     for (const h of ['content-type', 'cache-control', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']) {
       assert.equal(names.filter((n) => n === h).length, 1, `${h} exactly once`);
     }
-    assert.ok(lines.includes('Content-Type: application/json; charset=utf-8'), 'lines.includes(\'Content-Type: application/json; charset=utf-8\')');
-    assert.ok(lines.includes('Vary: Accept-Encoding'), 'lines.includes(\'Vary: Accept-Encoding\')');
-    assert.ok(lines.includes('Access-Control-Allow-Origin: *'), 'lines.includes(\'Access-Control-Allow-Origin: *\')');
+    assert.ok(lines.includes('Content-Type: application/json; charset=utf-8'), "lines.includes('Content-Type: application/json; charset=utf-8')");
+    assert.ok(lines.includes('Vary: Accept-Encoding'), "lines.includes('Vary: Accept-Encoding')");
+    assert.ok(lines.includes('Access-Control-Allow-Origin: *'), "lines.includes('Access-Control-Allow-Origin: *')");
     // uws's own mark is switched off (loadNativeUws): no header names the server's software
     assert.ok(!names.includes('uwebsockets'), `no uWebSockets header: ${names.join(', ')}`);
     for (const h of ['x-content-type-options', 'referrer-policy', 'x-frame-options']) assert.equal(names.filter((n) => n === h).length, 1, `${h} exactly once`);
@@ -157,7 +161,9 @@ test('a large answer compressed per request is gzipped off the serving thread: s
       const plain = await s.get('/v1/aircraft');
       assert.ok(plain.wireBytes > 32 * 1024, 'the body is over the threshold');
       // many at once, with small answers between them: every one whole and right
-      const got = await Promise.all(Array.from({ length: 40 }, (_, i) => s.get(i % 2 ? '/v1/aircraft' : '/v1/now', { headers: { 'accept-encoding': 'gzip, deflate, br' } })));
+      const got = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => s.get(i % 2 ? '/v1/aircraft' : '/v1/now', { headers: { 'accept-encoding': 'gzip, deflate, br' } })),
+      );
       for (const [i, r] of got.entries()) {
         assert.equal(r.status, 200);
         if (i % 2) {
@@ -230,10 +236,20 @@ test('a transient body (a scratch buffer the thread reuses) reaches the client a
   // pipeline's synchronous part done), the moment the thread's next answer could overwrite the scratch
   let handed: () => void = () => {};
   const nextAnswer = () => new Promise<void>((r) => (handed = r));
-  const s = await serve([{ pattern: '/scratch', bucket: 'aircraft', handler: () => {
-    handed();
-    return { body: { raw: scratch.subarray(0, size), transient: true } };
-  } }, ...routes], { rateLimits: false, gzipOffLoop: 32 * 1024 });
+  const s = await serve(
+    [
+      {
+        pattern: '/scratch',
+        bucket: 'aircraft',
+        handler: () => {
+          handed();
+          return { body: { raw: scratch.subarray(0, size), transient: true } };
+        },
+      },
+      ...routes,
+    ],
+    { rateLimits: false, gzipOffLoop: 32 * 1024 },
+  );
   try {
     // 1. backpressure: 8 MB to a client that reads nothing at first; uws holds what the socket did not take
     fill(0x61);
@@ -275,7 +291,10 @@ test('a transient body (a scratch buffer the thread reuses) reaches the client a
     const r = await answer;
     await Promise.all(busy);
     assert.equal(r.headers['content-encoding'], 'gzip');
-    assert.ok(r.text === served(0x63, size), `the gzipped body is the one answered, not the scratch rewritten since (${r.text.slice(0, 12)}, ${r.text.length})`);
+    assert.ok(
+      r.text === served(0x63, size),
+      `the gzipped body is the one answered, not the scratch rewritten since (${r.text.slice(0, 12)}, ${r.text.length})`,
+    );
   } finally {
     s.close();
   }

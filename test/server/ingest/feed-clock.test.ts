@@ -7,21 +7,35 @@ import { FeedClock, RESET_AFTER } from '../../../server/ingest/feed-clock.ts';
 
 const S = 1795312405;
 const clock = () => new FeedClock({ maxAheadS: 5, maxAgeS: 60 });
-const kinds = (c: FeedClock, nows: number[], serverS = S) => nows.map((n) => { const v = c.check(n, serverS); return v.ok ? (v.reset ? 'reset' : 'ok') : v.kind; });
+const kinds = (c: FeedClock, nows: number[], serverS = S) =>
+  nows.map((n) => {
+    const v = c.check(n, serverS);
+    return v.ok ? (v.reset ? 'reset' : 'ok') : v.kind;
+  });
 
 test('forward, equal and slightly ahead are taken; far ahead is future_now', () => {
   const c = clock();
   assert.deepEqual(kinds(c, [S - 10, S - 9, S - 9, S + 4, S + 3600, S + 5]), ['ok', 'ok', 'ok', 'ok', 'future_now', 'ok']);
 });
 
-test('an hour back is refused as backwards_now, every time, and says the decoder is behind this server\'s clock', () => {
+test("an hour back is refused as backwards_now, every time, and says the decoder is behind this server's clock", () => {
   const c = clock();
   c.check(S - 1, S);
   const v = c.check(S - 3601, S);
   assert.equal(v.ok, false);
-  assert.match(!v.ok ? v.detail : '', /^"now" went back 3600 s from the snapshot already taken; keeping that one \(it goes stale as usual\); it is also 3601 s behind this server's clock: check the decoder's clock \(NTP\)$/);
+  assert.match(
+    !v.ok ? v.detail : '',
+    /^"now" went back 3600 s from the snapshot already taken; keeping that one \(it goes stale as usual\); it is also 3601 s behind this server's clock: check the decoder's clock \(NTP\)$/,
+  );
   // a decoder whose clock stays an hour back, advancing: never taken (it would be stale on arrival)
-  assert.deepEqual(kinds(c, Array.from({ length: 20 }, (_, k) => S - 3600 + k), S), Array(20).fill('backwards_now'));
+  assert.deepEqual(
+    kinds(
+      c,
+      Array.from({ length: 20 }, (_, k) => S - 3600 + k),
+      S,
+    ),
+    Array(20).fill('backwards_now'),
+  );
   // fixed: the next snapshot newer than the one taken is taken at once
   assert.deepEqual(kinds(c, [S]), ['ok']);
 });
@@ -36,14 +50,14 @@ test(`a clock set back that agrees with this server's is taken as reset on the $
   assert.deepEqual(kinds(c, [S + 3.5, S + 2]), ['ok', 'backwards_now']);
 });
 
-test('this server\'s own clock stepped back an hour: the decoder\'s agreeing snapshots become the timeline after a few', () => {
+test("this server's own clock stepped back an hour: the decoder's agreeing snapshots become the timeline after a few", () => {
   const c = clock();
   c.check(S, S);
   const back = S - 3600;
   assert.deepEqual(kinds(c, [back + 1, back + 2, back + 3, back + 4], back + 3), ['backwards_now', 'backwards_now', 'reset', 'ok']);
 });
 
-test('the streak breaks on a repeated or older snapshot and on one that disagrees with this server\'s clock', () => {
+test("the streak breaks on a repeated or older snapshot and on one that disagrees with this server's clock", () => {
   const c = clock();
   c.check(S + 5, S);
   // the same stray old file again and again is never taken

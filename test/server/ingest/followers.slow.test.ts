@@ -22,7 +22,10 @@ const T0 = base.snapshot.now;
 
 /** the 12k snapshot moved on `k` seconds: every aircraft heard again a little further on */
 function moved(k: number): FeedSnapshot {
-  return { now: T0 + k, aircraft: base.ok ? base.snapshot.aircraft.map((a) => (a.lat === undefined ? a : { ...a, lat: a.lat + k * 0.01, lon: a.lon! + k * 0.01 })) : [] };
+  return {
+    now: T0 + k,
+    aircraft: base.ok ? base.snapshot.aircraft.map((a) => (a.lat === undefined ? a : { ...a, lat: a.lat + k * 0.01, lon: a.lon! + k * 0.01 })) : [],
+  };
 }
 
 /** the same snapshot as the ingest thread hands it over: parts only, no records */
@@ -96,7 +99,13 @@ test('the estimator shows a snapshot only when all its slices are in', () => {
 test('a follower that throws is logged and neither stops the others nor the next snapshot', () => {
   const logs: string[] = [];
   const seen: number[] = [];
-  const broken: Follower = { begin: () => true, takeOne: () => { throw new Error('boom'); }, end: () => {} };
+  const broken: Follower = {
+    begin: () => true,
+    takeOne: () => {
+      throw new Error('boom');
+    },
+    end: () => {},
+  };
   const counter: Follower = { begin: () => true, takeOne: (_r: AircraftRecord, now: number) => void seen.push(now), end: () => {} };
   const q = inline();
   const f = new Followers([broken, counter], { chunk: 2, budgetMs: 0, defer: q.defer, log: (l) => logs.push(l) });
@@ -105,7 +114,10 @@ test('a follower that throws is logged and neither stops the others nor the next
   f.push(small(T0 + 1));
   q.drain();
   assert.deepEqual(seen, [T0, T0, T0, T0 + 1, T0 + 1, T0 + 1], 'every record of both snapshots, in order');
-  assert.ok(logs.length > 0 && logs.every((l) => /a follower threw: Error: boom/.test(l)), 'logs.length > 0 && logs.every((l) => /a follower threw: Error: boom/.test(l))');
+  assert.ok(
+    logs.length > 0 && logs.every((l) => /a follower threw: Error: boom/.test(l)),
+    'logs.length > 0 && logs.every((l) => /a follower threw: Error: boom/.test(l))',
+  );
 });
 
 test('a snapshot older than the newest taken is skipped by the estimator, not applied', () => {
@@ -121,11 +133,15 @@ test('a snapshot older than the newest taken is skipped by the estimator, not ap
 test('a slice is bounded in time, not in records: it yields once its budget has passed, and the snapshot is still taken whole', () => {
   const seen: number[] = [];
   // each record costs 1 ms: a 3 ms budget takes a few records per slice, not the whole snapshot
-  const slow: Follower = { begin: () => true, takeOne: (r: AircraftRecord) => {
-    const until = performance.now() + 1;
-    while (performance.now() < until);
-    seen.push(Number.parseInt(r.hex, 16));
-  }, end: () => {} };
+  const slow: Follower = {
+    begin: () => true,
+    takeOne: (r: AircraftRecord) => {
+      const until = performance.now() + 1;
+      while (performance.now() < until);
+      seen.push(Number.parseInt(r.hex, 16));
+    },
+    end: () => {},
+  };
   const q = inline();
   const f = new Followers([slow], { chunk: 1, budgetMs: 3, defer: q.defer, log: (l) => assert.fail(l) });
   const aircraft = Array.from({ length: 40 }, (_, i) => ({ hex: i.toString(16).padStart(6, '0') }));
@@ -134,5 +150,9 @@ test('a slice is bounded in time, not in records: it yields once its budget has 
   // at least one record a slice; a preempted clock only makes a slice take fewer
   assert.ok(seen.length >= 1 && seen.length <= 5, `one slice took ${seen.length} of 40 records`);
   q.drain();
-  assert.deepEqual(seen, aircraft.map((_, i) => i), 'every record, in order');
+  assert.deepEqual(
+    seen,
+    aircraft.map((_, i) => i),
+    'every record, in order',
+  );
 });

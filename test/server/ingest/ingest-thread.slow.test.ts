@@ -28,7 +28,7 @@ test('an ingest-thread snapshot equals one parsed and prepared here: bytes, inde
       const parts = result.snapshot.parts;
       assert.ok(parts, 'the snapshot came back prepared');
       assert.ok(!('wire' in result.snapshot) && !('aircraft' in result.snapshot), 'no per-record objects or wire JSON cross: only the parts');
-      assert.equal(result.snapshot.now, local.snapshot.now, 'the decoder\'s now, as the parts carry it');
+      assert.equal(result.snapshot.now, local.snapshot.now, "the decoder's now, as the parts carry it");
       assert.equal(result.snapshot.messages, local.snapshot.messages);
       const mine = prepareParts(local.snapshot);
       const { gz, br, ...theirs } = parts;
@@ -46,7 +46,10 @@ test('an ingest-thread snapshot equals one parsed and prepared here: bytes, inde
     t.brotli = () => true;
     const { result } = await t.parse(Buffer.from(BIG));
     assert.ok(result.ok && result.snapshot.parts.br, 'brotli made when asked');
-    assert.ok(brotliDecompressSync(result.snapshot.parts.br).equals(Buffer.from(result.snapshot.parts.body)), 'brotliDecompressSync(result.snapshot.parts.br).equals(Buffer.from(result.snapshot.parts.body))');
+    assert.ok(
+      brotliDecompressSync(result.snapshot.parts.br).equals(Buffer.from(result.snapshot.parts.body)),
+      'brotliDecompressSync(result.snapshot.parts.br).equals(Buffer.from(result.snapshot.parts.body))',
+    );
     const broken = await t.parse(Buffer.from('{"now": 17'));
     assert.equal(broken.result.ok ? 'ok' : broken.result.reason, 'invalid_json');
   } finally {
@@ -70,7 +73,10 @@ test('the aircraft cap is applied on the parser thread: only the kept records cr
     const aircraft = Array.from({ length: 10 }, (_, i) => ({ hex: `00000${i}`, lat: 50, lon: 8, seen: 10 - i }));
     const { result } = await t.parse(Buffer.from(JSON.stringify({ now: 1795312389, aircraft })), 4);
     assert.ok(result.ok, 'result.ok');
-    assert.deepEqual(aircraftOf(result.snapshot).map((a) => a.hex), ['000006', '000007', '000008', '000009']);
+    assert.deepEqual(
+      aircraftOf(result.snapshot).map((a) => a.hex),
+      ['000006', '000007', '000008', '000009'],
+    );
     assert.equal(result.capped, 6);
     assert.equal(result.snapshot.parts.total, 4, 'only the kept records were prepared');
   } finally {

@@ -211,7 +211,10 @@ test('a snapshot stamped in the future is refused with a logged reason; the prev
     assert.equal(got.length, 1);
     assert.equal(aircraftOf(src.current()!)[0]!.hex, 'aaaaaa');
     assert.equal(src.counters.future_now, 1);
-    assert.ok(logs.some((l) => /future_now: .*3600 s ahead of this server's clock \(limit 5 s\)/.test(l)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => /future_now: .*3600 s ahead of this server's clock \(limit 5 s\)/.test(l)),
+      logs.join('\n'),
+    );
     // within the tolerance: a decoder clock a little ahead is taken
     writeFileSync(file, feedAt(CLOCK_MS / 1000 + 4, ['cccccc']));
     await src.pollOnce();
@@ -249,7 +252,7 @@ test('a snapshot whose clock went an hour back is refused, counted each time and
   }
 });
 
-test('a decoder clock set back a few seconds (it ran ahead) is taken as reset after three snapshots that agree with this server\'s clock, logged', async () => {
+test("a decoder clock set back a few seconds (it ran ahead) is taken as reset after three snapshots that agree with this server's clock, logged", async () => {
   const dir = tempDir();
   try {
     const file = join(dir, 'aircraft.json');
@@ -260,9 +263,15 @@ test('a decoder clock set back a few seconds (it ran ahead) is taken as reset af
       writeFileSync(file, feedAt(CLOCK_MS / 1000 + k - 3, [`bbbbb${k}`]));
       await src.pollOnce();
     }
-    assert.deepEqual(got.map((g) => aircraftOf(g)[0]!.hex), ['aaaaaa', 'bbbbb3']);
+    assert.deepEqual(
+      got.map((g) => aircraftOf(g)[0]!.hex),
+      ['aaaaaa', 'bbbbb3'],
+    );
     assert.equal(src.counters.backwards_now, 2);
-    assert.ok(logs.some((l) => /the decoder's clock went back 4 s and agrees with this server's: taken as reset/.test(l)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => /the decoder's clock went back 4 s and agrees with this server's: taken as reset/.test(l)),
+      logs.join('\n'),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -276,7 +285,10 @@ test('past the aircraft cap the most recently heard are kept, counted and logged
     writeFileSync(file, JSON.stringify({ now: CLOCK_MS / 1000, aircraft }));
     const { src, got, logs } = harness(file, 5000, { maxAircraft: 4 });
     await src.pollOnce();
-    assert.deepEqual(aircraftOf(got[0]!).map((a) => a.hex), ['000006', '000007', '000008', '000009']);
+    assert.deepEqual(
+      aircraftOf(got[0]!).map((a) => a.hex),
+      ['000006', '000007', '000008', '000009'],
+    );
     assert.equal(src.counters.too_many_aircraft, 6);
     assert.equal(logs.filter((l) => l.includes('too_many_aircraft')).length, 1);
   } finally {
@@ -305,7 +317,10 @@ test('a chunked HTTP feed without Content-Length is cut off at the byte cap, not
     await src.pollOnce();
     assert.equal(got.length, 0);
     assert.equal(src.counters.too_large, 1);
-    assert.ok(logs.some((l) => l.includes('sent over 1048576 bytes; stopped reading')), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.includes('sent over 1048576 bytes; stopped reading')),
+      logs.join('\n'),
+    );
     assert.ok(sent < 16 * 1024 * 1024, `the server could push only ${sent} bytes before the reader hung up`);
   } finally {
     server.closeAllConnections();
@@ -322,13 +337,15 @@ test('bytes from a bad feed are escaped before they reach the log', async () => 
     await src.pollOnce();
     assert.equal(logs.length, 1);
     assert.ok(!/[\u0000-\u001f]/.test(logs[0]!), JSON.stringify(logs[0]));
-    assert.ok(!logs[0]!.includes('\n'), '!logs[0]!.includes(\'\\n\')');
+    assert.ok(!logs[0]!.includes('\n'), "!logs[0]!.includes('\\n')");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('with an ingest thread the file is read there: a read that fails is counted, logged once and tried again at the next poll', { timeout: 30_000 }, async () => {
+test('with an ingest thread the file is read there: a read that fails is counted, logged once and tried again at the next poll', {
+  timeout: 30_000,
+}, async () => {
   const dir = tempDir();
   const thread = new IngestThread();
   try {
@@ -339,7 +356,10 @@ test('with an ingest thread the file is read there: a read that fails is counted
     await src.pollOnce();
     await src.pollOnce();
     assert.equal(src.counters.read_error, 2, 'the unchanged path is read again, not skipped as already seen');
-    assert.deepEqual(logs.filter((l) => l.includes('read_error')), [`feed: read_error: cannot read ${file}: EISDIR (logged once until the feed recovers)`]);
+    assert.deepEqual(
+      logs.filter((l) => l.includes('read_error')),
+      [`feed: read_error: cannot read ${file}: EISDIR (logged once until the feed recovers)`],
+    );
     rmSync(file, { recursive: true });
     writeFileSync(file, SAMPLE);
     await src.pollOnce();
@@ -347,7 +367,10 @@ test('with an ingest thread the file is read there: a read that fails is counted
     assert.ok('parts' in got[0]!, 'prepared on the ingest thread');
     await src.pollOnce();
     assert.equal(got.length, 1, 'an unchanged file is not read again');
-    assert.ok(logs.some((l) => l.includes('first snapshot with 183 aircraft')), 'logs.some((l) => l.includes(\'first snapshot with 183 aircraft\'))');
+    assert.ok(
+      logs.some((l) => l.includes('first snapshot with 183 aircraft')),
+      "logs.some((l) => l.includes('first snapshot with 183 aircraft'))",
+    );
   } finally {
     thread.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -9,14 +9,32 @@ import { mulberry32 } from '../../../lib/random.ts';
 import type { AircraftRecord } from '../../../server/feed/record.ts';
 
 const sky = (now: number): PreparedSnapshot =>
-  PreparedSnapshot.of({ now, aircraft: Array.from({ length: 400 }, (_, i) => ({ hex: (0xa00000 + i).toString(16), lat: 40 + (i % 20) * 0.5, lon: (i % 40) * 0.5 - 10, alt_baro: 30000, gs: 450, track: i % 360, seen: 1 }) as AircraftRecord) }, { eagerGzip: false });
+  PreparedSnapshot.of(
+    {
+      now,
+      aircraft: Array.from(
+        { length: 400 },
+        (_, i) =>
+          ({
+            hex: (0xa00000 + i).toString(16),
+            lat: 40 + (i % 20) * 0.5,
+            lon: (i % 40) * 0.5 - 10,
+            alt_baro: 30000,
+            gs: 450,
+            track: i % 360,
+            seen: 1,
+          }) as AircraftRecord,
+      ),
+    },
+    { eagerGzip: false },
+  );
 
 const box = (minLon: number) => ({ minLon, minLat: 40, maxLon: minLon + 8, maxLat: 48 });
 
 test('the same box in one snapshot: one shared payload, its gzip made once and equal to the body', async () => {
   const s = sky(1_800_000_000);
   const a = s.bboxPayload(box(-5));
-  assert.equal(s.bboxPayload(box(-5)), a, 'the second request shares the first one\'s payload');
+  assert.equal(s.bboxPayload(box(-5)), a, "the second request shares the first one's payload");
   assert.deepEqual(a.raw, s.bboxBody(box(-5)), 'the bytes a fresh assembly gives');
   for (let i = 0; i < 100 && !a.gz; i++) await new Promise((r) => setTimeout(r, 10));
   assert.ok(a.gz, 'the gzip arrives from the libuv pool');

@@ -11,10 +11,16 @@ test('a decoder clock running ahead cannot make a snapshot look younger than the
   // stamped 4 s ahead of this server (inside the feed's tolerance), received at T0
   live.accept(snap(T0 + 4), T0);
   assert.equal(live.current((T0 + 60) * 1000).now, T0 + 4, 'served as live up to 60 s after arrival');
-  assert.throws(() => live.current((T0 + 61) * 1000), (e: any) => e.status === 503 && e.code === 'stale_snapshot');
+  assert.throws(
+    () => live.current((T0 + 61) * 1000),
+    (e: any) => e.status === 503 && e.code === 'stale_snapshot',
+  );
   // a clock behind ours is its own truth: older is older
   live.accept(snap(T0 - 30), T0);
-  assert.throws(() => live.current((T0 + 31) * 1000), (e: any) => e.code === 'stale_snapshot');
+  assert.throws(
+    () => live.current((T0 + 31) * 1000),
+    (e: any) => e.code === 'stale_snapshot',
+  );
 });
 
 test('the moment the live routes turn stale and the moment they recover are logged, once each', () => {
@@ -26,7 +32,7 @@ test('the moment the live routes turn stale and the moment they recover are logg
     levels.push(level);
   };
   live.watch(T0 * 1000, log);
-  assert.equal(logs.length, 0, "nothing before the first snapshot");
+  assert.equal(logs.length, 0, 'nothing before the first snapshot');
   live.accept(snap(T0), T0);
   for (let t = T0; t <= T0 + 70; t++) live.watch(t * 1000, log);
   assert.equal(logs.length, 1);
@@ -48,5 +54,8 @@ test('snapshots go live whole with their gzip made, in order of arrival, even wh
   const a = live.acceptWhenReady(snap(T0 + 1), T0 + 1);
   const b = live.acceptWhenReady(snap(T0 - 3600), T0 + 2);
   await Promise.all([a, b]);
-  assert.throws(() => live.current((T0 + 2) * 1000), (e: any) => e.code === 'stale_snapshot');
+  assert.throws(
+    () => live.current((T0 + 2) * 1000),
+    (e: any) => e.code === 'stale_snapshot',
+  );
 });

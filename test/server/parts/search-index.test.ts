@@ -19,7 +19,10 @@ const list: AircraftRecord[] = [
 test('every key is found, in feed order, prefixes and non-ASCII keys included; a missing key finds nothing', () => {
   const s = new SearchIndex(searchParts(list));
   assert.equal(s.size, 5);
-  assert.deepEqual([0, 1, 2, 3, 4].map((i) => s.hexOf(i)), list.map((a) => a.hex));
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((i) => s.hexOf(i)),
+    list.map((a) => a.hex),
+  );
   assert.deepEqual(s.find('callsign', 'SWR1'), [1]);
   assert.deepEqual(s.find('callsign', 'SWR12'), [0]);
   assert.deepEqual(s.find('callsign', 'SWR123'), [2]);

@@ -70,10 +70,17 @@ test('within returns exactly the points inside the circle, nearest first, near t
   for (const [lat, lon, rad] of queries) {
     const got = index.within(lat, lon, rad);
     const expect = lats.map((_, i) => i).filter((i) => distanceNm(lat, lon, lats[i]!, lons[i]!) <= rad);
-    assert.deepEqual([...got.ids].sort((a, b) => a - b), expect, `${lat},${lon} r=${rad}`);
+    assert.deepEqual(
+      [...got.ids].sort((a, b) => a - b),
+      expect,
+      `${lat},${lon} r=${rad}`,
+    );
     for (let k = 0; k < got.ids.length; k++) {
       const i = got.ids[k]!;
-      assert.ok(Math.abs(got.dst[k]! - distanceNm(lat, lon, lats[i]!, lons[i]!)) < 1e-9, 'Math.abs(got.dst[k]! - distanceNm(lat, lon, lats[i]!, lons[i]!)) < 1e-9');
+      assert.ok(
+        Math.abs(got.dst[k]! - distanceNm(lat, lon, lats[i]!, lons[i]!)) < 1e-9,
+        'Math.abs(got.dst[k]! - distanceNm(lat, lon, lats[i]!, lons[i]!)) < 1e-9',
+      );
       // nearest first at the printed resolution (3 decimals)
       if (k > 0) assert.ok(Math.round(got.dst[k - 1]! * 1000) <= Math.round(got.dst[k]! * 1000), 'nearest first');
     }
@@ -105,8 +112,15 @@ test('great-circle helpers agree with known distances and invert each other', ()
     const d = r() * 2000;
     const p = destinationPoint(lat, lon, brg, d);
     assert.ok(p.lon >= -180 && p.lon < 180, 'p.lon >= -180 && p.lon < 180');
-    assert.ok(Math.abs(distanceNm(lat, lon, p.lat, p.lon) - d) < 1e-6 * Math.max(1, d), 'Math.abs(distanceNm(lat, lon, p.lat, p.lon) - d) < 1e-6 * Math.max(1, d)');
-    if (d > 1) assert.ok(Math.abs(((bearingDeg(lat, lon, p.lat, p.lon) - brg + 540) % 360) - 180) < 1e-6, 'Math.abs(((bearingDeg(lat, lon, p.lat, p.lon) - brg + 540) % 360) - 180) < 1e-6');
+    assert.ok(
+      Math.abs(distanceNm(lat, lon, p.lat, p.lon) - d) < 1e-6 * Math.max(1, d),
+      'Math.abs(distanceNm(lat, lon, p.lat, p.lon) - d) < 1e-6 * Math.max(1, d)',
+    );
+    if (d > 1)
+      assert.ok(
+        Math.abs(((bearingDeg(lat, lon, p.lat, p.lon) - brg + 540) % 360) - 180) < 1e-6,
+        'Math.abs(((bearingDeg(lat, lon, p.lat, p.lon) - brg + 540) % 360) - 180) < 1e-6',
+      );
   }
   assert.equal(normalizeLon(180), -180);
   assert.equal(normalizeLon(-190), 170);

@@ -29,7 +29,11 @@ const req = (rawPath: string, method = 'GET'): Incoming => ({ method, rawPath, q
 /** one forwarded request; the reply must be written before the call returns */
 function ask(p: ReturnType<typeof forwardingPipeline>, r: Incoming): Wire {
   let got: Wire | null = null;
-  p(r, (w) => (got = w), () => false);
+  p(
+    r,
+    (w) => (got = w),
+    () => false,
+  );
   assert.ok(got, `${r.rawPath}: answered within the call, never later`);
   return got;
 }
@@ -39,7 +43,10 @@ test('each forwarded request is answered within the call with its own reply, in 
   for (let i = 0; i < 200; i++) {
     const w = ask(p, req(`/v1/x${i}`, i % 3 ? 'GET' : 'HEAD'));
     assert.equal(w.status, '200 OK');
-    assert.deepEqual(w.headers, [['Content-Type', 'application/json'], ['X-Echo', `/v1/x${i}`]]);
+    assert.deepEqual(w.headers, [
+      ['Content-Type', 'application/json'],
+      ['X-Echo', `/v1/x${i}`],
+    ]);
     assert.deepEqual(JSON.parse(w.body.toString()), { path: `/v1/x${i}`, query: 'a=1', ip: '192.0.2.7', method: i % 3 ? 'GET' : 'HEAD', ua: 'probe' });
     assert.equal(w.headLength, i % 3 ? undefined : 1234);
   }

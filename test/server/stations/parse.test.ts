@@ -16,8 +16,20 @@ test('canonicalUuid accepts any case with or without dashes and refuses everythi
   assert.equal(canonicalUuid(U1.toUpperCase()), U1);
   assert.equal(canonicalUuid(U1.replace(/-/g, '')), U1);
   assert.equal(canonicalUuid(U1.replace(/-/g, '').toUpperCase()), U1);
-  for (const bad of ['', 'x', U1 + '0', U1.slice(1), `{${U1}}`, U1.replace('5', 'g'), U1.replace(/-/g, '_'), `${U1.slice(0, 8)}${U1.slice(9)}-`,
-    ' ' + U1.slice(1), '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', 'urn:uuid:' + U1]) {
+  for (const bad of [
+    '',
+    'x',
+    U1 + '0',
+    U1.slice(1),
+    `{${U1}}`,
+    U1.replace('5', 'g'),
+    U1.replace(/-/g, '_'),
+    `${U1.slice(0, 8)}${U1.slice(9)}-`,
+    ' ' + U1.slice(1),
+    '00000000-0000-0000-0000-000000000000',
+    'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+    'urn:uuid:' + U1,
+  ]) {
     assert.equal(canonicalUuid(bad), null, JSON.stringify(bad));
   }
 });
@@ -35,10 +47,13 @@ test('keys and public ids: deterministic per secret, different across secrets, i
 });
 
 test('a well-formed list with and without IP fields parses; IPs and UUIDs appear in no returned value', () => {
-  const text = list([
-    feeder({ ip: '192.0.2.55', software: 'readsb 3.14', messages: 100, positions: 10, aircraft: 3, connected_since: GEN - 60, extra: { any: 1 } }),
-    feeder({ uuid: U2.toUpperCase(), lat: -33.9, lon: 151.2, connected: false }),
-  ], { aggregator: 'x', version: 3 });
+  const text = list(
+    [
+      feeder({ ip: '192.0.2.55', software: 'readsb 3.14', messages: 100, positions: 10, aircraft: 3, connected_since: GEN - 60, extra: { any: 1 } }),
+      feeder({ uuid: U2.toUpperCase(), lat: -33.9, lon: 151.2, connected: false }),
+    ],
+    { aggregator: 'x', version: 3 },
+  );
   const r = parseFeederList(text, keys);
   assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.generatedAt, GEN);
@@ -46,17 +61,35 @@ test('a well-formed list with and without IP fields parses; IPs and UUIDs appear
   const [a, b] = r.list.feeders;
   assert.deepEqual(a!.key, keys.key(U1));
   assert.deepEqual(b!.key, keys.key(U2), 'upper-case UUID normalised before hashing');
-  assert.deepEqual({ ...a, key: null }, { key: null, lat: 47.4581, lon: 8.5555, positionSource: 'reported', connected: true, software: 'readsb 3.14', messages: 100, positions: 10, aircraft: 3, connectedSince: GEN - 60 });
+  assert.deepEqual(
+    { ...a, key: null },
+    {
+      key: null,
+      lat: 47.4581,
+      lon: 8.5555,
+      positionSource: 'reported',
+      connected: true,
+      software: 'readsb 3.14',
+      messages: 100,
+      positions: 10,
+      aircraft: 3,
+      connectedSince: GEN - 60,
+    },
+  );
   assert.equal(b!.software, null);
   assert.deepEqual(r.list.skipped, {});
   const dump = JSON.stringify(r, (_k, v) => (Buffer.isBuffer(v) || v?.type === 'Buffer' ? 'buf' : v));
   for (const needle of ['192.0.2.55', U1, U2, U2.toUpperCase(), U1.replace(/-/g, '')]) assert.ok(!dump.includes(needle), needle);
-  assert.ok(!('ip' in a!) && !('uuid' in a!), '!(\'ip\' in a!) && !(\'uuid\' in a!)');
+  assert.ok(!('ip' in a!) && !('uuid' in a!), "!('ip' in a!) && !('uuid' in a!)");
 });
 
 test('malformed files are rejected whole with a typed reason', () => {
   const cases: [string, string][] = [
-    ['', 'not_json'], ['{', 'not_json'], ['null', 'not_object'], ['[]', 'not_object'], ['"x"', 'not_object'],
+    ['', 'not_json'],
+    ['{', 'not_json'],
+    ['null', 'not_object'],
+    ['[]', 'not_object'],
+    ['"x"', 'not_object'],
     [JSON.stringify({ feeders: [] }), 'bad_generated_at'],
     [JSON.stringify({ generated_at: '1795435200', feeders: [] }), 'bad_generated_at'],
     [JSON.stringify({ generated_at: -1, feeders: [] }), 'bad_generated_at'],
@@ -76,15 +109,28 @@ test('malformed files are rejected whole with a typed reason', () => {
 });
 
 test('malformed entries are skipped and counted by reason; the rest of the list is kept', () => {
-  const r = parseFeederList(list([
-    feeder(),
-    null, 7, [1],
-    feeder({ uuid: 'not-a-uuid' }), feeder({ uuid: 42 }), feeder({ uuid: undefined }), feeder({ uuid: '00000000-0000-0000-0000-000000000000' }),
-    feeder({ uuid: U2, lat: 90.1 }), feeder({ uuid: U2, lat: -91 }), feeder({ uuid: U2, lon: 180.5 }), feeder({ uuid: U2, lon: '8.5' }),
-    feeder({ uuid: U2, lat: null }), feeder({ uuid: U2, lat: 0, lon: 0 }),
-    feeder({ uuid: U2, connected: 'yes' }), feeder({ uuid: U2, connected: undefined }),
-    feeder({ uuid: U1.toUpperCase() }),
-  ]), keys);
+  const r = parseFeederList(
+    list([
+      feeder(),
+      null,
+      7,
+      [1],
+      feeder({ uuid: 'not-a-uuid' }),
+      feeder({ uuid: 42 }),
+      feeder({ uuid: undefined }),
+      feeder({ uuid: '00000000-0000-0000-0000-000000000000' }),
+      feeder({ uuid: U2, lat: 90.1 }),
+      feeder({ uuid: U2, lat: -91 }),
+      feeder({ uuid: U2, lon: 180.5 }),
+      feeder({ uuid: U2, lon: '8.5' }),
+      feeder({ uuid: U2, lat: null }),
+      feeder({ uuid: U2, lat: 0, lon: 0 }),
+      feeder({ uuid: U2, connected: 'yes' }),
+      feeder({ uuid: U2, connected: undefined }),
+      feeder({ uuid: U1.toUpperCase() }),
+    ]),
+    keys,
+  );
   assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.feeders.length, 1);
   assert.deepEqual(r.list.skipped, { not_object: 3, bad_uuid: 4, bad_position: 6, bad_connected: 2, duplicate_uuid: 1 });
@@ -97,9 +143,19 @@ test('edge positions are accepted: the poles and the antimeridian', () => {
 });
 
 test('malformed optional fields are read as absent and counted; the feeder is kept', () => {
-  const r = parseFeederList(list([feeder({
-    software: 'x'.repeat(65), messages: -1, positions: 1.5, aircraft: '3', connected_since: GEN + 10,
-  }), feeder({ uuid: U2, software: 'readsb from 10.1.2.3', messages: null })]), keys);
+  const r = parseFeederList(
+    list([
+      feeder({
+        software: 'x'.repeat(65),
+        messages: -1,
+        positions: 1.5,
+        aircraft: '3',
+        connected_since: GEN + 10,
+      }),
+      feeder({ uuid: U2, software: 'readsb from 10.1.2.3', messages: null }),
+    ]),
+    keys,
+  );
   assert.ok(r.ok, 'r.ok');
   const [a, b] = r.list.feeders;
   assert.deepEqual([a!.software, a!.messages, a!.positions, a!.aircraft, a!.connectedSince], [null, null, null, null, null]);
@@ -110,7 +166,10 @@ test('malformed optional fields are read as absent and counted; the feeder is ke
 });
 
 test('a feeder listed twice keeps the connected entry', () => {
-  const r = parseFeederList(list([feeder({ connected: false, aircraft: 1 }), feeder({ connected: true, aircraft: 2 }), feeder({ connected: false, aircraft: 3 })]), keys);
+  const r = parseFeederList(
+    list([feeder({ connected: false, aircraft: 1 }), feeder({ connected: true, aircraft: 2 }), feeder({ connected: false, aircraft: 3 })]),
+    keys,
+  );
   assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.feeders.length, 1);
   assert.equal(r.list.feeders[0]!.aircraft, 2);

@@ -11,7 +11,12 @@ import { stationRoutes } from '../../../server/handlers/stations.ts';
 import { openStations } from '../../../server/stations/open.ts';
 
 const T0 = 1795435200;
-const UUIDS = ['7f3e9c21-5d8b-4a06-b1e4-c2a7d9f05e38', 'a1b2c3d4-e5f6-4789-8abc-def012345678', '9e8d7c6b-5a49-4382-9716-f5e4d3c2b1a0', 'c0ffee00-dead-4bee-8f00-0123456789ab'];
+const UUIDS = [
+  '7f3e9c21-5d8b-4a06-b1e4-c2a7d9f05e38',
+  'a1b2c3d4-e5f6-4789-8abc-def012345678',
+  '9e8d7c6b-5a49-4382-9716-f5e4d3c2b1a0',
+  'c0ffee00-dead-4bee-8f00-0123456789ab',
+];
 const IPS = ['203.0.113.187', '198.51.100.231', '192.0.2.77', '2001:db8:cafe:17::beef', '100.64.12.34'];
 
 function spellings(): string[] {
@@ -44,7 +49,18 @@ test('no IP and no UUID reaches the state directory, the logs or a public respon
   const feeders = (gen: number) => ({
     generated_at: gen,
     feeders: [
-      { uuid: UUIDS[0], lat: 47.4581, lon: 8.5555, connected: true, ip: IPS[0], software: 'readsb 3.14', messages: gen, positions: 1, aircraft: 2, connected_since: T0 - 50 },
+      {
+        uuid: UUIDS[0],
+        lat: 47.4581,
+        lon: 8.5555,
+        connected: true,
+        ip: IPS[0],
+        software: 'readsb 3.14',
+        messages: gen,
+        positions: 1,
+        aircraft: 2,
+        connected_since: T0 - 50,
+      },
       { uuid: UUIDS[1]!.toUpperCase(), lat: 50.0379, lon: 8.5622, connected: true, ip: IPS[3], remote_addr: `${IPS[1]}:30005`, peer: { ip: IPS[2] } },
       { uuid: UUIDS[2]!.replace(/-/g, ''), lat: -33.94, lon: 151.17, connected: false, ip: IPS[4] },
       // malformed entries carrying secrets of their own

@@ -20,24 +20,40 @@ function setup(t: { after: (fn: () => void) => void }, o: { format?: StationsFor
   const dir = mkdtempSync(join(tmpdir(), 'contrail-readsb-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const logs: string[] = [];
-  const st = openStations({ state: join(dir, 'state'), location: o.location ?? join(dir, 'clients.json'), ...(o.format ? { format: o.format } : {}), clock: () => NOW_MS, log: (l) => logs.push(l) });
+  const st = openStations({
+    state: join(dir, 'state'),
+    location: o.location ?? join(dir, 'clients.json'),
+    ...(o.format ? { format: o.format } : {}),
+    clock: () => NOW_MS,
+    log: (l) => logs.push(l),
+  });
   return { dir, logs, st, src: st.source! };
 }
 
-test('a readsb json folder is taken as it is: stations online at readsb\'s estimated position, marked estimated', async (t) => {
+test("a readsb json folder is taken as it is: stations online at readsb's estimated position, marked estimated", async (t) => {
   const s = setup(t);
   copyFileSync(join(FX, 'clients.json'), join(s.dir, 'clients.json'));
   copyFileSync(join(FX, 'receivers.json'), join(s.dir, 'receivers.json'));
   assert.equal(await s.src.poll(), 'applied');
   assert.equal(s.st.roster.stationCount(NOW_MS), 2);
   const list = s.st.roster.publicList(NOW_MS);
-  assert.deepEqual(list.map((e) => [e.coarse_lat, e.coarse_lon, e.position_source, e.online]).sort(), [[-33.9, 151.2, 'estimated', true], [47.5, 8.6, 'estimated', true]]);
+  assert.deepEqual(list.map((e) => [e.coarse_lat, e.coarse_lon, e.position_source, e.online]).sort(), [
+    [-33.9, 151.2, 'estimated', true],
+    [47.5, 8.6, 'estimated', true],
+  ]);
   // the rows that are no station are counted in the log, by reason
-  for (const reason of ['no_uuid', 'no_position', 'bad_extent']) assert.ok(s.logs.some((l) => l.includes(`1 entry skipped (${reason})`)), reason);
+  for (const reason of ['no_uuid', 'no_position', 'bad_extent'])
+    assert.ok(
+      s.logs.some((l) => l.includes(`1 entry skipped (${reason})`)),
+      reason,
+    );
   // where the position comes from survives a restart
   s.src.stop();
   const again = openStations({ state: join(s.dir, 'state'), location: '', clock: () => NOW_MS, log: () => {} });
-  assert.deepEqual(again.roster.publicList(NOW_MS).map((e) => e.position_source), ['estimated', 'estimated']);
+  assert.deepEqual(
+    again.roster.publicList(NOW_MS).map((e) => e.position_source),
+    ['estimated', 'estimated'],
+  );
 });
 
 test('without receivers.json beside clients.json the poll fails with one clear line and the previous state is kept', async (t) => {
@@ -45,11 +61,15 @@ test('without receivers.json beside clients.json the poll fails with one clear l
   copyFileSync(join(FX, 'clients.json'), join(s.dir, 'clients.json'));
   assert.equal(await s.src.poll(), 'read_failed');
   assert.equal(await s.src.poll(), 'read_failed');
-  assert.deepEqual(s.logs.filter((l) => l.includes('unreadable')), ['stations: readsb receivers.json beside clients.json unreadable (ENOENT); keeping the previous state'], 'once, not per poll');
+  assert.deepEqual(
+    s.logs.filter((l) => l.includes('unreadable')),
+    ['stations: readsb receivers.json beside clients.json unreadable (ENOENT); keeping the previous state'],
+    'once, not per poll',
+  );
   assert.equal(s.st.roster.stationCount(NOW_MS), null, 'no list taken: presence unavailable');
   copyFileSync(join(FX, 'receivers.json'), join(s.dir, 'receivers.json'));
   assert.equal(await s.src.poll(), 'applied', 'the unchanged clients.json is read again once receivers.json is there');
-  assert.ok(s.logs.includes('stations: feeder list readable again'), 's.logs.includes(\'stations: feeder list readable again\')');
+  assert.ok(s.logs.includes('stations: feeder list readable again'), "s.logs.includes('stations: feeder list readable again')");
 });
 
 test('a broken receivers.json or clients.json rejects the list with its reason', async (t) => {
@@ -65,7 +85,7 @@ test('a broken receivers.json or clients.json rejects the list with its reason',
   assert.match(why(cut.logs), /feeder list rejected \(not_json\)/);
 });
 
-test('--stations-format forces a format: readsb on our own list and contrail on readsb\'s are rejected, not guessed', async (t) => {
+test("--stations-format forces a format: readsb on our own list and contrail on readsb's are rejected, not guessed", async (t) => {
   const ours = setup(t, { format: 'readsb' });
   writeFileSync(join(ours.dir, 'clients.json'), JSON.stringify({ generated_at: 1795435200, feeders: [] }));
   copyFileSync(join(FX, 'receivers.json'), join(ours.dir, 'receivers.json'));
@@ -78,7 +98,10 @@ test('--stations-format forces a format: readsb on our own list and contrail on 
 });
 
 test('over HTTP: receivers.json is fetched from beside the clients.json URL', async (t) => {
-  const files: Record<string, string> = { '/data/clients.json': readFileSync(join(FX, 'clients.json'), 'utf8'), '/data/receivers.json': readFileSync(join(FX, 'receivers.json'), 'utf8') };
+  const files: Record<string, string> = {
+    '/data/clients.json': readFileSync(join(FX, 'clients.json'), 'utf8'),
+    '/data/receivers.json': readFileSync(join(FX, 'receivers.json'), 'utf8'),
+  };
   const asked: string[] = [];
   const server = createServer((req, res) => {
     asked.push(req.url!);

@@ -17,17 +17,28 @@ const NOW = 1795435200.123;
 
 const parse = (clients: unknown, receivers = receiversText) => parseReadsbClients(clients, receivers, keys);
 
-test('the two readsb files join by the first 64 bits of the UUID into connected stations at readsb\'s estimated centre', () => {
+test("the two readsb files join by the first 64 bits of the UUID into connected stations at readsb's estimated centre", () => {
   const r = parse(JSON.parse(clientsText));
   assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.generatedAt, NOW, 'the list is as fresh as clients.json says');
   assert.equal(r.list.feeders.length, 2);
   const [a, b] = r.list.feeders;
-  assert.deepEqual({ ...a, key: null }, {
-    key: null, lat: 47.45, lon: 8.56, positionSource: 'estimated', connected: true, software: null,
-    // 412.500 messages/s over 3600 s; the positions column is readsb's own count
-    messages: 1_485_000, positions: 137_700, aircraft: null, connectedSince: 1795431600,
-  });
+  assert.deepEqual(
+    { ...a, key: null },
+    {
+      key: null,
+      lat: 47.45,
+      lon: 8.56,
+      positionSource: 'estimated',
+      connected: true,
+      software: null,
+      // 412.500 messages/s over 3600 s; the positions column is readsb's own count
+      messages: 1_485_000,
+      positions: 137_700,
+      aircraft: null,
+      connectedSince: 1795431600,
+    },
+  );
   assert.deepEqual(a!.key, keys.key(U1));
   assert.deepEqual([b!.key, b!.lat, b!.lon], [keys.key(U4), -33.95, 151.18]);
   assert.deepEqual(r.list.skipped, { bad_extent: 1, no_position: 1, no_uuid: 1 });
@@ -40,7 +51,7 @@ test('no address from the host:port column and no UUID is in what the parser ret
   for (const secret of ['192.0.2.10', '2001:db8::17', '51234', U1, U1.replaceAll('-', ''), '5b0c3f2e']) assert.ok(!out.includes(secret), secret);
 });
 
-test('auto-detection tells readsb\'s clients.json from Contrail\'s feeder list', () => {
+test("auto-detection tells readsb's clients.json from Contrail's feeder list", () => {
   assert.equal(isReadsbClients(JSON.parse(clientsText)), true);
   assert.equal(isReadsbClients({ generated_at: 1, feeders: [] }), false);
   assert.equal(isReadsbClients({ clients: [], feeders: [] }), false, 'ambiguous: read as our own list');
@@ -52,7 +63,17 @@ test('malformed client rows are skipped and counted by reason, the rest is used'
   const good = JSON.parse(clientsText).clients[0];
   const r = parse({
     now: NOW,
-    clients: [good, 'row', [U1], null, [42, ...good.slice(1)], ['not-a-uuid', ...good.slice(1)], ['00000000-0000-0000-0000-000000000000', ...good.slice(1)], [...good], [U1, good[1], 'x', 'y', 'z', 0, 0, 0, -5]],
+    clients: [
+      good,
+      'row',
+      [U1],
+      null,
+      [42, ...good.slice(1)],
+      ['not-a-uuid', ...good.slice(1)],
+      ['00000000-0000-0000-0000-000000000000', ...good.slice(1)],
+      [...good],
+      [U1, good[1], 'x', 'y', 'z', 0, 0, 0, -5],
+    ],
   });
   assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.feeders.length, 1);
@@ -64,7 +85,13 @@ test('malformed client rows are skipped and counted by reason, the rest is used'
 });
 
 test('malformed receiver rows leave their clients without a position (counted), never a crash', () => {
-  const rows = [['5b0c3f2e-9a41-4d7e', 1, 0, 46, 48, 6, 10, 0, 'north', 8], ['5b0c3f2e-9a41-4d7e-8c55'], 'x', null, ['9c8b7a69-5847-4362', 1, 0, 0, 0, 0, 0, 0, 95, 151]];
+  const rows = [
+    ['5b0c3f2e-9a41-4d7e', 1, 0, 46, 48, 6, 10, 0, 'north', 8],
+    ['5b0c3f2e-9a41-4d7e-8c55'],
+    'x',
+    null,
+    ['9c8b7a69-5847-4362', 1, 0, 0, 0, 0, 0, 0, 95, 151],
+  ];
   const r = parse(JSON.parse(clientsText), JSON.stringify({ now: NOW, receivers: rows }));
   assert.ok(r.ok, 'r.ok');
   assert.equal(r.list.feeders.length, 0);
@@ -75,7 +102,7 @@ test('malformed receiver rows leave their clients without a position (counted), 
   assert.equal(empty.list.feeders.length, 0);
 });
 
-test('files that are not readsb\'s shape are rejected whole with a reason', () => {
+test("files that are not readsb's shape are rejected whole with a reason", () => {
   const clients = JSON.parse(clientsText);
   for (const [doc, receivers, reason] of [
     [[], receiversText, 'not_object'],

@@ -22,9 +22,16 @@ function tempDir(t: { after: (fn: () => void) => void }): string {
 
 function filled(keys: StationKeys): Roster {
   const r = new Roster();
-  const p = parseFeederList(JSON.stringify({ generated_at: T0, feeders: [
-    { uuid: U1, lat: 47.4581, lon: 8.5555, connected: true }, { uuid: U2, lat: 50.0379, lon: 8.5622, connected: true },
-  ] }), keys);
+  const p = parseFeederList(
+    JSON.stringify({
+      generated_at: T0,
+      feeders: [
+        { uuid: U1, lat: 47.4581, lon: 8.5555, connected: true },
+        { uuid: U2, lat: 50.0379, lon: 8.5622, connected: true },
+      ],
+    }),
+    keys,
+  );
   assert.ok(p.ok, 'p.ok');
   r.apply(p.list, T0 * 1000, (k) => keys.publicId(k));
   return r;
@@ -87,28 +94,46 @@ test('malformed saved rows are left out one by one', (t) => {
   const keys = new StationKeys(store.loadSecret());
   const good = filled(keys).saved();
   const g = good[0]!;
-  store.save([
-    ...good,
-    { ...g, key: 'xyz' }, { ...g, key: g.key.toUpperCase() }, { ...g, id: 'st_aaaaaaaaaa' }, { ...g, id: 'ST_' + g.id.slice(3) },
-    { ...g, coarse_lat: 91 }, { ...g, coarse_lon: -181 }, { ...g, coarse_lat: Number.NaN }, { ...g, first_seen: 0 },
-    { ...g, last_seen: g.first_seen - 1 }, { ...g, last_seen: g.last_seen * 1000 }, null as never, 'x' as never,
-    { ...g, position_source: 'guessed' as never },
-  ], keys);
+  store.save(
+    [
+      ...good,
+      { ...g, key: 'xyz' },
+      { ...g, key: g.key.toUpperCase() },
+      { ...g, id: 'st_aaaaaaaaaa' },
+      { ...g, id: 'ST_' + g.id.slice(3) },
+      { ...g, coarse_lat: 91 },
+      { ...g, coarse_lon: -181 },
+      { ...g, coarse_lat: Number.NaN },
+      { ...g, first_seen: 0 },
+      { ...g, last_seen: g.first_seen - 1 },
+      { ...g, last_seen: g.last_seen * 1000 },
+      null as never,
+      'x' as never,
+      { ...g, position_source: 'guessed' as never },
+    ],
+    keys,
+  );
   const l = store.load(keys);
   assert.equal(l.problem, null);
   assert.equal(l.skipped, 13);
   assert.deepEqual(l.stations, good);
 });
 
-test('a roster saved before position_source existed loads with the feeders\' own (reported) positions', (t) => {
+test("a roster saved before position_source existed loads with the feeders' own (reported) positions", (t) => {
   const dir = tempDir(t);
   const store = new StationStore(dir);
   const keys = new StationKeys(store.loadSecret());
   const good = filled(keys).saved();
-  store.save(good.map(({ position_source: _, ...old }) => old as never), keys);
+  store.save(
+    good.map(({ position_source: _, ...old }) => old as never),
+    keys,
+  );
   const l = store.load(keys);
   assert.equal(l.skipped, 0);
-  assert.deepEqual(l.stations, good.map((s) => ({ ...s, position_source: 'reported' })));
+  assert.deepEqual(
+    l.stations,
+    good.map((s) => ({ ...s, position_source: 'reported' })),
+  );
 });
 
 test('replicas sharing one --state agree on the secret: a secret another process wrote first is never replaced', (t) => {

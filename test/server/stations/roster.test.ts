@@ -33,7 +33,15 @@ test('first seen: a connected feeder joins with rounded position, ISO times with
   assert.equal(res.added.length, 2);
   assert.equal(r.stationCount(ms(T0 + 2)), 2);
   const e = r.publicList(ms(T0 + 2)).find((x) => x.id === id(keys.key(U1)))!;
-  assert.deepEqual(e, { id: id(keys.key(U1)), coarse_lat: 47.5, coarse_lon: 8.6, position_source: 'reported', first_seen: '2026-11-23T12:00:00Z', last_seen: '2026-11-23T12:00:00Z', online: true });
+  assert.deepEqual(e, {
+    id: id(keys.key(U1)),
+    coarse_lat: 47.5,
+    coarse_lon: 8.6,
+    position_source: 'reported',
+    first_seen: '2026-11-23T12:00:00Z',
+    last_seen: '2026-11-23T12:00:00Z',
+    online: true,
+  });
   const s = r.publicList(ms(T0 + 2)).find((x) => x.id === id(keys.key(U2)))!;
   assert.deepEqual([s.coarse_lat, s.coarse_lon], [-34, 0]);
   assert.ok(Object.is(s.coarse_lon, 0), 'no negative zero');
@@ -110,7 +118,10 @@ test('stations not seen for 30 days leave the roster; 30 days exactly stays', ()
   const v = r.version;
   assert.equal(r.prune(ms(T0 + 30 * 86_400 + 1)), 1);
   assert.ok(r.version > v, 'a drop is a visible change');
-  assert.deepEqual(r.publicList(ms(T0 + 30 * 86_400 + 1)).map((e) => e.id), [id(keys.key(U2))]);
+  assert.deepEqual(
+    r.publicList(ms(T0 + 30 * 86_400 + 1)).map((e) => e.id),
+    [id(keys.key(U2))],
+  );
   const res = r.apply(mk(T0 + 31 * 86_400 + 5, [f1()]), ms(T0 + 31 * 86_400 + 5), id);
   assert.ok(res.applied && res.added.length === 1 && res.dropped === 1 && res.urgent, 'comes back as new; U2 dropped');
   assert.equal(r.publicList(ms(T0 + 31 * 86_400 + 5))[0]!.first_seen, isoSeconds(T0 + 31 * 86_400 + 5));
@@ -136,7 +147,10 @@ test('private status: exact position, counters, rates between lists of the same 
   assert.deepEqual([s.lat, s.lon, s.software, s.connected_since, s.reported_at], [47.4581, 8.5555, 'readsb 3.14', isoSeconds(T0 - 100), isoSeconds(T0)]);
   r.apply(mk(T0 + 10, [f1({ messages: 1255, positions: 133, aircraft: 6, connected_since: T0 - 100 })]), ms(T0 + 10), id);
   s = r.status(k, ms(T0 + 10))!;
-  assert.deepEqual([s.messages, s.positions, s.aircraft, s.message_rate, s.position_rate, s.rate_window_s, s.online, s.presence_available], [1255, 133, 6, 25.5, 3.3, 10, true, true]);
+  assert.deepEqual(
+    [s.messages, s.positions, s.aircraft, s.message_rate, s.position_rate, s.rate_window_s, s.online, s.presence_available],
+    [1255, 133, 6, 25.5, 3.3, 10, true, true],
+  );
   r.apply(mk(T0 + 20, [f1({ messages: 50, positions: 5, connected_since: T0 - 100 })]), ms(T0 + 20), id);
   assert.equal(r.status(k, ms(T0 + 20))!.message_rate, null, 'a counter going backwards gives no rate');
   r.apply(mk(T0 + 30, [f1({ messages: 60, positions: 6, connected_since: T0 + 25 })]), ms(T0 + 30), id);

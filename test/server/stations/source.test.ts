@@ -21,7 +21,10 @@ function setup(t: { after: (fn: () => void) => void }, extra: { fetch?: typeof f
   let now = T0 * 1000;
   const logs: string[] = [];
   const st = openStations({
-    state: join(dir, 'state'), location: extra.location ?? file, clock: () => now, log: (l) => logs.push(l),
+    state: join(dir, 'state'),
+    location: extra.location ?? file,
+    clock: () => now,
+    log: (l) => logs.push(l),
     source: { fetch: extra.fetch, saveEveryMs: 60_000 },
   });
   // a new mtime per write, so the unchanged-file shortcut sees every rewrite
@@ -77,7 +80,14 @@ test('unreadable and malformed lists keep the previous state, each problem logge
 
 test('skipped entries are logged once per reason while they recur', async (t) => {
   const s = setup(t);
-  const bad = (gen: number) => JSON.stringify({ generated_at: gen, feeders: [{ uuid: 'nope', lat: 1, lon: 1, connected: true }, { uuid: U1, lat: 1, lon: 1, connected: true, messages: -4 }] });
+  const bad = (gen: number) =>
+    JSON.stringify({
+      generated_at: gen,
+      feeders: [
+        { uuid: 'nope', lat: 1, lon: 1, connected: true },
+        { uuid: U1, lat: 1, lon: 1, connected: true, messages: -4 },
+      ],
+    });
   s.write(bad(T0));
   await s.src.poll();
   s.write(bad(T0 + 10));
@@ -112,12 +122,27 @@ test('a URL source: 200 applies; an HTTP error, a failed fetch and an oversized 
   };
   assert.equal(await s.src.poll(), 'read_failed');
   assert.equal(s.st.roster.stationCount(T0 * 1000), 1);
-  assert.deepEqual(s.logs.filter((l) => !l.includes('new station')), ['stations: feeder list unreadable (HTTP_503); keeping the previous state']);
-  const small = new StationSource({ location: 'https://x.invalid/f', roster: s.st.roster, keys: s.st.keys, store: null, clock: () => T0 * 1000, log: (l) => s.logs.push(l), maxBytes: 10, fetch: (async () => new Response(list(T0 + 1, [U2]))) as typeof fetch });
+  assert.deepEqual(
+    s.logs.filter((l) => !l.includes('new station')),
+    ['stations: feeder list unreadable (HTTP_503); keeping the previous state'],
+  );
+  const small = new StationSource({
+    location: 'https://x.invalid/f',
+    roster: s.st.roster,
+    keys: s.st.keys,
+    store: null,
+    clock: () => T0 * 1000,
+    log: (l) => s.logs.push(l),
+    maxBytes: 10,
+    fetch: (async () => new Response(list(T0 + 1, [U2]))) as typeof fetch,
+  });
   assert.equal(await small.poll(), 'read_failed');
   assert.match(s.logs.at(-1)!, /unreadable \(TOO_BIG\)/);
-  assert.ok(!s.logs.join('\n').includes('192.0.2.200'), '!s.logs.join(\'\\n\').includes(\'192.0.2.200\')');
-  assert.throws(() => new StationSource({ location: 'ftp://x/y', roster: s.st.roster, keys: s.st.keys, store: null, clock: () => 0, log: () => {} }), /file path or an http\(s\) URL/);
+  assert.ok(!s.logs.join('\n').includes('192.0.2.200'), "!s.logs.join('\\n').includes('192.0.2.200')");
+  assert.throws(
+    () => new StationSource({ location: 'ftp://x/y', roster: s.st.roster, keys: s.st.keys, store: null, clock: () => 0, log: () => {} }),
+    /file path or an http\(s\) URL/,
+  );
 });
 
 test('saves: a new station at once, routine last_seen moves at most every 60 s, and on stop', async (t) => {

@@ -6,14 +6,14 @@ import { slowestOver, StreamBudget } from '../../../server/stream/budget.ts';
 
 const MiB = 1024 * 1024;
 
-test('the threads\' slots add up; the budget is full from its limit on, and never without one', () => {
+test("the threads' slots add up; the budget is full from its limit on, and never without one", () => {
   const memory = StreamBudget.allocate(2);
   const main = new StreamBudget(memory, 0, 10 * MiB);
   const worker = new StreamBudget(memory, 1, 10 * MiB);
   main.set(4 * MiB);
   worker.set(5 * MiB);
   assert.equal(main.total(), 9 * MiB);
-  assert.equal(worker.total(), 9 * MiB, 'each thread sees the other\'s');
+  assert.equal(worker.total(), 9 * MiB, "each thread sees the other's");
   assert.equal(main.full(), false);
   worker.set(6 * MiB);
   assert.equal(main.full(), true, 'at the limit: no new stream');

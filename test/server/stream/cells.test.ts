@@ -28,12 +28,18 @@ test('no box is the whole sky; a small box takes 2-degree cells, a region 10-deg
   const zurich = cellsFor(box(8.2, 47.2, 8.9, 47.7));
   assert.deepEqual(zurich.map(cellName), ['2/8/46']);
   const alps = cellsFor(box(5, 45, 15, 47.5));
-  assert.ok(alps.every((c) => levelOf(c) === 0), 'alps.every((c) => levelOf(c) === 0)');
+  assert.ok(
+    alps.every((c) => levelOf(c) === 0),
+    'alps.every((c) => levelOf(c) === 0)',
+  );
   assert.equal(alps.length, 6 * 2, '5..15 E is 6 columns (4..16), 45..47.5 N 2 rows (44..48)');
   // edges are inside the box, as in /v1/aircraft: an edge on a cell boundary takes the next cell too
   assert.equal(cellsFor(box(5, 45, 15, 48)).length, 6 * 3);
   const europe = cellsFor(box(-10, 35, 30, 60));
-  assert.ok(europe.every((c) => levelOf(c) === 1), 'too many 2-degree cells: the 10-degree grid');
+  assert.ok(
+    europe.every((c) => levelOf(c) === 1),
+    'too many 2-degree cells: the 10-degree grid',
+  );
   assert.equal(europe.length, 5 * 4, '-10..30 E touches 5 columns, 35..60 N 4 rows (30..70)');
   assert.deepEqual(cellsFor(box(-180, -90, 180, 90)), [SKY]);
   assert.deepEqual(cellsFor(box(-120, -50, 60, 70)), [SKY]);
@@ -45,7 +51,10 @@ test('a box across the antimeridian takes the cells on both sides, and a wrap-ar
   // west edge east of the east edge in the same cell: all the way round (36 x 1 on the 10-degree grid)
   const ring = cellsFor(box(5, 1, 3, 2));
   assert.equal(ring.length, 36);
-  assert.ok(ring.every((c) => levelOf(c) === 1), 'ring.every((c) => levelOf(c) === 1)');
+  assert.ok(
+    ring.every((c) => levelOf(c) === 1),
+    'ring.every((c) => levelOf(c) === 1)',
+  );
 });
 
 test('every position inside a box lies in one of its cells (seeded brute force)', () => {
@@ -72,7 +81,12 @@ test('every position inside a box lies in one of its cells (seeded brute force)'
       assert.ok(cells.has(cellOf(level, lat, lon)), `${lat},${lon} in ${JSON.stringify(b)} is in no cell of ${[...cells].map(cellName)}`);
     }
     // and the corners themselves
-    for (const [lat, lon] of [[minLat, minLon], [maxLat, maxLon], [minLat, maxLon], [maxLat, minLon]] as const) {
+    for (const [lat, lon] of [
+      [minLat, minLon],
+      [maxLat, maxLon],
+      [minLat, maxLon],
+      [maxLat, minLon],
+    ] as const) {
       assert.ok(cells.has(cellOf(level, lat, lon)), `corner ${lat},${lon} of ${JSON.stringify(b)}`);
     }
   }

@@ -70,11 +70,14 @@ function randomSky(seed: number, prev: AircraftRecord[] | null, n: number): Airc
     if (roll < 0.1) continue;
     if (roll < 0.15) out.push({ hex: a.hex, alt_baro: 1000 });
     else if (roll < 0.5) out.push(a);
-    else if (roll < 0.9 && a.lat !== undefined) out.push({ ...a, lat: Math.max(-90, Math.min(90, a.lat + (r() - 0.5) * 3)), lon: ((a.lon! + (r() - 0.5) * 3 + 540) % 360) - 180 });
+    else if (roll < 0.9 && a.lat !== undefined)
+      out.push({ ...a, lat: Math.max(-90, Math.min(90, a.lat + (r() - 0.5) * 3)), lon: ((a.lon! + (r() - 0.5) * 3 + 540) % 360) - 180 });
     else out.push({ hex: a.hex, lat: r() * 180 - 90, lon: r() * 360 - 180, gs: Math.round(r() * 500) });
   }
   for (let k = 0; k < n; k++) {
-    const hex = Math.floor(r() * 0xffffff).toString(16).padStart(6, '0');
+    const hex = Math.floor(r() * 0xffffff)
+      .toString(16)
+      .padStart(6, '0');
     if (out.some((a) => a.hex === hex)) continue;
     // clustered, like real traffic: half of it in one 20-degree region
     const lat = r() < 0.5 ? 40 + r() * 20 : r() * 180 - 90;
@@ -93,7 +96,8 @@ test('applying the diff to the previous cell contents gives the new contents, in
     const d = diffSnapshots(prev, cur);
     const cells = new Set<number>([SKY]);
     for (const a of records) if (a.lat !== undefined) for (const l of [0, 1]) cells.add(cellOf(l, a.lat, a.lon!));
-    for (let i = 0; i < prev.view.total; i++) if (Number.isFinite(prev.view.latOf(i))) for (const l of [0, 1]) cells.add(cellOf(l, prev.view.latOf(i), prev.view.lonOf(i)));
+    for (let i = 0; i < prev.view.total; i++)
+      if (Number.isFinite(prev.view.latOf(i))) for (const l of [0, 1]) cells.add(cellOf(l, prev.view.latOf(i), prev.view.lonOf(i)));
     for (const c of cells) {
       // the holder's view of the cell: hex -> record JSON
       const held = new Map(prev.membersOf(c).map((i) => [prev.view.hexOf(i), prev.view.record(i).toString()]));

@@ -48,7 +48,7 @@ const ZRH: AircraftRecord[] = [
   { hex: 'a00002' }, // no position: the whole sky only
 ];
 
-test('subscribe: the box\'s cells in full, then end; the whole sky holds the aircraft without a position too', () => {
+test("subscribe: the box's cells in full, then end; the whole sky holds the aircraft without a position too", () => {
   const rec = recorder();
   const hub = new StreamHub(rec);
   hub.accept(view(T0, ZRH), null);
@@ -56,15 +56,24 @@ test('subscribe: the box\'s cells in full, then end; the whole sky holds the air
   const r = hub.subscribe(null, box(8, 47, 9, 47.9), null);
   assert.deepEqual(r.add, ['cell/2/8/46']);
   const msgs = r.messages.map((m) => JSON.parse(m.toString()));
-  assert.deepEqual(msgs.map((m) => m.type), ['subscribed', 'full', 'end']);
+  assert.deepEqual(
+    msgs.map((m) => m.type),
+    ['subscribed', 'full', 'end'],
+  );
   assert.deepEqual(msgs[0].cells, [{ cell: '2/8/46', box: [8, 46, 10, 48] }]);
   assert.deepEqual(msgs[0].bbox, [8, 47, 9, 47.9]);
-  assert.deepEqual(msgs[1].aircraft.map((a: any) => a.hex), ['4b1814', '4b1815']);
+  assert.deepEqual(
+    msgs[1].aircraft.map((a: any) => a.hex),
+    ['4b1814', '4b1815'],
+  );
   assert.deepEqual(msgs[1].aircraft[0], ZRH[0], 'the 2.1 record as /v1/aircraft sends it');
   assert.equal(msgs[2].now, T0);
   const sky = hub.subscribe(null, null, null).messages.map((m) => JSON.parse(m.toString()));
   assert.equal(sky[1].cell, 'sky');
-  assert.deepEqual(sky[1].aircraft.map((a: any) => a.hex), ZRH.map((a) => a.hex));
+  assert.deepEqual(
+    sky[1].aircraft.map((a: any) => a.hex),
+    ZRH.map((a) => a.hex),
+  );
 });
 
 test('a new snapshot publishes one diff per subscribed cell that changed, whatever the number of clients, then end', () => {
@@ -78,10 +87,20 @@ test('a new snapshot publishes one diff per subscribed cell that changed, whatev
   assert.equal(hub.subscribedCells, 3, 'Zurich 46..48 N, Frankfurt 48..52 N: the 50 Zurich clients share one cell');
   const next = [{ ...ZRH[0]!, alt_baro: 400 }, ZRH[2]!, { hex: '4b1816', lat: 47.1, lon: 8.1 }, ZRH[3]!];
   hub.accept(view(T0 + 1, next), null);
-  assert.deepEqual(rec.sent.map((s) => s.topic), ['cell/2/8/46', CONTROL_TOPIC], 'Frankfurt did not change: no message for it');
+  assert.deepEqual(
+    rec.sent.map((s) => s.topic),
+    ['cell/2/8/46', CONTROL_TOPIC],
+    'Frankfurt did not change: no message for it',
+  );
   const diff = rec.sent[0]!.msg;
   assert.deepEqual({ type: diff.type, cell: diff.cell, now: diff.now, gone: diff.gone }, { type: 'diff', cell: '2/8/46', now: T0 + 1, gone: ['4b1815'] });
-  assert.deepEqual(diff.upsert.map((a: any) => [a.hex, a.alt_baro]), [['4b1814', 400], ['4b1816', undefined]]);
+  assert.deepEqual(
+    diff.upsert.map((a: any) => [a.hex, a.alt_baro]),
+    [
+      ['4b1814', 400],
+      ['4b1816', undefined],
+    ],
+  );
   assert.deepEqual(rec.sent[1]!.msg, { type: 'end', now: T0 + 1 });
   assert.ok(hub.last.messages === 2 && hub.last.bytes > 100 && hub.last.ms >= 0, 'hub.last.messages === 2 && hub.last.bytes > 100 && hub.last.ms >= 0');
   for (const c of clients) c.apply(diff);
@@ -101,7 +120,10 @@ test('a box change leaves the old cells, sends only the new cells in full, and t
   assert.deepEqual(wider.remove, []);
   const msgs = wider.messages.map((m) => JSON.parse(m.toString()));
   // 2/8/48 holds nobody: no full message for it (the client holds nothing there to replace)
-  assert.deepEqual(msgs.map((m) => `${m.type} ${m.cell ?? ''}`.trim()), ['subscribed', 'full 2/8/50', 'end']);
+  assert.deepEqual(
+    msgs.map((m) => `${m.type} ${m.cell ?? ''}`.trim()),
+    ['subscribed', 'full 2/8/50', 'end'],
+  );
   for (const m of msgs) c.apply(m);
   assert.deepEqual(c.hexes(), ['3c6444', '4b1814', '4b1815']);
   // to New York: everything before is left
@@ -131,14 +153,20 @@ test('stale: said once when it turns, said on subscribe, and the whole state goe
   assert.equal(c.stale, true);
   // a client arriving during the outage is told, not sent an empty sky
   const late = hub.subscribe(null, box(8, 47, 9, 47.9), 'the live snapshot is 63 s old').messages.map((m) => JSON.parse(m.toString()));
-  assert.deepEqual(late.map((m) => m.type), ['subscribed', 'stale']);
+  assert.deepEqual(
+    late.map((m) => m.type),
+    ['subscribed', 'stale'],
+  );
   assert.equal(late[1].error, 'stale_snapshot');
   // a snapshot that is already too old when it arrives changes nothing for the clients
   hub.accept(view(T0 - 100, ZRH.slice(1)), 'the live snapshot is 100 s old');
   assert.equal(rec.sent.length, 1);
   // the feed is back: every subscribed cell in full (whatever changed meanwhile), then end
   hub.accept(view(T0 + 90, ZRH.slice(1)), null);
-  assert.deepEqual(rec.sent.slice(1).map((s) => `${s.topic} ${s.msg.type}`), ['cell/2/8/46 full', `${CONTROL_TOPIC} end`]);
+  assert.deepEqual(
+    rec.sent.slice(1).map((s) => `${s.topic} ${s.msg.type}`),
+    ['cell/2/8/46 full', `${CONTROL_TOPIC} end`],
+  );
   for (const s of rec.sent.slice(1)) c.apply(s.msg);
   assert.equal(c.stale, false);
   assert.deepEqual(c.hexes(), ['4b1815']);
@@ -150,21 +178,42 @@ test('stale: said once when it turns, said on subscribe, and the whole state goe
 test('before the first snapshot a subscriber is told the feed is not there yet', () => {
   const hub = new StreamHub(recorder());
   const msgs = hub.subscribe(null, null, null).messages.map((m) => JSON.parse(m.toString()));
-  assert.deepEqual(msgs.map((m) => m.type), ['subscribed', 'stale']);
+  assert.deepEqual(
+    msgs.map((m) => m.type),
+    ['subscribed', 'stale'],
+  );
 });
 
 /** many aircraft spread over Europe (seeded), moved on by `k` steps; every 7th leaves at step 2 */
 function crowd(k: number): AircraftRecord[] {
   let seed = 20261125;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  return Array.from({ length: 5000 }, (_, i) => ({ hex: (0x400000 + i).toString(16), lat: 40 + rnd() * 20 + k * 0.05, lon: -5 + rnd() * 30 + k * 0.05, alt_baro: 30000 + k }))
-    .filter((_, i) => !(k >= 2 && i % 7 === 0));
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return Array.from({ length: 5000 }, (_, i) => ({
+    hex: (0x400000 + i).toString(16),
+    lat: 40 + rnd() * 20 + k * 0.05,
+    lon: -5 + rnd() * 30 + k * 0.05,
+    alt_baro: 30000 + k,
+  })).filter((_, i) => !(k >= 2 && i % 7 === 0));
 }
 
 /** run the sliced work by hand, one slice per call, counting slices */
 function stepper() {
   const q: (() => void)[] = [];
-  return { defer: (f: () => void) => void q.push(f), step: () => q.shift()?.(), drain: () => { let n = 0; while (q.length) { q.shift()!(); n++; } return n; }, get queued() { return q.length; } };
+  return {
+    defer: (f: () => void) => void q.push(f),
+    step: () => q.shift()?.(),
+    drain: () => {
+      let n = 0;
+      while (q.length) {
+        q.shift()!();
+        n++;
+      }
+      return n;
+    },
+    get queued() {
+      return q.length;
+    },
+  };
 }
 
 test('in slices, the hub publishes exactly what it publishes in one piece, and a client holds exactly its cells', () => {
@@ -191,7 +240,13 @@ test('in slices, the hub publishes exactly what it publishes in one piece, and a
   for (const m of sliced.sent) if (m.topic !== CONTROL_TOPIC && m.topic !== 'cell/sky') cb.apply(m.msg);
   for (const m of whole.sent) if (m.topic !== CONTROL_TOPIC && m.topic !== 'cell/sky') ca.apply(m.msg);
   const cells = b.subscribe(null, box(0, 45, 10, 52), null).sub.cells.length;
-  const inCells = new Set(b.subscribe(null, box(0, 45, 10, 52), null).messages.map((m) => JSON.parse(m.toString())).filter((m) => m.type === 'full').flatMap((m) => m.aircraft.map((x: AircraftRecord) => x.hex)));
+  const inCells = new Set(
+    b
+      .subscribe(null, box(0, 45, 10, 52), null)
+      .messages.map((m) => JSON.parse(m.toString()))
+      .filter((m) => m.type === 'full')
+      .flatMap((m) => m.aircraft.map((x: AircraftRecord) => x.hex)),
+  );
   assert.ok(cells > 10 && inCells.size > 500, 'the box covers many cells and aircraft');
   assert.deepEqual(cb.hexes(), [...inCells].sort(), 'the sliced client holds exactly the aircraft its cells hold now');
   assert.deepEqual(cb.hexes(), ca.hexes());
@@ -218,7 +273,12 @@ test('while a sliced snapshot is being diffed, clients (and a new subscriber) ho
 test('a publish that throws mid-way does not wedge the sliced hub: the next snapshot goes out whole', () => {
   let fail = true;
   const sent: string[] = [];
-  const hub = new StreamHub({ publish: (topic, m) => { if (fail) throw new Error('socket gone'); sent.push(`${topic} ${JSON.parse(m.toString()).type}`); } });
+  const hub = new StreamHub({
+    publish: (topic, m) => {
+      if (fail) throw new Error('socket gone');
+      sent.push(`${topic} ${JSON.parse(m.toString()).type}`);
+    },
+  });
   const s = stepper();
   hub.accept(view(T0, crowd(0)), null);
   hub.subscribe(null, null, null);

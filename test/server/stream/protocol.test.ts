@@ -9,7 +9,11 @@ test('a box as an array, as the query text, or null for the whole sky', () => {
   assert.deepEqual(parseClientMessage('{"bbox":[5,45,15,55]}'), { minLon: 5, minLat: 45, maxLon: 15, maxLat: 55 });
   assert.deepEqual(parseClientMessage(Buffer.from('{"bbox":"170,-20,-170,-10"}')), { minLon: 170, minLat: -20, maxLon: -170, maxLat: -10 });
   assert.equal(parseClientMessage('{"bbox":null}'), null);
-  assert.deepEqual(parseClientMessage('{"bbox":[5,45,15,55],"client":"map 1.2"}'), { minLon: 5, minLat: 45, maxLon: 15, maxLat: 55 }, 'extra fields are tolerated');
+  assert.deepEqual(
+    parseClientMessage('{"bbox":[5,45,15,55],"client":"map 1.2"}'),
+    { minLon: 5, minLat: 45, maxLon: 15, maxLat: 55 },
+    'extra fields are tolerated',
+  );
 });
 
 test('malformed messages are 422 invalid_request, each with a detail that names the fault', () => {
@@ -46,6 +50,10 @@ test('error and stale messages carry the section-7 fields beside their type', ()
   const err = JSON.parse(errorMessage(new ApiError(422, 'invalid_request', 'bad box')).toString());
   assert.deepEqual(err, { type: 'error', error: 'invalid_request', detail: 'bad box' });
   const fault = JSON.parse(errorMessage(new Error('/work/secret stack')).toString());
-  assert.deepEqual(fault, { type: 'error', error: 'internal_error', detail: 'an internal fault; the service logged it' }, 'an unknown fault says nothing of itself');
+  assert.deepEqual(
+    fault,
+    { type: 'error', error: 'internal_error', detail: 'an internal fault; the service logged it' },
+    'an unknown fault says nothing of itself',
+  );
   assert.deepEqual(JSON.parse(staleMessage('61 s old').toString()), { type: 'stale', error: 'stale_snapshot', detail: '61 s old' });
 });

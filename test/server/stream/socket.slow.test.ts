@@ -73,7 +73,7 @@ async function feed(aircraft: any[], nowS: number): Promise<void> {
   for (let i = 0; i < 200 && app.app.services.live.ageS(nowMs)! > 0.5; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
-test('subscribe: the full state of the box\'s cells, then end; it holds every aircraft /v1/aircraft lists for the box', async () => {
+test("subscribe: the full state of the box's cells, then end; it holds every aircraft /v1/aircraft lists for the box", async () => {
   const s = await stream('?bbox=5,45,15,55');
   const msgs = await s.untilEnd();
   assert.equal(msgs[0].type, 'subscribed');
@@ -100,18 +100,31 @@ test('no box is the whole sky, aircraft without a position included; a box chang
   for (const m of await s.untilEnd()) apply(held, m);
   const all = await aircraftIn();
   assert.deepEqual([...held.keys()].sort(), all.map((a) => a.hex).sort());
-  assert.ok(all.some((a) => a.lat === undefined), 'the sample has aircraft without a position');
+  assert.ok(
+    all.some((a) => a.lat === undefined),
+    'the sample has aircraft without a position',
+  );
   s.send(JSON.stringify({ bbox: [8, 47, 9, 47.9] }));
   const moved = await s.untilEnd();
   assert.equal(moved[0].type, 'subscribed');
-  assert.deepEqual(moved[0].cells.map((c: any) => c.cell), ['2/8/46']);
+  assert.deepEqual(
+    moved[0].cells.map((c: any) => c.cell),
+    ['2/8/46'],
+  );
   for (const m of moved) apply(held, m);
   const zrh = await aircraftIn('8,47,9,47.9');
   for (const a of zrh) assert.ok(held.has(a.hex), a.hex);
-  assert.ok([...held.values()].every((e) => e.cell === '2/8/46'), 'the whole sky was dropped');
+  assert.ok(
+    [...held.values()].every((e) => e.cell === '2/8/46'),
+    'the whole sky was dropped',
+  );
   // the same box as the query's text form, and back to the whole sky
   s.send('{"bbox":"8,47,9,47.9"}');
-  assert.deepEqual((await s.untilEnd()).map((m) => m.type), ['subscribed', 'end'], 'the same cells: nothing to send again');
+  assert.deepEqual(
+    (await s.untilEnd()).map((m) => m.type),
+    ['subscribed', 'end'],
+    'the same cells: nothing to send again',
+  );
   s.send('{"bbox":null}');
   assert.equal((await s.untilEnd()).find((m) => m.type === 'full').cell, 'sky');
   await shut(s);
@@ -170,11 +183,20 @@ test('a feed change arrives as one diff per changed cell with the snapshot time,
     .concat([{ hex: 'c0ffee', lat: 47.45, lon: 8.55, alt_baro: 'ground', seen: 0.1 }]);
   await feed(changed, t0 + 1);
   const msgs = await s.untilEnd();
-  assert.ok(msgs.every((m) => m.type === 'diff' || m.type === 'end'), msgs.map((m) => m.type).join());
-  assert.ok(msgs.every((m) => m.now === t0 + 1), 'msgs.every((m) => m.now === t0 + 1)');
+  assert.ok(
+    msgs.every((m) => m.type === 'diff' || m.type === 'end'),
+    msgs.map((m) => m.type).join(),
+  );
+  assert.ok(
+    msgs.every((m) => m.now === t0 + 1),
+    'msgs.every((m) => m.now === t0 + 1)',
+  );
   const upserted = msgs.flatMap((m) => m.upsert ?? []).map((a: any) => a.hex);
   assert.deepEqual(upserted.sort(), [climbing.hex, 'c0ffee'].sort(), 'only what changed, nothing unchanged');
-  assert.deepEqual(msgs.flatMap((m) => m.gone ?? []), [leaving.hex]);
+  assert.deepEqual(
+    msgs.flatMap((m) => m.gone ?? []),
+    [leaving.hex],
+  );
   for (const m of msgs) apply(held, m);
   for (const a of await aircraftIn('5,45,15,55')) assert.deepEqual(held.get(a.hex)?.rec, a, `${a.hex} after the diff`);
   assert.equal(held.get(climbing.hex).rec.alt_baro, 12345);
@@ -193,11 +215,18 @@ test('stale: a connected client is told when the snapshot passes 60 s, a new one
   assert.match(stale.detail, /61 s old/);
   assert.equal((await fetch(`${app.base}/v1/aircraft`)).status, 503, 'as the live routes say');
   const late = await stream('?bbox=5,45,15,55');
-  assert.deepEqual((await late.untilEnd()).map((m) => m.type), ['subscribed', 'stale'], 'never an empty sky');
+  assert.deepEqual(
+    (await late.untilEnd()).map((m) => m.type),
+    ['subscribed', 'stale'],
+    'never an empty sky',
+  );
   await feed(SAMPLE.aircraft, t0 + 62);
   for (const c of [s, late]) {
     const back = await c.untilEnd();
-    assert.ok(back.some((m) => m.type === 'full' && m.aircraft.length > 0), 'the whole state after the outage');
+    assert.ok(
+      back.some((m) => m.type === 'full' && m.aircraft.length > 0),
+      'the whole state after the outage',
+    );
     assert.equal(back.at(-1).type, 'end');
     assert.equal(back.at(-1).now, t0 + 62);
   }
@@ -222,7 +251,15 @@ test('a client that stops reading is closed with code 1008 and a reason once its
   const slow = await startApp(() => clock, ['--stream-max-buffer', '65536']);
   try {
     // a busy sky, every record changing every snapshot: about 0.5 MB of diff a second
-    const sky = (t: number) => Array.from({ length: 4000 }, (_, i) => ({ hex: (0x100000 + i).toString(16), lat: (i % 170) - 85, lon: ((i * 7) % 360) - 180, alt_baro: 1000 + t + i, gs: 400, seen: 0.1 }));
+    const sky = (t: number) =>
+      Array.from({ length: 4000 }, (_, i) => ({
+        hex: (0x100000 + i).toString(16),
+        lat: (i % 170) - 85,
+        lon: ((i * 7) % 360) - 180,
+        alt_baro: 1000 + t + i,
+        gs: 400,
+        seen: 0.1,
+      }));
     const c = await open(`${slow.base}/v1/stream`);
     await c.untilEnd();
     c.pause();
@@ -233,7 +270,10 @@ test('a client that stops reading is closed with code 1008 and a reason once its
       await slow.app.services.feed!.pollOnce();
       await new Promise((r) => setTimeout(r, 30));
     }
-    assert.ok(slow.logs.some((l) => /stream: closed a slow client \(\d+ bytes unsent, limit 65536\)/.test(l)), slow.logs.join('\n'));
+    assert.ok(
+      slow.logs.some((l) => /stream: closed a slow client \(\d+ bytes unsent, limit 65536\)/.test(l)),
+      slow.logs.join('\n'),
+    );
     assert.equal(slow.app.stream.clients, 0, 'the server let go of it');
     c.resume();
     const closed = await c.closed;
@@ -262,7 +302,7 @@ test('connections and box changes count against the stream bucket: past it a box
     const r = (await connect(`${limited.base}/v1/stream`)) as Refused;
     assert.equal(r.status, 429);
     assert.equal(r.headers['ratelimit-remaining'], '0');
-    assert.ok(Number(r.headers['retry-after']) > 0, 'Number(r.headers[\'retry-after\']) > 0');
+    assert.ok(Number(r.headers['retry-after']) > 0, "Number(r.headers['retry-after']) > 0");
     assert.equal(JSON.parse(r.body).error, 'rate_limited');
     c.close();
     await c.closed;
@@ -278,7 +318,15 @@ test('every message the streams above received matches schemas/stream-message (t
 });
 
 // a busy sky, every record changing every snapshot: about 0.5 MB of diff a second
-const busySky = (t: number) => Array.from({ length: 4000 }, (_, i) => ({ hex: (0x100000 + i).toString(16), lat: (i % 170) - 85, lon: ((i * 7) % 360) - 180, alt_baro: 1000 + t + i, gs: 400, seen: 0.1 }));
+const busySky = (t: number) =>
+  Array.from({ length: 4000 }, (_, i) => ({
+    hex: (0x100000 + i).toString(16),
+    lat: (i % 170) - 85,
+    lon: ((i * 7) % 360) - 180,
+    alt_baro: 1000 + t + i,
+    gs: 400,
+    seen: 0.1,
+  }));
 
 test('past --stream-max-unsent for all clients together the slowest are closed at once; a client that reads is kept and the server answers on', async () => {
   let clock = NOW_MS;
@@ -301,13 +349,24 @@ test('past --stream-max-unsent for all clients together the slowest are closed a
       await new Promise((r) => setTimeout(r, 30));
     }
     const line = b.logs.find((l) => l.includes('over the unsent budget'));
-    assert.match(line ?? b.logs.join('\n'), /^stream: over the unsent budget \([\d.]+ MiB of 1\.0 MiB across threads\): closed the \d+ slowest of 5 clients here \([\d.]+ MiB\)$/);
+    assert.match(
+      line ?? b.logs.join('\n'),
+      /^stream: over the unsent budget \([\d.]+ MiB of 1\.0 MiB across threads\): closed the \d+ slowest of 5 clients here \([\d.]+ MiB\)$/,
+    );
     const closed = b.app.stream.shed.closed;
     assert.ok(closed >= 1 && closed <= 4, `${closed} closed`);
     assert.equal(b.app.stream.clients, 5 - closed, 'the server let go of them at once');
     assert.ok(b.app.stream.unsent <= 1024 * 1024, `what stays unsent fits the budget: ${b.app.stream.unsent}`);
     // closed without a close frame (one would wait behind what they have not read)
-    const gone = await Promise.race([Promise.any(paused.map(async (c) => { c.resume(); return c.closed; })), new Promise((r) => setTimeout(() => r(null), 5000))]);
+    const gone = await Promise.race([
+      Promise.any(
+        paused.map(async (c) => {
+          c.resume();
+          return c.closed;
+        }),
+      ),
+      new Promise((r) => setTimeout(() => r(null), 5000)),
+    ]);
     assert.deepEqual(gone, { code: 1006, reason: 'connection closed without a close frame' });
     // the reader was not among them, and still gets each snapshot; the HTTP routes answer
     const before = ends;
@@ -339,7 +398,10 @@ test('while what closed clients left unsent fills --stream-max-unsent, an upgrad
       await b.app.services.feed!.pollOnce();
       await new Promise((r) => setTimeout(r, 30));
     }
-    assert.ok(b.logs.some((l) => l.includes('closed a slow client')), b.logs.join('\n'));
+    assert.ok(
+      b.logs.some((l) => l.includes('closed a slow client')),
+      b.logs.join('\n'),
+    );
     // counted at the next count (after a publish, or the once-a-second tick)
     for (let i = 0; i < 30 && b.app.stream.unsent < 96 * 1024; i++) await new Promise((r) => setTimeout(r, 100));
     const r = (await connect(`${b.base}/v1/stream`)) as Refused;
@@ -349,7 +411,10 @@ test('while what closed clients left unsent fills --stream-max-unsent, an upgrad
     const body = JSON.parse(r.body);
     assert.deepEqual(problems('error', body), []);
     assert.equal(body.error, 'rate_limited');
-    assert.match(body.detail, /^the server holds as much unsent stream data as it allows \(--stream-max-unsent, 0\.1 MiB, for all clients\); retry in 30 s, or poll \/v1\/aircraft$/);
+    assert.match(
+      body.detail,
+      /^the server holds as much unsent stream data as it allows \(--stream-max-unsent, 0\.1 MiB, for all clients\); retry in 30 s, or poll \/v1\/aircraft$/,
+    );
     assert.equal(b.app.stream.shed.refused, 1);
     assert.equal((await fetch(`${b.base}/v1/aircraft`)).status, 200, 'the HTTP routes answer meanwhile');
     // 16 s later uWS has let go of the closed socket: counted no more at the next tick
@@ -371,7 +436,12 @@ test('an address the shared open-stream table cannot count is refused with 429 i
   const logs: string[] = [];
   const held: { st?: Stream } = {};
   const running = await startServer([], {
-    host: '127.0.0.1', port: 0, trustProxy: [], rateLimits: false, clock: () => NOW_MS, log: (l) => logs.push(l),
+    host: '127.0.0.1',
+    port: 0,
+    trustProxy: [],
+    rateLimits: false,
+    clock: () => NOW_MS,
+    log: (l) => logs.push(l),
     sockets: (app, edge) => {
       held.st = attachStream(app, edge, { live: new LiveState(), perIp: 8, maxBufferBytes: 1 << 20, opens: table });
     },
@@ -379,7 +449,10 @@ test('an address the shared open-stream table cannot count is refused with 429 i
   const at = `http://127.0.0.1:${running.port}/v1/stream`;
   try {
     const tries = await Promise.all(Array.from({ length: 30 }, () => connect(at)));
-    assert.ok(tries.every((t) => 'status' in t), `${tries.filter((t) => !('status' in t)).length} of 30 opened uncounted`);
+    assert.ok(
+      tries.every((t) => 'status' in t),
+      `${tries.filter((t) => !('status' in t)).length} of 30 opened uncounted`,
+    );
     for (const r of tries as Refused[]) {
       assert.equal(r.status, 429);
       assert.equal(r.headers['cache-control'], 'no-store');

@@ -39,7 +39,10 @@ test('the window: points older than 30 minutes are not served, and an aircraft s
   s.update(snap(T0 + 600, [rec('aaaaaa', 1.1, 1)]));
   s.update(snap(T0 + 1700, [rec('aaaaaa', 1.2, 1)]));
   assert.equal(s.size, 2);
-  assert.deepEqual(s.get('aaaaaa', T0 + 1801)!.points.map((p) => p[0]), [T0 + 600, T0 + 1700]);
+  assert.deepEqual(
+    s.get('aaaaaa', T0 + 1801)!.points.map((p) => p[0]),
+    [T0 + 600, T0 + 1700],
+  );
   assert.equal(s.get('bbbbbb', T0 + 1801), null); // held but entirely outside the window
   s.update(snap(T0 + 1801, [rec('aaaaaa', 1.3, 1)]));
   assert.equal(s.size, 1); // bbbbbb forgotten
@@ -66,7 +69,8 @@ test('memory is bounded: beyond maxAircraft the stalest aircraft goes, beyond ma
 
 test('thinning keeps the shape: every turn, profile change and speed change, and one point per 30 s of straight, level flight', () => {
   const s = new TraceStore({ minutes: 30 });
-  const at = (dt: number, lat: number, extra: Partial<AircraftRecord>) => s.update(snap(T0 + dt, [rec('abc123', lat, 8, { gs: 450, alt_baro: 35000, track: 0, ...extra })]));
+  const at = (dt: number, lat: number, extra: Partial<AircraftRecord>) =>
+    s.update(snap(T0 + dt, [rec('abc123', lat, 8, { gs: 450, alt_baro: 35000, track: 0, ...extra })]));
   // 120 s straight and level, one report a second
   for (let i = 0; i <= 120; i++) at(i, 47 + i * 0.002, {});
   // then a 3 deg/s turn for 20 s, reported every second
@@ -74,7 +78,11 @@ test('thinning keeps the shape: every turn, profile change and speed change, and
   // then a descent starting: level until 160, then 2,000 ft/min
   for (let i = 1; i <= 60; i++) at(140 + i, 47.4 + i * 0.002, { track: 60, alt_baro: i <= 20 ? 35000 : 35000 - (i - 20) * 33 });
   const t = s.get('abc123', T0 + 200)!.points.map((p) => p[0] - T0);
-  assert.deepEqual(t.filter((x) => x <= 120), [0, 30, 60, 90, 120], 'straight and level: one per 30 s');
+  assert.deepEqual(
+    t.filter((x) => x <= 120),
+    [0, 30, 60, 90, 120],
+    'straight and level: one per 30 s',
+  );
   const turn = t.filter((x) => x > 120 && x <= 140);
   assert.deepEqual(turn, [122, 124, 126, 128, 130, 132, 134, 136, 138, 140], 'the turn: a point every 2 s (6 deg)');
   const descent = t.filter((x) => x > 160);
@@ -130,7 +138,10 @@ test('points closer than minSpacingS are skipped unless they change ground/air s
   s.update(snap(T0 + 1, [rec('abc123', 47.001, 8, { alt_baro: 'ground' })]));
   s.update(snap(T0 + 2, [rec('abc123', 47.002, 8, { alt_baro: 200 })]));
   s.update(snap(T0 + 3, [rec('abc123', 47.003, 8, { alt_baro: 300 })]));
-  assert.deepEqual(s.get('abc123', T0 + 3)!.points.map((p) => p[3]), ['ground', 200]);
+  assert.deepEqual(
+    s.get('abc123', T0 + 3)!.points.map((p) => p[3]),
+    ['ground', 200],
+  );
 });
 
 /** replays a real trace_full as 1 s snapshots: each point arrives when it was heard */
@@ -139,7 +150,11 @@ function replay(s: TraceStore, hex: string, from: number, to: number): void {
   for (const p of tr.points) {
     if (p.t < from || p.t > to) continue;
     const alt_baro = p.alt === null ? undefined : p.alt;
-    s.update(snap(p.t, [rec(hex, p.lat, p.lon, { ...(alt_baro !== undefined && { alt_baro }), ...(p.gs != null && { gs: p.gs }), ...(p.track != null && { track: p.track }) })]));
+    s.update(
+      snap(p.t, [
+        rec(hex, p.lat, p.lon, { ...(alt_baro !== undefined && { alt_baro }), ...(p.gs != null && { gs: p.gs }), ...(p.track != null && { track: p.track }) }),
+      ]),
+    );
   }
 }
 
@@ -150,11 +165,17 @@ test('replayed C172 aa178d: after its take-off the trace has a departure; after 
   // first flight: taxi from 17:39, take-off ~17:40:37, landing 17:52:37 (thinned to one point per 4 s)
   replay(s, 'aa178d', tr.points[0]!.t, t('2023-08-30T17:45:00Z'));
   const climbing = s.get('aa178d', t('2023-08-30T17:45:00Z'))!;
-  assert.ok(climbing.departure && climbing.departure.alt_ft === 0 && Math.abs(climbing.departure.at - t('2023-08-30T17:40:37Z')) <= 4, 'climbing.departure && climbing.departure.alt_ft === 0 && Math.abs(climbing.departure.at - t(\'2023-08-30T17:40:37Z\')) <= 4');
+  assert.ok(
+    climbing.departure && climbing.departure.alt_ft === 0 && Math.abs(climbing.departure.at - t('2023-08-30T17:40:37Z')) <= 4,
+    "climbing.departure && climbing.departure.alt_ft === 0 && Math.abs(climbing.departure.at - t('2023-08-30T17:40:37Z')) <= 4",
+  );
   assert.equal(climbing.arrival, null);
   replay(s, 'aa178d', t('2023-08-30T17:45:00Z') + 0.001, t('2023-08-30T17:54:00Z'));
   const landed = s.get('aa178d', t('2023-08-30T17:54:00Z'))!;
-  assert.ok(landed.arrival && Math.abs(landed.arrival.at - t('2023-08-30T17:52:37Z')) <= 4, 'landed.arrival && Math.abs(landed.arrival.at - t(\'2023-08-30T17:52:37Z\')) <= 4');
+  assert.ok(
+    landed.arrival && Math.abs(landed.arrival.at - t('2023-08-30T17:52:37Z')) <= 4,
+    "landed.arrival && Math.abs(landed.arrival.at - t('2023-08-30T17:52:37Z')) <= 4",
+  );
   assert.deepEqual(landed.departure, climbing.departure);
   assertValid('trace', landed);
 });
@@ -177,7 +198,10 @@ test('a store needs a positive window', () => {
 test('a take-off first heard low over a field above 5,000 ft (La Paz, 13,300 ft) is found and remembered when the store knows the field', () => {
   const LPB = { lat: -16.5133, lon: -68.1923, elev: 13325 };
   const fields = (lat: number, lon: number) => (Math.abs(lat - LPB.lat) < 0.05 && Math.abs(lon - LPB.lon) < 0.05 ? { elevation_ft: LPB.elev, km: 1 } : null);
-  for (const [known, expect] of [[true, true], [false, false]] as const) {
+  for (const [known, expect] of [
+    [true, true],
+    [false, false],
+  ] as const) {
     const s = new TraceStore({ minutes: 30, fields: known ? fields : null });
     const at = (t: number, a: Partial<AircraftRecord>) => s.update(snap(t, [rec('e80001', a.lat ?? LPB.lat, LPB.lon, { seen_pos: 0, ...a })]));
     const t0 = 1_700_006_400 + 12 * 3600;
@@ -204,7 +228,10 @@ test('the packed point layout gives back exactly what was heard: tenths of secon
     s.update(snap(Math.round(t * 10) / 10, [r]));
   }
   const doc = s.get('c0ffee', base + 1799.9)!;
-  assert.deepEqual(doc.points, heard.map(([t, lat, lon, alt, track]) => [Math.round(t * 10) / 10, lat, lon, alt ?? null, track ?? null]));
+  assert.deepEqual(
+    doc.points,
+    heard.map(([t, lat, lon, alt, track]) => [Math.round(t * 10) / 10, lat, lon, alt ?? null, track ?? null]),
+  );
 });
 
 test('the default point cap never cuts a full window: 30 minutes of constant turning at one point per 2 s are all kept, and nothing older', () => {

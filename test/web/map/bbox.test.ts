@@ -17,7 +17,11 @@ test('across the antimeridian the west edge lies east of the east edge; latitude
 });
 
 test('every box the map can ask for is one the server accepts', () => {
-  for (const v of [{ west: -179.999, south: -85, east: 179.5, north: 85 }, { west: 179, south: 0, east: 181, north: 1 }, { west: -0.001, south: -0.001, east: 0.001, north: 0.001 }]) {
+  for (const v of [
+    { west: -179.999, south: -85, east: 179.5, north: 85 },
+    { west: 179, south: 0, east: 181, north: 1 },
+    { west: -0.001, south: -0.001, east: 0.001, north: 0.001 },
+  ]) {
     const b = viewBox(v, 0);
     assert.ok(b, 'b');
     assert.ok(bboxParam(b).length <= 80, 'bboxParam(b).length <= 80');

@@ -12,7 +12,10 @@ const mil = (h: string) => h === '000003';
 const pass = (f: Partial<typeof NO_FILTERS>) => sky.filter(matcher({ ...NO_FILTERS, ...f }, shape, mil)).map((x) => x.hex);
 
 test('each filter keeps exactly what it says; together they all must hold', () => {
-  assert.deepEqual(pass({}), sky.map((x) => x.hex));
+  assert.deepEqual(
+    pass({}),
+    sky.map((x) => x.hex),
+  );
   assert.deepEqual(pass({ altMin: 0, altMax: 10_000 }), ['000001', '000002']);
   assert.deepEqual(pass({ altMin: 20_000 }), ['000003', '000005']);
   assert.deepEqual(pass({ types: ['A320'] }), ['000001', '000004']);
@@ -21,7 +24,7 @@ test('each filter keeps exactly what it says; together they all must hold', () =
   assert.deepEqual(pass({ military: true, altMax: 30_000 }), []);
 });
 
-test('the boxes\' text: feet with separators, types split on commas and spaces; junk ignored', () => {
+test("the boxes' text: feet with separators, types split on commas and spaces; junk ignored", () => {
   assert.equal(parseFeet('10,000'), 10000);
   assert.equal(parseFeet(' 500 '), 500);
   assert.equal(parseFeet(''), null);

@@ -18,11 +18,20 @@ import { eventually } from '../../helpers/processes.ts';
 
 process.env.TZ = 'UTC';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SHOTS = mkdtempSync(join(tmpdir(), 'contrail-map-screenshots-'));
 console.log(`map screenshots: ${SHOTS}`);
 
-const hook = <T,>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
+const hook = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
   page.evaluate(([f, a]) => (window as any).__contrail[f as string](...(a as unknown[])), [fn, args] as const);
 
 /** the page's view as the API's bbox: longitudes wrapped into [-180, 180) (west > east crosses the antimeridian), 6 decimals */
@@ -55,7 +64,10 @@ async function expectedHexes(s: MapSky, page: Page): Promise<string[]> {
   const r = await fetch(`${s.base}/v1/aircraft?bbox=${await viewBbox(page)}`);
   assert.equal(r.status, 200);
   const body = (await r.json()) as { aircraft: { hex: string; lat?: number }[] };
-  return body.aircraft.filter((a) => a.lat !== undefined).map((a) => a.hex).sort();
+  return body.aircraft
+    .filter((a) => a.lat !== undefined)
+    .map((a) => a.hex)
+    .sort();
 }
 
 async function clickOn(page: Page, kind: string, id: string): Promise<void> {
@@ -64,8 +76,13 @@ async function clickOn(page: Page, kind: string, id: string): Promise<void> {
   await page.mouse.click(p.x, p.y);
 }
 
-test('the map in Chromium: the view\'s aircraft by the push stream, the estimate as an estimate, traces, history and the stale banner', { timeout: 180_000 }, async () => {
-  assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's package with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+test("the map in Chromium: the view's aircraft by the push stream, the estimate as an estimate, traces, history and the stale banner", {
+  timeout: 180_000,
+}, async () => {
+  assert.ok(
+    existsSync(CHROMIUM),
+    `no Chromium at ${CHROMIUM}: install Debian's package with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
+  );
   mkdirSync(SHOTS, { recursive: true });
   const s = await startMapSky();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -83,7 +100,7 @@ test('the map in Chromium: the view\'s aircraft by the push stream, the estimate
     const far = all.aircraft.find((a) => a.lat !== undefined && Math.abs(a.lat) < 60 && Math.abs(a.lon! - 8.5) > 40)!;
     await page.evaluate(([lat, lon]) => (window as any).__contrail.map.setView([lat, lon], 6, { animate: false }), [far.lat!, far.lon!]);
     await eventually(async () => assert.deepEqual(await hook<string[]>(page, 'drawnHexes'), await expectedHexes(s, page)), 15_000);
-    assert.ok((await hook<string[]>(page, 'drawnHexes')).length > 0, '(await hook<string[]>(page, \'drawnHexes\')).length > 0');
+    assert.ok((await hook<string[]>(page, 'drawnHexes')).length > 0, "(await hook<string[]>(page, 'drawnHexes')).length > 0");
     assert.equal(await hook<string>(page, 'mode'), 'stream');
     await page.evaluate(() => (window as any).__contrail.map.setView([47.5, 8.5], 6, { animate: false }));
 
@@ -204,15 +221,22 @@ test('the map a person would choose: the first view, counts, search, list, trail
     await page.screenshot({ path: join(SHOTS, 'map-first-view.png') });
 
     // counts: at each view the aircraft drawn are exactly those the API lists, and the status line says that many
-    for (const view of [[47.5, 8.5, 6], [-33.9, 151.2, 9], [50, 10, 4]] as const) {
+    for (const view of [
+      [47.5, 8.5, 6],
+      [-33.9, 151.2, 9],
+      [50, 10, 4],
+    ] as const) {
       await page.evaluate(([lat, lon, z]) => (window as any).__contrail.map.setView([lat, lon], z, { animate: false }), view);
-      await eventually(async () => assert.deepEqual(await hook<string[]>(page, 'drawnHexes'), (await expectedRecords(s, page)).map((a) => a.hex).sort()), 15_000);
+      await eventually(
+        async () => assert.deepEqual(await hook<string[]>(page, 'drawnHexes'), (await expectedRecords(s, page)).map((a) => a.hex).sort()),
+        15_000,
+      );
       const drawn = await hook<string[]>(page, 'drawnHexes');
       const counts = await hook<{ inView: number; network: number }>(page, 'counts');
       assert.equal(counts.inView, drawn.length, `${view}: the count is what is drawn`);
       assert.match(await page.locator('.status').innerText(), new RegExp(`^${drawn.length.toLocaleString('en')} aircraft in view · [\\d,]+ in the network`));
       const now = (await (await fetch(`${s.base}/v1/now`)).json()) as { aircraft_with_pos: number };
-      assert.equal(counts.network, now.aircraft_with_pos, 'the network\'s count is /v1/now\'s');
+      assert.equal(counts.network, now.aircraft_with_pos, "the network's count is /v1/now's");
     }
     await page.screenshot({ path: join(SHOTS, 'map-sydney-9.png') });
 
@@ -265,18 +289,30 @@ test('the map a person would choose: the first view, counts, search, list, trail
     const sky = (await (await fetch(`${s.base}/v1/aircraft`)).json()) as { aircraft: Record<string, any>[] };
     const bySquawk = sky.aircraft.find((a) => a.squawk && a.lat !== undefined && sky.aircraft.filter((x) => x.squawk === a.squawk).length === 1)!;
     const byType = sky.aircraft.find((a) => a.t && a.lat !== undefined && a.t !== 'A320')!;
-    for (const [text, hex] of [['4b1815', '4b1815'], ['swr100', '4b1814'], ['HB-JLT', '4b1814'], [bySquawk.squawk, bySquawk.hex], [byType.t, byType.hex]] as const) {
-      await page.locator('#panel .close').click().catch(() => {});
+    for (const [text, hex] of [
+      ['4b1815', '4b1815'],
+      ['swr100', '4b1814'],
+      ['HB-JLT', '4b1814'],
+      [bySquawk.squawk, bySquawk.hex],
+      [byType.t, byType.hex],
+    ] as const) {
+      await page
+        .locator('#panel .close')
+        .click()
+        .catch(() => {});
       await page.locator('#search').fill(text);
       await page.locator('#search').press('Enter');
       // one hit selects at once; several are listed to pick from
-      await page.waitForFunction((h) => (window as any).__contrail.selected() === h || !!document.querySelector(`.results li[data-hex="${h}"]`), hex, { timeout: 10_000 });
+      await page.waitForFunction((h) => (window as any).__contrail.selected() === h || !!document.querySelector(`.results li[data-hex="${h}"]`), hex, {
+        timeout: 10_000,
+      });
       if ((await hook<string | null>(page, 'selected')) !== hex) await page.locator(`.results li[data-hex="${hex}"]`).click();
       assert.equal(await hook<string>(page, 'selected'), hex, `search ${text}`);
       await eventually(async () => assert.ok(await hook(page, 'pointOf', 'aircraft', hex), `${text}: ${hex} is drawn in the centred view`), 10_000);
       const c = await page.evaluate(() => (window as any).__contrail.map.getCenter());
       const r = sky.aircraft.find((a) => a.hex === hex)!;
-      if (hex !== '4b1814' && hex !== '4b1815') assert.ok(Math.abs(c.lat - r.lat) < 0.01 && Math.abs(((c.lng - r.lon + 540) % 360) - 180) < 0.01, `${text}: centred`);
+      if (hex !== '4b1814' && hex !== '4b1815')
+        assert.ok(Math.abs(c.lat - r.lat) < 0.01 && Math.abs(((c.lng - r.lon + 540) % 360) - 180) < 0.01, `${text}: centred`);
     }
     await page.screenshot({ path: join(SHOTS, 'map-search.png') });
 
@@ -287,7 +323,10 @@ test('the map a person would choose: the first view, counts, search, list, trail
     await page.locator('#f-mil').check();
     await eventually(async () => {
       const drawn = await hook<string[]>(page, 'drawnHexes');
-      assert.ok(drawn.every((h) => mil.has(h)), drawn.join(','));
+      assert.ok(
+        drawn.every((h) => mil.has(h)),
+        drawn.join(','),
+      );
       assert.match(await page.locator('.status').innerText(), /aircraft in view \(filtered\)/);
     }, 5_000);
     assert.match(page.url(), /[?&]mil=1/);

@@ -6,7 +6,11 @@ import { searchPlan } from '../../../web/map/search-plan.ts';
 const keys = (t: string) => searchPlan(t).map(([k]) => k);
 
 test('each kind of key asks its route, and every other route whose syntax it fits', () => {
-  assert.deepEqual(searchPlan('4B1814'), [['hex', '/v2/hex/4b1814'], ['callsign', '/v2/callsign/4B1814'], ['reg', '/v2/reg/4B1814']]);
+  assert.deepEqual(searchPlan('4B1814'), [
+    ['hex', '/v2/hex/4b1814'],
+    ['callsign', '/v2/callsign/4B1814'],
+    ['reg', '/v2/reg/4B1814'],
+  ]);
   assert.deepEqual(keys('swr100'), ['callsign', 'reg']);
   assert.deepEqual(keys('HB-JLT'), ['reg']);
   assert.deepEqual(keys('7700'), ['squawk', 'callsign', 'reg', 'type']);

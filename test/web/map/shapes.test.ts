@@ -7,13 +7,23 @@ import { addShape, OUTLINES, shapeOf, SHAPE_IDS } from '../../../web/map/shapes.
 const types: Record<string, string> = { A320: 'airliner', B744: 'heavy', EC35: 'helicopter' };
 const byType = (t: string) => (types[t] as never) ?? null;
 
-test('the class: the type\'s, else the category\'s, else a military jet for a military address, else the arrowhead', () => {
+test("the class: the type's, else the category's, else a military jet for a military address, else the arrowhead", () => {
   assert.equal(shapeOf('A320', 'A3', false, byType), 'airliner');
   assert.equal(shapeOf('B744', undefined, false, byType), 'heavy');
   // the type outranks the category, but a ground vehicle's category outranks everything
   assert.equal(shapeOf('EC35', 'A1', false, byType), 'helicopter');
   assert.equal(shapeOf('A320', 'C2', false, byType), 'ground');
-  for (const [cat, want] of [['A1', 'light'], ['A2', 'turboprop'], ['A3', 'airliner'], ['A5', 'heavy'], ['A6', 'military'], ['A7', 'helicopter'], ['B1', 'glider'], ['B2', 'balloon'], ['C1', 'ground']] as const) {
+  for (const [cat, want] of [
+    ['A1', 'light'],
+    ['A2', 'turboprop'],
+    ['A3', 'airliner'],
+    ['A5', 'heavy'],
+    ['A6', 'military'],
+    ['A7', 'helicopter'],
+    ['B1', 'glider'],
+    ['B2', 'balloon'],
+    ['C1', 'ground'],
+  ] as const) {
     assert.equal(shapeOf('ZZZZ', cat, false, byType), want, cat);
   }
   assert.equal(shapeOf(undefined, undefined, true, byType), 'military');

@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import { Sky } from '../../../web/map/sky.ts';
 
 const a = (hex: string, lat = 47) => ({ hex, lat, lon: 8 });
-const hexes = (s: Sky) => s.records().map((r) => r.hex).sort();
+const hexes = (s: Sky) =>
+  s
+    .records()
+    .map((r) => r.hex)
+    .sort();
 
 test('full replaces a cell, diff upserts and removes, subscribed drops the cells no longer followed', () => {
   const s = new Sky();
@@ -26,8 +30,8 @@ test('a move between cells: upsert then gone, or gone then upsert, keeps the air
     s.full('2/8/46', [a('aaaaaa')]);
     const up = () => s.diff('2/10/46', [a('aaaaaa', 47.9)], []);
     const gone = () => s.diff('2/8/46', [], ['aaaaaa']);
-    if (order === 'upsert-first') (up(), gone());
-    else (gone(), up());
+    if (order === 'upsert-first') up(), gone();
+    else gone(), up();
     assert.deepEqual(hexes(s), ['aaaaaa'], order);
     s.full('2/8/46', []);
     assert.deepEqual(hexes(s), ['aaaaaa'], `${order}: the old cell's full no longer owns it`);

@@ -21,7 +21,9 @@ test('an increment rebuilds an airframe whose one-ended leg a changed route fill
   const { dir, db } = await legsDb(t, 'airframes-increment');
   const leg = (hex: string, cs: string, d: number, org: string | null, dst: string | null) => {
     const t = DAY0 + d * 86400 + 8 * H;
-    return db.run(`INSERT INTO legs VALUES ('${hex}', '${cs}', NULL, 'A320', ${t}, ${t + 2 * H}, ${t}, ${dst ? t + 2 * H : 'NULL'}, ${org ? `'${org}'` : 'NULL'}, ${dst ? `'${dst}'` : 'NULL'}, DATE '2024-06-0${d + 1}')`);
+    return db.run(
+      `INSERT INTO legs VALUES ('${hex}', '${cs}', NULL, 'A320', ${t}, ${t + 2 * H}, ${t}, ${dst ? t + 2 * H : 'NULL'}, ${org ? `'${org}'` : 'NULL'}, ${dst ? `'${dst}'` : 'NULL'}, DATE '2024-06-0${d + 1}')`,
+    );
   };
   // day 1: aaa001 takes off from Zurich as SWR200, its landing unheard (the catalog's LHR fills it);
   // aaa003 flies another callsign end to end
@@ -29,8 +31,16 @@ test('an increment rebuilds an airframe whose one-ended leg a changed route fill
   await leg('aaa003', 'SWR300', 0, 'LSZH', 'EDDF');
   const ref = makeRef({ SWR200: ['LSZH', 'EGLL'] });
   const base = {
-    db, refdata: {} as Refdata, ref, archiveThrough: '2024-06-02', windowStart: '2023-06-03', windowDays: 366, windowLimit: 366, timetablesDir: null,
-    nowMs: Date.UTC(2024, 5, 3), progress: silentProgress,
+    db,
+    refdata: {} as Refdata,
+    ref,
+    archiveThrough: '2024-06-02',
+    windowStart: '2023-06-03',
+    windowDays: 366,
+    windowLimit: 366,
+    timetablesDir: null,
+    nowMs: Date.UTC(2024, 5, 3),
+    progress: silentProgress,
   };
   const build = (name: string, previous: ArtifactWriter | null, extra: Partial<BuildContext> = {}) => buildRoutesAirframes(dir, base, name, previous, extra, 4);
   const first = await build('v1', null);
@@ -42,7 +52,7 @@ test('an increment rebuilds an airframe whose one-ended leg a changed route fill
   const a1 = keys.airframe('aaa001');
   const sourceOf = (w: ArtifactWriter) => (w.read(a1) as AirframeDoc).legs![0]!.route_source;
   assert.equal(sourceOf(first), 'observed+catalog');
-  assert.equal(sourceOf(full), 'observed', 'the new day changed aaa001\'s document without a leg of its own in it');
+  assert.equal(sourceOf(full), 'observed', "the new day changed aaa001's document without a leg of its own in it");
   assert.equal(night.objects.originOf(a1), Origin.WRITTEN, 'aaa001 was built again');
   assert.equal(night.objects.originOf(keys.airframe('aaa003')), Origin.KEPT, 'aaa003 was kept unbuilt');
   assert.deepEqual(night.objects.get(keys.airframe('aaa003')), first.objects.get(keys.airframe('aaa003')), 'aaa003: the previous entry as it was');
@@ -65,8 +75,16 @@ test('the airframes an increment builds are those its declared changes reach: wi
   await leg('aaa001', 'SWR200', 0, 'LSZH', null);
   await leg('aaa003', 'SWR300', 0, 'LSZH', 'EDDF');
   const base = {
-    db, refdata: {} as Refdata, ref: makeRef({ SWR200: ['LSZH', 'EGLL'] }), archiveThrough: '2024-06-02', windowStart: '2023-06-03',
-    windowDays: 366, windowLimit: 366, timetablesDir: null, nowMs: Date.UTC(2024, 5, 3), progress: silentProgress,
+    db,
+    refdata: {} as Refdata,
+    ref: makeRef({ SWR200: ['LSZH', 'EGLL'] }),
+    archiveThrough: '2024-06-02',
+    windowStart: '2023-06-03',
+    windowDays: 366,
+    windowLimit: 366,
+    timetablesDir: null,
+    nowMs: Date.UTC(2024, 5, 3),
+    progress: silentProgress,
   };
   const first = await buildRoutesAirframes(dir, base, 'v1', null, {}, 4);
   await leg('aaa002', 'SWR200', 1, 'LSZH', 'EGLL');

@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { packRanges } from '../../../../build/steps/airframes/sql.ts';
 
 test('ranges hold at most the batch size, cover every address, and do not overlap', () => {
-  const counts: [string, number][] = [['3c4', 5], ['400', 3], ['a00', 9], ['a01', 2], ['a02', 2], ['ac6', 1]];
+  const counts: [string, number][] = [
+    ['3c4', 5],
+    ['400', 3],
+    ['a00', 9],
+    ['a01', 2],
+    ['a02', 2],
+    ['ac6', 1],
+  ];
   const r = packRanges(counts, 5);
   assert.deepEqual(r, [
     ['000000', '400000'],

@@ -21,7 +21,15 @@ function legs(): LegRow[] {
   const out: LegRow[] = [];
   days.forEach((d, i) => {
     // 07:00 Zurich (CEST) daily to Heathrow, landing 08:40 Zurich time
-    out.push({ hex: i % 2 ? '4b1801' : '4b1802', callsign: 'SWR318', type: i < 6 ? 'A320' : 'A20N', dep_ts: at(`${d}T05:00`), arr_ts: at(`${d}T06:40`), org: 'LSZH', dst: 'EGLL' });
+    out.push({
+      hex: i % 2 ? '4b1801' : '4b1802',
+      callsign: 'SWR318',
+      type: i < 6 ? 'A320' : 'A20N',
+      dep_ts: at(`${d}T05:00`),
+      arr_ts: at(`${d}T06:40`),
+      org: 'LSZH',
+      dst: 'EGLL',
+    });
     // 12:00 Zurich, landing never heard: the routes table names Bern
     out.push({ hex: '4b1803', callsign: 'SWR77', dep_ts: at(`${d}T10:00`), arr_ts: null, org: 'LSZH', dst: null });
     // circuits are kept in the log but never counted
@@ -42,7 +50,10 @@ function timetables(): string {
   const dir = mkdtempSync(join(tmpdir(), 'contrail-tt-'));
   cpSync(join(FIXTURES, 'ZRH'), join(dir, 'ZRH'), { recursive: true });
   mkdirSync(join(dir, 'GVA'));
-  writeFileSync(join(dir, 'GVA', '2024-05-10.json'), '{"airport":"GVA","day":"2024-05-10","source":"x","departures":[{"flight":"LX1","dst":"ZRH","dep":"25:00"}],"arrivals":[]}');
+  writeFileSync(
+    join(dir, 'GVA', '2024-05-10.json'),
+    '{"airport":"GVA","day":"2024-05-10","source":"x","departures":[{"flight":"LX1","dst":"ZRH","dep":"25:00"}],"arrivals":[]}',
+  );
   return dir;
 }
 
@@ -58,7 +69,10 @@ test('every IATA airport gets one valid document, also under its ICAO code with 
     process.stderr.write = warn;
   }
   const iata = [...ctx.writer.objects.keys()].filter((k) => /^v1\/airports\/[A-Z0-9]{3}$/.test(k)).sort();
-  assert.deepEqual(iata, ['ACH', 'BRN', 'GVA', 'LHR', 'NRT', 'RMS', 'ZRH'].map((c) => `v1/airports/${c}`));
+  assert.deepEqual(
+    iata,
+    ['ACH', 'BRN', 'GVA', 'LHR', 'NRT', 'RMS', 'ZRH'].map((c) => `v1/airports/${c}`),
+  );
   assert.equal(ctx.writer.objects.get('v1/airports/LSZH')!.sha256, ctx.writer.objects.get('v1/airports/ZRH')!.sha256);
   assert.equal(ctx.counts.airports, 7);
   assert.equal(ctx.counts.airport_icao_keys, 7);
@@ -73,18 +87,33 @@ test('every IATA airport gets one valid document, also under its ICAO code with 
   assert.equal(zrh.class, 'commercial');
   assert.equal(zrh.window_days, 9);
   // 9 + 9 + 1 + 1 departures; circuits out; destinations heard: EGLL, LSZB and LSPV; tails 4b1801..03, 05, 06 and the BAW
-  assert.deepEqual(zrh.observed, { departures: 20, destinations: 3, tails: 6, days_observed: 9, routes: [{ dst: 'LHR', flights: 9, days: 9 }, { dst: 'BRN', flights: 1, days: 1 }] });
+  assert.deepEqual(zrh.observed, {
+    departures: 20,
+    destinations: 3,
+    tails: 6,
+    days_observed: 9,
+    routes: [
+      { dst: 'LHR', flights: 9, days: 9 },
+      { dst: 'BRN', flights: 1, days: 1 },
+    ],
+  });
   // LX77 never heard landing: its arrival is dep + the 25 min the network heard ZRH-BRN take (arr_source route);
   // the published LX1612 to Geneva is left out of the inferred board: nothing heard gives its arrival time
-  assert.deepEqual(zrh.board.map((r) => [r.flight, r.dst, r.dep, r.arr, r.arr_source, r.type, r.flights, r.source, r.route_source]), [
-    ['LX318', 'LHR', '07:00', '08:40', 'observed', 'A320', 9, 'both', 'observed'],
-    ['LX77', 'BRN', '12:00', '12:25', 'route', null, 9, 'observed', 'catalog'],
-  ]);
+  assert.deepEqual(
+    zrh.board.map((r) => [r.flight, r.dst, r.dep, r.arr, r.arr_source, r.type, r.flights, r.source, r.route_source]),
+    [
+      ['LX318', 'LHR', '07:00', '08:40', 'observed', 'A320', 9, 'both', 'observed'],
+      ['LX77', 'BRN', '12:00', '12:25', 'route', null, 9, 'observed', 'catalog'],
+    ],
+  );
   // the published LX319 from Heathrow: its departure is 11:05 minus the 100 min BAW710 takes (route)
-  assert.deepEqual(zrh.arrivals.map((r) => [r.flight, r.org, r.dep, r.dep_source, r.arr, r.flights, r.source]), [
-    ['LX319', 'LHR', '09:25', 'route', '11:05', 0, 'published'],
-    ['BA710', 'LHR', '13:30', 'observed', '15:10', 9, 'observed'],
-  ]);
+  assert.deepEqual(
+    zrh.arrivals.map((r) => [r.flight, r.org, r.dep, r.dep_source, r.arr, r.flights, r.source]),
+    [
+      ['LX319', 'LHR', '09:25', 'route', '11:05', 0, 'published'],
+      ['BA710', 'LHR', '13:30', 'observed', '15:10', 9, 'observed'],
+    ],
+  );
   assert.deepEqual(zrh.airlines, [{ icao: 'SWR', flights: 18 }]);
   assert.equal(zrh.today!.day, '2024-05-10');
   assert.equal(zrh.times, 'local');

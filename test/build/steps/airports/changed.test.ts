@@ -33,23 +33,31 @@ test('the airports an increment builds are those its declared changes reach: wit
   // the new day's leg, one on the day that left the board window, one on a day neither entered nor left
   await db.run(`CREATE TABLE legs AS SELECT org, dst, day::DATE AS day, callsign FROM (VALUES
     ('LSZH', 'EGLL', '2025-06-07', 'SWR100'), ('EDDF', 'LFPG', '2025-05-10', 'DLH10'), ('LOWW', 'LSZH', '2025-05-20', 'AUA1')) t(org, dst, day, callsign)`);
-  const ctx = (over: Partial<BuildContext> = {}) => ({
-    reuse: prev, logDays: { added: ['2025-06-07'], dropped: [] }, archiveThrough: '2025-06-07', windowStart: '2025-05-09', windowDays: 30,
-    timetablesDir: null, ...over,
-  }) as unknown as BuildContext;
+  const ctx = (over: Partial<BuildContext> = {}) =>
+    ({
+      reuse: prev,
+      logDays: { added: ['2025-06-07'], dropped: [] },
+      archiveThrough: '2025-06-07',
+      windowStart: '2025-05-09',
+      windowDays: 30,
+      timetablesDir: null,
+      ...over,
+    }) as unknown as BuildContext;
   const declared = AIRPORTS_STEP.reuse.documents;
   // changed-routes is tried in the nightly's increment tests (it needs a routes table on both nights)
   const without = (...changes: Change[]) => ({
-    ...declared, rebuild: declared.rebuild.filter((c) => c !== 'changed-routes' && !changes.includes(c)), routes: undefined,
+    ...declared,
+    rebuild: declared.rebuild.filter((c) => c !== 'changed-routes' && !changes.includes(c)),
+    routes: undefined,
   });
   const built = async (rule: ReturnType<typeof without>, over?: Partial<BuildContext>) => {
     const s = await changedAirports(ctx(over), db, ROUTED, rule);
     return s && [...s].sort();
   };
 
-  assert.deepEqual(await built(without()), ['CDG', 'FRA', 'LHR', 'ZRH'], 'the new day\'s ends and the ends of the day that left the board window');
+  assert.deepEqual(await built(without()), ['CDG', 'FRA', 'LHR', 'ZRH'], "the new day's ends and the ends of the day that left the board window");
   assert.deepEqual(await built(without('board-days')), ['LHR', 'ZRH'], 'without board-days: FRA and CDG kept, stale');
-  assert.deepEqual(await built(without('board-days', 'added-days')), [], 'without added-days: the new day\'s ends kept too');
+  assert.deepEqual(await built(without('board-days', 'added-days')), [], "without added-days: the new day's ends kept too");
   // timetables and a window of another length reach every airport: null, build them all; a rule without them does not see them
   assert.equal(await built(without(), { timetablesDir: join(dir, 'timetables') }), null);
   assert.deepEqual(await built(without('timetables'), { timetablesDir: join(dir, 'timetables') }), ['CDG', 'FRA', 'LHR', 'ZRH']);

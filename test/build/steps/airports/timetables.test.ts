@@ -19,7 +19,16 @@ test('readTimetables counts and reports a malformed file and keeps going; a miss
   writeFileSync(join(dir, 'ZRH', '2024-05-10.json'), example());
   writeFileSync(join(dir, 'GVA', '2024-05-10.json'), '{"airport": "GVA",');
   const warnings: string[] = [];
-  const scan = readTimetables(dir, [{ iata: 'ZRH', tz: 'Europe/Zurich' }, { iata: 'GVA', tz: 'Europe/Zurich' }, { iata: 'LHR', tz: 'Europe/London' }], Date.parse('2024-05-10T08:00:00Z'), (m) => warnings.push(m));
+  const scan = readTimetables(
+    dir,
+    [
+      { iata: 'ZRH', tz: 'Europe/Zurich' },
+      { iata: 'GVA', tz: 'Europe/Zurich' },
+      { iata: 'LHR', tz: 'Europe/London' },
+    ],
+    Date.parse('2024-05-10T08:00:00Z'),
+    (m) => warnings.push(m),
+  );
   assert.deepEqual([...scan.byIata.keys()], ['ZRH']);
   assert.equal(scan.read, 2);
   assert.equal(scan.rejected, 1);

@@ -12,8 +12,14 @@ import { at, testContext, type LegRow } from '../../../helpers/artifact-ctx.ts';
 const NOW = Date.parse('2024-05-10T08:00:00Z');
 
 function legs(): LegRow[] {
-  const leg = (hex: string, callsign: string | null, day: string, org: string | null, dst: string | null): LegRow =>
-    ({ hex, callsign, dep_ts: at(`${day}T08:00`), arr_ts: at(`${day}T09:30`), org, dst });
+  const leg = (hex: string, callsign: string | null, day: string, org: string | null, dst: string | null): LegRow => ({
+    hex,
+    callsign,
+    dep_ts: at(`${day}T08:00`),
+    arr_ts: at(`${day}T09:30`),
+    org,
+    dst,
+  });
   return [
     // SWR: Zurich-Heathrow both ways on two airframes over two days: one pair, 3 legs
     leg('4b1801', 'SWR318', '2024-05-01', 'LSZH', 'EGLL'),
@@ -49,22 +55,31 @@ test('alliance documents count member legs, airframes, days, airports, countries
   const star = ctx.writer.read('v1/alliances/star-alliance') as AllianceDoc;
   // 7 member legs: 5 SWR, 1 DLH, 1 ANA; the airframe 4b1802 flew for SWR and DLH
   assert.deepEqual(star.observed, { legs: 7, airframes: 4, airports: 5, countries: 3, routes: 2, days_observed: 4 });
-  assert.deepEqual(star.members.map((m) => [m.icao, m.observed]), [
-    ['SWR', { legs: 5, airframes: 3 }],
-    ['DLH', { legs: 1, airframes: 1 }],
-    ['ANA', { legs: 1, airframes: 1 }],
-  ]);
+  assert.deepEqual(
+    star.members.map((m) => [m.icao, m.observed]),
+    [
+      ['SWR', { legs: 5, airframes: 3 }],
+      ['DLH', { legs: 1, airframes: 1 }],
+      ['ANA', { legs: 1, airframes: 1 }],
+    ],
+  );
   assert.equal(star.window_days, 6);
   const starRoutes = ctx.writer.read('v1/alliances/star-alliance/routes') as AllianceRoutesDoc;
-  assert.deepEqual(starRoutes.routes.map((r) => [r.org, r.dst, r.legs, r.members.map((m) => [m.icao, m.legs])]), [
-    ['LHR', 'ZRH', 3, [['SWR', 3]]],
-    ['GVA', 'ZRH', 1, [['DLH', 1]]],
-  ]);
+  assert.deepEqual(
+    starRoutes.routes.map((r) => [r.org, r.dst, r.legs, r.members.map((m) => [m.icao, m.legs])]),
+    [
+      ['LHR', 'ZRH', 3, [['SWR', 3]]],
+      ['GVA', 'ZRH', 1, [['DLH', 1]]],
+    ],
+  );
 
   const one = ctx.writer.read('v1/alliances/oneworld') as AllianceDoc;
   assert.deepEqual(one.observed, { legs: 1, airframes: 1, airports: 2, countries: 2, routes: 1, days_observed: 1 });
   const oneRoutes = ctx.writer.read('v1/alliances/oneworld/routes') as AllianceRoutesDoc;
-  assert.deepEqual(oneRoutes.routes.map((r) => [r.org, r.dst, r.legs]), [['BRN', 'LHR', 1]]);
+  assert.deepEqual(
+    oneRoutes.routes.map((r) => [r.org, r.dst, r.legs]),
+    [['BRN', 'LHR', 1]],
+  );
 });
 
 test('with no log the alliance documents carry the memberships and no observation', async () => {
@@ -73,5 +88,8 @@ test('with no log the alliance documents carry the memberships and no observatio
   await ctx.writer.flush();
   const star = ctx.writer.read('v1/alliances/star-alliance') as AllianceDoc;
   assert.equal(star.observed, null);
-  assert.deepEqual(star.members.map((m) => m.icao), ['SWR', 'DLH', 'ANA']);
+  assert.deepEqual(
+    star.members.map((m) => m.icao),
+    ['SWR', 'DLH', 'ANA'],
+  );
 });

@@ -35,7 +35,16 @@ test('a malformed decisions file is refused whole (null), never half-read', () =
     ['heard not 0 or 1', JSON.stringify({ format: 1, rows: [['SWR318', true, 'no_catalog']] })],
     ['an empty callsign', JSON.stringify({ format: 1, rows: [['', 1, 'no_catalog']] })],
     ['an end missing', JSON.stringify({ format: 1, rows: [['SWR318', 1, 'observed', 'ZRH', null, 'LSZH', 'EGLL', 1, 1]] })],
-    ['a callsign twice', JSON.stringify({ format: 1, rows: [['SWR7', 0, 'no_catalog'], ['SWR7', 0, 'catalog_rejected']] })],
+    [
+      'a callsign twice',
+      JSON.stringify({
+        format: 1,
+        rows: [
+          ['SWR7', 0, 'no_catalog'],
+          ['SWR7', 0, 'catalog_rejected'],
+        ],
+      }),
+    ],
     ['null', 'null'],
   ];
   for (const [why, text] of cases) {

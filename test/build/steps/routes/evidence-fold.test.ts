@@ -24,7 +24,14 @@ process.env.TZ = 'UTC';
 type Leg = [callsign: string | null, type: string | null, org: string | null, dst: string | null, last: string];
 const ts = (iso: string) => Date.parse(`${iso}Z`) / 1000;
 
-interface Ev { callsign: string; legs: number; days: number; last_ts: number; types: string[]; groups: { org: string | null; dst: string | null; legs: number; last_ts: number }[] }
+interface Ev {
+  callsign: string;
+  legs: number;
+  days: number;
+  last_ts: number;
+  types: string[];
+  groups: { org: string | null; dst: string | null; legs: number; last_ts: number }[];
+}
 
 /** evidence rows in one order (the groups' order is the engine's) */
 async function evidenceOf(db: Parameters<typeof allRows>[0], sql: string): Promise<Ev[]> {
@@ -39,8 +46,10 @@ async function writeDay(log: string, day: string, legs: Leg[]): Promise<void> {
   const inst = await DuckDBInstance.create(':memory:');
   const db = await inst.connect();
   const v = (s: string | null) => (s === null ? 'NULL' : `'${s}'`);
-  const rows = legs.map(([cs, type, org, dst, last], i) =>
-    `('${(i + 1).toString(16).padStart(6, 'a')}', ${v(cs)}, NULL, ${v(type)}, ${ts(last) - 3600}, ${ts(last)}, NULL, NULL, ${v(org)}, ${v(dst)}, false)`);
+  const rows = legs.map(
+    ([cs, type, org, dst, last], i) =>
+      `('${(i + 1).toString(16).padStart(6, 'a')}', ${v(cs)}, NULL, ${v(type)}, ${ts(last) - 3600}, ${ts(last)}, NULL, NULL, ${v(org)}, ${v(dst)}, false)`,
+  );
   await db.run(`COPY (SELECT hex, callsign, reg::VARCHAR AS reg, type, first_ts::BIGINT AS first_ts, last_ts::BIGINT AS last_ts,
     dep_ts::BIGINT AS dep_ts, arr_ts::BIGINT AS arr_ts, org, dst, open FROM (VALUES ${rows.join(', ')})
     AS t(hex, callsign, reg, type, first_ts, last_ts, dep_ts, arr_ts, org, dst, open)) TO '${dayFile(log, day)}' (FORMAT parquet)`);
@@ -115,13 +124,19 @@ test('the evidence folded from the previous window equals the window counted, an
   assert.equal(abc.days, 2);
   assert.deepEqual(abc.types, ['A320'], 'A321 was heard only in the dropped day');
   assert.equal(folded.find((e) => e.callsign === 'DEF3')!.groups[0]!.last_ts, ts('2025-03-04T06:00:00'));
-  assert.ok(!folded.some((e) => e.callsign === 'GONE1') && folded.some((e) => e.callsign === 'NEW44'), 'GONE1 flew only in the dropped day, NEW44 only in the added one');
+  assert.ok(
+    !folded.some((e) => e.callsign === 'GONE1') && folded.some((e) => e.callsign === 'NEW44'),
+    'GONE1 flew only in the dropped day, NEW44 only in the added one',
+  );
   assert.equal(folded.find((e) => e.callsign === 'XYZ9')!.days, 2, 'two spellings on two days');
 
   // the folded tables saved again fold the next night too (saved state is what a count would save)
   const v2 = join(tmp, 'v2');
   await saveEvidence(db, v2);
-  assert.equal((await prepareEvidence(db, v2, { added: [], dropped: [] })).line, "folded: 0 days added, 0 dropped, 0 callsigns moved, 0 groups' latest leg read again");
+  assert.equal(
+    (await prepareEvidence(db, v2, { added: [], dropped: [] })).line,
+    "folded: 0 days added, 0 dropped, 0 callsigns moved, 0 groups' latest leg read again",
+  );
   assert.deepEqual(await evidenceOf(db, EVIDENCE_SQL), oracle);
   await saveEvidence(db, v2);
 });

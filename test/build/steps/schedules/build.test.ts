@@ -12,17 +12,39 @@ import { mulberry32 } from '../../../../lib/random.ts';
 import { scheduleRowsSql } from '../../../../build/steps/schedules/build.ts';
 
 const airport = (iata: string, tz: string | undefined): AirportRef =>
-  ({ iata, ident: `X${iata}`, icao: null, name: `Airport "${iata}"`, kind: 'large_airport', lat: 47, lon: 8, iso_country: 'CH', iso_region: 'CH-ZH', municipality: 'Zürich', elevation_ft: 1417, tz, scheduled_service: true }) as AirportRef;
+  ({
+    iata,
+    ident: `X${iata}`,
+    icao: null,
+    name: `Airport "${iata}"`,
+    kind: 'large_airport',
+    lat: 47,
+    lon: 8,
+    iso_country: 'CH',
+    iso_region: 'CH-ZH',
+    municipality: 'Zürich',
+    elevation_ft: 1417,
+    tz,
+    scheduled_service: true,
+  }) as AirportRef;
 const ref = {
-  airline: (icao: string): AirlineRef | null => (icao === 'SWR' ? ({ icao, iata: 'LX', name: 'Swiss "International"', country: 'Switzerland', telephony: 'SWISS' } as AirlineRef) : null),
+  airline: (icao: string): AirlineRef | null =>
+    icao === 'SWR' ? ({ icao, iata: 'LX', name: 'Swiss "International"', country: 'Switzerland', telephony: 'SWISS' } as AirlineRef) : null,
   flightNumber: (callsign: string) => (callsign.startsWith('SWR') ? `LX${callsign.slice(3)}` : null),
 };
 const hhmm = (slot: number) => `${String(Math.floor(slot / 12)).padStart(2, '0')}:${String((slot % 12) * 5).padStart(2, '0')}`;
 
 /** seeded counts of one route: distinct slots, callsigns with ties in flights */
 function counts(random: () => number): ScheduleCounts {
-  const slots = [...new Set(Array.from({ length: 1 + Math.floor(random() * 30) }, () => Math.floor(random() * 288)))].map((v) => ({ dep: hhmm(v), flights: 1 + Math.floor(random() * 400) }));
-  const callsigns = Array.from({ length: 1 + Math.floor(random() * 6) }, (_, i) => ({ callsign: `${random() < 0.5 ? 'SWR' : 'EZY'}${100 + i}`, flights: 1 + Math.floor(random() * 3), dep: slots[0]!.dep }));
+  const slots = [...new Set(Array.from({ length: 1 + Math.floor(random() * 30) }, () => Math.floor(random() * 288)))].map((v) => ({
+    dep: hhmm(v),
+    flights: 1 + Math.floor(random() * 400),
+  }));
+  const callsigns = Array.from({ length: 1 + Math.floor(random() * 6) }, (_, i) => ({
+    callsign: `${random() < 0.5 ? 'SWR' : 'EZY'}${100 + i}`,
+    flights: 1 + Math.floor(random() * 3),
+    dep: slots[0]!.dep,
+  }));
   const weekdays = Array.from({ length: 7 }, () => Math.floor(random() * 60));
   return { departures: weekdays.reduce((a, b) => a + b, 0), days: 1 + Math.floor(random() * 365), weekdays, slots, callsigns };
 }
@@ -33,12 +55,19 @@ test('scheduleJson is JSON.stringify of scheduleDoc, byte for byte (500 seeded r
   for (let i = 0; i < 500; i++) {
     const c = counts(random);
     const [icao, org, dst] = [i % 2 ? 'SWR' : 'XXX', airport('ZRH', i % 3 ? 'Europe/Zurich' : undefined), airport('LHR', 'Europe/London')];
-    const text = scheduleJson(icao, org, dst, { departures: c.departures, days: c.days, weekdays: JSON.stringify(c.weekdays), times: JSON.stringify(sortedTimes(c)), callsigns: c.callsigns }, ref, 365);
+    const text = scheduleJson(
+      icao,
+      org,
+      dst,
+      { departures: c.departures, days: c.days, weekdays: JSON.stringify(c.weekdays), times: JSON.stringify(sortedTimes(c)), callsigns: c.callsigns },
+      ref,
+      365,
+    );
     assert.equal(text, JSON.stringify(scheduleDoc(icao, org, dst, c, ref, 365)), `route ${i}`);
   }
 });
 
-test('DuckDB\'s to_json of the sorted times and of the weekdays is the text JSON.stringify writes', async () => {
+test("DuckDB's to_json of the sorted times and of the weekdays is the text JSON.stringify writes", async () => {
   const db = await (await DuckDBInstance.create(':memory:')).connect();
   const random = mulberry32(27);
   for (let i = 0; i < 20; i++) {
@@ -54,7 +83,7 @@ test('DuckDB\'s to_json of the sorted times and of the weekdays is the text JSON
   }
 });
 
-test('the schedules step\'s rows: a route\'s times summed over its callsigns and sorted by HH:MM, as JSON text', async () => {
+test("the schedules step's rows: a route's times summed over its callsigns and sorted by HH:MM, as JSON text", async () => {
   const db = await (await DuckDBInstance.create(':memory:')).connect();
   await db.run(`CREATE TABLE sc_routes AS SELECT 'SWR' AS icao, 'ZRH' AS org, 'LHR' AS dst, [1, 0, 0, 0, 0, 1, 2]::INTEGER[] AS weekdays,
     [{d: 20000, n: 2}, {d: 20001, n: 2}]::STRUCT(d INTEGER, n INTEGER)[] AS dates`);
@@ -64,7 +93,14 @@ test('the schedules step\'s rows: a route\'s times summed over its callsigns and
     ('SWR', 'ZRH', 'LHR', 'SWR102', [{v: 100, n: 1}, {v: 50, n: 1}]::STRUCT(v SMALLINT, n INTEGER)[], 2, 50::SMALLINT)
   ) t(icao, org, dst, callsign, slots, flights, dep)`);
   const [row] = (await db.runAndReadAll(scheduleRowsSql(false))).getRowObjects();
-  assert.equal(row!.times, JSON.stringify([{ dep: '04:10', flights: 2 }, { dep: '08:20', flights: 1 }, { dep: '16:40', flights: 1 }]));
+  assert.equal(
+    row!.times,
+    JSON.stringify([
+      { dep: '04:10', flights: 2 },
+      { dep: '08:20', flights: 1 },
+      { dep: '16:40', flights: 1 },
+    ]),
+  );
   assert.equal(row!.weekdays, '[1,0,0,0,0,1,2]');
   assert.equal(row!.departures, 4);
   assert.equal(row!.days, 2);

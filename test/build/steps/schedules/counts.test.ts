@@ -41,8 +41,15 @@ test('saved schedule counts: a delta summed in keeps the lists sorted, drops wha
   const db = await (await DuckDBInstance.create(':memory:')).connect();
   // counted from nothing: SWR100 departs in slots 100 (twice), 50 (twice) and 20; SWR200 once in slot 10
   await delta(db, [
-    ['SWR100', 0, 100, 2], ['SWR100', 0, 50, 2], ['SWR100', 0, 20, 1], ['SWR200', 0, 10, 1],
-    [null, 1, 3, 4], [null, 1, 5, 2], [null, 2, 20005, 3], [null, 2, 20001, 2], [null, 2, 20003, 1],
+    ['SWR100', 0, 100, 2],
+    ['SWR100', 0, 50, 2],
+    ['SWR100', 0, 20, 1],
+    ['SWR200', 0, 10, 1],
+    [null, 1, 3, 4],
+    [null, 1, 5, 2],
+    [null, 2, 20005, 3],
+    [null, 2, 20001, 2],
+    [null, 2, 20003, 1],
   ]);
   await listScheduleCounts(db);
   assert.deepEqual(await keysOf(db), [
@@ -55,8 +62,16 @@ test('saved schedule counts: a delta summed in keeps the lists sorted, drops wha
   // a night: slot 100 leaves SWR100 (its modal slot is now 50), slot 30 joins in the middle, SWR200 is gone;
   // a date leaves, one is added between the saved ones, one moves, one stays; a weekday empties
   await delta(db, [
-    ['SWR100', 0, 100, -2], ['SWR100', 0, 30, 1], ['SWR100', 0, 50, 1], ['SWR200', 0, 10, -1],
-    [null, 1, 5, -2], [null, 1, 1, 1], [null, 2, 20001, -2], [null, 2, 20002, 1], [null, 2, 20005, 1], [null, 2, 20009, 0],
+    ['SWR100', 0, 100, -2],
+    ['SWR100', 0, 30, 1],
+    ['SWR100', 0, 50, 1],
+    ['SWR200', 0, 10, -1],
+    [null, 1, 5, -2],
+    [null, 1, 1, 1],
+    [null, 2, 20001, -2],
+    [null, 2, 20002, 1],
+    [null, 2, 20005, 1],
+    [null, 2, 20009, 0],
   ]);
   assert.equal(await mergeScheduleCounts(db, first), 0, 'no count below zero');
   assert.deepEqual(await keysOf(db), [{ callsign: 'SWR100', slots: '[{"v":20,"n":1},{"v":30,"n":1},{"v":50,"n":3}]', flights: 5, dep: 50 }]);
@@ -64,7 +79,16 @@ test('saved schedule counts: a delta summed in keeps the lists sorted, drops wha
   const second = await save(db, dir, 2);
 
   // every departure taken away: the key and the route are gone
-  await delta(db, [['SWR100', 0, 20, -1], ['SWR100', 0, 30, -1], ['SWR100', 0, 50, -3], [null, 1, 1, -1], [null, 1, 3, -4], [null, 2, 20002, -1], [null, 2, 20003, -1], [null, 2, 20005, -4]]);
+  await delta(db, [
+    ['SWR100', 0, 20, -1],
+    ['SWR100', 0, 30, -1],
+    ['SWR100', 0, 50, -3],
+    [null, 1, 1, -1],
+    [null, 1, 3, -4],
+    [null, 2, 20002, -1],
+    [null, 2, 20003, -1],
+    [null, 2, 20005, -4],
+  ]);
   assert.equal(await mergeScheduleCounts(db, second), 0, 'no count below zero');
   assert.deepEqual(await keysOf(db), []);
   assert.deepEqual(await routesOf(db), []);
@@ -74,10 +98,18 @@ test('saved schedule counts: a delta that takes away more than was saved is repo
   const dir = mkdtempSync(join(tmpdir(), 'contrail-sc-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const db = await (await DuckDBInstance.create(':memory:')).connect();
-  await delta(db, [['SWR100', 0, 50, 1], [null, 1, 3, 1], [null, 2, 20001, 1]]);
+  await delta(db, [
+    ['SWR100', 0, 50, 1],
+    [null, 1, 3, 1],
+    [null, 2, 20001, 1],
+  ]);
   await listScheduleCounts(db);
   const saved = await save(db, dir, 1);
   // slot 50 taken away twice, a date never counted taken away
-  await delta(db, [['SWR100', 0, 50, -2], [null, 1, 3, -1], [null, 2, 20004, -1]]);
+  await delta(db, [
+    ['SWR100', 0, 50, -2],
+    [null, 1, 3, -1],
+    [null, 2, 20004, -1],
+  ]);
   assert.ok((await mergeScheduleCounts(db, saved)) > 0, 'the counts below zero are reported');
 });
