@@ -160,17 +160,31 @@ test('404s say not_found for unknown keys and not_observed for real but unheard 
 });
 
 test('a stale feed is a 503 stale_snapshot with Retry-After, never an empty sky', async () => {
-  writeFeed(Date.now() / 1000 - 3600);
-  const r = await eventually(async () => {
-    const x = await get('/v1/aircraft');
-    assert.equal(x.status, 503);
-    return x;
-  });
-  assert.equal(r.json.error, 'stale_snapshot');
-  assert.ok(Number(r.headers['retry-after']) > 0, "Number(r.headers['retry-after']) > 0");
-  assert.equal((await get('/v1/now')).status, 503);
-  writeFeed(Date.now() / 1000);
-  await eventually(async () => assert.equal((await get('/v1/now')).status, 200));
+  // a server of its own whose decoder last wrote an hour ago: the shared server would refuse an
+  // older \`now\` than the one it holds (a clock going backwards, docs/api.md) and serve its own
+  // snapshot until that one ages out
+  const staleFeed = join(tmp, 'stale-aircraft.json');
+  const write = (now: number) => {
+    writeFileSync(`${staleFeed}.tmp`, JSON.stringify({ ...sample, now }));
+    renameSync(`${staleFeed}.tmp`, staleFeed);
+  };
+  write(Date.now() / 1000 - 3600);
+  const stale = await startServerProcess(['--feed', staleFeed, '--artifacts', join(tmp, 'artifacts'), '--state', join(tmp, 'state3')]);
+  try {
+    const r = await eventually(async () => {
+      const x = await httpGet(`${stale.base}/v1/aircraft`);
+      assert.equal(x.status, 503);
+      return x;
+    });
+    assert.equal(r.json.error, 'stale_snapshot');
+    assert.ok(Number(r.headers['retry-after']) > 0, "Number(r.headers['retry-after']) > 0");
+    assert.equal((await httpGet(`${stale.base}/v1/now`)).status, 503);
+    // the decoder writes again: live at once
+    write(Date.now() / 1000);
+    await eventually(async () => assert.equal((await httpGet(`${stale.base}/v1/now`)).status, 200));
+  } finally {
+    await stale.stop();
+  }
 });
 
 test('without a published tree, history routes answer 503 artifact_unavailable and /v1/now says archive_through null', async () => {
