@@ -62,6 +62,11 @@ export interface Parsed<C> {
   rest: string[];
 }
 
+/** a check for a string option that is an http(s) URL or empty (empty: the command derives one) */
+export function httpUrlOrEmpty(v: string): string | undefined {
+  return v === '' || /^https?:\/\/[^\s/]+/.test(v) ? undefined : 'must be an http(s) URL or empty';
+}
+
 /** Resolve a config from argv and env. Throws ConfigError with a message that says the fix. */
 export function parseConfig<C>(specs: Specs<C>, argv: string[], env: NodeJS.ProcessEnv = process.env): Parsed<C> {
   const config = {} as C;

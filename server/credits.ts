@@ -3,7 +3,7 @@
 // traffic data and the network itself. creditsDocument() is pure; loadCredits() reads the one file.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Specs } from '../lib/cli.ts';
+import { httpUrlOrEmpty, type Specs } from '../lib/cli.ts';
 import { parseSources } from '../lib/reference/sources.ts';
 
 export interface CreditsConfig {
@@ -16,8 +16,6 @@ export interface CreditsConfig {
   /** the human credits page; empty: {base_url}/v1/credits */
   creditsUrl: string;
 }
-
-const urlOrEmpty = (v: string) => (v === '' || /^https?:\/\/[^\s/]+/.test(v) ? undefined : 'must be an http(s) URL or empty');
 
 /** Flags and environment variables; the server config spreads these into its own table. */
 export const creditsOptions: Specs<CreditsConfig> = {
@@ -34,7 +32,7 @@ export const creditsOptions: Specs<CreditsConfig> = {
     env: 'CONTRAIL_TERMS_URL',
     kind: 'string',
     default: '',
-    check: urlOrEmpty,
+    check: httpUrlOrEmpty,
     help: 'terms of use page (empty: {base_url}/v1/credits, which states the terms in short)',
   },
   contributeUrl: {
@@ -42,7 +40,7 @@ export const creditsOptions: Specs<CreditsConfig> = {
     env: 'CONTRAIL_CONTRIBUTE_URL',
     kind: 'string',
     default: '',
-    check: urlOrEmpty,
+    check: httpUrlOrEmpty,
     help: 'contribution site for corrections and additions (empty: none is advertised)',
   },
   creditsUrl: {
@@ -50,7 +48,7 @@ export const creditsOptions: Specs<CreditsConfig> = {
     env: 'CONTRAIL_CREDITS_URL',
     kind: 'string',
     default: '',
-    check: urlOrEmpty,
+    check: httpUrlOrEmpty,
     help: 'credits page users link when they republish (empty: {base_url}/v1/credits)',
   },
 };

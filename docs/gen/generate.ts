@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Specs } from '../../lib/cli.ts';
 import { loadSchemas } from '../../schemas/index.ts';
 import { serverOptions } from '../../server/config.ts';
-import { NIGHTLY_SPECS } from '../../build/nightly.ts';
+import { NIGHTLY_SPECS } from '../../build/nightly-config.ts';
 import { LOG_SPECS } from '../../build/log/cli.ts';
 import { accuracyOptions } from '../../build/accuracy/cli.ts';
 import { ROLL_SPECS } from '../../build/roll.ts';
@@ -25,7 +25,7 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 /** every command with lib/cli.ts specs; `sources` are the files its specs are declared in */
 export const COMMANDS: readonly { name: string; sources: readonly string[]; specs: Specs<any> }[] = [
   { name: 'server', sources: ['server/config.ts', 'server/credits.ts', 'lib/log.ts'], specs: serverOptions },
-  { name: 'nightly', sources: ['build/nightly.ts'], specs: NIGHTLY_SPECS },
+  { name: 'nightly', sources: ['build/nightly-config.ts'], specs: NIGHTLY_SPECS },
   { name: 'log', sources: ['build/log/cli.ts'], specs: LOG_SPECS },
   { name: 'accuracy', sources: ['build/accuracy/cli.ts'], specs: accuracyOptions },
   { name: 'roll', sources: ['build/roll.ts'], specs: ROLL_SPECS },

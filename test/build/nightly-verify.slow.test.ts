@@ -13,7 +13,8 @@ import { ROOT } from '../helpers/processes.ts';
 
 test('a damaged published airframe is found and written anew by the next night (its mtime moved) and by --rebuild (mtime put back)', async () => {
   const { parseConfig } = await import('../../lib/cli.ts');
-  const { NIGHTLY_SPECS, runNightly } = await import('../../build/nightly.ts');
+  const { runNightly } = await import('../../build/nightly.ts');
+  const { NIGHTLY_SPECS } = await import('../../build/nightly-config.ts');
   const { silentProgress } = await import('../../build/progress.ts');
   const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-verify-'));
   const artifacts = join(tmp, 'artifacts');

@@ -84,7 +84,8 @@ test("run from another working directory, the defaults still find the shipped da
 
 test("a night whose inputs equal the published build's builds nothing; a changed log day or --rebuild builds", async () => {
   const { parseConfig } = await import('../../lib/cli.ts');
-  const { NIGHTLY_SPECS, runNightly } = await import('../../build/nightly.ts');
+  const { runNightly } = await import('../../build/nightly.ts');
+  const { NIGHTLY_SPECS } = await import('../../build/nightly-config.ts');
   const { silentProgress } = await import('../../build/progress.ts');
   const { cpSync, utimesSync } = await import('node:fs');
   const tmp = mkdtempSync(join(tmpdir(), 'contrail-nightly-same-'));

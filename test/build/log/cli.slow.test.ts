@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import { ConfigError, parseConfig } from '../../../lib/cli.ts';
 import { LOG_SPECS, selectionOf } from '../../../build/log/cli.ts';
 import { defaultLogWorkers } from '../../../build/log/leg-pool.ts';
-import { NIGHTLY_SPECS } from '../../../build/nightly.ts';
+import { NIGHTLY_SPECS } from '../../../build/nightly-config.ts';
 import { openLog } from '../../../build/log/read.ts';
 import { midnightTree, putFile, tempDir, tracePath } from '../../helpers/history.ts';
 
