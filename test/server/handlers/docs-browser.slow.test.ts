@@ -4,8 +4,8 @@
 // asks nothing of any other host.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { launchChromium } from '../../helpers/chromium.ts';
 import { serve } from '../../helpers/http.ts';
 import { parseFeed } from '../../../server/feed/parse.ts';
 import { LiveState } from '../../../server/live/state.ts';
@@ -15,23 +15,8 @@ import { loadCredits, CREDITS_DEFAULTS } from '../../../server/credits.ts';
 import { OPERATIONS } from '../../../schemas/operations.ts';
 
 process.env.TZ = 'UTC';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 test('/docs in headless Chromium lists every operation, shows no warning box, and a try-it-out call to /v1/now answers 200', { timeout: 120_000 }, async () => {
-  assert.ok(
-    existsSync(CHROMIUM),
-    `no Chromium at ${CHROMIUM}: install Debian's package with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
-  );
   const parsed = parseFeed(readFileSync(new URL('../../fixtures/feed/readsb_sample.json', import.meta.url)));
   if (!parsed.ok) throw new Error(parsed.detail);
   const live = new LiveState();
@@ -44,7 +29,7 @@ test('/docs in headless Chromium lists every operation, shows no warning box, an
   // the clock pinned 10 s after the snapshot: fresh, so /v1/now answers 200
   const s = await serve(routes, { clock: () => parsed.snapshot.now * 1000 + 10_000 });
   base = s.base;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const requested: string[] = [];

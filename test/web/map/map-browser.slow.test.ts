@@ -9,25 +9,15 @@
 // temporary folder whose path the test prints (never committed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../helpers/chromium.ts';
 import { startMapSky, T_END, type MapSky } from '../../helpers/map-sky.ts';
 import { eventually } from '../../helpers/processes.ts';
 
 process.env.TZ = 'UTC';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SHOTS = mkdtempSync(join(tmpdir(), 'contrail-map-screenshots-'));
 console.log(`map screenshots: ${SHOTS}`);
 
@@ -79,13 +69,9 @@ async function clickOn(page: Page, kind: string, id: string): Promise<void> {
 test("the map in Chromium: the view's aircraft by the push stream, the estimate as an estimate, traces, history and the stale banner", {
   timeout: 180_000,
 }, async () => {
-  assert.ok(
-    existsSync(CHROMIUM),
-    `no Chromium at ${CHROMIUM}: install Debian's package with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
-  );
   mkdirSync(SHOTS, { recursive: true });
   const s = await startMapSky();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await launchChromium();
   try {
     // a regional view: the Zurich story and some of the real sample's aircraft
     const { page, outside } = await open(browser, s, '#6/47.5/8.5');
@@ -163,7 +149,7 @@ test("the map in Chromium: the view's aircraft by the push stream, the estimate 
 
 test('the map falls back to polling /v1/aircraft: the same aircraft, and the stale banner from a 503', { timeout: 180_000 }, async () => {
   const s = await startMapSky();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await launchChromium();
   try {
     const { page, outside } = await open(browser, s, '#6/47.5/8.5/poll');
     assert.equal(await hook<string>(page, 'mode'), 'polling');
@@ -206,7 +192,7 @@ async function tileColours(page: Page): Promise<{ land: number; sea: number }> {
 
 test('the map a person would choose: the first view, counts, search, list, trail, basemap, URL state, dark mode', { timeout: 300_000 }, async () => {
   const s = await startMapSky();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await launchChromium();
   try {
     // no view in the URL: the first view fits where the network's aircraft are (/v1/map/extent)
     const { page, outside } = await open(browser, s, '');
