@@ -3,10 +3,11 @@
 // the day: a published row that matches an observed slot (same flight or callsign, within 30 min)
 // turns that row into `both`; unmatched published rows are shown as `published`, flights 0.
 //
-// times are never null (spec 2.6: HH:MM strings). the time at the other end is this flight's own
-// (arr_source / dep_source `observed`) when coverage heard it there, else this airport's time
-// shifted by the route's typical block time as the network heard other flights fly it (`route`);
-// a row whose other time neither gives is left out (artifacts/AIRPORTS.md).
+// this end's time is never null (spec 2.6: HH:MM strings). the time at the other end is this
+// flight's own (arr_source / dep_source `observed`) when coverage heard it there, else this
+// airport's time shifted by the route's typical block time as the network heard other flights fly
+// it (`route`); an observed row whose other time neither gives keeps it null (a heard flight never
+// leaves the board: docs/api.md "Board times"), a published row is left out (artifacts/AIRPORTS.md).
 import { hhmm, parseHhmm } from '../lib/localtime.ts';
 import { minuteDistance, type Slot } from './board.ts';
 import type { PublishedArrival, PublishedDeparture } from './timetable-file.ts';
@@ -24,8 +25,9 @@ export interface DepartureRow {
   callsign: string | null;
   dst: string;
   dep: string;
-  arr: string;
-  arr_source: TimeSource;
+  /** null when neither the flight's own landings nor the route's block time give it */
+  arr: string | null;
+  arr_source: TimeSource | null;
   type: string | null;
   flights: number;
   source: RowSource;
@@ -36,8 +38,9 @@ export interface ArrivalRow {
   flight: string;
   callsign: string | null;
   org: string;
-  dep: string;
-  dep_source: TimeSource;
+  /** null when neither the flight's own take-offs nor the route's block time give it */
+  dep: string | null;
+  dep_source: TimeSource | null;
   arr: string;
   type: string | null;
   flights: number;
@@ -136,14 +139,13 @@ export function departureRows(here: string, slots: readonly Slot[], published: r
   const rows: DepartureRow[] = [];
   for (const { slot, end, route_source } of label(slots, 'dst', lk)) {
     const arr = otherMinute(slot.other, slot.at, lk.blockMinutes(here, end), 1);
-    if (!arr) continue;
     rows.push({
       flight: lk.flightOf(slot.callsign) ?? slot.callsign,
       callsign: slot.callsign,
       dst: end,
       dep: hhmm(slot.at),
-      arr: hhmm(arr.minute),
-      arr_source: arr.from,
+      arr: arr ? hhmm(arr.minute) : null,
+      arr_source: arr?.from ?? null,
       type: slot.type,
       flights: slot.flights,
       source: 'observed',
@@ -198,13 +200,12 @@ export function arrivalRows(here: string, slots: readonly Slot[], published: rea
   const rows: ArrivalRow[] = [];
   for (const { slot, end, route_source } of label(slots, 'org', lk)) {
     const dep = otherMinute(slot.other, slot.at, lk.blockMinutes(end, here), -1);
-    if (!dep) continue;
     rows.push({
       flight: lk.flightOf(slot.callsign) ?? slot.callsign,
       callsign: slot.callsign,
       org: end,
-      dep: hhmm(dep.minute),
-      dep_source: dep.from,
+      dep: dep ? hhmm(dep.minute) : null,
+      dep_source: dep?.from ?? null,
       arr: hhmm(slot.at),
       type: slot.type,
       flights: slot.flights,

@@ -121,15 +121,18 @@ test('airlines on the board: observed flights per airline, busiest first, top 20
   );
 });
 
-test("times are never null: the other end from the route's block time (across midnight too), else the row is left out", () => {
+test("the other end's time from the route's block time (across midnight too), else null on an observed row; a published row needs one", () => {
   // an arrival never heard taking off at LHR: 00:30 local minus LHR-ZRH's 100 min is 22:50 the day before
   const arr = arrivalRows('ZRH', [slot('SWR9', 30, 'LHR', { other: null })], [], lk);
   assert.deepEqual(
     arr.map((r) => [r.dep, r.dep_source, r.arr]),
     [['22:50', 'route', '00:30']],
   );
-  // no landing heard and no flight ever heard on ZRH-BRN: nothing gives the time, so no row
-  assert.deepEqual(departureRows('ZRH', [slot('SWR7', 600, 'BRN', { other: null })], [], lk), []);
+  // no landing heard and no flight ever heard on ZRH-BRN: nothing gives the time, so it is null, and the heard flight stays
+  assert.deepEqual(
+    departureRows('ZRH', [slot('SWR7', 600, 'BRN', { other: null })], [], lk).map((r) => [r.flight, r.dst, r.dep, r.arr, r.arr_source, r.flights]),
+    [['LX7', 'BRN', '10:00', null, null, 5]],
+  );
   // a published departure gets its arrival from observation of the route, labelled so; none known: left out
   const pub = departureRows(
     'ZRH',
@@ -145,7 +148,54 @@ test("times are never null: the other end from the route's block time (across mi
     [['LX2', '23:50', '00:30', 'route', 'published']],
   );
   for (const r of [...arr, ...pub])
-    assert.ok(/^\d\d:\d\d$/.test(r.dep) && /^\d\d:\d\d$/.test(r.arr), '/^\\d\\d:\\d\\d$/.test(r.dep) && /^\\d\\d:\\d\\d$/.test(r.arr)');
+    assert.ok(/^\d\d:\d\d$/.test(r.dep ?? '') && /^\d\d:\d\d$/.test(r.arr ?? ''), '/^\\d\\d:\\d\\d$/.test(r.dep) && /^\\d\\d:\\d\\d$/.test(r.arr)');
+});
+
+test('a flight heard at one airport only, its other end from the routes table and no time for it, is on the board of both ends it has', () => {
+  // AAL72 SYD-LAX in the demo: the take-off heard at SYD on one leg, the landing at LAX on another, the route
+  // observed, no leg heard end to end, so no block time: both boards keep it with the other time null
+  const routes: RowLookups = {
+    flightOf: (cs) => (cs.startsWith('AAL') ? `AA${cs.slice(3)}` : null),
+    routeOf: (cs) => (cs === 'AAL72' ? { org: 'SYD', dst: 'LAX', route_source: 'observed' } : undefined),
+    blockMinutes: () => null,
+  };
+  const atSyd = departureRows('SYD', [slot('AAL72', 16 * 60, null, { other: null })], [], routes);
+  assert.deepEqual(atSyd, [
+    {
+      flight: 'AA72',
+      callsign: 'AAL72',
+      dst: 'LAX',
+      dep: '16:00',
+      arr: null,
+      arr_source: null,
+      type: 'A320',
+      flights: 5,
+      source: 'observed',
+      route_source: 'observed',
+    },
+  ]);
+  const atLax = arrivalRows('LAX', [slot('AAL72', 11 * 60, null, { other: null })], [], routes);
+  assert.deepEqual(
+    atLax.map((r) => [r.flight, r.org, r.dep, r.dep_source, r.arr, r.route_source]),
+    [['AA72', 'SYD', null, null, '11:00', 'observed']],
+  );
+  // a published row matching it still makes it both, and the null time sorts by its own time as any other
+  const merged = departureRows(
+    'SYD',
+    [slot('AAL72', 16 * 60, null, { other: null }), slot('AAL7', 9 * 60, null, { other: null })],
+    [{ flight: 'AA72', callsign: 'AAL72', dst: 'LAX', dep: '16:10' }],
+    {
+      ...routes,
+      routeOf: (cs) => ({ org: 'SYD', dst: cs === 'AAL7' ? 'DFW' : 'LAX', route_source: 'observed' }),
+    },
+  );
+  assert.deepEqual(
+    merged.map((r) => [r.flight, r.dep, r.arr, r.source]),
+    [
+      ['AA7', '09:00', null, 'observed'],
+      ['AA72', '16:00', null, 'both'],
+    ],
+  );
 });
 
 test('rows of one minute and one flight number (two callsigns of one airline) sort by callsign, whatever order the slots came in', () => {

@@ -136,10 +136,37 @@ test('without a flight log observed and window_days are null; the published boar
   const zrh = ctx.writer.read('v1/airports/ZRH') as AirportDoc;
   assert.equal(zrh.observed, null);
   assert.equal(zrh.window_days, null);
-  // board rows need both times (spec 2.6) and nothing heard gives the other end's: no inferred rows
+  // published rows need both times (docs/api.md, board times) and nothing heard gives the other end's: no inferred rows
   assert.deepEqual([zrh.board, zrh.arrivals], [[], []]);
   assert.equal(zrh.today!.departures.length, 2);
   assert.equal(zrh.class, 'commercial');
+});
+
+test("a flight heard only taking off at one end and only landing at the other, never end to end, is on both airports' boards", async () => {
+  // as AAL72 SYD-LAX in the demo: coverage lost over the ocean cuts each flight into two legs; the route is
+  // observed (the take-off at LSZH and the landing at RJAA were both heard), but no leg gives a block time
+  const legs: LegRow[] = days.flatMap((d) => [
+    { hex: '86e001', callsign: 'ANA210', type: 'B789', dep_ts: at(`${d}T11:00`), arr_ts: null, org: 'LSZH', dst: null },
+    { hex: '86e001', callsign: 'ANA210', type: 'B789', dep_ts: null, arr_ts: at(`${d}T23:30`), org: null, dst: 'RJAA' },
+  ]);
+  const ctx = await testContext(legs, { nowMs: NOW });
+  const table = new Map([
+    ['ANA210', { org: 'ZRH', dst: 'NRT', org_ident: 'LSZH', dst_ident: 'RJAA', route_source: 'observed', org_seen: true, dst_seen: true }],
+  ]);
+  await buildAirports(ctx, table as RoutesTable, ctx.airports);
+  const zrh = ctx.writer.read('v1/airports/ZRH') as AirportDoc;
+  const nrt = ctx.writer.read('v1/airports/NRT') as AirportDoc;
+  // every document passed the writer's schema check with the null time in it
+  assert.deepEqual(
+    zrh.board.map((r) => [r.flight, r.dst, r.dep, r.arr, r.arr_source, r.flights, r.source, r.route_source]),
+    [['NH210', 'NRT', '13:00', null, null, 9, 'observed', 'observed']],
+  );
+  // 23:30 UTC is 08:30 the next morning in Tokyo
+  assert.deepEqual(
+    nrt.arrivals.map((r) => [r.flight, r.org, r.dep, r.dep_source, r.arr, r.flights, r.source, r.route_source]),
+    [['NH210', 'ZRH', null, null, '08:30', 9, 'observed', 'observed']],
+  );
+  for (const k of ['v1/airports/ZRH', 'v1/airports/NRT']) assert.deepEqual(problems('airport', ctx.writer.read(k)), [], k);
 });
 
 test('the ICAO spelling is the ICAO code, else a 4-letter ident, never a 3-character one', () => {
