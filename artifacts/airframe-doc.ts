@@ -21,7 +21,7 @@ export interface AirframeLeg {
   first_seen: number;
   last_seen: number;
   route_source: Exclude<RouteSource, 'catalog'> | null;
-  /** for observed+catalog legs: the route_source of the routes-table entry that filled the end */
+  /** for a leg the routes table filled an end of: that entry's route_source (artifacts/ROUTES.md section 4) */
   table_source: RouteSource | null;
 }
 

@@ -4,10 +4,13 @@
 // previous build's table: airframes/fold.ts, schedules/counts.ts, counts-fold.ts).
 /**
  * legs with IATA ends; a missing end filled from the routes table when the heard end agrees.
- * one truth per leg (artifacts/ROUTES.md section 4): `route_source` is observed when both ends
- * came from the network (this leg, or for a filled end the callsign's other legs), and
- * observed+catalog when the filled end is one only the catalog supplied; `table_source` is the
- * filling entry's own route_source (what /v1/route/{callsign} says), null when nothing was filled.
+ * one truth per leg (artifacts/ROUTES.md section 4, spec 1 rule 4): `route_source` is observed when
+ * both ends were heard on this leg, whatever codes the fields have (a field without IATA code
+ * leaves org or dst null, not the observation); observed+catalog when the filled end is one only
+ * the catalog supplied; null when an end was not heard on this leg and nothing the catalog said
+ * stands in for it (a filled end the network heard on the callsign's other legs is not this
+ * flight's observation). `table_source` is the filling entry's own route_source (what
+ * /v1/route/{callsign} says), null when nothing was filled.
  * every column is qualified: an unqualified `route_source` here would be the table's, not the leg's.
  * `view` is made over `legs` (a view or table with the log's columns): the window's, or other days';
  * `routes` is tonight's routes table, or a previous build's (a table with its columns).
@@ -29,9 +32,9 @@ SELECT hex, upper(trim(callsign)) AS callsign, reg, type, first_ts, last_ts, dep
   CASE WHEN fill_org THEN r_org ELSE org_iata END AS org,
   CASE WHEN fill_dst THEN r_dst ELSE dst_iata END AS dst,
   CASE
-    WHEN org IS NOT NULL AND dst IS NOT NULL THEN CASE WHEN org_iata IS NOT NULL AND dst_iata IS NOT NULL THEN 'observed' END
-    WHEN fill_dst THEN CASE WHEN r_dst_seen THEN 'observed' ELSE 'observed+catalog' END
-    WHEN fill_org THEN CASE WHEN r_org_seen THEN 'observed' ELSE 'observed+catalog' END
+    WHEN org IS NOT NULL AND dst IS NOT NULL THEN 'observed'
+    WHEN fill_dst THEN CASE WHEN r_dst_seen THEN NULL ELSE 'observed+catalog' END
+    WHEN fill_org THEN CASE WHEN r_org_seen THEN NULL ELSE 'observed+catalog' END
   END AS route_source,
   CASE WHEN fill_org OR fill_dst THEN r_source END AS table_source
 FROM j`;

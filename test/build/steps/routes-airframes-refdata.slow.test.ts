@@ -63,6 +63,10 @@ function legs(): Leg[] {
   // SWR101 heard only taking off at LHR: the catalog's LHR-ZRH fills the destination
   // a circuit at Zurich under a registration callsign: kept in the airframe, never a route
   out.push(['4b0002', 'HBXYZ', 'HB-XYZ', 'C172', DAY0 + 10 * H, DAY0 + 11 * H, DAY0 + 10 * H, DAY0 + 11 * H, 'LSZH', 'LSZH']);
+  // 4b0004: Zurich to Speck-Fehraltorf (LSZT, no IATA code) heard end to end: observed all the same (spec 1 rule 4
+  // is about the ends being heard, not their codes); then a take-off heard at LSZT only: no route_source
+  out.push(['4b0004', 'HBLSZ', 'HB-LSZ', 'PA28', DAY0 + 12 * H, DAY0 + 13 * H, DAY0 + 12 * H, DAY0 + 12 * H + 900, 'LSZH', 'LSZT']);
+  out.push(['4b0004', 'HBLSZ', 'HB-LSZ', 'PA28', DAY0 + 14 * H, DAY0 + 15 * H, DAY0 + 14 * H, null, 'LSZT', null]);
   // 4b0003: circuits on either side of midnight UTC, one in 1969: a leg's date is its take-off's UTC
   // day, or its first sighting's when no take-off was heard
   for (const [first, dep] of [
@@ -295,23 +299,35 @@ test('one truth per leg: route_source says where each end came from, table_sourc
   const pick = (l: L) => [l.org, l.dst, l.route_source, l.table_source];
   // both ends heard on the leg
   assert.deepEqual(pick(legsOf('4b1814').find((l) => l.callsign === 'SWR100')!), ['ZRH', 'LHR', 'observed', null]);
-  // one end heard; the other from the callsign's other legs, which the network heard: still observation
+  // one end heard; the other from the callsign's other legs, which the network heard: the end is filled and
+  // table_source says whence, but this flight's landing was not heard, so its route_source is not observed (issue 43)
   const hb = legsOf('4b1899');
   assert.deepEqual(hb.map(pick), [
-    ['ZRH', 'LHR', 'observed', 'observed'],
+    ['ZRH', 'LHR', null, 'observed'],
     ['ZRH', 'LHR', 'observed', null],
     ['ZRH', 'LHR', 'observed', null],
+  ]);
+  // both ends heard, one at a field without IATA code: observed, whatever the codes (issue 43: 362 such legs said null)
+  type Idents = L & { org_ident: string | null; dst_ident: string | null };
+  const small = (legsOf('4b0004') as Idents[]).map((l) => [l.org_ident, l.dst_ident, ...pick(l)]);
+  assert.deepEqual(small, [
+    ['LSZT', null, null, null, null, null],
+    ['LSZH', 'LSZT', 'ZRH', null, 'observed', null],
   ]);
   assert.equal(routeOf('HBJXA'), 'observed');
   // one end heard; the other only the catalog knows (the table entry is observed+catalog)
   assert.deepEqual(pick(legsOf('4b1814').find((l) => l.callsign === 'SWR101')!), ['LHR', 'ZRH', 'observed+catalog', 'observed+catalog']);
   assert.equal(routeOf('SWR101'), 'observed+catalog');
   // (a `catalog` entry never fills a leg: any leg with a heard end makes its callsign's entry at least observed+catalog)
-  // no filled end: both null, never a table_source without a route_source
-  for (const hex of ['4b1814', '4b1899', '3c6444']) {
-    for (const l of legsOf(hex)) {
-      if (l.table_source !== null) assert.ok(l.route_source !== null && l.org !== null && l.dst !== null, JSON.stringify(l));
-      if (l.route_source === null) assert.equal(l.table_source, null, JSON.stringify(l));
+  // the rule on every leg: observed exactly when both ends were heard on it; a table_source only on a filled
+  // leg (both IATA ends, one heard); null route_source with a table_source only where the network filled the end
+  for (const hex of ['4b1814', '4b1899', '3c6444', '4b0004']) {
+    for (const l of legsOf(hex) as Idents[]) {
+      const heard = l.org_ident !== null && l.dst_ident !== null;
+      assert.equal(l.route_source === 'observed', heard, JSON.stringify(l));
+      if (l.table_source !== null) assert.ok(!heard && l.org !== null && l.dst !== null, JSON.stringify(l));
+      if (l.route_source === null && l.table_source !== null) assert.equal(l.table_source, 'observed', JSON.stringify(l));
+      if (l.route_source === null && l.table_source === null) assert.ok(!heard && (l.org === null || l.dst === null), JSON.stringify(l));
     }
   }
 });
