@@ -69,7 +69,11 @@ export interface AirframeDoc extends Omit<AirframeIdentity, 'serial'> {
  * Registry first (it names its provenance), the log as fallback field by field; `source` names
  * every table that supplied a field, joined by '+', null when nothing is known.
  */
-export function airframeIdentity(hex: string, log: LogIdentity | null, ref: Pick<RefView, 'registry' | 'type' | 'airline' | 'countryOfHex'>): AirframeIdentity {
+export function airframeIdentity(
+  hex: string,
+  log: LogIdentity | null,
+  ref: Pick<RefView, 'registry' | 'type' | 'airline' | 'countryOfHex' | 'isMilitaryHex'>,
+): AirframeIdentity {
   const row = ref.registry(hex);
   const sources: string[] = [];
   if (row && (row.reg || row.type || row.operator || row.year !== null)) sources.push(row.source);
@@ -78,10 +82,13 @@ export function airframeIdentity(hex: string, log: LogIdentity | null, ref: Pick
   if ((!row?.reg && log?.reg) || (!row?.type && log?.type)) sources.push(LOG_SOURCE);
   const info = type ? ref.type(type) : null;
   const operator_icao = log?.operator_icao ?? null;
-  // observation outranks: the airline flying it now, else the registry's airline code
+  // observation outranks: the airline flying it now, else the registry's airline code. a state
+  // aircraft (a hex of a military block) is given none: a designator it flies under is no civil
+  // airline (the NATO C-17 477ff3 under BRK, issue 43); operator_icao still says what was heard
   let airline: AirlineInfo | null = null;
-  const observed = operator_icao ? ref.airline(operator_icao) : null;
-  const registered = !observed && row?.airline && /^[A-Z]{3}$/.test(row.airline) ? ref.airline(row.airline) : null;
+  const state = ref.isMilitaryHex(hex);
+  const observed = !state && operator_icao ? ref.airline(operator_icao) : null;
+  const registered = !state && !observed && row?.airline && /^[A-Z]{3}$/.test(row.airline) ? ref.airline(row.airline) : null;
   const a = observed ?? registered;
   if (a) airline = { icao: a.icao, iata: a.iata, name: a.name, country: a.country, source: observed ? 'observed' : 'registry' };
   return {

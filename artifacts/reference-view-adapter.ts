@@ -69,6 +69,7 @@ export function refViewOf(r: Refdata): RefView {
       for (const e of r.registry.all()) yield registryRef(e);
     },
     countryOfHex: (hex) => r.codeBlocks.countryOfHex(hex),
+    isMilitaryHex: (hex) => r.codeBlocks.isMilitaryHex(hex),
     allAirports: () => r.airports.all as readonly AirportRef[],
     *allAirlines() {
       for (const a of r.airlines.all) yield { icao: a.icao, iata: a.iata, name: a.name, country: a.country, telephony: a.telephony };

@@ -22,7 +22,7 @@ export interface AirlineRef {
   icao: string;
   iata: string | null;
   name: string;
-  /** country name as the operator list spells it */
+  /** ISO 3166-1 alpha-2, from the same row as the name (lib/reference/airlines.ts); null when that row gives none */
   country: string | null;
   telephony: string | null;
 }
@@ -69,6 +69,8 @@ export interface RefView {
   registry(hex: string): RegistryRef | null;
   /** ISO alpha-2 state of registration from the smallest code block; null for unallocated / ICAO blocks */
   countryOfHex(hex: string): string | null;
+  /** true when the smallest code block holding the hex is a military one (state aircraft) */
+  isMilitaryHex(hex: string): boolean;
   allAirports(): Iterable<AirportRef>;
   allAirlines(): Iterable<AirlineRef>;
   allTypes(): Iterable<TypeRef>;

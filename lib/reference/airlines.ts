@@ -1,6 +1,9 @@
 // airlines by ICAO designator: the VRS airline table (ICAO <-> IATA, name, positioning and
-// charter flight-number patterns) merged with FlightGazer operators (company, country, telephony).
-// VRS wins for the name; FlightGazer fills what VRS lacks and adds operators VRS does not list.
+// charter flight-number patterns), then FlightGazer operators (company, country, telephony) for
+// the designators VRS does not list. one row of one source per designator, never a mix: for 1,238
+// of the 4,530 designators both list, the two name different operators (BRK: VRS's Briansk State
+// Air Enterprise, FlightGazer's NATO Heavy Airlift Wing in Hungary), so a FlightGazer country or
+// telephony beside a VRS name would describe another airline (issue 43). VRS rows carry no country.
 import { readCsv, skip, type FileCount } from './csv.ts';
 import { splitCallsign } from './callsign.ts';
 
@@ -8,15 +11,15 @@ interface Airline {
   icao: string;
   iata: string | null;
   name: string;
-  /** country as FlightGazer spells it (upper-case English name), null when unknown */
+  /** ISO 3166-1 alpha-2 of the row's country (FlightGazer rows only), null when unknown or not a known name */
   country: string | null;
   /** radio telephony designator, e.g. SPEEDBIRD */
   telephony: string | null;
   /** regular expressions over the flight number (anchored), null when none */
   positioning: RegExp | null;
   charter: RegExp | null;
-  /** which files the row came from: 'vrs' and/or 'flightgazer' */
-  sources: ('vrs' | 'flightgazer')[];
+  /** the one file the row came from */
+  source: 'vrs' | 'flightgazer';
 }
 
 export interface VrsAirline {
@@ -91,7 +94,16 @@ export interface AirlineTable {
   flightNumberFromCallsign(callsign: string): string | null;
 }
 
-export function mergeAirlines(vrs: readonly VrsAirline[], operators: readonly Operator[]): AirlineTable {
+/**
+ * The airline table: each designator's VRS row, else its FlightGazer row, whole. `countryCode`
+ * turns FlightGazer's country names into alpha-2 codes (lib/reference/countries.ts); without it
+ * no country is known.
+ */
+export function mergeAirlines(
+  vrs: readonly VrsAirline[],
+  operators: readonly Operator[],
+  countryCode: (name: string) => string | null = () => null,
+): AirlineTable {
   const byIcao = new Map<string, Airline>();
   for (const v of vrs) {
     if (!v.icao || byIcao.has(v.icao)) continue;
@@ -103,28 +115,21 @@ export function mergeAirlines(vrs: readonly VrsAirline[], operators: readonly Op
       telephony: null,
       positioning: v.positioning,
       charter: v.charter,
-      sources: ['vrs'],
+      source: 'vrs',
     });
   }
   for (const o of operators) {
-    const had = byIcao.get(o.icao);
-    if (had) {
-      if (had.sources.includes('flightgazer')) continue;
-      had.country ??= o.country;
-      had.telephony ??= o.telephony;
-      if (!had.name) had.name = o.friendly ?? o.company;
-      had.sources.push('flightgazer');
-      continue;
-    }
+    // a designator VRS lists keeps VRS's row alone; the first FlightGazer row of one it does not
+    if (byIcao.has(o.icao)) continue;
     byIcao.set(o.icao, {
       icao: o.icao,
       iata: null,
       name: o.friendly ?? o.company,
-      country: o.country,
+      country: o.country ? countryCode(o.country) : null,
       telephony: o.telephony,
       positioning: null,
       charter: null,
-      sources: ['flightgazer'],
+      source: 'flightgazer',
     });
   }
   const all = [...byIcao.values()].sort((a, b) => (a.icao < b.icao ? -1 : 1));

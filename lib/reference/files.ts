@@ -9,6 +9,7 @@ import { parseRegistry } from './registry.ts';
 import { parseCodeBlocks } from './codeblocks.ts';
 import { parseCatalog } from './catalog.ts';
 import { parseAlliances } from './alliances.ts';
+import { parseCountries, parseVrsCountries } from './countries.ts';
 
 export interface DataFile {
   /** path inside the snapshot directory; '.gz' files are stored gzipped */
@@ -17,7 +18,7 @@ export interface DataFile {
   check(input: Buffer): FileCount;
 }
 
-// files no loader reads yet (names for countries and regions): header and row shape only
+// files no loader reads yet (region names, registration prefixes): header and row shape only
 const plain = (path: string, columns: string[]): DataFile => ({
   path,
   check: (input) => readCsv(path, input, columns, () => true).count,
@@ -26,14 +27,14 @@ const plain = (path: string, columns: string[]): DataFile => ({
 export const DATA_FILES: readonly DataFile[] = [
   { path: 'ourairports/airports.csv.gz', check: (b) => parseAirports(b).count },
   { path: 'ourairports/runways.csv.gz', check: (b) => parseRunways(b).count },
-  plain('ourairports/countries.csv', ['code', 'name', 'continent']),
+  { path: 'ourairports/countries.csv', check: (b) => parseCountries(b).count },
   plain('ourairports/regions.csv', ['code', 'name', 'iso_country']),
   { path: 'vrs-standing-data/routes.csv.gz', check: (b) => parseCatalog(b).count },
   { path: 'vrs-standing-data/airlines.csv', check: (b) => parseVrsAirlines(b).count },
   { path: 'vrs-standing-data/model-type.csv', check: (b) => parseModelTypes(b).count },
   { path: 'vrs-standing-data/aircraft.csv.gz', check: (b) => parseRegistry(b).count },
   { path: 'vrs-standing-data/code-blocks.csv', check: (b) => parseCodeBlocks(b).count },
-  plain('vrs-standing-data/countries.csv', ['ISO', 'Name']),
+  { path: 'vrs-standing-data/countries.csv', check: (b) => parseVrsCountries(b).count },
   plain('vrs-standing-data/registration-prefixes.csv', ['Prefix', 'CountryISO2']),
   { path: 'flightgazer/operators.csv', check: (b) => parseOperators(b).count },
   {

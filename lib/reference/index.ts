@@ -13,6 +13,7 @@ import { parseRegistry, buildRegistry, type Registry } from './registry.ts';
 import { parseCodeBlocks, buildCodeBlocks, type CodeBlocks } from './codeblocks.ts';
 import { parseCatalog, buildCatalog, type Catalog } from './catalog.ts';
 import { parseAlliances, type Alliances } from './alliances.ts';
+import { countryCodes, parseCountries, parseVrsCountries } from './countries.ts';
 import { parseSources, type Source } from './sources.ts';
 import { installed } from '../install.ts';
 
@@ -42,7 +43,7 @@ export async function readRefFile(dir: string, path: string): Promise<Buffer> {
 
 export async function loadRefdata(dir = DEFAULT_REFDATA_DIR): Promise<Refdata> {
   const read = (p: string) => readRefFile(dir, p);
-  const [airportsB, runwaysB, airlinesB, operatorsB, typesB, aircraftB, blocksB, routesB, alliancesB, sourcesB] = await Promise.all([
+  const [airportsB, runwaysB, airlinesB, operatorsB, typesB, aircraftB, blocksB, routesB, alliancesB, sourcesB, countriesB, vrsCountriesB] = await Promise.all([
     read('ourairports/airports.csv.gz'),
     read('ourairports/runways.csv.gz'),
     read('vrs-standing-data/airlines.csv'),
@@ -53,6 +54,8 @@ export async function loadRefdata(dir = DEFAULT_REFDATA_DIR): Promise<Refdata> {
     read('vrs-standing-data/routes.csv.gz'),
     read('alliances.json'),
     read('sources.json'),
+    read('ourairports/countries.csv'),
+    read('vrs-standing-data/countries.csv'),
   ]);
   const airports = parseAirports(airportsB);
   const runways = parseRunways(runwaysB);
@@ -62,17 +65,30 @@ export async function loadRefdata(dir = DEFAULT_REFDATA_DIR): Promise<Refdata> {
   const registry = parseRegistry(aircraftB);
   const blocks = parseCodeBlocks(blocksB);
   const catalog = parseCatalog(routesB);
+  const countries = parseCountries(countriesB);
+  const vrsCountries = parseVrsCountries(vrsCountriesB);
   return {
     airports: indexAirports(airports.airports),
     runways: runways.runways,
     locator: buildLocator(airports.airports, runways.runways),
-    airlines: mergeAirlines(vrs.rows, operators.rows),
+    airlines: mergeAirlines(vrs.rows, operators.rows, countryCodes([...countries.rows, ...vrsCountries.rows])),
     types: buildTypes(types.rows),
     registry: buildRegistry(registry.rows),
     codeBlocks: buildCodeBlocks(blocks.rows),
     catalog: buildCatalog(catalog.rows),
     alliances: parseAlliances(alliancesB),
     sources: parseSources(sourcesB),
-    counts: [airports.count, runways.count, vrs.count, operators.count, types.count, registry.count, blocks.count, catalog.count],
+    counts: [
+      airports.count,
+      runways.count,
+      vrs.count,
+      operators.count,
+      types.count,
+      registry.count,
+      blocks.count,
+      catalog.count,
+      countries.count,
+      vrsCountries.count,
+    ],
   };
 }

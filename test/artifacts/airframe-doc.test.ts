@@ -82,6 +82,20 @@ test('the airline is the observed operator when known, else the registry airline
   assert.deepEqual([unk.operator_icao, unk.airline], ['QQQ', null]);
 });
 
+test('a state airframe (a hex of a military block) is given no airline, whatever it flies under or the registry says', () => {
+  // ae1234 is in the US military block; it flies under SWR in this log: operator_icao says so, airline stays null
+  const heard = airframeIdentity('ae1234', { reg: null, type: 'C17', operator_icao: 'SWR' }, ref);
+  assert.deepEqual([heard.operator_icao, heard.airline], ['SWR', null]);
+  // the registry's airline code does not give one either (the NATO C-17 477ff3, registered with BRK)
+  const registered = airframeIdentity('477ff3', null, {
+    ...ref,
+    registry: (hex) => (hex === '477ff3' ? { ...ref.registry('4b1814')!, hex, reg: '08-0003', type: 'C17', airline: 'SWR' } : null),
+  });
+  assert.deepEqual([registered.reg, registered.airline], ['08-0003', null]);
+  // the same rows on a civil hex do give the airline: the rule is the hex's block, not the type or the code
+  assert.equal(airframeIdentity('4b1814', { reg: null, type: 'C17', operator_icao: 'SWR' }, ref).airline?.icao, 'SWR');
+});
+
 test('malformed airframe documents are refused by the schema', () => {
   const doc = airframeDoc(airframeIdentity('4b1814', null, ref), [leg(1)]);
   assert.notDeepEqual(problems('airframe', { ...doc, hex: '4B1814' }), []);

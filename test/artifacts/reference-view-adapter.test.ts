@@ -6,6 +6,7 @@ import { loadRefdata } from '../../lib/reference/index.ts';
 import { parseRunways } from '../../lib/reference/runways.ts';
 import { parseModelTypes, buildTypes } from '../../lib/reference/types.ts';
 import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
+import { airframeIdentity } from '../../artifacts/airframe-doc.ts';
 
 const ref = refViewOf(await loadRefdata('test/fixtures/ref-small'));
 
@@ -53,4 +54,16 @@ ZZZ2,Acme,Two,2,J,Q,L,M,1
   const types = buildTypes(parseModelTypes(csv, 'model-type.csv').rows);
   assert.equal(types.get('ZZZ1')?.engine_placement, 'W');
   assert.equal(types.get('ZZZ2')?.engine_placement, null, 'an undocumented code is unknown');
+});
+
+test('the NATO C-17 477ff3 (real rows): a military hex, so no civil airline from its registry code BRK (issue 43)', () => {
+  assert.equal(ref.isMilitaryHex('477ff3'), true);
+  assert.equal(ref.registry('477ff3')?.airline, 'BRK');
+  const id = airframeIdentity('477ff3', { reg: null, type: null, operator_icao: 'BRK' }, ref);
+  assert.deepEqual([id.type, id.operator_icao, id.airline], ['C17', 'BRK', null]);
+  // BRK itself is one row of one source: VRS's name, and no country taken from FlightGazer's other operator
+  assert.deepEqual(ref.airline('BRK'), { icao: 'BRK', iata: null, name: 'Briansk State Air Enterprise', country: null, telephony: null });
+  // an airline only FlightGazer lists has an alpha-2 country, and no airline a country spelled as a word
+  assert.ok([...ref.allAirlines()].some((a) => a.country !== null && /^[A-Z]{2}$/.test(a.country)));
+  for (const a of ref.allAirlines()) assert.ok(a.country === null || /^[A-Z]{2}$/.test(a.country), `${a.icao}: ${a.country}`);
 });

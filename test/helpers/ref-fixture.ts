@@ -30,10 +30,10 @@ export const AIRPORTS: AirportRef[] = [
 
 const airline = (icao: string, iata: string | null, name: string, country: string): AirlineRef => ({ icao, iata, name, country, telephony: null });
 export const AIRLINES: AirlineRef[] = [
-  airline('SWR', 'LX', 'Swiss', 'SWITZERLAND'),
-  airline('BAW', 'BA', 'British Airways', 'UNITED KINGDOM'),
-  airline('DLH', 'LH', 'Lufthansa', 'GERMANY'),
-  airline('EZS', 'DS', 'easyJet Switzerland', 'SWITZERLAND'),
+  airline('SWR', 'LX', 'Swiss', 'CH'),
+  airline('BAW', 'BA', 'British Airways', 'GB'),
+  airline('DLH', 'LH', 'Lufthansa', 'DE'),
+  airline('EZS', 'DS', 'easyJet Switzerland', 'CH'),
 ];
 
 const type = (designator: string, name: string, category: string, engines: number, engine_type: string): TypeRef => ({
@@ -116,6 +116,11 @@ export function makeRef(catalog: CatalogFixture = {}): RefView {
       if (n >= 0x4b0000 && n <= 0x4b7fff) return 'CH';
       if (n >= 0x3c0000 && n <= 0x3fffff) return 'DE';
       return null;
+    },
+    // hand-made military blocks: the US one (adf7c8-afffff) and NATO's at 477ff1-477ff3, as code-blocks.csv has them
+    isMilitaryHex: (hex) => {
+      const n = Number.parseInt(hex, 16);
+      return (n >= 0xadf7c8 && n <= 0xafffff) || (n >= 0x477ff1 && n <= 0x477ff3);
     },
     allAirports: () => AIRPORTS,
     allAirlines: () => AIRLINES,

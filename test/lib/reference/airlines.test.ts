@@ -2,11 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readRefFile } from '../../../lib/reference/index.ts';
 import { parseVrsAirlines, parseOperators, mergeAirlines } from '../../../lib/reference/airlines.ts';
+import { countryCodes, parseCountries, parseVrsCountries } from '../../../lib/reference/countries.ts';
 import { splitCallsign, normaliseCallsign } from '../../../lib/reference/callsign.ts';
 
 const vrs = parseVrsAirlines(await readRefFile('data/ref', 'vrs-standing-data/airlines.csv'));
 const ops = parseOperators(await readRefFile('data/ref', 'flightgazer/operators.csv'));
-const table = mergeAirlines(vrs.rows, ops.rows);
+const countries = parseCountries(await readRefFile('data/ref', 'ourairports/countries.csv'));
+const vrsCountries = parseVrsCountries(await readRefFile('data/ref', 'vrs-standing-data/countries.csv'));
+const table = mergeAirlines(vrs.rows, ops.rows, countryCodes([...countries.rows, ...vrsCountries.rows]));
 
 test('the shipped airline files parse whole', () => {
   assert.equal(vrs.count.skipped, 0);
@@ -32,15 +35,31 @@ test('no flight number for registrations, unknown prefixes, airlines without IAT
   assert.equal(table.flightNumberFromCallsign(''), null);
 });
 
-test('the airline of a callsign merges VRS names with FlightGazer country and telephony', () => {
+test('the airline of a callsign is one row of one source: VRS where it lists the designator, else FlightGazer whole', () => {
   const baw = table.airlineOfCallsign('BAW123');
   assert.equal(baw?.name, 'British Airways');
   assert.equal(baw?.iata, 'BA');
-  assert.equal(baw?.telephony, 'SPEEDBIRD');
-  assert.equal(baw?.country, 'UNITED KINGDOM');
-  assert.deepEqual(baw?.sources, ['vrs', 'flightgazer']);
+  // VRS's airline table has no country and no telephony, and FlightGazer's are not mixed into its row
+  assert.deepEqual([baw?.source, baw?.country, baw?.telephony], ['vrs', null, null]);
   assert.equal(table.airlineOfCallsign('N123AB'), null);
-  assert.equal(table.byIcao('aac')?.sources.includes('flightgazer'), true);
+  // BRK: VRS says Briansk State Air Enterprise, FlightGazer the NATO Heavy Airlift Wing in Hungary (issue 43:
+  // the airframe showed the one's name with the other's country); the VRS row stands alone
+  const brk = table.byIcao('BRK')!;
+  assert.deepEqual([brk.name, brk.country, brk.source], ['Briansk State Air Enterprise', null, 'vrs']);
+  // a designator only FlightGazer lists: its name, telephony and country from that one row, the country as alpha-2
+  const fgOnly = ops.rows.find((o) => o.country === 'RUSSIAN FEDERATION' && !vrs.rows.some((v) => v.icao === o.icao))!;
+  const a = table.byIcao(fgOnly.icao)!;
+  assert.deepEqual([a.name, a.telephony, a.country, a.source], [fgOnly.friendly ?? fgOnly.company, fgOnly.telephony, 'RU', 'flightgazer']);
+});
+
+test("every airline's country is ISO 3166-1 alpha-2 or null, never a word", () => {
+  const withCountry = table.all.filter((a) => a.country !== null);
+  assert.ok(withCountry.length > 1000, `${withCountry.length} airlines with a country`);
+  for (const a of table.all) assert.ok(a.country === null || /^[A-Z]{2}$/.test(a.country), `${a.icao}: ${a.country}`);
+  assert.ok(
+    table.all.every((a) => a.source === 'flightgazer' || a.country === null),
+    'a country only on a FlightGazer row',
+  );
 });
 
 test('callsigns are normalised as VRS does', () => {

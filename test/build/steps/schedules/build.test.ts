@@ -29,7 +29,7 @@ const airport = (iata: string, tz: string | undefined): AirportRef =>
   }) as AirportRef;
 const ref = {
   airline: (icao: string): AirlineRef | null =>
-    icao === 'SWR' ? ({ icao, iata: 'LX', name: 'Swiss "International"', country: 'Switzerland', telephony: 'SWISS' } as AirlineRef) : null,
+    icao === 'SWR' ? ({ icao, iata: 'LX', name: 'Swiss "International"', country: 'CH', telephony: 'SWISS' } as AirlineRef) : null,
   flightNumber: (callsign: string) => (callsign.startsWith('SWR') ? `LX${callsign.slice(3)}` : null),
 };
 const hhmm = (slot: number) => `${String(Math.floor(slot / 12)).padStart(2, '0')}:${String((slot % 12) * 5).padStart(2, '0')}`;
