@@ -15,7 +15,7 @@ const TOP_AIRLINES = 20;
 export interface AirportRef {
   iata: string;
   ident: string;
-  /** ICAO code (OurAirports icao_code, or its ident when that has the ICAO shape) */
+  /** ICAO code (OurAirports icao_code, else its ident when that has the ICAO shape, else its gps_code when that has it), else the OurAirports ident */
   icao: string | null;
   name: string;
   kind: string;

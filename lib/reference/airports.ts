@@ -34,6 +34,8 @@ const ICAO_RE = /^[A-Z]{4}$/;
 // an ident made of 4 letters follows the ICAO pattern; OurAirports uses it as the ICAO code
 // when icao_code is empty (mostly real ICAO codes that the icao_code column has not caught up with)
 const ICAO_COLUMN_RE = /^[A-Z0-9]{4}$/;
+// else gps_code when it has the ICAO shape (issue 43: Matthew Spain, ident BZ-SQS, gps_code MZCF),
+// unless another airport holds that code by icao_code or ident: a gps_code never takes a code away
 
 const REQUIRED = [
   'ident',
@@ -51,6 +53,7 @@ const REQUIRED = [
 ] as const;
 
 export function parseAirports(input: string | Buffer, file = 'ourairports/airports.csv.gz'): { airports: Airport[]; count: FileCount } {
+  const gps = new Map<Airport, string>();
   const { rows, count } = readCsv(file, input, REQUIRED, (get) => {
     const ident = get('ident').toUpperCase();
     if (!ident) return skip('missing ident');
@@ -76,8 +79,12 @@ export function parseAirports(input: string | Buffer, file = 'ourairports/airpor
       scheduled_service: get('scheduled_service') === 'yes',
       tz: tzlookup(lat, lon),
     };
+    const gpsCell = get('gps_code').toUpperCase(); // optional column: '' when absent
+    if (!airport.icao && ICAO_RE.test(gpsCell)) gps.set(airport, gpsCell);
     return airport;
   });
+  const held = new Set(rows.map((a) => a.icao));
+  for (const [a, code] of gps) if (!held.has(code)) a.icao = code;
   return { airports: rows, count };
 }
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { airportDocument } from '../../artifacts/airport-doc.ts';
 import { indexAirports, parseAirports } from '../../lib/reference/airports.ts';
 import { problems } from '../../schemas/index.ts';
+import { icaoKeyOf } from '../../build/steps/airports/build.ts';
 
 // real rows of OurAirports airports.csv (Unlicense): Tatitlek's ident is its FAA code, its ICAO code is PAKA
 const CSV = `ident,type,name,latitude_deg,longitude_deg,elevation_ft,iso_country,iso_region,municipality,scheduled_service,icao_code,iata_code
@@ -21,4 +22,18 @@ test('ident is the ICAO ident where the OurAirports ident is not (TEK is 7KA, IC
   // no ICAO code known at all: the OurAirports ident is the best there is
   assert.equal(doc('GCW').ident, '1G4');
   for (const c of ['TEK', 'ZRH', 'GCW']) assert.deepEqual(problems('airport', doc(c)), [], c);
+});
+
+// the real row of Matthew Spain Airport (OurAirports, Unlicense), gps_code column kept
+const GPS_CSV = `"id","ident","type","name","latitude_deg","longitude_deg","elevation_ft","continent","iso_country","iso_region","municipality","scheduled_service","icao_code","iata_code","gps_code","local_code","home_link","wikipedia_link","keywords"
+42218,"BZ-SQS","small_airport","Matthew Spain Airport",17.185898,-89.009936,199,"NA","BZ","BZ-CY","Spanish Lookout","no",,"SQS","MZCF",,,"https://en.wikipedia.org/wiki/Matthew_Spain_Airport","Central Farm Airstrip"
+`;
+
+test('with no ICAO code, the ICAO-shaped gps_code is the ident, and the build serves the document under it (SQS is MZCF, issue 43)', () => {
+  const sqs = indexAirports(parseAirports(GPS_CSV).airports).byIata('SQS')!;
+  const d = airportDocument({ airport: sqs as never, log: null, timetable: null, lookups });
+  assert.equal(d.ident, 'MZCF');
+  // the ICAO spelling the airports step writes the document under besides SQS: what it publishes as ident
+  assert.equal(icaoKeyOf(sqs), 'MZCF');
+  assert.deepEqual(problems('airport', d), []);
 });

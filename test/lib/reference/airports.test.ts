@@ -58,6 +58,49 @@ test('a 4-letter ident without icao_code is used as the ICAO code; digits are no
   );
 });
 
+test("without an ICAO-shaped icao_code or ident, OurAirports' gps_code is the ICAO code (real rows: BZ-SQS is MZCF)", () => {
+  // issue 43: /v1/airports/SQS said ident BZ-SQS and /v1/airports/MZCF was a 404
+  const sqs = index.byIdent('BZ-SQS')!;
+  assert.deepEqual([sqs.iata, sqs.icao], ['SQS', 'MZCF']);
+  assert.equal(index.lookup('mzcf'), sqs);
+  assert.equal(index.lookup('SQS'), sqs);
+  // a gps_code another airport holds by its ident never takes it: AR-0342 (MRS) gives SACV, the ident of Villa Maria
+  assert.equal(index.byIdent('AR-0342')!.icao, null);
+  assert.equal(index.lookup('SACV')!.ident, 'SACV');
+  // an ICAO code the airport had already stays, whatever its gps_code (SACV's gps_code is SAOI)
+  assert.equal(index.byIdent('SACV')!.icao, 'SACV');
+  assert.equal(index.lookup('SAOI'), null);
+});
+
+test('gps_code: only the ICAO shape (4 letters), only when nothing else gives the code, and the column may be absent', () => {
+  const withGps = (ident: string, gps: string, icao = '') => row(ident, { icao }).replace(/,,,,,$/, `,"${gps}",,,,`);
+  const { airports, count } = parseAirports(
+    [
+      HEADER,
+      withGps('XX-0001', 'ABCD'),
+      withGps('XX-0002', 'AB1D'),
+      withGps('XX-0003', 'abce'),
+      withGps('XX-0004', 'WXYZ', 'KXYZ'),
+      withGps('XX-0005', 'KXYZ'),
+    ].join('\n'),
+  );
+  assert.equal(count.skipped, 0);
+  assert.deepEqual(
+    airports.map((a) => [a.ident, a.icao]),
+    [
+      ['XX-0001', 'ABCD'],
+      ['XX-0002', null], // digits: not the ICAO shape for a gps_code
+      ['XX-0003', 'ABCE'], // case-insensitive, as every code
+      ['XX-0004', 'KXYZ'], // icao_code first
+      ['XX-0005', null], // KXYZ is XX-0004's icao_code
+    ],
+  );
+  const noColumn = parseAirports(
+    'ident,type,name,latitude_deg,longitude_deg,elevation_ft,iso_country,iso_region,municipality,scheduled_service,icao_code,iata_code\nXX-1,small_airport,F,1,2,3,US,US-MN,T,no,,\n',
+  );
+  assert.deepEqual([noColumn.count.rows, noColumn.airports[0]!.icao], [1, null]);
+});
+
 test('malformed airport rows are skipped and counted by reason', () => {
   const { airports, count } = parseAirports(
     [HEADER, row('GOOD'), row(''), row('BADLAT', { lat: 'north' }), row('FAR', { lat: '95' }), row('ELEV', { elev: 'high' }), '1,"SHORT","small_airport"'].join(
