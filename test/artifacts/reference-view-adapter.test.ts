@@ -64,6 +64,9 @@ test('the NATO C-17 477ff3 (real rows): a military hex, so no civil airline from
   // BRK itself is one row of one source: VRS's name, and no country taken from FlightGazer's other operator
   assert.deepEqual(ref.airline('BRK'), { icao: 'BRK', iata: null, name: 'Briansk State Air Enterprise', country: null, telephony: null });
   // an airline only FlightGazer lists has an alpha-2 country, and no airline a country spelled as a word
-  assert.ok([...ref.allAirlines()].some((a) => a.country !== null && /^[A-Z]{2}$/.test(a.country)));
+  assert.ok(
+    [...ref.allAirlines()].some((a) => a.country !== null && /^[A-Z]{2}$/.test(a.country)),
+    'some airline has an alpha-2 country',
+  );
   for (const a of ref.allAirlines()) assert.ok(a.country === null || /^[A-Z]{2}$/.test(a.country), `${a.icao}: ${a.country}`);
 });
