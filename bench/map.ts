@@ -29,7 +29,8 @@ if (process.argv.includes('--help')) {
       'npx tsx bench/map.ts [--aircraft 12000] [--updates 6] [--rounds 3] [--view 5/48/9] [--baseline floor|<git ref>] [--profile <prefix>]',
       '  --baseline floor   a page that only parses the stream (default); a git ref: the map at that commit, bundled from `git archive`',
       '  --rounds N         pages per variant, alternating current and baseline (ABBA)',
-      "  --profile P        the current map's CPU profiles to P-paint.cpuprofile and P-updates.cpuprofile, with the top self times",
+      "  --profile P        the current map's CPU profiles to P-paint.cpuprofile and P-updates.cpuprofile, with the top self times, and P-updates.trace.json",
+      "  --debug            print the pages' console",
       '  Chromium: test/helpers/chromium.ts (CHROMIUM_PATH to point elsewhere)',
     ].join('\n'),
   );
@@ -41,6 +42,7 @@ const ROUNDS = numberFlag('rounds', 3);
 const VIEW = flag('view', '5/48/9');
 const BASELINE = flag('baseline', 'floor');
 const PROFILE = flag('profile', '');
+const DEBUG = process.argv.includes('--debug');
 
 /** a seeded sky: 60 % over Europe (dense, like the real network), 40 % anywhere */
 function seededSky(n: number): (Record<string, unknown> & { hex: string })[] {
@@ -145,7 +147,7 @@ async function measure(browser: Browser, v: Variant, profile: boolean): Promise<
   const page: Page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   try {
     if (v === 'baseline' && baseJs) await page.route('**/map/map.js', (r) => r.fulfill({ body: baseJs, contentType: 'text/javascript' }));
-    if (process.env.BENCH_DEBUG) page.on('console', (m) => console.error(`  ${v} console: ${m.text()}`));
+    if (DEBUG) page.on('console', (m) => console.error(`  ${v} console: ${m.text()}`));
     page.on('pageerror', (e) => console.error(`  ${v} page error: ${e.message}`));
     page.on('websocket', (ws) => {
       if (v === 'current') streamUrl ??= ws.url();
