@@ -67,7 +67,7 @@ export class AircraftList {
   private descending = false;
   private rows: ListRow[] = [];
   private selected: string | null = null;
-  private readonly body = el('tbody');
+  private readonly body = el('tbody') as HTMLTableSectionElement;
   private readonly head = el('tr');
   private readonly more = el('p', { class: 'more' });
 
@@ -132,19 +132,23 @@ export class AircraftList {
   private render(): void {
     const sorted = sortRows(this.rows, this.key, this.descending);
     const shown = sorted.slice(0, ROWS);
-    this.body.replaceChildren(
-      ...shown.map(({ a, nm }) =>
-        el(
-          'tr',
-          { 'data-hex': a.hex, tabindex: '0', class: a.hex === this.selected ? 'selected' : '' },
-          el('td', {}, a.flight ?? a.r ?? a.hex),
-          el('td', {}, a.t ?? '–'),
-          el('td', { class: 'num' }, a.alt_baro === 'ground' ? 'ground' : fmt(a.alt_baro)),
-          el('td', { class: 'num' }, fmt(a.gs)),
-          el('td', { class: 'num' }, nm.toFixed(nm < 10 ? 1 : 0)),
-        ),
-      ),
-    );
+    // the rows are kept and only their changed cells rewritten: rebuilding 200 rows at every update
+    // cost a full layout of the side panel each time (docs/perf-log/map.md)
+    while (this.body.rows.length > shown.length) this.body.lastElementChild!.remove();
+    while (this.body.rows.length < shown.length)
+      this.body.append(
+        el('tr', { tabindex: '0' }, el('td', {}), el('td', {}), el('td', { class: 'num' }), el('td', { class: 'num' }), el('td', { class: 'num' })),
+      );
+    shown.forEach(({ a, nm }, i) => {
+      const tr = this.body.rows[i]!;
+      if (tr.getAttribute('data-hex') !== a.hex) tr.setAttribute('data-hex', a.hex);
+      tr.classList.toggle('selected', a.hex === this.selected);
+      const cells = [a.flight ?? a.r ?? a.hex, a.t ?? '–', a.alt_baro === 'ground' ? 'ground' : fmt(a.alt_baro), fmt(a.gs), nm.toFixed(nm < 10 ? 1 : 0)];
+      for (let c = 0; c < cells.length; c++) {
+        const td = tr.cells[c]!;
+        if (td.textContent !== cells[c]) td.textContent = cells[c]!;
+      }
+    });
     this.more.textContent =
       sorted.length > ROWS
         ? `and ${(sorted.length - ROWS).toLocaleString('en')} more in view: zoom in, or sort, to see them`
