@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { buildLog } from '../build/log/build.ts';
-import { loadLocator } from '../lib/reference/fields.ts';
-import { airfieldOptions } from '../build/log/airfields.ts';
+import { loadAirfieldRows } from '../lib/reference/fields.ts';
+import { airfieldTables, logAirfields } from '../build/log/airfields.ts';
 import { addDays } from '../build/history/scan.ts';
 import { numberFlag } from './flags.ts';
 
@@ -67,7 +67,8 @@ if (!existsSync(history)) {
   const g = generate(history);
   console.log(`generated ${g.files} files (${(g.bytes / 1e6).toFixed(1)} MB gzip) in ${history}`);
 }
-const airfields = airfieldOptions(loadLocator(join(ROOT, 'data', 'ref')));
+const rows = loadAirfieldRows(join(ROOT, 'data', 'ref'));
+const airfields = logAirfields(airfieldTables(rows.airports, rows.runways, rows.types));
 const times: number[] = [];
 let last = { files: 0, legs: 0 };
 for (let r = 0; r <= RUNS; r++) {

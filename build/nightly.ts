@@ -66,7 +66,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
     if (!c.skipLog) {
       refdata = await loadRef();
       const select: DaySelection = c.days > 0 ? { days: c.days } : { all: true };
-      const airfields = logAirfields(airfieldTables(refdata.airports.all, refdata.runways));
+      const airfields = logAirfields(airfieldTables(refdata.airports.all, refdata.runways, refdata.types));
       log = await buildLog({ history: c.history, log: c.log, select, threads: c.threads, workers: c.logWorkers, ...airfields }, progress);
       say(logSummary(log));
     }

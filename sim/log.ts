@@ -146,7 +146,7 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
           CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL ELSE dep + dur END AS arr_ts,
           CASE WHEN (h >> (13 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN org ELSE dst END AS org,
           CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN dst ELSE org END AS dst,
-          false AS open
+          false AS open, NULL::VARCHAR AS dep_runway, NULL::VARCHAR AS arr_runway
         FROM l ORDER BY hex, first_ts
       ) TO ${sqlString(file)} ${LEG_FILE_OPTIONS}`);
       renameSync(file, dayFile(o.out, day));

@@ -3,8 +3,11 @@
 // (lib/detector.ts `fields`). one place, for the log command and the nightly.
 import { fieldsOf } from '../../lib/reference/fields.ts';
 import { buildLocator, type AirportLocator } from '../../lib/reference/locate.ts';
+import { buildPlacer } from '../../lib/reference/place.ts';
+import { UNKNOWN_CLASS, classOfType, type AircraftClass } from '../../lib/reference/aircraft-class.ts';
 import type { Airport } from '../../lib/reference/airports.ts';
 import type { Runway } from '../../lib/reference/runways.ts';
+import type { TypeTable } from '../../lib/reference/types.ts';
 import type { AirfieldTables } from './airfield-tables.ts';
 import { DEFAULT_LEG_OPTIONS, type LegOptions, type Locate } from './legs.ts';
 
@@ -14,15 +17,28 @@ interface AirfieldOptions {
   legs: Partial<LegOptions>;
 }
 
-export function airfieldOptions(locator: AirportLocator, carryS = DEFAULT_LEG_OPTIONS.carryS): AirfieldOptions {
+/** The log's airfield options from a locator and the runways and type classes it places take-offs and landings with (lib/reference/place.ts). */
+export function airfieldOptions(
+  locator: AirportLocator,
+  runways: readonly Runway[],
+  classes: readonly (readonly [string, AircraftClass])[] = [],
+  carryS = DEFAULT_LEG_OPTIONS.carryS,
+): AirfieldOptions {
+  const placer = buildPlacer(locator, runways);
+  const byType = new Map(classes);
   return {
-    locate: (lat, lon) => locator.locate(lat, lon)?.ident ?? null,
+    locate: (at, type) => {
+      const p = placer.place(at, (type && byType.get(type.toUpperCase())) || UNKNOWN_CLASS);
+      return p ? { ident: p.airport.ident, runway: p.runway } : null;
+    },
     legs: { carryS, detector: { fields: fieldsOf(locator) } },
   };
 }
 
-export function airfieldTables(airports: readonly Airport[], runways: readonly Runway[]): AirfieldTables {
+/** the tables the leg workers get; `types` gives each designator's class (no heliport for a 787) */
+export function airfieldTables(airports: readonly Airport[], runways: readonly Runway[], types?: TypeTable): AirfieldTables {
   return {
+    classes: types ? [...types.all()].map((t) => [t.designator, classOfType(t)] as const) : [],
     airports: airports
       .filter((a) => a.kind !== 'closed')
       .map((a) => ({
@@ -47,11 +63,11 @@ export function airfieldTables(airports: readonly Airport[], runways: readonly R
         le: r.le,
         he: r.he,
         closed: false,
-        le_ident: null,
-        he_ident: null,
-        length_ft: null,
-        width_ft: null,
-        surface: null,
+        le_ident: r.le_ident,
+        he_ident: r.he_ident,
+        length_ft: r.length_ft,
+        width_ft: r.width_ft,
+        surface: r.surface,
         lighted: null,
       })),
   };
@@ -59,5 +75,5 @@ export function airfieldTables(airports: readonly Airport[], runways: readonly R
 
 /** The log's airfields from the tables, for this thread (locate, the detector's field heights) and for the leg workers (the tables). */
 export function logAirfields(tables: AirfieldTables, carryS = DEFAULT_LEG_OPTIONS.carryS): AirfieldOptions & { airfields: AirfieldTables } {
-  return { ...airfieldOptions(buildLocator(tables.airports, tables.runways), carryS), airfields: tables };
+  return { ...airfieldOptions(buildLocator(tables.airports, tables.runways), tables.runways, tables.classes, carryS), airfields: tables };
 }

@@ -114,7 +114,7 @@ export function summary(r: BuildLogResult): string {
 
 const airfieldsOf = (ref: string) => {
   const t = loadAirfieldRows(ref);
-  return airfieldTables(t.airports, t.runways);
+  return airfieldTables(t.airports, t.runways, t.types);
 };
 
 const logCommand: Command<LogConfig> = {

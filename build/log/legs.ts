@@ -8,6 +8,7 @@
 // at most one leg. which day's file holds a leg: build/log/partitions.ts. see schemas/flight-log.md.
 import { cutLegs, type DetectorOptions, type LegCut } from '../../lib/detector.ts';
 import type { TracePoint } from '../../lib/readsb-trace.ts';
+import { contactTrack, type GroundContact } from '../../lib/reference/runway-fit.ts';
 
 /** one row of the flight log (schemas/flight-log.schema.json) */
 export interface LegRow {
@@ -23,10 +24,15 @@ export interface LegRow {
   dst: string | null;
   /** still going after the newest day the build read: no landing heard yet; a later build replaces it */
   open: boolean;
+  /** runway end designator of the take-off (27R), null when not known (lib/reference/runway-fit.ts) */
+  dep_runway: string | null;
+  /** runway end designator of the landing, null when not known */
+  arr_runway: string | null;
 }
 
-/** OurAirports ident of the airport at a take-off/landing point, or null when not clearly at one */
-export type Locate = (lat: number, lon: number) => string | null;
+/** where a take-off or landing was: the airport's OurAirports ident and the runway end, or null when
+ * not clearly at one (lib/reference/place.ts); `type` is the airframe's ICAO type designator */
+export type Locate = (at: GroundContact, type: string | null) => { ident: string; runway: string | null } | null;
 
 /** an airframe's leg still open at midnight, handed to the next day */
 export interface Carry {
@@ -99,6 +105,8 @@ const sec = (t: number) => Math.round(t);
 function legRow(hex: string, reg: string | null, type: string | null, cut: LegCut, points: readonly TracePoint[], locate: Locate): LegRow {
   const dep = cut.departure;
   const arr = cut.arrival;
+  const from = dep ? locate({ kind: 'takeoff', lat: dep.lat, lon: dep.lon, track: contactTrack(points, dep.index, 'takeoff') }, type) : null;
+  const to = arr ? locate({ kind: 'landing', lat: arr.lat, lon: arr.lon, track: contactTrack(points, arr.index, 'landing') }, type) : null;
   return {
     hex,
     callsign: majorityCallsign(points, cut.start, cut.end),
@@ -108,9 +116,11 @@ function legRow(hex: string, reg: string | null, type: string | null, cut: LegCu
     last_ts: sec(points[cut.end]!.t),
     dep_ts: dep ? sec(dep.at) : null,
     arr_ts: arr ? sec(arr.at) : null,
-    org: dep ? locate(dep.lat, dep.lon) : null,
-    dst: arr ? locate(arr.lat, arr.lon) : null,
+    org: from?.ident ?? null,
+    dst: to?.ident ?? null,
     open: false,
+    dep_runway: from?.runway ?? null,
+    arr_runway: to?.runway ?? null,
   };
 }
 

@@ -55,14 +55,16 @@ export async function openLog(logDir: string, opts: { threads?: number; memoryLi
   const days = listLogDays(logDir);
   if (days.length) {
     await connection.run(
-      `CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(logGlob(logDir))}, hive_partitioning = true, hive_types = {'day': DATE})` +
+      // by name: a day written before a column existed (dep_runway, arr_runway) reads it as null
+      `CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(logGlob(logDir))}, hive_partitioning = true, hive_types = {'day': DATE}, union_by_name = true)` +
         (opts.since ? ` WHERE day >= DATE ${sqlString(opts.since)}` : ''),
     );
   } else {
     await connection.run(
       `CREATE VIEW legs AS SELECT NULL::VARCHAR AS hex, NULL::VARCHAR AS callsign, NULL::VARCHAR AS reg, NULL::VARCHAR AS type,
         NULL::BIGINT AS first_ts, NULL::BIGINT AS last_ts, NULL::BIGINT AS dep_ts, NULL::BIGINT AS arr_ts,
-        NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::BOOLEAN AS open, NULL::DATE AS day WHERE false`,
+        NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::BOOLEAN AS open, NULL::VARCHAR AS dep_runway, NULL::VARCHAR AS arr_runway,
+        NULL::DATE AS day WHERE false`,
     );
   }
   return {

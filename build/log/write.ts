@@ -21,6 +21,9 @@ const LEG_COLUMNS = [
   ['org', 'VARCHAR'],
   ['dst', 'VARCHAR'],
   ['open', 'BOOLEAN'],
+  // runways (issue 44): kept together at the end of the list
+  ['dep_runway', 'VARCHAR'],
+  ['arr_runway', 'VARCHAR'],
 ] as const satisfies readonly (readonly [keyof LegRow, 'VARCHAR' | 'BIGINT' | 'BOOLEAN'])[];
 const DUCK_TYPES = { VARCHAR, BIGINT, BOOLEAN } as const;
 // a file written before the open column existed reads it as null in a merge: such legs were closed

@@ -10,7 +10,8 @@ export const addedDaysSql = (days: LogDays): string => days.added.map((d) => `DA
 
 /** SQL: the legs of the dropped days read from their files, with the `day` column (the days must be some) */
 export const droppedLegsSql = (days: LogDays): string =>
-  `read_parquet([${days.dropped.map((d) => sqlString(d.file)).join(', ')}], hive_partitioning = true, hive_types = {'day': DATE})`;
+  // by name: a dropped day written before a column existed (dep_runway, arr_runway) reads it as null
+  `read_parquet([${days.dropped.map((d) => sqlString(d.file)).join(', ')}], hive_partitioning = true, hive_types = {'day': DATE}, union_by_name = true)`;
 
 /** a subquery of the legs of the added days (n = 1) and of the dropped days (n = -1), with the `day` column; null when none differ */
 export function deltaLegs(days: LogDays): string | null {

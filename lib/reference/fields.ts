@@ -7,6 +7,7 @@ import type { FieldLookup } from '../detector.ts';
 import { kindRank, parseAirports, type Airport } from './airports.ts';
 import { buildLocator, type AirportLocator } from './locate.ts';
 import { parseRunways, type Runway } from './runways.ts';
+import { buildTypes, parseModelTypes, type TypeTable } from './types.ts';
 
 /** The OurAirports locator (airports and runway ends) from a reference folder (data/ref). */
 export function loadLocator(refDir: string): AirportLocator {
@@ -14,9 +15,14 @@ export function loadLocator(refDir: string): AirportLocator {
   return buildLocator(t.airports, t.runways);
 }
 
-/** The OurAirports airports and runways a locator is built from (the log step hands them to its worker threads). */
-export function loadAirfieldRows(refDir: string): { airports: Airport[]; runways: Runway[] } {
-  return { airports: parseAirports(ourAirports(refDir, 'airports.csv.gz')).airports, runways: parseRunways(ourAirports(refDir, 'runways.csv.gz')).runways };
+/** The OurAirports airports and runways a locator is built from (the log step hands them to its worker threads),
+ * and the aircraft types whose class decides which fields a take-off or landing may be placed at (place.ts). */
+export function loadAirfieldRows(refDir: string): { airports: Airport[]; runways: Runway[]; types: TypeTable } {
+  return {
+    airports: parseAirports(ourAirports(refDir, 'airports.csv.gz')).airports,
+    runways: parseRunways(ourAirports(refDir, 'runways.csv.gz')).runways,
+    types: buildTypes(parseModelTypes(readFileSync(join(refDir, 'vrs-standing-data', 'model-type.csv'))).rows),
+  };
 }
 
 const ourAirports = (refDir: string, name: string) => gunzipSync(readFileSync(join(refDir, 'ourairports', name))).toString('utf8');

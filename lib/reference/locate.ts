@@ -17,7 +17,7 @@ export const RUNWAY_KM = 2.0;
  * which a point is "at the field" for the detector's height-above-field rules: wide enough for a
  * circuit's final and climb-out, narrow enough that a neighbouring field is rarely nearer */
 const FIELD_KM = 4.0;
-const TIE_KM = 0.2;
+export const TIE_KM = 0.2;
 /** reference-point radius by kind, km; large fields without runway positions are big */
 export const REF_RADIUS_KM: Record<string, number> = {
   large_airport: 3.0,
@@ -41,11 +41,20 @@ interface Entry {
   segs: number[];
 }
 
+export interface Around {
+  airport: Airport;
+  km: number;
+  matchKm: number | null;
+}
+
 export interface AirportLocator {
   /** the airport where this ground point clearly is, or null */
   locate(lat: number, lon: number): Airport | null;
   /** the nearest open airport within FIELD_KM of its runways (or reference point), with the distance; null when none */
   nearest(lat: number, lon: number): { airport: Airport; km: number } | null;
+  /** the open airports within FIELD_KM of the point (runway centreline or reference point), nearest
+   * first; `matchKm` is the distance `locate` ranks it by, null when the point is outside its match area */
+  around(lat: number, lon: number): Around[];
   /** airports that can be assigned (not closed) */
   readonly size: number;
 }
@@ -121,7 +130,8 @@ function matchKm(e: Entry, lat: number, lon: number, kx: number, refRadiusKm = e
   return best;
 }
 
-function preferred(a: Airport, da: number, b: Airport, db: number): boolean {
+/** the tie rule of `locate`: scheduled service first, then the bigger kind, then the nearer */
+export function preferred(a: Airport, da: number, b: Airport, db: number): boolean {
   if (a.scheduled_service !== b.scheduled_service) return a.scheduled_service;
   const ka = kindRank(a.kind);
   const kb = kindRank(b.kind);
@@ -211,6 +221,19 @@ export function buildLocator(airports: readonly Airport[], runways: readonly Run
         if (d < (best?.km ?? Infinity)) best = { airport: e.airport, km: d };
       }
       return best;
+    },
+    around(lat, lon) {
+      const c = cellAt(lat, lon);
+      if (c < 0) return [];
+      const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);
+      const out: Around[] = [];
+      for (let j = grid.start[c]!; j < grid.start[c + 1]!; j++) {
+        const e = entries[grid.list[j]!]!;
+        const km = matchKm(e, lat, lon, kx, FIELD_KM, FIELD_KM);
+        const m = matchKm(e, lat, lon, kx);
+        if (km !== Infinity) out.push({ airport: e.airport, km, matchKm: m === Infinity ? null : m });
+      }
+      return out.sort((a, b) => a.km - b.km);
     },
     locate(lat, lon) {
       const c = cellAt(lat, lon);

@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { cutLegs, type TrackPoint } from '../../lib/detector.ts';
 import { fieldsOf } from '../../lib/reference/fields.ts';
 import type { AirportLocator } from '../../lib/reference/locate.ts';
+import { contactTrack } from '../../lib/reference/runway-fit.ts';
 import { TRAFFIC } from './traffic.ts';
-import { loadSource, type SourceName } from './detector-sources.ts';
+import { loadProjectAirfields, loadSource, type SourceName } from './detector-sources.ts';
 
 export const TOLERANCE_S = 30;
 
@@ -37,6 +38,8 @@ interface Found {
   kind: 'dep' | 'arr';
   t: number;
   airport: string | null;
+  /** the runway end the log would record (lib/reference/place.ts), null when not known */
+  runway: string | null;
   lat: number;
   lon: number;
 }
@@ -48,6 +51,10 @@ export interface Score {
   found: number;
   matched: number;
   airportOk: number;
+  /** matched events the log gives a runway end */
+  runways: number;
+  /** every matched event with the airport and runway the log records, in label order */
+  placed: { hex: string; kind: 'dep' | 'arr'; t: number; airport: string | null; runway: string | null }[];
   /** |detected - labelled| of each match, s, ascending */
   dts: number[];
   /** one line per miss, false detection and wrong airport */
@@ -56,9 +63,11 @@ export interface Score {
 
 const hhmmss = (t: number) => new Date(t * 1000).toISOString().slice(11, 19);
 
-/** baseline: the detector without airfield knowledge, as the nightly ran before it had any */
+/** baseline: the detector without airfield knowledge, as the nightly ran before it had any. airports are
+ * placed as the log places them (build/log/airfields.ts: runway fit, the aircraft's class) */
 export function scoreSource(name: SourceName, locator: AirportLocator, baseline = false): Score {
   const fields = fieldsOf(locator);
+  const { locate } = loadProjectAirfields();
   const src = loadSource(name);
   const lab = labels.sources[name];
   const scored = (hex: string) => lab.reviewed === 'all' || lab.reviewed.includes(hex);
@@ -71,7 +80,12 @@ export function scoreSource(name: SourceName, locator: AirportLocator, baseline 
           ['dep', leg.departure],
           ['arr', leg.arrival],
         ] as const
-      ).flatMap(([kind, e]) => (e ? [{ hex, kind, t: e.at, lat: e.lat, lon: e.lon, airport: locator.locate(e.lat, e.lon)?.ident ?? null }] : [])),
+      ).flatMap(([kind, e]) => {
+        if (!e) return [];
+        const how = kind === 'dep' ? 'takeoff' : 'landing';
+        const p = locate({ kind: how, lat: e.lat, lon: e.lon, track: contactTrack(pts, e.index, how) }, src.types?.get(hex) ?? null);
+        return [{ hex, kind, t: e.at, lat: e.lat, lon: e.lon, airport: p?.ident ?? null, runway: p?.runway ?? null }];
+      }),
     );
   const truth = lab.events.filter((e) => !ignored(e.hex, e.t, e.kind));
   // a label outside an ignore window matches a detection inside it too (a window that ends on the first
@@ -80,7 +94,7 @@ export function scoreSource(name: SourceName, locator: AirportLocator, baseline 
   const found = [...src.tracks].filter(([hex]) => scored(hex)).flatMap(([hex, pts]) => detect(hex, pts));
   // greedy: each label takes the nearest unused detection of its aircraft and kind within the tolerance
   const used = new Set<Found>();
-  const s: Score = { name, heldOut: src.heldOut, labelled: truth.length, found: 0, matched: 0, airportOk: 0, dts: [], notes: [] };
+  const s: Score = { name, heldOut: src.heldOut, labelled: truth.length, found: 0, matched: 0, airportOk: 0, runways: 0, placed: [], dts: [], notes: [] };
   for (const l of truth) {
     let best: Found | null = null;
     for (const f of found) {
@@ -99,6 +113,8 @@ export function scoreSource(name: SourceName, locator: AirportLocator, baseline 
     }
     used.add(best);
     s.matched++;
+    if (best.runway) s.runways++;
+    s.placed.push({ hex: l.hex, kind: l.kind, t: l.t, airport: best.airport, runway: best.runway });
     s.dts.push(Math.abs(best.t - l.t));
     if (best.airport === l.airport) s.airportOk++;
     else s.notes.push(`${name} ${l.hex} ${l.kind} ${hhmmss(l.t)}: airport ${best.airport} (labelled ${l.airport})`);

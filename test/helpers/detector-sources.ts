@@ -2,8 +2,10 @@
 // Map<hex, points> per source, and the OurAirports locator the detector and the scorer share.
 // `heldOut` sources were labelled before the detector was changed or run on them (bench/detector/README.md).
 import { join } from 'node:path';
-import type { AirportLocator } from '../../lib/reference/locate.ts';
-import { loadLocator } from '../../lib/reference/fields.ts';
+import { buildLocator, type AirportLocator } from '../../lib/reference/locate.ts';
+import { loadAirfieldRows } from '../../lib/reference/fields.ts';
+import { airfieldOptions, airfieldTables } from '../../build/log/airfields.ts';
+import type { Locate } from '../../build/log/legs.ts';
 import type { TrackPoint } from '../../lib/detector.ts';
 import { ac671b, positionStream, sampleHexes, sampleTrace } from './traffic.ts';
 
@@ -12,6 +14,8 @@ export interface Source {
   what: string;
   heldOut: boolean;
   tracks: Map<string, TrackPoint[]>;
+  /** ICAO type designator by hex, where the source names it (trace files do; position streams do not) */
+  types?: Map<string, string | null>;
 }
 
 export const SOURCE_NAMES = [
@@ -36,9 +40,16 @@ export function loadSource(name: SourceName): Source {
         what: '22 readsb globe_history traces, 2023-08-30 (airliners, bizjets, GA)',
         heldOut: false,
         tracks: new Map(sampleHexes().map((h) => [h, sampleTrace(h).points])),
+        types: new Map(sampleHexes().map((h) => [h, sampleTrace(h).type])),
       };
     case 'ac671b':
-      return { name, what: 'a Delta 737-900 trace_full over a day (MSP, DEN)', heldOut: false, tracks: new Map([['ac671b', ac671b().points]]) };
+      return {
+        name,
+        what: 'a Delta 737-900 trace_full over a day (MSP, DEN)',
+        heldOut: false,
+        tracks: new Map([['ac671b', ac671b().points]]),
+        types: new Map([['ac671b', ac671b().type]]),
+      };
     case '88nv-1hr':
       return {
         name,
@@ -89,6 +100,16 @@ function byParity(tracks: Map<string, TrackPoint[]>, parity: 0 | 1): Map<string,
   return new Map([...tracks].filter(([hex]) => parseInt(hex.replace('~', ''), 16) % 2 === parity));
 }
 
-let locator: AirportLocator | null = null;
-/** the project's OurAirports reference data (data/ref), as the nightly loads it; built once per process (~1 s) */
-export const loadProjectLocator = (): AirportLocator => (locator ??= loadLocator(join(import.meta.dirname, '..', '..', 'data', 'ref')));
+let project: { locator: AirportLocator; locate: Locate } | null = null;
+/** the project's OurAirports reference data (data/ref) as the nightly loads it: the locator, and the log's
+ * placement of a take-off or landing (airport and runway, build/log/airfields.ts); built once per process (~1 s) */
+export function loadProjectAirfields(): { locator: AirportLocator; locate: Locate } {
+  if (!project) {
+    const rows = loadAirfieldRows(join(import.meta.dirname, '..', '..', 'data', 'ref'));
+    const tables = airfieldTables(rows.airports, rows.runways, rows.types);
+    const locator = buildLocator(rows.airports, rows.runways);
+    project = { locator, locate: airfieldOptions(locator, tables.runways, tables.classes).locate };
+  }
+  return project;
+}
+export const loadProjectLocator = (): AirportLocator => loadProjectAirfields().locator;

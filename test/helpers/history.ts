@@ -18,8 +18,8 @@ export const TEST_AIRPORTS: readonly [string, number, number][] = [
   ['88NV', 40.757303, -119.212861], // Black Rock City Airport
 ];
 
-/** a tiny locator: the nearest test airport within 5 km of the point (equirectangular distance) */
-export const testLocate: Locate = (lat, lon) => {
+/** a tiny locator: the nearest test airport within 5 km of the point (equirectangular distance); no runway */
+export const testLocate: Locate = ({ lat, lon }) => {
   let best: string | null = null;
   let bestKm = 5;
   for (const [ident, alat, alon] of TEST_AIRPORTS) {
@@ -31,7 +31,7 @@ export const testLocate: Locate = (lat, lon) => {
       bestKm = km;
     }
   }
-  return best;
+  return best === null ? null : { ident: best, runway: null };
 };
 
 export type TraceDoc = { icao: string; timestamp: number; trace: unknown[][] } & Record<string, unknown>;

@@ -112,6 +112,8 @@ async function publishFixture(dir: string): Promise<string> {
         org,
         dst,
         open: false,
+        dep_runway: null,
+        arr_runway: null,
       });
       const own = [leg('4b1814', 'SWR100', day + 6 * 3600 + 600, 'LSZH', 'EGLL'), leg('4b1815', 'SWR101', day + 9 * 3600, 'EGLL', 'LSZH')];
       await w.writeDay(

@@ -55,6 +55,8 @@ export function legsFor(day: string, n: number, rand: () => number): LegRow[] {
       org,
       dst,
       open: false,
+      dep_runway: null,
+      arr_runway: null,
     });
   }
   return rows.sort((a, b) => a.hex.localeCompare(b.hex) || a.first_ts - b.first_ts);

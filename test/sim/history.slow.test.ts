@@ -74,7 +74,10 @@ describe('sim globe_history', () => {
       history: root,
       log,
       select: { from: '2025-06-02', to: '2025-06-02' },
-      locate: (lat, lon) => world.locator.locate(lat, lon)?.ident ?? null,
+      locate: ({ lat, lon }) => {
+        const a = world.locator.locate(lat, lon);
+        return a ? { ident: a.ident, runway: null } : null;
+      },
       threads: 1,
       onSkip: () => {},
     });

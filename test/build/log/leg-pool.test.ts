@@ -11,7 +11,7 @@ import { SAMPLE_TREE, putFile, tempDir, tracePath } from '../../helpers/history.
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-const NO_AIRFIELDS: AirfieldTables = { airports: [], runways: [] };
+const NO_AIRFIELDS: AirfieldTables = { airports: [], runways: [], classes: [] };
 
 describe('InOrder', () => {
   it('hands on items in batch order when the batches arrive out of order, each once', () => {

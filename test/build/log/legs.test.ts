@@ -84,6 +84,8 @@ describe('flight-log legs from the real Delta ac671b trace', () => {
         org: null,
         dst: null,
         open: false,
+        dep_runway: null,
+        arr_runway: null,
       },
     );
     // the open row the carry held is the same leg, marked open

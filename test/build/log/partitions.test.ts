@@ -18,6 +18,8 @@ const leg = (hex: string, first: string, last: string): LegRow => ({
   org: null,
   dst: null,
   open: false,
+  dep_runway: null,
+  arr_runway: null,
 });
 
 describe('flight-log partitions: a leg lives in the UTC day of its first point', () => {

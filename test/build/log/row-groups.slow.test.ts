@@ -61,6 +61,8 @@ test("the build's LogWriter writes a day in small row groups, each a slice of th
       org: null,
       dst: null,
       open: false,
+      dep_runway: null,
+      arr_runway: null,
     };
   });
   const w = await LogWriter.open(dir, 1);
