@@ -1,9 +1,11 @@
 // airlines by ICAO designator: the VRS airline table (ICAO <-> IATA, name, positioning and
 // charter flight-number patterns), then FlightGazer operators (company, country, telephony) for
-// the designators VRS does not list. one row of one source per designator, never a mix: for 1,238
-// of the 4,530 designators both list, the two name different operators (BRK: VRS's Briansk State
-// Air Enterprise, FlightGazer's NATO Heavy Airlift Wing in Hungary), so a FlightGazer country or
-// telephony beside a VRS name would describe another airline (issue 43). VRS rows carry no country.
+// the designators VRS does not list. one operator per designator, never a mix: for 930 of the
+// 4,530 designators both list, the two name different operators (BRK: VRS's Briansk State Air
+// Enterprise, FlightGazer's NATO Heavy Airlift Wing in Hungary), so a FlightGazer country beside
+// that VRS name would describe another airline (issue 43). VRS rows carry no country: FlightGazer's
+// country and telephony join a VRS row only where FlightGazer names the same operator
+// (sameOperator; docs/api.md, one identity per airline).
 import { readCsv, skip, type FileCount } from './csv.ts';
 import { splitCallsign } from './callsign.ts';
 
@@ -18,8 +20,8 @@ interface Airline {
   /** regular expressions over the flight number (anchored), null when none */
   positioning: RegExp | null;
   charter: RegExp | null;
-  /** the one file the row came from */
-  source: 'vrs' | 'flightgazer';
+  /** the file the row came from; vrs+flightgazer when both name the same operator */
+  source: 'vrs' | 'flightgazer' | 'vrs+flightgazer';
 }
 
 export interface VrsAirline {
@@ -39,6 +41,34 @@ export interface Operator {
 }
 
 const ICAO_RE = /^[A-Z]{3}$/;
+// words that say what kind of company, not which: dropped before two names are compared
+const CORPORATE = /\b(airlines?|airways|air|lines|aviation|aero|ltd|limited|inc|sa|s a|co|company|corp|corporation|the|de|gmbh|ag|plc|llc|jsc|express)\b/g;
+
+/** a name folded for comparison: no case, accents, punctuation or corporate words */
+function foldName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]/g, ' ')
+    .replace(CORPORATE, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * whether a VRS name and a FlightGazer row name the same operator: the folded names are equal or one
+ * holds the other (British Airways / BRITISH AIRWAYS PLC). 3,600 of the 4,530 designators both
+ * files list agree so; BRK (Briansk State Air Enterprise / NATO Heavy Airlift Wing) does not.
+ */
+export function sameOperator(vrsName: string, op: Pick<Operator, 'company' | 'friendly'>): boolean {
+  const v = foldName(vrsName);
+  if (!v) return false;
+  return [op.company, op.friendly ?? ''].some((n) => {
+    const f = foldName(n);
+    return f !== '' && (f === v || f.includes(v) || v.includes(f));
+  });
+}
 const IATA_RE = /^[A-Z0-9]{2}$/;
 
 // the patterns come from an outside file: a broken one is dropped, never thrown
@@ -118,9 +148,21 @@ export function mergeAirlines(
       source: 'vrs',
     });
   }
+  const joined = new Set<string>();
   for (const o of operators) {
-    // a designator VRS lists keeps VRS's row alone; the first FlightGazer row of one it does not
-    if (byIcao.has(o.icao)) continue;
+    // a designator VRS lists keeps VRS's row, with FlightGazer's country and telephony only when
+    // FlightGazer's first row names the same operator; the first FlightGazer row of one VRS does not list
+    const v = byIcao.get(o.icao);
+    if (v) {
+      if (v.source === 'vrs' && !joined.has(o.icao) && sameOperator(v.name, o)) {
+        v.country = o.country ? countryCode(o.country) : null;
+        v.telephony = o.telephony;
+        v.source = 'vrs+flightgazer';
+      }
+      joined.add(o.icao);
+      continue;
+    }
+    joined.add(o.icao);
     byIcao.set(o.icao, {
       icao: o.icao,
       iata: null,

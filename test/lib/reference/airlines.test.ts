@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readRefFile } from '../../../lib/reference/index.ts';
-import { parseVrsAirlines, parseOperators, mergeAirlines } from '../../../lib/reference/airlines.ts';
+import { parseVrsAirlines, parseOperators, mergeAirlines, sameOperator } from '../../../lib/reference/airlines.ts';
 import { countryCodes, parseCountries, parseVrsCountries } from '../../../lib/reference/countries.ts';
 import { splitCallsign, normaliseCallsign } from '../../../lib/reference/callsign.ts';
 
@@ -35,12 +35,12 @@ test('no flight number for registrations, unknown prefixes, airlines without IAT
   assert.equal(table.flightNumberFromCallsign(''), null);
 });
 
-test('the airline of a callsign is one row of one source: VRS where it lists the designator, else FlightGazer whole', () => {
+test('the airline of a callsign is one operator: VRS where it lists the designator (with FlightGazer country only when it names the same operator), else FlightGazer whole', () => {
   const baw = table.airlineOfCallsign('BAW123');
   assert.equal(baw?.name, 'British Airways');
   assert.equal(baw?.iata, 'BA');
-  // VRS's airline table has no country and no telephony, and FlightGazer's are not mixed into its row
-  assert.deepEqual([baw?.source, baw?.country, baw?.telephony], ['vrs', null, null]);
+  // VRS's airline table has no country and no telephony; FlightGazer names the same operator, so its come in
+  assert.deepEqual([baw?.source, baw?.country, baw?.telephony], ['vrs+flightgazer', 'GB', 'SPEEDBIRD']);
   assert.equal(table.airlineOfCallsign('N123AB'), null);
   // BRK: VRS says Briansk State Air Enterprise, FlightGazer the NATO Heavy Airlift Wing in Hungary (issue 43:
   // the airframe showed the one's name with the other's country); the VRS row stands alone
@@ -57,9 +57,24 @@ test("every airline's country is ISO 3166-1 alpha-2 or null, never a word", () =
   assert.ok(withCountry.length > 1000, `${withCountry.length} airlines with a country`);
   for (const a of table.all) assert.ok(a.country === null || /^[A-Z]{2}$/.test(a.country), `${a.icao}: ${a.country}`);
   assert.ok(
-    table.all.every((a) => a.source === 'flightgazer' || a.country === null),
-    'a country only on a FlightGazer row',
+    table.all.every((a) => a.source !== 'vrs' || a.country === null),
+    'a country only from a FlightGazer row naming the same operator',
   );
+});
+
+test('two names are one operator when they agree after folding case, accents, punctuation and corporate words', () => {
+  assert.equal(sameOperator('British Airways', { company: 'BRITISH AIRWAYS PLC', friendly: null }), true);
+  assert.equal(sameOperator('Abaeté Linhas Aéreas', { company: 'X', friendly: 'Abaete Linhas Aereas' }), true);
+  assert.equal(sameOperator('Briansk State Air Enterprise', { company: 'NATO HEAVY AIRLIFT WING', friendly: null }), false);
+  // a name that folds to nothing matches nothing
+  assert.equal(sameOperator('Air Lines Ltd', { company: 'AIR LINES LTD', friendly: null }), false);
+  // the join happens only on agreement: a VRS row whose FlightGazer row names another operator keeps no country
+  const t = mergeAirlines(
+    [{ icao: 'QQQ', iata: 'QQ', name: 'Alpha Air', positioning: null, charter: null }],
+    [{ icao: 'QQQ', company: 'BETA AVIATION', country: 'FRANCE', telephony: 'BETA', friendly: null }],
+    () => 'FR',
+  );
+  assert.deepEqual([t.byIcao('QQQ')?.country, t.byIcao('QQQ')?.telephony, t.byIcao('QQQ')?.source], [null, null, 'vrs']);
 });
 
 test('callsigns are normalised as VRS does', () => {
