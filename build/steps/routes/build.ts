@@ -281,7 +281,8 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
     ctx.progress.done(
-      `${table.size} routes (${fmt}; ${kept} unheard and unchanged, ${keptHeard} heard with unmoved evidence, kept unbuilt; ${unwritten} catalog-only without a file, served from the table); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`,
+      // the count it started with (the files), then the table's
+      `${decided.length + reused.length} routes as files, ${unwritten} catalog-only ones without (the server answers them from the table); ${table.size} in the table (${fmt}; ${kept} unheard and unchanged, ${keptHeard} heard with unmoved evidence, kept unbuilt); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`,
     );
     return { table, legs };
   };
