@@ -33,6 +33,7 @@ export const keys = {
   refAirport: (ident: string) => fill('refAirport', ident),
   routesTable: () => fill('routesTable'),
   lookup: () => fill('lookup'),
+  catalogRoutes: () => fill('catalogRoutes'),
   boardBlocks: () => fill('boardBlocks'),
   flow: () => fill('flow'),
   paths: () => fill('paths'),

@@ -169,7 +169,10 @@ export interface RouteDoc {
   coverage: 'observed';
 }
 
-/** v1/route/<callsign> */
+/** the airline designator a callsign starts with (DAL1234 -> DAL), or null */
+export const airlinePrefixOf = (callsign: string): string | null => /^[A-Z]{3}(?=\d)/.exec(callsign)?.[0] ?? null;
+
+/** v1/route/<callsign> (a catalog-only one without a file: artifacts/catalog-routes.ts) */
 export function routeDoc(
   callsign: string,
   entry: RouteEntry,
@@ -177,7 +180,7 @@ export function routeDoc(
   verdict: CatalogVerdict | null,
   ref: Pick<RefView, 'airline' | 'flightNumber'>,
 ): RouteDoc {
-  const prefix = /^[A-Z]{3}(?=\d)/.exec(callsign)?.[0];
+  const prefix = airlinePrefixOf(callsign);
   const airline = prefix ? ref.airline(prefix) : null;
   const usedCatalog = entry.route_source !== 'observed' && verdict?.ok;
   return {

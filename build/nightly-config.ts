@@ -12,6 +12,7 @@ export interface NightlyConfig {
   bundles: string;
   ref: string;
   timetables: string;
+  catalogRouteFiles: boolean;
   days: number;
   windowDays: number;
   keep: number;
@@ -76,6 +77,15 @@ export const NIGHTLY_SPECS: Specs<NightlyConfig> = {
     kind: 'string',
     default: '',
     help: 'published timetables folder (artifacts/TIMETABLES.md); empty: boards are observed only',
+  },
+  // off: the live server answers the catalog-only routes from its routes table; 575,588 files that
+  // cost a first build 110 s (docs/perf-log/demo-startup.md). a bucket-only deployment needs them
+  catalogRouteFiles: {
+    flag: 'catalog-route-files',
+    env: 'CONTRAIL_CATALOG_ROUTE_FILES',
+    kind: 'bool',
+    default: false,
+    help: 'write v1/route/<callsign> for callsigns never heard too (both ends from the catalog), for a CDN whose origin is the bucket alone (docs/operating.md)',
   },
   // a night adds the newest day; a first run or a rebuild takes every day (0)
   days: {

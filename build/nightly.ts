@@ -144,6 +144,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
         windowDays,
         windowLimit: c.windowDays,
         timetablesDir: c.timetables || null,
+        catalogRouteFiles: c.catalogRouteFiles,
         nowMs,
         progress,
         counts: {},
@@ -310,7 +311,12 @@ function nightlyInputSources(
     folders: { artifacts: installed('artifacts'), build: installed('build'), lib: installed('lib'), schemas: installed('schemas'), ref: c.ref },
     files: { lock: installed('package-lock.json'), review: installed('data/catalog-review.csv') },
     logFiles: Object.fromEntries(windowLogDays.map((d) => [`${LOG_KEY}${d}`, dayFile(c.log, d)])),
-    values: { window_days: c.windowDays, log_empty: archiveThrough === null, timetables: c.timetables ? nowMs : null },
+    values: {
+      window_days: c.windowDays,
+      log_empty: archiveThrough === null,
+      timetables: c.timetables ? nowMs : null,
+      catalog_route_files: c.catalogRouteFiles,
+    },
     logValues: { archive_through: archiveThrough, window_start: windowStart, accuracy_day: accuracyDay },
   };
 }

@@ -44,6 +44,8 @@ export const ARTIFACT_KINDS = {
   routesTable: meta('routes', 'routes-table'),
   /** code lookups the server needs for 404s, ICAO airport codes and destination positions */
   lookup: meta('lookup', 'lookup'),
+  /** what the routes table does not say of the catalog-only routes, whose documents the server builds (artifacts/catalog-routes.ts) */
+  catalogRoutes: meta('catalog-routes', 'catalog-routes'),
   /** typical block minutes per route, for the hourly `today` roll (build/roll.ts) */
   boardBlocks: meta('board-blocks', 'board-blocks'),
   /** the traffic flow /v1/estimated follows after the hold (lib/estimate/flow.ts) */

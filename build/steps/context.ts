@@ -22,6 +22,8 @@ export interface BuildContext {
   windowDays: number;
   /** the most days the window may cover (the windowDays option): the ring of day bits (day-bits.ts) */
   windowLimit: number;
+  /** write v1/route/<callsign> for catalog-only callsigns too (a bucket-only deployment); absent: false, the server answers them (docs/api.md) */
+  catalogRouteFiles?: boolean;
   /** directory of published timetables (optional input), null when none */
   timetablesDir: string | null;
   /** the build's clock, unix ms (pinned in tests) */

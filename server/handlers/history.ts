@@ -41,7 +41,14 @@ const airportOf = (s: string | undefined) =>
   need(normalise.airportCode(s ?? ''), `airport must be an IATA (3) or ICAO (4) code, e.g. ZRH or LSZH; got ${JSON.stringify(s)}`);
 
 /** the route of one artifact kind: its URL and bucket come from the contract (schemas/artifact-kinds.ts) */
-function artifactRoute(kind: ArtifactKindName, deps: HistoryDeps, resolve: Resolve, missing: Missing, url = ARTIFACT_KINDS[kind].url): Route {
+function artifactRoute(
+  kind: ArtifactKindName,
+  deps: HistoryDeps,
+  resolve: Resolve,
+  missing: Missing,
+  url = ARTIFACT_KINDS[kind].url,
+  objectOf: (k: Key) => Buffer | null = (k) => deps.history.object(k.key),
+): Route {
   const { bucket } = ARTIFACT_KINDS[kind];
   if (!url || !bucket) throw new Error(`artifact kind ${kind} has no public URL`);
   return {
@@ -50,7 +57,7 @@ function artifactRoute(kind: ArtifactKindName, deps: HistoryDeps, resolve: Resol
     handler: (req: Req) => {
       const l = deps.history.require();
       const k = resolve(req.params, l);
-      const gz = deps.history.object(k.key);
+      const gz = objectOf(k);
       if (!gz) throw missing(req.params, l, k);
       return { body: { gz }, etag: etagOf(gz) };
     },
@@ -89,8 +96,8 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       deps,
       (p) => {
         const cs = need(normalise.callsign(p.callsign ?? ''), `callsign must be 2 to 8 letters or digits, e.g. SWR123`);
-        // catalog-only routes are stored under the catalog's spelling (EZY12 for EZY012)
-        return { key: keys.route(deps.history.route(cs)?.key ?? cs), what: `route for ${cs}` };
+        // catalog-only routes are keyed by the catalog's spelling (EZY12 for EZY012)
+        return { key: deps.history.route(cs)?.key ?? cs, what: `route for ${cs}` };
       },
       (p, l, k) => {
         const prefix = (p.callsign ?? '').toUpperCase().slice(0, 3);
@@ -98,6 +105,9 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
           ? notObserved(`${k.what}: the network has not observed this flight and the checked catalog has no answer`)
           : notFound(`${k.what}: not an airline callsign known to the reference data, and never observed`);
       },
+      undefined,
+      // the stored file, or a catalog-only route's document built from the routes table (docs/api.md)
+      (k) => deps.history.routeObject(k.key),
     ),
     artifactRoute(
       'refAircraft',

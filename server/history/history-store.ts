@@ -1,13 +1,16 @@
 // the published artifact tree as the live server sees it: follows `current` (checked every few
 // seconds), serves objects as stored (gzip), and keeps the small in-memory tables of a version
-// (routes table, code lookups, estimate accuracy) swapped in one assignment when a build lands.
+// (routes table, code lookups, estimate accuracy) swapped in one assignment when a build lands;
+// builds the route documents of catalog-only callsigns the build wrote no file for (docs/api.md).
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileOf, keys } from '../../artifacts/keys.ts';
 import { currentHeader, readObject, type VersionHeader } from '../../artifacts/tree.ts';
 import { artifactUnavailable } from '../../lib/errors.ts';
 import { decodeLookup, decodeRoutesTable, routeEntryOf, type Lookup, type ServedRoutes } from '../../artifacts/meta.ts';
 import type { RouteSource } from '../../artifacts/routes-table.ts';
+import { catalogRouteDoc, decodeCatalogRoutes, type CatalogRoutesDoc } from '../../artifacts/catalog-routes.ts';
 import { servedAccuracy } from '../../artifacts/estimate-accuracy.ts';
 import type { Accuracy } from '../../lib/estimate/accuracy.ts';
 import type { FlowField } from '../../lib/estimate/flow.ts';
@@ -22,6 +25,8 @@ export interface Loaded {
   routes: ServedRoutes;
   /** small code lookups written by the build (meta/lookup), or null in a tree without one */
   lookup: Lookup | null;
+  /** what the routes table does not say of the catalog-only routes (meta/catalog-routes), or null in a tree without one */
+  catalogRoutes: CatalogRoutesDoc | null;
   /** the latest night's estimate accuracy for the method in use, or null */
   accuracy: Accuracy | null;
   /** the traffic flow estimates follow after the hold (meta/flow), or null in a tree without one */
@@ -80,6 +85,7 @@ export class HistoryStore {
         version: v,
         routes: decodeRoutesTable(readObject(v.dir, keys.routesTable()) ?? {}),
         lookup: nullOr(readObject(v.dir, keys.lookup()), decodeLookup),
+        catalogRoutes: nullOr(readObject(v.dir, keys.catalogRoutes()), decodeCatalogRoutes),
         accuracy: servedAccuracy(readObject(v.dir, keys.accuracy()), (m) => this.log(`artifacts: build ${v.id}: estimate accuracy ${m}`, 'warn')),
         ...learnedOf(v.dir, (m) => this.log(`artifacts: build ${v.id}: ${m}`, 'warn')),
       };
@@ -110,6 +116,24 @@ export class HistoryStore {
    */
   route(callsign: string): { key: string; entry: readonly [string, string, RouteSource] } | null {
     return routeEntryOf(this.require().routes, callsign);
+  }
+
+  /**
+   * The gzip bytes of v1/route/<key>: the stored object, else, for a catalog-only route the build
+   * wrote no file for (the nightly's --catalog-route-files off), the document it would have written,
+   * built from the routes table and meta/catalog-routes (artifacts/catalog-routes.ts) and cached as
+   * an object is; null when neither.
+   */
+  routeObject(key: string): Buffer | null {
+    const stored = this.object(keys.route(key));
+    if (stored) return stored;
+    const l = this.require();
+    const entry = l.routes.get(key);
+    // a heard callsign always has its file: only a catalog-sourced entry without one is built here
+    if (!entry || entry[2] !== 'catalog' || !l.catalogRoutes) return null;
+    const gz = gzipSync(JSON.stringify(catalogRouteDoc(key, entry, l.catalogRoutes)));
+    if (this.loaded === l) this.remember(keys.route(key), gz);
+    return gz;
   }
 
   archiveThrough(): string | null {

@@ -17,13 +17,19 @@ import { openLog } from '../../build/log/read.ts';
 import type { LegRow } from '../../build/log/legs.ts';
 import { commit, stage } from '../../build/publish/publish.ts';
 import { testRefdata } from './artifact-ctx.ts';
-import { buildCatalog } from '../../lib/reference/catalog.ts';
+import { buildCatalog, parseCatalog } from '../../lib/reference/catalog.ts';
 import { buildTypes } from '../../lib/reference/types.ts';
 import { buildRegistry } from '../../lib/reference/registry.ts';
 import type { Refdata } from '../../lib/reference/index.ts';
 
 // the artifact-test reference data, with empty catalog, types and registry tables
-const refdata = (): Refdata => ({ ...testRefdata(), catalog: buildCatalog([]), types: buildTypes([]), registry: buildRegistry([]) });
+/** `catalog`: rows in the VRS routes.csv format (Callsign,AirlineCode,AirportCodes); none by default */
+const refdata = (catalog = ''): Refdata => ({
+  ...testRefdata(),
+  catalog: buildCatalog(catalog ? parseCatalog(catalog).rows : []),
+  types: buildTypes([]),
+  registry: buildRegistry([]),
+});
 
 export const DAYS = ['2026-11-20', '2026-11-21'];
 export const NOW_MS = Date.UTC(2026, 10, 22, 3, 0, 0);
@@ -89,21 +95,28 @@ export async function makeFixture(seed = 7, perDay = 12): Promise<Fixture> {
   return { dir, log, root, rows };
 }
 
-export async function publishTree(log: string, root: string, id: string, opts: { timetablesDir?: string; nowMs?: number } = {}): Promise<void> {
+export async function publishTree(
+  log: string,
+  root: string,
+  id: string,
+  opts: { timetablesDir?: string; nowMs?: number; catalog?: string; catalogRouteFiles?: boolean } = {},
+): Promise<void> {
   const nowMs = opts.nowMs ?? NOW_MS;
+  const ref = refdata(opts.catalog);
   const staged = stage(root, id);
   const db = await openLog(log, { threads: 1 });
   try {
     const ctx: BuildContext = {
       db: db.connection,
-      refdata: refdata(),
-      ref: refViewOf(refdata()),
+      refdata: ref,
+      ref: refViewOf(ref),
       writer: staged.writer,
       archiveThrough: DAYS[1]!,
       windowStart: DAYS[0]!,
       windowDays: DAYS.length,
       windowLimit: 365,
       timetablesDir: opts.timetablesDir ?? null,
+      catalogRouteFiles: opts.catalogRouteFiles ?? false,
       nowMs,
       progress: silentProgress,
       counts: {},

@@ -1,7 +1,8 @@
 // step: the routes table from the log (aggregated in DuckDB, streamed by callsign; a night that
 // reuses the previous build folds its saved evidence, routes/evidence-fold.ts, and takes the decisions
 // whose inputs did not move from it, routes/decisions.ts) and the checked, reviewed community
-// catalog. writes v1/route/<callsign>, meta/routes and meta/lookup (artifacts/meta.ts), and returns
+// catalog. writes v1/route/<callsign> (the heard callsigns'; the catalog-only ones' only with
+// --catalog-route-files), meta/routes, meta/lookup (artifacts/meta.ts) and meta/catalog-routes, and returns
 // what later steps need: the table itself (airports) and the DuckDB view `legs_routed` (legs with
 // IATA ends, a missing end filled from the table when the heard end agrees; airframes and refdata).
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { emptyReviews, indexReviews, parseReviewCsv, type ReviewIndex, type Revi
 import { decideRoute, routeDoc, type CallsignEvidence, type RouteDecision, type RoutesTable } from '../../../artifacts/routes-table.ts';
 import type { RefView } from '../../../artifacts/reference-view.ts';
 import { encodeLookup, encodeRoutesTable } from '../../../artifacts/meta.ts';
+import { catalogRoutesCollector } from '../../../artifacts/catalog-routes.ts';
 import { allRows, loadTable, streamRows } from '../duck.ts';
 import { evidenceSql, prepareEvidence, saveEvidence } from './evidence-fold.ts';
 import { legsRoutedSql } from './legs-routed.ts';
@@ -220,6 +222,11 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     // same catalog row), reference data and code: its document is the previous one, kept unbuilt
     const reused: { cs: string; heard: boolean }[] = [];
     let taken = 0;
+    // a catalog-only route (never heard in the window) gets no file unless the deployment asks for
+    // them (--catalog-route-files): the server builds its document from the routes table and
+    // meta/catalog-routes (docs/api.md "Routes of catalog-only callsigns")
+    const catalogOnly = catalogRoutesCollector(ref);
+    let unwritten = 0;
     const {
       table,
       outcomes,
@@ -231,7 +238,11 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
       opts.policy,
       (cs, d, ev, v, wasReused) => {
         if (wasReused) taken++;
-        if (d.entry && wasReused) reused.push({ cs, heard: unmovedSet.has(cs) });
+        const heard = ev !== null || unmovedSet.has(cs);
+        // a decision taken from the previous build has no verdict at hand: its review is looked up again (the same review list)
+        if (d.entry && !heard) catalogOnly.add(cs, d.entry, v?.review ?? reviews.outcome(cs, (ref.catalogRoute(cs) ?? []).join('-')));
+        if (d.entry && !heard && !ctx.catalogRouteFiles) unwritten++;
+        else if (d.entry && wasReused) reused.push({ cs, heard });
         else if (d.entry) decided.push([cs, d.entry, ev, v, ref]);
         ctx.progress.tick();
       },
@@ -256,6 +267,7 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
     }
     ctx.writer.put(keys.routesTable(), encodeRoutesTable(table));
     ctx.writer.put(keys.lookup(), encodeLookup(ref));
+    ctx.writer.put(keys.catalogRoutes(), catalogOnly.doc());
     const legs = await loadRoutesTable(ctx.db, table, airports);
     // the state files go in by hand: renamed into place, beside the hard-link copy or after it (or
     // after the check of a taken-over folder, which a night's routes step may still wait for here)
@@ -269,7 +281,8 @@ export function makeRoutesBuilder(opts: RoutesOptions = DEFAULT_ROUTES_OPTIONS):
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
     ctx.progress.done(
-      `${table.size} routes (${fmt}; ${kept} unheard and unchanged, ${keptHeard} heard with unmoved evidence, kept unbuilt); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`,
+      // the count it started with (the files), then the table's
+      `${decided.length + reused.length} routes as files, ${unwritten} catalog-only ones without (the server answers them from the table); ${table.size} in the table (${fmt}; ${kept} unheard and unchanged, ${keptHeard} heard with unmoved evidence, kept unbuilt); ${reviews.size} review rows${skipped ? `, ${skipped} malformed skipped` : ''}`,
     );
     return { table, legs };
   };

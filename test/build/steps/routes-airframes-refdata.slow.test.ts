@@ -125,6 +125,8 @@ before(async () => {
     windowDays: 366,
     windowLimit: 366,
     timetablesDir: null,
+    // the bucket-only deployment's build: every route has its file (the default's is tested below)
+    catalogRouteFiles: true,
     nowMs: Date.UTC(2024, 5, 4),
     progress: recording,
     counts: {},
@@ -374,4 +376,31 @@ test('next night: a route only the catalog knows, unheard then and now, is kept 
   await makeRoutesBuilder({ reviewFile, policy: 'auto' })({ ...ctx, writer: fresh, counts: {} }, { table: 'ref_airports' });
   assert.equal(fresh.objects.originOf(keys.route('SWR7')), Origin.SAME, 'built, the same bytes');
   assert.equal(fresh.objects.get(keys.route('SWR7'))!.sha256, night.objects.get(keys.route('SWR7'))!.sha256);
+});
+
+test('by default a route only the catalog knows gets no file, tonight and the next night; meta/catalog-routes holds what its document needs', async () => {
+  const reviewFile = join(dir, 'review.csv');
+  const first = new ArtifactWriter(join(dir, 'v6'), null);
+  await makeRoutesBuilder({ reviewFile, policy: 'auto' })({ ...ctx, writer: first, counts: {}, catalogRouteFiles: false }, { table: 'ref_airports' });
+  // the same log with every file (an earlier test added a leg to it since the first build)
+  const every = new ArtifactWriter(join(dir, 'v6-every'), null);
+  await makeRoutesBuilder({ reviewFile, policy: 'auto' })({ ...ctx, writer: every, counts: {}, catalogRouteFiles: true }, { table: 'ref_airports' });
+  const routeFiles = (w: ArtifactWriter) => [...w.objects.keys()].filter((k) => k.startsWith('v1/route/')).sort();
+  // the same table; every heard callsign's file, byte for byte the file of the build with every file; SWR7 none
+  assert.deepEqual(first.read(keys.routesTable()), every.read(keys.routesTable()));
+  assert.deepEqual(
+    routeFiles(first),
+    ['DLH4', 'HBJXA', 'SWR100', 'SWR101'].map((cs) => keys.route(cs)),
+  );
+  assert.deepEqual(routeFiles(every), [...routeFiles(first), keys.route('SWR7')].sort());
+  for (const k of routeFiles(first)) assert.equal(first.objects.get(k)!.sha256, every.objects.get(k)!.sha256, k);
+  assert.deepEqual(every.read(keys.catalogRoutes()), first.read(keys.catalogRoutes()));
+  assert.deepEqual(first.read(keys.catalogRoutes()), { airlines: { SWR: ['LX', 'Swiss'] }, flights: {}, accepted: {} });
+  const night = new ArtifactWriter(join(dir, 'v7'), { dir: first.dir, objects: first.objects });
+  await makeRoutesBuilder({ reviewFile, policy: 'auto' })(
+    { ...ctx, writer: night, counts: {}, catalogRouteFiles: false, reuse: first.dir },
+    { table: 'ref_airports' },
+  );
+  assert.deepEqual(routeFiles(night), routeFiles(first));
+  assert.deepEqual(night.read(keys.catalogRoutes()), first.read(keys.catalogRoutes()));
 });
