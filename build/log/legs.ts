@@ -7,7 +7,9 @@
 // reads is written as it stands, marked `open`, and replaced by a later build. every point is in
 // at most one leg. which day's file holds a leg: build/log/partitions.ts. see schemas/flight-log.md.
 import { cutLegs, type DetectorOptions, type LegCut } from '../../lib/detector.ts';
+import { distanceKm } from '../../lib/geo.ts';
 import type { TracePoint } from '../../lib/readsb-trace.ts';
+import { thinIndexes } from '../../lib/trace-thin.ts';
 
 /** one row of the flight log (schemas/flight-log.schema.json) */
 export interface LegRow {
@@ -21,9 +23,31 @@ export interface LegRow {
   arr_ts: number | null;
   org: string | null;
   dst: string | null;
+  /** where the take-off was heard; null when it was not */
+  dep_lat: number | null;
+  dep_lon: number | null;
+  /** where the landing was heard; null when it was not */
+  arr_lat: number | null;
+  arr_lon: number | null;
+  /** km flown: the great-circle steps between the leg's heard positions, summed */
+  distance_km: number;
+  /** the highest alt_baro heard on the leg, ft; null when none was */
+  max_alt_ft: number | null;
+  /** leaves and returns to one field: both ends heard at the same airport (a touch-and-go is cut
+   * into its own legs by the detector, so each circuit of a session is one) */
+  circuit: boolean;
   /** still going after the newest day the build read: no landing heard yet; a later build replaces it */
   open: boolean;
+  /** the leg's points thinned by the live trace's rule (lib/trace-thin.ts), oldest first; written to
+   * the day's points.parquet, not to legs.parquet */
+  track: LegPoint[];
 }
+
+/** [t, lat, lon, alt_baro, track] as spec 2.4 serves a trace point */
+export type LegPoint = [number, number, number, number | 'ground' | null, number | null];
+
+/** km: both ends this close, and neither at a known airport, is a circuit too (a strip OurAirports lacks) */
+const CIRCUIT_UNLOCATED_KM = 2;
 
 /** OurAirports ident of the airport at a take-off/landing point, or null when not clearly at one */
 export type Locate = (lat: number, lon: number) => string | null;
@@ -99,6 +123,17 @@ const sec = (t: number) => Math.round(t);
 function legRow(hex: string, reg: string | null, type: string | null, cut: LegCut, points: readonly TracePoint[], locate: Locate): LegRow {
   const dep = cut.departure;
   const arr = cut.arrival;
+  const org = dep ? locate(dep.lat, dep.lon) : null;
+  const dst = arr ? locate(arr.lat, arr.lon) : null;
+  let km = 0;
+  let maxAlt: number | null = null;
+  for (let i = cut.start; i <= cut.end; i++) {
+    const p = points[i]!;
+    if (i > cut.start) km += distanceKm(points[i - 1]!.lat, points[i - 1]!.lon, p.lat, p.lon);
+    if (typeof p.alt === 'number' && (maxAlt === null || p.alt > maxAlt)) maxAlt = Math.round(p.alt);
+  }
+  const circuit =
+    dep !== null && arr !== null && (org !== null || dst !== null ? org === dst : distanceKm(dep.lat, dep.lon, arr.lat, arr.lon) <= CIRCUIT_UNLOCATED_KM);
   return {
     hex,
     callsign: majorityCallsign(points, cut.start, cut.end),
@@ -108,9 +143,17 @@ function legRow(hex: string, reg: string | null, type: string | null, cut: LegCu
     last_ts: sec(points[cut.end]!.t),
     dep_ts: dep ? sec(dep.at) : null,
     arr_ts: arr ? sec(arr.at) : null,
-    org: dep ? locate(dep.lat, dep.lon) : null,
-    dst: arr ? locate(arr.lat, arr.lon) : null,
+    org,
+    dst,
+    dep_lat: dep ? dep.lat : null,
+    dep_lon: dep ? dep.lon : null,
+    arr_lat: arr ? arr.lat : null,
+    arr_lon: arr ? arr.lon : null,
+    distance_km: Math.round(km * 10) / 10,
+    max_alt_ft: maxAlt,
+    circuit,
     open: false,
+    track: thinIndexes(points, cut.start, cut.end).map((i) => legPoint(points[i]!)),
   };
 }
 
@@ -130,4 +173,8 @@ export function majorityCallsign(points: readonly TracePoint[], start: number, e
     }
   }
   return best;
+}
+
+function legPoint(p: TracePoint): LegPoint {
+  return [p.t, p.lat, p.lon, typeof p.alt === 'number' ? Math.round(p.alt) : p.alt, p.track ?? null];
 }

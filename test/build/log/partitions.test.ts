@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { NO_POSITIONS } from '../../helpers/leg-row.ts';
 import { describe, it } from 'node:test';
 import { Partitions, legDay } from '../../../build/log/partitions.ts';
 import type { LegRow } from '../../../build/log/legs.ts';
@@ -18,6 +19,7 @@ const leg = (hex: string, first: string, last: string): LegRow => ({
   org: null,
   dst: null,
   open: false,
+  ...NO_POSITIONS,
 });
 
 describe('flight-log partitions: a leg lives in the UTC day of its first point', () => {
