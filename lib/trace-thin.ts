@@ -70,7 +70,7 @@ export function fixed16(v: number | null | undefined): number {
 }
 
 /** alt_baro in the rule's fixed point */
-export function fixedAlt(a: number | 'ground' | null | undefined): number {
+function fixedAlt(a: number | 'ground' | null | undefined): number {
   return a === 'ground' ? ALT_GROUND : a === undefined || a === null ? ALT_NULL : Math.round(a);
 }
 

@@ -44,7 +44,7 @@ export interface LegRow {
 }
 
 /** [t, lat, lon, alt_baro, track] as spec 2.4 serves a trace point */
-export type LegPoint = [number, number, number, number | 'ground' | null, number | null];
+type LegPoint = [number, number, number, number | 'ground' | null, number | null];
 
 /** km: both ends this close, and neither at a known airport, is a circuit too (a strip OurAirports lacks) */
 const CIRCUIT_UNLOCATED_KM = 2;
