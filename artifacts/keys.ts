@@ -25,6 +25,7 @@ export const keys = {
   alliance: (slug: string) => fill('alliance', slug),
   allianceRoutes: (slug: string) => fill('allianceRoutes', slug),
   route: (callsign: string) => fill('route', callsign),
+  flights: (hex: string, date: string) => fill('flights', hex, date),
   refAircraft: (hex: string) => fill('refAircraft', hex),
   refAirlines: () => fill('refAirlines'),
   refAirline: (icao: string) => fill('refAirline', icao),

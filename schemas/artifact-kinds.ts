@@ -34,6 +34,7 @@ export const ARTIFACT_KINDS = {
   alliance: pub('/v1/alliances/{slug}', 'refdata', 'alliance'),
   allianceRoutes: pub('/v1/alliances/{slug}/routes', 'refdata', 'alliance-routes'),
   route: pub('/v1/route/{callsign}', 'route', 'route'),
+  flights: pub('/v1/flights/{hex}/{date}', 'flights', 'flights'),
   refAircraft: pub('/v1/refdata/aircraft/{hex}', 'refdata', 'refdata-aircraft'),
   refAirlines: pub('/v1/refdata/airlines', 'refdata', 'refdata-airlines'),
   refAirline: pub('/v1/refdata/airlines/{icao}', 'refdata', 'refdata-airline'),

@@ -250,6 +250,16 @@ export const OPERATIONS: readonly Operation[] = [
     errors: historyErrors('not_found', 'not_observed'),
   },
   {
+    ...artifactOp('flights'),
+    operationId: 'getFlights',
+    tag: 'history',
+    summary: "One airframe's flights on one UTC day",
+    description: `Every flight the network heard the airframe make on that UTC day (the day of each flight's first heard point), oldest first: callsign, ends with route_source, take-off and landing (time, position, airport, runway), first and last seen, km flown, highest altitude, circuit, and the track thinned as the live trace is. ${HONESTY} 404 not_observed for a day without heard flights of an airframe the archive knows, not_found for an address it does not; 422 for a malformed hex or date. A closed day's document never changes.`,
+    parameters: [hexParam('Aircraft address'), pathParam('date', 'The UTC day, YYYY-MM-DD.', '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', '2025-02-05')],
+    stability: 'candidate',
+    errors: historyErrors('not_found', 'not_observed'),
+  },
+  {
     ...artifactOp('airframe', '/v1/airframe/{hex}'),
     operationId: 'getAirframeSingular',
     tag: 'history',

@@ -25,6 +25,8 @@ export const POLICIES: Record<string, Policy> = {
   refdata: { limit: 300, cache: cache(HOUR, HOUR) },
   stations: { limit: 120, cache: cache(30, 30) },
   routes: { limit: 120, cache: cache(HOUR, HOUR) },
+  // not shown in the spec (issue 44): an airframe-day's flights, as the airframe; a closed day never changes
+  flights: { limit: 300, cache: cache(HOUR, HOUR) },
   // not shown in the spec, chosen here: /v1/route/{callsign} shares the routes limit but counts apart
   route: { limit: 120, cache: cache(HOUR, HOUR) },
   // not shown: a station's private status; tight, and never cached anywhere

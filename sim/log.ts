@@ -7,7 +7,9 @@
 // (distinct airframes within a day; d*104729 taken as BIGINT: as DuckDB's INT32 it overflowed
 // from 2026-02-22, day 20506), out and back on its sector (one way, alternating days, when a leg
 // is longer than 8.3 h). every leg lands before midnight UTC, so `day` is its UTC day.
-// a few percent of ends go unheard (org/dst and dep/arr null) and of callsigns unknown.
+// a few percent of ends go unheard (org/dst and dep/arr null) and of callsigns unknown. ends sit
+// on the airports' reference points, a leg flies its sector's great circle at a level of its length;
+// no traces, so no points.parquet: the fast path's flights have no track.
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,12 +101,15 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
     writeFileSync(join(tmp, 'af.csv'), lines.join('\n'));
     writeFileSync(
       join(tmp, 'sec.csv'),
-      ['idx,org,dst,cs_out,cs_back,dur']
+      ['idx,org,dst,cs_out,cs_back,dur,km,olat,olon,dlat,dlon']
         .concat(
-          secs.map((s, i) =>
+          secs.map((s, i) => {
+            const [o, d] = [world.byIdent.get(s.org), world.byIdent.get(s.dst)];
             // block time: sector at ~430 kt average plus 30 min of taxi, climb and approach
-            [i, csvCell(s.org), csvCell(s.dst), csvCell(s.out), csvCell(s.back), Math.round((s.nm / 430) * 3600 + 1800)].join(','),
-          ),
+            const dur = Math.round((s.nm / 430) * 3600 + 1800);
+            const ends = [o?.lat ?? null, o?.lon ?? null, d?.lat ?? null, d?.lon ?? null];
+            return [i, csvCell(s.org), csvCell(s.dst), csvCell(s.out), csvCell(s.back), dur, Math.round(s.nm * 18.52) / 10, ...ends.map(csvCell)].join(',');
+          }),
         )
         .join('\n'),
     );
@@ -112,11 +117,12 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
       `CREATE TABLE af AS SELECT * FROM read_csv(${sqlString(join(tmp, 'af.csv'))}, header = true, columns = {'idx': 'BIGINT', 'hex': 'VARCHAR', 'reg': 'VARCHAR', 'type': 'VARCHAR', 'sector': 'BIGINT'})`,
     );
     await c.run(
-      `CREATE TABLE sec AS SELECT * FROM read_csv(${sqlString(join(tmp, 'sec.csv'))}, header = true, columns = {'idx': 'BIGINT', 'org': 'VARCHAR', 'dst': 'VARCHAR', 'cs_out': 'VARCHAR', 'cs_back': 'VARCHAR', 'dur': 'BIGINT'})`,
+      `CREATE TABLE sec AS SELECT * FROM read_csv(${sqlString(join(tmp, 'sec.csv'))}, header = true, columns = {'idx': 'BIGINT', 'org': 'VARCHAR', 'dst': 'VARCHAR', 'cs_out': 'VARCHAR', 'cs_back': 'VARCHAR', 'dur': 'BIGINT',
+        'km': 'DOUBLE', 'olat': 'DOUBLE', 'olon': 'DOUBLE', 'dlat': 'DOUBLE', 'dlon': 'DOUBLE'})`,
     );
     // one table of airframes with their sectors: each day then joins once
     await c.run(
-      'CREATE TABLE afs AS SELECT f.idx, f.hex, f.reg, f.type, x.org, x.dst, x.cs_out, x.cs_back, x.dur FROM af f JOIN sec x ON x.idx = f.sector ORDER BY f.idx',
+      'CREATE TABLE afs AS SELECT f.idx, f.hex, f.reg, f.type, x.org, x.dst, x.cs_out, x.cs_back, x.dur, x.km, x.olat, x.olon, x.dlat, x.dlon FROM af f JOIN sec x ON x.idx = f.sector ORDER BY f.idx',
     );
     const slots = Math.ceil(o.legsPerDay / 2);
     let legs = 0;
@@ -130,7 +136,7 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
       await c.run(`COPY (
         WITH s AS (SELECT i, (i * 7919 + ${dn}::BIGINT * 104729) % ${o.airframes} AS a FROM range(${Math.min(slots, o.airframes)}) t(i)),
         j AS (
-          SELECT s.i, f.hex, f.reg, f.type, f.org, f.dst, f.cs_out, f.cs_back, f.dur, hash(${o.seed}, ${dn}, s.i) AS h,
+          SELECT s.i, f.hex, f.reg, f.type, f.org, f.dst, f.cs_out, f.cs_back, f.dur, f.km, f.olat, f.olon, f.dlat, f.dlon, hash(${o.seed}, ${dn}, s.i) AS h,
             f.dur > 30000 AS oneway
           FROM s JOIN afs f ON f.idx = s.a),
         b AS (SELECT *, ${day0} + 14400 + (h % greatest(1, 70000 - CASE WHEN oneway THEN dur ELSE 2 * dur + 3600 END))::BIGINT AS dep0 FROM j),
@@ -146,6 +152,13 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
           CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL ELSE dep + dur END AS arr_ts,
           CASE WHEN (h >> (13 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN org ELSE dst END AS org,
           CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN dst ELSE org END AS dst,
+          CASE WHEN (h >> (13 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN olat ELSE dlat END AS dep_lat,
+          CASE WHEN (h >> (13 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN olon ELSE dlon END AS dep_lon,
+          CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN dlat ELSE olat END AS arr_lat,
+          CASE WHEN (h >> (23 + k)) % 100 < 6 THEN NULL WHEN k = 0 THEN dlon ELSE olon END AS arr_lon,
+          km AS distance_km,
+          (CASE WHEN km < 400 THEN 24000 ELSE 37000 END)::INTEGER AS max_alt_ft,
+          false AS circuit,
           false AS open, NULL::VARCHAR AS dep_runway, NULL::VARCHAR AS arr_runway
         FROM l ORDER BY hex, first_ts
       ) TO ${sqlString(file)} ${LEG_FILE_OPTIONS}`);

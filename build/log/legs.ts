@@ -7,8 +7,10 @@
 // reads is written as it stands, marked `open`, and replaced by a later build. every point is in
 // at most one leg. which day's file holds a leg: build/log/partitions.ts. see schemas/flight-log.md.
 import { cutLegs, type DetectorOptions, type LegCut } from '../../lib/detector.ts';
+import { distanceKm } from '../../lib/geo.ts';
 import type { TracePoint } from '../../lib/readsb-trace.ts';
 import { contactTrack, type GroundContact } from '../../lib/reference/runway-fit.ts';
+import { thinIndexes } from '../../lib/trace-thin.ts';
 
 /** one row of the flight log (schemas/flight-log.schema.json) */
 export interface LegRow {
@@ -22,13 +24,35 @@ export interface LegRow {
   arr_ts: number | null;
   org: string | null;
   dst: string | null;
+  /** where the take-off was heard; null when it was not */
+  dep_lat: number | null;
+  dep_lon: number | null;
+  /** where the landing was heard; null when it was not */
+  arr_lat: number | null;
+  arr_lon: number | null;
+  /** km flown: the great-circle steps between the leg's heard positions, summed */
+  distance_km: number;
+  /** the highest alt_baro heard on the leg, ft; null when none was */
+  max_alt_ft: number | null;
+  /** leaves and returns to one field: both ends heard at the same airport (a touch-and-go is cut
+   * into its own legs by the detector, so each circuit of a session is one) */
+  circuit: boolean;
   /** still going after the newest day the build read: no landing heard yet; a later build replaces it */
   open: boolean;
   /** runway end designator of the take-off (27R), null when not known (lib/reference/runway-fit.ts) */
   dep_runway: string | null;
   /** runway end designator of the landing, null when not known */
   arr_runway: string | null;
+  /** the leg's points thinned by the live trace's rule (lib/trace-thin.ts), oldest first; written to
+   * the day's points.parquet, not to legs.parquet */
+  track: LegPoint[];
 }
+
+/** [t, lat, lon, alt_baro, track] as spec 2.4 serves a trace point */
+type LegPoint = [number, number, number, number | 'ground' | null, number | null];
+
+/** km: both ends this close, and neither at a known airport, is a circuit too (a strip OurAirports lacks) */
+const CIRCUIT_UNLOCATED_KM = 2;
 
 /** where a take-off or landing was: the airport's OurAirports ident and the runway end, or null when
  * not clearly at one (lib/reference/place.ts); `type` is the airframe's ICAO type designator */
@@ -107,6 +131,17 @@ function legRow(hex: string, reg: string | null, type: string | null, cut: LegCu
   const arr = cut.arrival;
   const from = dep ? locate({ kind: 'takeoff', lat: dep.lat, lon: dep.lon, track: contactTrack(points, dep.index, 'takeoff') }, type) : null;
   const to = arr ? locate({ kind: 'landing', lat: arr.lat, lon: arr.lon, track: contactTrack(points, arr.index, 'landing') }, type) : null;
+  const org = from?.ident ?? null;
+  const dst = to?.ident ?? null;
+  let km = 0;
+  let maxAlt: number | null = null;
+  for (let i = cut.start; i <= cut.end; i++) {
+    const p = points[i]!;
+    if (i > cut.start) km += distanceKm(points[i - 1]!.lat, points[i - 1]!.lon, p.lat, p.lon);
+    if (typeof p.alt === 'number' && (maxAlt === null || p.alt > maxAlt)) maxAlt = Math.round(p.alt);
+  }
+  const circuit =
+    dep !== null && arr !== null && (org !== null || dst !== null ? org === dst : distanceKm(dep.lat, dep.lon, arr.lat, arr.lon) <= CIRCUIT_UNLOCATED_KM);
   return {
     hex,
     callsign: majorityCallsign(points, cut.start, cut.end),
@@ -116,11 +151,19 @@ function legRow(hex: string, reg: string | null, type: string | null, cut: LegCu
     last_ts: sec(points[cut.end]!.t),
     dep_ts: dep ? sec(dep.at) : null,
     arr_ts: arr ? sec(arr.at) : null,
-    org: from?.ident ?? null,
-    dst: to?.ident ?? null,
+    org,
+    dst,
+    dep_lat: dep ? dep.lat : null,
+    dep_lon: dep ? dep.lon : null,
+    arr_lat: arr ? arr.lat : null,
+    arr_lon: arr ? arr.lon : null,
+    distance_km: Math.round(km * 10) / 10,
+    max_alt_ft: maxAlt,
+    circuit,
     open: false,
     dep_runway: from?.runway ?? null,
     arr_runway: to?.runway ?? null,
+    track: thinIndexes(points, cut.start, cut.end).map((i) => legPoint(points[i]!)),
   };
 }
 
@@ -140,4 +183,8 @@ export function majorityCallsign(points: readonly TracePoint[], start: number, e
     }
   }
   return best;
+}
+
+function legPoint(p: TracePoint): LegPoint {
+  return [p.t, p.lat, p.lon, typeof p.alt === 'number' ? Math.round(p.alt) : p.alt, p.track ?? null];
 }

@@ -1,10 +1,12 @@
-// helpers for the steps after the log: open it with DuckDB as a view `legs`, list its days.
+// helpers for the steps after the log: open it with DuckDB as views `legs` and `points`, list its days.
+// files of older builds lack newer columns: the view reads them by name and fills each missing one
+// as write.ts LEG_COALESCE says (null for most), so every step sees one set of columns.
 // days are listed from the file system (cheap, no DuckDB): a day exists when its legs.parquet does.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { isDay } from '../../lib/localtime.ts';
-import { dayFile, sqlString } from './write.ts';
+import { LEG_COALESCE, LEG_COLUMNS, POINT_COLUMNS, dayFile, sqlString } from './write.ts';
 
 /** The days in the log (folders day=YYYY-MM-DD holding legs.parquet), oldest first. */
 export function listLogDays(logDir: string): string[] {
@@ -29,6 +31,7 @@ export function archiveThrough(logDir: string): string | null {
 
 /** the glob every reader uses; temporaries (.legs.parquet.*) never match it */
 const logGlob = (logDir: string) => join(logDir, '*', 'legs.parquet');
+const pointsGlob = (logDir: string) => join(logDir, '*', 'points.parquet');
 
 export interface OpenLog {
   connection: DuckDBConnection;
@@ -53,19 +56,24 @@ export async function openLog(logDir: string, opts: { threads?: number; memoryLi
   const instance = await DuckDBInstance.create(':memory:', config);
   const connection = await instance.connect();
   const days = listLogDays(logDir);
+  const since = opts.since ? ` WHERE day >= DATE ${sqlString(opts.since)}` : '';
+  const hive = `hive_partitioning = true, hive_types = {'day': DATE}, union_by_name = true`;
+  const legCols = [...LEG_COLUMNS, ['day', 'DATE']] as const;
   if (days.length) {
-    await connection.run(
-      // by name: a day written before a column existed (dep_runway, arr_runway) reads it as null
-      `CREATE VIEW legs AS SELECT * FROM read_parquet(${sqlString(logGlob(logDir))}, hive_partitioning = true, hive_types = {'day': DATE}, union_by_name = true)` +
-        (opts.since ? ` WHERE day >= DATE ${sqlString(opts.since)}` : ''),
-    );
+    await connection.run(`CREATE VIEW legs_files AS SELECT * FROM read_parquet(${sqlString(logGlob(logDir))}, ${hive})`);
+    const have = new Set((await connection.runAndReadAll('DESCRIBE legs_files')).getRowObjects().map((r) => String(r.column_name)));
+    // columns the log does not know (another step's, like a runway) pass through as they are
+    const extra = [...have].filter((n) => !legCols.some(([c]) => c === n)).map((n) => `"${n}"`);
+    const cols = legCols.map(([n, t]) => (!have.has(n) ? `NULL::${t} AS "${n}"` : LEG_COALESCE[n] ? `${LEG_COALESCE[n]} AS "${n}"` : `"${n}"`));
+    await connection.run(`CREATE VIEW legs AS SELECT ${[...cols, ...extra].join(', ')} FROM legs_files${since}`);
   } else {
-    await connection.run(
-      `CREATE VIEW legs AS SELECT NULL::VARCHAR AS hex, NULL::VARCHAR AS callsign, NULL::VARCHAR AS reg, NULL::VARCHAR AS type,
-        NULL::BIGINT AS first_ts, NULL::BIGINT AS last_ts, NULL::BIGINT AS dep_ts, NULL::BIGINT AS arr_ts,
-        NULL::VARCHAR AS org, NULL::VARCHAR AS dst, NULL::BOOLEAN AS open, NULL::VARCHAR AS dep_runway, NULL::VARCHAR AS arr_runway,
-        NULL::DATE AS day WHERE false`,
-    );
+    await connection.run(`CREATE VIEW legs AS SELECT ${legCols.map(([n, t]) => `NULL::${t} AS "${n}"`).join(', ')} WHERE false`);
+  }
+  const pointCols = [...POINT_COLUMNS, ['day', 'DATE']] as const;
+  if (days.some((d) => existsSync(join(logDir, `day=${d}`, 'points.parquet')))) {
+    await connection.run(`CREATE VIEW points AS SELECT * FROM read_parquet(${sqlString(pointsGlob(logDir))}, ${hive})${since}`);
+  } else {
+    await connection.run(`CREATE VIEW points AS SELECT ${pointCols.map(([n, t]) => `NULL::${t} AS "${n}"`).join(', ')} WHERE false`);
   }
   return {
     connection,

@@ -22,6 +22,8 @@ import { buildAirports } from './airports/build.ts';
 import { AIRPORTS_STEP } from './airports/step.ts';
 import { buildAlliances } from './alliances/build.ts';
 import { ALLIANCES_STEP } from './alliances/step.ts';
+import { buildFlights } from './flights/build.ts';
+import { FLIGHTS_STEP } from './flights/step.ts';
 
 /** the steps in the order buildArtifacts runs them */
 export const PIPELINE: readonly StepDeclaration[] = [
@@ -33,6 +35,7 @@ export const PIPELINE: readonly StepDeclaration[] = [
   SCHEDULES_STEP,
   AIRPORTS_STEP,
   ALLIANCES_STEP,
+  FLIGHTS_STEP,
 ];
 
 /** what the artifact steps made that a later part of the night reads (the estimate accuracy replay) */
@@ -68,5 +71,6 @@ export async function buildArtifacts(ctx: BuildContext, steps: readonly StepDecl
   await step(SCHEDULES_STEP, () => buildSchedules(ctx, routes.legs));
   await step(AIRPORTS_STEP, () => buildAirports(ctx, routes.table, airports, routes.legs));
   await step(ALLIANCES_STEP, () => buildAlliances(ctx, airports));
+  await step(FLIGHTS_STEP, () => buildFlights(ctx));
   return { routes: routes.table };
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { invalidRequest, notFound, notObserved } from '../../lib/errors.ts';
 import { keys, normalise } from '../../artifacts/keys.ts';
+import { isDay } from '../../lib/localtime.ts';
 import { ARTIFACT_KINDS, routePattern, type ArtifactKindName } from '../../schemas/artifact-kinds.ts';
 import type { HistoryStore, Loaded } from '../history/history-store.ts';
 import type { Req, Route } from '../http/types.ts';
@@ -88,6 +89,20 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
         return { key: keys.airport(code), what: `airport ${code}` };
       },
       (_p, _l, k) => notFound(`${k.what} is not an airport with an IATA code in the reference data`),
+    ),
+    artifactRoute(
+      'flights',
+      deps,
+      (p) => {
+        const hex = hexOf(p);
+        const date = need(isDay(p.date ?? '') ? p.date! : null, `date must be a UTC day YYYY-MM-DD, e.g. 2025-02-05; got ${JSON.stringify(p.date)}`);
+        return { key: keys.flights(hex, date), what: `flights of ${hex} on ${date}` };
+      },
+      // an airframe the archive knows (it has its document) flew nothing heard that day; else unknown
+      (p, _l, k) =>
+        deps.history.object(keys.airframe(hexOf(p)))
+          ? notObserved(`${k.what}: the network heard no flight of this airframe on that UTC day`)
+          : notFound(`${k.what}: the network has not heard this address in the archive window`),
     ),
     artifactRoute('alliance', deps, (p) => ({ key: keys.alliance(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }), plainMissing),
     artifactRoute('allianceRoutes', deps, (p) => ({ key: keys.allianceRoutes(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }), plainMissing),

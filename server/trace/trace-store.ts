@@ -3,12 +3,13 @@
 // point arrays (20 bytes a point, one Int32Array each) that grow by doubling up to a cap; the map is kept in order of
 // last update, so expiry and eviction only ever look at its front.
 //
-// thinning keeps the shape, as readsb's traces do: a point is kept whenever the aircraft turns,
-// changes its vertical profile or goes between ground and air; straight, level flight keeps one
-// point every levelSpacingS. the day's take-off is remembered when its points age out, so a
+// thinning keeps the shape (lib/trace-thin.ts, the rule the nightly's leg tracks share): a point is
+// kept whenever the aircraft turns, changes its vertical profile or goes between ground and air;
+// straight, level flight keeps one point every levelSpacingS. the day's take-off is remembered when its points age out, so a
 // flight two hours out still says where it took off (until it lands or the UTC day ends).
 
 import { cutLegs, type FieldLookup, type TrackPoint } from '../../lib/detector.ts';
+import { ALT_GROUND, ALT_NULL, DEFAULT_THIN, DEG, NONE16, TENTH, fixed16, keepsPoint } from '../../lib/trace-thin.ts';
 import type { AircraftRecord, FeedSnapshot } from '../feed/record.ts';
 
 /** [t, lat, lon, alt_baro, track] as spec 2.4 serves it */
@@ -41,14 +42,6 @@ export interface TraceStoreOptions {
   fields?: FieldLookup | null;
 }
 
-/** deg: a turn of this much since the last kept point keeps the new one */
-const TURN_DEG = 2;
-/** ft: an altitude this far off the last kept climb or descent line keeps the new one (readsb's
- * altitude is in 25 ft steps: 100 ft is 4 of them, above the jitter) */
-const PROFILE_FT = 100;
-/** kt: a speed change this big keeps the new point (take-off rolls and landings are speed changes) */
-const SPEED_KT = 10;
-
 /** the take-off remembered after its points aged out of the window */
 interface Takeoff {
   at: number;
@@ -56,14 +49,6 @@ interface Takeoff {
   lon: number;
   alt_ft: number;
 }
-
-// alt_baro sentinels in the Int32 column (real altitudes are far from both)
-const ALT_GROUND = -2147483648;
-const ALT_NULL = -2147483647;
-// fixed point for lat/lon (1e-6 deg is ~0.1 m, finer than any ADS-B position) and track/gs (0.1)
-const DEG = 1e6;
-const TENTH = 10;
-const NONE16 = -32768;
 
 // one point is 5 Int32s (20 bytes), in one array per aircraft: time in tenths of a second after
 // the trail's base, lat and lon in 1e-6 deg, alt_baro in ft (or a sentinel), and track and gs in
@@ -177,9 +162,9 @@ export class TraceStore {
     this.windowS = opts.minutes * 60;
     this.maxAircraft = opts.maxAircraft ?? 20_000;
     this.maxSeenPosS = opts.maxSeenPosS ?? 15;
-    this.minSpacingS = opts.minSpacingS ?? 2;
+    this.minSpacingS = opts.minSpacingS ?? DEFAULT_THIN.minSpacingS;
     this.maxPoints = opts.maxPoints ?? Math.ceil(this.windowS / Math.max(this.minSpacingS, 2)) + 1;
-    this.levelSpacingS = opts.levelSpacingS ?? 30;
+    this.levelSpacingS = opts.levelSpacingS ?? DEFAULT_THIN.levelSpacingS;
     this.fields = opts.fields ?? null;
   }
 
@@ -296,18 +281,7 @@ export class TraceStore {
 
   /** whether a new point changes the shape enough to keep (the header's rule) */
   private keeps(tr: Trail, t: number, alt: number, trk: number, gs: number): boolean {
-    const j = tr.last();
-    const dt = t - tr.t(j);
-    if ((tr.alt(j) === ALT_GROUND) !== (alt === ALT_GROUND)) return true;
-    if (dt < this.minSpacingS) return false;
-    if (dt >= this.levelSpacingS) return true;
-    if (trk !== NONE16 && tr.track(j) !== NONE16 && angleTenths(trk, tr.track(j)) >= TURN_DEG * TENTH) return true;
-    if (gs !== NONE16 && tr.gs(j) !== NONE16 && Math.abs(gs - tr.gs(j)) >= SPEED_KT * TENTH) return true;
-    if (alt === ALT_GROUND || alt === ALT_NULL || tr.alt(j) === ALT_GROUND || tr.alt(j) === ALT_NULL) return false;
-    // the climb or descent line through the last two kept points, extended to t
-    const k = j - 1;
-    const rate = k >= tr.start && tr.alt(k) !== ALT_GROUND && tr.alt(k) !== ALT_NULL ? (tr.alt(j) - tr.alt(k)) / (tr.t(j) - tr.t(k)) : 0;
-    return Math.abs(alt - (tr.alt(j) + rate * dt)) >= PROFILE_FT;
+    return keepsPoint(tr, tr.last(), tr.start, t, alt, trk, gs, { minSpacingS: this.minSpacingS, levelSpacingS: this.levelSpacingS });
   }
 
   private expire(now: number): void {
@@ -322,13 +296,6 @@ export class TraceStore {
     const first = this.trails.keys().next();
     if (!first.done) this.trails.delete(first.value);
   }
-}
-
-/** one decimal in an Int16: track (0..360) and gs (0..3276 kt) fit; absent or out of range = none */
-function fixed16(v: number | undefined): number {
-  if (v === undefined || !Number.isFinite(v)) return NONE16;
-  const x = Math.round(v * TENTH);
-  return x > NONE16 && x <= 32767 ? x : NONE16;
 }
 
 /** ft above the field (or sea level without one): points below this leaving the window may hold a take-off
@@ -350,12 +317,6 @@ function trackOf(tr: Trail, i0: number): TrackPoint[] {
     });
   }
   return out;
-}
-
-/** the smaller angle between two tracks in tenths of a degree */
-function angleTenths(a: number, b: number): number {
-  const d = Math.abs(a - b) % 3600;
-  return d > 1800 ? 3600 - d : d;
 }
 
 const utcDay = (s: number) => Math.floor(s / 86400);

@@ -102,6 +102,19 @@ export function contractCases(f: Facts): Record<string, RouteCases> {
     '/v2/mil': { good: ['/v2/mil', '/v2/mil?probe=1'] },
     '/v1/airframes/:hex': airframe('/v1/airframes'),
     '/v1/airframe/:hex': airframe('/v1/airframe'),
+    // 4b1814 flies on both days of the contract tree (test/helpers/publish-fixture.ts, seeded)
+    '/v1/flights/:hex/:date': {
+      good: ['/v1/flights/4b1814/2026-11-20', '/v1/flights/4B1814/2026-11-21'],
+      cases: [
+        e404('/v1/flights/4b1814/2020-01-01', 'not_observed'),
+        e404(`/v1/flights/${UNHEARD}/2026-11-20`),
+        e404(`/v1/flights/${UNALLOCATED}/2026-11-20`),
+        e422('/v1/flights/zzzzzz/2026-11-20'),
+        e422('/v1/flights/4b1814/2026-13-01'),
+        e422('/v1/flights/4b1814/2026-02-30'),
+        e422('/v1/flights/4b1814/20261120'),
+      ],
+    },
     '/v1/airports/:code': {
       good: ['/v1/airports/ZRH', '/v1/airports/LSZH', '/v1/airports/lhr'],
       cases: [e404('/v1/airports/XQX'), e404('/v1/airports/KJFK'), e422('/v1/airports/A'), e422('/v1/airports/ABCDE')],

@@ -3,6 +3,7 @@
 // clock pinned. the default story, 150 s of feed around Zurich: 4b1814 (SWR100) takes off from LSZH,
 // 4b1815 (SWR101) lands there, and 3c6444 (DLH4AB), cruising, is heard only in the first snapshot
 // (so it is listed as an estimate 90 s later); the real readsb sample fills the rest of the sky.
+import { NO_POSITIONS } from './leg-row.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,6 +115,7 @@ async function publishFixture(dir: string): Promise<string> {
         open: false,
         dep_runway: null,
         arr_runway: null,
+        ...NO_POSITIONS,
       });
       const own = [leg('4b1814', 'SWR100', day + 6 * 3600 + 600, 'LSZH', 'EGLL'), leg('4b1815', 'SWR101', day + 9 * 3600, 'EGLL', 'LSZH')];
       await w.writeDay(

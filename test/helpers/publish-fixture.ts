@@ -2,6 +2,7 @@
 // (the nightly's routes + airframes + airports builders, ArtifactWriter, atomic publish).
 // rows are generated from a seeded generator; the clock is pinned by the caller.
 import { mulberry32 } from '../../lib/random.ts';
+import { distanceKm } from '../../lib/geo.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,14 @@ const refdata = (catalog = ''): Refdata => ({
 export const DAYS = ['2026-11-20', '2026-11-21'];
 export const NOW_MS = Date.UTC(2026, 10, 22, 3, 0, 0);
 const IDENTS = ['LSZH', 'EGLL', 'LSGG', 'RJAA', null];
+// where each ident's legs take off and land (the airport's reference point); a null end is a
+// leg first heard or lost aloft, drawn from or to a point about 100 km east of the other end
+const AT: Record<string, [number, number]> = {
+  LSZH: [47.458056, 8.548056],
+  EGLL: [51.4706, -0.461941],
+  LSGG: [46.238098, 6.10895],
+  RJAA: [35.764702, 140.386002],
+};
 const HEXES = ['4b1814', '4b1815', '4b1a2b', 'a1b2c3', '400abc'];
 const CALLS = ['SWR100', 'BAW201', 'ANA7', null];
 
@@ -60,6 +69,7 @@ export function legsFor(day: string, n: number, rand: () => number): LegRow[] {
       arr_ts: dst ? arr : null,
       org,
       dst,
+      ...positions(org, dst, dep - 300, arr + 300),
       open: false,
       dep_runway: null,
       arr_runway: null,
@@ -137,3 +147,28 @@ export async function publishTree(
     db.close();
   }
 }
+
+/** the ends, distance, altitude and a three-point track of a fixture leg from org to dst */
+function positions(org: string | null, dst: string | null, first: number, last: number): Omit<LegRow, keyof typeof NO_KEYS> {
+  const a = org ? AT[org]! : null;
+  const b = dst ? AT[dst]! : null;
+  const from: [number, number] = a ?? (b ? [b[0], b[1] + 1.3] : [47.0, 10.0]);
+  const to: [number, number] = b ?? [from[0], from[1] + 1.3];
+  const mid: [number, number] = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
+  const km = Math.round(distanceKm(from[0], from[1], to[0], to[1]) * 10) / 10;
+  return {
+    dep_lat: a ? a[0] : null,
+    dep_lon: a ? a[1] : null,
+    arr_lat: b ? b[0] : null,
+    arr_lon: b ? b[1] : null,
+    distance_km: km,
+    max_alt_ft: km > 0 ? 36000 : 3000,
+    circuit: org !== null && org === dst,
+    track: [
+      [first, from[0], from[1], a ? 'ground' : 24000, 90],
+      [(first + last) / 2, mid[0], mid[1], km > 0 ? 36000 : 3000, 90],
+      [last, to[0], to[1], b ? 'ground' : 24000, 90],
+    ],
+  };
+}
+const NO_KEYS = { hex: 0, callsign: 0, reg: 0, type: 0, first_ts: 0, last_ts: 0, dep_ts: 0, arr_ts: 0, org: 0, dst: 0, open: 0, dep_runway: 0, arr_runway: 0 };

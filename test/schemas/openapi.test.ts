@@ -92,10 +92,13 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
   // spec 9's map tier: the first-party map and what it reads that no other client needs (issue 46)
   const map = ['/', '/v1/map/airports', '/v1/map/config', '/v1/map/types', '/v1/map/extent'];
   for (const extra of map) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'map', extra);
+  // the flights of an airframe-day (issue 44), tier candidate
+  const history = ['/v1/flights/{hex}/{date}'];
+  for (const extra of history) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'candidate', extra);
   assert.equal(
     Object.keys(doc.paths).length,
-    Object.keys(SPEC_4).length + documents.length + searches.length + map.length,
-    "no operation beyond spec 4, the service's own documents and probes, the searches, the stream and the map",
+    Object.keys(SPEC_4).length + documents.length + searches.length + map.length + history.length,
+    "no operation beyond spec 4, the service's own documents and probes, the searches, the stream, the map and the flights",
   );
   // every operation is a GET (HEAD answers the same without a body), with the CORS preflight of its path
   for (const item of Object.values<any>(doc.paths)) assert.deepEqual(Object.keys(item), ['get', 'options'], 'every operation is GET only, with its preflight');

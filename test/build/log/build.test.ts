@@ -72,7 +72,7 @@ describe('buildLog on the real globe_history sample', () => {
     assert.equal(rows.length, again.legs);
     assert.ok(again.legs < before.legs, 'again.legs < before.legs');
     assert.equal(rows.filter((x) => x.hex === 'aa178d').length, 0);
-    assert.deepEqual(readdirSync(join(log, 'day=2023-08-30')), ['legs.parquet']);
+    assert.deepEqual(readdirSync(join(log, 'day=2023-08-30')), ['legs.parquet', 'points.parquet']);
   });
 });
 
@@ -189,7 +189,7 @@ describe('atomic day files', () => {
     const bytes = readFileSync(file);
     await assert.rejects(buildLog(opts(SAMPLE_TREE, log), failAfter(11)), /injected failure/);
     assert.deepEqual(readFileSync(file), bytes);
-    assert.deepEqual(readdirSync(join(log, 'day=2023-08-30')), ['legs.parquet']);
+    assert.deepEqual(readdirSync(join(log, 'day=2023-08-30')), ['legs.parquet', 'points.parquet']);
   });
 
   it('a first build that fails midway leaves no day at all', async () => {

@@ -36,6 +36,17 @@ describe('flight-log legs from the real Delta ac671b trace', () => {
       for (const k of ['first_ts', 'last_ts', 'dep_ts', 'arr_ts'] as const) if (r[k] !== null) assert.ok(Number.isInteger(r[k]), k);
     }
     const den = rows[3]!;
+    // the heard ends' positions, the great-circle km MSP-DEN (about 1,090) or a little more as flown,
+    // a jet's cruise, not a circuit; the track thinned (fewer points than heard), oldest first
+    assert.ok(den.dep_lat !== null && Math.abs(den.dep_lat - 44.88) < 0.05 && Math.abs(den.dep_lon! + 93.22) < 0.05, `dep ${den.dep_lat},${den.dep_lon}`);
+    assert.ok(den.arr_lat !== null && Math.abs(den.arr_lat - 39.86) < 0.05 && Math.abs(den.arr_lon! + 104.67) < 0.05, `arr ${den.arr_lat},${den.arr_lon}`);
+    assert.ok(den.distance_km >= 1050 && den.distance_km < 1400, `distance_km ${den.distance_km}`);
+    assert.ok(den.max_alt_ft! >= 25_000 && den.max_alt_ft! <= 45_000, `max_alt_ft ${den.max_alt_ft}`);
+    assert.equal(den.circuit, false);
+    assert.ok(den.track.length > 10, `track ${den.track.length}`);
+    for (let i = 1; i < den.track.length; i++) assert.ok(den.track[i]![0] > den.track[i - 1]![0], 'track oldest first');
+    assert.equal(den.track[0]![0], den.first_ts === Math.round(den.track[0]![0]) ? den.track[0]![0] : NaN);
+    assert.ok(rows.every((r) => r.track.length > 0 && !r.circuit));
     assert.equal(iso(den.dep_ts!), '2025-02-05T18:14:36.000Z');
     assert.equal(iso(den.arr_ts!), '2025-02-05T19:54:30.000Z');
     assert.ok(den.first_ts <= den.dep_ts! && den.arr_ts! <= den.last_ts, 'den.first_ts <= den.dep_ts! && den.arr_ts! <= den.last_ts');
@@ -70,24 +81,28 @@ describe('flight-log legs from the real Delta ac671b trace', () => {
     const next = airframeLegs({ hex: 'ac671b', reg: null, type: null, carry: first.carry, points: [], dayEnd: FEB6 }, testLocate);
     assert.equal(next.carry, null);
     assert.equal(next.rows.length, 1);
-    assert.deepEqual(
-      { ...next.rows[0] },
-      {
-        hex: 'ac671b',
-        callsign: 'DAL1812',
-        reg: 'N899DN',
-        type: 'B739',
-        first_ts: Math.round(d1.points[0]!.t),
-        last_ts: Math.round(d1.points.at(-1)!.t),
-        dep_ts: null,
-        arr_ts: null,
-        org: null,
-        dst: null,
-        open: false,
-        dep_runway: null,
-        arr_runway: null,
-      },
-    );
+    const { dep_lat, dep_lon, arr_lat, arr_lon, distance_km, max_alt_ft, circuit, track, ...row } = next.rows[0]!;
+    // ends not heard: no positions, no circuit; flown and tracked all the same
+    assert.deepEqual([dep_lat, dep_lon, arr_lat, arr_lon, circuit], [null, null, null, null, false]);
+    assert.ok(distance_km > 100, `distance_km ${distance_km}`);
+    assert.ok(max_alt_ft !== null && max_alt_ft > 10_000, `max_alt_ft ${max_alt_ft}`);
+    assert.equal(track[0]![0], d1.points[0]!.t);
+    assert.equal(track.at(-1)![0], d1.points.at(-1)!.t);
+    assert.deepEqual(row, {
+      hex: 'ac671b',
+      callsign: 'DAL1812',
+      reg: 'N899DN',
+      type: 'B739',
+      first_ts: Math.round(d1.points[0]!.t),
+      last_ts: Math.round(d1.points.at(-1)!.t),
+      dep_ts: null,
+      arr_ts: null,
+      org: null,
+      dst: null,
+      open: false,
+      dep_runway: null,
+      arr_runway: null,
+    });
     // the open row the carry held is the same leg, marked open
     assert.deepEqual(first.carry!.row, { ...next.rows[0], open: true });
   });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { NO_POSITIONS } from '../../helpers/leg-row.ts';
 import { describe, it } from 'node:test';
 import { Partitions, legDay } from '../../../build/log/partitions.ts';
 import type { LegRow } from '../../../build/log/legs.ts';
@@ -20,6 +21,7 @@ const leg = (hex: string, first: string, last: string): LegRow => ({
   open: false,
   dep_runway: null,
   arr_runway: null,
+  ...NO_POSITIONS,
 });
 
 describe('flight-log partitions: a leg lives in the UTC day of its first point', () => {

@@ -2,6 +2,7 @@
 // LEG_FILE_OPTIONS), whichever writer made it: the build's LogWriter and the simulator. the
 // nightly's airframe batches each read one hex range of the year, and a reader skips a row group
 // only when its min/max hex lies outside that range, so the groups must be small and disjoint.
+import { NO_POSITIONS } from '../../helpers/leg-row.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -63,6 +64,7 @@ test("the build's LogWriter writes a day in small row groups, each a slice of th
       open: false,
       dep_runway: null,
       arr_runway: null,
+      ...NO_POSITIONS,
     };
   });
   const w = await LogWriter.open(dir, 1);

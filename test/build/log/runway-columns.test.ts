@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { LegRow } from '../../../build/log/legs.ts';
 import { openLog } from '../../../build/log/read.ts';
+import { NO_POSITIONS } from '../../helpers/leg-row.ts';
 import { LogWriter, dayDir, dayFile, sqlString } from '../../../build/log/write.ts';
 
 process.env.TZ = 'UTC';
@@ -29,6 +30,7 @@ describe('dep_runway and arr_runway in the log files', () => {
     open: false,
     dep_runway: dep,
     arr_runway: arr,
+    ...NO_POSITIONS,
   });
 
   it('are written, read back, and read as null from a day written before they existed', async () => {

@@ -10,7 +10,7 @@ import { buildLog, type BuildLogOptions, type BuildLogResult } from '../../../bu
 import { airfieldTables, logAirfields } from '../../../build/log/airfields.ts';
 import type { AirfieldTables } from '../../../build/log/airfield-tables.ts';
 import { listLogDays } from '../../../build/log/read.ts';
-import { dayDir, dayFile, sqlString } from '../../../build/log/write.ts';
+import { dayDir, dayFile, pointsFile, sqlString } from '../../../build/log/write.ts';
 import { loadAirfieldRows } from '../../../lib/reference/fields.ts';
 import type { Skipped } from '../../../build/history/scan.ts';
 import type { Progress } from '../../../build/progress.ts';
@@ -77,6 +77,12 @@ async function assertSameLog(serial: Run, workers: Run): Promise<void> {
     assert.ok(rows.length > 0, `${d}: legs in the file`);
     assert.deepEqual(await storedRows(b), rows, `${d}: rows in order`);
     assert.ok(readFileSync(a).equals(readFileSync(b)), `${d}: the same Parquet bytes`);
+    // and the legs' tracks beside them
+    const [pa, pb] = [pointsFile(serial.log, d), pointsFile(workers.log, d)];
+    const points = await storedRows(pa);
+    assert.ok(points.length >= rows.length, `${d}: points for the legs`);
+    assert.deepEqual(await storedRows(pb), points, `${d}: points in order`);
+    assert.ok(readFileSync(pa).equals(readFileSync(pb)), `${d}: the same points bytes`);
   }
   assert.deepEqual(workers.result, serial.result);
   assert.deepEqual(workers.skips, serial.skips);
@@ -215,6 +221,6 @@ describe('bad trace files on the worker path: named, counted, skipped, the rest 
       /injected failure/,
     );
     assert.ok(readFileSync(file).equals(previous), 'the day file of the build before');
-    assert.deepEqual(readdirSync(dayDir(log, '2023-08-30')), ['legs.parquet']);
+    assert.deepEqual(readdirSync(dayDir(log, '2023-08-30')), ['legs.parquet', 'points.parquet']);
   });
 });
