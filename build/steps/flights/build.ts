@@ -2,7 +2,9 @@
 // window, a day at a time (its legs, routed, joined to their positions and their tracks). the log
 // columns another step adds later (the runways) are read when the log has them, else null.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { BuildContext } from '../context.ts';
+import { join } from 'node:path';
+import type { BuildContext, RoutedLegs } from '../context.ts';
+import { changedCallsignsSql, NIGHT_LEGS, pickNightLegs } from '../changed-callsigns.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import { flightsDoc, type FlightPoint, type FlightRow } from '../../../artifacts/flights-doc.ts';
 import { allRows } from '../duck.ts';
@@ -30,7 +32,16 @@ function daysToWrite(all: readonly string[], added: readonly string[] | null): S
   return out;
 }
 
-export async function buildFlights(ctx: BuildContext): Promise<void> {
+/** the days holding a leg of a callsign whose routes-table row differs from the one `prevRoutes` saved */
+async function reroutedDays(db: DuckDBConnection, legs: RoutedLegs, prevRoutes: string): Promise<string[]> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE fl_routes_changed AS ${changedCallsignsSql(legs, prevRoutes)}`);
+  await pickNightLegs(db, 'fl_routes_changed');
+  const days = await allRows<{ day: string }>(db, `SELECT DISTINCT day::VARCHAR AS day FROM ${NIGHT_LEGS}`);
+  await db.run('DROP TABLE fl_routes_changed');
+  return days.map((d) => d.day);
+}
+
+export async function buildFlights(ctx: BuildContext, legs: RoutedLegs): Promise<void> {
   const db = ctx.db;
   const have = (await columnsOf(db, 'legs'))!;
   const hasPoints = (await columnsOf(db, 'points')) !== null;
@@ -38,6 +49,7 @@ export async function buildFlights(ctx: BuildContext): Promise<void> {
   const days = (await allRows<{ day: string }>(db, 'SELECT DISTINCT day::VARCHAR AS day FROM legs_routed ORDER BY 1')).map((r) => r.day);
   const prev = previousFor(ctx, FLIGHTS_STEP.reuse.closedDays);
   const write = daysToWrite(days, 'dir' in prev && prev.days ? daysOf(FLIGHTS_STEP.reuse.closedDays, prev.days).added : null);
+  if ('dir' in prev && prev.days) for (const d of await reroutedDays(db, legs, join(prev.dir, FLIGHTS_STEP.reuse.closedDays.routes))) write.add(d);
   const count = (k: string) => (ctx.counts[`flights.${k}`] = (ctx.counts[`flights.${k}`] ?? 0) + 1);
   ctx.progress.start('flights: airframe-days', days.length);
   for (const day of days) {
