@@ -14,7 +14,7 @@ test("the pipeline's declarations hold: each step reads what the build or a step
   assert.deepEqual(stepProblems(PIPELINE), []);
   assert.deepEqual(
     PIPELINE.map((s) => s.name),
-    ['reference airports', 'routes', 'airframes', 'refdata', 'airlines', 'schedules', 'airports', 'alliances', 'flights'],
+    ['reference airports', 'routes', 'airframes', 'refdata', 'airlines', 'schedules', 'airports', 'alliances', 'flights', 'movements'],
   );
 });
 
