@@ -18,7 +18,9 @@ function movementsSql(day: string, runway: (end: 'dep' | 'arr') => string, circu
     FROM legs_routed r JOIN legs l ON l.hex = r.hex AND l.first_ts = r.first_ts AND l.day = r.day
     WHERE r.day BETWEEN DATE '${day}' - 1 AND DATE '${day}' AND r.${here} IS NOT NULL AND r.${at} IS NOT NULL`;
   const start = Date.parse(`${day}T00:00:00Z`) / 1000;
-  return `SELECT * FROM (${side('takeoff', 'dep_ts', 'org_ident', 'dst', 'dst_ident', 'dep')} UNION ALL ${side('landing', 'arr_ts', 'dst_ident', 'org', 'org_ident', 'arr')})
+  const takeoffs = side('takeoff', 'dep_ts', 'org_ident', 'dst', 'dst_ident', 'dep');
+  const landings = side('landing', 'arr_ts', 'dst_ident', 'org', 'org_ident', 'arr');
+  return `SELECT * FROM (${takeoffs} UNION ALL ${landings})
     WHERE "at" >= ${start} AND "at" < ${start + 86400} ORDER BY ident, "at", kind, hex`;
 }
 
