@@ -26,6 +26,7 @@ export const keys = {
   allianceRoutes: (slug: string) => fill('allianceRoutes', slug),
   route: (callsign: string) => fill('route', callsign),
   flights: (hex: string, date: string) => fill('flights', hex, date),
+  movements: (code: string, date: string) => fill('movements', code, date),
   refAircraft: (hex: string) => fill('refAircraft', hex),
   refAirlines: () => fill('refAirlines'),
   refAirline: (icao: string) => fill('refAirline', icao),

@@ -35,6 +35,7 @@ export const ARTIFACT_KINDS = {
   allianceRoutes: pub('/v1/alliances/{slug}/routes', 'refdata', 'alliance-routes'),
   route: pub('/v1/route/{callsign}', 'route', 'route'),
   flights: pub('/v1/flights/{hex}/{date}', 'flights', 'flights'),
+  movements: pub('/v1/airports/{code}/movements/{date}', 'flights', 'movements'),
   refAircraft: pub('/v1/refdata/aircraft/{hex}', 'refdata', 'refdata-aircraft'),
   refAirlines: pub('/v1/refdata/airlines', 'refdata', 'refdata-airlines'),
   refAirline: pub('/v1/refdata/airlines/{icao}', 'refdata', 'refdata-airline'),

@@ -281,6 +281,19 @@ export const OPERATIONS: readonly Operation[] = [
     errors: historyErrors('not_found'),
   },
   {
+    ...artifactOp('movements'),
+    operationId: 'getAirportMovements',
+    tag: 'history',
+    summary: "One airport's take-offs and landings on one UTC day",
+    description: `Every take-off and landing the network heard at the airport on that UTC day, in time order: unix seconds and the airport's local time, kind, runway, callsign, hex, reg, type, the other end (dst of a take-off, org of a landing) with the flight's route_source, circuit; and the day's counts per runway and per UTC hour. ${HONESTY} 404 not_observed for a day without heard movements at an airport the archive serves, not_found for a code it does not; 422 for a malformed code or date. A closed day's document never changes.`,
+    parameters: [
+      airportParam('code', 'Airport code, IATA (3) or ICAO (4), case-insensitive.', 'ZRH'),
+      pathParam('date', 'The UTC day, YYYY-MM-DD.', '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', '2025-02-05'),
+    ],
+    stability: 'candidate',
+    errors: historyErrors('not_found', 'not_observed'),
+  },
+  {
     ...artifactOp('alliance'),
     operationId: 'getAlliance',
     tag: 'history',

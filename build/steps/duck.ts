@@ -176,3 +176,11 @@ export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** SQL: rows `a` and `b` equal on `cols`, NULL equal to NULL (a missing end or type is a key value) */
 export const sameKeys = (a: string, b: string, cols: readonly string[]): string => cols.map((c) => `${a}.${c} IS NOT DISTINCT FROM ${b}.${c}`).join(' AND ');
+
+/** the columns of a view or table, null when there is none of that name */
+export async function columnsOf(db: DuckDBConnection, name: string): Promise<Set<string> | null> {
+  const found = await allRows<{ n: number }>(db, `SELECT count(*)::INTEGER AS n FROM duckdb_views() WHERE view_name = '${name}'`);
+  const tables = await allRows<{ n: number }>(db, `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = '${name}'`);
+  if (found[0]!.n + tables[0]!.n === 0) return null;
+  return new Set((await allRows<{ column_name: string }>(db, `DESCRIBE ${name}`)).map((r) => r.column_name));
+}

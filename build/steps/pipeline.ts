@@ -24,6 +24,8 @@ import { buildAlliances } from './alliances/build.ts';
 import { ALLIANCES_STEP } from './alliances/step.ts';
 import { buildFlights } from './flights/build.ts';
 import { FLIGHTS_STEP } from './flights/step.ts';
+import { buildMovements } from './movements/build.ts';
+import { MOVEMENTS_STEP } from './movements/step.ts';
 
 /** the steps in the order buildArtifacts runs them */
 export const PIPELINE: readonly StepDeclaration[] = [
@@ -36,6 +38,7 @@ export const PIPELINE: readonly StepDeclaration[] = [
   AIRPORTS_STEP,
   ALLIANCES_STEP,
   FLIGHTS_STEP,
+  MOVEMENTS_STEP,
 ];
 
 /** what the artifact steps made that a later part of the night reads (the estimate accuracy replay) */
@@ -72,5 +75,6 @@ export async function buildArtifacts(ctx: BuildContext, steps: readonly StepDecl
   await step(AIRPORTS_STEP, () => buildAirports(ctx, routes.table, airports, routes.legs));
   await step(ALLIANCES_STEP, () => buildAlliances(ctx, airports));
   await step(FLIGHTS_STEP, () => buildFlights(ctx, routes.legs));
+  await step(MOVEMENTS_STEP, () => buildMovements(ctx, routes.legs));
   return { routes: routes.table };
 }

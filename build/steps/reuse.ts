@@ -28,3 +28,14 @@ export const daysOf = (rule: Reuse, days: LogDays): LogDays => ({
   added: rebuilds(rule, 'added-days') ? days.added : [],
   dropped: rebuilds(rule, 'dropped-days') ? days.dropped : [],
 });
+
+/** the days whose per-day documents (flights, movements) tonight writes: every day, or with a reusable previous build only the
+ * added days and the day before the first of them; the rest are kept */
+export function daysToWrite(all: readonly string[], added: readonly string[] | null): Set<string> {
+  if (added === null) return new Set(all);
+  const out = new Set(added);
+  const first = [...added].sort()[0];
+  const before = first ? all.filter((d) => d < first).at(-1) : undefined;
+  if (before) out.add(before);
+  return out;
+}

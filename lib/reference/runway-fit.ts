@@ -100,7 +100,7 @@ function endCost(c: GroundContact, e: RunwayEnd): number | null {
 }
 
 /** the contact in the end's frame, m: along from the threshold toward the other end, across to the right */
-export function frame(c: { lat: number; lon: number }, e: RunwayEnd): { along: number; across: number } {
+function frame(c: { lat: number; lon: number }, e: RunwayEnd): { along: number; across: number } {
   const kx = KM_PER_DEG * Math.cos(e.lat * RAD) * 1000;
   const x = (c.lon - e.lon) * kx;
   const y = (c.lat - e.lat) * KM_PER_DEG * 1000;

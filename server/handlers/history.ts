@@ -41,6 +41,9 @@ const slugOf = (s: string | undefined) => need(normalise.slug(s ?? ''), 'allianc
 const airportOf = (s: string | undefined) =>
   need(normalise.airportCode(s ?? ''), `airport must be an IATA (3) or ICAO (4) code, e.g. ZRH or LSZH; got ${JSON.stringify(s)}`);
 
+const dayOf = (p: Record<string, string>) =>
+  need(isDay(p.date ?? '') ? p.date! : null, `date must be a UTC day YYYY-MM-DD, e.g. 2025-02-05; got ${JSON.stringify(p.date)}`);
+
 /** the route of one artifact kind: its URL and bucket come from the contract (schemas/artifact-kinds.ts) */
 function artifactRoute(
   kind: ArtifactKindName,
@@ -95,7 +98,7 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
       deps,
       (p) => {
         const hex = hexOf(p);
-        const date = need(isDay(p.date ?? '') ? p.date! : null, `date must be a UTC day YYYY-MM-DD, e.g. 2025-02-05; got ${JSON.stringify(p.date)}`);
+        const date = dayOf(p);
         return { key: keys.flights(hex, date), what: `flights of ${hex} on ${date}` };
       },
       // an airframe the archive knows (it has its document) flew nothing heard that day; else unknown
@@ -103,6 +106,20 @@ export function historyRoutes(deps: HistoryDeps): Route[] {
         deps.history.object(keys.airframe(hexOf(p)))
           ? notObserved(`${k.what}: the network heard no flight of this airframe on that UTC day`)
           : notFound(`${k.what}: the network has not heard this address in the archive window`),
+    ),
+    artifactRoute(
+      'movements',
+      deps,
+      (p) => {
+        const code = airportOf(p.code);
+        const date = dayOf(p);
+        return { key: keys.movements(code, date), what: `movements at ${code} on ${date}` };
+      },
+      // an airport the archive serves (it has its document, under either spelling) heard nothing that day; else unknown
+      (p, _l, k) =>
+        deps.history.object(keys.airport(airportOf(p.code)))
+          ? notObserved(`${k.what}: the network heard no take-off or landing at this airport on that UTC day`)
+          : notFound(`${k.what}: not an airport with an IATA code in the reference data`),
     ),
     artifactRoute('alliance', deps, (p) => ({ key: keys.alliance(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }), plainMissing),
     artifactRoute('allianceRoutes', deps, (p) => ({ key: keys.allianceRoutes(slugOf(p.slug)), what: `alliance ${slugOf(p.slug)}` }), plainMissing),

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { airportDocument } from '../../artifacts/airport-doc.ts';
 import { indexAirports, parseAirports } from '../../lib/reference/airports.ts';
 import { problems } from '../../schemas/index.ts';
-import { icaoKeyOf } from '../../build/steps/airports/build.ts';
+import { icaoKeyOf } from '../../build/steps/airports/served.ts';
 
 // real rows of OurAirports airports.csv (Unlicense): Tatitlek's ident is its FAA code, its ICAO code is PAKA
 const CSV = `ident,type,name,latitude_deg,longitude_deg,elevation_ft,iso_country,iso_region,municipality,scheduled_service,icao_code,iata_code

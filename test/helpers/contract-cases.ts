@@ -115,6 +115,19 @@ export function contractCases(f: Facts): Record<string, RouteCases> {
         e422('/v1/flights/4b1814/20261120'),
       ],
     },
+    // Zurich has movements on both days of the contract tree, under either spelling
+    '/v1/airports/:code/movements/:date': {
+      good: ['/v1/airports/ZRH/movements/2026-11-20', '/v1/airports/lszh/movements/2026-11-21'],
+      cases: [
+        e404('/v1/airports/ZRH/movements/2020-01-01', 'not_observed'),
+        e404('/v1/airports/XQX/movements/2026-11-20'),
+        e404('/v1/airports/KJFK/movements/2026-11-20'),
+        e422('/v1/airports/A/movements/2026-11-20'),
+        e422('/v1/airports/ABCDE/movements/2026-11-20'),
+        e422('/v1/airports/ZRH/movements/2026-02-30'),
+        e422('/v1/airports/ZRH/movements/20261120'),
+      ],
+    },
     '/v1/airports/:code': {
       good: ['/v1/airports/ZRH', '/v1/airports/LSZH', '/v1/airports/lhr'],
       cases: [e404('/v1/airports/XQX'), e404('/v1/airports/KJFK'), e422('/v1/airports/A'), e422('/v1/airports/ABCDE')],

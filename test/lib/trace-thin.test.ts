@@ -28,7 +28,8 @@ describe('thinIndexes: the live trace rule over a leg', () => {
     );
     const inTurn = kept.filter((i) => i > 100);
     assert.ok(inTurn.length >= 45, `kept ${inTurn.length} points in a 99 deg turn`);
-    for (let k = 1; k < inTurn.length; k++) assert.ok(inTurn[k]! - inTurn[k - 1]! <= 2);
+    for (let k = 1; k < inTurn.length; k++)
+      assert.ok(inTurn[k]! - inTurn[k - 1]! <= 2, `kept points in the turn ${inTurn[k - 1]} and ${inTurn[k]} are at most two apart`);
   });
 
   it('keeps the step between ground and air at once, and where a climb leaves its line', () => {
@@ -43,7 +44,7 @@ describe('thinIndexes: the live trace rule over a leg', () => {
     pts[5] = { ...pts[3]!, t: pts[4]!.t }; // back at the kept position: not a new point
     const kept = thinIndexes(pts, 3, 39);
     assert.equal(kept[0], 3);
-    assert.ok(!kept.includes(5));
+    assert.ok(!kept.includes(5), 'point 5, back at the kept position, is not kept');
     assert.equal(kept.at(-1), 39);
     assert.deepEqual(thinIndexes(pts, 5, 4), []);
   });

@@ -92,8 +92,8 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
   // spec 9's map tier: the first-party map and what it reads that no other client needs (issue 46)
   const map = ['/', '/v1/map/airports', '/v1/map/config', '/v1/map/types', '/v1/map/extent'];
   for (const extra of map) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'map', extra);
-  // the flights of an airframe-day (issue 44), tier candidate
-  const history = ['/v1/flights/{hex}/{date}'];
+  // the flights of an airframe-day and the movements of an airport-day (issue 44), tier candidate
+  const history = ['/v1/flights/{hex}/{date}', '/v1/airports/{code}/movements/{date}'];
   for (const extra of history) assert.equal(doc.paths[extra]?.get?.['x-stability'], 'candidate', extra);
   assert.equal(
     Object.keys(doc.paths).length,

@@ -5,7 +5,7 @@
 // a night that reuses the previous build aggregates and builds only the airports airports/changed.ts
 // names; the others keep their documents unbuilt.
 import { assertValid } from '../../../schemas/index.ts';
-import { airportDocument, type AirportRef } from '../../../artifacts/airport-doc.ts';
+import { airportDocument } from '../../../artifacts/airport-doc.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import type { RoutesTable } from '../../../artifacts/routes-table.ts';
 import type { BuildContext, RefAirports, RoutedLegs } from '../context.ts';
@@ -13,26 +13,13 @@ import { CHANGED_IDENTS, changedAirports } from './changed.ts';
 import { AIRPORT_COUNTS, airportRoutes, airportSlots, airportTotals, boardStart, loadMixTables, routeBlockMinutes } from './sql.ts';
 import { prepareCounts, saveCounts } from '../counts-fold.ts';
 import { readTimetables } from './timetables.ts';
+import { servedAirports } from './served.ts';
 import { AIRPORTS_STEP, COUNTS_FAMILY } from './step.ts';
-
-const ICAO_KEY = /^[A-Z]{4}$/;
-
-/** The ICAO spelling an airport is also served under: its ICAO code, else a 4-letter ident. */
-export function icaoKeyOf(a: { icao: string | null; ident: string }): string | null {
-  if (a.icao && ICAO_KEY.test(a.icao)) return a.icao;
-  return ICAO_KEY.test(a.ident) ? a.ident : null;
-}
 
 /** `legs`: the routes step's table in DuckDB, to find the airports whose boards its changes reach (without it every airport is built) */
 export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _airports: RefAirports, legs?: RoutedLegs): Promise<void> {
   const ref = ctx.ref;
-  // one airport per IATA code: the index's choice when the dataset repeats a code
-  const airports: (AirportRef & { icaoKey: string | null })[] = [];
-  for (const a of ref.allAirports()) {
-    if (!a.iata || ctx.refdata.airports.byIata(a.iata)?.ident !== a.ident) continue;
-    airports.push({ ...a, iata: a.iata, icaoKey: icaoKeyOf(a) });
-  }
-  airports.sort((x, y) => (x.iata < y.iata ? -1 : 1));
+  const airports = servedAirports(ctx);
 
   // an increment: only the airports whose documents can have changed (airports/changed.ts)
   let changed: Set<string> | null = null;
@@ -52,15 +39,11 @@ export async function buildAirports(ctx: BuildContext, routes: RoutesTable, _air
   };
 
   ctx.progress.start(changed ? `airports (${changed.size} IATA codes with legs in the changed days or a changed route)` : 'airports', airports.length);
-  const used = new Set(airports.map((a) => a.iata));
   let icaoKeys = 0;
   let kept = 0;
   for (const a of airports) {
-    const icaoKey = a.icaoKey && !used.has(a.icaoKey) ? a.icaoKey : null;
-    if (icaoKey) {
-      used.add(icaoKey);
-      icaoKeys++;
-    }
+    const icaoKey = a.icaoKey;
+    if (icaoKey) icaoKeys++;
     if (changed && !changed.has(a.iata)) {
       keep(ctx, a.iata, icaoKey);
       kept++;

@@ -1,45 +1,17 @@
 // builder: the flights documents (artifacts/flights-doc.ts), one per airframe and UTC day of the
 // window, a day at a time (its legs, routed, joined to their positions and their tracks). the log
 // columns another step adds later (the runways) are read when the log has them, else null.
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import type { BuildContext, RoutedLegs } from '../context.ts';
-import { changedCallsignsSql, NIGHT_LEGS, pickNightLegs } from '../changed-callsigns.ts';
+import { reroutedDays } from '../changed-callsigns.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import { flightsDoc, type FlightPoint, type FlightRow } from '../../../artifacts/flights-doc.ts';
-import { allRows } from '../duck.ts';
-import { daysOf, previousFor } from '../reuse.ts';
+import { allRows, columnsOf } from '../duck.ts';
+import { daysOf, daysToWrite, previousFor } from '../reuse.ts';
 import { FLIGHTS_STEP } from './step.ts';
 
 /** log columns the flights read beside legs_routed: null where the log (or a test's table) lacks one */
 const LEG_EXTRAS = ['dep_lat', 'dep_lon', 'arr_lat', 'arr_lon', 'dep_runway', 'arr_runway', 'distance_km', 'max_alt_ft', 'circuit'] as const;
-
-async function columnsOf(db: DuckDBConnection, name: string): Promise<Set<string> | null> {
-  const found = await allRows<{ n: number }>(db, `SELECT count(*)::INTEGER AS n FROM duckdb_views() WHERE view_name = '${name}'`);
-  const tables = await allRows<{ n: number }>(db, `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = '${name}'`);
-  if (found[0]!.n + tables[0]!.n === 0) return null;
-  return new Set((await allRows<{ column_name: string }>(db, `DESCRIBE ${name}`)).map((r) => r.column_name));
-}
-
-/** the days whose documents tonight writes: every day, or with a reusable previous build only the
- * added days and the day before the first of them; the rest are kept */
-function daysToWrite(all: readonly string[], added: readonly string[] | null): Set<string> {
-  if (added === null) return new Set(all);
-  const out = new Set(added);
-  const first = [...added].sort()[0];
-  const before = first ? all.filter((d) => d < first).at(-1) : undefined;
-  if (before) out.add(before);
-  return out;
-}
-
-/** the days holding a leg of a callsign whose routes-table row differs from the one `prevRoutes` saved */
-async function reroutedDays(db: DuckDBConnection, legs: RoutedLegs, prevRoutes: string): Promise<string[]> {
-  await db.run(`CREATE OR REPLACE TEMP TABLE fl_routes_changed AS ${changedCallsignsSql(legs, prevRoutes)}`);
-  await pickNightLegs(db, 'fl_routes_changed');
-  const days = await allRows<{ day: string }>(db, `SELECT DISTINCT day::VARCHAR AS day FROM ${NIGHT_LEGS}`);
-  await db.run('DROP TABLE fl_routes_changed');
-  return days.map((d) => d.day);
-}
 
 export async function buildFlights(ctx: BuildContext, legs: RoutedLegs): Promise<void> {
   const db = ctx.db;

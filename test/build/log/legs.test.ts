@@ -46,7 +46,10 @@ describe('flight-log legs from the real Delta ac671b trace', () => {
     assert.ok(den.track.length > 10, `track ${den.track.length}`);
     for (let i = 1; i < den.track.length; i++) assert.ok(den.track[i]![0] > den.track[i - 1]![0], 'track oldest first');
     assert.equal(den.track[0]![0], den.first_ts === Math.round(den.track[0]![0]) ? den.track[0]![0] : NaN);
-    assert.ok(rows.every((r) => r.track.length > 0 && !r.circuit));
+    assert.ok(
+      rows.every((r) => r.track.length > 0 && !r.circuit),
+      'every leg has a track and none of these is a circuit',
+    );
     assert.equal(iso(den.dep_ts!), '2025-02-05T18:14:36.000Z');
     assert.equal(iso(den.arr_ts!), '2025-02-05T19:54:30.000Z');
     assert.ok(den.first_ts <= den.dep_ts! && den.arr_ts! <= den.last_ts, 'den.first_ts <= den.dep_ts! && den.arr_ts! <= den.last_ts');

@@ -14,7 +14,7 @@ test("the pipeline's declarations hold: each step reads what the build or a step
   assert.deepEqual(stepProblems(PIPELINE), []);
   assert.deepEqual(
     PIPELINE.map((s) => s.name),
-    ['reference airports', 'routes', 'airframes', 'refdata', 'airlines', 'schedules', 'airports', 'alliances', 'flights'],
+    ['reference airports', 'routes', 'airframes', 'refdata', 'airlines', 'schedules', 'airports', 'alliances', 'flights', 'movements'],
   );
 });
 
@@ -64,9 +64,11 @@ test('a step run before the step that makes what it reads is named, with each ob
   assert.deepEqual(stepProblems([...PIPELINE, odd]), ['step odd reads flights, which no step before it makes']);
 });
 
-test('a reuse rule that reads a file no step saves is named: the airports compare with the routes table the airframes step saves', () => {
+test('a reuse rule that reads a file no step saves is named: the airports, flights and movements compare with the routes table the airframes step saves', () => {
   assert.deepEqual(stepProblems(PIPELINE.filter((s) => s !== AIRFRAMES_STEP)), [
     'step airports (reuse documents) reads state/airframe-routes.parquet of the previous build, which no step saves',
+    'step flights (reuse closedDays) reads state/airframe-routes.parquet of the previous build, which no step saves',
+    'step movements (reuse closedDays) reads state/airframe-routes.parquet of the previous build, which no step saves',
   ]);
 });
 
