@@ -1,6 +1,7 @@
 // builder: the flights documents (artifacts/flights-doc.ts), one per airframe and UTC day of the
-// window, a day at a time (its legs, routed, joined to their positions and their tracks). the log
-// columns another step adds later (the runways) are read when the log has them, else null.
+// window, a day at a time (its legs, routed, joined to their positions and their tracks). a legs
+// table without the newer columns (positions, runways, circuit: the tests' narrow tables) reads them
+// as null; the log itself always has them (build/log/read.ts).
 import { join } from 'node:path';
 import type { BuildContext, RoutedLegs } from '../context.ts';
 import { reroutedDays } from '../changed-callsigns.ts';
