@@ -32,9 +32,13 @@ $(STAMP): package.json package-lock.json
 
 # the full suite, as CI runs it. its temporary files go in a folder of their own, removed at the
 # end: fixtures and killed processes leave folders behind, and CI's machine is reused (its /tmp
-# once ran out of inodes). readable by all, as /tmp is: nginx's workers serve files from under it
+# once ran out of inodes). readable by all, as /tmp is: nginx's workers serve files from under it.
+# on a memory file system when there is one with room (CONTRAIL_TEST_TMP names another): the
+# suite writes and deletes hundreds of thousands of small files, and on this machine's ext4 that
+# cost 2.4x the CPU of a nightly (docs/perf-log/test-suite.md, "Temporary files in memory")
+TEST_TMP_ROOT ?= $(or $(CONTRAIL_TEST_TMP),$(shell [ "$$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && [ -w /dev/shm ] && [ "$$(df -P -BG /dev/shm | awk 'NR==2 {print int($$4)}')" -ge 8 ] && echo /dev/shm || echo /tmp))
 test: install system-deps
-	@tmp=$$(mktemp -d /tmp/contrail-test-XXXXXX); chmod 755 "$$tmp"; TMPDIR=$$tmp npm test; rc=$$?; rm -rf "$$tmp"; exit $$rc
+	@tmp=$$(mktemp -d $(TEST_TMP_ROOT)/contrail-test-XXXXXX); chmod 755 "$$tmp"; echo "test files under $$tmp"; TMPDIR=$$tmp npm test; rc=$$?; rm -rf "$$tmp"; exit $$rc
 
 # the edit-test loop: incremental typecheck + every test not named *.slow.test.ts (docs/ARCHITECTURE.md "Tests")
 check: install

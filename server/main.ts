@@ -2,16 +2,20 @@
 import { setFlagsFromString } from 'node:v8';
 import { RUNNING, runAsMain, runCommand, type Command } from '../lib/cli.ts';
 import { serverOptions, serverUsage, type ServerConfig } from './config.ts';
-import { createApp } from './app.ts';
-import { loadNativeUws } from './http/uws.ts';
-import { createLogger } from '../lib/log.ts';
-import { glibcVersion, mallocWarning } from './malloc.ts';
 
 const serve: Command<ServerConfig> = {
   name: 'contrail',
   usage: serverUsage,
   specs: serverOptions,
   run: async (config) => {
+    // the server's modules load only once the flags are read: --help and a bad flag answer in
+    // a second, not after the whole app has been compiled and loaded
+    const [{ createApp }, { loadNativeUws }, { createLogger }, { glibcVersion, mallocWarning }] = await Promise.all([
+      import('./app.ts'),
+      import('./http/uws.ts'),
+      import('../lib/log.ts'),
+      import('./malloc.ts'),
+    ]);
     try {
       loadNativeUws();
     } catch (e) {
