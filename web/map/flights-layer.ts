@@ -16,7 +16,11 @@ export class FlightsLayer {
   private readonly group = L.layerGroup();
   private shown: FlightsShown | null = null;
 
-  constructor(private readonly map: L.Map) {
+  /** `over`: the panel drawn over the map's right side; the tracks are fitted into what it leaves visible */
+  constructor(
+    private readonly map: L.Map,
+    private readonly over: HTMLElement | null = null,
+  ) {
     this.group.addTo(map);
   }
 
@@ -32,7 +36,7 @@ export class FlightsLayer {
       if (l.takeoff) this.mark(l.takeoff, '#1a7f37', 'flight-takeoff', bounds);
       if (l.landing) this.mark(l.landing, '#b42318', 'flight-landing', bounds);
     }
-    if (bounds.isValid()) this.map.fitBounds(bounds, { padding: [40, 40], maxZoom: 11, animate: false });
+    if (bounds.isValid()) this.map.fitBounds(bounds, { paddingTopLeft: [24, 24], paddingBottomRight: [24 + this.covered(), 24], maxZoom: 11, animate: false });
   }
 
   clear(): void {
@@ -42,6 +46,14 @@ export class FlightsLayer {
 
   get current(): FlightsShown | null {
     return this.shown;
+  }
+
+  /** how many pixels of the map's right side the panel covers (0 when it is hidden or beside the map) */
+  private covered(): number {
+    if (!this.over || this.over.hidden) return 0;
+    const m = this.map.getContainer().getBoundingClientRect();
+    const p = this.over.getBoundingClientRect();
+    return Math.max(0, Math.min(m.right, p.right) - Math.max(m.left, p.left));
   }
 
   private mark(m: { lat: number; lon: number; label: string }, colour: string, cls: string, bounds: L.LatLngBounds): void {

@@ -66,7 +66,7 @@ interface MovementsDoc {
 /** an airport's movements of yesterday (UTC): the runway in use, counts per runway, and every movement in a scrolling list */
 export async function movementsSection(code: string, nowS: number, alive: () => boolean): Promise<HTMLElement | null> {
   const date = yesterdayUtc(nowS);
-  const box = el('section', { class: 'movements' }, el('h3', {}, `Movements on ${date} (UTC, yesterday)`));
+  const box = el('section', { class: 'day-moves' }, el('h3', {}, `Movements on ${date} (UTC, yesterday)`));
   const r = await getJson<MovementsDoc>(`/v1/airports/${code}/movements/${date}`);
   if (!alive()) return null;
   if (!r.ok) {
@@ -78,7 +78,7 @@ export async function movementsSection(code: string, nowS: number, alive: () => 
   const inUse = [use.takeoffs && `take-offs on ${use.takeoffs}`, use.landings && `landings on ${use.landings}`].filter(Boolean).join(', ');
   box.append(
     el('p', { class: 'in-use' }, inUse ? `Runway in use: ${inUse}.` : 'Runway in use: not known (no runway fitted, or two alike).'),
-    el('p', {}, `${d.counts.takeoffs} take-offs, ${d.counts.landings} landings heard.`),
+    el('p', {}, `${d.counts.takeoffs} take-offs, ${d.counts.landings} landings heard; times local (${d.tz}) and UTC.`),
     table(
       'runways',
       ['runway', 'take-offs', 'landings'],
@@ -89,7 +89,7 @@ export async function movementsSection(code: string, nowS: number, alive: () => 
       { class: 'scroll' },
       table(
         'movements',
-        [`local (${d.tz})`, 'UTC', 'kind', 'callsign', 'runway', 'other end'],
+        ['local', 'UTC', 'kind', 'callsign', 'runway', 'other end'],
         d.movements.map((m) => movementRow(m)),
       ),
     ),

@@ -65,7 +65,7 @@ async function start(): Promise<void> {
     sky.redraw();
   });
   const traces = new TraceLayer(map);
-  const flights = new FlightsLayer(map);
+  const flights = new FlightsLayer(map, document.getElementById('panel'));
 
   let aircraft = new Map<string, Aircraft>();
   let estimates = new Map<string, Estimate>();

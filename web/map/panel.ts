@@ -7,9 +7,6 @@ import { el, fmt, table, utc } from './dom.ts';
 import { flightsSection, movementsSection, type FlightsView } from './flights-panel.ts';
 import type { Aircraft, Estimate, Trace } from './types.ts';
 
-/** a selected aircraft's flights of the live day (/v1/flights/{hex}/{date}), linked beside its documents */
-const flightsOfDay = (hex: string, day: string) => `/v1/flights/${hex}/${day}`;
-
 export class Panel {
   private token = 0;
 
@@ -57,14 +54,12 @@ export class Panel {
     const routeBox = el('section', { class: 'route' }, callsign ? el('p', { class: 'loading' }, 'route…') : null);
     const traceBox = el('section', { class: 'trace' }, el('p', { class: 'loading' }, 'trace…'));
     const frameBox = el('section', { class: 'airframe' }, el('p', { class: 'loading' }, 'airframe history…'));
-    const day = nowS === null ? null : new Date(nowS * 1000).toISOString().slice(0, 10);
     const links = el(
       'p',
       { class: 'links' },
       el('a', { href: `/v1/airframes/${hex}` }, 'airframe history (JSON)'),
       ' · ',
       el('a', { href: `/v1/trace/${hex}` }, 'trace (JSON)'),
-      day ? el('span', {}, ' · ', el('a', { href: flightsOfDay(hex, day) }, `flights of ${day}`)) : null,
     );
     const token = this.open(`${name} · ${hex}`, now, routeBox, links, traceBox, frameBox);
     const [trace, frame, route] = await Promise.all([
