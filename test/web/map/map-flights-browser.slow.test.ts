@@ -75,7 +75,7 @@ test("the map's flight log: an airframe's days, a day's tracks with take-off and
     const doc = (await (await fetch(`${s.base}/v1/flights/4b1814/${day}`)).json()) as {
       flights: { callsign: string | null; track: [number, number, number][]; departure: unknown; arrival: unknown; route_source: string }[];
     };
-    assert.ok(doc.flights.length > 0);
+    assert.ok(doc.flights.length > 0, 'the fixture airframe flew that day');
     await page.locator(`#panel button.flight-day[data-date="${day}"]`).click();
     await page.locator('#panel table.flights tbody tr').first().waitFor({ timeout: 10_000 });
     const shown = await hook<{ hex: string; date: string; lines: { points: [number, number][] }[] }>(page, 'flights');
