@@ -1,10 +1,11 @@
 // the panels' models of the flight log (docs/map.md "Flights and movements"): which days an airframe
 // was heard (its legs' dates), a day's flights as list rows and as lines to draw with their ends, and
 // an airport-day's runway in use. pure: the panels and the flights layer draw what these return.
+import type { Answer } from './api.ts';
 import { utc } from './dom.ts';
 
 /** the days listed for an airframe, newest first (a leg's `date` is its UTC day) */
-export const FLIGHT_DAYS = 14;
+const FLIGHT_DAYS = 14;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -13,6 +14,17 @@ export function flightDays(legs: readonly { date?: unknown }[] | null | undefine
   const days = new Set<string>();
   for (const l of legs ?? []) if (typeof l.date === 'string' && DAY.test(l.date)) days.add(l.date);
   return [...days].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)).slice(0, limit);
+}
+
+/** a flights or movements route's refusal in plain words (spec 7's codes); '' for an answer */
+export function said(r: Answer<unknown>, what: string): string {
+  if (r.ok) return '';
+  if (r.error === 'not_observed') return `The network heard no ${what}.`;
+  if (r.error === 'not_found') return `Nothing is known here: ${r.detail}.`;
+  // api.ts's detail for no answer already says so ("the server did not answer: ...")
+  if (r.status === 0) return `${r.detail.charAt(0).toUpperCase()}${r.detail.slice(1)}; try again.`;
+  if (r.error === 'rate_limited') return `Too many requests just now${r.retryAfterS ? `; try again in ${r.retryAfterS} s` : ''}.`;
+  return `The server could not answer (${r.error}): ${r.detail}.`;
 }
 
 /** the UTC day before the one holding `nowS` (the airport panel's "yesterday") */

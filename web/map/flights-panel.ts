@@ -1,24 +1,14 @@
 // the panel's flight-log sections (docs/map.md "Flights and movements"): a selected airframe's recent
 // days, each a button that fetches /v1/flights/{hex}/{date}, draws its tracks and lists its flights;
 // and an airport's movements of yesterday (UTC) with the runway in use. errors are said in words.
-import { getJson, type Answer } from './api.ts';
+import { getJson } from './api.ts';
 import { el, table } from './dom.ts';
-import { flightDays, flightRows, movementRow, runwayUse, yesterdayUtc, type FlightsDoc, type RunwayCounts } from './flights-model.ts';
+import { flightDays, flightRows, movementRow, runwayUse, said, yesterdayUtc, type FlightsDoc, type RunwayCounts } from './flights-model.ts';
 
 /** where a fetched day's flights are drawn (flights-layer.ts) */
 export interface FlightsView {
   show(doc: FlightsDoc): void;
   clear(): void;
-}
-
-/** a flights or movements route's refusal in plain words (spec 7's codes) */
-export function said(r: Answer<unknown>, what: string): string {
-  if (r.ok) return '';
-  if (r.error === 'not_observed') return `The network heard no ${what}.`;
-  if (r.error === 'not_found') return `Nothing is known here: ${r.detail}.`;
-  if (r.status === 0) return `The server did not answer (${r.detail}); try again.`;
-  if (r.error === 'rate_limited') return `Too many requests just now${r.retryAfterS ? `; try again in ${r.retryAfterS} s` : ''}.`;
-  return `Could not load the ${what} (${r.error}): ${r.detail}.`;
 }
 
 /** an airframe's "Flights" section: its recent days; a click on one draws and lists that day's flights */

@@ -2,7 +2,7 @@
 // rows and lines, yesterday in UTC, the runway in use (a tie names none), a movement's row.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { endLabel, flightDays, flightLines, flightRows, movementRow, runwayUse, yesterdayUtc, type Flight, type FlightsDoc } from '../../../web/map/flights-model.ts';
+import { endLabel, flightDays, flightLines, flightRows, movementRow, runwayUse, said, yesterdayUtc, type Flight, type FlightsDoc } from '../../../web/map/flights-model.ts';
 
 process.env.TZ = 'UTC';
 
@@ -147,4 +147,16 @@ test("movementRow: local and UTC time, kind in words, the other end with its rou
     '–',
     'from LSGG (circuit)',
   ]);
+});
+
+test('said: each refusal in words (never blank), the not_observed sentence naming what was not heard', () => {
+  const no = (status: number, error: string, detail: string, retryAfterS: number | null = null) => ({ ok: false as const, status, error, detail, retryAfterS });
+  const what = 'flight of this airframe on 2026-11-20 (UTC)';
+  assert.equal(said(no(404, 'not_observed', 'no flights of 4b1814 on 2026-11-20'), what), 'The network heard no flight of this airframe on 2026-11-20 (UTC).');
+  assert.equal(said(no(404, 'not_found', 'no airframe 4b1899 in the archive'), what), 'Nothing is known here: no airframe 4b1899 in the archive.');
+  assert.equal(said(no(0, 'network', 'the server did not answer: Failed to fetch'), what), 'The server did not answer: Failed to fetch; try again.');
+  assert.equal(said(no(429, 'rate_limited', 'too many', 30), what), 'Too many requests just now; try again in 30 s.');
+  assert.equal(said(no(429, 'rate_limited', 'too many'), what), 'Too many requests just now.');
+  assert.equal(said(no(503, 'artifact_unavailable', 'no history build is loaded'), what), 'The server could not answer (artifact_unavailable): no history build is loaded.');
+  assert.equal(said({ ok: true, status: 200, body: {} }, what), '');
 });
