@@ -3,7 +3,8 @@
 // clock pinned. the default story, 150 s of feed around Zurich: 4b1814 (SWR100) takes off from LSZH,
 // 4b1815 (SWR101) lands there, and 3c6444 (DLH4AB), cruising, is heard only in the first snapshot
 // (so it is listed as an estimate 90 s later); the real readsb sample fills the rest of the sky.
-import { NO_POSITIONS } from './leg-row.ts';
+// the tree has flights and movements: each day 4b1814 flies LSZH 16 -> EGLL 27R and 4b1815 EGLL
+// 27L -> LSZH 14, both with a track (STORY_RUNWAYS).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,9 @@ type Rec = Record<string, unknown> & { hex: string };
 export const T_END = NOW_MS / 1000;
 const T_START = T_END - 150;
 const ZRH = { lat: 47.458, lon: 8.548 };
+const LHR = { lat: 51.4706, lon: -0.461941 };
+/** the story's legs' runways in the log (the map's tests read them back from the panels) */
+export const STORY_RUNWAYS = { '4b1814': ['16', '27R'], '4b1815': ['27L', '14'] } as const;
 
 const SAMPLE = JSON.parse(readFileSync(new URL('../fixtures/feed/readsb_sample.json', import.meta.url), 'utf8')) as { aircraft: Rec[] };
 
@@ -101,22 +105,38 @@ async function publishFixture(dir: string): Promise<string> {
   try {
     for (const d of DAYS) {
       const day = Date.parse(`${d}T00:00:00Z`) / 1000;
-      const leg = (hex: string, callsign: string, dep: number, org: string, dst: string): LegRow => ({
-        hex,
-        callsign,
-        reg: null,
-        type: 'A320',
-        first_ts: dep - 600,
-        last_ts: dep + 6000,
-        dep_ts: dep,
-        arr_ts: dep + 5400,
-        org,
-        dst,
-        open: false,
-        dep_runway: null,
-        arr_runway: null,
-        ...NO_POSITIONS,
-      });
+      const leg = (hex: '4b1814' | '4b1815', callsign: string, dep: number, org: string, dst: string): LegRow => {
+        const [a, b] = org === 'LSZH' ? [ZRH, LHR] : [LHR, ZRH];
+        const mid = { lat: (a.lat + b.lat) / 2, lon: (a.lon + b.lon) / 2 };
+        return {
+          hex,
+          callsign,
+          reg: null,
+          type: 'A320',
+          first_ts: dep - 600,
+          last_ts: dep + 6000,
+          dep_ts: dep,
+          arr_ts: dep + 5400,
+          org,
+          dst,
+          open: false,
+          dep_runway: STORY_RUNWAYS[hex][0],
+          arr_runway: STORY_RUNWAYS[hex][1],
+          dep_lat: a.lat,
+          dep_lon: a.lon,
+          arr_lat: b.lat,
+          arr_lon: b.lon,
+          distance_km: 780,
+          max_alt_ft: 37000,
+          circuit: false,
+          track: [
+            [dep - 600, a.lat, a.lon, 'ground', 0],
+            [dep + 900, a.lat + (mid.lat - a.lat) / 3, a.lon + (mid.lon - a.lon) / 3, 20000, 300],
+            [dep + 2700, mid.lat, mid.lon, 37000, 300],
+            [dep + 5400, b.lat, b.lon, 'ground', 270],
+          ],
+        };
+      };
       const own = [leg('4b1814', 'SWR100', day + 6 * 3600 + 600, 'LSZH', 'EGLL'), leg('4b1815', 'SWR101', day + 9 * 3600, 'EGLL', 'LSZH')];
       await w.writeDay(
         d,
@@ -126,7 +146,7 @@ async function publishFixture(dir: string): Promise<string> {
   } finally {
     w.close();
   }
-  await publishTree(log, root, 'b1');
+  await publishTree(log, root, 'b1', { flights: true });
   return root;
 }
 

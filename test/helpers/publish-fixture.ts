@@ -13,6 +13,8 @@ import { refViewOf } from '../../artifacts/reference-view-adapter.ts';
 import { buildRoutes } from '../../build/steps/routes/build.ts';
 import { buildAirframes } from '../../build/steps/airframes/build.ts';
 import { buildAirports } from '../../build/steps/airports/build.ts';
+import { buildFlights } from '../../build/steps/flights/build.ts';
+import { buildMovements } from '../../build/steps/movements/build.ts';
 import { LogWriter } from '../../build/log/write.ts';
 import { openLog } from '../../build/log/read.ts';
 import type { LegRow } from '../../build/log/legs.ts';
@@ -109,7 +111,8 @@ export async function publishTree(
   log: string,
   root: string,
   id: string,
-  opts: { timetablesDir?: string; nowMs?: number; catalog?: string; catalogRouteFiles?: boolean } = {},
+  /** `flights`: also the flights and movements documents (the map's tests); off by default, so other trees stay as they were */
+  opts: { timetablesDir?: string; nowMs?: number; catalog?: string; catalogRouteFiles?: boolean; flights?: boolean } = {},
 ): Promise<void> {
   const nowMs = opts.nowMs ?? NOW_MS;
   const ref = refdata(opts.catalog);
@@ -135,6 +138,10 @@ export async function publishTree(
     const routes = await buildRoutes(ctx, airports);
     await buildAirframes(ctx, routes.legs);
     await buildAirports(ctx, routes.table, airports);
+    if (opts.flights) {
+      await buildFlights(ctx, routes.legs);
+      await buildMovements(ctx, routes.legs);
+    }
     staged.writer.writeManifest({
       build_id: id,
       built_at: new Date(nowMs).toISOString(),

@@ -10,6 +10,7 @@ import { buttonsControl, legendControl, statusControl } from './controls.ts';
 import { statusText } from './status.ts';
 import { el, utc } from './dom.ts';
 import { FilterBox } from './filter-box.ts';
+import { FlightsLayer } from './flights-layer.ts';
 import { filtersOn, matcher, type Filters } from './filters.ts';
 import { bindKeys } from './keyboard.ts';
 import { AircraftList, nmBetween } from './list.ts';
@@ -64,6 +65,7 @@ async function start(): Promise<void> {
     sky.redraw();
   });
   const traces = new TraceLayer(map);
+  const flights = new FlightsLayer(map, document.getElementById('panel'));
 
   let aircraft = new Map<string, Aircraft>();
   let estimates = new Map<string, Estimate>();
@@ -83,7 +85,7 @@ async function start(): Promise<void> {
       matcher(filters, shape, (h) => military.has(h)),
     );
 
-  const panel = new Panel(document.getElementById('panel')!, () => selection.clear());
+  const panel = new Panel(document.getElementById('panel')!, () => selection.clear(), flights);
   const searchBox = new SearchBox(side, (a) => pick(a));
   new FilterBox(side, filters, (f) => {
     filters = f;
@@ -276,7 +278,7 @@ async function start(): Promise<void> {
     if (!hit) return;
     if (hit.kind === 'airport') {
       selection.clear();
-      void panel.airport(hit.id);
+      void panel.airport(hit.id, liveAt);
       return;
     }
     selection.select(hit.id);
@@ -322,6 +324,8 @@ async function start(): Promise<void> {
       return { x: r.left + p.x, y: r.top + p.y };
     },
     trace: () => traces.current,
+    /** the airframe-day drawn by the panel's Flights section: its lines (points, marks) or null */
+    flights: () => flights.current,
     /** the sky layer's full redraw alone, in ms (the bench) */
     redrawMs: () => {
       const t = performance.now();

@@ -1,15 +1,11 @@
 // the side panel: a selected aircraft (its live record or its estimate spelled out, its route with
 // its route_source, its airframe history with each leg's route_source, links to the documents) and
-// a clicked airport (observed totals and boards, each row's source).
+// a clicked airport (observed totals and boards, each row's source), and the flight log's sections
+// (flights-panel.ts): an airframe's days and their flights, an airport's movements of yesterday.
 import { getJson, type Answer } from './api.ts';
 import { el, fmt, table, utc } from './dom.ts';
+import { flightsSection, movementsSection, type FlightsView } from './flights-panel.ts';
 import type { Aircraft, Estimate, Trace } from './types.ts';
-
-/**
- * the hook for a selected aircraft's flights of the day: another issue adds /v1/flights/{hex}/{date};
- * once it is served, this returns its path and the panel links it (docs/api.md "The selected aircraft")
- */
-const flightsOfDay: ((hex: string, day: string) => string) | null = null;
 
 export class Panel {
   private token = 0;
@@ -17,10 +13,12 @@ export class Panel {
   constructor(
     private readonly root: HTMLElement,
     private readonly onClose: () => void,
+    private readonly flights: FlightsView | null = null,
   ) {}
 
   close(): void {
     this.token++;
+    this.flights?.clear();
     this.root.hidden = true;
     this.root.replaceChildren();
   }
@@ -31,6 +29,7 @@ export class Panel {
       this.close();
       this.onClose();
     });
+    this.flights?.clear();
     this.root.replaceChildren(close, el('h2', {}, title), ...body);
     this.root.hidden = false;
     return ++this.token;
@@ -55,14 +54,12 @@ export class Panel {
     const routeBox = el('section', { class: 'route' }, callsign ? el('p', { class: 'loading' }, 'route…') : null);
     const traceBox = el('section', { class: 'trace' }, el('p', { class: 'loading' }, 'trace…'));
     const frameBox = el('section', { class: 'airframe' }, el('p', { class: 'loading' }, 'airframe history…'));
-    const day = nowS === null ? null : new Date(nowS * 1000).toISOString().slice(0, 10);
     const links = el(
       'p',
       { class: 'links' },
       el('a', { href: `/v1/airframes/${hex}` }, 'airframe history (JSON)'),
       ' · ',
       el('a', { href: `/v1/trace/${hex}` }, 'trace (JSON)'),
-      flightsOfDay && day ? el('span', {}, ' · ', el('a', { href: flightsOfDay(hex, day) }, `flights of ${day}`)) : null,
     );
     const token = this.open(`${name} · ${hex}`, now, routeBox, links, traceBox, frameBox);
     const [trace, frame, route] = await Promise.all([
@@ -74,15 +71,20 @@ export class Panel {
     loadTrace(trace.ok ? trace.body : null);
     traceBox.replaceChildren(trace.ok ? traceFacts(trace.body) : el('p', { class: 'none' }, `No trace: ${problem(trace)}`));
     frameBox.replaceChildren(...(frame.ok ? airframeFacts(frame.body) : [el('h3', {}, 'Airframe history'), el('p', { class: 'none' }, problem(frame))]));
+    if (frame.ok && this.flights) frameBox.prepend(flightsSection(hex, frame.body.legs ?? null, this.flights, () => token === this.token));
     if (route) routeBox.replaceChildren(...routeFacts(route));
     if (frame.ok && frame.body.operator) this.root.querySelector('.live .operator')?.replaceChildren(frame.body.operator);
   }
 
-  async airport(code: string): Promise<void> {
+  /** an airport: its observed totals and boards, and its movements of yesterday (UTC) as of `nowS` (the live clock) */
+  async airport(code: string, nowS: number | null = null): Promise<void> {
     const body = el('section', { class: 'airport' }, el('p', { class: 'loading' }, 'airport…'));
-    const token = this.open(code, body);
-    const r = await getJson<any>(`/v1/airports/${code}`);
-    if (token !== this.token) return;
+    const moves = el('div', {}, el('p', { class: 'loading' }, 'movements…'));
+    const token = this.open(code, body, moves);
+    const alive = () => token === this.token;
+    const [r, m] = await Promise.all([getJson<any>(`/v1/airports/${code}`), movementsSection(code, nowS ?? Date.now() / 1000, alive)]);
+    if (!alive()) return;
+    moves.replaceChildren(...(m ? [m] : []));
     if (!r.ok) {
       body.replaceChildren(el('p', { class: 'none' }, problem(r)));
       return;
