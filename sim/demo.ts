@@ -83,6 +83,9 @@ export const DEMO_CATCH_UP_S = 7200;
  * (readsb's own period is 1 s; the present snapshot changes once a second, and a read that brings
  * nothing new is ignored) */
 export const DEMO_FEED_INTERVAL_S = 0.25;
+/** node flags of `sim history`: a larger young generation, as its rows are short-lived strings and
+ * objects (a fifth less CPU a day, docs/perf-log/demo-startup.md) */
+const HISTORY_NODE_ARGS = ['--max-semi-space-size=64'];
 /** how long each wait may take before the demo gives up (a busy machine is several times slower) */
 const LIVE_WAIT_MS = 300_000;
 const LOAD_WAIT_MS = 120_000;
@@ -97,9 +100,9 @@ const log = (s: string) => process.stderr.write(`demo: ${s}\n`);
 function start(
   script: string,
   args: string[],
-  o: { stdout: 'inherit' | 'ignore'; onStderrLine?: (line: string) => void; env?: Record<string, string> },
+  o: { stdout: 'inherit' | 'ignore'; onStderrLine?: (line: string) => void; env?: Record<string, string>; node?: string[] },
 ): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', installed(script), ...args], {
+  const child = spawn(process.execPath, [...(o.node ?? []), '--import', 'tsx', installed(script), ...args], {
     cwd: installed('.'),
     detached: true,
     stdio: ['ignore', o.stdout, o.onStderrLine ? 'pipe' : 'inherit'],
@@ -197,7 +200,10 @@ async function runDemo(c: DemoConfig): Promise<number> {
   const first = new Date((Math.floor(Date.now() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
   // the history in a process of its own (its days print as they are written); the same sky: same seed, fleet and catalog
   const sim = ['--seed', String(c.seed), '--aircraft', String(c.aircraft), '--ref', ref, ...faultArgs(c)];
-  const history = start('sim/cli.ts', ['history', '--days', String(c.days), '--start', first, '--out', p('globe_history'), ...sim], { stdout: 'inherit' });
+  const history = start('sim/cli.ts', ['history', '--days', String(c.days), '--start', first, '--out', p('globe_history'), ...sim], {
+    stdout: 'inherit',
+    node: HISTORY_NODE_ARGS,
+  });
 
   log('loading the simulated world for the live feed...');
   const sky = createSky({ ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: 0, faults: faultsOf(c) });
