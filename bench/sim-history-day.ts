@@ -1,5 +1,5 @@
 // benchmark (by hand, not a test): what one simulated globe_history day costs the demo's writer.
-//   npx tsx bench/sim-history-day.ts [--days 2] [--aircraft 120] [--level 1]
+//   npx tsx bench/sim-history-day.ts [--days 2] [--aircraft 120]
 // loads the demo's sky once (seed 1, the demo's faults, --aircraft as `make demo`), then for each day
 // from 2026-11-30: the day's texts (sim/history.ts historyDay), then gzip of every file at the
 // writer's level, and as the floor the same texts gzipped at zlib's default level 6 (what the writer
