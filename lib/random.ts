@@ -3,20 +3,32 @@
 // (splitmix-style) so that "what happens to airframe X on day D" never depends on the order in
 // which other airframes or days were simulated. Math.random is never used.
 
+/** the state a hash starts from: hash32() of no parts */
+export const HASH_START = 0x9e3779b9;
+
 /** a 32-bit integer hash of any number of integers and strings (murmur3 finaliser mixing) */
 export function hash32(...parts: (number | string)[]): number {
-  let h = 0x9e3779b9;
-  for (const p of parts) {
-    if (typeof p === 'number') {
-      // split doubles into two 32-bit halves so large unix times and seeds mix fully
-      h = mix(h ^ (p >>> 0));
-      h = mix(h ^ Math.floor(p / 4294967296));
-    } else {
-      for (let i = 0; i < p.length; i++) h = mix(h ^ p.charCodeAt(i));
-    }
-  }
+  let h = HASH_START;
+  for (const p of parts) h = hashOn(h, p);
   return h >>> 0;
 }
+
+/**
+ * hash32 continued by one more part: hashOn(hash32(a, b), c) === hash32(a, b, c). a hot loop hashes
+ * the key's fixed prefix once and each suffix from there, without an array a call (sim/observe.ts).
+ */
+export function hashOn(h: number, p: number | string): number {
+  if (typeof p === 'number') {
+    // split doubles into two 32-bit halves so large unix times and seeds mix fully
+    h = mix(h ^ (p >>> 0));
+    return mix(h ^ Math.floor(p / 4294967296));
+  }
+  for (let i = 0; i < p.length; i++) h = mix(h ^ p.charCodeAt(i));
+  return h >>> 0;
+}
+
+/** unit() of a hash: unitOf(hash32(...parts)) === unit(...parts) */
+export const unitOf = (h: number): number => (h >>> 0) / 4294967296;
 
 function mix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);

@@ -11,6 +11,7 @@
 // is written by `sim history` in a process of its own while this one loads the live feed's world.
 import { MALLOC_ENV } from '../server/malloc.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { currentHeader } from '../artifacts/tree.ts';
@@ -83,6 +84,9 @@ export const DEMO_CATCH_UP_S = 7200;
  * (readsb's own period is 1 s; the present snapshot changes once a second, and a read that brings
  * nothing new is ignored) */
 export const DEMO_FEED_INTERVAL_S = 0.25;
+/** node flags of `sim history`: a larger young generation, as its rows are short-lived strings and
+ * objects (a fifth less CPU a day, docs/perf-log/demo-startup.md) */
+const HISTORY_NODE_ARGS = ['--max-semi-space-size=64'];
 /** how long each wait may take before the demo gives up (a busy machine is several times slower) */
 const LIVE_WAIT_MS = 300_000;
 const LOAD_WAIT_MS = 120_000;
@@ -97,9 +101,9 @@ const log = (s: string) => process.stderr.write(`demo: ${s}\n`);
 function start(
   script: string,
   args: string[],
-  o: { stdout: 'inherit' | 'ignore'; onStderrLine?: (line: string) => void; env?: Record<string, string> },
+  o: { stdout: 'inherit' | 'ignore'; onStderrLine?: (line: string) => void; env?: Record<string, string>; node?: string[] },
 ): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', installed(script), ...args], {
+  const child = spawn(process.execPath, [...(o.node ?? []), '--import', 'tsx', installed(script), ...args], {
     cwd: installed('.'),
     detached: true,
     stdio: ['ignore', o.stdout, o.onStderrLine ? 'pipe' : 'inherit'],
@@ -143,6 +147,17 @@ function clearAside(dir: string, names: string[]): void {
   if (existsSync(aside)) void rm(aside, { recursive: true, force: true }).catch(() => {});
 }
 const OLD = '.old-';
+
+/** a port free now on 127.0.0.1 (the kernel's pick, released at once) */
+function freePort(): Promise<number> {
+  return new Promise((ok, no) => {
+    const s = createServer().once('error', no);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => ok(port));
+    });
+  });
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -197,16 +212,18 @@ async function runDemo(c: DemoConfig): Promise<number> {
   const first = new Date((Math.floor(Date.now() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
   // the history in a process of its own (its days print as they are written); the same sky: same seed, fleet and catalog
   const sim = ['--seed', String(c.seed), '--aircraft', String(c.aircraft), '--ref', ref, ...faultArgs(c)];
-  const history = start('sim/cli.ts', ['history', '--days', String(c.days), '--start', first, '--out', p('globe_history'), ...sim], { stdout: 'inherit' });
+  const history = start('sim/cli.ts', ['history', '--days', String(c.days), '--start', first, '--out', p('globe_history'), ...sim], {
+    stdout: 'inherit',
+    node: HISTORY_NODE_ARGS,
+  });
 
-  log('loading the simulated world for the live feed...');
-  const sky = createSky({ ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: 0, faults: faultsOf(c) });
-  live = startLive(sky, { out: p('aircraft.json'), feeders: p('feeders.json'), http: 'any', intervalMs: 1000, offsetMs: 0, catchUpS: DEMO_CATCH_UP_S });
-  const feedPort = await live.port;
-  log(
-    `live feed on 127.0.0.1:${feedPort} (${sky.fleet.length} airframes, ${secs()} s); the server starts and reads the last ${DEMO_CATCH_UP_S / 60} minutes of it first: ${live.catchUpSnapshots} snapshots, one every ${DEMO_FEED_INTERVAL_S} s`,
-  );
-  log("(until it has caught up, the server's warnings about an old snapshot are expected)");
+  // the feed's port is chosen before the world loads, so the server starts beside the load (its own
+  // start-up took 11 s after the feed, docs/perf-log/demo-startup.md). the feed listens only once
+  // loaded: until then a read is refused at once, where a socket already listening would queue the
+  // server's timed-out reads, each then taking a catch-up snapshot nobody receives
+  const feedPort = await freePort();
+  log(`starting the server on port ${c.port}; it reads the live feed on 127.0.0.1:${feedPort} once the world is loaded`);
+  log("(until it has caught up, the server's warnings about a refused feed and an old snapshot are expected)");
   const server = start(
     'server/main.ts',
     [
@@ -232,6 +249,13 @@ async function runDemo(c: DemoConfig): Promise<number> {
       'warn',
     ],
     { stdout: 'inherit', env: MALLOC_ENV },
+  );
+  log('loading the simulated world for the live feed...');
+  const sky = createSky({ ref, seed: c.seed, fleet: Math.ceil(c.aircraft * FLEET_PER_AIRBORNE), routeRows: 0, faults: faultsOf(c) });
+  live = startLive(sky, { out: p('aircraft.json'), feeders: p('feeders.json'), http: feedPort, intervalMs: 1000, offsetMs: 0, catchUpS: DEMO_CATCH_UP_S });
+  if ((await live.port.catch(() => null)) !== feedPort) return fail(`the live feed could not listen on 127.0.0.1:${feedPort} (taken meanwhile?): run it again`);
+  log(
+    `live feed on 127.0.0.1:${feedPort} (${sky.fleet.length} airframes, ${secs()} s); the server reads the last ${DEMO_CATCH_UP_S / 60} minutes of it first: ${live.catchUpSnapshots} snapshots, one every ${DEMO_FEED_INTERVAL_S} s`,
   );
   const base = `http://127.0.0.1:${c.port}`;
   const serverGone = () =>

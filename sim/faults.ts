@@ -3,7 +3,7 @@
 // of it (noise, outliers, MLAT, altitude glitches, ground flags, coverage, hexes, callsigns). every
 // draw is a stateless hash of (seed, airframe, flight, time), so a fault never shifts another
 // random stream: with NO_FAULTS the simulator writes the bytes it wrote before faults existed.
-import { hash32, unit } from '../lib/random.ts';
+import { HASH_START, hash32, hashOn, unit, unitOf } from '../lib/random.ts';
 import type { Airframe } from './fleet.ts';
 
 export interface FaultConfig {
@@ -196,6 +196,7 @@ export function coverageFloorFt(seed: number, ident: string, kind: string, cfg: 
 /** ft: pressure altitude minus true altitude on a day near a place (27 ft per hPa below standard) */
 export function pressureOffsetFt(seed: number, lat: number, lon: number, t: number, cfg: FaultConfig): number {
   if (!cfg.qnhSpreadHpa) return 0;
-  const u = unit(seed, 'qnh', Math.floor(t / 86400), Math.floor(lat / 5), Math.floor(lon / 5));
+  // unit(seed, 'qnh', day, lat / 5, lon / 5) without an array a call: this runs for every trace row
+  const u = unitOf(hashOn(hashOn(hashOn(hashOn(hashOn(HASH_START, seed), 'qnh'), Math.floor(t / 86400)), Math.floor(lat / 5)), Math.floor(lon / 5)));
   return Math.round(-(u - 0.5) * 2 * cfg.qnhSpreadHpa * 27);
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { stateAt } from './fly.ts';
 import { distanceNm } from '../lib/geo.ts';
-import { unit } from '../lib/random.ts';
+import { HASH_START, hashOn, unitOf } from '../lib/random.ts';
 import { coverageFloorFt } from './faults.ts';
 import { observe, traitsOfFlight } from './observe.ts';
 import { flightTruth, type TruthEvent, type Written } from './truth.ts';
@@ -43,13 +43,20 @@ function sampleStep(alt: number | 'ground', rate: number): number {
 /** ft above a field within which readsb writes a row every few seconds (sim/faults.ts denseTrace) */
 const DENSE_AGL_FT = 2000;
 
+type DenseState = { lat: number; lon: number; alt: number | 'ground'; rate: number; gs: number };
+const nearField = (s: DenseState, ap: Flight['org']) =>
+  distanceNm(s.lat, s.lon, ap.lat, ap.lon) < 6 && (s.alt === 'ground' || s.alt - (ap.elevation_ft ?? 0) < DENSE_AGL_FT);
+
 /** s to the next row with faults on: denser near a field, as readsb writes it (altitude and track change fast there) */
-function denseStep(f: Flight, s: { lat: number; lon: number; alt: number | 'ground'; rate: number; gs: number }): number {
-  const near = (ap: Flight['org']) => distanceNm(s.lat, s.lon, ap.lat, ap.lon) < 6 && (s.alt === 'ground' || s.alt - (ap.elevation_ft ?? 0) < DENSE_AGL_FT);
-  if (!near(f.org) && !near(f.dst)) return sampleStep(s.alt, s.rate);
+function denseStep(f: Flight, s: DenseState): number {
+  if (!nearField(s, f.org) && !nearField(s, f.dst)) return sampleStep(s.alt, s.rate);
   if (s.alt === 'ground') return s.gs > 1 ? 5 : 30;
   return 4;
 }
+
+/** zlib options of the trace files: level 1, a third of level 6's CPU for a day of the demo's files
+ * (bench/sim-history-day.ts; docs/perf-log/demo-startup.md); the log step reads either alike */
+export const TRACE_GZIP = { level: 1 };
 
 const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const fixed = (x: number, d: number) => x.toFixed(d);
@@ -139,12 +146,14 @@ function flightRows(sky: Sky, f: Flight, dayStart: number, dayEnd: number, rows:
   let dt = 0;
   let first = true;
   let n = 0;
+  // unit(seed, hex, offBlock, dt) continued from the flight's part (lib/random.ts hashOn)
+  const jitterHash = hashOn(hashOn(hashOn(HASH_START, sky.seed), f.af.hex), f.offBlock);
   while (dt <= f.plan.duration) {
     const s = stateAt(f.plan, dt)!;
-    const t = f.offBlock + dt + unit(sky.seed, f.af.hex, f.offBlock, dt) * 0.9;
+    const t = f.offBlock + dt + unitOf(hashOn(jitterHash, dt)) * 0.9;
     const step = sky.faultsOn && sky.faults.denseTrace ? denseStep(f, s) : sampleStep(s.alt, s.rate);
     // the state at dt, written at t (readsb's row times jitter by under a second)
-    const o = t >= dayStart && t < dayEnd ? observe(sky, f, dt) : null;
+    const o = t >= dayStart && t < dayEnd ? observe(sky, f, dt, s) : null;
     if (o) {
       const ground = o.alt === 'ground';
       const em = f.emergency && t >= f.emergency.at ? f.emergency : null;
@@ -213,7 +222,7 @@ export function writeHistory(sky: Sky, root: string, firstDay: string, days: num
     for (const { hex, text } of h.traces) {
       const path = tracePath(root, day, hex);
       mkdirSync(join(path, '..'), { recursive: true });
-      writeFileSync(`${path}.tmp`, gzipSync(text));
+      writeFileSync(`${path}.tmp`, gzipSync(text, TRACE_GZIP));
       renameSync(`${path}.tmp`, path);
     }
     mkdirSync(join(root, day.slice(0, 4), day.slice(5, 7), day.slice(8, 10), 'traces'), { recursive: true });

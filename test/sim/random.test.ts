@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hash32, rng, unit } from '../../lib/random.ts';
+import { HASH_START, hash32, hashOn, rng, unit, unitOf } from '../../lib/random.ts';
 
 describe('sim random', () => {
   it('gives the same stream for the same seed and a different one for another seed', () => {
@@ -27,6 +27,19 @@ describe('sim random', () => {
     unit(99, 'other');
     assert.equal(hash32(1, 'abc', 1748872800), k1);
     assert.notEqual(hash32(1, 'abc', 1748872800 + 2 ** 32), k1);
+  });
+
+  it('continues a hash part by part: hashOn(hash32(a, b), c) is hash32(a, b, c), and unitOf(h) is unit()', () => {
+    const keys: (number | string)[][] = [[], [1], ['abc'], [1, 'abc', 1748872800], [7, 'a036b1', 17960832005, 'lat', 'n1'], [-3, '', 2 ** 40 + 5, 'x']];
+    for (const key of keys) {
+      const h = key.reduce<number>((acc, p) => hashOn(acc, p), HASH_START);
+      assert.equal(h >>> 0, hash32(...key), `hash of ${JSON.stringify(key)}`);
+      assert.equal(unitOf(h), unit(...key), `unit of ${JSON.stringify(key)}`);
+    }
+    // a prefix hashed once serves every suffix
+    const prefix = hashOn(hashOn(HASH_START, 1), 'a036b1');
+    assert.equal(hashOn(prefix, 'outlier'), hash32(1, 'a036b1', 'outlier'));
+    assert.notEqual(hashOn(prefix, 'outlier'), hashOn(prefix, 'spike'));
   });
 
   it('spreads unit() over [0,1) roughly evenly (10 buckets, 10,000 keys)', () => {
