@@ -37,7 +37,7 @@ export interface TrackLeg {
 }
 
 /** a points.parquet row's point: [t, lat, lon, alt_baro | 'ground', track] (build/log/write.ts) */
-export type FastPoint = [number, number, number, number | 'ground', number];
+type FastPoint = [number, number, number, number | 'ground', number];
 
 /** ft/min: a jet's mean climb and descent */
 const CLIMB_FPM = 2000;
