@@ -178,6 +178,7 @@ interface LogConfig extends Common {
   legsPerDay: number;
   airframes: number;
   threads: number;
+  tracks: boolean;
 }
 export const logSpecs: Specs<LogConfig> = {
   ...common,
@@ -200,6 +201,14 @@ export const logSpecs: Specs<LogConfig> = {
   },
   airframes: { flag: 'airframes', env: 'CONTRAIL_SIM_AIRFRAMES', kind: 'int', default: 600000, help: 'distinct airframes', check: positive },
   threads: { flag: 'threads', env: 'CONTRAIL_DUCKDB_THREADS', kind: 'int', default: 2, help: 'DuckDB worker threads', check: positive },
+  // about 140 points a leg, ~1 ms of CPU each (sim/log-tracks.ts): a year at 137,000 legs a day is ~7 billion points
+  tracks: {
+    flag: 'tracks',
+    env: 'CONTRAIL_SIM_TRACKS',
+    kind: 'bool',
+    default: true,
+    help: "write each leg's thinned track to points.parquet (--no-tracks for the year runs: billions of points)",
+  },
 };
 
 const say = (line: string) => process.stderr.write(`sim: ${line}\n`);
@@ -271,13 +280,13 @@ function commands(clock: () => number): Record<string, Command<any>> {
       const world = loadWorld({ ref: c.ref, routeRows: c.routeRows });
       const r = await writeFastLog(
         world,
-        { out: c.out, seed: c.seed, start: c.start, days: c.days, legsPerDay: c.legsPerDay, airframes: c.airframes, threads: c.threads },
+        { out: c.out, seed: c.seed, start: c.start, days: c.days, legsPerDay: c.legsPerDay, airframes: c.airframes, threads: c.threads, tracks: c.tracks },
         (day, n) => {
           if (day.endsWith('-01')) say(`${day}: ${n} legs`);
         },
       );
       say(
-        `simulated log: ${r.days} days, ${r.legs} legs, ${r.airframes} airframes, ${r.airports} airports, ${r.sectors} sectors in ${((clock() - t0) / 1000).toFixed(1)} s -> ${c.out}`,
+        `simulated log: ${r.days} days, ${r.legs} legs (${r.points} track points), ${r.airframes} airframes, ${r.airports} airports, ${r.sectors} sectors in ${((clock() - t0) / 1000).toFixed(1)} s -> ${c.out}`,
       );
       return 0;
     },

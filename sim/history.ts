@@ -34,7 +34,7 @@ export interface TruthLeg {
 }
 
 /** s between trace rows by phase: readsb writes more often when things change */
-function sampleStep(alt: number | 'ground', rate: number): number {
+export function sampleStep(alt: number | 'ground', rate: number): number {
   if (alt === 'ground') return 8;
   if (alt < 10000) return 20;
   return rate !== 0 ? 40 : 90;

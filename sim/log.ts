@@ -8,13 +8,16 @@
 // from 2026-02-22, day 20506), out and back on its sector (one way, alternating days, when a leg
 // is longer than 8.3 h). every leg lands before midnight UTC, so `day` is its UTC day.
 // a few percent of ends go unheard (org/dst and dep/arr null) and of callsigns unknown. ends sit
-// on the airports' reference points, a leg flies its sector's great circle at a level of its length;
-// no traces, so no points.parquet: the fast path's flights have no track.
+// on the airports' reference points, a leg flies its sector's great circle at a level of its length.
+// each leg's thinned track goes to points.parquet beside the day's legs (sim/log-tracks.ts), first,
+// as build/log/write.ts orders them (a leg with an end at an airport without a reference point has
+// none); `tracks: false` leaves them out (a year of tracks is billions of points).
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { LEG_FILE_OPTIONS, dayDir, dayFile, sqlString } from '../build/log/write.ts';
+import { LEG_FILE_OPTIONS, dayDir, dayFile, pointsFile, sqlString } from '../build/log/write.ts';
+import { writeFastPoints } from './log-tracks.ts';
 import { distanceNm } from '../lib/geo.ts';
 import { indexFleet, newHex, newReg } from './fleet.ts';
 import { typesFor } from './perf.ts';
@@ -30,11 +33,15 @@ export interface FastLogOptions {
   legsPerDay: number;
   airframes: number;
   threads: number;
+  /** write each leg's thinned track to points.parquet (default true) */
+  tracks?: boolean;
 }
 
 export interface FastLogResult {
   days: number;
   legs: number;
+  /** track points written (0 with tracks off) */
+  points: number;
   airframes: number;
   airports: number;
   sectors: number;
@@ -126,6 +133,7 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
     );
     const slots = Math.ceil(o.legsPerDay / 2);
     let legs = 0;
+    let points = 0;
     const start = Date.parse(`${o.start}T00:00:00Z`) / 1000;
     for (let d = 0; d < o.days; d++) {
       const day0 = start + d * 86400;
@@ -133,7 +141,8 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
       mkdirSync(dayDir(o.out, day), { recursive: true });
       const file = join(dayDir(o.out, day), `.legs.parquet.${process.pid}.tmp`);
       const dn = Math.floor(day0 / 86400);
-      await c.run(`COPY (
+      // the day's legs with what their tracks need (true ends and times), then each file from it
+      await c.run(`CREATE OR REPLACE TEMP TABLE day_legs AS
         WITH s AS (SELECT i, (i * 7919 + ${dn}::BIGINT * 104729) % ${o.airframes} AS a FROM range(${Math.min(slots, o.airframes)}) t(i)),
         j AS (
           SELECT s.i, f.hex, f.reg, f.type, f.org, f.dst, f.cs_out, f.cs_back, f.dur, f.km, f.olat, f.olon, f.dlat, f.dlon, hash(${o.seed}, ${dn}, s.i) AS h,
@@ -159,9 +168,20 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
           km AS distance_km,
           (CASE WHEN km < 400 THEN 24000 ELSE 37000 END)::INTEGER AS max_alt_ft,
           false AS circuit,
-          false AS open, NULL::VARCHAR AS dep_runway, NULL::VARCHAR AS arr_runway
-        FROM l ORDER BY hex, first_ts
-      ) TO ${sqlString(file)} ${LEG_FILE_OPTIONS}`);
+          false AS open, NULL::VARCHAR AS dep_runway, NULL::VARCHAR AS arr_runway,
+          dep AS off, dep + dur AS "on", (h >> (13 + k)) % 100 >= 6 AS dep_heard, (h >> (23 + k)) % 100 >= 6 AS arr_heard,
+          CASE WHEN k = 0 THEN olat ELSE dlat END AS olat, CASE WHEN k = 0 THEN olon ELSE dlon END AS olon,
+          CASE WHEN k = 0 THEN dlat ELSE olat END AS dlat, CASE WHEN k = 0 THEN dlon ELSE olon END AS dlon,
+          (CASE WHEN km < 400 THEN 24000 ELSE 37000 END) AS cruise_ft
+        FROM l`);
+      if (o.tracks ?? true) {
+        const ptmp = join(dayDir(o.out, day), `.points.parquet.${process.pid}.tmp`);
+        points += await writeFastPoints(c, 'day_legs', ptmp, o.seed, LEG_FILE_OPTIONS);
+        renameSync(ptmp, pointsFile(o.out, day));
+      }
+      await c.run(`COPY (SELECT * EXCLUDE (off, "on", dep_heard, arr_heard, olat, olon, dlat, dlon, cruise_ft) FROM day_legs ORDER BY hex, first_ts)
+        TO ${sqlString(file)} ${LEG_FILE_OPTIONS}`);
+      await c.run('DROP TABLE day_legs');
       renameSync(file, dayFile(o.out, day));
       // the row count from the file's footer (no data read)
       const n = Number((await c.runAndReadAll(`SELECT sum(num_rows) FROM parquet_file_metadata(${sqlString(dayFile(o.out, day))})`)).getRows()[0]![0]);
@@ -169,7 +189,7 @@ export async function writeFastLog(world: World, o: FastLogOptions, onDay: (day:
       onDay(day, n);
     }
     const airports = new Set(secs.flatMap((s) => [s.org, s.dst])).size;
-    return { days: o.days, legs, airframes: o.airframes, airports, sectors: secs.length };
+    return { days: o.days, legs, points, airframes: o.airframes, airports, sectors: secs.length };
   } finally {
     c.closeSync();
     instance.closeSync();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { listLogDays, openLog } from '../../build/log/read.ts';
-import { dayFile } from '../../build/log/write.ts';
+import { dayFile, pointsFile } from '../../build/log/write.ts';
 import { writeFastLog } from '../../sim/log.ts';
 import { assertValid } from '../../schemas/index.ts';
 import { testWorld } from './world.ts';
@@ -70,7 +70,7 @@ describe('sim flight-log fast path', () => {
     const o = { ...opts(out), start: '2026-02-21', days: 3, legsPerDay: 400 };
     await writeFastLog(testWorld(), o);
     assert.deepEqual(listLogDays(out), ['2026-02-21', '2026-02-22', '2026-02-23']);
-    assert.deepEqual(readdirSync(join(out, 'day=2026-02-22')), ['legs.parquet'], 'the day written whole, no temporary file left');
+    assert.deepEqual(readdirSync(join(out, 'day=2026-02-22')).sort(), ['legs.parquet', 'points.parquet'], 'the day written whole, no temporary file left');
     const l = await openLog(out, { threads: 1 });
     try {
       const rows = await l.rows(`SELECT day::VARCHAR AS day, count(*) AS legs, count(DISTINCT hex) AS tails FROM legs GROUP BY day ORDER BY day`);
@@ -79,6 +79,37 @@ describe('sim flight-log fast path', () => {
           (r.legs as number) > 300 && r.tails === o.legsPerDay / 2,
           `${r.day as string}: ${r.legs as number} legs of ${r.tails as number} airframes, one per slot`,
         );
+    } finally {
+      l.close();
+    }
+  });
+
+  it('writes each leg its thinned track in points.parquet, and the same legs.parquet bytes as without tracks', async () => {
+    const [a, b] = [tmp(), tmp()];
+    const o = { ...opts(a), days: 1, legsPerDay: 400, airframes: 300 };
+    const r = await writeFastLog(testWorld(), o);
+    const bare = await writeFastLog(testWorld(), { ...o, out: b, tracks: false });
+    assert.ok(readFileSync(dayFile(a, '2025-03-01')).equals(readFileSync(dayFile(b, '2025-03-01'))), 'legs.parquet byte for byte as before tracks');
+    assert.deepEqual(readdirSync(join(b, 'day=2025-03-01')), ['legs.parquet'], 'no points.parquet with tracks off');
+    assert.equal(bare.points, 0);
+    assert.ok(readFileSync(pointsFile(a, '2025-03-01')).length > 1000);
+    const l = await openLog(a, { threads: 1 });
+    try {
+      const [n] = await l.rows('SELECT count(*) AS points FROM points');
+      assert.equal(n!.points, r.points);
+      // every leg whose ends are both heard at a placed airport has a track (the world's airports
+      // without a reference point leave their legs' ends unplaced: no path to fly), inside its time
+      // span; a heard take-off's track starts on the ground, an unheard one's above 5,000 ft
+      const [k] = await l.rows(`SELECT count(*) AS legs,
+          count(*) FILTER (WHERE p.n IS NULL AND l.dep_lat IS NOT NULL AND l.arr_lat IS NOT NULL) AS bare,
+          count(*) FILTER (WHERE p.n IS NULL) > 0 AND count(*) FILTER (WHERE p.n IS NULL) < count(*) / 5 AS few_bare,
+          count(*) FILTER (WHERE p.t0 < l.first_ts OR p.t1 > l.last_ts) AS outside,
+          count(*) FILTER (WHERE l.dep_ts IS NOT NULL AND NOT p.ground0) AS dep_aloft,
+          count(*) FILTER (WHERE l.dep_ts IS NULL AND (p.ground0 OR p.alt0 < 5000)) AS unheard_low
+        FROM legs l LEFT JOIN (
+          SELECT hex, first_ts, count(*) AS n, min(t) AS t0, max(t) AS t1, arg_min(ground, t) AS ground0, arg_min(alt_baro, t) AS alt0
+          FROM points GROUP BY ALL) p USING (hex, first_ts)`);
+      assert.deepEqual(k, { legs: r.legs, bare: 0, few_bare: true, outside: 0, dep_aloft: 0, unheard_low: 0 });
     } finally {
       l.close();
     }
