@@ -10,7 +10,7 @@ import { buttonsControl, legendControl, statusControl } from './controls.ts';
 import { statusText } from './status.ts';
 import { el, utc } from './dom.ts';
 import { FilterBox } from './filter-box.ts';
-import { filtersOn, matcher, type Filters } from './filters.ts';
+import { filtersOn, type Filters } from './filters.ts';
 import { bindKeys } from './keyboard.ts';
 import { AircraftList, nmBetween } from './list.ts';
 import { Live, type Via } from './live.ts';
@@ -68,6 +68,7 @@ async function start(): Promise<void> {
   let aircraft = new Map<string, Aircraft>();
   let estimates = new Map<string, Estimate>();
   let types = new Map<string, [ShapeId | null, string]>();
+  let typeShapes = new Map<string, ShapeId | null>();
   let military = new Set<string>();
   let filters: Filters = url.filters;
   let stale: string | null = null;
@@ -77,11 +78,8 @@ async function start(): Promise<void> {
   let counts = { inView: 0, estimatesInView: 0 };
 
   const shape = (a: Aircraft) => shapeOf(a.t, a.category, military.has(a.hex), (t) => types.get(t.toUpperCase())?.[0]);
-  const applyRules = () =>
-    sky.setRules(
-      shape,
-      matcher(filters, shape, (h) => military.has(h)),
-    );
+  // data, not functions: the sky layer may class the aircraft in its worker (sky-layer.ts)
+  const applyRules = () => sky.setRules({ types: typeShapes, military, filters });
 
   const panel = new Panel(document.getElementById('panel')!, () => selection.clear());
   const searchBox = new SearchBox(side, (a) => pick(a));
@@ -137,7 +135,9 @@ async function start(): Promise<void> {
     );
   // what the frame drew is what is counted and listed
   let listDue = false;
-  sky.onDrawn = (d) => {
+  sky.onDrawn = (d, held) => {
+    // the worker path holds on the page only the aircraft drawn (and the selected one)
+    if (held) aircraft = new Map(held.map((a) => [a.hex, a]));
     let inView = 0;
     let est = 0;
     for (const k of d.kind)
@@ -207,6 +207,7 @@ async function start(): Promise<void> {
       },
     },
     { stream: !url.poll },
+    sky.streamSink(),
   );
   live.start();
   map.on('moveend', () => {
@@ -259,6 +260,7 @@ async function start(): Promise<void> {
   void getJson<{ types: Record<string, [ShapeId | null, string]> }>('/v1/map/types').then((r) => {
     if (!r.ok) return;
     types = new Map(Object.entries(r.body.types));
+    typeShapes = new Map([...types].map(([t, [s]]) => [t, s]));
     applyRules();
   });
   applyRules();
@@ -329,6 +331,8 @@ async function start(): Promise<void> {
       return performance.now() - t;
     },
     mode: () => via,
+    /** 'worker' (OffscreenCanvas) or 'page' (the fallback): where the sky layer is drawn */
+    skyPath: () => sky.path,
     stale: () => stale,
     colourOf: (alt: number | 'ground' | undefined) => bandColour(bandOf(alt)),
     counts: () => ({ ...counts, network }),
