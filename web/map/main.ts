@@ -333,6 +333,8 @@ async function start(): Promise<void> {
     mode: () => via,
     /** 'worker' (OffscreenCanvas) or 'page' (the fallback): where the sky layer is drawn */
     skyPath: () => sky.path,
+    /** ms the sky worker has worked so far (the bench: what left the main thread still costs a core) */
+    workerMs: () => sky.workerMs,
     stale: () => stale,
     colourOf: (alt: number | 'ground' | undefined) => bandColour(bandOf(alt)),
     counts: () => ({ ...counts, network }),

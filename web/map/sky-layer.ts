@@ -57,8 +57,10 @@ export class SkyLayer extends L.Layer {
   private looks: Looks = { ...this.scene.looks };
   private drawn: Drawn = { kind: [], id: [], x: [], y: [] };
   /** the worker path: the records its last frame sent (drawn aircraft and the selected one) */
-  private held: Aircraft[] | null = null;
+  private held: Aircraft[] = [];
   private sentTypes: Rules['types'] | null = null;
+  /** the worker path: ms the worker has spent so far (its own clock; the bench reads it) */
+  workerMs = 0;
   /** called after each frame with what it drew and, on the worker path, the records of the aircraft drawn */
   onDrawn: (d: Drawn, held: Aircraft[] | null) => void = () => {};
 
@@ -198,7 +200,8 @@ export class SkyLayer extends L.Layer {
     const sink = this.sink!;
     if (m.t === 'bad') return console.warn(`a stream message that is not JSON was dropped: ${m.detail}`);
     if (m.t === 'msg') {
-      if (m.gen === sink.gen) sink.onMessage(m.m, null);
+      // an `end` that came without a frame (no canvas or view in the worker yet): what is held stands
+      if (m.gen === sink.gen) sink.onMessage(m.m, m.m.type === 'end' ? this.held : null);
       return;
     }
     const c = this.canvas;
@@ -206,6 +209,7 @@ export class SkyLayer extends L.Layer {
     c.style.visibility = '';
     this.drawn = m.drawn;
     this.held = m.records;
+    this.workerMs = m.busyMs;
     this.onDrawn(m.drawn, m.records);
     if (m.end && m.end.gen === sink.gen) sink.onMessage({ type: 'end', now: m.end.now } satisfies StreamControl, m.records);
   }

@@ -29,6 +29,6 @@ export type { StreamControl };
 export type FromWorker =
   | { t: 'msg'; gen: number; m: StreamControl }
   /** a frame drawn; `end` when an update's `end` caused it (its records are then the update's) */
-  | { t: 'frame'; drawn: Drawn; records: Aircraft[]; corner: [number, number]; end: { gen: number; now: number } | null }
+  | { t: 'frame'; drawn: Drawn; records: Aircraft[]; corner: [number, number]; end: { gen: number; now: number } | null; busyMs: number }
   /** a stream message that was not JSON: dropped, said here */
   | { t: 'bad'; gen: number; detail: string };

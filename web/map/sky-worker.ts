@@ -20,6 +20,9 @@ let canvas: OffscreenCanvas | null = null;
 let view: { view: View; corner: [number, number]; palette: Palette } | null = null;
 let types = new Map<string, import('./shapes.ts').ShapeId | null>();
 let due: ReturnType<typeof setTimeout> | null = null;
+/** ms this worker has spent on messages and frames, sent with each frame (the bench reads it) */
+let busy = 0;
+let started = 0;
 
 /** draw now, and say what was drawn (with the update's `end` when one caused the frame) */
 function frame(end: { gen: number; now: number } | null): void {
@@ -39,11 +42,17 @@ function frame(end: { gen: number; now: number } | null): void {
   const sel = scene.looks.selected;
   const records: Aircraft[] = [];
   for (const a of scene.aircraft) if (hexes.has(a.hex) || a.hex === sel) records.push(a);
-  scope.postMessage({ t: 'frame', drawn, records, corner: view.corner, end });
+  scope.postMessage({ t: 'frame', drawn, records, corner: view.corner, end, busyMs: busy + performance.now() - started });
 }
 
 /** one frame for a burst of changes */
-const schedule = () => void (due ??= setTimeout(() => frame(null), 0));
+const schedule = () => void (due ??= setTimeout(() => timed(() => frame(null)), 0));
+
+function timed(f: () => void): void {
+  started = performance.now();
+  f();
+  busy += performance.now() - started;
+}
 
 function stream(text: string): void {
   let m: any;
@@ -77,8 +86,9 @@ function stream(text: string): void {
   if (back) scope.postMessage({ t: 'msg', gen, m: back });
 }
 
-scope.onmessage = (e) => {
-  const m = e.data;
+scope.onmessage = (e) => timed(() => handle(e.data));
+
+function handle(m: ToWorker): void {
   switch (m.t) {
     case 'canvas':
       canvas = m.canvas;
@@ -111,4 +121,4 @@ scope.onmessage = (e) => {
       view = m;
       return schedule();
   }
-};
+}
