@@ -90,6 +90,7 @@ async function start(): Promise<void> {
   });
   side.append(el('h2', { class: 'list-title' }, 'Aircraft in view'));
   const list = new AircraftList(side, (hex) => selection.select(hex));
+  list.onSort = (key, descending) => sky.setOrder(key, descending);
   const selection = new Selection({
     map,
     sky,
@@ -136,7 +137,7 @@ async function start(): Promise<void> {
   // what the frame drew is what is counted and listed
   let listDue = false;
   sky.onDrawn = (d, held) => {
-    // the worker path holds on the page only the aircraft drawn (and the selected one)
+    // the worker path holds on the page only the list's first rows and the selected aircraft
     if (held) aircraft = new Map(held.map((a) => [a.hex, a]));
     let inView = 0;
     let est = 0;
@@ -149,6 +150,13 @@ async function start(): Promise<void> {
       listDue = true;
       requestAnimationFrame(() => {
         listDue = false;
+        // the worker path sends the list's rows ready, in the list's order
+        const top = sky.listRows();
+        if (top) {
+          list.set(top.rows, top.total);
+          list.select(selection.current);
+          return;
+        }
         const c = map.getCenter();
         const rows = sky
           .drawnIds('aircraft')
@@ -218,10 +226,17 @@ async function start(): Promise<void> {
   /** ?icao=: select it where it is held, else find it by /v2/hex and centre there */
   function selectFromUrl(hex: string): void {
     if (aircraft.has(hex)) return selection.select(hex, { centre: !url.view });
-    void getJson<{ ac: Aircraft[] }>(`/v2/hex/${hex}`).then((r) => {
-      const a = r.ok ? r.body.ac[0] : undefined;
-      if (a) pick(a);
-      else selection.select(hex);
+    // the worker path holds only the list's first rows on the page: the layer may hold it
+    void sky.recordOf(hex).then((held) => {
+      if (held) {
+        aircraft.set(hex, held);
+        return selection.select(hex, { centre: !url.view });
+      }
+      void getJson<{ ac: Aircraft[] }>(`/v2/hex/${hex}`).then((r) => {
+        const a = r.ok ? r.body.ac[0] : undefined;
+        if (a) pick(a);
+        else selection.select(hex);
+      });
     });
   }
 
@@ -281,7 +296,13 @@ async function start(): Promise<void> {
       void panel.airport(hit.id);
       return;
     }
-    selection.select(hit.id);
+    // an aircraft past the list's first rows is not held on the worker path: ask the layer for it
+    if (hit.kind === 'aircraft' && !aircraft.has(hit.id))
+      void sky.recordOf(hit.id).then((a) => {
+        if (a) aircraft.set(a.hex, a);
+        selection.select(hit.id);
+      });
+    else selection.select(hit.id);
   });
 
   bindKeys({

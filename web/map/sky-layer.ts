@@ -7,6 +7,7 @@
 // inside the view is kept: it is what the status line counts, what the list shows, and what a click hits.
 import L from 'leaflet';
 import type { StreamControl, StreamSink } from './live.ts';
+import type { ListRow, SortKey } from './list.ts';
 import type { FromWorker, ToWorker } from './sky-protocol.ts';
 import { SkyScene, type Drawn, type Looks, type Rules, type View } from './sky-scene.ts';
 import { palette } from './theme.ts';
@@ -56,12 +57,15 @@ export class SkyLayer extends L.Layer {
   private readonly scene = new SkyScene();
   private looks: Looks = { ...this.scene.looks };
   private drawn: Drawn = { kind: [], id: [], x: [], y: [] };
-  /** the worker path: the records its last frame sent (drawn aircraft and the selected one) */
+  /** the worker path: the records its last frame sent (the list's first rows and the selected one) */
   private held: Aircraft[] = [];
+  private top: { rows: ListRow[]; total: number } | null = null;
+  private asked = new Map<number, (a: Aircraft | null) => void>();
+  private askedN = 0;
   private sentTypes: Rules['types'] | null = null;
   /** the worker path: ms the worker has spent so far (its own clock; the bench reads it) */
   workerMs = 0;
-  /** called after each frame with what it drew and, on the worker path, the records of the aircraft drawn */
+  /** called after each frame with what it drew and, on the worker path, the records it sent */
   onDrawn: (d: Drawn, held: Aircraft[] | null) => void = () => {};
 
   get showAirports(): boolean {
@@ -82,6 +86,26 @@ export class SkyLayer extends L.Layer {
     if (this.path === 'page') return null;
     this.startWorker();
     return this.sink!;
+  }
+
+  /** the worker path: the list's rows (its first ROWS, in its order) and how many are in view; null on the page path */
+  listRows(): { rows: ListRow[]; total: number } | null {
+    return this.top;
+  }
+
+  /** the list's order: on the worker path the next frame's rows follow it */
+  setOrder(key: SortKey, descending: boolean): void {
+    if (this.path === 'worker') this.post({ t: 'order', key, descending });
+  }
+
+  /** a record the page may not hold (the worker path holds only the list's first rows): from the worker */
+  recordOf(hex: string): Promise<Aircraft | null> {
+    if (this.path === 'page') return Promise.resolve(this.scene.aircraft.find((a) => a.hex === hex) ?? null);
+    const id = ++this.askedN;
+    return new Promise((r) => {
+      this.asked.set(id, r);
+      this.post({ t: 'record', id, hex });
+    });
   }
 
   setAircraft(a: Aircraft[]): void {
@@ -199,6 +223,11 @@ export class SkyLayer extends L.Layer {
   private fromWorker(m: FromWorker): void {
     const sink = this.sink!;
     if (m.t === 'bad') return console.warn(`a stream message that is not JSON was dropped: ${m.detail}`);
+    if (m.t === 'record') {
+      this.asked.get(m.id)?.(m.a);
+      this.asked.delete(m.id);
+      return;
+    }
     if (m.t === 'msg') {
       // an `end` that came without a frame (no canvas or view in the worker yet): what is held stands
       if (m.gen === sink.gen) sink.onMessage(m.m, m.m.type === 'end' ? this.held : null);
@@ -208,10 +237,13 @@ export class SkyLayer extends L.Layer {
     L.DomUtil.setPosition(c, L.point(m.corner[0], m.corner[1]));
     c.style.visibility = '';
     this.drawn = m.drawn;
-    this.held = m.records;
+    const held = m.top.map((r) => r.a);
+    if (m.selected && !held.some((a) => a.hex === m.selected!.hex)) held.push(m.selected);
+    this.held = held;
+    this.top = { rows: m.top, total: m.inView };
     this.workerMs = m.busyMs;
-    this.onDrawn(m.drawn, m.records);
-    if (m.end && m.end.gen === sink.gen) sink.onMessage({ type: 'end', now: m.end.now } satisfies StreamControl, m.records);
+    this.onDrawn(m.drawn, held);
+    if (m.end && m.end.gen === sink.gen) sink.onMessage({ type: 'end', now: m.end.now } satisfies StreamControl, held);
   }
 
   private hide(): void {
@@ -241,7 +273,8 @@ export class SkyLayer extends L.Layer {
     // Leaflet's own arithmetic: layer point = world pixel - pixel origin; the canvas sits at `corner`
     const origin = map.getPixelOrigin();
     const view: View = { width: size.x, height: size.y, dpr, zoom: map.getZoom(), centreLon: map.getCenter().lng, ox: origin.x + corner.x, oy: origin.y + corner.y };
-    if (this.path === 'worker') return this.post({ t: 'view', view, corner: [corner.x, corner.y], palette: palette() });
+    const centre = map.getCenter();
+    if (this.path === 'worker') return this.post({ t: 'view', view, corner: [corner.x, corner.y], palette: palette(), centre: [centre.lat, centre.lng] });
     if (c.width !== size.x * dpr || c.height !== size.y * dpr) {
       c.width = size.x * dpr;
       c.height = size.y * dpr;

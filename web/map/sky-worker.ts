@@ -2,8 +2,9 @@
 // and kept by the client rule (sky.ts), and the sky layer drawn on the OffscreenCanvas the page
 // handed over (sky-scene.ts), so neither the parse nor the silhouettes' paths nor the software
 // raster run on the page's main thread. the page sends the view, the rules and the looks; the
-// worker sends back per frame what it drew and the records of the aircraft it drew (and the
-// selected one), which is all the page reads: counts, list, hit tests, the panel.
+// worker sends back per frame what it drew (counts, hit tests), the list's first rows in the list's
+// order and the selected aircraft's record (the panel): the page never holds the whole sky.
+import { nmBetween, ROWS, sortRows, type ListRow, type SortKey } from './list.ts';
 import type { FromWorker, StreamControl, ToWorker } from './sky-protocol.ts';
 import { SkyScene, type View } from './sky-scene.ts';
 import { Sky } from './sky.ts';
@@ -17,7 +18,9 @@ const sky = new Sky();
 let gen = 0;
 let ctx: OffscreenCanvasRenderingContext2D | null = null;
 let canvas: OffscreenCanvas | null = null;
-let view: { view: View; corner: [number, number]; palette: Palette } | null = null;
+let view: { view: View; corner: [number, number]; palette: Palette; centre: [number, number] } | null = null;
+/** the list's order: its default is list.ts's */
+let order: { key: SortKey; descending: boolean } = { key: 'distance', descending: false };
 let types = new Map<string, import('./shapes.ts').ShapeId | null>();
 let due: ReturnType<typeof setTimeout> | null = null;
 /** ms this worker has spent on messages and frames, sent with each frame (the bench reads it) */
@@ -40,9 +43,15 @@ function frame(end: { gen: number; now: number } | null): void {
   const hexes = new Set<string>();
   for (let i = 0; i < drawn.kind.length; i++) if (drawn.kind[i] === 'aircraft') hexes.add(drawn.id[i]!);
   const sel = scene.looks.selected;
-  const records: Aircraft[] = [];
-  for (const a of scene.aircraft) if (hexes.has(a.hex) || a.hex === sel) records.push(a);
-  scope.postMessage({ t: 'frame', drawn, records, corner: view.corner, end, busyMs: busy + performance.now() - started });
+  const [lat, lon] = view.centre;
+  const rows: ListRow[] = [];
+  let selected: Aircraft | null = null;
+  for (const a of scene.aircraft) {
+    if (hexes.has(a.hex)) rows.push({ a, nm: nmBetween(lat, lon, a.lat!, a.lon!) });
+    if (a.hex === sel) selected = a;
+  }
+  const top = sortRows(rows, order.key, order.descending).slice(0, ROWS);
+  scope.postMessage({ t: 'frame', drawn, top, inView: rows.length, selected, corner: view.corner, end, busyMs: busy + performance.now() - started });
 }
 
 /** one frame for a burst of changes */
@@ -120,5 +129,10 @@ function handle(m: ToWorker): void {
     case 'view':
       view = m;
       return schedule();
+    case 'order':
+      order = { key: m.key, descending: m.descending };
+      return schedule();
+    case 'record':
+      return scope.postMessage({ t: 'record', id: m.id, a: scene.aircraft.find((a) => a.hex === m.hex) ?? null });
   }
 }
