@@ -272,7 +272,15 @@ export class SkyLayer extends L.Layer {
     const corner = map.containerPointToLayerPoint([0, 0]);
     // Leaflet's own arithmetic: layer point = world pixel - pixel origin; the canvas sits at `corner`
     const origin = map.getPixelOrigin();
-    const view: View = { width: size.x, height: size.y, dpr, zoom: map.getZoom(), centreLon: map.getCenter().lng, ox: origin.x + corner.x, oy: origin.y + corner.y };
+    const view: View = {
+      width: size.x,
+      height: size.y,
+      dpr,
+      zoom: map.getZoom(),
+      centreLon: map.getCenter().lng,
+      ox: origin.x + corner.x,
+      oy: origin.y + corner.y,
+    };
     const centre = map.getCenter();
     if (this.path === 'worker') return this.post({ t: 'view', view, corner: [corner.x, corner.y], palette: palette(), centre: [centre.lat, centre.lng] });
     if (c.width !== size.x * dpr || c.height !== size.y * dpr) {

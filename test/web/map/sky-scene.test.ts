@@ -36,7 +36,8 @@ function viewAt(lat: number, lon: number, zoom: number, width = 1000, height = 6
   return { width, height, dpr: 1, zoom, centreLon: lon, ox: x - width / 2, oy: y - height / 2 };
 }
 
-const rec = (hex: string, lat: number, lon: number, more: Partial<Aircraft> = {}): Aircraft => ({ hex, lat, lon, track: 90, alt_baro: 30000, ...more }) as Aircraft;
+const rec = (hex: string, lat: number, lon: number, more: Partial<Aircraft> = {}): Aircraft =>
+  ({ hex, lat, lon, track: 90, alt_baro: 30000, ...more }) as Aircraft;
 
 test('a frame lists exactly the aircraft inside the view that pass the filter', () => {
   const s = new SkyScene();
