@@ -6,7 +6,8 @@
 // page that only opens the same stream and JSON.parses its messages, drawing nothing) or the map's
 // code at a git ref (web/ from `git archive`, bundled by esbuild and served in place of /map/map.js
 // on the same server). --profile writes the current map's CPU profile of first paint and of the
-// updates, and prints where the self time went. figures: docs/performance.md "The map".
+// updates, and prints where the self time went; where the map has its sky worker, the worker's own
+// time per update is printed beside (not main-thread time, but a core's). figures: docs/performance.md "The map".
 //   npx tsx bench/map.ts [--aircraft 12000] [--updates 6] [--rounds 3] [--view 5/48/9] [--baseline floor|<git ref>] [--profile <prefix>]
 // --help prints this.
 import { execFileSync } from 'node:child_process';
@@ -143,7 +144,7 @@ async function selfTimes(cdp: CDPSession, file: string): Promise<void> {
   for (const [k, us] of top) console.log(`    ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
 }
 
-async function measure(browser: Browser, v: Variant, profile: boolean): Promise<{ paint: number; updates: number[] }> {
+async function measure(browser: Browser, v: Variant, profile: boolean): Promise<{ paint: number; updates: number[]; worker: number[] }> {
   const page: Page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   try {
     if (v === 'baseline' && baseJs) await page.route('**/map/map.js', (r) => r.fulfill({ body: baseJs, contentType: 'text/javascript' }));
@@ -179,21 +180,29 @@ async function measure(browser: Browser, v: Variant, profile: boolean): Promise<
     if (profile) await cdp.send('Profiler.start');
     if (profile) await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'blink', 'cc', 'gpu'] });
     const updates: number[] = [];
+    // the sky worker's own time (web/map/sky-worker.ts), where the page has one: off the main thread, not off the machine
+    const workerMs = () => page.evaluate(() => (window as any).__contrail.workerMs?.() ?? null) as Promise<number | null>;
+    const worker: number[] = [];
     for (let u = 0; u < UPDATES; u++) {
       const before = await page.evaluate(() => (window as any).__contrail.updates());
+      const w0 = await workerMs();
       const t0 = await task();
       await step();
-      await page.waitForFunction((b) => (window as any).__contrail.updates() > b, before, { timeout: 30_000 });
+      // polled every 50 ms, not per animation frame: a rAF loop of the bench's own would make the page
+      // produce a frame (style, layout, paint of the whole page) 60 times a second while it waits
+      await page.waitForFunction((b) => (window as any).__contrail.updates() > b, before, { timeout: 30_000, polling: 50 });
       // the frame and the list that follow the update
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       updates.push(((await task()) - t0) * 1000);
+      const w1 = await workerMs();
+      if (w0 !== null && w1 !== null) worker.push(w1 - w0);
     }
     if (profile) await selfTimes(cdp, `${PROFILE}-updates.cpuprofile`);
     if (profile) {
       writeFileSync(`${PROFILE}-updates.trace.json`, await browser.stopTracing());
       console.log(`  ${PROFILE}-updates.trace.json: the updates' trace (chrome://tracing or Perfetto)`);
     }
-    return { paint, updates };
+    return { paint, updates, worker };
   } finally {
     await page.close();
   }
@@ -204,7 +213,10 @@ try {
   console.log(
     `${N.toLocaleString('en')} aircraft, view #${VIEW}, ${UPDATES} updates per page, ${ROUNDS} rounds, baseline ${BASELINE}, Chromium ${browser.version()}, Node ${process.version}, 1400x900; load ${load()}`,
   );
-  const got: Record<Variant, { paint: number[]; update: number[] }> = { current: { paint: [], update: [] }, baseline: { paint: [], update: [] } };
+  const got: Record<Variant, { paint: number[]; update: number[]; worker: number[] }> = {
+    current: { paint: [], update: [], worker: [] },
+    baseline: { paint: [], update: [], worker: [] },
+  };
   // the floor needs the stream URL the map opened: the current map goes first in round 1
   for (let r = 0; r < ROUNDS; r++) {
     const order: Variant[] = r % 2 === 0 ? ['current', 'baseline'] : ['baseline', 'current'];
@@ -212,8 +224,12 @@ try {
       const m = await measure(browser, v, v === 'current' && r === 0 && PROFILE !== '');
       got[v].paint.push(m.paint);
       got[v].update.push(...m.updates);
+      got[v].worker.push(...m.worker);
       console.log(
-        `  round ${r + 1} ${v.padEnd(8)} first paint ${m.paint.toFixed(0)} ms, update median ${median(m.updates).toFixed(1)} ms (${m.updates.map((x) => x.toFixed(0)).join(' ')}); load ${load()}`,
+        `  round ${r + 1} ${v.padEnd(8)} first paint ${m.paint.toFixed(0)} ms, ` +
+          `update median ${median(m.updates).toFixed(1)} ms (${m.updates.map((x) => x.toFixed(0)).join(' ')})${
+          m.worker.length ? `, sky worker ${median(m.worker).toFixed(1)} ms` : ''
+        }; load ${load()}`,
       );
     }
   }
@@ -223,6 +239,8 @@ try {
     );
   row('first paint, median', got.current.paint, got.baseline.paint);
   row('main thread per update, med.', got.current.update, got.baseline.update);
+  for (const v of ['current', 'baseline'] as const)
+    if (got[v].worker.length) console.log(`${v}: the sky worker per update, median ${median(got[v].worker).toFixed(1)} ms (not main-thread time)`);
   console.log(`load ${load()}`);
 } finally {
   await browser.close();

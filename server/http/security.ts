@@ -25,12 +25,14 @@ const LOCKED = { 'object-src': ["'none'"], 'base-uri': ["'none'"], 'frame-ancest
  * inline, hence 'unsafe-inline' for styles only: Chromium refused them otherwise,
  * test/web/map/map-browser.slow.test.ts), raster images from here (the Natural Earth basemap, data:
  * icons) and from `tileOrigins` (a configured tile host, when there is one), data over fetch and
- * the push stream's WebSocket to this server alone.
+ * the push stream's WebSocket to this server alone, and the sky worker's script from here.
  */
 export function mapPolicy(tileOrigins: readonly string[] = []): string {
   return join({
     'default-src': ["'self'"],
     'script-src': ["'self'"],
+    // the sky worker (web/map/sky-worker.ts), this server's own script: named rather than left to default-src
+    'worker-src': ["'self'"],
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', ...tileOrigins],
     'connect-src': ["'self'"],

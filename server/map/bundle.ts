@@ -17,6 +17,8 @@ export interface MapFile {
 
 /** the browser code's entry points (web/map/), bundled with what they import from node_modules */
 const ENTRY_JS = 'web/map/main.ts';
+/** the sky worker (web/map/sky-worker.ts): the stream parsed and the aircraft drawn off the page's main thread */
+const ENTRY_WORKER = 'web/map/sky-worker.ts';
 const ENTRY_CSS = 'web/map/style.css';
 
 /**
@@ -29,10 +31,10 @@ export const OFFLINE_PLACES = 'places.json';
 
 const prepared = (raw: Buffer, contentType: string): MapFile => ({ body: staticPayload(raw), contentType });
 
-/** Bundle the entries in one esbuild run (JS: an IIFE for the browsers of the last few years; CSS: with leaflet.css inlined). */
-function bundle(): { js: Buffer; css: Buffer } {
+/** Bundle the entries in one esbuild run (JS: IIFEs for the browsers of the last few years; CSS: with leaflet.css inlined). */
+function bundle(): { js: Buffer; worker: Buffer; css: Buffer } {
   const r = buildSync({
-    entryPoints: [installed(ENTRY_JS), installed(ENTRY_CSS)],
+    entryPoints: [installed(ENTRY_JS), installed(ENTRY_WORKER), installed(ENTRY_CSS)],
     outdir: installed('var/map'),
     bundle: true,
     write: false,
@@ -45,12 +47,12 @@ function bundle(): { js: Buffer; css: Buffer } {
     logLevel: 'silent',
     legalComments: 'inline',
   });
-  const out = (ext: string) => {
-    const f = r.outputFiles.find((o) => o.path.endsWith(ext));
-    if (!f) throw new Error(`esbuild made no ${ext} file from ${ENTRY_JS} and ${ENTRY_CSS}`);
+  const out = (name: string) => {
+    const f = r.outputFiles.find((o) => o.path.endsWith(`/${name}`));
+    if (!f) throw new Error(`esbuild made no ${name} from ${ENTRY_JS}, ${ENTRY_WORKER} and ${ENTRY_CSS}`);
     return Buffer.from(f.contents);
   };
-  return { js: out('.js'), css: out('.css') };
+  return { js: out('main.js'), worker: out('sky-worker.js'), css: out('style.css') };
 }
 
 let made: Map<string, MapFile> | null = null;
@@ -61,12 +63,13 @@ let made: Map<string, MapFile> | null = null;
  */
 export function buildMapFiles(): Map<string, MapFile> {
   if (made) return made;
-  const { js, css } = bundle();
+  const { js, worker, css } = bundle();
   const gz = readFileSync(installed(`data/map/${OFFLINE_BASEMAP}.gz`));
   const places = readFileSync(installed(`data/map/${OFFLINE_PLACES}`));
   const json = 'application/json; charset=utf-8';
   made = new Map([
     ['map.js', prepared(js, 'text/javascript; charset=utf-8')],
+    ['sky-worker.js', prepared(worker, 'text/javascript; charset=utf-8')],
     ['map.css', prepared(css, 'text/css; charset=utf-8')],
     [OFFLINE_BASEMAP, { body: { raw: gunzipSync(gz), gz }, contentType: json }],
     [OFFLINE_PLACES, prepared(places, json)],

@@ -7,7 +7,8 @@ import { el, fmt } from './dom.ts';
 import type { Aircraft } from './types.ts';
 
 export type SortKey = 'callsign' | 'type' | 'altitude' | 'speed' | 'distance';
-const ROWS = 200;
+/** rows rendered; the sky worker sends only these (sky-worker.ts) */
+export const ROWS = 200;
 
 const COLUMNS: [SortKey, string][] = [
   ['callsign', 'Callsign'],
@@ -66,6 +67,10 @@ export class AircraftList {
   private key: SortKey = 'distance';
   private descending = false;
   private rows: ListRow[] = [];
+  /** how many are in view: more than `rows` where the sky worker sent only the first ROWS */
+  private total = 0;
+  /** a new order was chosen (the sky worker then sends that order's first rows) */
+  onSort: (key: SortKey, descending: boolean) => void = () => {};
   private selected: string | null = null;
   private readonly body = el('tbody') as HTMLTableSectionElement;
   private readonly head = el('tr');
@@ -97,6 +102,7 @@ export class AircraftList {
     this.key = key;
     this.renderHead();
     this.render();
+    this.onSort(key, this.descending);
   }
 
   /** the hexes in the order shown (the tests read it) */
@@ -104,8 +110,10 @@ export class AircraftList {
     return sortRows(this.rows, this.key, this.descending).map((r) => r.a.hex);
   }
 
-  set(rows: ListRow[]): void {
+  /** the rows in view (or the first ROWS of `total` in this list's order) */
+  set(rows: ListRow[], total = rows.length): void {
     this.rows = rows;
+    this.total = Math.max(total, rows.length);
     this.render();
   }
 
@@ -150,8 +158,8 @@ export class AircraftList {
       }
     });
     this.more.textContent =
-      sorted.length > ROWS
-        ? `and ${(sorted.length - ROWS).toLocaleString('en')} more in view: zoom in, or sort, to see them`
+      this.total > ROWS
+        ? `and ${(this.total - ROWS).toLocaleString('en')} more in view: zoom in, or sort, to see them`
         : sorted.length
           ? ''
           : 'No aircraft in view.';

@@ -1,7 +1,8 @@
 // the live sky for the view: the push stream /v1/stream where it can (one box change only when the
 // view leaves the padded box it follows), else polling /v1/aircraft for the view every 5 s, trying
 // the stream again every minute. a stale feed (the stream's `stale`, or a 503 stale_snapshot) is
-// reported as stale, never as an empty sky.
+// reported as stale, never as an empty sky. the stream's messages are parsed and kept by a sink:
+// here on the page (Sky, sky.ts), or in the sky worker (sky-layer.ts) where the page has one.
 import { getJson } from './api.ts';
 import { bboxParam, covers, viewBox, type Box, type View } from './bbox.ts';
 import { Sky } from './sky.ts';
@@ -29,8 +30,42 @@ export interface LiveOptions {
 
 const DEFAULTS: LiveOptions = { pollMs: 5000, streamRetryMs: 60_000, pad: 0.5, stream: true };
 
-export class Live {
+/** a stream message once applied: its type and what the rule reads, never its aircraft */
+export type StreamControl = { type: string; bbox?: unknown; cells?: { cell: string }[]; now?: number; detail?: string };
+
+/** where the stream's messages are parsed and held (docs/ARCHITECTURE.md "The map's sky worker") */
+export interface StreamSink {
+  /** a new connection: forget what the last one sent */
+  reset(): void;
+  /** one message, as the text it came as */
+  feed(text: string): void;
+  /** set by Live: each message once applied, in order; at an `end`, the records the map now holds */
+  onMessage: (m: StreamControl, records: Aircraft[] | null) => void;
+}
+
+/** the sink on the page: JSON.parse and the client rule here */
+export class LocalSink implements StreamSink {
   private readonly sky = new Sky();
+  onMessage: StreamSink['onMessage'] = () => {};
+
+  reset(): void {
+    this.sky.replace([]);
+  }
+
+  feed(text: string): void {
+    const m = JSON.parse(text);
+    if (m.type === 'subscribed') this.sky.subscribed((m.cells as { cell: string }[]).map((c) => c.cell));
+    else if (m.type === 'full') this.sky.full(m.cell, m.aircraft);
+    else if (m.type === 'diff') this.sky.diff(m.cell, m.upsert, m.gone);
+    this.onMessage(m, m.type === 'end' ? this.sky.records() : null);
+  }
+}
+
+export class Live {
+  /** polling's picture (the stream's is the sink's) */
+  private readonly sky = new Sky();
+  private readonly sink: StreamSink;
+  private ended = false;
   private ws: WebSocket | null = null;
   /** the box the server says it follows (its last `subscribed`), and one asked for and not yet answered */
   private followed: Box | null = null;
@@ -44,8 +79,11 @@ export class Live {
     private readonly view: () => View,
     private readonly h: LiveHandlers,
     options: Partial<LiveOptions> = {},
+    sink: StreamSink | null = null,
   ) {
     this.o = { ...DEFAULTS, ...options };
+    this.sink = sink ?? new LocalSink();
+    this.sink.onMessage = (m, records) => this.onMessage(m, records);
   }
 
   start(): void {
@@ -81,42 +119,35 @@ export class Live {
       return;
     }
     this.ws = ws;
-    let ended = false;
-    ws.onmessage = (e) => {
-      const m = JSON.parse(String(e.data));
-      if (m.type === 'end' && !ended) {
-        ended = true;
-        this.stopPolling();
-        this.via = 'stream';
-        this.h.mode('stream', 'live via the push stream');
-      }
-      this.onMessage(m);
-    };
+    this.ended = false;
+    this.sink.reset();
+    ws.onmessage = (e) => this.sink.feed(String(e.data));
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      this.poll(ended ? `polling: the stream closed (${e.code}${e.reason ? ` ${e.reason}` : ''})` : 'polling: the stream was refused');
+      this.poll(this.ended ? `polling: the stream closed (${e.code}${e.reason ? ` ${e.reason}` : ''})` : 'polling: the stream was refused');
     };
   }
 
-  private onMessage(m: any): void {
+  /** a message of the open connection, applied by the sink (a worker's may arrive after the close: dropped) */
+  private onMessage(m: StreamControl, records: Aircraft[] | null): void {
+    if (!this.ws) return;
+    if (m.type === 'end' && !this.ended) {
+      this.ended = true;
+      this.stopPolling();
+      this.via = 'stream';
+      this.h.mode('stream', 'live via the push stream');
+    }
     switch (m.type) {
       case 'subscribed':
-        this.followed = m.bbox;
+        this.followed = m.bbox as Box;
         this.asked = undefined;
-        this.sky.subscribed((m.cells as { cell: string }[]).map((c) => c.cell));
-        break;
-      case 'full':
-        this.sky.full(m.cell, m.aircraft);
-        break;
-      case 'diff':
-        this.sky.diff(m.cell, m.upsert, m.gone);
         break;
       case 'end':
-        this.h.sky(this.sky.records(), m.now, 'stream');
+        this.h.sky(records ?? [], m.now!, 'stream');
         break;
       case 'stale':
-        this.h.stale(m.detail);
+        this.h.stale(m.detail!);
         break;
       case 'error':
         // a refused box change (rate_limited): the stream goes on with the box it had; the next

@@ -11,7 +11,7 @@ import { statusText } from './status.ts';
 import { el, utc } from './dom.ts';
 import { FilterBox } from './filter-box.ts';
 import { FlightsLayer } from './flights-layer.ts';
-import { filtersOn, matcher, type Filters } from './filters.ts';
+import { filtersOn, type Filters } from './filters.ts';
 import { bindKeys } from './keyboard.ts';
 import { AircraftList, nmBetween } from './list.ts';
 import { Live, type Via } from './live.ts';
@@ -70,6 +70,7 @@ async function start(): Promise<void> {
   let aircraft = new Map<string, Aircraft>();
   let estimates = new Map<string, Estimate>();
   let types = new Map<string, [ShapeId | null, string]>();
+  let typeShapes = new Map<string, ShapeId | null>();
   let military = new Set<string>();
   let filters: Filters = url.filters;
   let stale: string | null = null;
@@ -79,11 +80,8 @@ async function start(): Promise<void> {
   let counts = { inView: 0, estimatesInView: 0 };
 
   const shape = (a: Aircraft) => shapeOf(a.t, a.category, military.has(a.hex), (t) => types.get(t.toUpperCase())?.[0]);
-  const applyRules = () =>
-    sky.setRules(
-      shape,
-      matcher(filters, shape, (h) => military.has(h)),
-    );
+  // data, not functions: the sky layer may class the aircraft in its worker (sky-layer.ts)
+  const applyRules = () => sky.setRules({ types: typeShapes, military, filters });
 
   const panel = new Panel(document.getElementById('panel')!, () => selection.clear(), flights);
   const searchBox = new SearchBox(side, (a) => pick(a));
@@ -94,6 +92,7 @@ async function start(): Promise<void> {
   });
   side.append(el('h2', { class: 'list-title' }, 'Aircraft in view'));
   const list = new AircraftList(side, (hex) => selection.select(hex));
+  list.onSort = (key, descending) => sky.setOrder(key, descending);
   const selection = new Selection({
     map,
     sky,
@@ -139,7 +138,9 @@ async function start(): Promise<void> {
     );
   // what the frame drew is what is counted and listed
   let listDue = false;
-  sky.onDrawn = (d) => {
+  sky.onDrawn = (d, held) => {
+    // the worker path holds on the page only the list's first rows and the selected aircraft
+    if (held) aircraft = new Map(held.map((a) => [a.hex, a]));
     let inView = 0;
     let est = 0;
     for (const k of d.kind)
@@ -151,6 +152,13 @@ async function start(): Promise<void> {
       listDue = true;
       requestAnimationFrame(() => {
         listDue = false;
+        // the worker path sends the list's rows ready, in the list's order
+        const top = sky.listRows();
+        if (top) {
+          list.set(top.rows, top.total);
+          list.select(selection.current);
+          return;
+        }
         const c = map.getCenter();
         const rows = sky
           .drawnIds('aircraft')
@@ -209,6 +217,7 @@ async function start(): Promise<void> {
       },
     },
     { stream: !url.poll },
+    sky.streamSink(),
   );
   live.start();
   map.on('moveend', () => {
@@ -219,10 +228,17 @@ async function start(): Promise<void> {
   /** ?icao=: select it where it is held, else find it by /v2/hex and centre there */
   function selectFromUrl(hex: string): void {
     if (aircraft.has(hex)) return selection.select(hex, { centre: !url.view });
-    void getJson<{ ac: Aircraft[] }>(`/v2/hex/${hex}`).then((r) => {
-      const a = r.ok ? r.body.ac[0] : undefined;
-      if (a) pick(a);
-      else selection.select(hex);
+    // the worker path holds only the list's first rows on the page: the layer may hold it
+    void sky.recordOf(hex).then((held) => {
+      if (held) {
+        aircraft.set(hex, held);
+        return selection.select(hex, { centre: !url.view });
+      }
+      void getJson<{ ac: Aircraft[] }>(`/v2/hex/${hex}`).then((r) => {
+        const a = r.ok ? r.body.ac[0] : undefined;
+        if (a) pick(a);
+        else selection.select(hex);
+      });
     });
   }
 
@@ -261,6 +277,7 @@ async function start(): Promise<void> {
   void getJson<{ types: Record<string, [ShapeId | null, string]> }>('/v1/map/types').then((r) => {
     if (!r.ok) return;
     types = new Map(Object.entries(r.body.types));
+    typeShapes = new Map([...types].map(([t, [s]]) => [t, s]));
     applyRules();
   });
   applyRules();
@@ -281,7 +298,13 @@ async function start(): Promise<void> {
       void panel.airport(hit.id, liveAt);
       return;
     }
-    selection.select(hit.id);
+    // an aircraft past the list's first rows is not held on the worker path: ask the layer for it
+    if (hit.kind === 'aircraft' && !aircraft.has(hit.id))
+      void sky.recordOf(hit.id).then((a) => {
+        if (a) aircraft.set(a.hex, a);
+        selection.select(hit.id);
+      });
+    else selection.select(hit.id);
   });
 
   bindKeys({
@@ -333,6 +356,10 @@ async function start(): Promise<void> {
       return performance.now() - t;
     },
     mode: () => via,
+    /** 'worker' (OffscreenCanvas) or 'page' (the fallback): where the sky layer is drawn */
+    skyPath: () => sky.path,
+    /** ms the sky worker has worked so far (the bench: what left the main thread still costs a core) */
+    workerMs: () => sky.workerMs,
     stale: () => stale,
     colourOf: (alt: number | 'ground' | undefined) => bandColour(bandOf(alt)),
     counts: () => ({ ...counts, network }),

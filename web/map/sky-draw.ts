@@ -6,11 +6,16 @@ import { airportStyle } from './airport-style.ts';
 import { bandColour, bandOf, BANDS } from './colour.ts';
 import { LabelGrid } from './labels.ts';
 import { addShape, SHAPE_IDS, shapePx } from './shapes.ts';
-import { palette } from './theme.ts';
+import type { Palette } from './theme.ts';
 import type { Aircraft, Estimate, HitKind, MapAirport } from './types.ts';
+
+/** the page's canvas or the sky worker's OffscreenCanvas (sky-worker.ts) */
+export type Ctx2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
 export interface Frame {
   zoom: number;
+  /** the theme's colours (a worker cannot read the page's theme) */
+  palette: Palette;
   width: number;
   height: number;
   project: (lat: number, lon: number) => [number, number];
@@ -29,13 +34,13 @@ const scaleAt = (zoom: number) => (zoom >= 9 ? 1.2 : zoom <= 4 ? 0.8 : 1);
 const inView = (f: Frame, x: number, y: number) => x >= -MARGIN && y >= -MARGIN && x <= f.width + MARGIN && y <= f.height + MARGIN;
 
 /** halo then text, so a label reads over land, sea and other aircraft */
-function label(ctx: CanvasRenderingContext2D, text: string, x: number, y: number): void {
+function label(ctx: Ctx2D, text: string, x: number, y: number): void {
   ctx.strokeText(text, x, y);
   ctx.fillText(text, x, y);
 }
 
-export function drawAirports(ctx: CanvasRenderingContext2D, f: Frame, airports: readonly MapAirport[]): void {
-  const p = palette();
+export function drawAirports(ctx: Ctx2D, f: Frame, airports: readonly MapAirport[]): void {
+  const p = f.palette;
   const grid = new LabelGrid();
   ctx.save();
   ctx.lineJoin = 'round';
@@ -83,14 +88,14 @@ export function drawAirports(ctx: CanvasRenderingContext2D, f: Frame, airports: 
 }
 
 export function drawAircraft(
-  ctx: CanvasRenderingContext2D,
+  ctx: Ctx2D,
   f: Frame,
   aircraft: readonly Aircraft[],
   shape: Uint8Array,
   keep: Uint8Array,
   selected: string | null,
 ): void {
-  const p = palette();
+  const p = f.palette;
   const nShapes = SHAPE_IDS.length;
   const paths: (Path2D | undefined)[] = new Array(BANDS * nShapes);
   const dots = Array.from({ length: BANDS }, () => new Path2D());
@@ -150,8 +155,8 @@ export function drawAircraft(
 }
 
 /** estimates: hollow, dashed, labelled "estimate", with a dashed line back to the last real position */
-export function drawEstimates(ctx: CanvasRenderingContext2D, f: Frame, estimates: readonly Estimate[], pass: (e: Estimate) => boolean = () => true): void {
-  const p = palette();
+export function drawEstimates(ctx: Ctx2D, f: Frame, estimates: readonly Estimate[], pass: (e: Estimate) => boolean = () => true): void {
+  const p = f.palette;
   ctx.save();
   ctx.strokeStyle = p.estimate;
   ctx.fillStyle = p.estimate;

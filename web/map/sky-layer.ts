@@ -1,14 +1,19 @@
 // one canvas over the map for everything that can number in the thousands: airports, live aircraft
-// and estimates. a frame projects each point once, skips those outside the view or filtered out,
-// and fills one path per altitude band and silhouette (sky-draw.ts), not one per aircraft. while
-// Leaflet pans, the canvas moves with the map pane; it is redrawn when a move or zoom ends and when
-// new data arrives. what a frame drew inside the view is kept: it is what the status line counts,
-// what the list shows, and what a click hits.
+// and estimates (sky-scene.ts, one path per altitude band and silhouette: sky-draw.ts). where the
+// browser has OffscreenCanvas the canvas is drawn by the sky worker (sky-worker.ts), which also
+// parses the push stream, so an update costs the page's main thread only what the worker sends
+// back; elsewhere the same scene is drawn here, as before. while Leaflet pans, the canvas moves with
+// the map pane; it is redrawn when a move or zoom ends and when new data arrives. what a frame drew
+// inside the view is kept: it is what the status line counts, what the list shows, and what a click hits.
 import L from 'leaflet';
-import { mercX, mercY } from './topo.ts';
-import { SHAPE_IDS, type ShapeId } from './shapes.ts';
-import { drawAircraft, drawAirports, drawEstimates, type Frame } from './sky-draw.ts';
+import type { StreamControl, StreamSink } from './live.ts';
+import type { ListRow, SortKey } from './list.ts';
+import type { FromWorker, ToWorker } from './sky-protocol.ts';
+import { SkyScene, type Drawn, type Looks, type Rules, type View } from './sky-scene.ts';
+import { palette } from './theme.ts';
 import type { Aircraft, Estimate, HitKind, MapAirport } from './types.ts';
+
+export type { Drawn };
 
 export interface Hit {
   kind: HitKind;
@@ -16,94 +21,149 @@ export interface Hit {
   id: string;
 }
 
-/** what the last frame drew, for clicks, counts, the list and the tests' hook */
-export interface Drawn {
-  kind: HitKind[];
-  id: string[];
-  x: number[];
-  y: number[];
-}
+/** where the layer is drawn: in the sky worker, or on the page where OffscreenCanvas is missing */
+export type SkyPath = 'worker' | 'page';
 
+/** the worker's bundle, served beside map.js (server/map/bundle.ts) */
+const WORKER_URL = '/map/sky-worker.js';
 const HIT_PX = 12;
 
-export class SkyLayer extends L.Layer {
-  private canvas!: HTMLCanvasElement;
-  private ctx!: CanvasRenderingContext2D;
-  private frame = 0;
-  private aircraft: Aircraft[] = [];
-  private estimates: Estimate[] = [];
-  private airports: MapAirport[] = [];
-  private stale = false;
-  private selected: string | null = null;
-  private drawn: Drawn = { kind: [], id: [], x: [], y: [] };
-  private shapeOf: (a: Aircraft) => ShapeId = () => 'unknown';
-  private pass: (a: Aircraft) => boolean = () => true;
-  showAirports = true;
-  showEstimates = true;
-  /** called after each frame with what it drew */
-  onDrawn: (d: Drawn) => void = () => {};
+const canWork = () =>
+  typeof Worker === 'function' && typeof OffscreenCanvas === 'function' && 'transferControlToOffscreen' in HTMLCanvasElement.prototype;
 
-  /** Web Mercator x, y, silhouette and filter verdict of each aircraft, worked out once per update rather than once per frame */
-  private mx = new Float64Array(0);
-  private my = new Float64Array(0);
-  private shape = new Uint8Array(0);
-  private keep = new Uint8Array(0);
+/** the stream's messages handed to the worker as text, its applied messages handed back in order */
+class WorkerSink implements StreamSink {
+  gen = 0;
+  onMessage: StreamSink['onMessage'] = () => {};
+  constructor(private readonly post: (m: ToWorker) => void) {}
+
+  reset(): void {
+    this.post({ t: 'reset', gen: ++this.gen });
+  }
+
+  feed(text: string): void {
+    this.post({ t: 'stream', gen: this.gen, text });
+  }
+}
+
+export class SkyLayer extends L.Layer {
+  readonly path: SkyPath = canWork() ? 'worker' : 'page';
+  private canvas!: HTMLCanvasElement;
+  /** the page path's context; null on the worker path */
+  private ctx: CanvasRenderingContext2D | null = null;
+  private worker: Worker | null = null;
+  private sink: WorkerSink | null = null;
+  private frame = 0;
+  private readonly scene = new SkyScene();
+  private looks: Looks = { ...this.scene.looks };
+  private drawn: Drawn = { kind: [], id: [], x: [], y: [] };
+  /** the worker path: the records its last frame sent (the list's first rows and the selected one) */
+  private held: Aircraft[] = [];
+  private top: { rows: ListRow[]; total: number } | null = null;
+  private asked = new Map<number, (a: Aircraft | null) => void>();
+  private askedN = 0;
+  private sentTypes: Rules['types'] | null = null;
+  /** the worker path: ms the worker has spent so far (its own clock; the bench reads it) */
+  workerMs = 0;
+  /** called after each frame with what it drew and, on the worker path, the records it sent */
+  onDrawn: (d: Drawn, held: Aircraft[] | null) => void = () => {};
+
+  get showAirports(): boolean {
+    return this.looks.showAirports;
+  }
+  set showAirports(on: boolean) {
+    this.setLooks({ showAirports: on });
+  }
+  get showEstimates(): boolean {
+    return this.looks.showEstimates;
+  }
+  set showEstimates(on: boolean) {
+    this.setLooks({ showEstimates: on });
+  }
+
+  /** the sink Live should feed the stream to: the worker's, or null for parsing on the page */
+  streamSink(): StreamSink | null {
+    if (this.path === 'page') return null;
+    this.startWorker();
+    return this.sink!;
+  }
+
+  /** the worker path: the list's rows (its first ROWS, in its order) and how many are in view; null on the page path */
+  listRows(): { rows: ListRow[]; total: number } | null {
+    return this.top;
+  }
+
+  /** the list's order: on the worker path the next frame's rows follow it */
+  setOrder(key: SortKey, descending: boolean): void {
+    if (this.path === 'worker') this.post({ t: 'order', key, descending });
+  }
+
+  /** a record the page may not hold (the worker path holds only the list's first rows): from the worker */
+  recordOf(hex: string): Promise<Aircraft | null> {
+    if (this.path === 'page') return Promise.resolve(this.scene.aircraft.find((a) => a.hex === hex) ?? null);
+    const id = ++this.askedN;
+    return new Promise((r) => {
+      this.asked.set(id, r);
+      this.post({ t: 'record', id, hex });
+    });
+  }
 
   setAircraft(a: Aircraft[]): void {
-    this.aircraft = a;
-    this.mx = new Float64Array(a.length);
-    this.my = new Float64Array(a.length);
-    for (let i = 0; i < a.length; i++) {
-      const r = a[i]!;
-      this.mx[i] = r.lon === undefined ? Number.NaN : mercX(r.lon);
-      this.my[i] = r.lat === undefined ? Number.NaN : mercY(r.lat);
+    // on the worker path the stream's records came from the worker: nothing to send back
+    if (this.path === 'worker') {
+      if (a !== this.held) this.post({ t: 'aircraft', aircraft: a });
+      return;
     }
-    this.classify();
+    this.scene.setAircraft(a);
+    this.schedule();
   }
 
-  /** the silhouette rule and the filter; each aircraft is classed again */
-  setRules(shapeOf: (a: Aircraft) => ShapeId, pass: (a: Aircraft) => boolean): void {
-    this.shapeOf = shapeOf;
-    this.pass = pass;
-    this.classify();
-  }
-
-  private classify(): void {
-    const a = this.aircraft;
-    this.shape = new Uint8Array(a.length);
-    this.keep = new Uint8Array(a.length);
-    for (let i = 0; i < a.length; i++) {
-      this.shape[i] = SHAPE_IDS.indexOf(this.shapeOf(a[i]!));
-      this.keep[i] = this.pass(a[i]!) ? 1 : 0;
+  /** the silhouette rule's and the filter's data; each aircraft is classed again */
+  setRules(r: Rules): void {
+    if (this.path === 'worker') {
+      const types = r.types === this.sentTypes ? null : [...r.types];
+      this.sentTypes = r.types;
+      this.post({ t: 'rules', types, military: [...r.military], filters: r.filters });
+      return;
     }
+    this.scene.setRules(r);
     this.schedule();
   }
 
   setEstimates(e: Estimate[]): void {
-    this.estimates = e;
+    if (this.path === 'worker') return this.post({ t: 'estimates', estimates: e });
+    this.scene.estimates = e;
     this.schedule();
   }
 
   setAirports(a: MapAirport[]): void {
-    this.airports = a;
+    if (this.path === 'worker') return this.post({ t: 'airports', airports: a });
+    this.scene.airports = a;
     this.schedule();
   }
 
   setStale(stale: boolean): void {
-    if (this.stale === stale) return;
-    this.stale = stale;
-    this.schedule();
+    if (this.looks.stale !== stale) this.setLooks({ stale });
   }
 
   select(id: string | null): void {
-    this.selected = id;
+    this.setLooks({ selected: id });
+  }
+
+  private setLooks(l: Partial<Looks>): void {
+    this.looks = { ...this.looks, ...l };
+    if (this.path === 'worker') return this.post({ t: 'looks', looks: this.looks });
+    this.scene.looks = this.looks;
     this.schedule();
   }
 
   override onAdd(map: L.Map): this {
     this.canvas = L.DomUtil.create('canvas', 'sky-layer') as HTMLCanvasElement;
-    this.ctx = this.canvas.getContext('2d')!;
     map.getPanes().overlayPane.appendChild(this.canvas);
+    if (this.path === 'worker') {
+      const off = this.canvas.transferControlToOffscreen();
+      this.post({ t: 'canvas', canvas: off }, [off]);
+    } else this.ctx = this.canvas.getContext('2d')!;
     map.on('moveend zoomend resize viewreset', this.redraw, this);
     map.on('zoomstart', this.hide, this);
     this.redraw();
@@ -145,6 +205,47 @@ export class SkyLayer extends L.Layer {
     return this.drawn.id.filter((_, i) => this.drawn.kind[i] === kind);
   }
 
+  private startWorker(): void {
+    if (this.worker) return;
+    const w = new Worker(WORKER_URL, { name: 'sky' });
+    this.worker = w;
+    this.sink = new WorkerSink((m) => this.post(m));
+    w.onmessage = (e: MessageEvent<FromWorker>) => this.fromWorker(e.data);
+    // a worker that fails to load leaves the layer blank: said in the console, where a person looks
+    w.onerror = (e) => console.error(`the sky worker failed (${WORKER_URL}): ${e.message}`);
+  }
+
+  private post(m: ToWorker, transfer: Transferable[] = []): void {
+    this.startWorker();
+    this.worker!.postMessage(m, transfer);
+  }
+
+  private fromWorker(m: FromWorker): void {
+    const sink = this.sink!;
+    if (m.t === 'bad') return console.warn(`a stream message that is not JSON was dropped: ${m.detail}`);
+    if (m.t === 'record') {
+      this.asked.get(m.id)?.(m.a);
+      this.asked.delete(m.id);
+      return;
+    }
+    if (m.t === 'msg') {
+      // an `end` that came without a frame (no canvas or view in the worker yet): what is held stands
+      if (m.gen === sink.gen) sink.onMessage(m.m, m.m.type === 'end' ? this.held : null);
+      return;
+    }
+    const c = this.canvas;
+    L.DomUtil.setPosition(c, L.point(m.corner[0], m.corner[1]));
+    c.style.visibility = '';
+    this.drawn = m.drawn;
+    const held = m.top.map((r) => r.a);
+    if (m.selected && !held.some((a) => a.hex === m.selected!.hex)) held.push(m.selected);
+    this.held = held;
+    this.top = { rows: m.top, total: m.inView };
+    this.workerMs = m.busyMs;
+    this.onDrawn(m.drawn, held);
+    if (m.end && m.end.gen === sink.gen) sink.onMessage({ type: 'end', now: m.end.now } satisfies StreamControl, held);
+  }
+
   private hide(): void {
     this.canvas.style.visibility = 'hidden';
   }
@@ -157,64 +258,38 @@ export class SkyLayer extends L.Layer {
     });
   }
 
-  /** draw everything for the current view now */
+  /** draw everything for the current view: now on the page path; on the worker path, asked of the worker */
   redraw(): void {
     const map = this._map;
     if (!map) return;
     const size = map.getSize();
     const dpr = window.devicePixelRatio || 1;
     const c = this.canvas;
-    if (c.width !== size.x * dpr || c.height !== size.y * dpr) {
-      c.width = size.x * dpr;
-      c.height = size.y * dpr;
+    if (c.style.width !== `${size.x}px` || c.style.height !== `${size.y}px`) {
       c.style.width = `${size.x}px`;
       c.style.height = `${size.y}px`;
     }
     const corner = map.containerPointToLayerPoint([0, 0]);
-    L.DomUtil.setPosition(c, corner);
-    c.style.visibility = '';
-    const ctx = this.ctx;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, size.x, size.y);
-
-    // container point = world pixel - the world pixel of the container's top-left corner
-    const zoom = map.getZoom();
-    const scale = 256 * 2 ** zoom;
-    const centreLon = map.getCenter().lng;
     // Leaflet's own arithmetic: layer point = world pixel - pixel origin; the canvas sits at `corner`
     const origin = map.getPixelOrigin();
-    const ox = origin.x + corner.x;
-    const oy = origin.y + corner.y;
-    const drawn: Drawn = { kind: [], id: [], x: [], y: [] };
-    const cx = mercX(centreLon);
-    const f: Frame = {
-      zoom,
+    const view: View = {
       width: size.x,
       height: size.y,
-      // the copy of the world nearest the view's centre (Leaflet does not wrap longitudes)
-      project: (lat, lon) => {
-        const l = lon + 360 * Math.round((centreLon - lon) / 360);
-        return [mercX(l) * scale - ox, mercY(lat) * scale - oy];
-      },
-      projectAt: (i) => {
-        const x = this.mx[i]!;
-        return [(x + Math.round(cx - x)) * scale - ox, this.my[i]! * scale - oy];
-      },
-      // drawn a little past the edges (a glyph may straddle one), but listed only when inside the view
-      note: (kind, id, x, y) => {
-        if (x < 0 || y < 0 || x > size.x || y > size.y) return;
-        drawn.kind.push(kind);
-        drawn.id.push(id);
-        drawn.x.push(x);
-        drawn.y.push(y);
-      },
+      dpr,
+      zoom: map.getZoom(),
+      centreLon: map.getCenter().lng,
+      ox: origin.x + corner.x,
+      oy: origin.y + corner.y,
     };
-    if (this.showAirports) drawAirports(ctx, f, this.airports);
-    ctx.globalAlpha = this.stale ? 0.35 : 1;
-    drawAircraft(ctx, f, this.aircraft, this.shape, this.keep, this.selected);
-    if (this.showEstimates) drawEstimates(ctx, f, this.estimates, (e) => this.pass(e as unknown as Aircraft));
-    ctx.globalAlpha = 1;
-    this.drawn = drawn;
-    this.onDrawn(drawn);
+    const centre = map.getCenter();
+    if (this.path === 'worker') return this.post({ t: 'view', view, corner: [corner.x, corner.y], palette: palette(), centre: [centre.lat, centre.lng] });
+    if (c.width !== size.x * dpr || c.height !== size.y * dpr) {
+      c.width = size.x * dpr;
+      c.height = size.y * dpr;
+    }
+    L.DomUtil.setPosition(c, corner);
+    c.style.visibility = '';
+    this.drawn = this.scene.draw(this.ctx!, view, palette());
+    this.onDrawn(this.drawn, null);
   }
 }

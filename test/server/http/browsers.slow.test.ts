@@ -108,6 +108,7 @@ test('every answer carries the security headers, errors included; the map and /d
       Object.fromEntries((r.headers['content-security-policy'] ?? '').split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
     const map = csp(got[7]!);
     assert.deepEqual(map['script-src'], ["'self'"], 'the map runs only its own script');
+    assert.deepEqual(map['worker-src'], ["'self'"], "the map's sky worker, from this server alone");
     // images from here and from the configured tile host alone (the default: OpenStreetMap's)
     assert.deepEqual(map['img-src'], ["'self'", 'data:', 'https://tile.openstreetmap.org']);
     assert.deepEqual(map['frame-ancestors'], ["'self'"]);

@@ -34,8 +34,9 @@ async function viewBbox(page: Page): Promise<string> {
   return [wrap(w!), s!, wrap(e!), n!].map((x) => x.toFixed(6)).join(',');
 }
 
-async function open(browser: Browser, s: MapSky, hash: string): Promise<{ page: Page; outside: string[] }> {
+async function open(browser: Browser, s: MapSky, hash: string, init?: () => void): Promise<{ page: Page; outside: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  if (init) await page.addInitScript(init);
   const outside: string[] = [];
   // the page's Content-Security-Policy (server/http/security.ts) refuses nothing the map needs: a refusal is listed as if it went outside
   page.on('console', (m) => /Content Security Policy|Refused to/.test(m.text()) && outside.push(`refused: ${m.text()}`));
@@ -161,6 +162,38 @@ test('the map falls back to polling /v1/aircraft: the same aircraft, and the sta
     assert.ok((await hook<string[]>(page, 'drawnHexes')).length > 0, 'never an empty sky');
     await page.screenshot({ path: join(SHOTS, 'map-stale-polling.png') });
     assert.deepEqual(outside, []);
+  } finally {
+    await browser.close();
+    s.stop();
+  }
+});
+
+test('the sky layer is drawn in its worker where OffscreenCanvas exists, and on the page where it does not: the same aircraft, clicks select', {
+  timeout: 180_000,
+}, async () => {
+  const s = await startMapSky();
+  const browser = await launchChromium();
+  try {
+    for (const [path, init] of [
+      ['worker', undefined],
+      // a browser without OffscreenCanvas (Safari before 16.4): today's path on the page
+      ['page', () => void delete (globalThis as any).OffscreenCanvas],
+    ] as const) {
+      const { page, outside } = await open(browser, s, '#6/47.5/8.5', init);
+      assert.equal(await hook<string>(page, 'skyPath'), path);
+      const workers = page.workers().map((w) => new URL(w.url()).pathname);
+      assert.deepEqual(workers, path === 'worker' ? ['/map/sky-worker.js'] : [], `${path}: the worker runs only on the worker path`);
+      await page.waitForFunction(() => (window as any).__contrail.mode() === 'stream', undefined, { timeout: 15_000 });
+      await eventually(async () => assert.deepEqual(await hook<string[]>(page, 'drawnHexes'), await expectedHexes(s, page), path), 15_000);
+      // the hit test reads what the frame drew, wherever it was drawn
+      await clickOn(page, 'aircraft', '4b1814');
+      await page.waitForFunction(() => (window as any).__contrail.selected() === '4b1814', undefined, { timeout: 10_000 });
+      const counts = await hook<{ inView: number }>(page, 'counts');
+      assert.equal(counts.inView, (await hook<string[]>(page, 'drawnHexes')).length, `${path}: the count is what is drawn`);
+      await page.screenshot({ path: join(SHOTS, `map-sky-${path}.png`) });
+      assert.deepEqual(outside, [], path);
+      await page.close();
+    }
   } finally {
     await browser.close();
     s.stop();
