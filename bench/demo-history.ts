@@ -71,6 +71,7 @@ async function main(c: Config): Promise<number> {
     ["observed legs missing from either airport's board", r.missingFromBoard, r.observedLegs],
     ['  of them not on the origin board', r.missingFromDepartures, r.observedLegs],
     ['  of them not in the destination arrivals', r.missingFromArrivals, r.observedLegs],
+    ['  of them flown on 2 days or more (the board lists slots of 2 days or more)', r.missingFlownTwice, r.observedLegs],
     ['legs with both ends heard at a field and route_source null', r.bothHeardNull, r.bothHeardAtFields],
     ['airframes whose airline name and country come from different rows', r.mixedAirline, r.airframesWithAirline],
   ];

@@ -44,6 +44,11 @@ export interface HistoryCheck {
   missingFromBoard: number;
   missingFromDepartures: number;
   missingFromArrivals: number;
+  /** of the missing, those whose callsign flew that route on at least 2 days (the board's minDays,
+   * artifacts/board.ts: a board row is a typical slot, so a flight heard once is on no board by design) */
+  missingFlownTwice: number;
+  /** observed legs whose callsign flew that route on at least 2 days */
+  observedFlownTwice: number;
   bothHeardAtFields: number;
   /** 3 */
   bothHeardNull: number;
@@ -155,6 +160,8 @@ export async function checkHistory(artifacts: string, log: string, ref: HistoryR
     missingFromBoard: 0,
     missingFromDepartures: 0,
     missingFromArrivals: 0,
+    missingFlownTwice: 0,
+    observedFlownTwice: 0,
     bothHeardAtFields: 0,
     bothHeardNull: 0,
     airframesWithAirline: 0,
@@ -190,6 +197,8 @@ export async function checkHistory(artifacts: string, log: string, ref: HistoryR
     const b = doc as Board;
     if (b.iata) boards.set(b.iata, b);
   }
+  const days = new Map<string, Set<string>>();
+  const missing: string[] = [];
   for (const hexDir of readdirSync(join(v.dir, 'v1/flights'), { withFileTypes: true })) {
     if (!hexDir.isDirectory()) continue;
     for (const { key, doc } of objectsUnder(v.dir, `v1/flights/${hexDir.name}`)) {
@@ -203,17 +212,22 @@ export async function checkHistory(artifacts: string, log: string, ref: HistoryR
         }
         if (f.route_source !== 'observed' || !f.callsign || !f.org || !f.dst || f.org === f.dst) continue;
         out.observedLegs++;
+        const route = `${f.callsign} ${f.org} ${f.dst}`;
+        days.set(route, (days.get(route) ?? new Set()).add(key.slice(-10)));
         const dep = boards.get(f.org)?.board.some((r) => r.callsign === f.callsign && r.dst === f.dst) ?? false;
         const arr = boards.get(f.dst)?.arrivals.some((r) => r.callsign === f.callsign && r.org === f.org) ?? false;
         if (!dep) out.missingFromDepartures++;
         if (!arr) out.missingFromArrivals++;
         if (!dep || !arr) {
           out.missingFromBoard++;
+          missing.push(route);
           example('observed, not on a board', `${key} ${f.callsign} ${f.org}->${f.dst}${dep ? '' : ` (not on ${f.org}'s board)`}${arr ? '' : ` (not in ${f.dst}'s arrivals)`}`);
         }
       }
     }
   }
+  out.missingFlownTwice = missing.filter((m) => days.get(m)!.size >= 2).length;
+  for (const d of days.values()) if (d.size >= 2) out.observedFlownTwice += d.size;
   // 4: each airframe's airline
   for (const { doc } of objectsUnder(v.dir, 'v1/airframes')) {
     const a = (doc as AirframeAirline).airline;
