@@ -5,7 +5,7 @@
 // 1,000 ft above the field, base and a ~1.2 nm final. events say what really happened (sim/truth.ts).
 import { bearingDeg, destinationPoint, distanceNm } from '../lib/geo.ts';
 import type { Perf } from './perf.ts';
-import type { SimAirport } from './world.ts';
+import type { SimAirport, SimRunwayEnd } from './world.ts';
 import { airLeg, cumulative, type AirLeg, type GroundLeg, type LatLon, type Plan, type PlanEvent } from './fly.ts';
 
 export type LapEnd = { kind: 'touch-and-go'; rollS: number } | { kind: 'go-around'; floorFt: number } | { kind: 'low-pass'; floorFt: number };
@@ -21,7 +21,7 @@ const FINAL_NM = 1.2;
 const along = (a: LatLon, b: LatLon, nm: number): LatLon => destinationPoint(a.lat, a.lon, bearingDeg(a.lat, a.lon, b.lat, b.lon), nm);
 
 /** the session's runway: the field's longest, flown in the direction `u` in [0, 1) picks */
-function runwayOf(ap: SimAirport, u: number): [LatLon, LatLon, number] {
+function runwayOf(ap: SimAirport, u: number): [SimRunwayEnd, LatLon, number] {
   let best = ap.runways[0]!;
   for (const r of ap.runways) if (distanceNm(r.a.lat, r.a.lon, r.b.lat, r.b.lon) > distanceNm(best.a.lat, best.a.lon, best.b.lat, best.b.lon)) best = r;
   const [th, far] = u < 0.5 ? [best.a, best.b] : [best.b, best.a];
@@ -32,6 +32,7 @@ function runwayOf(ap: SimAirport, u: number): [LatLon, LatLon, number] {
 export function circuitPlan(home: SimAirport, perf: Perf, laps: LapEnd[], u: number): Plan {
   const [th, far, len] = runwayOf(home, u);
   const hdg = bearingDeg(th.lat, th.lon, far.lat, far.lon);
+  const runway = th.ident;
   const side = (u * 4) % 1 < 0.5 ? -90 : 90;
   const e = home.elevation_ft ?? 0;
   const legs: (GroundLeg | AirLeg)[] = [];
@@ -48,7 +49,7 @@ export function circuitPlan(home: SimAirport, perf: Perf, laps: LapEnd[], u: num
   const rollNm = Math.min(0.7 * len, (perf.vLoKt * 25) / 2 / 3600);
   let lift = along(th, far, rollNm);
   let t = ground(th, lift, (2 * rollNm * 3600) / perf.vLoKt, 0, perf.vLoKt, hdg);
-  events.push({ at: t, kind: 'takeoff', airport: home.ident });
+  events.push({ at: t, kind: 'takeoff', airport: home.ident, runway });
   const offAt = t;
   // the pattern's corners
   const upwind = destinationPoint(far.lat, far.lon, hdg, UPWIND_NM);
@@ -74,7 +75,7 @@ export function circuitPlan(home: SimAirport, perf: Perf, laps: LapEnd[], u: num
   for (const end of laps) {
     if (end.kind === 'touch-and-go') {
       lap(touch, 0);
-      events.push({ at: t, kind: 'landing', airport: home.ident, touchAndGo: true });
+      events.push({ at: t, kind: 'landing', airport: home.ident, runway, touchAndGo: true });
       // decelerate, then accelerate again, within what is left of the runway
       const roomNm = Math.max(0.1, len - Math.min(0.1, len / 5) - 0.05);
       const vMin = perf.vLoKt * 0.6;
@@ -84,7 +85,7 @@ export function circuitPlan(home: SimAirport, perf: Perf, laps: LapEnd[], u: num
       ground(touch, halfway, rollS / 2, perf.vLoKt * 0.95, vMin, hdg);
       lift = along(halfway, far, (((vMin + perf.vLoKt) / 2) * (rollS / 2)) / 3600);
       t = ground(halfway, lift, rollS / 2, vMin, perf.vLoKt, hdg);
-      events.push({ at: t, kind: 'takeoff', airport: home.ident, touchAndGo: true });
+      events.push({ at: t, kind: 'takeoff', airport: home.ident, runway, touchAndGo: true });
       from = lift;
       startAgl = 0;
       vStart = perf.vLoKt;
@@ -92,7 +93,7 @@ export function circuitPlan(home: SimAirport, perf: Perf, laps: LapEnd[], u: num
       // a go-around turns back up short of the threshold; a low pass flies along the runway
       const pass = end.kind === 'go-around' ? destinationPoint(th.lat, th.lon, hdg + 180, 0.3) : along(th, far, len / 2);
       lap(pass, end.floorFt);
-      events.push({ at: t, kind: end.kind, airport: home.ident });
+      events.push({ at: t, kind: end.kind, airport: home.ident, runway });
       from = pass;
       startAgl = end.floorFt;
       vStart = vApp;
@@ -101,7 +102,7 @@ export function circuitPlan(home: SimAirport, perf: Perf, laps: LapEnd[], u: num
   // the full stop: final, touch-down, roll-out to taxi speed, back to mid-runway
   lap(touch, 0);
   const onAt = t;
-  events.push({ at: t, kind: 'landing', airport: home.ident });
+  events.push({ at: t, kind: 'landing', airport: home.ident, runway });
   const rolloutNm = Math.min(0.6 * len, (((perf.vLoKt * 0.95 + 15) / 2) * 20) / 3600);
   const stop = along(touch, far, rolloutNm);
   ground(touch, stop, (rolloutNm / ((perf.vLoKt * 0.95 + 15) / 2)) * 3600, perf.vLoKt * 0.95, 15, hdg);

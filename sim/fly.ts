@@ -3,7 +3,7 @@
 // off-block time, so an airframe flying the same sector every day reuses one plan.
 import { bearingDeg, destinationPoint, distanceNm } from '../lib/geo.ts';
 import type { Perf } from './perf.ts';
-import type { SimAirport } from './world.ts';
+import type { SimAirport, SimRunwayEnd } from './world.ts';
 
 export interface LatLon {
   lat: number;
@@ -53,6 +53,8 @@ export interface PlanEvent {
   at: number;
   kind: 'takeoff' | 'landing' | 'go-around' | 'low-pass';
   airport: string;
+  /** the runway end used (its designator, the end the roll starts from or the final flies toward); null when not known */
+  runway: string | null;
   touchAndGo?: boolean;
 }
 
@@ -74,8 +76,8 @@ const FINAL_NM = 8;
 const CLIMBOUT_NM = 4;
 
 /** the runway end to use when leaving toward (or arriving from) a bearing: [threshold, far end] */
-function pickRunway(ap: SimAirport, bearing: number): [LatLon, LatLon] {
-  let best: [LatLon, LatLon] = [ap.runways[0]!.a, ap.runways[0]!.b];
+function pickRunway(ap: SimAirport, bearing: number): [SimRunwayEnd, LatLon] {
+  let best: [SimRunwayEnd, LatLon] = [ap.runways[0]!.a, ap.runways[0]!.b];
   let bestDiff = Infinity;
   for (const r of ap.runways) {
     for (const [th, far] of [
@@ -172,8 +174,8 @@ export function planFlight(org: SimAirport, dst: SimAirport, perf: Perf, waypoin
   });
   const legs = [...ground.slice(0, 3), air, ...ground.slice(3)];
   const events: PlanEvent[] = [
-    { at: offAt, kind: 'takeoff', airport: org.ident },
-    { at: onAt, kind: 'landing', airport: dst.ident },
+    { at: offAt, kind: 'takeoff', airport: org.ident, runway: th0.ident },
+    { at: onAt, kind: 'landing', airport: dst.ident, runway: th1.ident },
   ];
   return { duration: t, offAt, onAt, legs, events };
 }

@@ -41,6 +41,8 @@ export interface TruthEvent {
   t: number;
   /** OurAirports ident */
   airport: string;
+  /** the runway end used (OurAirports designator); null when not known or the event is no take-off or landing */
+  runway: string | null;
   touch_and_go: boolean;
   classes: FaultClass[];
   /** ft above the field of the lowest position written within LOW_WINDOW_S of the event (0: on the ground); null: none */
@@ -93,6 +95,7 @@ export function flightTruth(
       kind: e.kind,
       t: Math.round(t * 10) / 10,
       airport: e.airport,
+      runway: e.kind === 'takeoff' || e.kind === 'landing' ? e.runway : null,
       touch_and_go: e.touchAndGo ?? false,
       classes: FAULT_CLASSES.filter((c) => classes.has(c)),
       lowest_agl_ft: lows.length ? Math.max(0, Math.min(...lows)) : null,

@@ -15,9 +15,16 @@ import { readCsv } from '../lib/reference/csv.ts';
 import { mergeAirlines, parseOperators, parseVrsAirlines, type AirlineTable } from '../lib/reference/airlines.ts';
 import { distanceNm } from '../lib/geo.ts';
 
+/** a runway end: its threshold and its OurAirports designator (27R; null when the row has none) */
+export interface SimRunwayEnd {
+  lat: number;
+  lon: number;
+  ident: string | null;
+}
+
 interface Runway {
-  a: { lat: number; lon: number };
-  b: { lat: number; lon: number };
+  a: SimRunwayEnd;
+  b: SimRunwayEnd;
 }
 
 /** an airport the simulator can fly from: open, with at least one located runway */
@@ -100,7 +107,7 @@ export function loadWorld(opts: WorldOptions): World {
     if (distanceNm(r.le.lat, r.le.lon, r.he.lat, r.he.lon) < 0.3) continue;
     let list = rwByIdent.get(r.airport_ident);
     if (!list) rwByIdent.set(r.airport_ident, (list = []));
-    list.push({ a: r.le, b: r.he });
+    list.push({ a: { lat: r.le.lat, lon: r.le.lon, ident: r.le_ident }, b: { lat: r.he.lat, lon: r.he.lon, ident: r.he_ident } });
   }
   const usable: SimAirport[] = [];
   const byIdent = new Map<string, SimAirport>();

@@ -1,15 +1,18 @@
 // the take-off/landing detector on the noisy simulation: the simulator's globe_history days (in
-// memory, exactly the bytes `sim history` writes) through the product's trace reader and the
-// detector with airfield knowledge, as the nightly runs it, scored against the simulator's truth
-// (test/helpers/sim-score.ts): precision and recall at ±30 s, overall and per fault class, and how
-// often the airport is right.
+// memory, exactly the bytes `sim history` writes) through the product's trace reader and the log's
+// own per-airframe step (build/log/legs.ts airframeLegs, a leg carried over midnight as the nightly
+// carries it), with the nightly's airfields (build/log/airfields.ts: detector field heights, airports
+// and runway ends placed by lib/reference/place.ts with the aircraft's class), scored against the
+// simulator's truth (test/helpers/sim-score.ts): precision and recall at ±30 s, overall and per fault
+// class, how often the airport is right, and the runway end where the simulator flew a known one.
 //   npx tsx bench/detector/sim.ts [--days N] [--aircraft N] [--seed N] [--verbose] [fault flags]
 // the fault flags and their defaults are the demo's (sim/fault-specs.ts); --help lists them.
 import { runAsMain, runCommand, type Command, type Specs } from '../../lib/cli.ts';
-import { cutLegs, type TrackPoint } from '../../lib/detector.ts';
 import { parseTraceFull } from '../../lib/readsb-trace.ts';
-import { fieldsOf } from '../../lib/reference/fields.ts';
+import { loadAirfieldRows } from '../../lib/reference/fields.ts';
 import { installed } from '../../lib/install.ts';
+import { airfieldTables, logAirfields } from '../../build/log/airfields.ts';
+import { DEFAULT_LEG_OPTIONS, airframeLegs, type Carry, type LegRow } from '../../build/log/legs.ts';
 import { faultSpecs, faultsOf, type FaultFlags } from '../../sim/fault-specs.ts';
 import { historyDay } from '../../sim/history.ts';
 import { FLEET_PER_AIRBORNE, createSky } from '../../sim/sky.ts';
@@ -72,31 +75,48 @@ async function main(c: Config): Promise<number> {
   say(
     `simulated world: ${sky.fleet.length} airframes (${sky.fleet.filter((a) => a.kind === 'ga').length} GA), faults ${sky.faultsOn ? 'on' : 'off'} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
   );
-  const points = new Map<string, TrackPoint[]>();
+  const ref = loadAirfieldRows(c.ref);
+  const af = logAirfields(airfieldTables(ref.airports, ref.runways, ref.types));
+  const legOpts = { ...DEFAULT_LEG_OPTIONS, ...af.legs };
+  say(`airfields: ${ref.airports.length} airports, ${ref.runways.length} runways (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   const truth: TruthEvent[] = [];
+  const legs: LegRow[] = [];
+  const carries = new Map<string, Carry>();
+  let notLogged = 0;
   const first = Date.parse(`${c.start}T00:00:00Z`) / 1000;
   for (let d = 0; d < c.days; d++) {
+    const dayEnd = first + (d + 1) * 86400;
     const h = historyDay(sky, first + d * 86400);
     truth.push(...h.events);
+    const seen = new Set<string>();
     for (const tr of h.traces) {
-      const p = parseTraceFull(JSON.parse(tr.text)).points;
-      const have = points.get(tr.hex);
-      if (have) for (const x of p) have.push(x);
-      else points.set(tr.hex, p);
-    }
-    say(`day ${d + 1}/${c.days}: ${h.traces.length} traces, ${h.events.length} events (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
-  }
-  const fields = fieldsOf(sky.world.locator);
-  const found: SimFound[] = [];
-  for (const [hex, pts] of points) {
-    for (const leg of cutLegs(pts, { fields })) {
-      for (const [kind, e] of [
-        ['dep', leg.departure],
-        ['arr', leg.arrival],
-      ] as const) {
-        if (e) found.push({ hex, kind, t: e.at, airport: sky.world.locator.locate(e.lat, e.lon)?.ident ?? null });
+      // the nightly's scan sets a ~ (non-ICAO, TIS-B) address aside (build/history/scan.ts listDay)
+      if (tr.hex.startsWith('~')) {
+        notLogged++;
+        continue;
       }
+      const p = parseTraceFull(JSON.parse(tr.text));
+      seen.add(p.hex);
+      const out = airframeLegs({ hex: p.hex, reg: p.reg, type: p.type, carry: carries.get(p.hex) ?? null, points: p.points, dayEnd }, af.locate, legOpts);
+      legs.push(...out.rows);
+      if (out.carry) carries.set(p.hex, out.carry);
+      else carries.delete(p.hex);
     }
+    // a carried airframe with no trace the next day: its leg as it stood (build/log/build.ts does the same)
+    for (const [hex, carry] of carries) {
+      if (seen.has(hex)) continue;
+      const out = airframeLegs({ hex, reg: carry.reg, type: carry.type, carry, points: [], dayEnd }, af.locate, legOpts);
+      legs.push(...out.rows);
+      if (out.carry) carries.set(hex, out.carry);
+      else carries.delete(hex);
+    }
+    say(`day ${d + 1}/${c.days}: ${h.traces.length} traces, ${h.events.length} events, ${legs.length} legs so far (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+  for (const carry of carries.values()) legs.push(carry.row);
+  const found: SimFound[] = [];
+  for (const l of legs) {
+    if (l.dep_ts !== null) found.push({ hex: l.hex, kind: 'dep', t: l.dep_ts, airport: l.org, runway: l.dep_runway });
+    if (l.arr_ts !== null) found.push({ hex: l.hex, kind: 'arr', t: l.arr_ts, airport: l.dst, runway: l.arr_runway });
   }
   const s = scoreSim(truth, found);
   if (c.verbose) for (const n of s.notes) console.log(n);
@@ -109,9 +129,11 @@ async function main(c: Config): Promise<number> {
     ratio(x.correct, x.found),
     ratio(x.matched, x.labelled),
     ratio(x.airportOk, x.correct),
+    ratio(x.runwayNamed, x.runwayKnown),
+    ratio(x.runwayOk, x.runwayNamed),
   ];
   const rows = [
-    ['class', 'truth', 'found', 'matched', 'precision', 'recall', 'airport ok'],
+    ['class', 'truth', 'found', 'matched', 'precision', 'recall', 'airport ok', 'runway named', 'runway ok'],
     row('all', s.all),
     row('take-offs', s.byKind.dep),
     row('landings', s.byKind.arr),
@@ -121,7 +143,10 @@ async function main(c: Config): Promise<number> {
   console.log(
     `noisy simulation: ${c.days} days from ${c.start}, seed ${c.seed}, ${sky.fleet.length} airframes; take-offs and landings within ±${SIM_TOLERANCE_S} s of the truth`,
   );
-  console.log(`(${s.unobservable} truth events not heard low enough to count for recall; a class row counts every event it touched)\n`);
+  console.log(
+    `(${s.unobservable} truth events not heard low enough to count for recall; a class row counts every event it touched; ${notLogged} trace files under ~ addresses not logged, as the nightly's scan sets them aside)`,
+  );
+  console.log('(runway named: of the matched events whose runway the simulator knows, those given a runway end; runway ok: of those named, the end flown)\n');
   for (const r of rows) console.log(r.map((x, i) => (i ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  '));
   say(`${((Date.now() - t0) / 1000).toFixed(0)} s`);
   return 0;

@@ -9,6 +9,8 @@
 //   field: a landing heard down to a few hundred feet is expected to be found.
 // a detection that matches no truth event is false; it is charged to the classes of the nearest
 // truth event of its address within CHARGE_S (a go-around or low pass among them), else to none.
+// the runway is scored on the matched events whose truth names one: named (the detection gives a
+// runway end) and right (the same end).
 import type { FaultClass, TruthEvent } from '../../sim/truth.ts';
 import { FAULT_CLASSES } from '../../sim/truth.ts';
 
@@ -23,6 +25,8 @@ export interface SimFound {
   kind: 'dep' | 'arr';
   t: number;
   airport: string | null;
+  /** the runway end placed (lib/reference/place.ts), null when none */
+  runway: string | null;
 }
 
 export interface ClassScore {
@@ -31,6 +35,10 @@ export interface ClassScore {
   matched: number;
   correct: number;
   airportOk: number;
+  /** matched events whose truth names a runway end, those given one, and those given the right one */
+  runwayKnown: number;
+  runwayNamed: number;
+  runwayOk: number;
 }
 export interface SimScore {
   all: ClassScore;
@@ -49,7 +57,7 @@ export function observable(e: TruthEvent): boolean {
   return e.touch_and_go ? e.lowest_agl_ft === 0 : e.lowest_agl_ft <= OBSERVABLE_AGL_FT;
 }
 
-const empty = (): ClassScore => ({ labelled: 0, found: 0, matched: 0, correct: 0, airportOk: 0 });
+const empty = (): ClassScore => ({ labelled: 0, found: 0, matched: 0, correct: 0, airportOk: 0, runwayKnown: 0, runwayNamed: 0, runwayOk: 0 });
 const hhmmss = (t: number) => new Date(t * 1000).toISOString().slice(5, 19).replace('T', ' ');
 
 export function scoreSim(truth: readonly TruthEvent[], found: readonly SimFound[]): SimScore {
@@ -89,8 +97,14 @@ export function scoreSim(truth: readonly TruthEvent[], found: readonly SimFound[
         c.correct++;
         if (obs) c.matched++;
         if (best.airport === e.airport) c.airportOk++;
+        if (e.runway === null) return;
+        c.runwayKnown++;
+        if (best.runway !== null) c.runwayNamed++;
+        if (best.runway === e.runway && best.airport === e.airport) c.runwayOk++;
       });
       if (best.airport !== e.airport) s.notes.push(`${e.hex} ${k} ${hhmmss(e.t)} ${e.airport}: airport ${best.airport ?? '-'} [${e.classes.join(' ')}]`);
+      else if (best.runway !== null && e.runway !== null && best.runway !== e.runway)
+        s.notes.push(`${e.hex} ${k} ${hhmmss(e.t)} ${e.airport}: runway ${best.runway} (flew ${e.runway}) [${e.classes.join(' ')}]`);
     } else if (obs) s.notes.push(`${e.hex} ${k} ${hhmmss(e.t)} ${e.airport}: MISSED, lowest ${e.lowest_agl_ft} ft [${e.classes.join(' ')}]`);
   }
   for (const f of found) {

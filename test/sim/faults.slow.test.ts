@@ -142,6 +142,15 @@ describe('sim faults: circuits, go-arounds and low passes', () => {
       plan.events.every((e) => e.airport === home.ident),
       'every event at the home field',
     );
+    // the runway end the session flies is named on every event, and it is the end the roll starts at
+    const end = home.runways.flatMap((r) => [r.a, r.b]).find((x) => x.ident === plan.events[0]!.runway);
+    assert.ok(end, `${plan.events[0]!.runway} is an end of ${home.ident}`);
+    assert.ok(
+      plan.events.every((e) => e.runway === end.ident),
+      JSON.stringify(plan.events.map((e) => e.runway)),
+    );
+    const roll = plan.legs[2]!;
+    assert.ok(roll.kind === 'ground' && distanceNm(roll.from.lat, roll.from.lon, end.lat, end.lon) < 0.001, 'the take-off roll starts at that threshold');
   });
 
   it("is on the ground only during the rolls, on the field's runway, and never lower than its floor on a go-around or low pass", () => {
@@ -181,6 +190,8 @@ describe('sim faults: the history and its truth file', () => {
     assert.ok(truth.length > 100, `${truth.length} truth lines`);
     for (const e of truth) {
       assert.ok(['takeoff', 'landing', 'go-around', 'low-pass'].includes(e.kind) && e.t >= DAY && e.t < DAY + 86400 && e.airport && e.hex, JSON.stringify(e));
+      // a take-off or landing names the runway end flown (the world's runways all have designators here)
+      assert.ok(e.kind === 'takeoff' || e.kind === 'landing' ? typeof e.runway === 'string' && e.runway !== '' : e.runway === null, JSON.stringify(e));
       assert.ok(
         e.classes.every((c) => (FAULT_CLASSES as readonly string[]).includes(c)),
         JSON.stringify(e),
