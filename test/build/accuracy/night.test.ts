@@ -1,6 +1,6 @@
 // the nightly's replay and learning, one trace file at a time, must publish the bytes the earlier
 // version made holding every track of the day: test/fixtures/accuracy-replay holds that version's
-// output (main at 925240d, made by its README's script) on the sample day with a bad file added.
+// output (main at 925240d, made by the script in test/fixtures/accuracy-replay) on the sample day with a bad file added.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
