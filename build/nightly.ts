@@ -274,9 +274,8 @@ async function accuracyArtifact(
   else {
     ctx.writer.put(keys.accuracy(), r.step.doc);
     ctx.counts.accuracy_samples = r.step.doc.n;
-    ctx.progress.done(
-      `n=${r.step.doc.n}, median ${r.step.doc.median_km} km; ${r.step.read} traces, ${r.step.skipped.length} skipped${before.flow || before.paths ? '' : ' (nothing learned before this day)'}`,
-    );
+    const first = before.flow || before.paths ? '' : ' (nothing learned before this day)';
+    ctx.progress.done(`n=${r.step.doc.n}, median ${r.step.doc.median_km} km; ${r.step.read} traces, ${r.step.skipped.length} skipped${first}`);
   }
   ctx.writer.put(keys.flow(), r.flow);
   ctx.counts.flow_bins = r.flowBins;
