@@ -36,6 +36,17 @@ export function decodeRoutesTable(doc: unknown): ServedRoutes {
   return m;
 }
 
+/**
+ * The table as the server holds it after decoding meta/routes, made straight from the build's table:
+ * the same entries as decodeRoutesTable(encodeRoutesTable(table)) without the round trip, which on a
+ * catalog's 575,000 routes was 60-77 s of the nightly no step named (docs/perf-log/accuracy-memory.md).
+ */
+export function servedRoutesOf(table: RoutesTable): ServedRoutes {
+  const m: ServedRoutes = new Map();
+  for (const [cs, e] of table) m.set(cs, [e.org, e.dst, e.route_source]);
+  return m;
+}
+
 /** meta/lookup (schemas/lookup.schema.json) */
 export interface Lookup {
   /** ICAO airport code -> IATA, for /v1/airports/{code} */

@@ -13,8 +13,9 @@ import { summary as logSummary } from './log/cli.ts';
 import { historyProblem, type DaySelection } from './history/scan.ts';
 import { addDays } from './history/scan.ts';
 import { listLogDays, openLog } from './log/read.ts';
-import { accuracyStep, newestDay, type DestinationOf } from './accuracy/step.ts';
-import { decodeRoutesTable, destinationLookup, encodeLookup, encodeRoutesTable } from '../artifacts/meta.ts';
+import { newestDay, type DestinationOf } from './accuracy/step.ts';
+import { replayAndLearn } from './accuracy/night.ts';
+import { destinationLookup, encodeLookup, servedRoutesOf } from '../artifacts/meta.ts';
 import { consoleProgress, withPeakRss } from './progress.ts';
 import { abandon, commit, linkReport, lockRoot, newBuildId, stage } from './publish/publish.ts';
 import { badReport, verifyInWorker } from './publish/verify.ts';
@@ -27,8 +28,8 @@ import { installed } from '../lib/install.ts';
 import { currentHeader, readObject } from '../artifacts/tree.ts';
 import { changedFiles, fileUnchanged, readInputs, readRecordedInputs, writeInputs, type BuildInputs, type InputSources } from './publish/inputs.ts';
 import { dayFile } from './log/write.ts';
-import { decayFlow, decodeFlow, emptyFlow, encodeFlow, learnFlow } from '../lib/estimate/flow.ts';
-import { decodePaths, encodePaths, learnPaths, mergePaths } from '../lib/estimate/paths.ts';
+import { decodeFlow } from '../lib/estimate/flow.ts';
+import { decodePaths } from '../lib/estimate/paths.ts';
 import { learnedDoc } from '../artifacts/learned.ts';
 
 export interface NightlyResult {
@@ -153,14 +154,13 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       };
       const made = await buildArtifacts(ctx);
       // the replay sees the routes exactly as the server will load them tonight, through its lookup
-      if (c.accuracy)
-        await accuracyArtifact(
-          c.history,
-          ctx,
-          say,
-          destinationLookup(decodeRoutesTable(encodeRoutesTable(made.routes)), encodeLookup(ctx.ref)),
-          staged.previous,
-        );
+      // (the table's entries as decoding meta/routes gives them, without encoding it again)
+      if (c.accuracy) {
+        progress.start('accuracy: destinations (the routes table and airport positions the server loads)', 0);
+        const destinationOf = destinationLookup(servedRoutesOf(made.routes), encodeLookup(ctx.ref));
+        progress.done(`${made.routes.size} routes`);
+        await accuracyArtifact(c.history, ctx, say, destinationOf, staged.previous);
+      }
       ctx.counts.log_days = days.length;
       if (log) ctx.counts.log_legs_added = log.legs;
       progress.start('publish: last writes, manifest, commit', 0);
@@ -267,27 +267,22 @@ async function accuracyArtifact(
     return say(`accuracy: ${day} was learned and replayed by an earlier build; its flow, paths and figures are kept`);
   }
   const before = { flow: prevFlow && decodeFlow(prevFlow), paths: prevPaths && decodePaths(prevPaths) };
-  ctx.progress.start(`accuracy ${day}`, 0);
-  const r = await accuracyStep(history, day, destinationOf, before);
-  if (!r.doc) ctx.progress.done(`no cruise stretch to score on ${day}`);
+  // one pass over the day's files: replayed, learned, dropped (build/accuracy/night.ts)
+  const r = await replayAndLearn(history, day, destinationOf, before, ctx.progress);
+  for (const s of r.step.skipped) say(`accuracy: skipped ${s}`);
+  if (!r.step.doc) ctx.progress.done(`no cruise stretch to score on ${day}`);
   else {
-    ctx.writer.put(keys.accuracy(), r.doc);
-    ctx.counts.accuracy_samples = r.doc.n;
-    ctx.progress.done(`n=${r.doc.n}, median ${r.doc.median_km} km${before.flow || before.paths ? '' : ' (nothing learned before this day)'}`);
+    ctx.writer.put(keys.accuracy(), r.step.doc);
+    ctx.counts.accuracy_samples = r.step.doc.n;
+    const first = before.flow || before.paths ? '' : ' (nothing learned before this day)';
+    ctx.progress.done(`n=${r.step.doc.n}, median ${r.step.doc.median_km} km; ${r.step.read} traces, ${r.step.skipped.length} skipped${first}`);
   }
-  const field = before.flow ? decayFlow(before.flow) : emptyFlow();
-  const learned = learnFlow(
-    field,
-    r.tracks.map((t) => [...t.points].sort((a, b) => a.t - b.t)),
-  );
-  ctx.writer.put(keys.flow(), encodeFlow(field, day));
-  ctx.counts.flow_bins = field.bins.size;
-  say(`flow: learned ${learned} cruise points of ${day}; ${field.bins.size} place-and-heading bins`);
-  const added = learnPaths(day, r.tracks, destinationOf);
-  const paths = mergePaths(before.paths?.paths ?? [], added, day);
-  ctx.writer.put(keys.paths(), encodePaths(paths, day));
-  ctx.counts.traffic_paths = paths.length;
-  say(`paths: learned ${added.length} paths of ${day}; ${paths.length} kept`);
+  ctx.writer.put(keys.flow(), r.flow);
+  ctx.counts.flow_bins = r.flowBins;
+  say(`flow: learned ${r.flowLearned} cruise points of ${day}; ${r.flowBins} place-and-heading bins`);
+  ctx.writer.put(keys.paths(), r.paths);
+  ctx.counts.traffic_paths = r.pathsKept;
+  say(`paths: learned ${r.pathsAdded} paths of ${day}; ${r.pathsKept} kept`);
 }
 
 /** the inputs' key of a log day's file: log:YYYY-MM-DD */

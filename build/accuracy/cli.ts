@@ -12,6 +12,7 @@ import { fileOf, keys } from '../../artifacts/keys.ts';
 import { decodeLookup, decodeRoutesTable, destinationLookup } from '../../artifacts/meta.ts';
 import { accuracyStep, newestDay, writeJsonAtomic } from './step.ts';
 import { learnedOf } from '../../artifacts/learned.ts';
+import { consoleProgress, withPeakRss, type Progress } from '../progress.ts';
 
 export interface AccuracyConfig {
   history: string;
@@ -73,7 +74,7 @@ function publishedDestinations(v: VersionHeader): (callsign: string) => { lat: n
   return destinationLookup(decodeRoutesTable(routes ?? {}), lookup === null ? null : decodeLookup(lookup));
 }
 
-function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
+function accuracyCommand(log: (line: string) => void, progress: Progress): Command<AccuracyConfig> {
   return {
     name: 'accuracy',
     usage,
@@ -90,7 +91,8 @@ function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
       if (!v) log('accuracy: no --artifacts: no routes known, every estimate holds its track');
       // what the live server had learned while `day` was flown: before it, never from it
       const learned = v ? learnedOf(v.dir, (m) => log(`accuracy: ${m}`), day) : {};
-      const res = await accuracyStep(config.history, day, destinationOf, learned);
+      const res = await accuracyStep(config.history, day, destinationOf, { learned, progress });
+      progress.done(`${res.read} traces replayed, ${res.skipped.length} skipped`);
       for (const s of res.skipped) log(`skipped ${s}`);
       if (!res.doc) {
         log(`accuracy ${day}: no cruise stretch to score in ${config.history}; nothing written`);
@@ -106,9 +108,13 @@ function accuracyCommand(log: (line: string) => void): Command<AccuracyConfig> {
   };
 }
 
-/** the command line; `log` hears every line it would write to stderr */
-export async function main(argv: string[], log: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<number> {
-  const code = await runCommand(accuracyCommand(log), argv, process.env, { out: (l) => process.stdout.write(`${l}\n`), err: log });
+/** the command line; `log` hears every line it would write to stderr, `progress` the step's counts, rate, time left and peak RSS */
+export async function main(
+  argv: string[],
+  log: (line: string) => void = (l) => process.stderr.write(l + '\n'),
+  progress: Progress = withPeakRss(consoleProgress()),
+): Promise<number> {
+  const code = await runCommand(accuracyCommand(log, progress), argv, process.env, { out: (l) => process.stdout.write(`${l}\n`), err: log });
   return code === RUNNING ? 0 : code;
 }
 

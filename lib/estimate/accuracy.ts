@@ -33,6 +33,7 @@ import { isCruising } from './cruise.ts';
 import { makePlan, positionAt, straightAt, type FlightStart } from './fly.ts';
 import type { FlowField } from './flow.ts';
 import type { PathSet } from './paths.ts';
+import { MedianFold } from './median-fold.ts';
 
 /** An observed point: the detector's point, plus the vertical rate when the source has it (ft/min). */
 export type TrackPoint = DetectorPoint & { rate?: number | null; callsign?: string };
@@ -192,14 +193,15 @@ export function medianKm(values: number[]): number {
 }
 
 /** Figures in the spec 2.3 shape from the errors of each gap range; ranges without a sample are left out (no median to give). */
-function figures(day: string, byRange: number[][]): Accuracy {
+function figures(day: string, byRange: MedianFold[]): Accuracy {
   const by_gap_min: Record<string, GapFigures> = {};
+  const all = new MedianFold();
   GAP_BUCKETS.forEach(([key], k) => {
     const km = byRange[k]!;
-    if (km.length) by_gap_min[key] = { n: km.length, median_km: medianKm(km), ...(km.length < MIN_SAMPLES && { too_few_samples: true as const }) };
+    all.merge(km);
+    if (km.n) by_gap_min[key] = { n: km.n, median_km: km.medianKm(), ...(km.n < MIN_SAMPLES && { too_few_samples: true as const }) };
   });
-  const all = byRange.flat();
-  return { day, n: all.length, median_km: medianKm(all), by_gap_min };
+  return { day, n: all.n, median_km: all.medianKm(), by_gap_min };
 }
 
 /** Every sample of a day's observed tracks, in turn. */
@@ -215,15 +217,33 @@ export function samplesOf(tracks: Iterable<ObservedTrack>, options: EvalOptions 
   return samples;
 }
 
-/** Evaluate the method and the straight-line baseline on a day's observed tracks (only the errors are kept: a day of the network scores millions of samples). */
-export function evaluate(day: string, tracks: Iterable<ObservedTrack>, options: EvalOptions = {}): Evaluation {
-  const method = GAP_BUCKETS.map((): number[] => []);
-  const straight = GAP_BUCKETS.map((): number[] => []);
-  eachSample(tracks, options, (s) => {
+/** A day's evaluation folded one track at a time: only the errors' bins are kept (median-fold.ts), whatever the day's size. */
+export interface AccuracyFold {
+  add(track: ObservedTrack): void;
+  result(): Evaluation;
+}
+
+export function accuracyFold(day: string, options: EvalOptions = {}): AccuracyFold {
+  const o = { ...DEFAULTS, ...options };
+  const method = GAP_BUCKETS.map(() => new MedianFold());
+  const straight = GAP_BUCKETS.map(() => new MedianFold());
+  const visit = (s: Sample) => {
     const k = GAP_BUCKETS.findIndex(([, from, to]) => s.gapMin >= from && s.gapMin < to);
     if (k < 0) return;
-    method[k]!.push(s.methodKm);
-    straight[k]!.push(s.straightKm);
-  });
-  return { method: figures(day, method), straight: figures(day, straight) };
+    method[k]!.add(s.methodKm);
+    straight[k]!.add(s.straightKm);
+  };
+  return {
+    add: (track) => {
+      for (const leg of legsOf(track.points)) samplesOfLeg(leg, o, visit);
+    },
+    result: () => ({ method: figures(day, method), straight: figures(day, straight) }),
+  };
+}
+
+/** Evaluate the method and the straight-line baseline on a day's observed tracks. */
+export function evaluate(day: string, tracks: Iterable<ObservedTrack>, options: EvalOptions = {}): Evaluation {
+  const fold = accuracyFold(day, options);
+  for (const track of tracks) fold.add(track);
+  return fold.result();
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decideRoute, observe, routeDoc, type CallsignEvidence, type EndGroup } from '../../artifacts/routes-table.ts';
-import { decodeLookup, decodeRoutesTable, encodeRoutesTable } from '../../artifacts/meta.ts';
+import { decodeLookup, decodeRoutesTable, encodeRoutesTable, servedRoutesOf } from '../../artifacts/meta.ts';
 import { checkCatalogRow } from '../../artifacts/catalog-check.ts';
 import { emptyReviews, indexReviews, parseReviewCsv } from '../../artifacts/catalog-review.ts';
 import { computeRoutes } from '../../build/steps/routes/build.ts';
@@ -164,6 +164,10 @@ test('computeRoutes: heard callsigns first, catalog-only callsigns after, each o
     [...decodeRoutesTable(JSON.parse(JSON.stringify(doc)))],
     [...table].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, e]) => [k, [e.org, e.dst, e.route_source]]),
   );
+  // the nightly's replay takes the served table straight from the build's: the same entries as the round trip
+  const served = servedRoutesOf(table);
+  assert.deepEqual(new Map(served), decodeRoutesTable(JSON.parse(JSON.stringify(doc))));
+  assert.equal(served.size, 3);
 });
 
 test('computeRoutes with the previous build: unmoved heard callsigns and rows unheard then and now take its decisions, the rest are decided', () => {
