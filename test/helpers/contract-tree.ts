@@ -18,6 +18,7 @@ import { buildCatalog, parseCatalog } from '../../lib/reference/catalog.ts';
 import { buildTypes, parseModelTypes } from '../../lib/reference/types.ts';
 import { buildRegistry, parseRegistry } from '../../lib/reference/registry.ts';
 import type { Refdata } from '../../lib/reference/index.ts';
+import type { LegRow } from '../../build/log/legs.ts';
 import { testRefdata } from './artifact-ctx.ts';
 import { DAYS, NOW_MS, legsFor, seeded } from './publish-fixture.ts';
 
@@ -73,9 +74,14 @@ export const FIXTURE_RUNWAYS = ['27R', '09L', '16'];
 
 /**
  * `days`: the log's days, oldest first (the build's window; default DAYS); `runways`: give each heard
- * end a runway drawn from FIXTURE_RUNWAYS (or null), seeded like the legs.
+ * end a runway drawn from FIXTURE_RUNWAYS (or null), seeded like the legs; `extra`: legs of a day
+ * added to the drawn ones.
  */
-export async function makeContractTree(seed = 11, perDay = 40, opts: { days?: string[]; runways?: boolean } = {}): Promise<ContractTree> {
+export async function makeContractTree(
+  seed = 11,
+  perDay = 40,
+  opts: { days?: string[]; runways?: boolean; extra?: (day: string) => LegRow[] } = {},
+): Promise<ContractTree> {
   const days = opts.days ?? DAYS;
   const dir = mkdtempSync(join(tmpdir(), 'contrail-contract-'));
   const log = join(dir, 'log');
@@ -88,7 +94,7 @@ export async function makeContractTree(seed = 11, perDay = 40, opts: { days?: st
       const legs = legsFor(d, perDay, rand);
       const draw = () => [...FIXTURE_RUNWAYS, null][Math.floor(rand() * (FIXTURE_RUNWAYS.length + 1))]!;
       if (opts.runways) for (const l of legs) Object.assign(l, { dep_runway: l.org ? draw() : null, arr_runway: l.dst ? draw() : null });
-      await w.writeDay(d, legs);
+      await w.writeDay(d, [...legs, ...(opts.extra?.(d) ?? [])]);
     }
   } finally {
     w.close();
