@@ -23,7 +23,7 @@ export interface AirframeLeg {
   route_source: Exclude<RouteSource, 'catalog'> | null;
   /** for a leg the routes table filled an end of: that entry's route_source (artifacts/ROUTES.md section 4) */
   table_source: RouteSource | null;
-  /** the {date} of the /v1/flights/{hex}/{date} document holding this leg: the UTC day of first_seen (docs/api.md "Links") */
+  /** the {date} of the /v1/flights/{hex}/{date} document holding this leg: the UTC day of first_seen (docs/api.md "Links between documents") */
   flights_date: string;
 }
 

@@ -57,7 +57,7 @@ export interface AirportDoc extends Omit<AirportRef, 'scheduled_service' | 'icao
   airlines: { icao: string; flights: number }[];
   times: 'local';
   window_days: number | null;
-  /** where its movements live: /v1/airports/{iata}/movements/{date}, the code filled in (docs/api.md "Links") */
+  /** where its movements live: /v1/airports/{iata}/movements/{date}, the code filled in (docs/api.md "Links between documents") */
   movements_url: string;
   coverage: 'observed';
 }
