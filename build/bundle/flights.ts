@@ -55,11 +55,11 @@ const end = (p: 'dep' | 'arr', ts: string) => {
 };
 
 /** the columns of flights.parquet, in order (texts.ts describes each) */
-export const FLIGHT_SELECT = `r.hex, r.callsign, r.reg, r.type, r.org, r.dst, r.org_ident, r.dst_ident, r.route_source,
+const FLIGHT_SELECT = `r.hex, r.callsign, r.reg, r.type, r.org, r.dst, r.org_ident, r.dst_ident, r.route_source,
   ${end('dep', 'dep_ts')}, ${end('arr', 'arr_ts')},
   r.first_ts AS first_seen, r.last_ts AS last_seen, l.distance_km, l.max_alt_ft, coalesce(l.circuit, false) AS circuit, l."open"`;
 
-export interface DayFile {
+interface DayFile {
   file: string;
   rows: number;
 }
