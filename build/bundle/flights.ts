@@ -26,7 +26,8 @@ export async function refAirports(dir = installed('data/ref')): Promise<BundleAi
 }
 
 /** the routes table's columns legs_routed reads (routes/build.ts); an older build without the state gets an empty one */
-const ROUTES_COLUMNS = 'callsign VARCHAR, org VARCHAR, dst VARCHAR, org_ident VARCHAR, dst_ident VARCHAR, route_source VARCHAR, org_seen BOOLEAN, dst_seen BOOLEAN';
+const ROUTES_COLUMNS =
+  'callsign VARCHAR, org VARCHAR, dst VARCHAR, org_ident VARCHAR, dst_ident VARCHAR, route_source VARCHAR, org_seen BOOLEAN, dst_seen BOOLEAN';
 
 /**
  * Makes the view `bundle_routed` over the log's legs: `ref_airports` from `airports` (the build's
@@ -47,7 +48,8 @@ export async function prepareRouting(db: OpenLog, versionDir: string, airports: 
   return have;
 }
 
-/** an end of the flights document (artifacts/flights-doc.ts `end`; its airport is org_ident or dst_ident): all of it, or null when its time or place was not heard */
+/** an end of the flights document (artifacts/flights-doc.ts `end`; its airport is org_ident or dst_ident): all of it, or null
+ * when its time or place was not heard */
 const end = (p: 'dep' | 'arr', ts: string) => {
   const heard = `(r.${ts} IS NOT NULL AND l.${p}_lat IS NOT NULL AND l.${p}_lon IS NOT NULL)`;
   return [`CASE WHEN ${heard} THEN r.${ts} END AS ${p}_at`, `CASE WHEN ${heard} THEN l.${p}_lat END AS ${p}_lat`,

@@ -169,7 +169,10 @@ export function readmeText(t: BundleTexts, f: ReadmeFacts): string {
     '',
     ...fields,
     '',
-    ...(f.buildId ? ['Columns of flights.parquet (the day is the partition `date`)', '', ...columnLines(FLIGHT_COLUMNS), '', 'Columns of points.parquet', '', ...columnLines(POINT_COLUMNS_TEXT), ''] : []),
+    ...(f.buildId
+      ? ['Columns of flights.parquet (the day is the partition `date`)', '', ...columnLines(FLIGHT_COLUMNS), '']
+      : []),
+    ...(f.buildId ? ['Columns of points.parquet', '', ...columnLines(POINT_COLUMNS_TEXT), ''] : []),
     'Data honesty',
     '',
     "1. History is observation, never an official registry. A gap means the network's sources did not",

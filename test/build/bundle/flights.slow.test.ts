@@ -80,7 +80,8 @@ test('flights and points: DuckDB answers landings on a runway in a month and one
   // all landings on runway 27R at LSZH in November, against the log's own rows
   const [rwy] = FIXTURE_RUNWAYS;
   const landings = await query(
-    `SELECT count(*)::INT AS n FROM ${flightsGlob} WHERE dst_ident = 'LSZH' AND arr_runway = '${rwy}' AND date >= DATE '2026-11-01' AND date < DATE '2026-12-01'`,
+    `SELECT count(*)::INT AS n FROM ${flightsGlob}
+       WHERE dst_ident = 'LSZH' AND arr_runway = '${rwy}' AND date >= DATE '2026-11-01' AND date < DATE '2026-12-01'`,
   );
   const expected = legs.filter((l) => String(l.day).startsWith('2026-11') && l.dst === 'LSZH' && l.arr_runway === rwy).length;
   const anyMonth = legs.filter((l) => l.dst === 'LSZH' && l.arr_runway === rwy).length;
