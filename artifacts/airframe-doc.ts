@@ -23,6 +23,8 @@ export interface AirframeLeg {
   route_source: Exclude<RouteSource, 'catalog'> | null;
   /** for a leg the routes table filled an end of: that entry's route_source (artifacts/ROUTES.md section 4) */
   table_source: RouteSource | null;
+  /** the {date} of the /v1/flights/{hex}/{date} document holding this leg: the UTC day of first_seen (docs/api.md "Links between documents") */
+  flights_date: string;
 }
 
 /** what the flight log says about the airframe as a whole */
@@ -60,6 +62,8 @@ export interface AirframeIdentity {
 }
 
 export interface AirframeDoc extends Omit<AirframeIdentity, 'serial'> {
+  /** where its flights live: /v1/flights/{hex}/{date}, the hex filled in, {date} a leg's flights_date */
+  flights_url: string;
   legs: AirframeLeg[] | null;
   /** spec 1 rule 2 */
   coverage: 'observed';
@@ -112,7 +116,7 @@ const newestFirst = (a: AirframeLeg, b: AirframeLeg) => b.first_seen - a.first_s
 /** `legs` null = the log artifact is not loaded; [] = not seen in the window */
 export function airframeDoc(id: AirframeIdentity, legs: AirframeLeg[] | null): AirframeDoc {
   const { serial: _serial, ...rest } = id;
-  return { ...rest, legs: legs === null ? null : [...legs].sort(newestFirst).slice(0, MAX_LEGS), coverage: 'observed' };
+  return { ...rest, flights_url: flightsUrl(id.hex), legs: legs === null ? null : [...legs].sort(newestFirst).slice(0, MAX_LEGS), coverage: 'observed' };
 }
 
 /**
@@ -125,11 +129,14 @@ export function airframeJson(id: AirframeIdentity, legsJson: string): string {
   return `${airframeHead(id)}${legsJson}${AIRFRAME_TAIL}`;
 }
 
-/** the document's text before its legs: the identity without `serial`, then `"legs":` */
+/** the URL template of an airframe's flights documents (schemas/flights.schema.json) */
+const flightsUrl = (hex: string) => `/v1/flights/${hex}/{date}`;
+
+/** the document's text before its legs: the identity without `serial`, its flights_url, then `"legs":` */
 function airframeHead(id: AirframeIdentity): string {
   const { serial: _serial, ...rest } = id;
   const head = JSON.stringify(rest); // never empty: hex is always there
-  return `${head.slice(0, -1)},"legs":`;
+  return `${head.slice(0, -1)},"flights_url":${JSON.stringify(flightsUrl(id.hex))},"legs":`;
 }
 
 const AIRFRAME_TAIL = ',"coverage":"observed"}';

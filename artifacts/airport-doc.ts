@@ -57,6 +57,8 @@ export interface AirportDoc extends Omit<AirportRef, 'scheduled_service' | 'icao
   airlines: { icao: string; flights: number }[];
   times: 'local';
   window_days: number | null;
+  /** where its movements live: /v1/airports/{iata}/movements/{date}, the code filled in (docs/api.md "Links between documents") */
+  movements_url: string;
   coverage: 'observed';
 }
 
@@ -103,6 +105,7 @@ export function airportDocument(x: AirportInput): AirportDoc {
     airlines: boardAirlines(board, x.lookups.airlineOf, TOP_AIRLINES),
     times: 'local',
     window_days: log ? log.windowDays : null,
+    movements_url: `/v1/airports/${a.iata}/movements/{date}`,
     coverage: 'observed',
   };
 }

@@ -87,6 +87,7 @@ function inputs(n: number, shape: string): Input[] {
           last_seen: first + 7500,
           route_source: 'observed',
           table_source: null,
+          flights_date: new Date(first * 1000).toISOString().slice(0, 10),
         };
       });
       out.push({

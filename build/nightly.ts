@@ -24,6 +24,7 @@ import type { Progress } from './progress.ts';
 import { buildArtifacts } from './steps/pipeline.ts';
 import { refViewOf } from '../artifacts/reference-view-adapter.ts';
 import { writeBundles } from './bundle/bundle.ts';
+import { refAirports, type BundleAirports } from './bundle/flights.ts';
 import { installed } from '../lib/install.ts';
 import { currentHeader, readObject } from '../artifacts/tree.ts';
 import { changedFiles, fileUnchanged, readInputs, readRecordedInputs, writeInputs, type BuildInputs, type InputSources } from './publish/inputs.ts';
@@ -191,7 +192,7 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
       db.close();
     }
     // after the commit: the new tree is live whatever happens here, and the error says so
-    await bundleStep(c, buildId, days, nowMs, progress, say);
+    await bundleStep(c, buildId, days, nowMs, progress, say, refdata ? refViewOf(refdata) : undefined);
     return result;
   } finally {
     release();
@@ -201,7 +202,15 @@ export async function runNightly(c: NightlyConfig, progress: Progress, say: (lin
 const duckOf = (c: NightlyConfig) => ({ threads: c.threads, memoryLimit: c.memoryLimit, tempDirectory: join(c.artifacts, '.duckdb-spill') });
 
 /** the researchers' files of the published build `buildId` (a failure says the build is live) */
-async function bundleStep(c: NightlyConfig, buildId: string, days: string[], nowMs: number, progress: Progress, say: (line: string) => void): Promise<void> {
+async function bundleStep(
+  c: NightlyConfig,
+  buildId: string,
+  days: string[],
+  nowMs: number,
+  progress: Progress,
+  say: (line: string) => void,
+  airports?: BundleAirports,
+): Promise<void> {
   if (!c.bundles) return;
   const duck = duckOf(c);
   try {
@@ -213,6 +222,7 @@ async function bundleStep(c: NightlyConfig, buildId: string, days: string[], now
       progress,
       ...duck,
       sources: join(c.ref, 'sources.json'),
+      airports: airports ?? (await refAirports(c.ref)),
       baseUrl: c.baseUrl,
       creditsUrl: c.creditsUrl,
       traffic: sampleCredit(c.history, days),

@@ -55,14 +55,14 @@ const pathParam = (name: string, description: string, pattern: string, example: 
 });
 
 /** a researchers' file below /v1/bundles (server/handlers/bundles.ts): Parquet or plain text, bucket bundles */
-function bundleFileOp(path: string, operationId: string, summary: string, description: string, param: Parameter) {
+function bundleFileOp(path: string, operationId: string, summary: string, description: string, ...params: Parameter[]) {
   return {
     path,
     operationId,
     tag: 'about',
     summary,
     description,
-    parameters: [param],
+    parameters: params,
     response: { mediaType: path.includes('/log/') || path.includes('/tables/') ? 'application/vnd.apache.parquet' : 'text/plain' },
     bucket: 'bundles',
     stability: 'candidate',
@@ -517,6 +517,15 @@ export const OPERATIONS: readonly Operation[] = [
     'A derived table of the current build (Parquet)',
     "airframes.parquet (one row per airframe with its legs), airports.parquet (observed totals per airport), routes.parquet (each callsign's route with its route_source). Range requests as for the log days; replaced each night when its content changes.",
     pathParam('table', "The table's file name.", '^(airframes|airports|routes)\\.parquet$', 'routes.parquet'),
+  ),
+  bundleFileOp(
+    '/v1/bundles/tables/{table}/{partition}/{file}',
+    'getTableDay',
+    "One day of the flights or points table (Parquet)",
+    "flights/date=YYYY-MM-DD/flights.parquet: one row per flight of /v1/flights/{hex}/{date} on that UTC day, its ends flattened (dep_at, dep_lat, dep_lon, dep_runway, arr_...); points/date=YYYY-MM-DD/points.parquet: their thinned tracks, one row a point, keyed by hex and first_ts (the flight's first_seen). The day is in the path (Hive layout): `read_parquet('.../tables/flights/*/*.parquet', hive_partitioning = true)` gives a DATE column `date`. Range requests as for the log days; a day's file is replaced when its content changes.",
+    pathParam('table', 'flights or points.', '^(flights|points)$', 'flights'),
+    pathParam('partition', 'The Hive partition of a day, date=YYYY-MM-DD, as listed in the index.', '^date=[0-9]{4}-[0-9]{2}-[0-9]{2}$', 'date=2026-11-21'),
+    pathParam('file', 'The file: flights.parquet in flights/, points.parquet in points/.', '^(flights|points)\\.parquet$', 'flights.parquet'),
   ),
   bundleFileOp(
     '/v1/bundles/{doc}',

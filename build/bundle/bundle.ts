@@ -3,6 +3,7 @@
 //   log/day=YYYY-MM-DD/legs.parquet  the flight log itself, Hive-partitioned (the day is in the
 //                                    path, not in the file), byte for byte the log's own file
 //   tables/{airframes,airports,routes}.parquet  derived from the current artifact build
+//   tables/{flights,points}/date=YYYY-MM-DD/*.parquet  the build's flights and their tracks, by day
 //   README LICENSE CREDITS SHA256SUMS, and index.json (/v1/bundles) listing every file
 // every file is written atomically (temp + rename) and only when its bytes change: a rebuild
 // that leaves a day as it was leaves its file, inode and mtime alone. nothing is tarred: a day is
@@ -18,9 +19,12 @@ import { listLogDays, openLog } from '../log/read.ts';
 import { dayFile, sqlString } from '../log/write.ts';
 import { prune, publishFile, sha256 } from './files.ts';
 import { writeTables } from './tables.ts';
+import { pointsDay, prepareRouting, refAirports, writeFlightsDay, type BundleAirports } from './flights.ts';
 import { creditsText, licenseText, readmeText, readSources, sumsText, usedSources, type BundleTexts } from './texts.ts';
-import { DAY_PART, INDEX_FILE, LOG_DIR, LOG_FILE, logPath, TABLES, TABLES_DIR, tablePath, urlOf, type DocName } from '../../artifacts/bundles.ts';
-import { localFile, readIndex, type BundlesIndex, type DocEntry, type FileEntry, type LogEntry, type TableEntry } from './index-file.ts';
+import {
+  DATE_PART, DAY_PART, DAY_TABLES, INDEX_FILE, LOG_DIR, LOG_FILE, logPath, TABLES, TABLES_DIR, dayTablePath, tablePath, urlOf, type DocName,
+} from '../../artifacts/bundles.ts';
+import { localFile, readIndex, type BundlesIndex, type DayTableEntry, type DocEntry, type FileEntry, type LogEntry, type TableEntry } from './index-file.ts';
 
 export interface BundleOptions {
   /** flight log root (day=YYYY-MM-DD/legs.parquet) */
@@ -43,6 +47,8 @@ export interface BundleOptions {
   memoryLimit?: string;
   /** where DuckDB spills beyond memoryLimit */
   tempDirectory?: string;
+  /** the build's reference airports (IATA codes of the flights table); default: the shipped data/ref's */
+  airports?: BundleAirports;
 }
 
 export interface BundleResult {
@@ -94,6 +100,8 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
     // version.json, not the manifest: that one lists every object (90 MB for the sample build)
     const v = currentHeader(o.root);
     let tables: TableEntry[] = [];
+    const flights: DayTableEntry[] = [];
+    const points: DayTableEntry[] = [];
     let window: { from: string; to: string } | null = null;
     if (v?.header.archive_through) {
       const to = v.header.archive_through;
@@ -120,6 +128,33 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
         });
       }
       progress.done(`build ${v.id}, ${window.from} to ${to}`);
+
+      // the flights and their tracks, a file per day: a day is made again when the build or its legs changed
+      const inWindow = days.filter((d) => d >= window!.from && d <= to);
+      progress.start('bundles: flights', inWindow.length);
+      await prepareRouting(db, v.dir, o.airports ?? (await refAirports()));
+      let made = 0;
+      for (const day of inWindow) {
+        const entry = (name: (typeof DAY_TABLES)[number], list: DayTableEntry[] | undefined, from: { file: string; rows: number }): DayTableEntry => {
+          const rel = dayTablePath(name, day);
+          const old = was(list, urlOf(rel));
+          const w = publishFile(join(o.out, rel), from, old);
+          if (w.changed) written.push(rel);
+          const updated_at = w.changed || !old ? created : old.updated_at;
+          return { name, day, path: urlOf(rel), rows: from.rows, bytes: w.bytes, sha256: w.sha256, updated_at, build_id: v.id };
+        };
+        const keep = prev?.build_id === v.id && !changedDays.includes(day) ? was(prev.flights, urlOf(dayTablePath('flights', day))) : undefined;
+        if (keep && sizeOf(localFile(o.out, keep)) === keep.bytes) flights.push(keep);
+        else {
+          const f = await writeFlightsDay(db, work, day);
+          flights.push(entry('flights', prev?.flights, f));
+          made++;
+        }
+        const pointsOf = await pointsDay(db, o.log, work, day);
+        points.push(entry('points', prev?.points, pointsOf));
+        progress.tick();
+      }
+      progress.done(`${inWindow.length} days, ${made} flights files made`);
     }
 
     // the texts, from what was published
@@ -145,7 +180,7 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
       ['LICENSE', Buffer.from(licenseText())],
       ['CREDITS', Buffer.from(creditsText(texts))],
     ];
-    const listed = [...log, ...tables];
+    const listed = [...log, ...tables, ...flights, ...points];
     const sums = sumsText([
       ...listed.map((e) => [e.sha256, e.path.slice(urlOf('').length)] as [string, string]),
       ...bodies.map(([n, b]) => [sha256(b), n] as [string, string]),
@@ -168,6 +203,8 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
       tables_to: tables.length ? window!.to : null,
       log,
       tables,
+      flights,
+      points,
       docs,
     };
     assertValid('bundles-index', index, INDEX_FILE);
@@ -178,7 +215,8 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
     const removed = [
       ...prune(join(o.out, LOG_DIR), (n) => dayNames.has(n) && DAY_PART.test(n)).map((n) => `${LOG_DIR}/${n}`),
       ...days.flatMap((d) => prune(join(o.out, LOG_DIR, `day=${d}`), (n) => n === LOG_FILE).map((n) => `${LOG_DIR}/day=${d}/${n}`)),
-      ...prune(join(o.out, TABLES_DIR), (n) => tableNames.has(n)).map((n) => `${TABLES_DIR}/${n}`),
+      ...prune(join(o.out, TABLES_DIR), (n) => tableNames.has(n) || (DAY_TABLES.includes(n as never) && flights.length > 0)).map((n) => `${TABLES_DIR}/${n}`),
+      ...DAY_TABLES.flatMap((t) => prunedDays(o.out, t, new Set(flights.map((e) => e.day)))),
       // the .tar.gz bundles of the earlier layout, and a killed run's temporaries; nothing else here is ours to judge
       ...prune(o.out, (n) => !LEGACY.includes(n)),
     ];
@@ -187,6 +225,14 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
     db.close();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** the day folders of table `t` whose day the index no longer lists, and strays inside the listed ones */
+function prunedDays(out: string, t: (typeof DAY_TABLES)[number], listed: Set<string>): string[] {
+  const dir = join(out, TABLES_DIR, t);
+  const days = prune(dir, (n) => DATE_PART.test(n) && listed.has(n.slice(5))).map((n) => `${TABLES_DIR}/${t}/${n}`);
+  const inside = [...listed].flatMap((d) => prune(join(dir, `date=${d}`), (n) => n === `${t}.parquet`).map((n) => `${TABLES_DIR}/${t}/date=${d}/${n}`));
+  return [...days, ...inside];
 }
 
 /** the folders of the earlier layout (daily and rolling .tar.gz bundles), removed on the first run */

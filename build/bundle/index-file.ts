@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertValid } from '../../schemas/index.ts';
-import { INDEX_FILE, urlOf, type DocName, type TableName } from '../../artifacts/bundles.ts';
+import { INDEX_FILE, urlOf, type DayTableName, type DocName, type TableName } from '../../artifacts/bundles.ts';
 
 export interface FileEntry {
   /** URL path, e.g. /v1/bundles/log/day=2026-11-21/legs.parquet */
@@ -24,6 +24,13 @@ export interface TableEntry extends FileEntry {
   /** the artifact build the table was made from */
   build_id: string;
 }
+/** one day of a day table (flights, points) */
+export interface DayTableEntry extends FileEntry {
+  name: DayTableName;
+  day: string;
+  rows: number;
+  build_id: string;
+}
 export interface DocEntry extends FileEntry {
   name: DocName;
 }
@@ -41,6 +48,10 @@ export interface BundlesIndex {
   tables_to: string | null;
   log: LogEntry[];
   tables: TableEntry[];
+  /** the flights table, one file per day of the tables' window, oldest first */
+  flights: DayTableEntry[];
+  /** the flights' tracks, the same days */
+  points: DayTableEntry[];
   docs: DocEntry[];
 }
 
@@ -56,7 +67,7 @@ export function readIndex(out: string): BundlesIndex | null {
 }
 
 /** Every file the index lists, docs last (what an upload sends, in order). */
-export const indexFiles = (i: BundlesIndex): FileEntry[] => [...i.log, ...i.tables, ...i.docs];
+export const indexFiles = (i: BundlesIndex): FileEntry[] => [...i.log, ...i.tables, ...i.flights, ...i.points, ...i.docs];
 
 /** The file on disk of an index entry. */
 export const localFile = (out: string, e: Pick<FileEntry, 'path'>): string => join(out, e.path.slice(urlOf('').length));

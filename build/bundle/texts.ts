@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSchemas } from '../../schemas/index.ts';
+import { FLIGHT_COLUMNS, POINT_COLUMNS_TEXT, type ColumnText } from './flight-columns.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const LICENSE_FILE = join(HERE, '../../data/licenses/ODbL-1.0.txt');
@@ -95,6 +96,8 @@ export interface ReadmeFacts {
   window: { from: string; to: string } | null;
 }
 
+const columnLines = (cols: readonly ColumnText[]) => cols.map(([n, t, what]) => `- ${n} (${t}): ${what}`);
+
 export function readmeText(t: BundleTexts, f: ReadmeFacts): string {
   const schema = loadSchemas().get('flight-log') as { properties: Record<string, { type: unknown; description: string }> } | undefined;
   if (!schema) throw new Error('schemas/flight-log.schema.json is missing: the README lists its fields');
@@ -123,6 +126,12 @@ export function readmeText(t: BundleTexts, f: ReadmeFacts): string {
           '  airframes.parquet (one row per airframe, its legs in order in `history`), airports.parquet',
           '  (observed departures, arrivals, tails and days per OurAirports ident, circuits excluded),',
           "  routes.parquet (each callsign's route with its route_source).",
+          '- tables/flights/date=YYYY-MM-DD/flights.parquet: one row per flight the network heard, the flights of',
+          '  /v1/flights/{hex}/{date} with their ends flattened (columns below), one file per UTC day of the same',
+          "  window, sorted by hex then first_seen. Hive-partitioned by `date` (the UTC day of the flight's first point).",
+          "- tables/points/date=YYYY-MM-DD/points.parquet: the flights' tracks, thinned as the live trace is (turns,",
+          '  climbs and ground changes kept), one row a point, sorted by hex, first_ts, t; join a point to its flight',
+          '  on hex, date and first_ts = first_seen.',
         ]
       : []),
     '- README, LICENSE, CREDITS: this text and the terms.',
@@ -140,6 +149,18 @@ export function readmeText(t: BundleTexts, f: ReadmeFacts): string {
     "    SELECT count(*) FROM read_parquet('s3://<bucket>/v1/bundles/log/*/legs.parquet', hive_partitioning = true);",
     '  Spark discovers the partition itself: spark.read.parquet("s3a://<bucket>/v1/bundles/log").',
     '',
+    ...(f.buildId
+      ? [
+          "  All landings on EGLL's runway 27R in March 2026 (from an S3 copy; over HTTP, the index's flights paths as above):",
+          "    SELECT date, callsign, hex, arr_at FROM read_parquet('s3://<bucket>/v1/bundles/tables/flights/*/*.parquet',",
+          "      hive_partitioning = true) WHERE dst_ident = 'EGLL' AND arr_runway = '27R'",
+          "      AND date >= DATE '2026-03-01' AND date < DATE '2026-04-01' ORDER BY arr_at;",
+          '  The track of one flight:',
+          "    SELECT t, lat, lon, alt_baro, track FROM read_parquet('s3://<bucket>/v1/bundles/tables/points/*/*.parquet',",
+          "      hive_partitioning = true) WHERE hex = '4b1814' AND date = DATE '2026-03-02' AND first_ts = <first_seen> ORDER BY t;",
+          '',
+        ]
+      : []),
     'Files are replaced in place, atomically, and only when their content changes (the newest day when a',
     'leg still flying closes the next night; the tables each night). Each answer carries an ETag: a reader',
     'that sees it change between two requests has met a replacement and should start its query again.',
@@ -148,6 +169,10 @@ export function readmeText(t: BundleTexts, f: ReadmeFacts): string {
     '',
     ...fields,
     '',
+    ...(f.buildId
+      ? ['Columns of flights.parquet (the day is the partition `date`)', '', ...columnLines(FLIGHT_COLUMNS), '']
+      : []),
+    ...(f.buildId ? ['Columns of points.parquet', '', ...columnLines(POINT_COLUMNS_TEXT), ''] : []),
     'Data honesty',
     '',
     "1. History is observation, never an official registry. A gap means the network's sources did not",

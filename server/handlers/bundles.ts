@@ -2,6 +2,7 @@
 //   GET /v1/bundles                                 the index (schemas/bundles-index)
 //   GET /v1/bundles/log/day=YYYY-MM-DD/legs.parquet  one day of the flight log (Hive layout)
 //   GET /v1/bundles/tables/{airframes|airports|routes}.parquet
+//   GET /v1/bundles/tables/{flights|points}/date=YYYY-MM-DD/{flights|points}.parquet
 //   GET /v1/bundles/{README|LICENSE|CREDITS|SHA256SUMS}
 // files answer HEAD and single byte ranges (206, 416), so a remote Parquet reader queries them in
 // place; only the part asked for is read, synchronously (handlers answer at once,
@@ -11,7 +12,7 @@ import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { isDay } from '../../lib/localtime.ts';
-import { DATA_CACHE, DAY_PART, DOCS, INDEX_FILE, LOG_FILE, logPath, PARQUET_TYPE, TABLES, tablePath, TEXT_TYPE } from '../../artifacts/bundles.ts';
+import { DATA_CACHE, DATE_PART, DAY_PART, DAY_TABLES, DOCS, INDEX_FILE, LOG_FILE, dayTablePath, logPath, PARQUET_TYPE, TABLES, tablePath, TEXT_TYPE } from '../../artifacts/bundles.ts';
 import { parseRange, rangeStillValid } from '../http/range.ts';
 import type { Reply, Req, Route } from '../http/types.ts';
 
@@ -19,7 +20,12 @@ const NONE = "this server publishes no researchers' data (start it with --bundle
 const LISTED = 'the index at /v1/bundles lists what is published';
 
 /** the file below the folder a URL names, or null when it names none of the layout's files */
-export function fileOfParams(seg: { partition?: string; table?: string; doc?: string }): string | null {
+export function fileOfParams(seg: { partition?: string; table?: string; doc?: string; file?: string }): string | null {
+  if (seg.file !== undefined) {
+    const name = DAY_TABLES.find((t) => t === seg.table && `${t}.parquet` === seg.file);
+    const m = DATE_PART.exec(seg.partition ?? '');
+    return name && m && isDay(m[1]!) ? dayTablePath(name, m[1]!) : null;
+  }
   if (seg.partition !== undefined) {
     const m = DAY_PART.exec(seg.partition);
     return m && isDay(m[1]!) ? logPath(m[1]!) : null;
@@ -122,6 +128,11 @@ export function bundleRoutes(dir: string): Route[] {
     },
     { pattern: `/v1/bundles/log/:partition/${LOG_FILE}`, bucket: 'bundles', handler: file((p) => fileOfParams({ partition: p.partition ?? '' })) },
     { pattern: '/v1/bundles/tables/:table', bucket: 'bundles', handler: file((p) => fileOfParams({ table: p.table ?? '' })) },
+    {
+      pattern: '/v1/bundles/tables/:table/:partition/:file',
+      bucket: 'bundles',
+      handler: file((p) => fileOfParams({ table: p.table ?? '', partition: p.partition ?? '', file: p.file ?? '' })),
+    },
     { pattern: '/v1/bundles/:doc', bucket: 'bundles', handler: file((p) => fileOfParams({ doc: p.doc ?? '' })) },
   ];
 }

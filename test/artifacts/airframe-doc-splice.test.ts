@@ -24,6 +24,7 @@ const leg = (i: number, callsign = 'SWR1'): AirframeLeg => ({
   last_seen: T0 + i * 3600 + 60,
   route_source: null,
   table_source: null,
+  flights_date: new Date((T0 + i * 3600) * 1000).toISOString().slice(0, 10),
 });
 /** legs i = hi..lo, newest first */
 const range = (hi: number, lo: number) => Array.from({ length: hi - lo + 1 }, (_, k) => leg(hi - k, (hi - k) % 3 === 0 ? '},{"date":"x' : 'SWR1'));

@@ -19,6 +19,7 @@ const leg = (i: number): AirframeLeg => ({
   last_seen: T0 + i * 3600 + 60,
   route_source: null,
   table_source: null,
+  flights_date: new Date((T0 + i * 3600) * 1000).toISOString().slice(0, 10),
 });
 
 test('legs come out newest first and at most 200, whatever order they arrive in', () => {

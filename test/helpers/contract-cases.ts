@@ -36,6 +36,8 @@ export interface Facts {
   /** the researchers' files the bundle index lists */
   logPaths: string[];
   tablePaths: string[];
+  /** the flights and points days */
+  dayTablePaths: string[];
   docPaths: string[];
 }
 
@@ -204,6 +206,17 @@ export function contractCases(f: Facts): Record<string, RouteCases> {
     '/v1/bundles/tables/:table': {
       good: f.tablePaths,
       cases: [...range(f.tablePaths[0]!), e404('/v1/bundles/tables/nope.parquet'), e404('/v1/bundles/tables/routes.csv')],
+    },
+    '/v1/bundles/tables/:table/:partition/:file': {
+      good: f.dayTablePaths,
+      cases: [
+        ...range(f.dayTablePaths[0]!),
+        e404('/v1/bundles/tables/flights/date=2020-01-01/flights.parquet'),
+        e404('/v1/bundles/tables/flights/date=2026-02-30/flights.parquet'),
+        e404('/v1/bundles/tables/flights/day=2026-11-20/flights.parquet'),
+        e404('/v1/bundles/tables/points/date=2026-11-20/flights.parquet'),
+        e404('/v1/bundles/tables/routes/date=2026-11-20/routes.parquet'),
+      ],
     },
     '/v1/bundles/:doc': { good: f.docPaths, cases: [...range(f.docPaths[0]!), e404('/v1/bundles/NOPE'), e404('/v1/bundles/readme')] },
     '/': { good: ['/', '/?probe=1'] },

@@ -18,6 +18,7 @@ import { buildCatalog, parseCatalog } from '../../lib/reference/catalog.ts';
 import { buildTypes, parseModelTypes } from '../../lib/reference/types.ts';
 import { buildRegistry, parseRegistry } from '../../lib/reference/registry.ts';
 import type { Refdata } from '../../lib/reference/index.ts';
+import type { LegRow } from '../../build/log/legs.ts';
 import { testRefdata } from './artifact-ctx.ts';
 import { DAYS, NOW_MS, legsFor, seeded } from './publish-fixture.ts';
 
@@ -68,7 +69,20 @@ function timetables(dir: string, nowMs: number): string {
   return out;
 }
 
-export async function makeContractTree(seed = 11, perDay = 40): Promise<ContractTree> {
+/** runway ends the `runways` option draws from (the fixture's legs name none otherwise) */
+export const FIXTURE_RUNWAYS = ['27R', '09L', '16'];
+
+/**
+ * `days`: the log's days, oldest first (the build's window; default DAYS); `runways`: give each heard
+ * end a runway drawn from FIXTURE_RUNWAYS (or null), seeded like the legs; `extra`: legs of a day
+ * added to the drawn ones.
+ */
+export async function makeContractTree(
+  seed = 11,
+  perDay = 40,
+  opts: { days?: string[]; runways?: boolean; extra?: (day: string) => LegRow[] } = {},
+): Promise<ContractTree> {
+  const days = opts.days ?? DAYS;
   const dir = mkdtempSync(join(tmpdir(), 'contrail-contract-'));
   const log = join(dir, 'log');
   const root = join(dir, 'artifacts');
@@ -76,7 +90,12 @@ export async function makeContractTree(seed = 11, perDay = 40): Promise<Contract
   const rand = seeded(seed);
   const w = await LogWriter.open(log, 1);
   try {
-    for (const d of DAYS) await w.writeDay(d, legsFor(d, perDay, rand));
+    for (const d of days) {
+      const legs = legsFor(d, perDay, rand);
+      const draw = () => [...FIXTURE_RUNWAYS, null][Math.floor(rand() * (FIXTURE_RUNWAYS.length + 1))]!;
+      if (opts.runways) for (const l of legs) Object.assign(l, { dep_runway: l.org ? draw() : null, arr_runway: l.dst ? draw() : null });
+      await w.writeDay(d, [...legs, ...(opts.extra?.(d) ?? [])]);
+    }
   } finally {
     w.close();
   }
@@ -89,9 +108,9 @@ export async function makeContractTree(seed = 11, perDay = 40): Promise<Contract
       refdata: ref,
       ref: refViewOf(ref),
       writer: staged.writer,
-      archiveThrough: DAYS[1]!,
-      windowStart: DAYS[0]!,
-      windowDays: DAYS.length,
+      archiveThrough: days[days.length - 1]!,
+      windowStart: days[0]!,
+      windowDays: days.length,
       windowLimit: 365,
       timetablesDir: timetables(dir, NOW_MS),
       nowMs: NOW_MS,
@@ -100,11 +119,11 @@ export async function makeContractTree(seed = 11, perDay = 40): Promise<Contract
     };
     await buildArtifacts(ctx);
     const built = new Date(NOW_MS).toISOString();
-    staged.writer.writeManifest({ build_id: 'c1', built_at: built, archive_through: DAYS[1]!, window_days: DAYS.length, counts: ctx.counts });
+    staged.writer.writeManifest({ build_id: 'c1', built_at: built, archive_through: days[days.length - 1]!, window_days: days.length, counts: ctx.counts });
     commit(root, staged);
   } finally {
     db.close();
   }
-  await writeBundles({ log, root, out: bundles, nowMs: NOW_MS });
+  await writeBundles({ log, root, out: bundles, nowMs: NOW_MS, airports: refViewOf(refdata()) });
   return { dir, log, root, bundles, nowMs: NOW_MS };
 }

@@ -80,6 +80,7 @@ test('every operation of spec 4 is present as a GET with its stability tier', ()
     '/v1/bundles',
     '/v1/bundles/log/{partition}/legs.parquet',
     '/v1/bundles/tables/{table}',
+    '/v1/bundles/tables/{table}/{partition}/{file}',
     '/v1/bundles/{doc}',
     '/healthz',
     '/readyz',

@@ -78,6 +78,7 @@ test(TITLE, { timeout: 600_000 }, async () => {
     uuid: STATION_UUID,
     logPaths: paths(index.log),
     tablePaths: paths(index.tables),
+    dayTablePaths: [...paths(index.flights), ...paths(index.points)],
     docPaths: paths(index.docs),
   });
 

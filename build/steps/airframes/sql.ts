@@ -52,7 +52,8 @@ const LEG_JSON = `to_json({
   date: CAST(DATE '1970-01-01' + CAST(floor(coalesce(dep_ts, first_ts) / 86400) AS INTEGER) AS VARCHAR),
   org: org, dst: dst, org_ident: org_ident, dst_ident: dst_ident, callsign: callsign,
   dep: dep_ts, arr: arr_ts, first_seen: first_ts, last_seen: last_ts,
-  route_source: route_source, table_source: table_source})::VARCHAR`;
+  route_source: route_source, table_source: table_source,
+  flights_date: CAST(DATE '1970-01-01' + CAST(floor(first_ts / 86400) AS INTEGER) AS VARCHAR)})::VARCHAR`;
 
 /** 2^64: a sum of 64-bit hashes is kept modulo this */
 const WRAP = '18446744073709551616';

@@ -120,7 +120,11 @@ test('the tables agree with the log and the artifacts; the texts verify and cred
   }
   const check = spawnSync('sha256sum', ['-c', '--strict', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' });
   assert.equal(check.status, 0, check.stdout + check.stderr);
-  assert.equal(readFileSync(join(out, 'SHA256SUMS'), 'utf8').trim().split('\n').length, DAYS.length + 3 + 3, 'the days, the tables, README, LICENSE, CREDITS');
+  assert.equal(
+    readFileSync(join(out, 'SHA256SUMS'), 'utf8').trim().split('\n').length,
+    DAYS.length + 3 + 2 * DAYS.length + 3,
+    'the days, the tables, the flights and points days, README, LICENSE, CREDITS',
+  );
   assert.match(readFileSync(join(out, 'LICENSE'), 'utf8'), /Open Database License[\s\S]*10\.4 Choice of law/);
   const credits = readFileSync(join(out, 'CREDITS'), 'utf8');
   for (const s of ['OurAirports', 'feeders', `${BASE}/v1/credits`, `${BASE}/v1/stations`, 'https://opendatacommons.org/licenses/odbl/1-0/'])
@@ -188,7 +192,12 @@ test('a rebuild that changes nothing rewrites nothing; a changed day replaces on
     fourth.index.log.map((e) => e.day),
     [DAYS[1]],
   );
-  assert.deepEqual(fourth.removed.sort(), [`log/day=${DAYS[0]}`, `log/day=${DAYS[1]}/.tmp-1-legs.parquet`]);
+  assert.deepEqual(fourth.removed.sort(), [
+    `log/day=${DAYS[0]}`,
+    `log/day=${DAYS[1]}/.tmp-1-legs.parquet`,
+    `tables/flights/date=${DAYS[0]}`,
+    `tables/points/date=${DAYS[0]}`,
+  ]);
   assert.equal(existsSync(join(out, 'log', `day=${DAYS[0]}`)), false);
 });
 
