@@ -46,7 +46,13 @@ const specs: Specs<Config> = {
     check: (v) => (v >= 10 ? undefined : 'must be at least 10'),
   },
   seed: { flag: 'seed', env: 'CONTRAIL_SIM_SEED', kind: 'int', default: 1, help: "with --build: simulator seed (the demo's 1)" },
-  ref: { flag: 'ref', env: 'CONTRAIL_REF', kind: 'string', default: installed('data/ref'), help: 'reference data snapshot (the build\'s, and what the checks read)' },
+  ref: {
+    flag: 'ref',
+    env: 'CONTRAIL_REF',
+    kind: 'string',
+    default: installed('data/ref'),
+    help: "reference data snapshot (the build's, and what the checks read)",
+  },
   verbose: { flag: 'verbose', env: 'CONTRAIL_BENCH_VERBOSE', kind: 'bool', default: false, help: 'list a few examples of each failure' },
   // with --build: the receiver faults of the simulated history, the demo's by default
   ...faultSpecs,
@@ -84,7 +90,8 @@ async function main(c: Config): Promise<number> {
 
 const command: Command<Config> = {
   name: 'bench/demo-history',
-  usage: "usage: npx tsx bench/demo-history.ts [options]\n\nThe demo's four history targets (issue 43) counted on a built demo, or on one it builds with --build.",
+  usage:
+    "usage: npx tsx bench/demo-history.ts [options]\n\nThe demo's four history targets (issue 43) counted on a built demo, or on one it builds with --build.",
   specs,
   run: main,
 };

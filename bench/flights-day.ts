@@ -51,7 +51,11 @@ const commit = (() => {
     return 'unknown';
   }
 })();
-console.log(`machine: ${cpus()[0]?.model ?? '?'} x${cpus().length}, node ${process.version}, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}, commit ${commit}`);
+console.log(
+  `machine: ${cpus()[0]?.model ?? '?'} x${cpus().length}, node ${process.version}, load ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}, commit ${commit}`,
+);
 console.log(`input: --aircraft ${AIRCRAFT}: ${LEGS} legs a day over ${AIRFRAMES} airframes, seed ${SEED}, days ${DAYS.join(', ')}; work in ${root}`);
 
 const cpuS = () => {
@@ -108,10 +112,15 @@ function dayObjects(dir: string): Map<string, { kind: 'flights' | 'movements'; d
     }
   };
   for (const hex of list(join(dir, 'v1/flights')))
-    for (const f of list(join(dir, 'v1/flights', hex))) out.set(`v1/flights/${hex}/${f.slice(0, -3)}`, { kind: 'flights', day: f.slice(0, -3), file: join(dir, 'v1/flights', hex, f) });
+    for (const f of list(join(dir, 'v1/flights', hex)))
+      out.set(`v1/flights/${hex}/${f.slice(0, -3)}`, { kind: 'flights', day: f.slice(0, -3), file: join(dir, 'v1/flights', hex, f) });
   for (const code of list(join(dir, 'v1/airports')))
     for (const f of list(join(dir, 'v1/airports', code, 'movements')))
-      out.set(`v1/airports/${code}/movements/${f.slice(0, -3)}`, { kind: 'movements', day: f.slice(0, -3), file: join(dir, 'v1/airports', code, 'movements', f) });
+      out.set(`v1/airports/${code}/movements/${f.slice(0, -3)}`, {
+        kind: 'movements',
+        day: f.slice(0, -3),
+        file: join(dir, 'v1/airports', code, 'movements', f),
+      });
   return out;
 }
 
@@ -178,7 +187,9 @@ for (let i = 0; i < built.length; i += 2000) {
   floorCpu += cpuS() - c0;
 }
 for (const [id, x] of [...tally].sort()) {
-  console.log(`  ${id}: ${x.docs} documents, ${(x.raw / 1e6).toFixed(1)} MB raw, ${(x.gz / 1e6).toFixed(1)} MB gzipped; changed by night 2 (a new file): ${x.rewritten}`);
+  console.log(
+    `  ${id}: ${x.docs} documents, ${(x.raw / 1e6).toFixed(1)} MB raw, ${(x.gz / 1e6).toFixed(1)} MB gzipped; changed by night 2 (a new file): ${x.rewritten}`,
+  );
 }
 console.log(
   `night 2's counts: flights ${c2['flights.documents'] ?? 0} written, ${c2['flights.kept'] ?? 0} kept; movements ${c2['movements.documents'] ?? 0} written, ${c2['movements.kept'] ?? 0} kept`,
@@ -193,5 +204,9 @@ console.log(
 console.log(
   `night 2's flights + movements steps: ${stepWall.toFixed(1)} s wall, ${stepCpu.toFixed(1)} s CPU; ratio to the floor ${(stepWall / floorWall).toFixed(2)}x wall, ${(stepCpu / floorCpu).toFixed(2)}x CPU`,
 );
-console.log(`load at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `load at the end ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 if (!process.argv.includes('--keep-out')) rmSync(root, { recursive: true, force: true });

@@ -228,8 +228,8 @@ try {
       console.log(
         `  round ${r + 1} ${v.padEnd(8)} first paint ${m.paint.toFixed(0)} ms, ` +
           `update median ${median(m.updates).toFixed(1)} ms (${m.updates.map((x) => x.toFixed(0)).join(' ')})${
-          m.worker.length ? `, sky worker ${median(m.worker).toFixed(1)} ms` : ''
-        }; load ${load()}`,
+            m.worker.length ? `, sky worker ${median(m.worker).toFixed(1)} ms` : ''
+          }; load ${load()}`,
       );
     }
   }

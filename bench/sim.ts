@@ -83,7 +83,16 @@ if (!args.includes('--skip-log') && !args.includes('--live-only')) {
     const out = join(OUT, 'flight-log');
     rmSync(out, { recursive: true, force: true });
     // no tracks: a year of them is ~7 billion points (sim/log-tracks.ts); bench/flights-day.ts measures a day of them
-    const r = await writeFastLog(world, { out, seed: 1, start: '2025-01-01', days: LOG_DAYS, legsPerDay: 137000, airframes: 600000, threads: 2, tracks: false });
+    const r = await writeFastLog(world, {
+      out,
+      seed: 1,
+      start: '2025-01-01',
+      days: LOG_DAYS,
+      legsPerDay: 137000,
+      airframes: 600000,
+      threads: 2,
+      tracks: false,
+    });
     console.log(`  ${r.legs} legs, ${r.airports} airports, ${r.sectors} sectors`);
     return r.legs;
   });

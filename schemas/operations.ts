@@ -521,7 +521,7 @@ export const OPERATIONS: readonly Operation[] = [
   bundleFileOp(
     '/v1/bundles/tables/{table}/{partition}/{file}',
     'getTableDay',
-    "One day of the flights or points table (Parquet)",
+    'One day of the flights or points table (Parquet)',
     "flights/date=YYYY-MM-DD/flights.parquet: one row per flight of /v1/flights/{hex}/{date} on that UTC day, its ends flattened (dep_at, dep_lat, dep_lon, dep_runway, arr_...); points/date=YYYY-MM-DD/points.parquet: their thinned tracks, one row a point, keyed by hex and first_ts (the flight's first_seen). The day is in the path (Hive layout): `read_parquet('.../tables/flights/*/*.parquet', hive_partitioning = true)` gives a DATE column `date`. Range requests as for the log days; a day's file is replaced when its content changes.",
     pathParam('table', 'flights or points.', '^(flights|points)$', 'flights'),
     pathParam('partition', 'The Hive partition of a day, date=YYYY-MM-DD, as listed in the index.', '^date=[0-9]{4}-[0-9]{2}-[0-9]{2}$', 'date=2026-11-21'),

@@ -110,7 +110,9 @@ async function main(c: Config): Promise<number> {
       if (out.carry) carries.set(hex, out.carry);
       else carries.delete(hex);
     }
-    say(`day ${d + 1}/${c.days}: ${h.traces.length} traces, ${h.events.length} events, ${legs.length} legs so far (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    say(
+      `day ${d + 1}/${c.days}: ${h.traces.length} traces, ${h.events.length} events, ${legs.length} legs so far (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+    );
   }
   for (const carry of carries.values()) legs.push(carry.row);
   const found: SimFound[] = [];

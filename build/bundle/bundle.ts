@@ -22,7 +22,19 @@ import { writeTables } from './tables.ts';
 import { pointsDay, prepareRouting, refAirports, writeFlightsDay, type BundleAirports } from './flights.ts';
 import { creditsText, licenseText, readmeText, readSources, sumsText, usedSources, type BundleTexts } from './texts.ts';
 import {
-  DATE_PART, DAY_PART, DAY_TABLES, INDEX_FILE, LOG_DIR, LOG_FILE, logPath, TABLES, TABLES_DIR, dayTablePath, tablePath, urlOf, type DocName,
+  DATE_PART,
+  DAY_PART,
+  DAY_TABLES,
+  INDEX_FILE,
+  LOG_DIR,
+  LOG_FILE,
+  logPath,
+  TABLES,
+  TABLES_DIR,
+  dayTablePath,
+  tablePath,
+  urlOf,
+  type DocName,
 } from '../../artifacts/bundles.ts';
 import { localFile, readIndex, type BundlesIndex, type DayTableEntry, type DocEntry, type FileEntry, type LogEntry, type TableEntry } from './index-file.ts';
 

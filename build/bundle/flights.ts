@@ -52,8 +52,12 @@ export async function prepareRouting(db: OpenLog, versionDir: string, airports: 
  * when its time or place was not heard */
 const end = (p: 'dep' | 'arr', ts: string) => {
   const heard = `(r.${ts} IS NOT NULL AND l.${p}_lat IS NOT NULL AND l.${p}_lon IS NOT NULL)`;
-  return [`CASE WHEN ${heard} THEN r.${ts} END AS ${p}_at`, `CASE WHEN ${heard} THEN l.${p}_lat END AS ${p}_lat`,
-    `CASE WHEN ${heard} THEN l.${p}_lon END AS ${p}_lon`, `CASE WHEN ${heard} THEN l.${p}_runway END AS ${p}_runway`].join(', ');
+  return [
+    `CASE WHEN ${heard} THEN r.${ts} END AS ${p}_at`,
+    `CASE WHEN ${heard} THEN l.${p}_lat END AS ${p}_lat`,
+    `CASE WHEN ${heard} THEN l.${p}_lon END AS ${p}_lon`,
+    `CASE WHEN ${heard} THEN l.${p}_runway END AS ${p}_runway`,
+  ].join(', ');
 };
 
 /** the columns of flights.parquet, in order (texts.ts describes each) */

@@ -169,9 +169,7 @@ export function readmeText(t: BundleTexts, f: ReadmeFacts): string {
     '',
     ...fields,
     '',
-    ...(f.buildId
-      ? ['Columns of flights.parquet (the day is the partition `date`)', '', ...columnLines(FLIGHT_COLUMNS), '']
-      : []),
+    ...(f.buildId ? ['Columns of flights.parquet (the day is the partition `date`)', '', ...columnLines(FLIGHT_COLUMNS), ''] : []),
     ...(f.buildId ? ['Columns of points.parquet', '', ...columnLines(POINT_COLUMNS_TEXT), ''] : []),
     'Data honesty',
     '',

@@ -12,7 +12,21 @@ import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { isDay } from '../../lib/localtime.ts';
-import { DATA_CACHE, DATE_PART, DAY_PART, DAY_TABLES, DOCS, INDEX_FILE, LOG_FILE, dayTablePath, logPath, PARQUET_TYPE, TABLES, tablePath, TEXT_TYPE } from '../../artifacts/bundles.ts';
+import {
+  DATA_CACHE,
+  DATE_PART,
+  DAY_PART,
+  DAY_TABLES,
+  DOCS,
+  INDEX_FILE,
+  LOG_FILE,
+  dayTablePath,
+  logPath,
+  PARQUET_TYPE,
+  TABLES,
+  tablePath,
+  TEXT_TYPE,
+} from '../../artifacts/bundles.ts';
 import { parseRange, rangeStillValid } from '../http/range.ts';
 import type { Reply, Req, Route } from '../http/types.ts';
 

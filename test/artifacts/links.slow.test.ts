@@ -20,7 +20,9 @@ const keyOf = (url: string) => url.replace(/^\//, '');
 test("every listed leg is in the flights document its airframe's flights_url and its flights_date name; movements_url names the airport-day", async () => {
   const tree = await makeContractTree(3, 40);
   const v = currentVersion(tree.root)!;
-  const hexes = readdirSync(join(v.dir, 'v1', 'airframes')).map((n) => n.replace(/\.gz$/, '')).filter((n) => /^[0-9a-f]{6}$/.test(n));
+  const hexes = readdirSync(join(v.dir, 'v1', 'airframes'))
+    .map((n) => n.replace(/\.gz$/, ''))
+    .filter((n) => /^[0-9a-f]{6}$/.test(n));
   assert.ok(hexes.length > 0, 'the tree has airframe documents');
   let legs = 0;
   for (const hex of hexes) {
@@ -84,5 +86,8 @@ test("a leg first heard before midnight and taken off after it: date is the take
   assert.ok(leg, 'the leg is listed');
   assert.deepEqual([leg.date, leg.flights_date], ['2026-11-21', '2026-11-20']);
   const flights = readObject(v.dir, keyOf(doc.flights_url.replace('{date}', leg.flights_date))) as FlightsDoc;
-  assert.ok(flights.flights.some((f) => f.first_seen === leg.first_seen), 'its flights document is the day it was first heard');
+  assert.ok(
+    flights.flights.some((f) => f.first_seen === leg.first_seen),
+    'its flights document is the day it was first heard',
+  );
 });

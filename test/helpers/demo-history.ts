@@ -145,7 +145,9 @@ function objectsUnder(dir: string, folder: string): { key: string; doc: unknown 
   } catch {
     return [];
   }
-  return names.filter((n) => n.endsWith('.gz')).map((n) => ({ key: `${folder}/${n.slice(0, -3)}`, doc: JSON.parse(gunzipSync(readFileSync(join(at, n))).toString('utf8')) }));
+  return names
+    .filter((n) => n.endsWith('.gz'))
+    .map((n) => ({ key: `${folder}/${n.slice(0, -3)}`, doc: JSON.parse(gunzipSync(readFileSync(join(at, n))).toString('utf8')) }));
 }
 
 /** Counts the four targets on the current version of `artifacts` and the log in `log`. */
@@ -185,7 +187,10 @@ export async function checkHistory(artifacts: string, log: string, ref: HistoryR
       const bad = [r.org, r.dst].find((e) => typeof e === 'string' && pads.includes(ref.kindOf(e) ?? ''));
       if (bad !== undefined) {
         out.fixedWingAtPad++;
-        example('fixed-wing at a pad', `${r.hex} ${r.callsign ?? '-'} ${r.type} ${r.day} ${r.org ?? '-'}->${r.dst ?? '-'} (${bad}: ${ref.kindOf(bad as string)})`);
+        example(
+          'fixed-wing at a pad',
+          `${r.hex} ${r.callsign ?? '-'} ${r.type} ${r.day} ${r.org ?? '-'}->${r.dst ?? '-'} (${bad}: ${ref.kindOf(bad as string)})`,
+        );
       }
     }
   } finally {
@@ -221,7 +226,10 @@ export async function checkHistory(artifacts: string, log: string, ref: HistoryR
         if (!dep || !arr) {
           out.missingFromBoard++;
           missing.push(route);
-          example('observed, not on a board', `${key} ${f.callsign} ${f.org}->${f.dst}${dep ? '' : ` (not on ${f.org}'s board)`}${arr ? '' : ` (not in ${f.dst}'s arrivals)`}`);
+          example(
+            'observed, not on a board',
+            `${key} ${f.callsign} ${f.org}->${f.dst}${dep ? '' : ` (not on ${f.org}'s board)`}${arr ? '' : ` (not in ${f.dst}'s arrivals)`}`,
+          );
         }
       }
     }

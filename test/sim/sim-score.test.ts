@@ -48,10 +48,7 @@ describe('sim score', () => {
   });
 
   it('matches only within ±30 s and the same kind; the rest are misses and false detections, charged to the nearby event', () => {
-    const s = scoreSim(
-      [ev({ classes: ['mlat'] })],
-      [found({ t: T0 + 31 }), found({ kind: 'arr', t: T0 })],
-    );
+    const s = scoreSim([ev({ classes: ['mlat'] })], [found({ t: T0 + 31 }), found({ kind: 'arr', t: T0 })]);
     assert.equal(s.all.labelled, 1);
     assert.equal(s.all.matched, 0);
     assert.equal(s.all.found, 2);

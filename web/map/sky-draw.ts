@@ -87,14 +87,7 @@ export function drawAirports(ctx: Ctx2D, f: Frame, airports: readonly MapAirport
   ctx.restore();
 }
 
-export function drawAircraft(
-  ctx: Ctx2D,
-  f: Frame,
-  aircraft: readonly Aircraft[],
-  shape: Uint8Array,
-  keep: Uint8Array,
-  selected: string | null,
-): void {
+export function drawAircraft(ctx: Ctx2D, f: Frame, aircraft: readonly Aircraft[], shape: Uint8Array, keep: Uint8Array, selected: string | null): void {
   const p = f.palette;
   const nShapes = SHAPE_IDS.length;
   const paths: (Path2D | undefined)[] = new Array(BANDS * nShapes);

@@ -28,8 +28,7 @@ export type SkyPath = 'worker' | 'page';
 const WORKER_URL = '/map/sky-worker.js';
 const HIT_PX = 12;
 
-const canWork = () =>
-  typeof Worker === 'function' && typeof OffscreenCanvas === 'function' && 'transferControlToOffscreen' in HTMLCanvasElement.prototype;
+const canWork = () => typeof Worker === 'function' && typeof OffscreenCanvas === 'function' && 'transferControlToOffscreen' in HTMLCanvasElement.prototype;
 
 /** the stream's messages handed to the worker as text, its applied messages handed back in order */
 class WorkerSink implements StreamSink {

@@ -41,7 +41,7 @@ async function logLegs(log: string): Promise<Record<string, unknown>[]> {
   }
 }
 
-test('flights and points: DuckDB answers landings on a runway in a month and one flight\'s track, as the log and the documents say', async () => {
+test("flights and points: DuckDB answers landings on a runway in a month and one flight's track, as the log and the documents say", async () => {
   const tree = await makeContractTree(5, 40, { days: DAYS, runways: true });
   const index = readIndex(tree.bundles)!;
   assert.ok(index, 'the bundle index is there and valid');
@@ -72,8 +72,14 @@ test('flights and points: DuckDB answers landings on a runway in a month and one
   // the columns are the README's, in its order
   const schema = async (file: string) =>
     (await query(`DESCRIBE SELECT * FROM read_parquet('${file}', hive_partitioning = false)`)).map((r) => [String(r.column_name), String(r.column_type)]);
-  assert.deepEqual(await schema(localFile(tree.bundles, index.flights[0]!)), FLIGHT_COLUMNS.map(([n, t]) => [n, t]));
-  assert.deepEqual(await schema(localFile(tree.bundles, index.points[0]!)), POINT_COLUMNS_TEXT.map(([n, t]) => [n, t]));
+  assert.deepEqual(
+    await schema(localFile(tree.bundles, index.flights[0]!)),
+    FLIGHT_COLUMNS.map(([n, t]) => [n, t]),
+  );
+  assert.deepEqual(
+    await schema(localFile(tree.bundles, index.points[0]!)),
+    POINT_COLUMNS_TEXT.map(([n, t]) => [n, t]),
+  );
   const readme = readFileSync(join(tree.bundles, 'README'), 'utf8');
   for (const [n] of FLIGHT_COLUMNS) assert.ok(readme.includes(`- ${n} (`), `the README describes flights.${n}`);
 

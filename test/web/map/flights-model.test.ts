@@ -2,7 +2,18 @@
 // rows and lines, yesterday in UTC, the runway in use (a tie names none), a movement's row.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { endLabel, flightDays, flightLines, flightRows, movementRow, runwayUse, said, yesterdayUtc, type Flight, type FlightsDoc } from '../../../web/map/flights-model.ts';
+import {
+  endLabel,
+  flightDays,
+  flightLines,
+  flightRows,
+  movementRow,
+  runwayUse,
+  said,
+  yesterdayUtc,
+  type Flight,
+  type FlightsDoc,
+} from '../../../web/map/flights-model.ts';
 
 process.env.TZ = 'UTC';
 
@@ -121,15 +132,23 @@ test('runwayUse: runways by movements, unknown last; the runway in use is the on
   const tie = runwayUse({ '16': { takeoffs: 3, landings: 0 }, '28': { takeoffs: 3, landings: 1 } });
   assert.equal(tie.takeoffs, null, 'two runways alike: none named');
   assert.equal(tie.landings, '28');
-  assert.deepEqual(tie.rows.map((r) => r.runway), ['28', '16'], 'more movements first');
+  assert.deepEqual(
+    tie.rows.map((r) => r.runway),
+    ['28', '16'],
+    'more movements first',
+  );
   const none = runwayUse({ unknown: { takeoffs: 4, landings: 2 } });
   assert.deepEqual([none.takeoffs, none.landings], [null, null], 'no known runway: none in use');
   assert.deepEqual(runwayUse({}), { rows: [], takeoffs: null, landings: null });
   const names = runwayUse({ '09': { takeoffs: 1, landings: 0 }, '08': { takeoffs: 1, landings: 0 } });
-  assert.deepEqual(names.rows.map((r) => r.runway), ['08', '09'], 'ties in total by name');
+  assert.deepEqual(
+    names.rows.map((r) => r.runway),
+    ['08', '09'],
+    'ties in total by name',
+  );
 });
 
-test("movementRow: local and UTC time, kind in words, the other end with its route_source, the hex when there is no callsign", () => {
+test('movementRow: local and UTC time, kind in words, the other end with its route_source, the hex when there is no callsign', () => {
   const base = { at: T, local: '2026-11-21T07:10:00+01:00', hex: '4b1814', runway: '16', route_source: 'observed', circuit: false };
   assert.deepEqual(movementRow({ ...base, kind: 'takeoff', callsign: 'SWR100', dst: 'LHR', dst_ident: 'EGLL' }), [
     '07:10',
@@ -157,6 +176,9 @@ test('said: each refusal in words (never blank), the not_observed sentence namin
   assert.equal(said(no(0, 'network', 'the server did not answer: Failed to fetch'), what), 'The server did not answer: Failed to fetch; try again.');
   assert.equal(said(no(429, 'rate_limited', 'too many', 30), what), 'Too many requests just now; try again in 30 s.');
   assert.equal(said(no(429, 'rate_limited', 'too many'), what), 'Too many requests just now.');
-  assert.equal(said(no(503, 'artifact_unavailable', 'no history build is loaded'), what), 'The server could not answer (artifact_unavailable): no history build is loaded.');
+  assert.equal(
+    said(no(503, 'artifact_unavailable', 'no history build is loaded'), what),
+    'The server could not answer (artifact_unavailable): no history build is loaded.',
+  );
   assert.equal(said({ ok: true, status: 200, body: {} }, what), '');
 });

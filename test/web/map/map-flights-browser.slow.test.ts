@@ -57,7 +57,11 @@ test("the map's flight log: an airframe's days, a day's tracks with take-off and
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     const outside: string[] = [];
-    page.on('request', (r) => !r.url().startsWith(s.base + '/') && !r.url().startsWith(s.base.replace('http', 'ws') + '/') && !r.url().startsWith('data:') && outside.push(r.url()));
+    page.on(
+      'request',
+      (r) =>
+        !r.url().startsWith(s.base + '/') && !r.url().startsWith(s.base.replace('http', 'ws') + '/') && !r.url().startsWith('data:') && outside.push(r.url()),
+    );
     await page.goto(`${s.base}/#10/47.5/8.55`);
     await page.waitForFunction(() => (window as any).__contrail?.drawnHexes().includes('4b1814'), undefined, { timeout: 30_000 });
 
@@ -95,8 +99,14 @@ test("the map's flight log: an airframe's days, a day's tracks with take-off and
     const landings = await page.locator('.leaflet-tooltip.flight-landing').allInnerTexts();
     assert.equal(takeoffs.length, doc.flights.filter((f) => f.departure).length, 'one take-off mark per heard take-off');
     assert.equal(landings.length, doc.flights.filter((f) => f.arrival).length, 'one landing mark per heard landing');
-    assert.ok(takeoffs.some((t) => /^take-off \d\d:\d\d:\d\dZ LSZH rwy 16$/.test(t)), takeoffs.join(' | '));
-    assert.ok(landings.some((t) => /^landing \d\d:\d\d:\d\dZ EGLL rwy 27R$/.test(t)), landings.join(' | '));
+    assert.ok(
+      takeoffs.some((t) => /^take-off \d\d:\d\d:\d\dZ LSZH rwy 16$/.test(t)),
+      takeoffs.join(' | '),
+    );
+    assert.ok(
+      landings.some((t) => /^landing \d\d:\d\d:\d\dZ EGLL rwy 27R$/.test(t)),
+      landings.join(' | '),
+    );
     // the line is really drawn: violet pixels halfway along SWR100's track, none far off it
     const swr = doc.flights.findIndex((f) => f.callsign === 'SWR100');
     const pts = shown.lines[swr]!.points;
@@ -115,7 +125,12 @@ test("the map's flight log: an airframe's days, a day's tracks with take-off and
     // fitted into what the panel leaves visible: every drawn point is left of the panel
     const panelLeft = (await page.locator('#panel').boundingBox())!.x;
     const xs = await page.evaluate(
-      (lines) => lines.flatMap((l) => l.points.map((p) => (window as any).__contrail.map.latLngToContainerPoint(p).x + (window as any).__contrail.map.getContainer().getBoundingClientRect().left)),
+      (lines) =>
+        lines.flatMap((l) =>
+          l.points.map(
+            (p) => (window as any).__contrail.map.latLngToContainerPoint(p).x + (window as any).__contrail.map.getContainer().getBoundingClientRect().left,
+          ),
+        ),
       shown.lines,
     );
     assert.ok(Math.max(...xs) < panelLeft, `the tracks (rightmost ${Math.max(...xs)} px) are not under the panel (from ${panelLeft} px)`);
