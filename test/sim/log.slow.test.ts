@@ -92,7 +92,7 @@ describe('sim flight-log fast path', () => {
     assert.ok(readFileSync(dayFile(a, '2025-03-01')).equals(readFileSync(dayFile(b, '2025-03-01'))), 'legs.parquet byte for byte as before tracks');
     assert.deepEqual(readdirSync(join(b, 'day=2025-03-01')), ['legs.parquet'], 'no points.parquet with tracks off');
     assert.equal(bare.points, 0);
-    assert.ok(readFileSync(pointsFile(a, '2025-03-01')).length > 1000);
+    assert.ok(readFileSync(pointsFile(a, '2025-03-01')).length > 1000, 'the day has a points file with tracks in it');
     const l = await openLog(a, { threads: 1 });
     try {
       const [n] = await l.rows('SELECT count(*) AS points FROM points');
