@@ -1,4 +1,4 @@
-// the columns of the researchers' flights and points tables as their README describes them, in file
+// the columns of the researchers' flights and points tables as the bundle's README describes them, in file
 // order; the bundle test holds the written Parquet to this list, so the text cannot drift from it.
 // a flights row is a flight of /v1/flights/{hex}/{date} (schemas/flights.schema.json) flattened.
 

@@ -1,6 +1,6 @@
 // the fast tier in one process (make check): every test file not named *.slow.test.ts imported in
 // turn, so node and tsx start once instead of once per file, about 1 s of a 2-core machine each
-// (docs/ARCHITECTURE.md "Tests"). make test runs every file in a process of its own.
+// (docs/ARCHITECTURE.md "Tests"). make test runs it too (fast-tier.ts), beside one process per slow file.
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';

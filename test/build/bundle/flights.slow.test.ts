@@ -69,7 +69,7 @@ test("flights and points: DuckDB answers landings on a runway in a month and one
     'the index counts the rows',
   );
 
-  // the columns are the README's, in its order
+  // the columns are the bundle's README's, in its order
   const schema = async (file: string) =>
     (await query(`DESCRIBE SELECT * FROM read_parquet('${file}', hive_partitioning = false)`)).map((r) => [String(r.column_name), String(r.column_type)]);
   assert.deepEqual(
@@ -147,7 +147,7 @@ test("flights and points: DuckDB answers landings on a runway in a month and one
   }
   assert.ok(withTrack === rows.length && filled > 0, `every flight has its track (${withTrack}/${rows.length}), some ends from the routes table (${filled})`);
 
-  // one flight's track straight from DuckDB, as the README shows it
+  // one flight's track straight from DuckDB, as the bundle's README shows it
   const one = rows[0]!;
   const track = await query(
     `SELECT t, lat, lon FROM ${pointsGlob} WHERE hex = '${one.hex}' AND date = DATE '${one.date}' AND first_ts = ${one.first_seen} ORDER BY t`,

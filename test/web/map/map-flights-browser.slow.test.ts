@@ -39,7 +39,14 @@ function violetNear(page: Page, lat: number, lon: number): Promise<number> {
         const r = cv.getBoundingClientRect();
         if (x < r.left || x >= r.right || y < r.top || y >= r.bottom || !r.width) continue;
         const [sx, sy] = [cv.width / r.width, cv.height / r.height];
-        const d = cv.getContext('2d')!.getImageData(Math.round((x - r.left) * sx) - 3, Math.round((y - r.top) * sy) - 3, 7, 7).data;
+        // the aircraft layer's canvas is drawn by the sky worker (transferred offscreen): it holds no flight line
+        let ctx: CanvasRenderingContext2D | null;
+        try {
+          ctx = cv.getContext('2d');
+        } catch {
+          continue;
+        }
+        const d = ctx!.getImageData(Math.round((x - r.left) * sx) - 3, Math.round((y - r.top) * sy) - 3, 7, 7).data;
         // the line's colour (#7a3cc7 at 0.85 opacity) over any basemap colour: far more blue than green
         for (let i = 0; i < d.length; i += 4) if (d[i + 3]! > 0 && d[i + 2]! - d[i + 1]! > 80 && d[i]! < 190) n++;
       }
@@ -148,7 +155,9 @@ test("the map's flight log: an airframe's days, a day's tracks with take-off and
     await page.locator('#panel .day-flights p.none').waitFor({ timeout: 10_000 });
     assert.equal(await page.locator('#panel .day-flights').innerText(), `The network heard no flight of this airframe on ${other} (UTC).`);
     assert.equal(await hook(page, 'flights'), null, "the previous day's tracks are gone");
-    assert.equal(await page.locator('.leaflet-tooltip.flight-takeoff').count(), 0);
+    // leaflet fades a removed tooltip out before it takes the element away (200 ms): wait that out, then count
+    await page.waitForFunction(() => document.querySelectorAll('.leaflet-tooltip.flight-takeoff').length === 0, null, { timeout: 5_000 }).catch(() => {});
+    assert.equal(await page.locator('.leaflet-tooltip.flight-takeoff').count(), 0, "the previous day's take-off labels are gone");
 
     // the panel closed: nothing of the flight log stays drawn
     await page.locator(`#panel button.flight-day[data-date="${day}"]`).click();
