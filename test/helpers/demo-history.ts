@@ -24,6 +24,7 @@ import { countryCodes, parseCountries, parseVrsCountries } from '../../lib/refer
 import { readRefFile } from '../../lib/reference/index.ts';
 import { installed } from '../../lib/install.ts';
 import { buildTypes, parseModelTypes } from '../../lib/reference/types.ts';
+import type { FlightsDoc } from '../../artifacts/flights-doc.ts';
 
 /** what the four checks need of the reference data */
 export interface HistoryRef {
@@ -116,16 +117,8 @@ export async function historyRef(dir: string): Promise<HistoryRef> {
   };
 }
 
-interface Flight {
-  callsign: string | null;
-  org: string | null;
-  dst: string | null;
-  org_ident: string | null;
-  dst_ident: string | null;
-  route_source: string | null;
-  departure: object | null;
-  arrival: object | null;
-}
+/** a flight of a published /v1/flights document, as its builder writes it */
+type Flight = FlightsDoc['flights'][number];
 interface Board {
   iata: string;
   board: { callsign: string | null; dst: string }[];
