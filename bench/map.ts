@@ -170,6 +170,10 @@ async function measure(browser: Browser, v: Variant, profile: boolean): Promise<
       { timeout: 60_000, polling: 'raf' },
     );
     const paint = await page.evaluate(() => performance.now());
+    if (v === 'current') {
+      const b = await page.evaluate(() => (window as any).__contrail.basemap?.());
+      if (b?.walked !== undefined) console.log(`  basemap at first paint: ${b.tiles} tiles, ${b.walked.toLocaleString('en')} arc points walked`);
+    }
     if (profile) await selfTimes(cdp, `${PROFILE}-paint.cpuprofile`);
     await page.waitForFunction(() => (window as any).__contrail?.mode() === 'stream', undefined, { timeout: 60_000 });
     // let the basemap, the estimates and the deferred work arrive before measuring

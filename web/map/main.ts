@@ -370,6 +370,8 @@ async function start(): Promise<void> {
       layer: basemaps.current(),
       ready: basemaps.vector.ready,
       tiles: basemaps.vector.drawnTiles,
+      /** arc points the drawn tiles walked (the bench) */
+      walked: basemaps.vector.walked,
       labels: basemaps.vector.labels(map.getZoom()).map((l) => l.text),
     }),
     search: (text: string) => searchBox.run(text),

@@ -1,10 +1,11 @@
 // the offline basemap (docs/api.md "The map's offline basemap"): Natural Earth 1:10m land, coasts
 // and country borders, and the names of countries and large cities, drawn into 256 px canvas tiles
 // by a Leaflet GridLayer. a tile draws only the polygons and arcs whose boxes reach it and skips
-// points less than half a pixel from the last one drawn, so a zoom-2 tile draws a few hundred points
-// of Eurasia's 100,000; Leaflet keeps the tiles, so a pan draws only the tiles that come into view.
+// points less than half a pixel from the last one drawn, and an arc that misses it as its chord
+// (tile-path.ts), so a zoom-2 tile draws a few hundred points of Eurasia's 100,000; Leaflet keeps the tiles, so a pan draws only the tiles that come into view.
 import L from 'leaflet';
 import { decodeTopology, type Decoded, type Topology } from './topo.ts';
+import { traceArcs, type TileFrame } from './tile-path.ts';
 import { CITY_FONT, COUNTRY_FONT, placeLabels, type Place, type PlacedLabel } from './place-labels.ts';
 import { palette } from './theme.ts';
 
@@ -19,6 +20,8 @@ export class VectorBasemap extends L.GridLayer {
   private readonly measure = document.createElement('canvas').getContext('2d')!;
   /** tiles drawn since the layer was made (the tests' and the bench's hook) */
   drawnTiles = 0;
+  /** arc points walked by the tiles drawn so far (the bench's hook: what a tile's trace costs) */
+  walked = 0;
 
   constructor() {
     super({ tileSize: TILE, minZoom: 0, maxZoom: 19, maxNativeZoom: 19, updateWhenZooming: false, keepBuffer: 2, className: 'vector-basemap' });
@@ -80,13 +83,14 @@ export class VectorBasemap extends L.GridLayer {
     const x1 = (c.x + 1) / 2 ** c.z + pad;
     const y1 = (c.y + 1) / 2 ** c.z + pad;
     const hits = (b: ArrayLike<number>, i = 0) => b[i]! <= x1 && b[i + 2]! >= x0 && b[i + 1]! <= y1 && b[i + 3]! >= y0;
+    const frame: TileFrame = { scale, ox, oy, x0, y0, x1, y1 };
 
     ctx.fillStyle = p.sea;
     ctx.fillRect(0, 0, TILE, TILE);
     const land = new Path2D();
     for (const poly of d.land) {
       if (!hits(poly.box)) continue;
-      for (const ring of poly.rings) this.trace(land, ring, scale, ox, oy);
+      for (const ring of poly.rings) this.walked += traceArcs(land, d.arcs, d.arcBox, ring, frame);
     }
     ctx.fillStyle = p.land;
     ctx.fill(land, 'evenodd');
@@ -94,38 +98,13 @@ export class VectorBasemap extends L.GridLayer {
     ctx.lineWidth = 0.8;
     ctx.stroke(land);
     const borders = new Path2D();
-    for (const i of d.borders) if (hits(d.arcBox, 4 * i)) this.trace(borders, [i], scale, ox, oy, false);
+    for (const i of d.borders) if (hits(d.arcBox, 4 * i)) this.walked += traceArcs(borders, d.arcs, d.arcBox, [i], frame, false);
     ctx.strokeStyle = p.border;
     ctx.lineWidth = c.z >= 6 ? 1.1 : 0.8;
     ctx.setLineDash(c.z >= 5 ? [5, 3] : []);
     ctx.stroke(borders);
     ctx.setLineDash([]);
     this.drawLabels(ctx, c.z, ox, oy);
-  }
-
-  /** one ring (or a line of arcs) into a path, in tile pixels, dropping points under half a pixel apart */
-  private trace(path: Path2D, refs: number[], scale: number, ox: number, oy: number, close = true): void {
-    const arcs = this.data!.arcs;
-    let lx = Number.NaN;
-    let ly = Number.NaN;
-    let first = true;
-    for (const ref of refs) {
-      const a = arcs[ref < 0 ? ~ref : ref]!;
-      const n = a.length / 2;
-      for (let k = 0; k < n; k++) {
-        const j = ref < 0 ? n - 1 - k : k;
-        const x = a[2 * j]! * scale - ox;
-        const y = a[2 * j + 1]! * scale - oy;
-        if (first) {
-          path.moveTo(x, y);
-          first = false;
-        } else if (Math.abs(x - lx) + Math.abs(y - ly) < 0.5 && k < n - 1) continue;
-        else path.lineTo(x, y);
-        lx = x;
-        ly = y;
-      }
-    }
-    if (close) path.closePath();
   }
 
   private drawLabels(ctx: CanvasRenderingContext2D, z: number, ox: number, oy: number): void {
