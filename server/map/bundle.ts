@@ -1,8 +1,8 @@
 // the first-party map's browser files, made once when the server starts: web/map/ bundled by
 // esbuild in memory (no built file is kept anywhere, so the page always matches the source), and
-// the offline basemap and its place names prepared once by `npm run map:basemap` into data/map/
-// (build/map/basemap.ts). each file is served with its gzip (and brotli, but the basemap: its
-// 3.7 MB would cost seconds to compress at every start, so its committed gzip is what goes out).
+// the offline basemap (its TopoJSON, and packed for the page) and its place names prepared once by
+// `npm run map:basemap` into data/map/ (build/map/basemap.ts). each file is served with its gzip (and
+// brotli, but the basemap's: 3.7 MB would cost seconds to compress at every start, so the committed gzips go out).
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { buildSync } from 'esbuild';
@@ -25,7 +25,9 @@ const ENTRY_CSS = 'web/map/style.css';
  * Natural Earth 1:10m countries and land as TopoJSON (public domain, world-atlas 2.0.2): 3.7 MB,
  * 916 KB gzipped. 1:50m (233 KB gzipped) put Sydney's seaplane bases in the sea at zoom 9.
  */
-export const OFFLINE_BASEMAP = 'basemap-10m.json';
+export const OFFLINE_TOPOLOGY = 'basemap-10m.json';
+/** the same packed for the page (lib/basemap-pack.ts): no JSON.parse before the first tile, 684 KB gzipped */
+export const OFFLINE_BASEMAP = 'basemap-10m.bin';
 /** countries and large cities, [name, lat, lon, kind, rank] (build/map/places.ts) */
 export const OFFLINE_PLACES = 'places.json';
 
@@ -64,14 +66,16 @@ let made: Map<string, MapFile> | null = null;
 export function buildMapFiles(): Map<string, MapFile> {
   if (made) return made;
   const { js, worker, css } = bundle();
-  const gz = readFileSync(installed(`data/map/${OFFLINE_BASEMAP}.gz`));
+  const gz = readFileSync(installed(`data/map/${OFFLINE_TOPOLOGY}.gz`));
+  const packedGz = readFileSync(installed(`data/map/${OFFLINE_BASEMAP}.gz`));
   const places = readFileSync(installed(`data/map/${OFFLINE_PLACES}`));
   const json = 'application/json; charset=utf-8';
   made = new Map([
     ['map.js', prepared(js, 'text/javascript; charset=utf-8')],
     ['sky-worker.js', prepared(worker, 'text/javascript; charset=utf-8')],
     ['map.css', prepared(css, 'text/css; charset=utf-8')],
-    [OFFLINE_BASEMAP, { body: { raw: gunzipSync(gz), gz }, contentType: json }],
+    [OFFLINE_TOPOLOGY, { body: { raw: gunzipSync(gz), gz }, contentType: json }],
+    [OFFLINE_BASEMAP, { body: { raw: gunzipSync(packedGz), gz: packedGz }, contentType: 'application/octet-stream' }],
     [OFFLINE_PLACES, prepared(places, json)],
   ]);
   return made;

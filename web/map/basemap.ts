@@ -18,7 +18,7 @@ const KEY = 'contrail-layer';
 /** the config the server would give when it cannot be read: offline, never another host */
 const FALLBACK: MapConfig = {
   tiles: null,
-  offline: { basemap: '/map/basemap-10m.json', places: '/map/places.json', attribution: 'Natural Earth; OurAirports' },
+  offline: { basemap: '/map/basemap-10m.bin', places: '/map/places.json', attribution: 'Natural Earth; OurAirports' },
 };
 
 export interface Basemaps {

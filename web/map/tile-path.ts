@@ -3,7 +3,9 @@
 // to last: the chord lies inside the arc's box, so the arc and its chord make a loop that never
 // reaches the tile and every point of the tile keeps its winding number (the fill is the same), and
 // the chord's stroke falls outside the tile. a tile at zoom 5 then walks the few arcs near it, not
-// the 100,000 points of every continent it touches (docs/perf-log/map.md "First paint").
+// the 100,000 points of every continent it touches (docs/perf-log/map.md "First paint"); the same
+// holds for each chunk of CHUNK points of an arc that reaches the tile (a coast that is one arc).
+import { CHUNK } from './topo.ts';
 
 /** the part of CanvasPath a tile's trace uses (Path2D on the page; a recorder in the tests) */
 export interface PathSink {
@@ -25,44 +27,62 @@ export interface TileFrame {
   y1: number;
 }
 
+/** the arcs as topo.ts decodes them: points, boxes, and the boxes of their chunks of CHUNK points */
+export interface TileArcs {
+  arcs: readonly Float32Array[];
+  arcBox: Float64Array;
+  chunkStart: Int32Array;
+  chunkBox: Float64Array;
+}
+
 /**
  * Trace `refs` (arc i, or ~i for arc i reversed) into `path`, dropping points under half a pixel
- * from the last one kept and tracing an arc that misses the tile as its chord; `close` closes a ring.
- * Returns the number of points walked (the tests and the bench read it).
+ * from the last one kept and tracing a chunk of an arc (or a whole arc) that misses the tile as its
+ * chord; `close` closes a ring. Returns the number of points walked (the tests and the bench read it).
  */
-export function traceArcs(
-  path: PathSink,
-  arcs: readonly Float32Array[],
-  arcBox: Float64Array,
-  refs: readonly number[],
-  f: TileFrame,
-  close = true,
-): number {
+export function traceArcs(path: PathSink, d: TileArcs, refs: readonly number[], f: TileFrame, close = true): number {
   const { scale, ox, oy } = f;
   let lx = Number.NaN;
   let ly = Number.NaN;
   let first = true;
   let walked = 0;
+  const misses = (b: Float64Array, at: number) => b[at]! > f.x1 || b[at + 2]! < f.x0 || b[at + 1]! > f.y1 || b[at + 3]! < f.y0;
   for (const ref of refs) {
     const i = ref < 0 ? ~ref : ref;
-    const a = arcs[i]!;
+    const a = d.arcs[i]!;
     const n = a.length / 2;
-    const b = 4 * i;
-    const misses = arcBox[b]! > f.x1 || arcBox[b + 2]! < f.x0 || arcBox[b + 1]! > f.y1 || arcBox[b + 3]! < f.y0;
-    for (let k = 0; k < n; k++) {
-      // a missing arc: its first and last points only (the first only where it starts the path)
-      if (misses && k > 0 && k < n - 1) k = n - 1;
+    /** point j of the arc (in its own order); `last`: the arc's end, always kept */
+    const put = (j: number, last: boolean) => {
       walked++;
-      const j = ref < 0 ? n - 1 - k : k;
       const x = a[2 * j]! * scale - ox;
       const y = a[2 * j + 1]! * scale - oy;
       if (first) {
         path.moveTo(x, y);
         first = false;
-      } else if (Math.abs(x - lx) + Math.abs(y - ly) < 0.5 && k < n - 1) continue;
+      } else if (!last && Math.abs(x - lx) + Math.abs(y - ly) < 0.5) return;
       else path.lineTo(x, y);
       lx = x;
       ly = y;
+    };
+    const from = ref < 0 ? n - 1 : 0;
+    const to = ref < 0 ? 0 : n - 1;
+    put(from, n === 1);
+    if (n === 1) continue;
+    if (misses(d.arcBox, 4 * i)) {
+      put(to, true);
+      continue;
+    }
+    const c0 = d.chunkStart[i]!;
+    const nc = d.chunkStart[i + 1]! - c0;
+    const step = ref < 0 ? -1 : 1;
+    for (let q = 0; q < nc; q++) {
+      const c = ref < 0 ? nc - 1 - q : q;
+      // the chunk's points in the ring's order, its first already put (the arc's start or the last chunk's end)
+      const lo = c * CHUNK;
+      const hi = Math.min((c + 1) * CHUNK, n - 1);
+      const [s, e] = ref < 0 ? [hi, lo] : [lo, hi];
+      if (misses(d.chunkBox, 4 * (c0 + c))) put(e, e === to);
+      else for (let j = s + step; j !== e + step; j += step) put(j, j === to);
     }
   }
   if (close) path.closePath();

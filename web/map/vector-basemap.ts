@@ -4,7 +4,7 @@
 // points less than half a pixel from the last one drawn, and an arc that misses it as its chord
 // (tile-path.ts), so a zoom-2 tile draws a few hundred points of Eurasia's 100,000; Leaflet keeps the tiles, so a pan draws only the tiles that come into view.
 import L from 'leaflet';
-import { decodeTopology, type Decoded, type Topology } from './topo.ts';
+import { decodePacked, type Decoded } from './topo.ts';
 import { traceArcs, type TileFrame } from './tile-path.ts';
 import { CITY_FONT, COUNTRY_FONT, placeLabels, type Place, type PlacedLabel } from './place-labels.ts';
 import { palette } from './theme.ts';
@@ -31,8 +31,9 @@ export class VectorBasemap extends L.GridLayer {
   async load(basemapUrl: string, placesUrl: string): Promise<void> {
     const [t, p] = await Promise.all([fetch(basemapUrl), fetch(placesUrl)]);
     if (!t.ok || !p.ok) throw new Error(`basemap: ${t.status} ${p.status}`);
-    const [topo, places] = await Promise.all([t.json() as Promise<Topology>, p.json() as Promise<{ places: Place[] }>]);
-    this.data = decodeTopology(topo);
+    const [bytes, places] = await Promise.all([t.arrayBuffer(), p.json() as Promise<{ places: Place[] }>]);
+    // packed (lib/basemap-pack.ts): one pass over bytes, no JSON.parse of the 3.7 MB topology
+    this.data = decodePacked(new Uint8Array(bytes));
     this.places = places.places;
     this.labelsByZoom.clear();
     this.redraw();
@@ -90,7 +91,7 @@ export class VectorBasemap extends L.GridLayer {
     const land = new Path2D();
     for (const poly of d.land) {
       if (!hits(poly.box)) continue;
-      for (const ring of poly.rings) this.walked += traceArcs(land, d.arcs, d.arcBox, ring, frame);
+      for (const ring of poly.rings) this.walked += traceArcs(land, d, ring, frame);
     }
     ctx.fillStyle = p.land;
     ctx.fill(land, 'evenodd');
@@ -98,7 +99,7 @@ export class VectorBasemap extends L.GridLayer {
     ctx.lineWidth = 0.8;
     ctx.stroke(land);
     const borders = new Path2D();
-    for (const i of d.borders) if (hits(d.arcBox, 4 * i)) this.walked += traceArcs(borders, d.arcs, d.arcBox, [i], frame, false);
+    for (const i of d.borders) if (hits(d.arcBox, 4 * i)) this.walked += traceArcs(borders, d, [i], frame, false);
     ctx.strokeStyle = p.border;
     ctx.lineWidth = c.z >= 6 ? 1.1 : 0.8;
     ctx.setLineDash(c.z >= 5 ? [5, 3] : []);

@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { cityName, cityPlaces, countryPlaces } from '../../../build/map/places.ts';
 import { basemapPlaces, basemapTopology } from '../../../build/map/basemap.ts';
 import { installed } from '../../../lib/install.ts';
+import { packTopology, type PackTopology } from '../../../lib/basemap-pack.ts';
 
 test('a country is labelled inside its largest polygon, ranked by its area', () => {
   const square = (x: number, y: number, d: number): [number, number][] => [
@@ -58,5 +59,8 @@ test('data/map holds what map:basemap makes from world-atlas and data/ref (run i
   const topo = basemapTopology();
   const committed = JSON.parse(gunzipSync(readFileSync(installed('data/map/basemap-10m.json.gz'))).toString('utf8'));
   assert.deepEqual(committed, topo);
+  // the packed basemap the page reads, byte for byte
+  const packed = gunzipSync(readFileSync(installed('data/map/basemap-10m.bin.gz')));
+  assert.ok(Buffer.from(packTopology(topo as unknown as PackTopology)).equals(packed), 'data/map/basemap-10m.bin.gz is what map:basemap packs');
   assert.deepEqual(JSON.parse(readFileSync(installed('data/map/places.json'), 'utf8')), basemapPlaces(topo, installed('data/ref')));
 });

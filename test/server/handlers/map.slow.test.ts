@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from '../../helpers/http.ts';
+import { unpackBasemap } from '../../../lib/basemap-pack.ts';
 import { mapRoutes } from '../../../server/handlers/map.ts';
 import { HistoryStore } from '../../../server/history/history-store.ts';
 import { makeFixture } from '../../helpers/publish-fixture.ts';
@@ -40,6 +41,13 @@ test('GET / is the page shell; /map/map.js, map.css and the basemap are served, 
     const gzBasemap = await s.get('/map/basemap-10m.json', { headers: { 'accept-encoding': 'gzip, br' } });
     assert.equal(gzBasemap.headers['content-encoding'], 'gzip');
     assert.equal(gzBasemap.text, basemap.text);
+    // the packed basemap the page reads: the TopoJSON's arcs, point for point
+    const packed = await s.get('/map/basemap-10m.bin', { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(packed.headers['content-encoding'], 'gzip');
+    assert.match(packed.headers['content-type'] ?? '', /^application\/octet-stream/);
+    const u = unpackBasemap(new Uint8Array(packed.body));
+    assert.equal(u.start.length - 1, basemap.json.arcs.length);
+    assert.equal(u.deltas.length, 2 * basemap.json.arcs.reduce((n: number, a: unknown[]) => n + a.length, 0));
     const places = await s.get('/map/places.json');
     assert.ok(
       places.json.places.some((p: unknown[]) => p[0] === 'Switzerland' && p[3] === 'country'),

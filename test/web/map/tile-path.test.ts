@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mulberry32 } from '../../../lib/random.ts';
-import { traceArcs, type PathSink, type TileFrame } from '../../../web/map/tile-path.ts';
+import { traceArcs, type PathSink, type TileArcs, type TileFrame } from '../../../web/map/tile-path.ts';
+import { boxArcs } from '../../../web/map/topo.ts';
 
 /** the rings a trace made, as vertex lists */
 class Recorder implements PathSink {
@@ -29,7 +30,7 @@ function inside(rings: [number, number][][], x: number, y: number): boolean {
   return odd;
 }
 
-/** a seeded star-shaped coast round (0.5, 0.5) in Mercator units, cut into arcs of 20 to 200 points, with their boxes */
+/** a seeded star-shaped coast round (0.5, 0.5) in Mercator units, cut into arcs of 20 to 1,000 points (of many chunks), with their boxes */
 function coast(seed: number) {
   const rand = mulberry32(seed);
   const n = 4000;
@@ -42,19 +43,13 @@ function coast(seed: number) {
   const arcs: Float32Array[] = [];
   let k = 0;
   while (k < n) {
-    const end = Math.min(n, k + 20 + Math.floor(rand() * 180));
+    const end = Math.min(n, k + 20 + Math.floor(rand() * 980));
     // each arc ends where the next starts (the last one at the ring's first point)
     const idx = [...Array(end - k + 1).keys()].map((d) => (k + d) % n);
     arcs.push(Float32Array.from(idx.flatMap((i) => [pts[2 * i]!, pts[2 * i + 1]!])));
     k = end;
   }
-  const arcBox = new Float64Array(arcs.length * 4);
-  arcs.forEach((a, i) => {
-    const xs = a.filter((_, j) => j % 2 === 0);
-    const ys = a.filter((_, j) => j % 2 === 1);
-    arcBox.set([Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], 4 * i);
-  });
-  return { arcs, arcBox, points: n };
+  return { d: { arcs, ...boxArcs(arcs) } satisfies TileArcs, arcs, points: n };
 }
 
 const frameOf = (z: number, tx: number, ty: number, padPx = 2): TileFrame => {
@@ -64,7 +59,7 @@ const frameOf = (z: number, tx: number, ty: number, padPx = 2): TileFrame => {
 };
 
 test("a tile's fill is the whole ring's at every point of the tile, with the arcs that miss it walked as chords", () => {
-  const { arcs, arcBox, points } = coast(46);
+  const { d, arcs, points } = coast(46);
   const refs = arcs.map((_, i) => i);
   const rand = mulberry32(7);
   let tiles = 0;
@@ -73,9 +68,9 @@ test("a tile's fill is the whole ring's at every point of the tile, with the arc
     for (let tx = 24; tx < 40; tx += 3) {
       const f = frameOf(6, tx, ty);
       const whole = new Recorder();
-      traceArcs(whole, arcs, arcBox, refs, { ...f, x0: -Infinity, y0: -Infinity, x1: Infinity, y1: Infinity });
+      traceArcs(whole, d, refs, { ...f, x0: -Infinity, y0: -Infinity, x1: Infinity, y1: Infinity });
       const clipped = new Recorder();
-      const walked = traceArcs(clipped, arcs, arcBox, refs, f);
+      const walked = traceArcs(clipped, d, refs, f);
       assert.ok(walked < points / 4, `tile ${tx},${ty}: ${walked} points walked of ${points}`);
       for (let s = 0; s < 200; s++) {
         const x = rand() * 256;
@@ -88,7 +83,7 @@ test("a tile's fill is the whole ring's at every point of the tile, with the arc
 });
 
 test('a tile that holds the whole ring walks every point, and reversed arcs trace the ring backwards', () => {
-  const { arcs, arcBox } = coast(3);
+  const { d, arcs } = coast(3);
   const all = arcs.reduce((s, a) => s + a.length / 2, 0);
   // zoom 10 (points tens of pixels apart, none dropped), the box the whole world
   const f = { ...frameOf(10, 500, 500), x0: -1, y0: -1, x1: 2, y1: 2 };
@@ -96,8 +91,7 @@ test('a tile that holds the whole ring walks every point, and reversed arcs trac
   assert.equal(
     traceArcs(
       forward,
-      arcs,
-      arcBox,
+      d,
       arcs.map((_, i) => i),
       f,
     ),
@@ -106,8 +100,7 @@ test('a tile that holds the whole ring walks every point, and reversed arcs trac
   const backward = new Recorder();
   traceArcs(
     backward,
-    arcs,
-    arcBox,
+    d,
     arcs.map((_, i) => ~(arcs.length - 1 - i)),
     f,
   );
@@ -120,10 +113,11 @@ test('a tile that holds the whole ring walks every point, and reversed arcs trac
 
 test('an arc that misses the tile leaves only its end in the path', () => {
   const arcs = [Float32Array.from([0.1, 0.1, 0.2, 0.1, 0.3, 0.1, 0.4, 0.1]), Float32Array.from([0.4, 0.1, 0.9, 0.9])];
-  const arcBox = Float64Array.from([0.1, 0.1, 0.4, 0.1, 0.4, 0.1, 0.9, 0.9]);
   const r = new Recorder();
+  const d = { arcs, ...boxArcs(arcs) };
+  assert.deepEqual([...d.arcBox].map((x) => Math.round(x * 10)), [1, 1, 4, 1, 4, 1, 9, 9]);
   // zoom 1, tile (1, 1): [0.5, 1] x [0.5, 1]; arc 0 misses it, arc 1 reaches it
-  const walked = traceArcs(r, arcs, arcBox, [0, 1], frameOf(1, 1, 1));
+  const walked = traceArcs(r, d, [0, 1], frameOf(1, 1, 1));
   assert.equal(walked, 4);
   assert.deepEqual(
     r.rings[0]!.map(([x, y]) => [Math.round(x), Math.round(y)]),
