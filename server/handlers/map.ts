@@ -43,7 +43,8 @@ export interface MapDeps {
 }
 
 // no inline script or style: the page is the shell, web/map/main.ts builds everything in it. the
-// configuration is preloaded so it arrives while the script does
+// configuration and the offline basemap (always loaded, basemap.ts) are preloaded so they arrive
+// while the script does: the basemap's fetch no longer waits for the script and the configuration
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -52,6 +53,8 @@ const PAGE = `<!doctype html>
 <title>Contrail: the live sky</title>
 <link rel="stylesheet" href="/map/map.css">
 <link rel="preload" href="/v1/map/config" as="fetch" crossorigin="anonymous">
+<link rel="preload" href="/map/${OFFLINE_BASEMAP}" as="fetch" crossorigin="anonymous">
+<link rel="preload" href="/map/${OFFLINE_PLACES}" as="fetch" crossorigin="anonymous">
 <link rel="icon" href="data:,">
 </head>
 <body>

@@ -121,7 +121,12 @@ test('/v1/map/config: the configured tiles (or null offline) and the bundled bas
       const r = await s.get('/v1/map/config', { schema: 'map-config' });
       assert.equal(r.status, 200);
       assert.deepEqual(r.json.tiles, t);
-      for (const path of [r.json.offline.basemap, r.json.offline.places]) assert.equal((await s.get(path)).status, 200, path);
+      // and the page shell preloads both, so their fetch does not wait for the script
+      const page = (await s.get('/')).text;
+      for (const path of [r.json.offline.basemap, r.json.offline.places]) {
+        assert.equal((await s.get(path)).status, 200, path);
+        assert.ok(page.includes(`<link rel="preload" href="${path}" as="fetch" crossorigin="anonymous">`), `the page preloads ${path}`);
+      }
       assert.match(r.json.offline.attribution, /Natural Earth/);
     } finally {
       s.close();
