@@ -5,7 +5,7 @@
 // aircraft moved to the second frame after the page took it). the baseline is either the floor (a
 // page that only opens the same stream and JSON.parses its messages, drawing nothing) or the map's
 // code at a git ref (web/ from `git archive`, bundled by esbuild and served in place of /map/map.js
-// on the same server). --profile writes the current map's CPU profile of first paint and of the
+// and /map/map.css on the same server). --profile writes the current map's CPU profile of first paint and of the
 // updates, and prints where the self time went; where the map has its sky worker, the worker's own
 // time per update is printed beside (not main-thread time, but a core's). figures: docs/performance.md "The map".
 //   npx tsx bench/map.ts [--aircraft 12000] [--updates 6] [--rounds 3] [--view 5/48/9] [--baseline floor|<git ref>] [--profile <prefix>]
@@ -74,23 +74,26 @@ const load = () =>
     .map((x) => x.toFixed(1))
     .join(' ');
 
-/** the map's JS at a git ref: its web/ and lib/ and schemas/ (all web/ may import) bundled as the server would */
-function bundleAt(ref: string): Buffer {
+/** the map's JS and CSS at a git ref: its web/ and lib/ and schemas/ (all web/ may import) bundled as the server would */
+function bundleAt(ref: string): { js: Buffer; css: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'contrail-map-base-'));
   try {
     const tar = execFileSync('git', ['archive', ref, 'web', 'lib', 'schemas'], { cwd: installed('.'), maxBuffer: 1 << 28 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     const r = buildSync({
-      entryPoints: [join(dir, 'web/map/main.ts')],
+      entryPoints: [join(dir, 'web/map/main.ts'), join(dir, 'web/map/style.css')],
+      outdir: join(dir, 'out'),
       bundle: true,
       write: false,
       minify: true,
       format: 'iife',
       target: ['es2020'],
+      loader: { '.png': 'dataurl', '.svg': 'dataurl' },
       nodePaths: [installed('node_modules')],
       logLevel: 'silent',
     });
-    return Buffer.from(r.outputFiles[0]!.contents);
+    const out = (name: string) => Buffer.from(r.outputFiles.find((f) => f.path.endsWith(name))!.contents);
+    return { js: out('main.js'), css: out('style.css') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -125,7 +128,7 @@ const floorBase = `http://127.0.0.1:${(floorServer.address() as AddressInfo).por
 type Variant = 'current' | 'baseline';
 const baseJs = BASELINE === 'floor' ? null : bundleAt(BASELINE);
 /** whether the baseline's map reads the packed basemap (it names lib/basemap-pack.ts's magic) */
-const baseReadsPacked = baseJs?.includes('CTB1') ?? true;
+const baseReadsPacked = baseJs?.js.includes('CTB1') ?? true;
 /** the stream URL the current map opened for this view (the floor opens the same) */
 let streamUrl: string | null = null;
 
@@ -150,7 +153,8 @@ async function measure(browser: Browser, v: Variant, profile: boolean): Promise<
   const page: Page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   try {
     if (v === 'baseline' && baseJs) {
-      await page.route('**/map/map.js', (r) => r.fulfill({ body: baseJs, contentType: 'text/javascript' }));
+      await page.route('**/map/map.js', (r) => r.fulfill({ body: baseJs.js, contentType: 'text/javascript' }));
+      await page.route('**/map/map.css', (r) => r.fulfill({ body: baseJs.css, contentType: 'text/css' }));
       // a map from before the packed basemap (lib/basemap-pack.ts) reads the TopoJSON, still served:
       // its configuration names that, and the shell's preload of the packed file is refused, not paid for
       if (!baseReadsPacked) {
