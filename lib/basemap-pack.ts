@@ -97,17 +97,15 @@ export function unpackBasemap(bytes: Uint8Array): Unpacked {
   const head = new DataView(bytes.buffer, bytes.byteOffset, HEAD);
   const f = (i: number) => head.getFloat64(4 + 8 * i, true);
   let p = HEAD;
+  // int32 arithmetic: packTopology writes nothing past 2^30, so a zigzag value stays under 2^31 (5 bytes)
   const get = (): number => {
     let z = 0;
-    let shift = 0;
-    let b: number;
-    do {
-      if (p >= bytes.length) throw new Error(`basemap pack: truncated at byte ${p}`);
-      b = bytes[p++]!;
-      z += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (b & 0x80);
-    return z % 2 === 1 ? -(z + 1) / 2 : z / 2;
+    for (let shift = 0; ; shift += 7) {
+      if (p >= bytes.length || shift > 28) throw new Error(`basemap pack: ${p >= bytes.length ? 'truncated' : 'a varint too long'} at byte ${p}`);
+      const b = bytes[p++]!;
+      z |= (b & 0x7f) << shift;
+      if (!(b & 0x80)) return (z >>> 1) ^ -(z & 1);
+    }
   };
   const nArcs = get();
   const start = new Int32Array(nArcs + 1);

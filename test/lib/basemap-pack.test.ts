@@ -29,7 +29,7 @@ test('the committed basemap packed and decoded is its TopoJSON decoded: arcs, bo
   assert.deepEqual(u.translate, topo.transform.translate);
 });
 
-test('bytes that are not a packed basemap are refused: another magic, a truncated stream, bytes after the end, an empty file', () => {
+test('bytes that are not a packed basemap are refused: another magic, a truncated stream, bytes after the end, an empty file, an overlong varint', () => {
   const bytes = packTopology(topo as unknown as PackTopology);
   assert.throws(() => unpackBasemap(new Uint8Array(0)), /not a packed basemap/);
   assert.throws(() => unpackBasemap(new TextEncoder().encode('{"type":"Topology"}' + ' '.repeat(40))), /not a packed basemap \(starts "\{\\"ty"/);
@@ -38,6 +38,10 @@ test('bytes that are not a packed basemap are refused: another magic, a truncate
   const longer = new Uint8Array(bytes.length + 2);
   longer.set(bytes);
   assert.throws(() => unpackBasemap(longer), /2 bytes after the end/);
+  // a varint of more than 5 bytes (no packed value needs one) is refused, not wrapped round
+  const long = new Uint8Array(36 + 7).fill(0xff);
+  long.set(bytes.subarray(0, 36));
+  assert.throws(() => unpackBasemap(long), /a varint too long at byte 41/);
   assert.equal(String.fromCharCode(...bytes.subarray(0, 4)), PACK_MAGIC);
 });
 
