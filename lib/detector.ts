@@ -11,6 +11,7 @@ import { distanceNm } from './geo.ts';
 import { DEFAULT_DETECTOR, type DetectorOptions } from './detector/options.ts';
 import { alongRunway, contacts, fieldView, touchedAt, type FieldView } from './detector/circuits.ts';
 import { pastRunwayLiftOff, stuckFlagLiftOff } from './detector/stuck.ts';
+import { finalTouchdown } from './detector/final.ts';
 import {
   AIR,
   GROUND,
@@ -305,17 +306,28 @@ function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions, v: FieldView | 
     if (toPrev) prev!.tail = [r.s, prevEnd];
     if (toNext) next!.head = [nextStart, r.e];
   }
+  // where an air run was cut (a stop unheard, or back on the runway after a gap): the leg before ends there
+  const cutAt = new Set(cores.map((c) => c.s));
   return atContacts(cores, pts, v, o).map((c) => {
     const stuck = c.head ? (stuckFlagLiftOff(pts, c.head[0], c.head[1], c.e, o) ?? pastRunwayLiftOff(pts, c.head[0], c.head[1], c.e, v, o)) : null;
     let off = c.head ? (stuck ?? settle(pts, c.head[1], c.s, c.e, 1, o)) : -1;
     let on = c.arr ?? (c.tail ? settle(pts, c.tail[0], c.e, c.s, -1, o) : lastHeardOnRunway(pts, c, o, v));
     if (v && off >= 0) off = alongRunway(pts, off, 1, c.e, v, o);
     if (v && on >= 0 && c.arr === undefined) on = alongRunway(pts, on, -1, c.s, v, o);
+    // went quiet low on final: the touchdown extrapolated (lib/detector/final.ts), placed where last heard
+    const next = pts[c.e + 1];
+    const ends = !next || stoppedBetween(pts[c.e]!, next, o) || cutAt.has(c.e + 1);
+    const final = v && on < 0 && !c.tail && c.arr === undefined && ends ? finalTouchdown(pts, c.s, c.e, v, o) : null;
     return {
       start: c.head ? c.head[0] : c.s,
       end: c.tail ? c.tail[1] : c.e,
       departure: c.dep ? { ...departureAt(pts, c.dep.i, 0), at: c.dep.at } : c.head ? departureAt(pts, off, 0) : aloftDeparture(pts, c, o),
-      arrival: on >= 0 ? { at: pts[on]!.t, lat: pts[on]!.lat, lon: pts[on]!.lon, index: on } : null,
+      arrival:
+        on >= 0
+          ? { at: pts[on]!.t, lat: pts[on]!.lat, lon: pts[on]!.lon, index: on }
+          : final !== null
+            ? { at: final, lat: pts[c.e]!.lat, lon: pts[c.e]!.lon, index: c.e }
+            : null,
     };
   });
 }
