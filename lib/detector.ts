@@ -10,6 +10,8 @@
 import { distanceNm } from './geo.ts';
 import { DEFAULT_DETECTOR, type DetectorOptions } from './detector/options.ts';
 import { alongRunway, contacts, fieldView, touchedAt, type FieldView } from './detector/circuits.ts';
+import { pastRunwayLiftOff, stuckFlagLiftOff } from './detector/stuck.ts';
+import { finalTouchdown } from './detector/final.ts';
 import {
   AIR,
   GROUND,
@@ -17,11 +19,9 @@ import {
   belowField,
   classify,
   flownThrough,
-  heightAboveField,
   nearField,
   saysGround,
   speedKt,
-  speedOf,
   type Cls,
   type Run,
   type TrackPoint,
@@ -306,16 +306,28 @@ function cut(runs: Run[], pts: TrackPoint[], o: DetectorOptions, v: FieldView | 
     if (toPrev) prev!.tail = [r.s, prevEnd];
     if (toNext) next!.head = [nextStart, r.e];
   }
+  // where an air run was cut (a stop unheard, or back on the runway after a gap): the leg before ends there
+  const cutAt = new Set(cores.map((c) => c.s));
   return atContacts(cores, pts, v, o).map((c) => {
-    let off = c.head ? (stuckFlagLiftOff(pts, c.head[0], c.head[1], c.e, o) ?? settle(pts, c.head[1], c.s, c.e, 1, o)) : -1;
+    const stuck = c.head ? (stuckFlagLiftOff(pts, c.head[0], c.head[1], c.e, o) ?? pastRunwayLiftOff(pts, c.head[0], c.head[1], c.e, v, o)) : null;
+    let off = c.head ? (stuck ?? settle(pts, c.head[1], c.s, c.e, 1, o)) : -1;
     let on = c.arr ?? (c.tail ? settle(pts, c.tail[0], c.e, c.s, -1, o) : lastHeardOnRunway(pts, c, o, v));
     if (v && off >= 0) off = alongRunway(pts, off, 1, c.e, v, o);
     if (v && on >= 0 && c.arr === undefined) on = alongRunway(pts, on, -1, c.s, v, o);
+    // went quiet low on final: the touchdown extrapolated (lib/detector/final.ts), placed where last heard
+    const next = pts[c.e + 1];
+    const ends = !next || stoppedBetween(pts[c.e]!, next, o) || cutAt.has(c.e + 1);
+    const final = v && on < 0 && !c.tail && c.arr === undefined && ends ? finalTouchdown(pts, c.s, c.e, v, o) : null;
     return {
       start: c.head ? c.head[0] : c.s,
       end: c.tail ? c.tail[1] : c.e,
       departure: c.dep ? { ...departureAt(pts, c.dep.i, 0), at: c.dep.at } : c.head ? departureAt(pts, off, 0) : aloftDeparture(pts, c, o),
-      arrival: on >= 0 ? { at: pts[on]!.t, lat: pts[on]!.lat, lon: pts[on]!.lon, index: on } : null,
+      arrival:
+        on >= 0
+          ? { at: pts[on]!.t, lat: pts[on]!.lat, lon: pts[on]!.lon, index: on }
+          : final !== null
+            ? { at: final, lat: pts[c.e]!.lat, lon: pts[c.e]!.lon, index: c.e }
+            : null,
     };
   });
 }
@@ -373,34 +385,6 @@ function settle(pts: TrackPoint[], g: number, from: number, to: number, dir: 1 |
     best = i;
   }
   return best;
-}
-
-/** a ground flag stuck through the take-off roll and the climb (an 88NV tow plane wrote "0" for 2.5 min,
- * broken by readings 500-1,700 ft above the field): when the end of a ground run (hs..he) never slows
- * to taxi speed (taxiKt; the tow climbed at 45-60 kt) and holds a reading more than fieldAglFt above
- * the field, the aircraft was flying there. the lift-off is where the climb heard from that reading (to the next one
- * climbMinFt higher), extended back, meets the field's elevation: the ground point nearest that time,
- * not before the flying-speed stretch began. null when the run does not end so. */
-function stuckFlagLiftOff(pts: TrackPoint[], hs: number, he: number, ce: number, o: DetectorOptions): number | null {
-  if (!o.fields) return null;
-  let k = he;
-  while (k > hs && speedOf(pts, k - 1) > o.taxiKt) k--;
-  if (speedOf(pts, he) <= o.taxiKt) return null;
-  for (let x = k; x <= he; x++) {
-    const p = pts[x]!;
-    const h = heightAboveField(p, o);
-    if (typeof p.alt !== 'number' || saysGround(p, o) || h === null || h <= o.fieldAglFt) continue;
-    for (let j = x + 1; j <= ce && pts[j]!.t - p.t <= o.climbWindowS; j++) {
-      const a = pts[j]!.alt;
-      if (typeof a !== 'number' || saysGround(pts[j]!, o) || belowField(pts[j]!, o) || a < p.alt + o.climbMinFt) continue;
-      const at = p.t - h / ((a - p.alt) / (pts[j]!.t - p.t));
-      let best = k;
-      for (let i = k; i < x; i++) if (Math.abs(pts[i]!.t - at) < Math.abs(pts[best]!.t - at)) best = i;
-      return best;
-    }
-    return null;
-  }
-  return null;
 }
 
 function departureAt(pts: TrackPoint[], i: number, altFt: number): Departure {

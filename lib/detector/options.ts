@@ -132,6 +132,18 @@ export interface DetectorOptions {
   touchGapS: number;
   /** ft/min assumed for that when the climb after the gap gives no rate (a light aircraft's ~700) */
   contactClimbFpm: number;
+  // ---- landings heard only on final (lib/detector/final.ts) ----
+  /** km from the runway and ft above the field (its level) the last point of a leg that goes quiet on final
+   * may be: the locator's runway match distance, as firstKm; and the issue's "a few hundred feet" (the noisy
+   * sim's MLAT is last heard 170-410 ft up, its small fields' coverage ends 350-700 ft up) */
+  finalKm: number;
+  finalAglFt: number;
+  /** s, ft and share: over the last finalS the leg came down finalDescentFt and closed on the runway by
+   * finalClosing of the distance it flew (a 3-degree final at 90-160 kt loses ~150-250 ft in 30 s and
+   * closes at ~1.0; a pass beside the field or a turn onto base closes slower) */
+  finalS: number;
+  finalDescentFt: number;
+  finalClosing: number;
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
@@ -182,4 +194,9 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   contactGapS: 20,
   contactClimbFpm: 700,
   touchGapS: 120,
+  finalKm: 2.0,
+  finalAglFt: 500,
+  finalS: 30,
+  finalDescentFt: 100,
+  finalClosing: 0.8,
 };
