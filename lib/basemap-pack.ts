@@ -93,7 +93,8 @@ export function packTopology(t: PackTopology): Uint8Array {
 /** Read a packed basemap; throws on bytes that are not one (a truncated or foreign file). */
 export function unpackBasemap(bytes: Uint8Array): Unpacked {
   const magic = String.fromCharCode(...bytes.subarray(0, 4));
-  if (bytes.length < HEAD || magic !== PACK_MAGIC) throw new Error(`basemap pack: not a packed basemap (starts ${JSON.stringify(magic)}, ${bytes.length} bytes)`);
+  if (bytes.length < HEAD || magic !== PACK_MAGIC)
+    throw new Error(`basemap pack: not a packed basemap (starts ${JSON.stringify(magic)}, ${bytes.length} bytes)`);
   const head = new DataView(bytes.buffer, bytes.byteOffset, HEAD);
   const f = (i: number) => head.getFloat64(4 + 8 * i, true);
   let p = HEAD;

@@ -46,7 +46,11 @@ test('bytes that are not a packed basemap are refused: another magic, a truncate
 });
 
 test('a topology a varint cannot hold is refused when packed, not written wrong', () => {
-  const bad = { transform: topo.transform, arcs: [[[0.5, 1]]], objects: { land: { geometries: [] }, countries: { geometries: [] } } } as unknown as PackTopology;
+  const bad = {
+    transform: topo.transform,
+    arcs: [[[0.5, 1]]],
+    objects: { land: { geometries: [] }, countries: { geometries: [] } },
+  } as unknown as PackTopology;
   assert.throws(() => packTopology(bad), /0.5 is not an integer/);
   const huge = { ...bad, arcs: [[[2 ** 31, 0]]] } as unknown as PackTopology;
   assert.throws(() => packTopology(huge), /is not an integer a varint can hold/);

@@ -23,7 +23,7 @@ const T0 = 1_750_000_000;
 const KT_KM_S = 1.852 / 3600;
 /** lift-off 37.5 s into the roll (4 kt/s to 150 kt), then 155 kt climbing 350 ft per nm */
 const LIFT_S = 37.5;
-const CLIMB_FT_S = 350 * 155 / 3600;
+const CLIMB_FT_S = (350 * 155) / 3600;
 
 /** the take-off, one point per 5 s from the hold; "ground" flags until stuckS after lift-off */
 function takeoff(stuckS: number): TrackPoint[] {

@@ -145,5 +145,7 @@ export function decodeTopology(t: Topology): Decoded {
     arcBox,
     chunkStart,
     chunkBox,
-    land: boxed(arcBox, t.objects.land.geometries.flatMap(polygonsOf)), borders: sharedArcs(t.arcs.length, t.objects.countries.geometries) };
+    land: boxed(arcBox, t.objects.land.geometries.flatMap(polygonsOf)),
+    borders: sharedArcs(t.arcs.length, t.objects.countries.geometries),
+  };
 }

@@ -115,7 +115,10 @@ test('an arc that misses the tile leaves only its end in the path', () => {
   const arcs = [Float32Array.from([0.1, 0.1, 0.2, 0.1, 0.3, 0.1, 0.4, 0.1]), Float32Array.from([0.4, 0.1, 0.9, 0.9])];
   const r = new Recorder();
   const d = { arcs, ...boxArcs(arcs) };
-  assert.deepEqual([...d.arcBox].map((x) => Math.round(x * 10)), [1, 1, 4, 1, 4, 1, 9, 9]);
+  assert.deepEqual(
+    [...d.arcBox].map((x) => Math.round(x * 10)),
+    [1, 1, 4, 1, 4, 1, 9, 9],
+  );
   // zoom 1, tile (1, 1): [0.5, 1] x [0.5, 1]; arc 0 misses it, arc 1 reaches it
   const walked = traceArcs(r, d, [0, 1], frameOf(1, 1, 1));
   assert.equal(walked, 4);
