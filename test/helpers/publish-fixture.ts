@@ -139,8 +139,8 @@ export async function publishTree(
     await buildAirframes(ctx, routes.legs);
     await buildAirports(ctx, routes.table, airports);
     if (opts.flights) {
-      await buildFlights(ctx, routes.legs);
-      await buildMovements(ctx, routes.legs);
+      await buildFlights(ctx);
+      await buildMovements(ctx);
     }
     staged.writer.writeManifest({
       build_id: id,

@@ -2,9 +2,7 @@
 // window, a day at a time (its legs, routed, joined to their positions and their tracks). a legs
 // table without the newer columns (positions, runways, circuit: the tests' narrow tables) reads them
 // as null; the log itself always has them (build/log/read.ts).
-import { join } from 'node:path';
-import type { BuildContext, RoutedLegs } from '../context.ts';
-import { reroutedDays } from '../changed-callsigns.ts';
+import type { BuildContext } from '../context.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import { flightsDoc, type FlightPoint, type FlightRow } from '../../../artifacts/flights-doc.ts';
 import { allRows, columnsOf } from '../duck.ts';
@@ -14,7 +12,7 @@ import { FLIGHTS_STEP } from './step.ts';
 /** log columns the flights read beside legs_routed: null where the log (or a test's table) lacks one */
 const LEG_EXTRAS = ['dep_lat', 'dep_lon', 'arr_lat', 'arr_lon', 'dep_runway', 'arr_runway', 'distance_km', 'max_alt_ft', 'circuit'] as const;
 
-export async function buildFlights(ctx: BuildContext, legs: RoutedLegs): Promise<void> {
+export async function buildFlights(ctx: BuildContext): Promise<void> {
   const db = ctx.db;
   const have = (await columnsOf(db, 'legs'))!;
   const hasPoints = (await columnsOf(db, 'points')) !== null;
@@ -22,7 +20,6 @@ export async function buildFlights(ctx: BuildContext, legs: RoutedLegs): Promise
   const days = (await allRows<{ day: string }>(db, 'SELECT DISTINCT day::VARCHAR AS day FROM legs_routed ORDER BY 1')).map((r) => r.day);
   const prev = previousFor(ctx, FLIGHTS_STEP.reuse.closedDays);
   const write = daysToWrite(days, 'dir' in prev && prev.days ? daysOf(FLIGHTS_STEP.reuse.closedDays, prev.days).added : null);
-  if ('dir' in prev && prev.days) for (const d of await reroutedDays(db, legs, join(prev.dir, FLIGHTS_STEP.reuse.closedDays.routes))) write.add(d);
   const count = (k: string) => (ctx.counts[`flights.${k}`] = (ctx.counts[`flights.${k}`] ?? 0) + 1);
   ctx.progress.start('flights: airframe-days', days.length);
   for (const day of days) {
