@@ -59,7 +59,8 @@ test('an increment builds only the airports its days reach, counts the alliances
   const log = join(tmp, 'log');
   const world = loadWorld({ ref: REF, routeRows: 0 });
   // no tracks: the airports' documents do not read them, and nightly-increment.slow.test.ts holds an
-  // increment's flights documents, tracks and all, to a fresh build's (a month of tracks is the suite's time)
+  // increment's flights documents, tracks and all, to a fresh build's for the days it writes and to the
+  // previous version's for the closed ones (a month of tracks is the suite's time)
   const sim = { out: log, seed: 11, legsPerDay: 300, airframes: 2000, threads: 1, tracks: false };
   await writeFastLog(world, { ...sim, start: '2025-05-01', days: 31 });
   const summaries: string[] = [];
