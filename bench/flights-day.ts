@@ -195,7 +195,7 @@ console.log(
   `night 2's counts: flights ${c2['flights.documents'] ?? 0} written, ${c2['flights.kept'] ?? 0} kept; movements ${c2['movements.documents'] ?? 0} written, ${c2['movements.kept'] ?? 0} kept`,
 );
 const closed = [...tally].filter(([id]) => id.endsWith(DAYS[0]!)).reduce((n, [, x]) => n + x.rewritten, 0);
-console.log(`closed day ${DAYS[0]}: ${closed} of its objects changed by night 2 (must be 0 unless a re-routed callsign reaches it)`);
+console.log(`closed day ${DAYS[0]}: ${closed} of its objects changed by night 2 (must be 0: a closed day is frozen, docs/api.md)`);
 const stepWall = steps(n2.spans).reduce((s, x) => s + x.wallS, 0);
 const stepCpu = steps(n2.spans).reduce((s, x) => s + x.cpuS, 0);
 console.log(

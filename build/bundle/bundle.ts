@@ -19,7 +19,7 @@ import { listLogDays, openLog } from '../log/read.ts';
 import { dayFile, sqlString } from '../log/write.ts';
 import { prune, publishFile, sha256 } from './files.ts';
 import { writeTables } from './tables.ts';
-import { pointsDay, prepareRouting, refAirports, writeFlightsDay, type BundleAirports } from './flights.ts';
+import { flightsDaysToMake, pointsDay, prepareRouting, refAirports, writeFlightsDay, type BundleAirports } from './flights.ts';
 import { creditsText, licenseText, readmeText, readSources, sumsText, usedSources, type BundleTexts } from './texts.ts';
 import {
   DATE_PART,
@@ -141,8 +141,15 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
       }
       progress.done(`build ${v.id}, ${window.from} to ${to}`);
 
-      // the flights and their tracks, a file per day: a day is made again when the build or its legs changed
+      // the flights and their tracks, a file per day: a closed day keeps its file (flightsDaysToMake)
       const inWindow = days.filter((d) => d >= window!.from && d <= to);
+      const make = flightsDaysToMake({
+        inWindow,
+        listed: prev ? new Set(prev.flights.map((e) => e.day)) : null,
+        sameBuild: prev?.build_id === v.id,
+        keptClosedDays: (v.header.counts['flights.kept'] ?? 0) > 0,
+        changedLog: changedDays,
+      });
       progress.start('bundles: flights', inWindow.length);
       await prepareRouting(db, v.dir, o.airports ?? (await refAirports()));
       let made = 0;
@@ -155,7 +162,7 @@ export async function writeBundles(o: BundleOptions): Promise<BundleResult> {
           const updated_at = w.changed || !old ? created : old.updated_at;
           return { name, day, path: urlOf(rel), rows: from.rows, bytes: w.bytes, sha256: w.sha256, updated_at, build_id: v.id };
         };
-        const keep = prev?.build_id === v.id && !changedDays.includes(day) ? was(prev.flights, urlOf(dayTablePath('flights', day))) : undefined;
+        const keep = make.has(day) ? undefined : was(prev?.flights, urlOf(dayTablePath('flights', day)));
         if (keep && sizeOf(localFile(o.out, keep)) === keep.bytes) flights.push(keep);
         else {
           const f = await writeFlightsDay(db, work, day);

@@ -16,6 +16,7 @@ import type { AirportRef, RefView } from '../../artifacts/reference-view.ts';
 import { readRefFile } from '../../lib/reference/index.ts';
 import { indexAirports, parseAirports } from '../../lib/reference/airports.ts';
 import { installed } from '../../lib/install.ts';
+import { daysToWrite } from '../steps/reuse.ts';
 
 export type BundleAirports = Pick<RefView, 'allAirports' | 'airport'>;
 
@@ -64,6 +65,35 @@ const end = (p: 'dep' | 'arr', ts: string) => {
 const FLIGHT_SELECT = `r.hex, r.callsign, r.reg, r.type, r.org, r.dst, r.org_ident, r.dst_ident, r.route_source,
   ${end('dep', 'dep_ts')}, ${end('arr', 'arr_ts')},
   r.first_ts AS first_seen, r.last_ts AS last_seen, l.distance_km, l.max_alt_ft, coalesce(l.circuit, false) AS circuit, l."open"`;
+
+/** what the bundle knows of the build whose flights it publishes and of the index it replaces */
+export interface FlightsDaysInput {
+  /** the build's window days the log holds, oldest first */
+  inWindow: readonly string[];
+  /** the days the previous index lists a flights file for; null without a previous index */
+  listed: ReadonlySet<string> | null;
+  /** the previous index was made from this same build */
+  sameBuild: boolean;
+  /** the build kept its closed days' flights documents (its counts' flights.kept): a night that reused the one before */
+  keptClosedDays: boolean;
+  /** the days whose log file changed since the previous index */
+  changedLog: readonly string[];
+}
+
+/**
+ * The window days whose flights file is made again (the rest keep the published one): a closed day
+ * is frozen as its documents are (docs/api.md, "Researchers' flights"). Every day for a build that
+ * wrote every day's documents (the first, a --rebuild); for the same build, the days whose log
+ * changed; otherwise those, the days new to the index, and the day before the first of them.
+ */
+export function flightsDaysToMake(o: FlightsDaysInput): Set<string> {
+  if (o.listed === null || (!o.sameBuild && !o.keptClosedDays)) return new Set(o.inWindow);
+  const out = new Set(o.changedLog.filter((d) => o.inWindow.includes(d)));
+  if (o.sameBuild) return out;
+  const listed = o.listed;
+  for (const d of daysToWrite(o.inWindow, o.inWindow.filter((d) => !listed.has(d)))) out.add(d);
+  return out;
+}
 
 interface DayFile {
   file: string;

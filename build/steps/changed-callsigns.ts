@@ -91,12 +91,3 @@ export async function pickChangedCallsignLegs(db: DuckDBConnection, legs: Routed
 export async function changedRoutes(db: DuckDBConnection, legs: RoutedLegs, prevRoutes: string, into: string): Promise<void> {
   await db.run(`CREATE OR REPLACE TEMP TABLE ${into} AS ${changedCallsignsSql(legs, prevRoutes)}`);
 }
-
-/** The days holding a leg of a callsign whose routes-table row differs from the one `prevRoutes` saved (the flights' and movements' closed days to write again). */
-export async function reroutedDays(db: DuckDBConnection, legs: RoutedLegs, prevRoutes: string): Promise<string[]> {
-  await db.run(`CREATE OR REPLACE TEMP TABLE days_routes_changed AS ${changedCallsignsSql(legs, prevRoutes)}`);
-  await pickNightLegs(db, 'days_routes_changed');
-  const days = await allRows<{ day: string }>(db, `SELECT DISTINCT day::VARCHAR AS day FROM ${NIGHT_LEGS} ORDER BY 1`);
-  await db.run('DROP TABLE days_routes_changed');
-  return days.map((d) => d.day);
-}

@@ -74,7 +74,7 @@ export async function buildArtifacts(ctx: BuildContext, steps: readonly StepDecl
   await step(SCHEDULES_STEP, () => buildSchedules(ctx, routes.legs));
   await step(AIRPORTS_STEP, () => buildAirports(ctx, routes.table, airports, routes.legs));
   await step(ALLIANCES_STEP, () => buildAlliances(ctx, airports));
-  await step(FLIGHTS_STEP, () => buildFlights(ctx, routes.legs));
-  await step(MOVEMENTS_STEP, () => buildMovements(ctx, routes.legs));
+  await step(FLIGHTS_STEP, () => buildFlights(ctx));
+  await step(MOVEMENTS_STEP, () => buildMovements(ctx));
   return { routes: routes.table };
 }

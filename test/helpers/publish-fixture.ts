@@ -112,7 +112,8 @@ export async function publishTree(
   root: string,
   id: string,
   /** `flights`: also the flights and movements documents (the map's tests); off by default, so other trees stay as they were */
-  opts: { timetablesDir?: string; nowMs?: number; catalog?: string; catalogRouteFiles?: boolean; flights?: boolean } = {},
+  /** `counts`: added to the manifest's counts (a bundle test's stand-in for a build that kept its closed days: flights.kept) */
+  opts: { timetablesDir?: string; nowMs?: number; catalog?: string; catalogRouteFiles?: boolean; flights?: boolean; counts?: Record<string, number> } = {},
 ): Promise<void> {
   const nowMs = opts.nowMs ?? NOW_MS;
   const ref = refdata(opts.catalog);
@@ -139,15 +140,15 @@ export async function publishTree(
     await buildAirframes(ctx, routes.legs);
     await buildAirports(ctx, routes.table, airports);
     if (opts.flights) {
-      await buildFlights(ctx, routes.legs);
-      await buildMovements(ctx, routes.legs);
+      await buildFlights(ctx);
+      await buildMovements(ctx);
     }
     staged.writer.writeManifest({
       build_id: id,
       built_at: new Date(nowMs).toISOString(),
       archive_through: DAYS[1]!,
       window_days: DAYS.length,
-      counts: ctx.counts,
+      counts: { ...ctx.counts, ...opts.counts },
     });
     commit(root, staged);
   } finally {

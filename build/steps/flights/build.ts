@@ -2,19 +2,18 @@
 // window, a day at a time (its legs, routed, joined to their positions and their tracks). a legs
 // table without the newer columns (positions, runways, circuit: the tests' narrow tables) reads them
 // as null; the log itself always has them (build/log/read.ts).
-import { join } from 'node:path';
-import type { BuildContext, RoutedLegs } from '../context.ts';
-import { reroutedDays } from '../changed-callsigns.ts';
+import type { BuildContext } from '../context.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import { flightsDoc, type FlightPoint, type FlightRow } from '../../../artifacts/flights-doc.ts';
 import { allRows, columnsOf } from '../duck.ts';
 import { daysOf, daysToWrite, previousFor } from '../reuse.ts';
 import { FLIGHTS_STEP } from './step.ts';
+import { dayTracks, trackKey } from './tracks.ts';
 
 /** log columns the flights read beside legs_routed: null where the log (or a test's table) lacks one */
 const LEG_EXTRAS = ['dep_lat', 'dep_lon', 'arr_lat', 'arr_lon', 'dep_runway', 'arr_runway', 'distance_km', 'max_alt_ft', 'circuit'] as const;
 
-export async function buildFlights(ctx: BuildContext, legs: RoutedLegs): Promise<void> {
+export async function buildFlights(ctx: BuildContext): Promise<void> {
   const db = ctx.db;
   const have = (await columnsOf(db, 'legs'))!;
   const hasPoints = (await columnsOf(db, 'points')) !== null;
@@ -22,7 +21,6 @@ export async function buildFlights(ctx: BuildContext, legs: RoutedLegs): Promise
   const days = (await allRows<{ day: string }>(db, 'SELECT DISTINCT day::VARCHAR AS day FROM legs_routed ORDER BY 1')).map((r) => r.day);
   const prev = previousFor(ctx, FLIGHTS_STEP.reuse.closedDays);
   const write = daysToWrite(days, 'dir' in prev && prev.days ? daysOf(FLIGHTS_STEP.reuse.closedDays, prev.days).added : null);
-  if ('dir' in prev && prev.days) for (const d of await reroutedDays(db, legs, join(prev.dir, FLIGHTS_STEP.reuse.closedDays.routes))) write.add(d);
   const count = (k: string) => (ctx.counts[`flights.${k}`] = (ctx.counts[`flights.${k}`] ?? 0) + 1);
   ctx.progress.start('flights: airframe-days', days.length);
   for (const day of days) {
@@ -34,25 +32,7 @@ export async function buildFlights(ctx: BuildContext, legs: RoutedLegs): Promise
        FROM legs_routed r JOIN legs l ON l.hex = r.hex AND l.first_ts = r.first_ts AND l.day = r.day
        WHERE r.day = DATE '${day}' ORDER BY r.hex, r.first_ts`,
     );
-    const tracks = new Map<string, FlightPoint[]>();
-    if (rebuild && hasPoints) {
-      const pts = await allRows<{
-        hex: string;
-        first_ts: number;
-        t: number;
-        lat: number;
-        lon: number;
-        alt_baro: number | null;
-        ground: boolean;
-        track: number | null;
-      }>(db, `SELECT hex, first_ts, t, lat, lon, alt_baro, ground, track FROM points WHERE day = DATE '${day}' ORDER BY hex, first_ts, t`);
-      for (const p of pts) {
-        const k = `${p.hex} ${p.first_ts}`;
-        let list = tracks.get(k);
-        if (!list) tracks.set(k, (list = []));
-        list.push([p.t, p.lat, p.lon, p.ground ? 'ground' : p.alt_baro, p.track]);
-      }
-    }
+    const tracks = rebuild && hasPoints ? await dayTracks(db, day) : new Map<string, FlightPoint[]>();
     for (let i = 0; i < rows.length; ) {
       let j = i;
       while (j < rows.length && rows[j]!.hex === rows[i]!.hex) j++;
@@ -60,7 +40,7 @@ export async function buildFlights(ctx: BuildContext, legs: RoutedLegs): Promise
       const key = keys.flights(hex, day);
       if (!rebuild && ctx.writer.keep(key)) count('kept');
       else {
-        const legs = rows.slice(i, j).map((r) => ({ ...r, circuit: Boolean(r.circuit), track: tracks.get(`${hex} ${r.first_ts}`) ?? [] }));
+        const legs = rows.slice(i, j).map((r) => ({ ...r, circuit: Boolean(r.circuit), track: tracks.get(trackKey(hex, r.first_ts)) ?? [] }));
         ctx.writer.put(key, flightsDoc(hex, day, legs));
         count('documents');
       }

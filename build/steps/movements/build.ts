@@ -2,9 +2,7 @@
 // (airports/served.ts) and UTC day of the log, a day at a time: the heard take-offs and landings
 // of that day's legs and the day before's (a flight that lands after midnight), routed. written
 // under the IATA code and again under the ICAO code (same bytes), as the airport document is.
-import { join } from 'node:path';
-import type { BuildContext, RoutedLegs } from '../context.ts';
-import { reroutedDays } from '../changed-callsigns.ts';
+import type { BuildContext } from '../context.ts';
 import { keys } from '../../../artifacts/keys.ts';
 import { movementsDoc, type MovementRow, type MovementsAirport } from '../../../artifacts/movements-doc.ts';
 import { allRows, columnsOf } from '../duck.ts';
@@ -26,7 +24,7 @@ function movementsSql(day: string, runway: (end: 'dep' | 'arr') => string, circu
     WHERE "at" >= ${start} AND "at" < ${start + 86400} ORDER BY ident, "at", kind, hex`;
 }
 
-export async function buildMovements(ctx: BuildContext, legs: RoutedLegs): Promise<void> {
+export async function buildMovements(ctx: BuildContext): Promise<void> {
   const db = ctx.db;
   const have = (await columnsOf(db, 'legs'))!;
   const runway = (end: 'dep' | 'arr') => (have.has(`${end}_runway`) ? `l."${end}_runway"` : 'NULL');
@@ -36,14 +34,6 @@ export async function buildMovements(ctx: BuildContext, legs: RoutedLegs): Promi
   const days = (await allRows<{ day: string }>(db, 'SELECT DISTINCT day::VARCHAR AS day FROM legs_routed ORDER BY 1')).map((r) => r.day);
   const prev = previousFor(ctx, MOVEMENTS_STEP.reuse.closedDays);
   const write = daysToWrite(days, 'dir' in prev && prev.days ? daysOf(MOVEMENTS_STEP.reuse.closedDays, prev.days).added : null);
-  if ('dir' in prev && prev.days) {
-    // a re-routed leg's take-off is on its day, its landing on that day or the next
-    for (const d of await reroutedDays(db, legs, join(prev.dir, MOVEMENTS_STEP.reuse.closedDays.routes))) {
-      write.add(d);
-      const next = days[days.indexOf(d) + 1];
-      if (next) write.add(next);
-    }
-  }
   const count = (k: string) => (ctx.counts[`movements.${k}`] = (ctx.counts[`movements.${k}`] ?? 0) + 1);
   ctx.progress.start('movements: airport-days', days.length);
   for (const day of days) {

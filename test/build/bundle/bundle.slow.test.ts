@@ -168,6 +168,22 @@ test('a rebuild that changes nothing rewrites nothing; a changed day replaces on
     ['b2', 'b2', 'b2'],
   );
 
+  // a new build that kept its closed days' flights documents (a reusing night: its counts say so) and
+  // added no day: no flights file is made again, so each stays the one its day closed with (docs/api.md)
+  await publishTree(fx.log, fx.root, 'b3', { counts: { 'flights.kept': 2 } });
+  const frozen = await writeBundles({ log: fx.log, root: fx.root, out, nowMs: NOW_MS + 2.5 * 86400_000 });
+  assert.equal(frozen.index.build_id, 'b3');
+  assert.deepEqual(
+    frozen.index.flights.map((e) => [e.day, e.build_id]),
+    DAYS.map((d) => [d, 'b2']),
+    "the flights files are the previous index's entries, not made from build b3",
+  );
+  assert.deepEqual(
+    rebuilt.index.flights.map((e) => e.build_id),
+    DAYS.map(() => 'b2'),
+    'a build that wrote every day makes every flights file again',
+  );
+
   const w = await LogWriter.open(fx.log, 1);
   await w.writeDay(DAYS[1]!, legsFor(DAYS[1]!, 3, seeded(99)));
   // the log rewrites a day with the same rows: a new file (a new inode), the same bytes

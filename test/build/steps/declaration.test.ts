@@ -9,6 +9,8 @@ import { PIPELINE } from '../../../build/steps/pipeline.ts';
 import { AIRFRAMES_STEP } from '../../../build/steps/airframes/step.ts';
 import { AIRLINES_STEP } from '../../../build/steps/airlines/step.ts';
 import { ROUTES_STEP } from '../../../build/steps/routes/step.ts';
+import { FLIGHTS_STEP } from '../../../build/steps/flights/step.ts';
+import { MOVEMENTS_STEP } from '../../../build/steps/movements/step.ts';
 
 test("the pipeline's declarations hold: each step reads what the build or a step before it made, each reuse rule files a step saves", () => {
   assert.deepEqual(stepProblems(PIPELINE), []);
@@ -64,12 +66,17 @@ test('a step run before the step that makes what it reads is named, with each ob
   assert.deepEqual(stepProblems([...PIPELINE, odd]), ['step odd reads flights, which no step before it makes']);
 });
 
-test('a reuse rule that reads a file no step saves is named: the airports, flights and movements compare with the routes table the airframes step saves', () => {
+test('a reuse rule that reads a file no step saves is named: the airports compare with the routes table the airframes step saves', () => {
   assert.deepEqual(stepProblems(PIPELINE.filter((s) => s !== AIRFRAMES_STEP)), [
     'step airports (reuse documents) reads state/airframe-routes.parquet of the previous build, which no step saves',
-    'step flights (reuse closedDays) reads state/airframe-routes.parquet of the previous build, which no step saves',
-    'step movements (reuse closedDays) reads state/airframe-routes.parquet of the previous build, which no step saves',
   ]);
+});
+
+test('a closed day of flights and movements is frozen: those steps build a day again only when it entered the window (docs/api.md)', () => {
+  for (const step of [FLIGHTS_STEP, MOVEMENTS_STEP]) {
+    assert.deepEqual(step.reuse.closedDays.rebuild, ['added-days'], `${step.name}: no changed-routes, no dropped-days`);
+    assert.deepEqual(step.reuse.closedDays.state, [], `${step.name}: reads no saved routes table`);
+  }
 });
 
 test("changed-routes goes with a saved routes table among the rule's state, and a routes table with changed-routes", () => {
