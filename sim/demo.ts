@@ -335,12 +335,15 @@ async function runDemo(c: DemoConfig): Promise<number> {
     // server switches to when it is published (the URLs above keep answering from the first meanwhile)
     log(`the older ${daysOf(c.days - first)}: simulating, then the nightly build over all ${daysOf(c.days)} (${secs()} s)`);
     const full = await historyBuild(simulate(c.days - first, dayBack(c.days)), []);
-    if (full) return fail(full);
-    const fullBuild = await servedBuild(base, p('artifacts'), serverGone, secs);
-    if (typeof fullBuild === 'string') return fail(fullBuild);
-    const fOk = await answering(base, urls);
-    for (const l of fOk.left) log(`(left out ${l.path}: it answered ${l.status})`);
-    process.stdout.write(`${fullBanner({ base, secs: secs(), ok: fOk.ok, ...fullBuild, days: c.days }).join('\n')}\n`);
+    const fullBuild = full ?? (await servedBuild(base, p('artifacts'), serverGone, secs));
+    if (typeof fullBuild === 'string') {
+      // the first build stays served: the demo stays up on it and says why the rest is missing
+      if (!interrupted) log(`${fullBuild}; the server keeps serving build ${firstBuild.build}`);
+    } else {
+      const fOk = await answering(base, urls);
+      for (const l of fOk.left) log(`(left out ${l.path}: it answered ${l.status})`);
+      process.stdout.write(`${fullBanner({ base, secs: secs(), ok: fOk.ok, ...fullBuild, days: c.days }).join('\n')}\n`);
+    }
   }
   await exitCode(server);
   killAll();
