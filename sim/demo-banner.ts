@@ -75,6 +75,8 @@ export interface HistoryBanner {
   build: string;
   archiveThrough: string;
   estimated: number | null;
+  /** a first build of the newest `days` of the `of` simulated: the rest follows in a second build */
+  partial?: { days: number; of: number };
 }
 
 export function historyBanner(b: HistoryBanner): string[] {
@@ -88,6 +90,39 @@ export function historyBanner(b: HistoryBanner): string[] {
     ...b.ok.map((u) => `  ${b.base}${u}`),
     '',
     ...(b.estimated === null ? [] : [` ${b.estimated} aircraft ${b.estimated === 1 ? 'is' : 'are'} estimated now: gone quiet over oceans and coverage gaps.`]),
+    ...(b.partial ? partialLines(b.partial) : [' Everything is up. Ctrl-C stops the server and the simulator.']),
+    '',
+  ];
+}
+
+/** what a first build of part of the days leaves to the second */
+const partialLines = (p: { days: number; of: number }) => [
+  ` This first build holds the newest ${daysOf(p.days)} of ${p.of}, and no estimate accuracy yet (/v1/estimated`,
+  ` says "accuracy": null until it is measured). The older ${daysOf(p.of - p.days)}: simulated now, then a second`,
+  ' nightly build over all of them, with the accuracy, in the background; the server switches',
+  ' to it when it is published, and a banner here says so.',
+  ' Ctrl-C stops the server and the simulator.',
+];
+
+export interface FullBanner {
+  base: string;
+  secs: number;
+  ok: readonly string[];
+  build: string;
+  archiveThrough: string;
+  days: number;
+}
+
+/** the second build's arrival, after a first build of part of the days */
+export function fullBanner(b: FullBanner): string[] {
+  return [
+    '',
+    RULE,
+    ` Contrail demo: full history in ${b.secs} s (build ${b.build}, archive through ${b.archiveThrough}, ${daysOf(b.days)})`,
+    RULE,
+    ' The URLs above now answer from it (each answered 200 again):',
+    ...b.ok.map((u) => `  ${b.base}${u}`),
+    '',
     ' Everything is up. Ctrl-C stops the server and the simulator.',
     '',
   ];

@@ -21,7 +21,7 @@ import { runAsMain, runCommand, type Command, type Specs } from '../lib/cli.ts';
 import { FLEET_PER_AIRBORNE, createSky } from './sky.ts';
 import { startLive, type Live } from './live.ts';
 import { installed } from '../lib/install.ts';
-import { answering, daysOf, historyBanner, httpGet, liveBanner } from './demo-banner.ts';
+import { answering, daysOf, fullBanner, historyBanner, httpGet, liveBanner } from './demo-banner.ts';
 import { historyUrls, liveUrls } from './demo-urls.ts';
 import { faultArgs, faultSpecs, faultsOf, type FaultFlags } from './fault-specs.ts';
 
@@ -29,6 +29,7 @@ interface DemoConfig extends FaultFlags {
   dir: string;
   port: number;
   days: number;
+  firstDays: number;
   aircraft: number;
   seed: number;
   ref: string;
@@ -58,6 +59,16 @@ export const demoSpecs: Specs<DemoConfig> = {
     default: 14,
     help: 'days of simulated history, ending yesterday (UTC)',
     check: (v) => (v >= 1 && v <= 60 ? undefined : 'must be 1..60'),
+  },
+  // the first banner waits on the simulated days and the nightly's steps that grow with them; the
+  // newest two days hold a callsign flown on two days, which a board needs (docs/api.md "board-slots")
+  firstDays: {
+    flag: 'first-days',
+    env: 'CONTRAIL_DEMO_FIRST_DAYS',
+    kind: 'int',
+    default: 2,
+    help: "days of the first build, the newest: its history banner comes sooner, and a second build of all --days, with the estimates' accuracy, follows in the background (0, or --days or more: one build of all)",
+    check: (v) => (v >= 0 ? undefined : 'must be 0 or more'),
   },
   aircraft: {
     flag: 'aircraft',
@@ -209,13 +220,32 @@ async function runDemo(c: DemoConfig): Promise<number> {
     `SIMULATED traffic, seed ${c.seed}. Started at once: ${daysOf(c.days)} of history (sim history, then the real nightly build on it) and the live feed with the real server`,
   );
   clearAside(dir, ['globe_history', 'log']);
-  const first = new Date((Math.floor(Date.now() / 86400000) - c.days) * 86400000).toISOString().slice(0, 10);
-  // the history in a process of its own (its days print as they are written); the same sky: same seed, fleet and catalog
+  // the simulated days are independent (sim/history.ts historyDay): the newest `first` of them are
+  // written and built first, the older ones after the history banner (docs/perf-log/demo-startup.md)
+  const today = Math.floor(Date.now() / 86400000);
+  const dayBack = (n: number) => new Date((today - n) * 86400000).toISOString().slice(0, 10);
+  const first = c.firstDays > 0 && c.firstDays < c.days ? c.firstDays : c.days;
+  // the same sky in each `sim history`: same seed, fleet and catalog
   const sim = ['--seed', String(c.seed), '--aircraft', String(c.aircraft), '--ref', ref, ...faultArgs(c)];
-  const history = start('sim/cli.ts', ['history', '--days', String(c.days), '--start', first, '--out', p('globe_history'), ...sim], {
-    stdout: 'inherit',
-    node: HISTORY_NODE_ARGS,
-  });
+  const simulate = (days: number, from: string) =>
+    start('sim/cli.ts', ['history', '--days', String(days), '--start', from, '--out', p('globe_history'), ...sim], {
+      stdout: 'inherit',
+      node: HISTORY_NODE_ARGS,
+    });
+  /** the simulation `history` to its end, then the real nightly over every day written so far: null once published, else why not */
+  const historyBuild = async (history: ChildProcess, nightlyArgs: string[]): Promise<string | null> => {
+    const simulated = await exitCode(history);
+    if (simulated !== 0) return `the history simulation failed (exit ${simulated}); see its output above`;
+    const nightly = start(
+      'build/nightly.ts',
+      ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts'), '--ref', ref, '--bundles', '', ...nightlyArgs],
+      { stdout: 'ignore', onStderrLine: (line) => process.stderr.write(`${line}\n`) },
+    );
+    const code = await exitCode(nightly);
+    return code === 0 ? null : `the nightly build failed (exit ${code}); see its output above`;
+  };
+  // the history in a process of its own (its days print as they are written), beside the live part
+  const history = simulate(first, dayBack(first));
 
   // the feed's port is chosen before the world loads, so the server starts beside the load (its own
   // start-up took 11 s after the feed, docs/perf-log/demo-startup.md). the feed listens only once
@@ -263,21 +293,9 @@ async function runDemo(c: DemoConfig): Promise<number> {
       ? `the server exited (${server.exitCode ?? server.signalCode}); port ${c.port} taken? try --port`
       : null;
 
-  // history -> nightly, beside the live part
-  const built = (async (): Promise<string | null> => {
-    const simulated = await exitCode(history);
-    if (simulated !== 0) return `the history simulation failed (exit ${simulated}); see its output above`;
-    const nightly = start(
-      'build/nightly.ts',
-      ['--history', p('globe_history'), '--log', p('log'), '--artifacts', p('artifacts'), '--ref', ref, '--bundles', ''],
-      {
-        stdout: 'ignore',
-        onStderrLine: (line) => process.stderr.write(`${line}\n`),
-      },
-    );
-    const code = await exitCode(nightly);
-    return code === 0 ? null : `the nightly build failed (exit ${code}); see its output above`;
-  })();
+  // history -> nightly, beside the live part; a first build of part of the days replays no accuracy:
+  // the second build measures it, and the estimates say null (not yet measured) meanwhile
+  const built = historyBuild(history, first < c.days ? ['--no-accuracy'] : []);
   let buildError: string | null | undefined;
   void built.then((e) => (buildError = e));
 
@@ -302,28 +320,56 @@ async function runDemo(c: DemoConfig): Promise<number> {
   // picked it up (it looks for a new build every few seconds)
   const published = await until(() => buildError !== undefined, { timeoutMs: Infinity, gone: serverGone, say: () => {} });
   if (!published || buildError) return fail(serverGone() ?? buildError ?? 'the nightly build did not finish');
-  // this run's build (a folder of an earlier run has the server serving that one's meanwhile)
-  const build = currentHeader(p('artifacts'));
-  if (!build) return fail(`the nightly build ended without publishing a build in ${p('artifacts')}`);
-  log(`nightly build ${build.id} is current (${secs()} s); waiting for the server to load it`);
-  const loaded = await until(
-    async () => {
-      const r = await httpGet(`${base}/healthz`);
-      return r.status === 200 && (JSON.parse(r.body) as { history_build: string | null }).history_build === build.id;
-    },
-    { timeoutMs: LOAD_WAIT_MS, gone: serverGone, say: () => log(`waiting for the server to load build ${build.id} (${secs()} s)`) },
-  );
-  if (!loaded) return fail(serverGone() ?? `the server did not load build ${build.id} within ${LOAD_WAIT_MS / 1000} s`);
-  const hOk = await answering(base, await historyUrls(p('log'), ref, sky.world.byIdent, lv.place));
+  const firstBuild = await servedBuild(base, p('artifacts'), serverGone, secs);
+  if (typeof firstBuild === 'string') return fail(firstBuild);
+  const urls = await historyUrls(p('log'), ref, sky.world.byIdent, lv.place);
+  const hOk = await answering(base, urls);
   for (const l of hOk.left) log(`(left out ${l.path}: it answered ${l.status})`);
   const est = await httpGet(`${base}/v1/estimated`);
   const estimated = est.status === 200 ? (JSON.parse(est.body) as { aircraft: unknown[] }).aircraft.length : null;
-  process.stdout.write(
-    `${historyBanner({ base, secs: secs(), ok: hOk.ok, build: build.id, archiveThrough: build.header.archive_through ?? 'none', estimated }).join('\n')}\n`,
-  );
+  const partial = first < c.days ? { days: first, of: c.days } : undefined;
+  process.stdout.write(`${historyBanner({ base, secs: secs(), ok: hOk.ok, ...firstBuild, estimated, partial }).join('\n')}\n`);
+
+  if (partial) {
+    // the older days and the accuracy, in the background: the real nightly over every day, which the
+    // server switches to when it is published (the URLs above keep answering from the first meanwhile)
+    log(`the older ${daysOf(c.days - first)}: simulating, then the nightly build over all ${daysOf(c.days)} (${secs()} s)`);
+    const full = await historyBuild(simulate(c.days - first, dayBack(c.days)), []);
+    const fullBuild = full ?? (await servedBuild(base, p('artifacts'), serverGone, secs));
+    if (typeof fullBuild === 'string') {
+      // the first build stays served: the demo stays up on it and says why the rest is missing
+      if (!interrupted) log(`${fullBuild}; the server keeps serving build ${firstBuild.build}`);
+    } else {
+      const fOk = await answering(base, urls);
+      for (const l of fOk.left) log(`(left out ${l.path}: it answered ${l.status})`);
+      process.stdout.write(`${fullBanner({ base, secs: secs(), ok: fOk.ok, ...fullBuild, days: c.days }).join('\n')}\n`);
+    }
+  }
   await exitCode(server);
   killAll();
   return 0;
+}
+
+/** the build just published in `artifacts`, once the server answers from it; else why not */
+async function servedBuild(
+  base: string,
+  artifacts: string,
+  serverGone: () => string | null,
+  secs: () => number,
+): Promise<{ build: string; archiveThrough: string } | string> {
+  // this run's build (a folder of an earlier run has the server serving that one's meanwhile)
+  const current = currentHeader(artifacts);
+  if (!current) return `the nightly build ended without publishing a build in ${artifacts}`;
+  log(`nightly build ${current.id} is current (${secs()} s); waiting for the server to load it`);
+  const loaded = await until(
+    async () => {
+      const r = await httpGet(`${base}/healthz`);
+      return r.status === 200 && (JSON.parse(r.body) as { history_build: string | null }).history_build === current.id;
+    },
+    { timeoutMs: LOAD_WAIT_MS, gone: serverGone, say: () => log(`waiting for the server to load build ${current.id} (${secs()} s)`) },
+  );
+  if (!loaded) return serverGone() ?? `the server did not load build ${current.id} within ${LOAD_WAIT_MS / 1000} s`;
+  return { build: current.id, archiveThrough: current.header.archive_through ?? 'none' };
 }
 
 runAsMain(import.meta.url, async () => {

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { answering, historyBanner, liveBanner, STILL_LOADING } from '../../sim/demo-banner.ts';
+import { answering, fullBanner, historyBanner, liveBanner, STILL_LOADING } from '../../sim/demo-banner.ts';
 import { livePlace } from '../../sim/demo-urls.ts';
 import { freePort } from '../helpers/ports.ts';
 import { ROOT } from '../helpers/processes.ts';
@@ -62,6 +62,31 @@ describe('demo banners', () => {
     assert.match(hist, /1 aircraft is estimated/);
   });
 
+  it('a first build of part of the days says what it lacks and that a second follows; the full banner names that build and its days', () => {
+    const first = historyBanner({
+      base: 'http://h:1',
+      secs: 80,
+      ok: ['/v1/estimated'],
+      build: 'B1',
+      archiveThrough: '2026-01-14',
+      estimated: 0,
+      partial: { days: 2, of: 14 },
+    });
+    const text = first.join('\n');
+    assert.match(text, /history ready in 80 s \(build B1, archive through 2026-01-14\)/);
+    assert.match(text, /the newest 2 days of 14, and no estimate accuracy yet/);
+    assert.match(text, /"accuracy": null until it is measured\)\. The older 12 days: simulated now/);
+    assert.ok(!text.includes('Everything is up'), 'not everything is up yet');
+    assert.match(text, /Ctrl-C stops the server/);
+    const whole = historyBanner({ base: 'http://h:1', secs: 80, ok: [], build: 'B1', archiveThrough: '2026-01-14', estimated: null }).join('\n');
+    assert.match(whole, /Everything is up/);
+    assert.ok(!whole.includes('first build'), 'one build of every day says nothing of a second');
+    const full = fullBanner({ base: 'http://h:1', secs: 200, ok: ['/v1/estimated'], build: 'B2', archiveThrough: '2026-01-14', days: 14 }).join('\n');
+    assert.match(full, /Contrail demo: full history in 200 s \(build B2, archive through 2026-01-14, 14 days\)/);
+    assert.ok(full.includes('  http://h:1/v1/estimated\n'), 'the full banner lists the URLs again');
+    assert.match(full, /Everything is up\. Ctrl-C stops the server/);
+  });
+
   it("centres the live URLs on the fleet's airport with the most aircraft of the snapshot in its box", () => {
     const ap = (iata: string, lat: number, lon: number) => ({ iata, lat, lon });
     const [zrh, jfk, bfl] = [ap('ZRH', 47.46, 8.55), ap('JFK', 40.64, -73.78), ap('BFL', 35.43, -119.06)];
@@ -86,17 +111,19 @@ interface Banner {
 }
 interface DemoRun {
   banners: Banner[];
-  /** the output until the second banner */
+  /** the output until the last banner waited for */
   stdout: string;
   stderr: string;
   /** the test's own GET of every URL printed, made as soon as its banner was complete */
   checks: Promise<{ url: string; status: number }[]>;
+  /** /v1/estimated, asked as soon as the history banner was complete */
+  firstEstimates: Promise<unknown>;
   /** Ctrl-C; resolves to the exit code */
   stop(): Promise<number | null>;
 }
 
-/** runs sim/demo.ts until its second banner is out */
-async function demoUntilHistory(dir: string, port: number, more: string[] = []): Promise<DemoRun> {
+/** runs sim/demo.ts until its history banner is out (with `full`, the second build's banner after it) */
+async function demoUntilHistory(dir: string, port: number, more: string[] = [], full = false): Promise<DemoRun> {
   const child = spawn(
     process.execPath,
     [
@@ -120,12 +147,13 @@ async function demoUntilHistory(dir: string, port: number, more: string[] = []):
     },
   );
   const run = { banners: [] as Banner[], stdout: '', stderr: '' };
+  let firstEstimates: Promise<unknown> | null = null;
   const checks: Promise<{ url: string; status: number }>[] = [];
   child.stderr.on('data', (b: Buffer) => (run.stderr += b.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const parse = () => {
     for (const b of run.stdout.split(/\n(?==+\n Contrail demo:)/)) {
-      const title = /Contrail demo: (live|history)/.exec(b)?.[1];
+      const title = /Contrail demo: (live|history|full history)/.exec(b)?.[1];
       // a banner is complete once its closing line is out
       if (!title || !/Ctrl-C stops the server/.test(b) || run.banners.some((x) => x.title === title)) continue;
       const urls = [...b.matchAll(/^ {2}(http:\/\/\S+)$/gm)].map((m) => m[1]!);
@@ -137,13 +165,18 @@ async function demoUntilHistory(dir: string, port: number, more: string[] = []):
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
     return exited;
   };
+  const wanted = full ? 3 : 2;
+  // the full build's banner comes after a second simulation and nightly
+  const waitS = full ? 480 : 240;
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no history banner in 240 s:\n${run.stdout}\n${run.stderr.slice(-3000)}`)), 240_000);
+      const timer = setTimeout(() => reject(new Error(`no history banner in ${waitS} s:\n${run.stdout}\n${run.stderr.slice(-3000)}`)), waitS * 1000);
       child.stdout.on('data', (b: Buffer) => {
         run.stdout += b.toString();
         parse();
-        if (run.banners.length === 2) {
+        // the estimates as the first build serves them, asked as soon as the history banner is out
+        if (run.banners.length === 2 && !firstEstimates) firstEstimates = fetch(`http://127.0.0.1:${port}/v1/estimated`).then((r) => r.json());
+        if (run.banners.length === wanted) {
           clearTimeout(timer);
           resolve();
         }
@@ -154,14 +187,14 @@ async function demoUntilHistory(dir: string, port: number, more: string[] = []):
     await stop();
     throw e;
   }
-  return { ...run, checks: Promise.all(checks), stop };
+  return { ...run, checks: Promise.all(checks), firstEstimates: firstEstimates!, stop };
 }
 
 const buildOf = (stdout: string) => /\(build (\S+), archive through (\d{4}-\d{2}-\d{2})\)/.exec(stdout)?.[1];
 
 describe('make demo, end to end (small reference data, one day)', () => {
   it('prints the live URLs first, then the history; every URL printed answers 200; Ctrl-C stops it all; a second run waits for its own build', {
-    timeout: 600_000,
+    timeout: 900_000,
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'contrail-demo-'));
     dirs.push(dir);
@@ -214,12 +247,30 @@ describe('make demo, end to end (small reference data, one day)', () => {
     );
 
     // the same folder again, another seed (the same one the same day would make the same inputs: no
-    // new build): the server serves the earlier build at once, and the history banner waits for this run's
-    const second = await demoUntilHistory(dir, port, ['--seed', '2']);
+    // new build): the server serves the earlier build at once, and the history banner waits for this
+    // run's. two days this time, the first build of the newer one: the full build's banner follows
+    const second = await demoUntilHistory(dir, port, ['--seed', '2', '--days', '2', '--first-days', '1'], true);
     try {
+      assert.deepEqual(
+        second.banners.map((b) => b.title),
+        ['live', 'history', 'full history'],
+      );
       const build = buildOf(second.stdout);
       assert.ok(build && build !== firstBuild, `a new build: ${build} after ${firstBuild}`);
-      assert.equal(((await (await fetch(`${base}/healthz`)).json()) as { history_build: string }).history_build, build);
+      assert.match(second.stdout, /This first build holds the newest 1 day of 2, and no estimate accuracy yet/);
+      // the first build replayed no accuracy: the estimates say so until the second build
+      assert.equal(((await second.firstEstimates) as { accuracy: unknown }).accuracy, null, 'the first build: accuracy not yet measured');
+      const full = /full history in \d+ s \(build (\S+), archive through (\d{4}-\d{2}-\d{2}), 2 days\)/.exec(second.stdout);
+      assert.ok(full && full[1] !== build, `a second build after ${build}: ${second.stdout}`);
+      assert.equal(full[2], /archive through (\d{4}-\d{2}-\d{2})\)/.exec(second.stdout)?.[1], 'both builds end at the same day');
+      assert.equal(((await (await fetch(`${base}/healthz`)).json()) as { history_build: string }).history_build, full[1]);
+      // a route the first build's one day could not decide may answer from the full build: more, never fewer
+      const fullUrls = second.banners[2]!.urls;
+      for (const u of second.banners[1]!.urls) assert.ok(fullUrls.includes(u), `the full build answers ${u}, as the first did: ${fullUrls.join(' ')}`);
+      const est = (await (await fetch(`${base}/v1/estimated`)).json()) as { accuracy: { n: number } | null };
+      assert.ok(est.accuracy && est.accuracy.n > 0, `the full build measured the accuracy: ${JSON.stringify(est.accuracy)}`);
+      // its log holds both days
+      assert.match(second.stderr, /log: 2 days, /);
       for (const c of await second.checks) assert.equal(c.status, 200, `${c.url} answered ${c.status} right after it was printed`);
     } finally {
       assert.equal(await second.stop(), 130);
