@@ -55,20 +55,30 @@ interface Sector {
   nm: number;
 }
 
-/** the sectors: catalog routes with a way back, then one to the nearest airline hub for every other IATA airport */
-function sectors(world: World, seed: number): Sector[] {
+interface WorldSectors {
+  paired: Sector[];
+  airlines: string[];
+  /** every IATA airport no catalog route serves, with its nearest other hub, in world.iata's order */
+  spokes: { org: string; dst: string; nm: number }[];
+}
+/** the seed-free part of the sectors, once per world: the nearest-hub search over every IATA airport was
+ * most of a small log's time (a 400-leg day: about two thirds of its CPU, docs/perf-log/test-suite.md) */
+const perWorld = new WeakMap<World, WorldSectors>();
+
+function worldSectors(world: World): WorldSectors {
+  const known = perWorld.get(world);
+  if (known) return known;
   const ix = indexFleet(world);
-  const list: Sector[] = ix.paired.map(({ out, back }) => ({
+  const paired = ix.paired.map(({ out, back }) => ({
     org: out.org.ident,
     dst: out.dst.ident,
     out: out.callsign,
     back: back?.callsign ?? out.callsign,
     nm: out.nm,
   }));
-  const served = new Set(list.flatMap((s) => [s.org, s.dst]));
+  const served = new Set(paired.flatMap((s) => [s.org, s.dst]));
   const hubs = world.airports.filter((a) => a.kind === 'large_airport' && a.iata);
-  const airlines = [...new Set(ix.paired.map((r) => r.out.airline))].sort();
-  const r = rng(seed, 'sectors');
+  const spokes: WorldSectors['spokes'] = [];
   for (const a of world.iata) {
     if (served.has(a.ident) || hubs.length === 0) continue;
     let best = hubs[0]!;
@@ -77,9 +87,22 @@ function sectors(world: World, seed: number): Sector[] {
       const d = distanceNm(a.lat, a.lon, h.lat, h.lon);
       if (d < bestD && h.ident !== a.ident) [best, bestD] = [h, d];
     }
-    const code = r.pick(airlines);
+    spokes.push({ org: a.ident, dst: best.ident, nm: Math.max(40, bestD) });
+  }
+  const w = { paired, airlines: [...new Set(ix.paired.map((r) => r.out.airline))].sort(), spokes };
+  perWorld.set(world, w);
+  return w;
+}
+
+/** the sectors: catalog routes with a way back, then one to the nearest airline hub for every other IATA airport */
+function sectors(world: World, seed: number): Sector[] {
+  const w = worldSectors(world);
+  const list: Sector[] = w.paired.map((s) => ({ ...s }));
+  const r = rng(seed, 'sectors');
+  for (const s of w.spokes) {
+    const code = r.pick(w.airlines);
     const n = 1000 + r.int(8000);
-    list.push({ org: a.ident, dst: best.ident, out: `${code}${n}`, back: `${code}${n + 1}`, nm: Math.max(40, bestD) });
+    list.push({ org: s.org, dst: s.dst, out: `${code}${n}`, back: `${code}${n + 1}`, nm: s.nm });
   }
   return list;
 }

@@ -1,5 +1,5 @@
 // the demo's four history targets (issue 43) counted on a built tree and its log, for
-// bench/demo-history.ts (prints them) and the slow test that asserts them:
+// bench/demo-history.ts (prints them) and test/sim/demo.slow.test.ts (asserts them on its `make demo` tree):
 // 1. fixed-wing legs that begin or end at a heliport, seaplane base or balloonport (the log's ends,
 //    the aircraft's class from its type: lib/reference/aircraft-class.ts);
 // 2. legs with route_source observed missing from either airport's board (the departure board of the
@@ -10,7 +10,7 @@
 //    country), or a VRS name with the country of a FlightGazer row that names the same operator
 //    (lib/reference/airlines.ts sameOperator, the rule in docs/api.md).
 // reads the files directly (a gzipped JSON object per key, artifacts/keys.ts), never the server.
-// buildDemoHistory makes such a tree as the demo does (sim/demo.ts): sim history, then the nightly.
+// buildDemoHistory makes such a tree as the demo does (sim/demo.ts): sim history, then the nightly (bench --build).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
