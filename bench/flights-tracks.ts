@@ -48,7 +48,11 @@ async function timed(f: () => Promise<Map<string, FlightPoint[]>>) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const [rowsCpu, colsCpu] = [[] as number[], [] as number[]];
-console.log(`day ${day} of ${log}, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `day ${day} of ${log}, load ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 for (let r = 0; r < rounds; r++) {
   const a = await timed(byRows);
   const b = await timed(() => dayTracks(c, day));

@@ -91,7 +91,11 @@ export function flightsDaysToMake(o: FlightsDaysInput): Set<string> {
   const out = new Set(o.changedLog.filter((d) => o.inWindow.includes(d)));
   if (o.sameBuild) return out;
   const listed = o.listed;
-  for (const d of daysToWrite(o.inWindow, o.inWindow.filter((d) => !listed.has(d)))) out.add(d);
+  for (const d of daysToWrite(
+    o.inWindow,
+    o.inWindow.filter((d) => !listed.has(d)),
+  ))
+    out.add(d);
   return out;
 }
 

@@ -31,7 +31,14 @@ export function frozenTreeProblems(before: Version, night: Version, full: Versio
   const sha = (o: typeof n, k: string) => o[k]?.sha256;
   const isOpen = (day: string) => open.includes(day);
   // the days the fresh build publishes are the night's
-  const daysOf = (o: typeof n) => [...new Set(Object.keys(o).map(dayDocOf).filter((d) => d !== null))].sort();
+  const daysOf = (o: typeof n) =>
+    [
+      ...new Set(
+        Object.keys(o)
+          .map(dayDocOf)
+          .filter((d) => d !== null),
+      ),
+    ].sort();
   if (daysOf(n).join() !== daysOf(f).join()) problems.push(`days: the night's ${daysOf(n).join()} against the fresh build's ${daysOf(f).join()}`);
   const nightDays = new Set(daysOf(n));
   for (const k of new Set([...Object.keys(n), ...Object.keys(f)])) {

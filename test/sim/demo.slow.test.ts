@@ -132,20 +132,7 @@ interface DemoRun {
 async function demoUntilHistory(dir: string, port: number, days: number, more: string[] = [], full = false): Promise<DemoRun> {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(ROOT, 'sim/demo.ts'),
-      '--dir',
-      dir,
-      '--port',
-      String(port),
-      '--days',
-      String(days),
-      '--ref',
-      REF,
-      ...more,
-    ],
+    ['--import', 'tsx', join(ROOT, 'sim/demo.ts'), '--dir', dir, '--port', String(port), '--days', String(days), '--ref', REF, ...more],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,9 +12,11 @@ import { mulberry32 } from '../../../../lib/random.ts';
 process.env.TZ = 'UTC';
 const DAY = '2026-03-01';
 
-test('a day\'s tracks by leg, oldest first, as the rows say: across chunks, shared hexes and first_ts, ground and nulls, no other day', async () => {
+test("a day's tracks by leg, oldest first, as the rows say: across chunks, shared hexes and first_ts, ground and nulls, no other day", async () => {
   const db = await (await DuckDBInstance.create(':memory:')).connect();
-  await db.run(`CREATE TABLE points (hex VARCHAR, first_ts BIGINT, t DOUBLE, lat DOUBLE, lon DOUBLE, alt_baro INTEGER, ground BOOLEAN, track DOUBLE, day DATE)`);
+  await db.run(
+    `CREATE TABLE points (hex VARCHAR, first_ts BIGINT, t DOUBLE, lat DOUBLE, lon DOUBLE, alt_baro INTEGER, ground BOOLEAN, track DOUBLE, day DATE)`,
+  );
   const rand = mulberry32(44);
   const rows: string[] = [];
   const lit = (x: number | null) => (x === null ? 'NULL' : String(x));
@@ -40,8 +42,19 @@ test('a day\'s tracks by leg, oldest first, as the rows say: across chunks, shar
 
   // the row-by-row reading the step did before
   const expected = new Map<string, FlightPoint[]>();
-  const r = await db.runAndReadAll(`SELECT hex, first_ts, t, lat, lon, alt_baro, ground, track FROM points WHERE day = DATE '${DAY}' ORDER BY hex, first_ts, t`);
-  for (const p of r.getRowObjectsJS() as { hex: string; first_ts: bigint; t: number; lat: number; lon: number; alt_baro: number | null; ground: boolean | null; track: number | null }[]) {
+  const r = await db.runAndReadAll(
+    `SELECT hex, first_ts, t, lat, lon, alt_baro, ground, track FROM points WHERE day = DATE '${DAY}' ORDER BY hex, first_ts, t`,
+  );
+  for (const p of r.getRowObjectsJS() as {
+    hex: string;
+    first_ts: bigint;
+    t: number;
+    lat: number;
+    lon: number;
+    alt_baro: number | null;
+    ground: boolean | null;
+    track: number | null;
+  }[]) {
     const k = `${p.hex} ${Number(p.first_ts)}`;
     if (!expected.has(k)) expected.set(k, []);
     expected.get(k)!.push([p.t, p.lat, p.lon, p.ground ? 'ground' : p.alt_baro, p.track]);
