@@ -25,7 +25,7 @@ const ENTRY_CSS = 'web/map/style.css';
  * Natural Earth 1:10m countries and land as TopoJSON (public domain, world-atlas 2.0.2): 3.7 MB,
  * 916 KB gzipped. 1:50m (233 KB gzipped) put Sydney's seaplane bases in the sea at zoom 9.
  */
-export const OFFLINE_TOPOLOGY = 'basemap-10m.json';
+const OFFLINE_TOPOLOGY = 'basemap-10m.json';
 /** the same packed for the page (lib/basemap-pack.ts): no JSON.parse before the first tile, 684 KB gzipped */
 export const OFFLINE_BASEMAP = 'basemap-10m.bin';
 /** countries and large cities, [name, lat, lon, kind, rank] (build/map/places.ts) */

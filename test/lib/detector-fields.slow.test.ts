@@ -126,7 +126,9 @@ test('last heard rolling over the runway, its reading creeping up 75 ft as it sl
   ]);
   pts.push({ ...pts[5]!, t: pts[5]!.t + 8000, lon: FIELD.lon + 0.2, alt: 4400, gs: 240 });
   // 175 ft above the last reading, 250 ft above the lowest one
-  assert.equal(cutLegs(pts, { fields, lastDescentFt: 200 + 50 + 1 })[0]!.arrival, null);
+  // with the landing-on-final rule (lib/detector/final.ts) off, only lastDescentFt decides
+  assert.equal(cutLegs(pts, { fields, lastDescentFt: 200 + 50 + 1, finalKm: -1 })[0]!.arrival, null, 'lastDescentFt alone misses it');
+  assert.ok(cutLegs(pts, { fields, lastDescentFt: 200 + 50 + 1 })[0]!.arrival, 'the landing-on-final rule still finds it');
   assert.equal(cutLegs(pts, { fields })[0]!.arrival!.at, pts[5]!.t);
 });
 

@@ -51,7 +51,7 @@ export function mercY(lat: number): number {
 /** points per chunk of an arc: a tile walks only the chunks near it (tile-path.ts) */
 export const CHUNK = 64;
 /** chunks of an arc of n points */
-export const chunksOf = (n: number) => Math.max(1, Math.ceil((n - 1) / CHUNK));
+const chunksOf = (n: number) => Math.max(1, Math.ceil((n - 1) / CHUNK));
 
 /** arc i's deltas from deltas[2 * start[i]] to deltas[2 * start[i + 1]], projected */
 function project(scale: [number, number], translate: [number, number], start: ArrayLike<number>, deltas: ArrayLike<number>): Float32Array[] {
