@@ -3,20 +3,9 @@
 // (field at 100 ft), from the east, one point per 4 s, 3 degrees (318 ft per nm), 25-ft encoder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cutLegs, type FieldLookup, type LegCut, type TrackPoint } from '../../lib/detector.ts';
+import { cutLegs, type LegCut, type TrackPoint } from '../../lib/detector.ts';
+import { ELEV, HALF_KM, KM_LON, LAT, LON, fields } from '../helpers/runway-field.ts';
 
-const LAT = 45;
-const LON = 7;
-const ELEV = 100;
-const KM_LON = 1 / (111.195 * Math.cos((LAT * Math.PI) / 180));
-const HALF_KM = 1.5;
-// km from the runway centreline segment (x from -1.5 to +1.5 km east of the field's point)
-const fields: FieldLookup = (lat, lon) => {
-  const x = (lon - LON) / KM_LON;
-  const y = (lat - LAT) * 111.195;
-  const km = Math.hypot(Math.max(0, Math.abs(x) - HALF_KM), y);
-  return km <= 4 ? { elevation_ft: ELEV, km, id: 'TEST' } : null;
-};
 const T0 = 1_750_000_000;
 const KT = 120;
 const KM_S = (KT * 1.852) / 3600;
