@@ -63,12 +63,22 @@ export function liveUrls(sky: Pick<Sky, 'fleet'>, feedFile: string): { urls: str
   return { urls, place };
 }
 
+/** how many of the most flown callsigns are tried, in order, for the route URL */
+const ROUTE_CANDIDATES = 20;
+
 /**
- * History URLs from the flight log the build read: the airframe with the most legs, the most flown
- * callsign, the busiest airport with an IATA code, the first alliance; then the estimates and the
- * map, which use the build's routes and learned paths.
+ * History URLs from the flight log the build read: the airframe with the most legs, the callsign
+ * that flew one route most often (the first of those whose route answers: a GA tail number flying
+ * many routes has no single route, docs/demo.md), the busiest airport with an IATA code, the first
+ * alliance; then the estimates and the map, which use the build's routes and learned paths.
  */
-export async function historyUrls(logDir: string, ref: string, byIdent: ReadonlyMap<string, { iata: string | null }>, mapAt: Place | null): Promise<string[]> {
+export async function historyUrls(
+  logDir: string,
+  ref: string,
+  byIdent: ReadonlyMap<string, { iata: string | null }>,
+  mapAt: Place | null,
+  answers: (path: string) => Promise<boolean>,
+): Promise<string[]> {
   const l = await openLog(logDir, { threads: 1 });
   let hex = '';
   let callsign = '';
@@ -76,10 +86,16 @@ export async function historyUrls(logDir: string, ref: string, byIdent: Readonly
   try {
     const [af] = await l.rows('SELECT hex, count(*) AS n FROM legs WHERE org IS NOT NULL AND dst IS NOT NULL GROUP BY hex ORDER BY n DESC, hex LIMIT 1');
     hex = String(af?.hex ?? '');
-    const [cs] = await l.rows(
-      'SELECT callsign, count(*) AS n FROM legs WHERE callsign IS NOT NULL AND org IS NOT NULL AND dst IS NOT NULL AND org <> dst GROUP BY callsign ORDER BY n DESC, callsign LIMIT 1',
+    const flown = await l.rows(
+      `SELECT callsign, max(n) AS n FROM (SELECT callsign, count(*) AS n FROM legs
+         WHERE callsign IS NOT NULL AND org IS NOT NULL AND dst IS NOT NULL AND org <> dst GROUP BY callsign, org, dst)
+       GROUP BY callsign ORDER BY n DESC, callsign LIMIT ${ROUTE_CANDIDATES}`,
     );
-    callsign = String(cs?.callsign ?? '');
+    for (const r of flown) {
+      if (!(await answers(`/v1/route/${String(r.callsign)}`))) continue;
+      callsign = String(r.callsign);
+      break;
+    }
     const busiest = await l.rows('SELECT org, count(*) AS n FROM legs WHERE org IS NOT NULL AND org <> dst GROUP BY org ORDER BY n DESC, org LIMIT 20');
     airport = busiest.map((b) => byIdent.get(String(b.org))?.iata).find((iata) => iata) ?? '';
   } finally {

@@ -322,7 +322,7 @@ async function runDemo(c: DemoConfig): Promise<number> {
   if (!published || buildError) return fail(serverGone() ?? buildError ?? 'the nightly build did not finish');
   const firstBuild = await servedBuild(base, p('artifacts'), serverGone, secs);
   if (typeof firstBuild === 'string') return fail(firstBuild);
-  const urls = await historyUrls(p('log'), ref, sky.world.byIdent, lv.place);
+  const urls = await historyUrls(p('log'), ref, sky.world.byIdent, lv.place, async (path) => (await httpGet(`${base}${path}`)).status === 200);
   const hOk = await answering(base, urls);
   for (const l of hOk.left) log(`(left out ${l.path}: it answered ${l.status})`);
   const est = await httpGet(`${base}/v1/estimated`);
