@@ -72,7 +72,7 @@ export function segmentDirOf(kind: SegmentKind, date: string, id: string): strin
 /** what a version's link points at, relative to the link: versions/<id>/segments/<kind>/<date> is four folders below the root */
 export const segmentLinkTarget = (kind: SegmentKind, date: string, id: string) => `../../../../${segmentDirOf(kind, date, id)}`;
 
-export function assertSegmentId(id: string): void {
+function assertSegmentId(id: string): void {
   if (!SEGMENT_ID.test(id) || id.includes('.partial-')) throw new Error(`segment id ${JSON.stringify(id)} is not a build id`);
 }
 
