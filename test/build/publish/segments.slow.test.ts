@@ -119,7 +119,7 @@ test('a segment is removed only when no kept version names it', () => {
   night(root, 'b1', DAYS.slice(0, 2), 1);
   night(root, 'b2', DAYS.slice(0, 3), 1);
   // b1 is kept (keep 1): the segments of 2026-11-19 it wrote, which b2 wrote again, are still named
-  assert.ok(segmentsOnDisk(root).includes('flights/2026-11-19/b1'));
+  assert.ok(segmentsOnDisk(root).includes('flights/2026-11-19/b1'), 'b1 still names its 11-19 segment');
   night(root, 'b3', DAYS, 1);
   // b1 is pruned now: its 11-19 segment is named by no kept version (b2 wrote its own), so it goes;
   // its 11-18 segment is named by b2 and b3, which kept it, so it stays
