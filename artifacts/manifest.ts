@@ -23,5 +23,7 @@ export interface Manifest {
   window_days: number;
   /** counts per artifact kind and of the log */
   counts: Record<string, number>;
+  /** the closed days served from shared segments, by <kind>/<date> (artifacts/segments.ts); absent without segments */
+  segments?: Record<string, { segment_id: string; sha256: string }>;
   objects: Record<string, ObjectEntry>;
 }

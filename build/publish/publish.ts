@@ -7,6 +7,7 @@ import { CURRENT, MANIFEST_FILE, VERSIONS, currentHeader, currentTable, type Tab
 import { recycleInWorker } from './recycle.ts';
 import { ArtifactWriter, type WriterOptions } from './writer.ts';
 import { TRASH } from './taken-over.ts';
+import { pruneSegments } from './segment-prune.ts';
 import { spawn } from 'node:child_process';
 
 // the build lock (build-lock.ts), where the nightly and the roll have always taken it
@@ -59,6 +60,8 @@ export function stage(root: string, id: string, { current: read, ...opts }: Stag
     if (name.startsWith(TRASH)) removeInBackground(join(versions, name));
     else if (name.includes(PARTIAL)) rmSync(join(versions, name), { recursive: true, force: true });
   }
+  // segments a killed build left: partial ones, and finished ones its version never named
+  pruneSegments(root);
   const current = currentHeader(root);
   const dir = join(versions, `${id}${PARTIAL}${process.pid}`);
   const recycled = current && opts.keep !== undefined ? recyclable(root, current.id, opts.keep) : null;
@@ -69,7 +72,7 @@ export function stage(root: string, id: string, { current: read, ...opts }: Stag
   // the writer awaits it; should it not (the current version unreadable after all), a failed check must not end the process unhandled
   void recycling?.catch(() => {});
   const previous = read && read.id === current?.id ? read : currentTable(root);
-  const writer = new ArtifactWriter(dir, previous, { ...opts, recycled: recycled !== null, recycling });
+  const writer = new ArtifactWriter(dir, previous, { ...opts, root, recycled: recycled !== null, recycling });
   return { id, writer, previous, recycled };
 }
 
@@ -118,11 +121,12 @@ export function removeInBackground(path: string): void {
   rm.unref();
 }
 
-/** Delete all but the current version and the `keep` newest others. */
+/** Delete all but the current version and the `keep` newest others, then the segments none of those names. */
 export function prune(root: string, keep: number): string[] {
   const versions = join(root, VERSIONS);
   const removed = olderVersions(root, currentHeader(root)?.id).slice(keep);
   for (const n of removed) rmSync(join(versions, n), { recursive: true, force: true });
+  pruneSegments(root);
   return removed;
 }
 
@@ -144,6 +148,7 @@ export function linkReport(staged: Staged): string {
 
 /** Abandon a staged build (on error): the served tree is untouched. */
 export function abandon(staged: Staged): void {
+  staged.writer.segments.abandon();
   rmSync(staged.writer.dir, { recursive: true, force: true });
   if (staged.writer.trash) removeInBackground(staged.writer.trash);
 }

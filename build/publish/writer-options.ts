@@ -30,6 +30,8 @@ export interface WriterOptions {
   recycled?: boolean;
   /** that folder's check, when the caller started it already (publish.ts stage: before it reads the current manifest) */
   recycling?: Promise<RecycleReply>;
+  /** the tree's root (beside versions/ and segments/, publish.ts stage): where the version's segments are written; none: a writer without segments */
+  root?: string;
 }
 
 /** the hard-link copy of the previous version: how long it took, and how long the build waited for it */

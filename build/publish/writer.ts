@@ -31,6 +31,7 @@ import { TakenOver } from './taken-over.ts';
 import { asBuffer } from '../../lib/bytes.ts';
 import { validationSampler } from './validate-sample.ts';
 import type { LinkStats, WriterOptions, WriterStats } from './writer-options.ts';
+import { VersionSegments } from './version-segments.ts';
 
 export type { WriterOptions } from './writer-options.ts';
 
@@ -50,6 +51,8 @@ const MAX_WAITING_BYTES = 256 << 20;
 export interface PreviousVersion {
   dir: string;
   objects: ObjectTable;
+  /** its manifest's header: the segments it serves (artifacts/segments.ts) */
+  header?: ManifestHeader;
 }
 
 export class ArtifactWriter {
@@ -75,6 +78,8 @@ export class ArtifactWriter {
   private readonly over: TakenOver | null;
   /** keys whose previous file does not hold what the previous manifest says (verify.ts): never linked or kept */
   private distrusted: Set<string> | null = null;
+  /** the closed days this version serves from shared segments (version-segments.ts): written, or kept from the previous version */
+  readonly segments: VersionSegments;
 
   /**
    * @param dir the new version directory (must not be published yet)
@@ -87,6 +92,7 @@ export class ArtifactWriter {
     opts: WriterOptions = {},
   ) {
     this.objects = new ObjectTable(previous?.objects.size ?? 0);
+    this.segments = new VersionSegments(opts.root ?? null, previous?.header?.segments, (key, doc) => this.check(key, doc));
     this.over = opts.recycled ? new TakenOver(dir) : null;
     if (previous && existsSync(previous.dir)) {
       mkdirSync(dirname(dir), { recursive: true });
@@ -386,8 +392,11 @@ export class ArtifactWriter {
    * empty), then write the manifest (manifest-file.ts; its header checked against the schema, its
    * entries held in their types by the table), then seal the version's names (names-seal.ts).
    */
-  writeManifest(m: ManifestHeader): TableManifest {
+  writeManifest(header: ManifestHeader): TableManifest {
     this.assertFlushed('writeManifest');
+    this.segments.link(this.dir);
+    const segments = this.segments.entries();
+    const m: ManifestHeader = segments ? { ...header, segments } : header;
     const before = this.previous?.objects ?? null;
     const removed: string[] = [];
     const remove = (key: string) => {

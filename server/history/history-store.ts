@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { fileOf, keys } from '../../artifacts/keys.ts';
+import { keys } from '../../artifacts/keys.ts';
+import { storedFileOf } from '../../artifacts/segments.ts';
 import { currentHeader, readObject, type VersionHeader } from '../../artifacts/tree.ts';
 import { artifactUnavailable } from '../../lib/errors.ts';
 import { decodeLookup, decodeRoutesTable, routeEntryOf, type Lookup, type ServedRoutes } from '../../artifacts/meta.ts';
@@ -154,7 +155,8 @@ export class HistoryStore {
     }
     let bytes: Buffer | null;
     try {
-      bytes = readFileSync(join(l.version.dir, fileOf(key)));
+      // a closed day of flights or movements is read through the version's segment link (artifacts/segments.ts)
+      bytes = readFileSync(join(l.version.dir, storedFileOf(key, l.version.header.segments)));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       // no such object (or a key that runs through an object, e.g. <airframe>.gz/...): not there
