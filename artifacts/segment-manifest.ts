@@ -71,6 +71,7 @@ export function readSegment(dir: string, want: { kind: SegmentKind; date: string
   const { file, text, sha256 } = segmentFile(dir, want.sha256);
   const m = parseSegmentManifest(text, file);
   const got = `${m.kind}/${m.date}/${m.segment_id}`;
-  if (got !== `${want.kind}/${want.date}/${want.id}`) throw new SegmentError(`${file} says it is segment ${got}, but it lies at ${want.kind}/${want.date}/${want.id}: ${REMEDY}`);
+  if (got !== `${want.kind}/${want.date}/${want.id}`)
+    throw new SegmentError(`${file} says it is segment ${got}, but it lies at ${want.kind}/${want.date}/${want.id}: ${REMEDY}`);
   return { manifest: m, sha256 };
 }

@@ -6,7 +6,16 @@
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { segmentFile } from '../../artifacts/segment-manifest.ts';
-import { SEGMENTS, segmentDay, segmentDirOf, segmentLinkOf, segmentLinkTarget, type SegmentKind, type SegmentRef, type SegmentRefs } from '../../artifacts/segments.ts';
+import {
+  SEGMENTS,
+  segmentDay,
+  segmentDirOf,
+  segmentLinkOf,
+  segmentLinkTarget,
+  type SegmentKind,
+  type SegmentRef,
+  type SegmentRefs,
+} from '../../artifacts/segments.ts';
 import { SegmentSink } from './segment-writer.ts';
 
 export class VersionSegments {

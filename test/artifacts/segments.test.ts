@@ -34,7 +34,7 @@ test('flights and movements keys map to a day and a name in their segment, and b
   assert.throws(() => keyInSegment('movements', DAY, '../x'), /no movements name/);
 });
 
-test('a key is read through the version\'s segment link only when its manifest names that day', () => {
+test("a key is read through the version's segment link only when its manifest names that day", () => {
   const segs = { [`flights/${DAY}`]: { segment_id: 'b1', sha256: SHA } };
   assert.equal(storedFileOf(keys.flights('4b1814', DAY), segs), `segments/flights/${DAY}/4b1814.gz`);
   assert.equal(storedFileOf(keys.flights('4b1814', '2026-11-21'), segs), 'v1/flights/4b1814/2026-11-21.gz', 'a day without a segment: the flat layout');
@@ -73,12 +73,24 @@ test('a missing segment.json, one at the wrong place, or not the one the version
   const dir = join(root, 'segments/flights', DAY, '20261121T031500Z');
   mkdirSync(dir, { recursive: true });
   const want = { kind: 'flights' as const, date: DAY, id: '20261121T031500Z' };
-  assert.throws(() => readSegment(dir, want), (e: unknown) => e instanceof SegmentError && e.message === `${join(dir, 'segment.json')} is missing: the segment was never finished or was damaged; build every day again (npm run nightly -- --rebuild)`);
+  assert.throws(
+    () => readSegment(dir, want),
+    (e: unknown) =>
+      e instanceof SegmentError &&
+      e.message ===
+        `${join(dir, 'segment.json')} is missing: the segment was never finished or was damaged; build every day again (npm run nightly -- --rebuild)`,
+  );
   const text = JSON.stringify(good());
   writeFileSync(join(dir, 'segment.json'), text);
   const sha = createHash('sha256').update(text).digest('hex');
   assert.equal(readSegment(dir, { ...want, sha256: sha }).manifest.objects['4b1814']?.bytes, 10);
   assert.equal(segmentFile(dir, sha).sha256, sha);
-  assert.throws(() => readSegment(dir, { ...want, id: 'other' }), /says it is segment flights\/2026-11-20\/20261121T031500Z, but it lies at flights\/2026-11-20\/other/);
-  assert.throws(() => segmentFile(dir, SHA), (e: unknown) => e instanceof SegmentError && e.message.includes(`${join(dir, 'segment.json')} is not the segment.json the version was built with`));
+  assert.throws(
+    () => readSegment(dir, { ...want, id: 'other' }),
+    /says it is segment flights\/2026-11-20\/20261121T031500Z, but it lies at flights\/2026-11-20\/other/,
+  );
+  assert.throws(
+    () => segmentFile(dir, SHA),
+    (e: unknown) => e instanceof SegmentError && e.message.includes(`${join(dir, 'segment.json')} is not the segment.json the version was built with`),
+  );
 });

@@ -32,7 +32,7 @@ after(() => front?.stop());
 
 const get = (path: string, gzip = true) => httpGet(`${front!.base}${path}`, { headers: gzip ? { 'accept-encoding': 'gzip' } : {} });
 
-test('a closed day and tonight\'s day of flights are served from their segments, gzipped, with the flights cache', async () => {
+test("a closed day and tonight's day of flights are served from their segments, gzipped, with the flights cache", async () => {
   for (const [day, dst] of [
     ['2026-11-18', 'LCY'],
     ['2026-11-21', 'LHR'],

@@ -58,7 +58,19 @@ export function night(root: string, id: string, days: string[], keep = 1) {
       else
         for (const a of AIRPORTS) {
           const doc = movementsDoc({ iata: a.iata, icao: a.icao, ident: a.ident, tz: a.tz }, day, [
-            { kind: 'takeoff', at: t0(day) + 3700, runway: '28', callsign: 'SWR6', hex: HEXES[0]!, reg: null, type: 'A320', other: 'LHR', other_ident: null, route_source: 'observed+catalog', circuit: false },
+            {
+              kind: 'takeoff',
+              at: t0(day) + 3700,
+              runway: '28',
+              callsign: 'SWR6',
+              hex: HEXES[0]!,
+              reg: null,
+              type: 'A320',
+              other: 'LHR',
+              other_ident: null,
+              route_source: 'observed+catalog',
+              circuit: false,
+            },
           ]);
           const json = JSON.stringify(doc);
           sink.put(a.iata, json, doc);

@@ -30,7 +30,7 @@ function walk(dir: string, out: string[] = [], at = ''): string[] {
   return out;
 }
 
-test('a night that adds a day writes exactly 2 new segments per kind and links no closed day\'s object', () => {
+test("a night that adds a day writes exactly 2 new segments per kind and links no closed day's object", () => {
   const root = mkdtempSync(join(tmpdir(), 'contrail-seg-'));
   night(root, 'b1', DAYS.slice(0, 3));
   const before = segmentsOnDisk(root);
@@ -49,7 +49,10 @@ test('a night that adds a day writes exactly 2 new segments per kind and links n
     names.filter((n) => n.startsWith('segments/')).sort(),
     [...SEGMENT_KINDS.map((k) => `segments/${k}`), ...SEGMENT_KINDS.flatMap((k) => DAYS.map((d) => `segments/${k}/${d}`))].sort(),
   );
-  assert.ok(names.every((n) => !/\/flights\/|\/movements\//.test(n) || n.startsWith('segments/')), names.join());
+  assert.ok(
+    names.every((n) => !/\/flights\/|\/movements\//.test(n) || n.startsWith('segments/')),
+    names.join(),
+  );
   for (const k of SEGMENT_KINDS) for (const d of DAYS) assert.ok(lstatSync(join(v2, 'segments', k, d)).isSymbolicLink(), `${k}/${d} is a link`);
   assert.equal(readlinkSync(join(v2, 'segments/flights/2026-11-18')), '../../../../segments/flights/2026-11-18/b1', 'a closed day: the segment b1 wrote');
   assert.equal(readlinkSync(join(v2, 'segments/flights/2026-11-21')), '../../../../segments/flights/2026-11-21/b2');
@@ -71,7 +74,7 @@ test('the history store reads a closed day through its segment, frozen as the ni
     const gz = h.object(key);
     return gz && (JSON.parse(gunzipSync(gz).toString('utf8')) as { flights?: { dst: string }[]; date?: string });
   };
-  assert.equal(doc(keys.flights('4b1814', '2026-11-18'))?.flights?.[0]?.dst, 'LCY', 'closed before tonight: b1\'s route');
+  assert.equal(doc(keys.flights('4b1814', '2026-11-18'))?.flights?.[0]?.dst, 'LCY', "closed before tonight: b1's route");
   assert.equal(doc(keys.flights('4b1814', '2026-11-21'))?.flights?.[0]?.dst, 'LHR', 'written tonight');
   assert.equal(doc(keys.movements('LSZH', '2026-11-19'))?.date, '2026-11-19', 'the ICAO spelling lives in the same segment');
   assert.equal(h.object(keys.flights('4b1814', '2026-11-17')), null, 'a day no version names');
@@ -101,7 +104,10 @@ test('a build killed while a segment is written leaves the served tree whole; th
   const left = segmentsOnDisk(root).filter((s) => !onDisk.includes(s));
   assert.equal(left.length, 2, left.join());
   assert.ok(left.includes('flights/2026-11-21/killed'), 'the finished segment no version names');
-  assert.ok(left.some((s) => s.startsWith('flights/2026-11-20/killed.partial-')), 'the partial segment');
+  assert.ok(
+    left.some((s) => s.startsWith('flights/2026-11-20/killed.partial-')),
+    'the partial segment',
+  );
   // the served tree reads whole: every day the current manifest names, through its link
   const h = new HistoryStore(root);
   h.refresh();
@@ -110,7 +116,7 @@ test('a build killed while a segment is written leaves the served tree whole; th
   assert.deepEqual(
     segmentsOnDisk(root).filter((s) => s.includes('killed')),
     [],
-    'the killed build\'s segments swept',
+    "the killed build's segments swept",
   );
 });
 
@@ -126,7 +132,7 @@ test('a segment is removed only when no kept version names it', () => {
   const on = segmentsOnDisk(root);
   assert.ok(!on.includes('flights/2026-11-19/b1'), on.join());
   assert.ok(on.includes('flights/2026-11-18/b1'), on.join());
-  assert.ok(on.includes('flights/2026-11-19/b2') && on.includes('flights/2026-11-20/b2'), 'b2\'s days, named by b2 (kept)');
+  assert.ok(on.includes('flights/2026-11-19/b2') && on.includes('flights/2026-11-20/b2'), "b2's days, named by b2 (kept)");
   const named = namedSegments(root);
   for (const s of on) assert.ok(named.has(`segments/${s}`), `${s} is on disk and named`);
   assert.deepEqual(readdirSync(join(root, 'versions')).sort(), ['b2', 'b3']);
@@ -147,12 +153,20 @@ test('a kept day whose segment.json is missing or not the one named stops the bu
     (e: unknown) => e instanceof SegmentError && e.message.startsWith(`${file} is not the segment.json the version was built with`),
   );
   rmSync(file);
-  assert.throws(() => s.writer.segments.keepDay('flights', '2026-11-18'), (e: unknown) => e instanceof SegmentError && e.message === `${file} is missing: the segment was never finished or was damaged; build every day again (npm run nightly -- --rebuild)`);
+  assert.throws(
+    () => s.writer.segments.keepDay('flights', '2026-11-18'),
+    (e: unknown) =>
+      e instanceof SegmentError &&
+      e.message === `${file} is missing: the segment was never finished or was damaged; build every day again (npm run nightly -- --rebuild)`,
+  );
   assert.equal(s.writer.segments.keepDay('flights', '2026-11-17'), false, 'a day the previous version does not name: built');
   assert.equal(s.writer.segments.keepDay('movements', '2026-11-18'), true);
   assert.equal(s.writer.segments.keepDay('movements', '2026-11-18'), false, 'named once');
   const sink = s.writer.segments.write('flights', '2026-11-19', 'b2');
-  assert.throws(() => s.writer.writeManifest({ build_id: 'b2', built_at: '2026-11-22T03:00:00.000Z', archive_through: null, window_days: 0, counts: {} }), /segments flights\/2026-11-19 are not finished/);
+  assert.throws(
+    () => s.writer.writeManifest({ build_id: 'b2', built_at: '2026-11-22T03:00:00.000Z', archive_through: null, window_days: 0, counts: {} }),
+    /segments flights\/2026-11-19 are not finished/,
+  );
   assert.throws(() => sink.put('4b1814', JSON.stringify({ nope: 1 })), /does not match schemas\/flights\.schema\.json/, 'validated as the writer validates');
   assert.throws(() => s.writer.segments.write('movements', '2026-11-18', 'b2'), /names segment movements\/2026-11-18 already/);
 });
